@@ -1,0 +1,151 @@
+//! The seed's order (seed 002 §2 "一对多-完整内嵌"): an order header with its items embedded, short keys, a bounded
+//! item array with its counter, a status enum and a real date.
+//!
+//! Run it with `cargo run --example quickstart`: it starts the embedded test server (or uses `MONGODB_URI`),
+//! creates the collection with the generated validator, round-trips an order, and shows the server rejecting
+//! documents that break the rules.
+
+use odm::bson::{doc, oid::ObjectId, DateTime, Decimal128};
+use odm::{Collection, Embedded, Model};
+use serde::{Deserialize, Serialize};
+
+/// One line of an order (订单项): name, unit price, quantity.
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(closed)]
+struct OrderItem {
+    /// Product name.
+    #[serde(rename = "n")]
+    #[odm(max_len = 100)]
+    name: String,
+    /// Unit price.
+    #[serde(rename = "p")]
+    unit_price: Decimal128,
+    /// Quantity ordered.
+    #[serde(rename = "q")]
+    quantity: i32,
+}
+
+/// Where an order stands (订单状态).
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum OrderStatus {
+    Pending,
+    Paid,
+    Shipped,
+    Refunded,
+}
+
+/// An order header (订单) with its items embedded.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(db = "shop", module = "order", collection = "order_header", closed)]
+struct Order {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    /// Order number shown to the customer (订单号).
+    #[serde(rename = "no")]
+    #[odm(not_a_date)]
+    number: String,
+    /// Freight in cents (运费).
+    #[serde(rename = "fr")]
+    freight: i64,
+    /// Total price in cents (总价格).
+    #[serde(rename = "tot")]
+    total: i64,
+    #[serde(rename = "st")]
+    status: OrderStatus,
+    /// When the order was placed.
+    #[serde(rename = "ca")]
+    created_at: DateTime,
+    /// The embedded items: at most 30 (seed 002 "小结").
+    #[serde(rename = "it")]
+    #[odm(max_items = 30, counter = "item_count")]
+    items: Vec<OrderItem>,
+    /// Number of items, kept equal to `items.len()` (checked by the server).
+    #[serde(rename = "ic")]
+    item_count: i32,
+    /// Customer remark; absent when there is none.
+    #[serde(rename = "rm", skip_serializing_if = "Option::is_none")]
+    remark: Option<String>,
+}
+
+fn item(name: &str, cents: &str, quantity: i32) -> OrderItem {
+    OrderItem {
+        name: name.into(),
+        unit_price: cents.parse().expect("decimal"),
+        quantity,
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let test_db = odm::testing::database("quickstart").await;
+    let db: &odm::mongodb::Database = &test_db;
+
+    println!("The validator a DBA reviews for `{}`:", Order::COLLECTION);
+    println!("{:#}\n", odm::create_command::<Order>());
+
+    odm::create_collection::<Order>(db).await?;
+    let orders = Collection::<Order>::new(db);
+
+    let items = vec![
+        item("益达口香糖", "8.00", 2),
+        item("大大口香糖", "5.00", 1),
+        item("绿箭口香糖", "10.00", 2),
+    ];
+    let order = Order {
+        id: ObjectId::new(),
+        number: "201809270012598323334".into(),
+        freight: 0,
+        total: 4100,
+        status: OrderStatus::Paid,
+        created_at: DateTime::now(),
+        item_count: items.len() as i32,
+        items,
+        remark: None,
+    };
+    orders.insert_one(&order).await?;
+    let back = orders
+        .find_one(doc! { "_id": order.id })
+        .await?
+        .expect("inserted order");
+    assert_eq!(back, order);
+    println!(
+        "inserted and read back order {} with {} items\n",
+        back.number,
+        back.items.len()
+    );
+
+    // Typed values the compiler cannot stop: the server's validator does.
+    let mut too_many = order.clone();
+    too_many.id = ObjectId::new();
+    too_many.items = vec![item("x", "1", 1); 31];
+    too_many.item_count = 31;
+    let err = orders
+        .insert_one(&too_many)
+        .await
+        .expect_err("31 items exceed max_items = 30");
+    println!("rejected (code {:?}): {err}", err.code());
+
+    let mut out_of_step = order.clone();
+    out_of_step.id = ObjectId::new();
+    out_of_step.item_count = 7;
+    let err = orders
+        .insert_one(&out_of_step)
+        .await
+        .expect_err("counter out of step");
+    println!("rejected (code {:?}): {err}", err.code());
+
+    // A hostile insert around the ODM, with the raw driver: a price stored as a string and an unknown key.
+    let hostile = doc! {
+        "no": "X1", "fr": 0_i64, "tot": 100_i64, "st": "paid", "ca": DateTime::now(),
+        "it": [{ "n": "x", "p": "8.00", "q": 1 }], "ic": 1, "note": "free text",
+    };
+    let err = db
+        .collection::<odm::bson::Document>(Order::COLLECTION)
+        .insert_one(hostile)
+        .await
+        .expect_err("hostile");
+    let err = odm::Error::from_write::<Order>(err);
+    println!("rejected (code {:?}): {err}", err.code());
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! The intermediate representation: the input type with its attributes interpreted and stored keys computed.
+//! Every node keeps a reference to the syntax it came from, so rules can point at the exact tokens.
+
+use super::attr::{self, Sp};
+use super::case::RenameRule;
+use super::ctxt::Ctxt;
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::ext::IdentExt;
+
+/// Which derive is running.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Derive {
+    /// `#[derive(Model)]`: a collection's document.
+    Model,
+    /// `#[derive(Embedded)]`: a nested document or enum.
+    Embedded,
+}
+
+impl Derive {
+    pub fn name(self) -> &'static str {
+        match self {
+            Derive::Model => "Model",
+            Derive::Embedded => "Embedded",
+        }
+    }
+}
+
+pub struct Container<'a> {
+    pub ident: &'a syn::Ident,
+    pub attrs: attr::Container,
+    pub data: Data<'a>,
+    pub doc: Option<String>,
+    pub derive: Derive,
+    pub original: &'a syn::DeriveInput,
+}
+
+pub enum Data<'a> {
+    /// A struct with named fields.
+    Struct(Vec<Field<'a>>),
+    /// A tuple struct with one field, or a `#[serde(transparent)]` struct: stored as its field.
+    Newtype(Field<'a>),
+    Enum(Vec<Variant<'a>>),
+}
+
+pub struct Field<'a> {
+    /// The Rust name (for error paths): the ident, or the index of a tuple field.
+    pub rust_name: String,
+    pub ty: &'a syn::Type,
+    pub attrs: attr::Field,
+    /// The key serde writes.
+    pub key: String,
+    /// Where the key comes from: the `rename` literal, or the field name.
+    pub key_tokens: TokenStream,
+    pub doc: Option<String>,
+}
+
+impl Field<'_> {
+    /// True when serialization writes this field at all.
+    pub fn is_stored(&self) -> bool {
+        self.attrs.skip_serializing.is_none()
+    }
+
+    /// True when serialization always writes this field.
+    pub fn is_always_written(&self) -> bool {
+        self.is_stored() && self.attrs.skip_serializing_if.is_none()
+    }
+}
+
+pub enum Style<'a> {
+    Unit,
+    Newtype(Field<'a>),
+    Struct(Vec<Field<'a>>),
+    /// A tuple variant with more than one field (refused by the rules).
+    Tuple,
+}
+
+pub struct Variant<'a> {
+    pub ident: &'a syn::Ident,
+    /// The name serde writes (tag value or key).
+    pub name: String,
+    pub name_tokens: TokenStream,
+    pub attrs: attr::Variant,
+    pub style: Style<'a>,
+    pub doc: Option<String>,
+    pub original: &'a syn::Variant,
+}
+
+impl<'a> Container<'a> {
+    /// Builds the IR; `None` only for shapes no rule can recover from (unions), which are reported.
+    pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput, derive: Derive) -> Option<Self> {
+        let attrs = attr::Container::from_ast(cx, input);
+        let rule = attrs
+            .rename_all
+            .as_ref()
+            .map_or(RenameRule::None, |r| r.value);
+        let data = match &input.data {
+            syn::Data::Struct(s) => match &s.fields {
+                syn::Fields::Named(named) => {
+                    let fields = fields_from_ast(cx, named.named.iter(), rule);
+                    if attrs.transparent.is_some() && fields.len() == 1 {
+                        Data::Newtype(fields.into_iter().next().expect("one field"))
+                    } else {
+                        Data::Struct(fields)
+                    }
+                }
+                syn::Fields::Unnamed(unnamed)
+                    if unnamed.unnamed.len() == 1 && derive == Derive::Embedded =>
+                {
+                    Data::Newtype(fields_from_ast(cx, unnamed.unnamed.iter(), rule).remove(0))
+                }
+                _ => {
+                    let what = if derive == Derive::Model {
+                        "`#[derive(Model)]` needs a struct with named fields: each field is a key of the stored document"
+                    } else {
+                        "`#[derive(Embedded)]` needs a struct with named fields, a newtype struct `struct Email(String);`, \
+                         or an enum"
+                    };
+                    cx.error_spanned_by(input.ident.clone(), what);
+                    return None;
+                }
+            },
+            syn::Data::Enum(e) => {
+                if derive == Derive::Model {
+                    cx.error_spanned_by(
+                        input.ident.clone(),
+                        "`#[derive(Model)]` needs a struct with named fields; derive `Embedded` for enums stored inside a model",
+                    );
+                    return None;
+                }
+                let fields_rule = attrs.rename_all_fields.as_ref().map(|r| r.value);
+                Data::Enum(
+                    e.variants
+                        .iter()
+                        .map(|v| variant_from_ast(cx, v, rule, fields_rule))
+                        .collect(),
+                )
+            }
+            syn::Data::Union(u) => {
+                cx.error_spanned_by(
+                    u.union_token,
+                    "odm derives do not support unions: a union has no stored shape",
+                );
+                return None;
+            }
+        };
+        Some(Container {
+            ident: &input.ident,
+            attrs,
+            data,
+            doc: attr::doc_comment(&input.attrs),
+            derive,
+            original: input,
+        })
+    }
+}
+
+fn fields_from_ast<'a>(
+    cx: &Ctxt,
+    fields: impl Iterator<Item = &'a syn::Field>,
+    rule: RenameRule,
+) -> Vec<Field<'a>> {
+    fields
+        .enumerate()
+        .map(|(i, f)| {
+            let attrs = attr::Field::from_ast(cx, &f.attrs);
+            let rust_name = match &f.ident {
+                Some(ident) => ident.unraw().to_string(),
+                None => i.to_string(),
+            };
+            let (key, key_tokens) = match &attrs.rename {
+                Some(Sp { value, tokens }) => (value.clone(), tokens.clone()),
+                None => (
+                    rule.apply_to_field(&rust_name),
+                    f.ident
+                        .as_ref()
+                        .map_or_else(|| f.ty.to_token_stream(), |i| i.to_token_stream()),
+                ),
+            };
+            Field {
+                rust_name,
+                ty: &f.ty,
+                attrs,
+                key,
+                key_tokens,
+                doc: attr::doc_comment(&f.attrs),
+            }
+        })
+        .collect()
+}
+
+fn variant_from_ast<'a>(
+    cx: &Ctxt,
+    v: &'a syn::Variant,
+    rule: RenameRule,
+    fields_rule: Option<RenameRule>,
+) -> Variant<'a> {
+    let attrs = attr::Variant::from_ast(cx, &v.attrs);
+    let (name, name_tokens) = match &attrs.rename {
+        Some(Sp { value, tokens }) => (value.clone(), tokens.clone()),
+        None => (
+            rule.apply_to_variant(&v.ident.unraw().to_string()),
+            v.ident.to_token_stream(),
+        ),
+    };
+    let field_rule = attrs
+        .rename_all
+        .as_ref()
+        .map(|r| r.value)
+        .or(fields_rule)
+        .unwrap_or(RenameRule::None);
+    let style = match &v.fields {
+        syn::Fields::Unit => Style::Unit,
+        syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => {
+            Style::Newtype(fields_from_ast(cx, u.unnamed.iter(), field_rule).remove(0))
+        }
+        syn::Fields::Unnamed(_) => Style::Tuple,
+        syn::Fields::Named(n) => Style::Struct(fields_from_ast(cx, n.named.iter(), field_rule)),
+    };
+    Variant {
+        ident: &v.ident,
+        name,
+        name_tokens,
+        attrs,
+        style,
+        doc: attr::doc_comment(&v.attrs),
+        original: v,
+    }
+}

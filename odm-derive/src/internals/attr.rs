@@ -1,0 +1,616 @@
+//! Attribute parsing: `#[odm(...)]` (our own) and a read-only view of `#[serde(...)]` (mirrored so the stored keys
+//! and presence rules match what serde writes).
+//!
+//! Like serde's `attr.rs`, nothing here returns `Result`: malformed, duplicate or unknown attributes are reported to
+//! the [`Ctxt`] and skipped, so every problem of a type is shown in one build.
+
+use super::case::RenameRule;
+use super::ctxt::Ctxt;
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::{LitInt, LitStr, Token};
+
+/// A value together with the tokens that set it, so later rules can point at the attribute responsible.
+#[derive(Clone, Debug)]
+pub struct Sp<T> {
+    pub value: T,
+    pub tokens: TokenStream,
+}
+
+impl<T> Sp<T> {
+    pub fn span(&self) -> Span {
+        self.tokens
+            .clone()
+            .into_iter()
+            .next()
+            .map_or_else(Span::call_site, |t| t.span())
+    }
+}
+
+impl<T> ToTokens for Sp<T> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(self.tokens.clone());
+    }
+}
+
+/// An attribute that may be set at most once.
+struct Attr<'c, T> {
+    cx: &'c Ctxt,
+    name: &'static str,
+    value: Option<Sp<T>>,
+}
+
+impl<'c, T> Attr<'c, T> {
+    fn none(cx: &'c Ctxt, name: &'static str) -> Self {
+        Attr {
+            cx,
+            name,
+            value: None,
+        }
+    }
+
+    fn set<A: ToTokens>(&mut self, obj: A, value: T) {
+        let tokens = obj.into_token_stream();
+        if self.value.is_some() {
+            self.cx
+                .error_spanned_by(tokens, format!("duplicate attribute `{}`", self.name));
+        } else {
+            self.value = Some(Sp { value, tokens });
+        }
+    }
+
+    fn get(self) -> Option<Sp<T>> {
+        self.value
+    }
+}
+
+fn lit_str(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
+    let parsed = meta.value().and_then(|v| v.parse::<LitStr>());
+    match parsed {
+        Ok(lit) => Some(lit),
+        Err(_) => {
+            cx.error_spanned_by(
+                &meta.path,
+                format!("expected `{attr}` to be a string: `{attr} = \"...\"`"),
+            );
+            skip_rest(meta);
+            None
+        }
+    }
+}
+
+fn lit_usize(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<(usize, LitInt)> {
+    let parsed = meta.value().and_then(|v| v.parse::<LitInt>());
+    match parsed
+        .as_ref()
+        .map(|lit| (lit.base10_parse::<usize>(), lit))
+    {
+        Ok((Ok(n), lit)) => Some((n, lit.clone())),
+        _ => {
+            cx.error_spanned_by(
+                &meta.path,
+                format!("expected `{attr}` to be a non-negative integer: `{attr} = 30`"),
+            );
+            skip_rest(meta);
+            None
+        }
+    }
+}
+
+/// Consumes whatever value follows an attribute key we do not interpret (`= expr` or `(...)`), so parsing can go on.
+fn skip_rest(meta: &ParseNestedMeta) {
+    let _ = meta.input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((tt, next)) = rest.token_tree() {
+            if let proc_macro2::TokenTree::Punct(p) = &tt {
+                if p.as_char() == ',' {
+                    break;
+                }
+            }
+            rest = next;
+        }
+        Ok(((), rest))
+    });
+}
+
+/// `rename = "x"` or `rename(serialize = "x", deserialize = "y")`: odm only needs the serialized name.
+fn ser_name(cx: &Ctxt, attr: &'static str, meta: &ParseNestedMeta) -> Option<LitStr> {
+    if meta.input.peek(Token![=]) {
+        return lit_str(cx, attr, meta);
+    }
+    let mut ser = None;
+    let result = meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("serialize") {
+            ser = lit_str(cx, attr, &inner);
+        } else if inner.path.is_ident("deserialize") {
+            let _ = lit_str(cx, attr, &inner);
+        } else {
+            cx.error_spanned_by(
+                &inner.path,
+                format!("unknown `{attr}` key: expected `serialize` or `deserialize`"),
+            );
+            skip_rest(&inner);
+        }
+        Ok(())
+    });
+    if let Err(err) = result {
+        cx.syn_error(err);
+    }
+    ser
+}
+
+fn rename_rule(cx: &Ctxt, attr: &'static str, meta: &ParseNestedMeta) -> Option<Sp<RenameRule>> {
+    let lit = ser_name(cx, attr, meta)?;
+    match RenameRule::from_str(&lit.value()) {
+        Some(rule) => Some(Sp {
+            value: rule,
+            tokens: lit.into_token_stream(),
+        }),
+        None => {
+            cx.error_spanned_by(
+                &lit,
+                format!(
+                    "unknown rename rule `{}`: expected one of {}",
+                    lit.value(),
+                    RenameRule::valid_names()
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// Parses every `#[name(...)]` attribute in `attrs` with `f`, reporting parse errors and moving on.
+fn each_nested(
+    cx: &Ctxt,
+    attrs: &[syn::Attribute],
+    name: &str,
+    mut f: impl FnMut(&ParseNestedMeta),
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(name)) {
+        if let syn::Meta::List(list) = &attr.meta {
+            if list.tokens.is_empty() {
+                continue;
+            }
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            f(&meta);
+            Ok(())
+        });
+        if let Err(err) = result {
+            cx.syn_error(err);
+        }
+    }
+}
+
+fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, expected: &str) {
+    let name = meta.path.to_token_stream().to_string().replace(' ', "");
+    cx.error_spanned_by(
+        &meta.path,
+        format!("unknown {what} attribute `{name}`: expected one of {expected}"),
+    );
+    skip_rest(meta);
+}
+
+/// A serde attribute odm cannot mirror: refused rather than silently misread.
+fn refuse_serde(cx: &Ctxt, meta: &ParseNestedMeta, why: &str) {
+    let name = meta.path.to_token_stream().to_string().replace(' ', "");
+    cx.error_spanned_by(
+        &meta.path,
+        format!("`#[serde({name})]` is not supported by odm: {why}"),
+    );
+    skip_rest(meta);
+}
+
+/// Attributes on the struct or enum.
+pub struct Container {
+    // odm
+    pub collection: Option<Sp<String>>,
+    pub db: Option<Sp<String>>,
+    pub module: Option<Sp<String>>,
+    pub max_key_len: Option<Sp<usize>>,
+    pub closed: Option<Sp<()>>,
+    pub validation_level: Option<Sp<String>>,
+    pub validation_action: Option<Sp<String>>,
+    pub crate_path: Option<syn::Path>,
+    // serde
+    pub rename_all: Option<Sp<RenameRule>>,
+    pub rename_all_fields: Option<Sp<RenameRule>>,
+    pub tag: Option<Sp<String>>,
+    pub content: Option<Sp<String>>,
+    pub transparent: Option<Sp<()>>,
+}
+
+const ODM_CONTAINER: &str =
+    "`collection`, `db`, `module`, `max_key_len`, `closed`, `validation_level`, \
+                             `validation_action`, `crate`";
+
+impl Container {
+    pub fn from_ast(cx: &Ctxt, input: &syn::DeriveInput) -> Self {
+        let mut collection = Attr::none(cx, "collection");
+        let mut db = Attr::none(cx, "db");
+        let mut module = Attr::none(cx, "module");
+        let mut max_key_len = Attr::none(cx, "max_key_len");
+        let mut closed = Attr::none(cx, "closed");
+        let mut level = Attr::none(cx, "validation_level");
+        let mut action = Attr::none(cx, "validation_action");
+        let mut crate_path = Attr::none(cx, "crate");
+        each_nested(cx, &input.attrs, "odm", |meta| {
+            let p = &meta.path;
+            if p.is_ident("collection") {
+                if let Some(l) = lit_str(cx, "collection", meta) {
+                    collection.set(&l, l.value());
+                }
+            } else if p.is_ident("db") || p.is_ident("database") {
+                if let Some(l) = lit_str(cx, "db", meta) {
+                    db.set(&l, l.value());
+                }
+            } else if p.is_ident("module") {
+                if let Some(l) = lit_str(cx, "module", meta) {
+                    module.set(&l, l.value());
+                }
+            } else if p.is_ident("max_key_len") {
+                if let Some((n, l)) = lit_usize(cx, "max_key_len", meta) {
+                    max_key_len.set(&l, n);
+                }
+            } else if p.is_ident("closed") {
+                closed.set(p, ());
+            } else if p.is_ident("validation_level") {
+                if let Some(l) = lit_str(cx, "validation_level", meta) {
+                    let v = l.value();
+                    if ["strict", "moderate", "off"].contains(&v.as_str()) {
+                        level.set(&l, v);
+                    } else {
+                        cx.error_spanned_by(&l, format!("unknown validation level `{v}`: expected `strict`, `moderate` or `off`"));
+                    }
+                }
+            } else if p.is_ident("validation_action") {
+                if let Some(l) = lit_str(cx, "validation_action", meta) {
+                    let v = l.value();
+                    if ["error", "warn", "errorAndLog"].contains(&v.as_str()) {
+                        action.set(&l, v);
+                    } else {
+                        cx.error_spanned_by(&l, format!("unknown validation action `{v}`: expected `error`, `warn` or `errorAndLog`"));
+                    }
+                }
+            } else if p.is_ident("crate") {
+                if let Some(l) = lit_str(cx, "crate", meta) {
+                    match l.parse::<syn::Path>() {
+                        Ok(path) => crate_path.set(&l, path),
+                        Err(_) => cx.error_spanned_by(&l, "expected a path: `crate = \"::odm\"`"),
+                    }
+                }
+            } else {
+                unknown(cx, meta, "odm container", ODM_CONTAINER);
+            }
+        });
+
+        let mut rename_all = Attr::none(cx, "rename_all");
+        let mut rename_all_fields = Attr::none(cx, "rename_all_fields");
+        let mut tag = Attr::none(cx, "tag");
+        let mut content = Attr::none(cx, "content");
+        let mut transparent = Attr::none(cx, "transparent");
+        each_nested(cx, &input.attrs, "serde", |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename_all") {
+                if let Some(r) = rename_rule(cx, "rename_all", meta) {
+                    rename_all.set(r.tokens, r.value);
+                }
+            } else if p.is_ident("rename_all_fields") {
+                if let Some(r) = rename_rule(cx, "rename_all_fields", meta) {
+                    rename_all_fields.set(r.tokens, r.value);
+                }
+            } else if p.is_ident("tag") {
+                if let Some(l) = lit_str(cx, "tag", meta) {
+                    tag.set(&l, l.value());
+                }
+            } else if p.is_ident("content") {
+                if let Some(l) = lit_str(cx, "content", meta) {
+                    content.set(&l, l.value());
+                }
+            } else if p.is_ident("transparent") {
+                transparent.set(p, ());
+            } else if p.is_ident("untagged") {
+                refuse_serde(
+                    cx,
+                    meta,
+                    "an untagged enum stores several BSON shapes in one field; \
+                     use `#[serde(tag = \"t\")]` so each variant is told apart by its tag",
+                );
+            } else if ["from", "into", "try_from", "remote"]
+                .iter()
+                .any(|k| p.is_ident(k))
+            {
+                refuse_serde(
+                    cx,
+                    meta,
+                    "odm cannot see the shape of the proxy type, so it cannot generate a validator that matches it",
+                );
+            } else if p.is_ident("field_identifier") || p.is_ident("variant_identifier") {
+                refuse_serde(cx, meta, "identifier enums are not stored values");
+            } else if [
+                "rename",
+                "deny_unknown_fields",
+                "default",
+                "bound",
+                "crate",
+                "expecting",
+            ]
+            .iter()
+            .any(|k| p.is_ident(k))
+            {
+                // These change neither the stored keys nor what serialization writes.
+                skip_rest(meta);
+            } else {
+                let name = p.to_token_stream().to_string().replace(' ', "");
+                cx.error_spanned_by(
+                    p,
+                    format!("unknown serde container attribute `{name}`: odm cannot tell what it does to the stored document"),
+                );
+                skip_rest(meta);
+            }
+        });
+
+        Container {
+            collection: collection.get(),
+            db: db.get(),
+            module: module.get(),
+            max_key_len: max_key_len.get(),
+            closed: closed.get(),
+            validation_level: level.get(),
+            validation_action: action.get(),
+            crate_path: crate_path.get().map(|s| s.value),
+            rename_all: rename_all.get(),
+            rename_all_fields: rename_all_fields.get(),
+            tag: tag.get(),
+            content: content.get(),
+            transparent: transparent.get(),
+        }
+    }
+}
+
+/// Attributes on a field (of a struct or of a struct variant).
+pub struct Field {
+    // odm
+    pub max_items: Option<Sp<usize>>,
+    pub min_items: Option<Sp<usize>>,
+    pub unbounded: Option<Sp<()>>,
+    pub counter: Option<Sp<String>>,
+    pub nullable: Option<Sp<()>>,
+    pub mixed: Option<Sp<()>>,
+    pub not_a_date: Option<Sp<()>>,
+    pub bson_type: Option<Sp<String>>,
+    pub custom_id: Option<Sp<()>>,
+    pub max_len: Option<Sp<usize>>,
+    pub min_len: Option<Sp<usize>>,
+    // serde
+    pub rename: Option<Sp<String>>,
+    pub skip_serializing: Option<Sp<()>>,
+    pub skip_serializing_if: Option<Sp<String>>,
+    /// `with` / `serialize_with` / `serde_as(as = ..)`: the converter decides the stored type.
+    pub converter: Option<Sp<String>>,
+}
+
+const ODM_FIELD: &str =
+    "`max_items`, `min_items`, `unbounded`, `counter`, `nullable`, `mixed`, `not_a_date`, \
+                         `bson_type`, `custom_id`, `max_len`, `min_len`";
+
+impl Field {
+    pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
+        let mut max_items = Attr::none(cx, "max_items");
+        let mut min_items = Attr::none(cx, "min_items");
+        let mut unbounded = Attr::none(cx, "unbounded");
+        let mut counter = Attr::none(cx, "counter");
+        let mut nullable = Attr::none(cx, "nullable");
+        let mut mixed = Attr::none(cx, "mixed");
+        let mut not_a_date = Attr::none(cx, "not_a_date");
+        let mut bson_type = Attr::none(cx, "bson_type");
+        let mut custom_id = Attr::none(cx, "custom_id");
+        let mut max_len = Attr::none(cx, "max_len");
+        let mut min_len = Attr::none(cx, "min_len");
+        each_nested(cx, attrs, "odm", |meta| {
+            let p = &meta.path;
+            let flag = |a: &mut Attr<'_, ()>| a.set(p, ());
+            if p.is_ident("max_items") {
+                if let Some((n, l)) = lit_usize(cx, "max_items", meta) {
+                    max_items.set(&l, n);
+                }
+            } else if p.is_ident("min_items") {
+                if let Some((n, l)) = lit_usize(cx, "min_items", meta) {
+                    min_items.set(&l, n);
+                }
+            } else if p.is_ident("max_len") {
+                if let Some((n, l)) = lit_usize(cx, "max_len", meta) {
+                    max_len.set(&l, n);
+                }
+            } else if p.is_ident("min_len") {
+                if let Some((n, l)) = lit_usize(cx, "min_len", meta) {
+                    min_len.set(&l, n);
+                }
+            } else if p.is_ident("counter") {
+                if let Some(l) = lit_str(cx, "counter", meta) {
+                    counter.set(&l, l.value());
+                }
+            } else if p.is_ident("bson_type") {
+                if let Some(l) = lit_str(cx, "bson_type", meta) {
+                    bson_type.set(&l, l.value());
+                }
+            } else if p.is_ident("unbounded") {
+                flag(&mut unbounded);
+            } else if p.is_ident("nullable") {
+                flag(&mut nullable);
+            } else if p.is_ident("mixed") {
+                flag(&mut mixed);
+            } else if p.is_ident("not_a_date") {
+                flag(&mut not_a_date);
+            } else if p.is_ident("custom_id") {
+                flag(&mut custom_id);
+            } else {
+                unknown(cx, meta, "odm field", ODM_FIELD);
+            }
+        });
+
+        let mut rename = Attr::none(cx, "rename");
+        let mut skip_serializing = Attr::none(cx, "skip_serializing");
+        let mut skip_serializing_if = Attr::none(cx, "skip_serializing_if");
+        let mut converter = Attr::none(cx, "with");
+        each_nested(cx, attrs, "serde", |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename") {
+                if let Some(l) = ser_name(cx, "rename", meta) {
+                    rename.set(&l, l.value());
+                }
+            } else if p.is_ident("skip") || p.is_ident("skip_serializing") {
+                skip_serializing.set(p, ());
+            } else if p.is_ident("skip_serializing_if") {
+                if let Some(l) = lit_str(cx, "skip_serializing_if", meta) {
+                    skip_serializing_if.set(&l, l.value());
+                }
+            } else if p.is_ident("with") || p.is_ident("serialize_with") {
+                if let Some(l) = lit_str(cx, "with", meta) {
+                    converter.set(&l, l.value());
+                }
+            } else if p.is_ident("flatten") {
+                refuse_serde(
+                    cx,
+                    meta,
+                    "flattened fields hide their keys from the derive, so key rules and the validator cannot see them; \
+                     embed the struct as a field instead",
+                );
+            } else if p.is_ident("getter") {
+                refuse_serde(cx, meta, "remote derives are not stored models");
+            } else if [
+                "alias",
+                "default",
+                "skip_deserializing",
+                "deserialize_with",
+                "borrow",
+                "bound",
+            ]
+            .iter()
+            .any(|k| p.is_ident(k))
+            {
+                // Reading-side only: the stored document is unchanged.
+                skip_rest(meta);
+            } else {
+                let name = p.to_token_stream().to_string().replace(' ', "");
+                cx.error_spanned_by(
+                    p,
+                    format!("unknown serde field attribute `{name}`: odm cannot tell what it does to the stored document"),
+                );
+                skip_rest(meta);
+            }
+        });
+        each_nested(cx, attrs, "serde_as", |meta| {
+            if meta.path.is_ident("as") || meta.path.is_ident("serialize_as") {
+                if let Some(l) = lit_str(cx, "as", meta) {
+                    converter.set(&l, l.value());
+                }
+            } else {
+                skip_rest(meta);
+            }
+        });
+
+        Field {
+            max_items: max_items.get(),
+            min_items: min_items.get(),
+            unbounded: unbounded.get(),
+            counter: counter.get(),
+            nullable: nullable.get(),
+            mixed: mixed.get(),
+            not_a_date: not_a_date.get(),
+            bson_type: bson_type.get(),
+            custom_id: custom_id.get(),
+            max_len: max_len.get(),
+            min_len: min_len.get(),
+            rename: rename.get(),
+            skip_serializing: skip_serializing.get(),
+            skip_serializing_if: skip_serializing_if.get(),
+            converter: converter.get(),
+        }
+    }
+}
+
+/// Attributes on an enum variant.
+pub struct Variant {
+    pub rename: Option<Sp<String>>,
+    pub rename_all: Option<Sp<RenameRule>>,
+    pub skip: bool,
+}
+
+impl Variant {
+    pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
+        let mut rename = Attr::none(cx, "rename");
+        let mut rename_all = Attr::none(cx, "rename_all");
+        let mut skip = false;
+        each_nested(cx, attrs, "odm", |meta| {
+            unknown(cx, meta, "odm variant", "no variant attributes")
+        });
+        each_nested(cx, attrs, "serde", |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename") {
+                if let Some(l) = ser_name(cx, "rename", meta) {
+                    rename.set(&l, l.value());
+                }
+            } else if p.is_ident("rename_all") {
+                if let Some(r) = rename_rule(cx, "rename_all", meta) {
+                    rename_all.set(r.tokens, r.value);
+                }
+            } else if p.is_ident("skip") || p.is_ident("skip_serializing") {
+                skip = true;
+            } else if p.is_ident("untagged") {
+                refuse_serde(cx, meta, "an untagged variant is written without its tag, so the validator cannot tell it apart");
+            } else if ["with", "serialize_with", "other"]
+                .iter()
+                .any(|k| p.is_ident(k))
+            {
+                refuse_serde(cx, meta, "odm cannot see what this variant writes");
+            } else if [
+                "alias",
+                "skip_deserializing",
+                "deserialize_with",
+                "borrow",
+                "bound",
+            ]
+            .iter()
+            .any(|k| p.is_ident(k))
+            {
+                skip_rest(meta);
+            } else {
+                let name = p.to_token_stream().to_string().replace(' ', "");
+                cx.error_spanned_by(
+                    p,
+                    format!("unknown serde variant attribute `{name}`: odm cannot tell what it does to the stored document"),
+                );
+                skip_rest(meta);
+            }
+        });
+        Variant {
+            rename: rename.get(),
+            rename_all: rename_all.get(),
+            skip,
+        }
+    }
+}
+
+/// Doc comments joined into one description (for the validator's `description`).
+pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta {
+            if let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+            {
+                lines.push(s.value().trim().to_owned());
+            }
+        }
+    }
+    let text = lines.join(" ").trim().to_owned();
+    (!text.is_empty()).then_some(text)
+}

@@ -1,0 +1,63 @@
+//! The error accumulator: every rule reports here, and the derive checks once before generating code,
+//! so a user sees all problems of one type in one build (serde's `Ctxt` pattern).
+
+use quote::ToTokens;
+use std::cell::RefCell;
+use std::fmt::Display;
+
+/// Collects errors; must be consumed with [`Ctxt::check`].
+pub struct Ctxt {
+    errors: RefCell<Option<Vec<syn::Error>>>,
+}
+
+impl Ctxt {
+    pub fn new() -> Self {
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
+        }
+    }
+
+    /// Records an error spanning the tokens of `obj`.
+    pub fn error_spanned_by<A: ToTokens, T: Display>(&self, obj: A, msg: T) {
+        // Converting to a TokenStream first keeps monomorphisation down (one instance per message type).
+        self.push(syn::Error::new_spanned(obj.into_token_stream(), msg));
+    }
+
+    /// Records a parse error from syn.
+    pub fn syn_error(&self, err: syn::Error) {
+        self.push(err);
+    }
+
+    fn push(&self, err: syn::Error) {
+        self.errors
+            .borrow_mut()
+            .as_mut()
+            .expect("Ctxt used after check")
+            .push(err);
+    }
+
+    /// Consumes the context; all errors combined into one.
+    pub fn check(self) -> syn::Result<()> {
+        let mut errors = self
+            .errors
+            .borrow_mut()
+            .take()
+            .expect("Ctxt checked twice")
+            .into_iter();
+        let Some(mut combined) = errors.next() else {
+            return Ok(());
+        };
+        for rest in errors {
+            combined.combine(rest);
+        }
+        Err(combined)
+    }
+}
+
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        if !std::thread::panicking() && self.errors.borrow().is_some() {
+            panic!("odm-derive: Ctxt dropped without check()");
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Parsing and checking: the derive's input as an IR, and every compile-time rule. No code generation here.
+
+pub mod ast;
+pub mod attr;
+pub mod case;
+pub mod check;
+pub mod ctxt;
+pub mod names;
+pub mod ty;

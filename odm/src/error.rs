@@ -1,0 +1,319 @@
+//! Errors a person can read: server validation failures (code 121) are translated from stored keys back to Rust
+//! field paths, with the rule and the expected vs actual type.
+
+use crate::meta::TypeMeta;
+use bson::{Bson, Document};
+use std::fmt;
+
+/// The result type of odm operations.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The largest document MongoDB stores (`BSONObjMaxUserSize`, 16 MiB).
+pub const MAX_DOCUMENT_SIZE: usize = 16 * 1024 * 1024;
+
+/// An odm error.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The server rejected a write because the document failed the collection's validator (code 121).
+    Validation(ValidationError),
+    /// A value could not be serialized to BSON (nothing was sent).
+    Serialize {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The serializer's error.
+        source: bson::error::Error,
+    },
+    /// A stored document could not be decoded into the model.
+    Decode {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The `_id` of the document, when it has one.
+        id: Option<Bson>,
+        /// The decoder's error (names the key where it failed).
+        source: bson::error::Error,
+    },
+    /// The encoded document exceeds 16 MiB; it was not sent.
+    DocumentTooLarge {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The encoded size in bytes.
+        size: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// Any other driver or server error.
+    Driver(mongodb::error::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Validation(v) => v.fmt(f),
+            Error::Serialize { model, source } => write!(f, "{model}: cannot serialize to BSON: {source}"),
+            Error::Decode { model, id, source } => match id {
+                Some(id) => write!(f, "{model}: cannot decode document with _id {id}: {source}"),
+                None => write!(f, "{model}: cannot decode document without _id: {source}"),
+            },
+            Error::DocumentTooLarge { model, size, limit } => write!(
+                f,
+                "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
+            ),
+            Error::Driver(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Serialize { source, .. } | Error::Decode { source, .. } => Some(source),
+            Error::Driver(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<mongodb::error::Error> for Error {
+    fn from(e: mongodb::error::Error) -> Self {
+        Error::Driver(e)
+    }
+}
+
+impl Error {
+    /// The server error code, when the server answered with one.
+    pub fn code(&self) -> Option<i32> {
+        match self {
+            Error::Validation(_) => Some(121),
+            Error::Driver(e) => driver_code(e),
+            _ => None,
+        }
+    }
+
+    /// Interprets a driver error from a write to `M`'s collection (made with the raw driver, say): validation
+    /// failures become a field-level [`ValidationError`], anything else stays a driver error.
+    pub fn from_write<M: crate::Model>(e: mongodb::error::Error) -> Self {
+        Self::from_driver(e, M::type_meta().map_or(M::COLLECTION, |m| m.name), M::type_meta())
+    }
+
+    /// Turns a driver error into a [`ValidationError`] when it is code 121, naming fields through `meta`.
+    pub(crate) fn from_driver(e: mongodb::error::Error, model: &'static str, meta: Option<&'static TypeMeta>) -> Self {
+        use mongodb::error::{ErrorKind, WriteFailure};
+        let details = match e.kind.as_ref() {
+            ErrorKind::Write(WriteFailure::WriteError(we)) if we.code == 121 => Some(we.details.clone()),
+            ErrorKind::InsertMany(im) => im
+                .write_errors
+                .as_ref()
+                .and_then(|errs| errs.iter().find(|w| w.code == 121))
+                .map(|w| w.details.clone()),
+            ErrorKind::Command(ce) if ce.code == 121 => Some(None),
+            _ => None,
+        };
+        match details {
+            Some(info) => Error::Validation(ValidationError::parse(model, meta, info)),
+            None => Error::Driver(e),
+        }
+    }
+}
+
+fn driver_code(e: &mongodb::error::Error) -> Option<i32> {
+    use mongodb::error::{ErrorKind, WriteFailure};
+    match e.kind.as_ref() {
+        ErrorKind::Write(WriteFailure::WriteError(we)) => Some(we.code),
+        ErrorKind::Write(WriteFailure::WriteConcernError(wc)) => Some(wc.code),
+        ErrorKind::Command(ce) => Some(ce.code),
+        ErrorKind::InsertMany(im) => im.write_errors.as_ref().and_then(|w| w.first()).map(|w| w.code),
+        _ => None,
+    }
+}
+
+/// A document rejected by the collection validator, explained field by field.
+#[derive(Debug, Clone)]
+pub struct ValidationError {
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// Each failing rule, by Rust field path.
+    pub failures: Vec<FieldFailure>,
+    /// The server's `errInfo`, as sent.
+    pub details: Option<Document>,
+}
+
+/// One failing rule of a [`ValidationError`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldFailure {
+    /// The Rust path (`items[2].price`); empty for the document itself.
+    pub path: String,
+    /// The stored key path (`it.2.p`).
+    pub stored_path: String,
+    /// The rule that failed (`bsonType`, `required`, `maxItems`, `additionalProperties`, `$expr`, …).
+    pub rule: String,
+    /// What the rule expects (e.g. the BSON type), when the server says.
+    pub expected: Option<String>,
+    /// What the document had (e.g. the BSON type found), when the server says.
+    pub actual: Option<String>,
+}
+
+impl fmt::Display for FieldFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() { "(document)" } else { &self.path };
+        write!(f, "{path}: {}", self.rule)?;
+        match (&self.expected, &self.actual) {
+            (Some(e), Some(a)) => write!(f, " (expected {e}, found {a})"),
+            (Some(e), None) => write!(f, " (expected {e})"),
+            (None, Some(a)) => write!(f, " (found {a})"),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: document failed validation", self.model)?;
+        for (i, failure) in self.failures.iter().enumerate() {
+            write!(f, "{}{failure}", if i == 0 { ": " } else { "; " })?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationError {}
+
+impl ValidationError {
+    /// Parses the server's `errInfo` (defensively: its shape is documented as human-oriented and may change).
+    pub fn parse(model: &'static str, meta: Option<&'static TypeMeta>, details: Option<Document>) -> Self {
+        let mut failures = Vec::new();
+        if let Some(info) = details.as_ref().and_then(|d| d.get_document("details").ok()) {
+            walk(info, &mut Vec::new(), &mut failures);
+        }
+        for failure in &mut failures {
+            let segments: Vec<&str> = failure.stored_path.split('.').filter(|s| !s.is_empty()).collect();
+            failure.path = match meta {
+                Some(m) => {
+                    let p = m.rust_path(segments.iter().copied());
+                    if p.is_empty() { String::new() } else { format!("{}.{p}", m.name).replace(".[", "[") }
+                }
+                None => failure.stored_path.clone(),
+            };
+        }
+        ValidationError { model, failures, details }
+    }
+}
+
+fn join(path: &[String]) -> String {
+    path.join(".")
+}
+
+fn bson_text(b: &Bson) -> String {
+    match b {
+        Bson::String(s) => s.clone(),
+        Bson::Array(a) => a.iter().map(bson_text).collect::<Vec<_>>().join(" or "),
+        other => other.to_string(),
+    }
+}
+
+fn push(out: &mut Vec<FieldFailure>, path: &[String], rule: &str, expected: Option<String>, actual: Option<String>) {
+    out.push(FieldFailure { path: String::new(), stored_path: join(path), rule: rule.to_owned(), expected, actual });
+}
+
+/// Walks one node of `errInfo.details` (an operator report) at stored `path`.
+fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
+    let op = node.get_str("operatorName").unwrap_or("");
+    let each = |key: &str| node.get_array(key).map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default();
+    match op {
+        "$jsonSchema" | "$and" | "allOf" | "anyOf" | "oneOf" => {
+            let before = out.len();
+            for d in each("schemaRulesNotSatisfied") {
+                walk(d, path, out);
+            }
+            for clause in each("clausesNotSatisfied") {
+                if let Ok(d) = clause.get_document("details") {
+                    walk(d, path, out);
+                }
+            }
+            for d in each("schemasNotSatisfied") {
+                for r in d.get_array("details").map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default() {
+                    walk(r, path, out);
+                }
+            }
+            if out.len() == before && op != "$jsonSchema" && op != "$and" {
+                push(out, path, op, None, node.get_str("reason").ok().map(str::to_owned));
+            }
+        }
+        "properties" => {
+            for p in each("propertiesNotSatisfied") {
+                let Ok(name) = p.get_str("propertyName") else { continue };
+                path.push(name.to_owned());
+                for d in p.get_array("details").map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default() {
+                    walk(d, path, out);
+                }
+                path.pop();
+            }
+        }
+        "required" => {
+            for missing in node.get_array("missingProperties").map(|a| a.to_vec()).unwrap_or_default() {
+                if let Bson::String(k) = missing {
+                    path.push(k);
+                    push(out, path, "required", Some("present".into()), Some("missing".into()));
+                    path.pop();
+                }
+            }
+        }
+        "additionalProperties" => {
+            for extra in node.get_array("additionalProperties").map(|a| a.to_vec()).unwrap_or_default() {
+                if let Bson::String(k) = extra {
+                    path.push(k);
+                    push(out, path, "additionalProperties", Some("no such key (closed document)".into()), Some("extra key".into()));
+                    path.pop();
+                }
+            }
+        }
+        "bsonType" | "type" => {
+            let expected = node.get_document("specifiedAs").ok().and_then(|s| s.get(op)).map(bson_text);
+            let actual = node.get_str("consideredType").ok().map(str::to_owned);
+            push(out, path, op, expected, actual);
+        }
+        "items" => {
+            let before = out.len();
+            if let Ok(i) = node.get_i32("itemIndex") {
+                path.push(i.to_string());
+                for d in each("details") {
+                    walk(d, path, out);
+                }
+                path.pop();
+            } else {
+                for d in each("details") {
+                    walk(d, path, out);
+                }
+            }
+            if out.len() == before {
+                push(out, path, "items", None, node.get_str("reason").ok().map(str::to_owned));
+            }
+        }
+        "maxItems" | "minItems" | "maxLength" | "minLength" | "minimum" | "maximum" | "enum" | "maxProperties"
+        | "minProperties" | "pattern" | "uniqueItems" => {
+            let expected = node.get_document("specifiedAs").ok().and_then(|s| s.get(op)).map(bson_text);
+            let actual = node
+                .get("numberOfItems")
+                .or_else(|| node.get("consideredValue"))
+                .map(|v| bson_text(v));
+            push(out, path, op, expected, actual);
+        }
+        "$expr" => push(
+            out,
+            path,
+            "$expr",
+            Some("array counters equal to their array sizes".into()),
+            Some("a counter out of step".into()),
+        ),
+        "" => {}
+        other => {
+            let before = out.len();
+            for d in each("details") {
+                walk(d, path, out);
+            }
+            if out.len() == before {
+                push(out, path, other, None, node.get_str("reason").ok().map(str::to_owned));
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! # odm: a typed ODM for MongoDB
+//!
+//! MongoDB teams keep their schema-design rules in review checklists: lowercase names, short keys, one type per
+//! field, dates stored as dates, bounded arrays with size counters, `_id` left as an ObjectId. odm turns each rule
+//! into a compile-time error on the exact field, and generates what a DBA reviews — the `$jsonSchema` validator
+//! with its `validationLevel` and `validationAction` — from the Rust types.
+//!
+//! ```
+//! use odm::{Embedded, Model, bson::oid::ObjectId};
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// One line of an order.
+//! #[derive(Embedded, Serialize, Deserialize)]
+//! #[odm(closed)]
+//! struct Line {
+//!     #[serde(rename = "n")]
+//!     name: String,
+//!     #[serde(rename = "p")]
+//!     price: f64,
+//!     #[serde(rename = "q")]
+//!     quantity: i32,
+//! }
+//!
+//! #[derive(Model, Serialize, Deserialize)]
+//! #[odm(db = "shop", module = "order", collection = "order_header", closed)]
+//! struct Order {
+//!     #[serde(rename = "_id")]
+//!     id: ObjectId,
+//!     #[serde(rename = "it")]
+//!     #[odm(max_items = 30, counter = "item_count")]
+//!     items: Vec<Line>,
+//!     #[serde(rename = "ic")]
+//!     item_count: i32,
+//! }
+//!
+//! let validator = Order::validator();
+//! assert!(validator.contains_key("$jsonSchema"));
+//! assert!(validator.contains_key("$expr")); // size(it) == ic, checked by the server
+//! ```
+//!
+//! ## Attributes
+//!
+//! On the type, `#[odm(...)]`: `collection = "module_table"` (models), `db = "name"`, `module = "m"` (requires
+//! `m_<table>`, `base_m_<table>` or `log_m_<table>`), `max_key_len = N` (default 16), `closed`
+//! (`additionalProperties: false`), `validation_level = "strict" | "moderate" | "off"`,
+//! `validation_action = "error" | "warn" | "errorAndLog"`, `crate = "path"`.
+//!
+//! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
+//! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`.
+//!
+//! serde's `rename`, `rename_all`, `rename_all_fields`, `skip`, `skip_serializing_if`, `default`, `tag` and
+//! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `from`/`into`, unknown
+//! converters) are refused at compile time.
+#![deny(missing_docs)]
+
+mod collection;
+pub mod error;
+pub mod meta;
+mod model;
+pub mod schema;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use bson;
+pub use collection::{create_collection, create_command, decode, encode, Collection};
+pub use error::{Error, FieldFailure, Result, ValidationError};
+pub use meta::{FieldMeta, TypeMeta};
+pub use model::{Model, ValidationAction, ValidationLevel};
+pub use mongodb;
+#[cfg(feature = "derive")]
+pub use odm_derive::{Embedded, Model};
+pub use schema::{BsonKind, BsonSchema};
+
+/// Paths used by generated code. Not public API: may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::meta::{no_meta, FieldMeta, TypeMeta};
+    pub use crate::model::{Model, ValidationAction, ValidationLevel};
+    pub use crate::schema::{build, BsonKind, BsonSchema};
+    pub use bson::{doc, Bson, Document};
+    pub use std::format;
+    pub use std::vec;
+    pub use std::vec::Vec;
+}

@@ -1,0 +1,63 @@
+//! Field metadata of derived types: Rust names beside stored keys, so server errors (which speak in stored keys)
+//! can be reported in Rust terms (`Order.items[2].price`).
+
+/// The fields of a derived struct.
+#[derive(Debug)]
+pub struct TypeMeta {
+    /// The Rust type name.
+    pub name: &'static str,
+    /// Its stored fields, in declaration order.
+    pub fields: &'static [FieldMeta],
+}
+
+/// One stored field.
+#[derive(Debug)]
+pub struct FieldMeta {
+    /// The Rust field name.
+    pub name: &'static str,
+    /// The key serde writes (short key).
+    pub key: &'static str,
+    /// The metadata of the field's embedded type, looking through `Option`, `Vec`, `Box`, … (`None` for scalars).
+    pub nested: fn() -> Option<&'static TypeMeta>,
+}
+
+impl TypeMeta {
+    /// The field stored under `key`.
+    pub fn field_by_key(&self, key: &str) -> Option<&'static FieldMeta> {
+        self.fields.iter().find(|f| f.key == key)
+    }
+
+    /// Translates a stored path (`["it", "2", "p"]`) into a Rust path (`items[2].price`). Unknown segments are kept
+    /// as stored, so nothing the server reported is lost.
+    pub fn rust_path<'a>(&'static self, stored: impl IntoIterator<Item = &'a str>) -> String {
+        let mut out = String::new();
+        let mut current: Option<&'static TypeMeta> = Some(self);
+        for seg in stored {
+            if seg.parse::<usize>().is_ok() {
+                out.push_str(&format!("[{seg}]"));
+                continue;
+            }
+            let field = current.and_then(|m| m.field_by_key(seg));
+            if !out.is_empty() {
+                out.push('.');
+            }
+            match field {
+                Some(f) => {
+                    out.push_str(f.name);
+                    current = (f.nested)();
+                }
+                None => {
+                    out.push_str(seg);
+                    current = None;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A `nested` function for fields without metadata.
+#[doc(hidden)]
+pub fn no_meta() -> Option<&'static TypeMeta> {
+    None
+}

@@ -1,0 +1,104 @@
+//! The [`Model`] trait: a collection's document type, with its name, validator and validation settings.
+
+use crate::schema::BsonSchema;
+use bson::{doc, Bson, Document};
+use serde::{de::DeserializeOwned, Serialize};
+
+/// `validationLevel`: which writes the server validates.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum ValidationLevel {
+    /// Every insert and update (the server default).
+    #[default]
+    Strict,
+    /// Inserts, and updates of documents that are already valid.
+    Moderate,
+    /// No validation.
+    Off,
+}
+
+impl ValidationLevel {
+    /// The server's spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ValidationLevel::Strict => "strict",
+            ValidationLevel::Moderate => "moderate",
+            ValidationLevel::Off => "off",
+        }
+    }
+}
+
+/// `validationAction`: what the server does with an invalid write.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum ValidationAction {
+    /// Reject it (the server default).
+    #[default]
+    Error,
+    /// Accept it and log a warning.
+    Warn,
+    /// Reject it and log (MongoDB 8.1+).
+    ErrorAndLog,
+}
+
+impl ValidationAction {
+    /// The server's spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ValidationAction::Error => "error",
+            ValidationAction::Warn => "warn",
+            ValidationAction::ErrorAndLog => "errorAndLog",
+        }
+    }
+}
+
+/// A collection's document type. Derive it:
+///
+/// ```
+/// use odm::{Model, bson::oid::ObjectId};
+/// use serde::{Deserialize, Serialize};
+///
+/// /// A customer order.
+/// #[derive(Model, Serialize, Deserialize)]
+/// #[odm(db = "shop", collection = "order_header", closed)]
+/// struct Order {
+///     #[serde(rename = "_id")]
+///     id: ObjectId,
+///     #[serde(rename = "no")]
+///     number: String,
+///     #[serde(rename = "tot")]
+///     total: i64,
+/// }
+///
+/// assert_eq!(<Order as odm::Model>::COLLECTION, "order_header");
+/// let v = Order::validator();
+/// let schema = v.get_document("$jsonSchema").unwrap();
+/// assert_eq!(schema.get_bool("additionalProperties").ok(), Some(false));
+/// ```
+pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
+    /// The collection name (checked at compile time: lowercase `[a-z0-9_]`, module conventions).
+    const COLLECTION: &'static str;
+    /// The database, when the model names one.
+    const DATABASE: Option<&'static str>;
+    /// `validationLevel` to create the collection with.
+    const VALIDATION_LEVEL: ValidationLevel;
+    /// `validationAction` to create the collection with.
+    const VALIDATION_ACTION: ValidationAction;
+
+    /// The `$expr` checks that keep counted arrays and their counters in step, at every nesting level.
+    fn counter_exprs() -> Vec<Bson>;
+
+    /// The collection validator: `{$jsonSchema: …}`, plus `$expr` when the model has counted arrays.
+    fn validator() -> Document {
+        let mut v = doc! { "$jsonSchema": Self::bson_schema() };
+        let mut exprs = Self::counter_exprs();
+        match exprs.len() {
+            0 => {}
+            1 => {
+                v.insert("$expr", exprs.remove(0));
+            }
+            _ => {
+                v.insert("$expr", doc! { "$and": exprs });
+            }
+        }
+        v
+    }
+}

@@ -1,0 +1,413 @@
+//! The `$jsonSchema` side of a type: what serialization writes, as a validator fragment.
+//!
+//! [`BsonSchema`] is implemented here for every type odm can store faithfully and by `#[derive(Model)]` /
+//! `#[derive(Embedded)]` for user types. A type without an impl cannot be a field, and the compiler says so at the
+//! field. The mapping follows what `bson`'s serializer writes (reference/mongodb.md §2.4): `i8`–`i32`, `u8`, `u16`
+//! → `int`; `i64`, `u32` → `long`; `f32`, `f64` → `double`.
+
+use crate::meta::TypeMeta;
+use bson::{doc, Bson, Document};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+/// The BSON type family of a Rust type, available in `const` context so the derive can assert on it
+/// (e.g. "a counter is an integer", "an array declares its bound") even through type aliases.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum BsonKind {
+    /// `int` (32-bit).
+    Int,
+    /// `long` (64-bit).
+    Long,
+    /// `double`.
+    Double,
+    /// `decimal`.
+    Decimal,
+    /// `string`.
+    String,
+    /// `bool`.
+    Bool,
+    /// `objectId`.
+    ObjectId,
+    /// `date`.
+    Date,
+    /// `timestamp`.
+    Timestamp,
+    /// `binData`.
+    Binary,
+    /// A document with known fields (embedded structs, tagged enums).
+    Object,
+    /// A document with dynamic keys (maps).
+    Map,
+    /// `array`.
+    Array,
+    /// Anything else.
+    Other,
+}
+
+impl BsonKind {
+    /// True for `array`.
+    pub const fn is_array(self) -> bool {
+        matches!(self, BsonKind::Array)
+    }
+
+    /// True for `int` and `long`, the types a counter may have.
+    pub const fn is_integer(self) -> bool {
+        matches!(self, BsonKind::Int | BsonKind::Long)
+    }
+}
+
+/// A type whose stored form has one BSON type, described as a `$jsonSchema` fragment.
+///
+/// Implemented by the derives; implement it by hand only for a type whose `Serialize` impl you control.
+///
+/// ```
+/// use odm::BsonSchema;
+/// assert_eq!(u32::bson_schema(), odm::bson::doc! { "bsonType": "long" });
+/// assert_eq!(Option::<i16>::bson_schema(), odm::bson::doc! { "bsonType": "int" });
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as one faithful BSON type",
+    label = "odm cannot generate a validator for `{Self}`",
+    note = "derive `odm::Embedded` for your own structs and enums; use `bson::DateTime` for dates, `i64` instead of \
+            `u64`, and `#[odm(mixed)]` only for fields that really hold several types"
+)]
+pub trait BsonSchema {
+    /// The type family, for compile-time assertions.
+    const KIND: BsonKind;
+
+    /// The `$jsonSchema` fragment a stored value of this type satisfies.
+    fn bson_schema() -> Document;
+
+    /// Field names of an embedded type, to translate stored key paths back to Rust paths in errors.
+    fn type_meta() -> Option<&'static TypeMeta> {
+        None
+    }
+
+    /// Server-side checks (`$expr`) that keep array counters equal to array sizes. `value` is the aggregation
+    /// expression of this value (`"$it"`, `"$$e0.v"`); `depth` names `$map` variables uniquely.
+    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        let _ = (value, depth, out);
+    }
+}
+
+macro_rules! scalar {
+    ($($ty:ty => $alias:literal, $kind:ident;)*) => {$(
+        impl BsonSchema for $ty {
+            const KIND: BsonKind = BsonKind::$kind;
+            fn bson_schema() -> Document {
+                doc! { "bsonType": $alias }
+            }
+        }
+    )*};
+}
+
+scalar! {
+    i8 => "int", Int;
+    i16 => "int", Int;
+    i32 => "int", Int;
+    u8 => "int", Int;
+    u16 => "int", Int;
+    i64 => "long", Long;
+    u32 => "long", Long;
+    f32 => "double", Double;
+    f64 => "double", Double;
+    bool => "bool", Bool;
+    String => "string", String;
+    bson::oid::ObjectId => "objectId", ObjectId;
+    bson::DateTime => "date", Date;
+    bson::Decimal128 => "decimal", Decimal;
+    bson::Binary => "binData", Binary;
+    bson::Uuid => "binData", Binary;
+    bson::Timestamp => "timestamp", Timestamp;
+    bson::Document => "object", Map;
+}
+
+impl BsonSchema for char {
+    const KIND: BsonKind = BsonKind::String;
+    fn bson_schema() -> Document {
+        doc! { "bsonType": "string", "minLength": 1, "maxLength": 1 }
+    }
+}
+
+/// `Option<T>` is stored as `T` when present; absence is expressed by the parent's `required` list.
+impl<T: BsonSchema> BsonSchema for Option<T> {
+    const KIND: BsonKind = T::KIND;
+    fn bson_schema() -> Document {
+        T::bson_schema()
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        T::type_meta()
+    }
+    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        T::counter_checks(value, depth, out)
+    }
+}
+
+macro_rules! transparent {
+    ($($wrapper:ident),*) => {$(
+        impl<T: BsonSchema> BsonSchema for $wrapper<T> {
+            const KIND: BsonKind = T::KIND;
+            fn bson_schema() -> Document {
+                T::bson_schema()
+            }
+            fn type_meta() -> Option<&'static TypeMeta> {
+                T::type_meta()
+            }
+            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+                T::counter_checks(value, depth, out)
+            }
+        }
+    )*};
+}
+transparent!(Box, Arc);
+
+fn array_of<T: BsonSchema>() -> Document {
+    doc! { "bsonType": "array", "items": T::bson_schema() }
+}
+
+fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<Bson>) {
+    let var = format!("e{depth}");
+    let mut inner = Vec::new();
+    T::counter_checks(&format!("$${var}"), depth + 1, &mut inner);
+    if !inner.is_empty() {
+        out.push(all_elements(value, &var, inner));
+    }
+}
+
+macro_rules! array {
+    ($($ty:ident $(: $bound:path)?),*) => {$(
+        impl<T: BsonSchema $(+ $bound)?> BsonSchema for $ty<T> {
+            const KIND: BsonKind = BsonKind::Array;
+            fn bson_schema() -> Document {
+                array_of::<T>()
+            }
+            fn type_meta() -> Option<&'static TypeMeta> {
+                T::type_meta()
+            }
+            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+                array_counter_checks::<T>(value, depth, out)
+            }
+        }
+    )*};
+}
+array!(Vec, VecDeque, BTreeSet);
+
+impl<T: BsonSchema, S> BsonSchema for HashSet<T, S> {
+    const KIND: BsonKind = BsonKind::Array;
+    fn bson_schema() -> Document {
+        array_of::<T>()
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        T::type_meta()
+    }
+    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        array_counter_checks::<T>(value, depth, out)
+    }
+}
+
+/// Fixed-size arrays carry their bound: `minItems == maxItems == N`.
+impl<T: BsonSchema, const N: usize> BsonSchema for [T; N] {
+    const KIND: BsonKind = BsonKind::Array;
+    fn bson_schema() -> Document {
+        let mut d = array_of::<T>();
+        d.insert("minItems", N as i64);
+        d.insert("maxItems", N as i64);
+        d
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        T::type_meta()
+    }
+    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        array_counter_checks::<T>(value, depth, out)
+    }
+}
+
+fn map_of<V: BsonSchema>() -> Document {
+    doc! { "bsonType": "object", "additionalProperties": V::bson_schema() }
+}
+
+impl<V: BsonSchema, S> BsonSchema for HashMap<String, V, S> {
+    const KIND: BsonKind = BsonKind::Map;
+    fn bson_schema() -> Document {
+        map_of::<V>()
+    }
+}
+
+impl<V: BsonSchema> BsonSchema for BTreeMap<String, V> {
+    const KIND: BsonKind = BsonKind::Map;
+    fn bson_schema() -> Document {
+        map_of::<V>()
+    }
+}
+
+/// `$allElementsTrue` over an array, with `$map` binding each element to `var`; a non-array value yields `true`
+/// (its type is the `$jsonSchema`'s business, and `$map` over a non-array would abort the validation).
+fn all_elements(value: &str, var: &str, checks: Vec<Bson>) -> Bson {
+    let cond = if checks.len() == 1 { checks.into_iter().next().expect("one check") } else { Bson::from(doc! { "$and": checks }) };
+    Bson::from(doc! {
+        "$allElementsTrue": [{
+            "$map": {
+                "input": { "$cond": [{ "$isArray": [value] }, value, []] },
+                "as": var,
+                "in": cond,
+            }
+        }]
+    })
+}
+
+/// Builders the derives call; public for generated code only.
+#[doc(hidden)]
+pub mod build {
+    use super::*;
+
+    /// An object schema under construction (field order is preserved, as serialization writes it).
+    pub struct ObjectSchema {
+        properties: Document,
+        required: Vec<Bson>,
+    }
+
+    impl Default for ObjectSchema {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    impl ObjectSchema {
+        /// An empty object schema.
+        pub fn new() -> Self {
+            ObjectSchema { properties: Document::new(), required: Vec::new() }
+        }
+
+        /// Adds a property; `required` when serialization always writes it.
+        pub fn field(&mut self, key: &str, schema: Document, required: bool) -> &mut Self {
+            self.properties.insert(key, schema);
+            if required {
+                self.required.push(Bson::String(key.to_owned()));
+            }
+            self
+        }
+
+        /// Adds `_id: objectId` unless the model declares its own `_id` field (every stored document has one).
+        pub fn implicit_id(&mut self) -> &mut Self {
+            if !self.properties.contains_key("_id") {
+                let mut props = doc! { "_id": { "bsonType": "objectId" } };
+                props.extend(std::mem::take(&mut self.properties));
+                self.properties = props;
+            }
+            self
+        }
+
+        /// The finished `{bsonType: "object", …}` document.
+        pub fn finish(&mut self, closed: bool, description: Option<&str>) -> Document {
+            let mut d = doc! { "bsonType": "object" };
+            if let Some(desc) = description {
+                d.insert("description", desc);
+            }
+            if !self.required.is_empty() {
+                d.insert("required", std::mem::take(&mut self.required));
+            }
+            d.insert("properties", std::mem::take(&mut self.properties));
+            if closed {
+                d.insert("additionalProperties", false);
+            }
+            d
+        }
+    }
+
+    /// `{bsonType: <alias>}` for fields whose type a converter or `#[odm(bson_type)]` fixes.
+    pub fn fixed(alias: &str) -> Document {
+        doc! { "bsonType": alias }
+    }
+
+    /// `{}`: any value (`#[odm(mixed)]`).
+    pub fn any() -> Document {
+        Document::new()
+    }
+
+    /// Adds `null` as an accepted value (`#[odm(nullable)]`).
+    pub fn nullable(mut schema: Document) -> Document {
+        if let Ok(list) = schema.get_array_mut("enum") {
+            list.push(Bson::Null);
+            return schema;
+        }
+        if schema.contains_key("oneOf") {
+            return doc! { "anyOf": [schema, { "bsonType": "null" }] };
+        }
+        match schema.get("bsonType").cloned() {
+            Some(Bson::String(t)) => {
+                schema.insert("bsonType", vec![Bson::String(t), Bson::String("null".into())]);
+            }
+            Some(Bson::Array(mut ts)) => {
+                ts.push(Bson::String("null".into()));
+                schema.insert("bsonType", ts);
+            }
+            _ => {}
+        }
+        schema
+    }
+
+    /// Sets a keyword (bounds, lengths) on a field schema.
+    pub fn with(mut schema: Document, keyword: &str, value: i64) -> Document {
+        schema.insert(keyword, value);
+        schema
+    }
+
+    /// Sets the `description` (from doc comments).
+    pub fn describe(mut schema: Document, description: &str) -> Document {
+        schema.insert("description", description);
+        schema
+    }
+
+    /// `{bsonType: "string", enum: [...]}` for enums of unit variants.
+    pub fn string_enum(values: &[&str], description: Option<&str>) -> Document {
+        let mut d = doc! { "bsonType": "string", "enum": values.to_vec() };
+        if let Some(desc) = description {
+            d.insert("description", desc);
+        }
+        d
+    }
+
+    /// Adds the tag property of an internally tagged enum to a variant's object schema.
+    pub fn tag_into(mut schema: Document, tag: &str, value: &str) -> Document {
+        let mut props = doc! { tag: { "enum": [value] } };
+        if let Ok(existing) = schema.get_document("properties") {
+            props.extend(existing.clone());
+        }
+        let mut required = vec![Bson::String(tag.to_owned())];
+        if let Ok(existing) = schema.get_array("required") {
+            required.extend(existing.iter().filter(|k| k.as_str() != Some(tag)).cloned());
+        }
+        schema.insert("bsonType", "object");
+        schema.insert("required", required);
+        schema.insert("properties", props);
+        schema
+    }
+
+    /// The schema of a tagged enum: the tag must name a variant, and exactly one variant's shape must match.
+    pub fn tagged_enum(tag: &str, names: &[&str], variants: Vec<Document>, description: Option<&str>) -> Document {
+        let mut d = doc! {
+            "bsonType": "object",
+            "required": [tag],
+            "properties": { tag: { "enum": names.to_vec() } },
+        };
+        if let Some(desc) = description {
+            d.insert("description", desc);
+        }
+        if variants.len() == 1 {
+            d.insert("allOf", variants);
+        } else {
+            d.insert("oneOf", variants);
+        }
+        d
+    }
+
+    /// `size(array) == counter`, tolerant of absence (both count as 0) and of wrong types (left to `$jsonSchema`).
+    pub fn counter_check(array: &str, counter: &str) -> Bson {
+        Bson::from(doc! {
+            "$eq": [
+                { "$cond": [{ "$isArray": [array] }, { "$size": array }, 0] },
+                { "$ifNull": [counter, 0] },
+            ]
+        })
+    }
+}
