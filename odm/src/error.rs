@@ -230,10 +230,25 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
                     walk(d, path, out);
                 }
             }
-            for d in each("schemasNotSatisfied") {
-                for r in d.get_array("details").map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default() {
-                    walk(r, path, out);
-                }
+            // Tagged enums: every variant reports; keep the variants whose tag matched (no `enum` failure one level
+            // down), since the others only say "wrong variant".
+            let branches: Vec<Vec<FieldFailure>> = each("schemasNotSatisfied")
+                .into_iter()
+                .map(|d| {
+                    let mut found = Vec::new();
+                    for r in d.get_array("details").map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default() {
+                        walk(r, path, &mut found);
+                    }
+                    found
+                })
+                .collect();
+            let depth = path.len() + 1;
+            let is_tag_miss = |f: &FieldFailure| f.rule == "enum" && f.stored_path.split('.').filter(|s| !s.is_empty()).count() == depth;
+            let matching: Vec<&Vec<FieldFailure>> = branches.iter().filter(|b| !b.iter().any(is_tag_miss)).collect();
+            if matching.is_empty() {
+                branches.iter().for_each(|b| out.extend(b.iter().cloned()));
+            } else {
+                matching.into_iter().for_each(|b| out.extend(b.iter().cloned()));
             }
             if out.len() == before && op != "$jsonSchema" && op != "$and" {
                 push(out, path, op, None, node.get_str("reason").ok().map(str::to_owned));
@@ -257,6 +272,18 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
                     path.pop();
                 }
             }
+        }
+        "additionalProperties" if node.contains_key("failingProperty") => {
+            let key = node.get_str("failingProperty").unwrap_or("?").to_owned();
+            path.push(key);
+            let before = out.len();
+            for d in each("details") {
+                walk(d, path, out);
+            }
+            if out.len() == before {
+                push(out, path, "additionalProperties", None, node.get_str("reason").ok().map(str::to_owned));
+            }
+            path.pop();
         }
         "additionalProperties" => {
             for extra in node.get_array("additionalProperties").map(|a| a.to_vec()).unwrap_or_default() {

@@ -5,7 +5,6 @@
 use syn::{GenericArgument, PathArguments, Type};
 
 /// What a field type stores, as far as the tokens tell.
-#[derive(Debug)]
 pub enum TyKind<'a> {
     /// `Option<T>`.
     Option(&'a Type),

@@ -1,0 +1,181 @@
+//! The runtime against the real test server: collection creation from a model (validator, level, action), typed
+//! inserts and reads, errors that name Rust fields, the client-side size check, and decode errors naming `_id`.
+
+mod support;
+
+use futures_util::TryStreamExt;
+use odm::bson::{doc, oid::ObjectId, Document};
+use odm::{Collection, Model};
+use serde::{Deserialize, Serialize};
+use support::models::{Line, Review};
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(db = "shop", module = "order", collection = "order_header", closed)]
+struct Order {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "no")]
+    #[odm(not_a_date)]
+    number: String,
+    #[serde(rename = "it")]
+    #[odm(max_items = 30, counter = "item_count")]
+    items: Vec<Line>,
+    #[serde(rename = "ic")]
+    item_count: i32,
+    #[serde(rename = "rv")]
+    #[odm(max_items = 3)]
+    reviews: Vec<Review>,
+}
+
+fn order(lines: usize) -> Order {
+    Order {
+        id: ObjectId::new(),
+        number: "201809270012598323334".into(),
+        items: (0..lines).map(|i| Line { name: format!("item{i}"), quantity: i as i32 + 1, price: 2.5 }).collect(),
+        item_count: lines as i32,
+        reviews: Vec::new(),
+    }
+}
+
+async fn collection_options(db: &odm::mongodb::Database, name: &str) -> Document {
+    let specs: Vec<Document> = db
+        .list_collections()
+        .filter(doc! { "name": name })
+        .await
+        .expect("listCollections")
+        .with_type::<Document>()
+        .try_collect()
+        .await
+        .expect("read");
+    assert_eq!(specs.len(), 1, "collection `{name}` exists once");
+    specs[0].get_document("options").expect("options").clone()
+}
+
+#[tokio::test]
+async fn create_collection_sets_validator_level_and_action() {
+    let db = odm::testing::database("create").await;
+    odm::create_collection::<Order>(&db).await.expect("create");
+    let options = collection_options(&db, "order_header").await;
+    assert_eq!(options.get_document("validator").expect("validator"), &Order::validator());
+    assert_eq!(options.get_str("validationLevel").ok(), Some("strict"));
+    assert_eq!(options.get_str("validationAction").ok(), Some("error"));
+
+    // Creating it again with identical options is a no-op (as on mongod 7.0+)...
+    odm::create_collection::<Order>(&db).await.expect("identical create is idempotent");
+    // ...but a collection of that name created elsewhere with other options is not silently taken over.
+    let other = odm::testing::database("create_other").await;
+    other.create_collection("order_header").await.expect("plain create");
+    let err = odm::create_collection::<Order>(&other).await.expect_err("different options");
+    assert_eq!(err.code(), Some(48), "NamespaceExists: {err}");
+    assert!(!collection_options(&other, "order_header").await.contains_key("validator"), "left as it was");
+}
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "log_audit_event", validation_level = "moderate", validation_action = "warn")]
+struct AuditEvent {
+    #[serde(rename = "m")]
+    message: String,
+}
+
+#[tokio::test]
+async fn level_and_action_come_from_the_model() {
+    let db = odm::testing::database("level").await;
+    odm::create_collection::<AuditEvent>(&db).await.expect("create");
+    let options = collection_options(&db, "log_audit_event").await;
+    assert_eq!(options.get_str("validationLevel").ok(), Some("moderate"));
+    assert_eq!(options.get_str("validationAction").ok(), Some("warn"));
+    // `warn` lets an invalid document in (and logs it).
+    db.collection::<Document>("log_audit_event").insert_one(doc! { "m": 42 }).await.expect("warn accepts");
+}
+
+#[tokio::test]
+async fn typed_insert_find_and_count() {
+    let db = odm::testing::database("typed").await;
+    odm::create_collection::<Order>(&db).await.expect("create");
+    let orders = Collection::<Order>::new(&db);
+    let a = order(3);
+    let b = order(0);
+    let id = orders.insert_one(&a).await.expect("insert");
+    assert_eq!(id, odm::bson::Bson::ObjectId(a.id));
+    let ids = orders.insert_many([&b, &order(30)]).await.expect("insert many");
+    assert_eq!(ids.len(), 2);
+    assert_eq!(ids[0], odm::bson::Bson::ObjectId(b.id));
+    assert_eq!(orders.find_one(doc! { "_id": a.id }).await.expect("find"), Some(a.clone()));
+    assert_eq!(orders.count(doc! {}).await.expect("count"), 3);
+    let empty = orders.find(doc! { "ic": 0 }).await.expect("find");
+    assert_eq!(empty, vec![b]);
+    assert_eq!(orders.insert_many(Vec::<Order>::new()).await.expect("nothing to insert"), Vec::new());
+}
+
+#[tokio::test]
+async fn validation_errors_name_rust_fields() {
+    let db = odm::testing::database("errors").await;
+    odm::create_collection::<Order>(&db).await.expect("create");
+    let orders = Collection::<Order>::new(&db);
+
+    let err = orders.insert_one(order(31)).await.expect_err("over max_items");
+    let odm::Error::Validation(v) = &err else { panic!("expected a validation error, got {err}") };
+    assert_eq!(v.failures.len(), 1, "{err}");
+    assert_eq!(v.failures[0].path, "Order.items");
+    assert_eq!(v.failures[0].stored_path, "it");
+    assert_eq!(v.failures[0].rule, "maxItems");
+    assert_eq!(v.failures[0].expected.as_deref(), Some("30"));
+    assert_eq!(v.failures[0].actual.as_deref(), Some("31"));
+
+    let mut out_of_step = order(2);
+    out_of_step.item_count = 5;
+    let err = orders.insert_one(out_of_step).await.expect_err("counter");
+    assert!(err.to_string().contains("$expr"), "{err}");
+
+    // Around the ODM: a nested wrong type is reported by its Rust path and both BSON types.
+    let mut raw = odm::bson::serialize_to_document(&order(3)).expect("serialize");
+    raw.get_array_mut("it").expect("it")[2].as_document_mut().expect("line").insert("p", "2.50");
+    let err = odm::Error::from_write::<Order>(
+        db.collection::<Document>("order_header").insert_one(raw).await.expect_err("hostile"),
+    );
+    assert_eq!(
+        err.to_string(),
+        "Order: document failed validation: Order.items[2].price: bsonType (expected double, found string)"
+    );
+    assert_eq!(orders.count(doc! {}).await.expect("count"), 0, "nothing was stored");
+}
+
+#[derive(Model, Serialize, Deserialize, Debug)]
+#[odm(collection = "blob_store", max_key_len = 8)]
+struct Blob {
+    #[serde(rename = "d")]
+    data: String,
+}
+
+#[tokio::test]
+async fn oversize_documents_fail_before_sending() {
+    let db = odm::testing::database("size").await;
+    let blobs = Collection::<Blob>::new(&db);
+    let big = Blob { data: "x".repeat(odm::error::MAX_DOCUMENT_SIZE) };
+    match blobs.insert_one(&big).await {
+        Err(odm::Error::DocumentTooLarge { size, limit, model }) => {
+            assert_eq!(model, "Blob");
+            assert_eq!(limit, 16 * 1024 * 1024);
+            assert!(size > limit);
+        }
+        other => panic!("expected DocumentTooLarge, got {other:?}"),
+    }
+    // Nothing reached the server: the collection was never even created.
+    let names = db.list_collection_names().await.expect("list");
+    assert!(!names.contains(&"blob_store".to_owned()), "{names:?}");
+    // Just under the limit is fine.
+    let fits = Blob { data: "x".repeat(odm::error::MAX_DOCUMENT_SIZE - 64) };
+    blobs.insert_one(&fits).await.expect("fits");
+}
+
+#[tokio::test]
+async fn decode_errors_name_the_document_and_field() {
+    let db = odm::testing::database("decode").await;
+    let id = ObjectId::new();
+    db.collection::<Document>("blob_store").insert_one(doc! { "_id": id, "d": 5 }).await.expect("raw insert");
+    let err = Collection::<Blob>::new(&db).find_one(doc! {}).await.expect_err("wrong type stored");
+    let text = err.to_string();
+    assert!(matches!(err, odm::Error::Decode { .. }), "{text}");
+    assert!(text.contains(&id.to_hex()), "names the _id: {text}");
+    assert!(text.contains("\"d\"") || text.contains(" d"), "names the key: {text}");
+}

@@ -1,0 +1,14 @@
+// Rule 1: keys are unique within a document, after `rename`.
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "shop_item")]
+struct Item {
+    #[serde(rename = "p")]
+    price: i64,
+    #[serde(rename = "p")]
+    points: i32,
+}
+
+fn main() {}

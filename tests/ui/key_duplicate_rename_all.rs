@@ -1,0 +1,14 @@
+// Rule 1 + 2: keys are unique after `rename_all`, mirrored exactly as serde applies it (`page_2` and `page2`
+// both become `page2` in camelCase).
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "shop_item")]
+#[serde(rename_all = "camelCase")]
+struct Item {
+    page_2: i32,
+    page2: i32,
+}
+
+fn main() {}

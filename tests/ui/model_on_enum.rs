@@ -1,0 +1,12 @@
+// A model is a struct with named fields.
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "order_status")]
+enum Status {
+    Open,
+    Closed,
+}
+
+fn main() {}
