@@ -1,7 +1,7 @@
 //! A typed collection: create it from its model (validator, level, action), insert and read typed values.
 //! Writes are checked before they are sent (16 MiB), and validation failures come back as field-level errors.
 
-use crate::error::{Error, Result, MAX_DOCUMENT_SIZE};
+use crate::error::{DecodeError, Error, Result, MAX_DOCUMENT_SIZE};
 use crate::model::Model;
 use bson::{doc, Bson, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
@@ -57,7 +57,7 @@ fn model_name<M: Model>() -> &'static str {
 /// Serializes `value`, refusing documents over 16 MiB before anything is sent.
 pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     let raw = bson::serialize_to_raw_document_buf(value)
-        .map_err(|source| Error::Serialize { model: model_name::<M>(), source })?;
+        .map_err(|source| Error::Serialize { model: model_name::<M>(), source: Box::new(source) })?;
     let size = raw.as_bytes().len();
     if size > MAX_DOCUMENT_SIZE {
         return Err(Error::DocumentTooLarge { model: model_name::<M>(), size, limit: MAX_DOCUMENT_SIZE });
@@ -67,10 +67,12 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
 
 /// Decodes a stored document, naming its `_id` and the failing key on error.
 pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
-    bson::deserialize_from_slice(raw.as_bytes()).map_err(|source| Error::Decode {
-        model: model_name::<M>(),
-        id: raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()),
-        source,
+    bson::deserialize_from_slice(raw.as_bytes()).map_err(|source| {
+        Error::Decode(Box::new(DecodeError {
+            model: model_name::<M>(),
+            id: raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()),
+            source,
+        }))
     })
 }
 

@@ -16,23 +16,16 @@ pub const MAX_DOCUMENT_SIZE: usize = 16 * 1024 * 1024;
 #[non_exhaustive]
 pub enum Error {
     /// The server rejected a write because the document failed the collection's validator (code 121).
-    Validation(ValidationError),
+    Validation(Box<ValidationError>),
     /// A value could not be serialized to BSON (nothing was sent).
     Serialize {
         /// The model's Rust type name.
         model: &'static str,
         /// The serializer's error.
-        source: bson::error::Error,
+        source: Box<bson::error::Error>,
     },
     /// A stored document could not be decoded into the model.
-    Decode {
-        /// The model's Rust type name.
-        model: &'static str,
-        /// The `_id` of the document, when it has one.
-        id: Option<Bson>,
-        /// The decoder's error (names the key where it failed).
-        source: bson::error::Error,
-    },
+    Decode(Box<DecodeError>),
     /// The encoded document exceeds 16 MiB; it was not sent.
     DocumentTooLarge {
         /// The model's Rust type name.
@@ -51,10 +44,7 @@ impl fmt::Display for Error {
         match self {
             Error::Validation(v) => v.fmt(f),
             Error::Serialize { model, source } => write!(f, "{model}: cannot serialize to BSON: {source}"),
-            Error::Decode { model, id, source } => match id {
-                Some(id) => write!(f, "{model}: cannot decode document with _id {id}: {source}"),
-                None => write!(f, "{model}: cannot decode document without _id: {source}"),
-            },
+            Error::Decode(d) => d.fmt(f),
             Error::DocumentTooLarge { model, size, limit } => write!(
                 f,
                 "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
@@ -67,7 +57,8 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Serialize { source, .. } | Error::Decode { source, .. } => Some(source),
+            Error::Serialize { source, .. } => Some(source.as_ref()),
+            Error::Decode(d) => Some(&d.source),
             Error::Driver(e) => Some(e),
             _ => None,
         }
@@ -110,7 +101,7 @@ impl Error {
             _ => None,
         };
         match details {
-            Some(info) => Error::Validation(ValidationError::parse(model, meta, info)),
+            Some(info) => Error::Validation(Box::new(ValidationError::parse(model, meta, info))),
             None => Error::Driver(e),
         }
     }
@@ -124,6 +115,26 @@ fn driver_code(e: &mongodb::error::Error) -> Option<i32> {
         ErrorKind::Command(ce) => Some(ce.code),
         ErrorKind::InsertMany(im) => im.write_errors.as_ref().and_then(|w| w.first()).map(|w| w.code),
         _ => None,
+    }
+}
+
+/// A stored document that does not decode into its model.
+#[derive(Debug)]
+pub struct DecodeError {
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// The `_id` of the document, when it has one.
+    pub id: Option<Bson>,
+    /// The decoder's error (names the key where it failed).
+    pub source: bson::error::Error,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.id {
+            Some(id) => write!(f, "{}: cannot decode document with _id {id}: {}", self.model, self.source),
+            None => write!(f, "{}: cannot decode document without _id: {}", self.model, self.source),
+        }
     }
 }
 
@@ -184,6 +195,15 @@ impl ValidationError {
         let mut failures = Vec::new();
         if let Some(info) = details.as_ref().and_then(|d| d.get_document("details").ok()) {
             walk(info, &mut Vec::new(), &mut failures);
+        }
+        for failure in failures.iter_mut().filter(|f| f.rule == "$expr") {
+            // The server does not say which counter is off; name the model's counted arrays.
+            let pairs: Vec<String> = meta
+                .map(|m| m.counted_arrays().map(|(a, c)| format!("{c} == {a}.len()")).collect())
+                .unwrap_or_default();
+            if !pairs.is_empty() {
+                failure.expected = Some(pairs.join(", "));
+            }
         }
         for failure in &mut failures {
             let segments: Vec<&str> = failure.stored_path.split('.').filter(|s| !s.is_empty()).collect();
@@ -322,14 +342,14 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
             let actual = node
                 .get("numberOfItems")
                 .or_else(|| node.get("consideredValue"))
-                .map(|v| bson_text(v));
+                .map(bson_text);
             push(out, path, op, expected, actual);
         }
         "$expr" => push(
             out,
             path,
             "$expr",
-            Some("array counters equal to their array sizes".into()),
+            Some("every array counter equal to its array's size".into()),
             Some("a counter out of step".into()),
         ),
         "" => {}

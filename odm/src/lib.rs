@@ -63,7 +63,7 @@ pub mod testing;
 
 pub use bson;
 pub use collection::{create_collection, create_command, decode, encode, Collection};
-pub use error::{Error, FieldFailure, Result, ValidationError};
+pub use error::{DecodeError, Error, FieldFailure, Result, ValidationError};
 pub use meta::{FieldMeta, TypeMeta};
 pub use model::{Model, ValidationAction, ValidationLevel};
 pub use mongodb;

@@ -19,9 +19,16 @@ pub struct FieldMeta {
     pub key: &'static str,
     /// The metadata of the field's embedded type, looking through `Option`, `Vec`, `Box`, … (`None` for scalars).
     pub nested: fn() -> Option<&'static TypeMeta>,
+    /// For a counted array: the Rust name of the integer field kept equal to its length.
+    pub counter: Option<&'static str>,
 }
 
 impl TypeMeta {
+    /// The counted arrays of this type, as `(array, counter)` Rust names.
+    pub fn counted_arrays(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+        self.fields.iter().filter_map(|f| f.counter.map(|c| (f.name, c)))
+    }
+
     /// The field stored under `key`.
     pub fn field_by_key(&self, key: &str) -> Option<&'static FieldMeta> {
         self.fields.iter().find(|f| f.key == key)

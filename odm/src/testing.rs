@@ -264,11 +264,7 @@ impl TestServer {
         let Some(process) = &self.process else {
             return;
         };
-        let exited = process
-            .supervisor
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .try_wait();
+        let exited = process.supervisor.lock().unwrap_or_else(PoisonError::into_inner).try_wait();
         if let Ok(Some(_)) = exited {
             let run_dir = process.log.parent().unwrap_or(Path::new("."));
             panic!(
@@ -293,12 +289,7 @@ impl TestServer {
 /// If no server can be had (see [`server`]), or if the server does not answer.
 pub async fn database(hint: &str) -> TestDatabase {
     let server = server_async().await;
-    let name = database_name(
-        hint,
-        std::process::id(),
-        process_tag(),
-        NEXT_DATABASE.fetch_add(1, Ordering::Relaxed),
-    );
+    let name = database_name(hint, std::process::id(), process_tag(), NEXT_DATABASE.fetch_add(1, Ordering::Relaxed));
     let client = server.client().await;
     let db = client.database(&name);
     if let Err(e) = db.drop().await {
@@ -350,21 +341,12 @@ impl Deref for TestDatabase {
 /// Resolves and starts the server (the `OnceLock` initializer).
 fn start() -> Result<TestServer, String> {
     if let Some(uri) = env_nonempty("MONGODB_URI") {
-        let uri = uri
-            .into_string()
-            .map_err(|uri| format!("odm::testing: MONGODB_URI is not valid UTF-8: {uri:?}"))?;
-        return Ok(TestServer {
-            uri,
-            kind: ServerKind::External,
-            program: None,
-            process: None,
-        });
+        let uri = uri.into_string().map_err(|uri| format!("odm::testing: MONGODB_URI is not valid UTF-8: {uri:?}"))?;
+        return Ok(TestServer { uri, kind: ServerKind::External, program: None, process: None });
     }
     let (kind, program) = if let Some(mongod) = find_on_path("mongod") {
         (ServerKind::Mongod, mongod)
-    } else if let Some(secantus) =
-        find_on_path("secantusd-rs").or_else(|| find_on_path("secantusd-py"))
-    {
+    } else if let Some(secantus) = find_on_path("secantusd-rs").or_else(|| find_on_path("secantusd-py")) {
         (ServerKind::Secantus, secantus)
     } else {
         (ServerKind::Secantus, install_secantus()?)
@@ -397,14 +379,9 @@ fn server_args(kind: ServerKind, data: &Path, port: u16) -> Vec<OsString> {
             "127.0.0.1".into(),
             "--quiet".into(),
         ],
-        ServerKind::Secantus | ServerKind::External => vec![
-            "--host".into(),
-            "127.0.0.1".into(),
-            "--port".into(),
-            port,
-            "--storage-path".into(),
-            data,
-        ],
+        ServerKind::Secantus | ServerKind::External => {
+            vec!["--host".into(), "127.0.0.1".into(), "--port".into(), port, "--storage-path".into(), data]
+        }
     }
 }
 
@@ -420,33 +397,25 @@ enum Startup {
 fn launch(kind: ServerKind, program: &Path, keep_log: bool) -> Result<TestServer, String> {
     let mut failures = Vec::new();
     for attempt in 1..=START_ATTEMPTS {
-        let port = free_port()
-            .map_err(|e| format!("odm::testing: cannot find a free port on 127.0.0.1: {e}"))?;
+        let port = free_port().map_err(|e| format!("odm::testing: cannot find a free port on 127.0.0.1: {e}"))?;
         let run_dir = create_run_dir()?;
         let log = run_dir.join("server.log");
         let args = server_args(kind, &run_dir.join("data"), port);
         let command_line = display_command(program.as_os_str(), &args);
-        let (mut supervisor, lifeline) =
-            match spawn_supervised(program, &args, &run_dir, &log, keep_log) {
-                Ok(spawned) => spawned,
-                Err(e) => {
-                    let _ = fs::remove_dir_all(&run_dir);
-                    return Err(format!(
-                        "odm::testing: cannot run /bin/sh to supervise `{command_line}`: {e}"
-                    ));
-                }
-            };
+        let (mut supervisor, lifeline) = match spawn_supervised(program, &args, &run_dir, &log, keep_log) {
+            Ok(spawned) => spawned,
+            Err(e) => {
+                let _ = fs::remove_dir_all(&run_dir);
+                return Err(format!("odm::testing: cannot run /bin/sh to supervise `{command_line}`: {e}"));
+            }
+        };
         match wait_ready(&mut supervisor, port) {
             Startup::Ready => {
                 return Ok(TestServer {
                     uri: format!("mongodb://127.0.0.1:{port}/?directConnection=true"),
                     kind,
                     program: Some(program.to_owned()),
-                    process: Some(Supervised {
-                        log,
-                        supervisor: Mutex::new(supervisor),
-                        _lifeline: lifeline,
-                    }),
+                    process: Some(Supervised { log, supervisor: Mutex::new(supervisor), _lifeline: lifeline }),
                 });
             }
             Startup::Exited => {
@@ -490,11 +459,7 @@ fn spawn_supervised(
 ) -> io::Result<(Child, ChildStdin)> {
     let out = File::create(log)?;
     let err = out.try_clone()?;
-    let shell = if Path::new("/bin/sh").exists() {
-        "/bin/sh"
-    } else {
-        "sh"
-    };
+    let shell = if Path::new("/bin/sh").exists() { "/bin/sh" } else { "sh" };
     let mut command = Command::new(shell);
     command
         .arg("-c")
@@ -556,9 +521,7 @@ fn create_run_dir() -> Result<PathBuf, String> {
     let base = std::env::temp_dir();
     let mut last_error = None;
     for _ in 0..100 {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
         let dir = base.join(format!("odm-test-{}-{nanos}", std::process::id()));
         match fs::create_dir(&dir) {
             Ok(()) => {
@@ -567,20 +530,12 @@ fn create_run_dir() -> Result<PathBuf, String> {
                     Ok(()) => Ok(dir),
                     Err(e) => {
                         let _ = fs::remove_dir_all(&dir);
-                        Err(format!(
-                            "odm::testing: cannot create {}: {e}",
-                            dir.join("data").display()
-                        ))
+                        Err(format!("odm::testing: cannot create {}: {e}", dir.join("data").display()))
                     }
                 };
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last_error = Some(e),
-            Err(e) => {
-                return Err(format!(
-                    "odm::testing: cannot create a directory in {}: {e}",
-                    base.display()
-                ))
-            }
+            Err(e) => return Err(format!("odm::testing: cannot create a directory in {}: {e}", base.display())),
         }
     }
     Err(format!(
@@ -615,11 +570,7 @@ fn log_tail(path: &Path) -> String {
         Ok(text) => {
             let lines: Vec<&str> = text.lines().collect();
             let start = lines.len().saturating_sub(MAX_LINES);
-            lines[start..]
-                .iter()
-                .map(|line| format!("    {line}"))
-                .collect::<Vec<_>>()
-                .join("\n")
+            lines[start..].iter().map(|line| format!("    {line}")).collect::<Vec<_>>().join("\n")
         }
         Err(e) => format!("    (cannot read {}: {e})", path.display()),
     }
@@ -641,10 +592,7 @@ fn install_secantus() -> Result<PathBuf, String> {
         return Ok(server);
     }
     fs::create_dir_all(&cache).map_err(|e| {
-        format!(
-            "odm::testing: cannot create the cache directory {}: {e}\n{INSTALL_HELP}",
-            cache.display()
-        )
+        format!("odm::testing: cannot create the cache directory {}: {e}\n{INSTALL_HELP}", cache.display())
     })?;
     let _lock = InstallLock::acquire(cache.join(format!("secantusdb-{SECANTUS_VERSION}.lock")))?;
     if installed() {
@@ -652,25 +600,16 @@ fn install_secantus() -> Result<PathBuf, String> {
         return Ok(server);
     }
     if venv.exists() {
-        fs::remove_dir_all(&venv).map_err(|e| {
-            format!(
-                "odm::testing: cannot remove the incomplete install {}: {e}",
-                venv.display()
-            )
-        })?;
+        fs::remove_dir_all(&venv)
+            .map_err(|e| format!("odm::testing: cannot remove the incomplete install {}: {e}", venv.display()))?;
     }
-    let python = find_on_path("python3")
-        .or_else(|| find_on_path("python"))
-        .ok_or_else(|| {
-            format!(
-                "odm::testing: cannot install SecantusDB {SECANTUS_VERSION}: neither python3 \
+    let python = find_on_path("python3").or_else(|| find_on_path("python")).ok_or_else(|| {
+        format!(
+            "odm::testing: cannot install SecantusDB {SECANTUS_VERSION}: neither python3 \
                  nor python is on PATH.\n{INSTALL_HELP}"
-            )
-        })?;
-    note(&format!(
-        "installing SecantusDB=={SECANTUS_VERSION} into {} (first use only, about 150 MB)",
-        venv.display()
-    ));
+        )
+    })?;
+    note(&format!("installing SecantusDB=={SECANTUS_VERSION} into {} (first use only, about 150 MB)", venv.display()));
     let mut make_venv = Command::new(&python);
     make_venv.arg("-m").arg("venv").arg(&venv);
     run_install_step(&mut make_venv)?;
@@ -688,31 +627,21 @@ fn install_secantus() -> Result<PathBuf, String> {
             server.display()
         ));
     }
-    fs::write(&marker, format!("SecantusDB=={SECANTUS_VERSION}\n")).map_err(|e| {
-        format!(
-            "odm::testing: cannot write {}: {e}\n{INSTALL_HELP}",
-            marker.display()
-        )
-    })?;
+    fs::write(&marker, format!("SecantusDB=={SECANTUS_VERSION}\n"))
+        .map_err(|e| format!("odm::testing: cannot write {}: {e}\n{INSTALL_HELP}", marker.display()))?;
     note("SecantusDB installed");
     Ok(server)
 }
 
 /// Runs one install command to completion; on failure, says what ran and what it printed.
 fn run_install_step(command: &mut Command) -> Result<(), String> {
-    let shown = display_command(
-        command.get_program(),
-        &command.get_args().map(OsStr::to_owned).collect::<Vec<_>>(),
-    );
-    let output = command
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| {
-            format!(
-                "odm::testing: cannot install SecantusDB {SECANTUS_VERSION}: cannot run \
+    let shown = display_command(command.get_program(), &command.get_args().map(OsStr::to_owned).collect::<Vec<_>>());
+    let output = command.stdin(Stdio::null()).output().map_err(|e| {
+        format!(
+            "odm::testing: cannot install SecantusDB {SECANTUS_VERSION}: cannot run \
                  `{shown}`: {e}\n{INSTALL_HELP}"
-            )
-        })?;
+        )
+    })?;
     if output.status.success() {
         return Ok(());
     }
@@ -736,11 +665,7 @@ fn indent(text: &str) -> String {
     if text.trim().is_empty() {
         return "    (empty)".to_owned();
     }
-    text.trim_end()
-        .lines()
-        .map(|line| format!("    {line}"))
-        .collect::<Vec<_>>()
-        .join("\n")
+    text.trim_end().lines().map(|line| format!("    {line}")).collect::<Vec<_>>().join("\n")
 }
 
 /// An exclusive lock across processes: a directory created atomically, removed on drop.
@@ -780,10 +705,7 @@ impl InstallLock {
                     std::thread::sleep(LOCK_RETRY);
                 }
                 Err(e) => {
-                    return Err(format!(
-                        "odm::testing: cannot create the lock {}: {e}\n{INSTALL_HELP}",
-                        path.display()
-                    ))
+                    return Err(format!("odm::testing: cannot create the lock {}: {e}\n{INSTALL_HELP}", path.display()))
                 }
             }
         }
@@ -807,11 +729,7 @@ fn lock_is_stale(path: &Path) -> bool {
 
 /// The cache directory: `$ODM_CACHE_DIR`, else `$XDG_CACHE_HOME/odm`, else `$HOME/.cache/odm`.
 fn cache_dir() -> PathBuf {
-    cache_dir_from(
-        std::env::var_os("ODM_CACHE_DIR"),
-        std::env::var_os("XDG_CACHE_HOME"),
-        std::env::var_os("HOME"),
-    )
+    cache_dir_from(std::env::var_os("ODM_CACHE_DIR"), std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))
 }
 
 /// [`cache_dir`] from the values of `ODM_CACHE_DIR`, `XDG_CACHE_HOME` and `HOME`. Empty values
@@ -872,11 +790,7 @@ fn process_tag() -> &'static str {
     TAG.get_or_init(|| {
         let mut hasher = RandomState::new().build_hasher();
         hasher.write_u32(std::process::id());
-        hasher.write_u128(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
+        hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
         base36(hasher.finish(), 4)
     })
 }
@@ -949,10 +863,7 @@ mod tests {
         assert_eq!(sanitize_hint("a-b.c d/é$"), "a_b_c_d___");
         assert_eq!(sanitize_hint("snake_case_9"), "snake_case_9");
         assert_eq!(sanitize_hint(""), "db");
-        assert_eq!(
-            sanitize_hint("a_very_long_hint_that_goes_on_and_on"),
-            "a_very_long_hint_tha"
-        );
+        assert_eq!(sanitize_hint("a_very_long_hint_that_goes_on_and_on"), "a_very_long_hint_tha");
         assert_eq!(sanitize_hint(&"ß".repeat(30)).len(), MAX_HINT_LEN);
     }
 
@@ -960,34 +871,19 @@ mod tests {
     fn database_names_are_valid_and_distinct() {
         let longest = database_name(&"x".repeat(100), u32::MAX, "zzzz", u64::MAX);
         assert!(longest.len() < 64, "{longest} is {} bytes", longest.len());
-        for name in [
-            longest.as_str(),
-            &database_name("Order Items!", 42, process_tag(), 7),
-        ] {
-            assert!(
-                name.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
-                "{name}"
-            );
+        for name in [longest.as_str(), &database_name("Order Items!", 42, process_tag(), 7)] {
+            assert!(name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'), "{name}");
         }
         assert_eq!(database_name("Orders", 42, "ab12", 7), "t_orders_42_ab12_7");
-        assert_ne!(
-            database_name("x", 1, "aaaa", 0),
-            database_name("x", 1, "aaaa", 1)
-        );
-        assert_ne!(
-            database_name("x", 1, "aaaa", 0),
-            database_name("x", 2, "aaaa", 0)
-        );
+        assert_ne!(database_name("x", 1, "aaaa", 0), database_name("x", 1, "aaaa", 1));
+        assert_ne!(database_name("x", 1, "aaaa", 0), database_name("x", 2, "aaaa", 0));
     }
 
     #[test]
     fn process_tag_is_stable_base36() {
         let tag = process_tag();
         assert_eq!(tag.len(), 4);
-        assert!(tag
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+        assert!(tag.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
         assert_eq!(process_tag(), tag);
         assert_eq!(base36(0, 4), "0000");
         assert_eq!(base36(35, 4), "000z");
@@ -997,78 +893,37 @@ mod tests {
 
     #[test]
     fn cache_dir_prefers_odm_cache_dir() {
-        assert_eq!(
-            cache_dir_from(os("/c/odm"), os("/x"), os("/home/u")),
-            PathBuf::from("/c/odm")
-        );
-        assert_eq!(
-            cache_dir_from(os("rel/cache"), None, None),
-            PathBuf::from("rel/cache")
-        );
+        assert_eq!(cache_dir_from(os("/c/odm"), os("/x"), os("/home/u")), PathBuf::from("/c/odm"));
+        assert_eq!(cache_dir_from(os("rel/cache"), None, None), PathBuf::from("rel/cache"));
     }
 
     #[test]
     fn cache_dir_then_xdg_then_home() {
-        assert_eq!(
-            cache_dir_from(None, os("/x"), os("/home/u")),
-            PathBuf::from("/x/odm")
-        );
-        assert_eq!(
-            cache_dir_from(os(""), os(""), os("/home/u")),
-            PathBuf::from("/home/u/.cache/odm")
-        );
+        assert_eq!(cache_dir_from(None, os("/x"), os("/home/u")), PathBuf::from("/x/odm"));
+        assert_eq!(cache_dir_from(os(""), os(""), os("/home/u")), PathBuf::from("/home/u/.cache/odm"));
         // A relative XDG_CACHE_HOME is ignored, as the XDG spec says.
-        assert_eq!(
-            cache_dir_from(None, os("relative"), os("/home/u")),
-            PathBuf::from("/home/u/.cache/odm")
-        );
-        assert_eq!(
-            cache_dir_from(None, None, None),
-            std::env::temp_dir().join("odm-cache")
-        );
+        assert_eq!(cache_dir_from(None, os("relative"), os("/home/u")), PathBuf::from("/home/u/.cache/odm"));
+        assert_eq!(cache_dir_from(None, None, None), std::env::temp_dir().join("odm-cache"));
     }
 
     #[test]
     fn server_args_follow_the_kind() {
         let data = Path::new("/tmp/run/data");
-        let strings = |kind| {
-            server_args(kind, data, 4242)
-                .into_iter()
-                .map(|a| a.into_string().unwrap())
-                .collect::<Vec<_>>()
-        };
+        let strings =
+            |kind| server_args(kind, data, 4242).into_iter().map(|a| a.into_string().unwrap()).collect::<Vec<_>>();
         assert_eq!(
             strings(ServerKind::Mongod),
-            [
-                "--dbpath",
-                "/tmp/run/data",
-                "--port",
-                "4242",
-                "--bind_ip",
-                "127.0.0.1",
-                "--quiet"
-            ]
+            ["--dbpath", "/tmp/run/data", "--port", "4242", "--bind_ip", "127.0.0.1", "--quiet"]
         );
         assert_eq!(
             strings(ServerKind::Secantus),
-            [
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "4242",
-                "--storage-path",
-                "/tmp/run/data"
-            ]
+            ["--host", "127.0.0.1", "--port", "4242", "--storage-path", "/tmp/run/data"]
         );
     }
 
     #[test]
     fn stale_lock_detection() {
-        let dir = std::env::temp_dir().join(format!(
-            "odm-lock-test-{}-{}",
-            std::process::id(),
-            process_tag()
-        ));
+        let dir = std::env::temp_dir().join(format!("odm-lock-test-{}-{}", std::process::id(), process_tag()));
         let _ = fs::remove_dir_all(&dir);
         let lock = InstallLock::acquire(dir.clone()).unwrap();
         assert!(dir.is_dir());
@@ -1080,11 +935,7 @@ mod tests {
 
     #[test]
     fn log_tail_keeps_the_last_lines() {
-        let path = std::env::temp_dir().join(format!(
-            "odm-log-test-{}-{}.log",
-            std::process::id(),
-            process_tag()
-        ));
+        let path = std::env::temp_dir().join(format!("odm-log-test-{}-{}.log", std::process::id(), process_tag()));
         let text: String = (0..100).map(|i| format!("line {i}\n")).collect();
         fs::write(&path, text).unwrap();
         let tail = log_tail(&path);

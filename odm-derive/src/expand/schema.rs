@@ -75,7 +75,14 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                 let rust = &f.rust_name;
                 let key = &f.key;
                 let nested = nested_meta(f);
-                quote!(__odm::FieldMeta { name: #rust, key: #key, nested: #nested })
+                let counter = match &f.attrs.counter {
+                    Some(c) => {
+                        let c = &c.value;
+                        quote!(::core::option::Option::Some(#c))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
+                quote!(__odm::FieldMeta { name: #rust, key: #key, nested: #nested, counter: #counter })
             });
             let checks = counter_checks(fields);
             quote! {

@@ -39,7 +39,7 @@ pub enum Data<'a> {
     /// A struct with named fields.
     Struct(Vec<Field<'a>>),
     /// A tuple struct with one field, or a `#[serde(transparent)]` struct: stored as its field.
-    Newtype(Field<'a>),
+    Newtype(Box<Field<'a>>),
     Enum(Vec<Variant<'a>>),
 }
 
@@ -69,7 +69,7 @@ impl Field<'_> {
 
 pub enum Style<'a> {
     Unit,
-    Newtype(Field<'a>),
+    Newtype(Box<Field<'a>>),
     Struct(Vec<Field<'a>>),
     /// A tuple variant with more than one field (refused by the rules).
     Tuple,
@@ -99,7 +99,7 @@ impl<'a> Container<'a> {
                 syn::Fields::Named(named) => {
                     let fields = fields_from_ast(cx, named.named.iter(), rule);
                     if attrs.transparent.is_some() && fields.len() == 1 {
-                        Data::Newtype(fields.into_iter().next().expect("one field"))
+                        Data::Newtype(Box::new(fields.into_iter().next().expect("one field")))
                     } else {
                         Data::Struct(fields)
                     }
@@ -107,7 +107,7 @@ impl<'a> Container<'a> {
                 syn::Fields::Unnamed(unnamed)
                     if unnamed.unnamed.len() == 1 && derive == Derive::Embedded =>
                 {
-                    Data::Newtype(fields_from_ast(cx, unnamed.unnamed.iter(), rule).remove(0))
+                    Data::Newtype(Box::new(fields_from_ast(cx, unnamed.unnamed.iter(), rule).remove(0)))
                 }
                 _ => {
                     let what = if derive == Derive::Model {
@@ -212,7 +212,7 @@ fn variant_from_ast<'a>(
     let style = match &v.fields {
         syn::Fields::Unit => Style::Unit,
         syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-            Style::Newtype(fields_from_ast(cx, u.unnamed.iter(), field_rule).remove(0))
+            Style::Newtype(Box::new(fields_from_ast(cx, u.unnamed.iter(), field_rule).remove(0)))
         }
         syn::Fields::Unnamed(_) => Style::Tuple,
         syn::Fields::Named(n) => Style::Struct(fields_from_ast(cx, n.named.iter(), field_rule)),

@@ -164,7 +164,7 @@ pub fn check_key(cx: &Ctxt, key: &str, tokens: &TokenStream, limit: usize, custo
 /// A suggestion for a short key: the initials of the words.
 fn suggest_short(key: &str) -> String {
     let initials: String = key
-        .split(|c: char| c == '_' || c == '-')
+        .split(['_', '-'])
         .filter_map(|w| w.chars().next())
         .collect();
     if initials.len() >= 2 {
