@@ -3,7 +3,7 @@
 
 use crate::error::{DecodeError, Error, Result, MAX_DOCUMENT_SIZE};
 use crate::model::Model;
-use bson::{doc, Bson, Document, RawDocumentBuf};
+use bson::{Bson, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
 use mongodb::Database;
 use std::borrow::Borrow;
@@ -30,12 +30,7 @@ pub async fn create_collection<M: Model>(db: &Database) -> Result<()> {
 /// assert_eq!(cmd.get_str("validationLevel").ok(), Some("strict"));
 /// ```
 pub fn create_command<M: Model>() -> Document {
-    doc! {
-        "create": M::COLLECTION,
-        "validator": M::validator(),
-        "validationLevel": M::VALIDATION_LEVEL.as_str(),
-        "validationAction": M::VALIDATION_ACTION.as_str(),
-    }
+    crate::sync::ModelSpec::of::<M>().create_command()
 }
 
 /// A collection of `M` documents.

@@ -35,6 +35,10 @@ pub enum Error {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A sync in verify mode found the database different from the models; the plan says how.
+    Drift(Box<crate::sync::plan::Plan>),
+    /// A configuration problem (e.g. a model without a database), or a sync that timed out.
+    Config(String),
     /// Any other driver or server error.
     Driver(mongodb::error::Error),
 }
@@ -49,6 +53,8 @@ impl fmt::Display for Error {
                 f,
                 "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
             ),
+            Error::Drift(plan) => write!(f, "the database differs from the models:\n{plan}"),
+            Error::Config(m) => f.write_str(m),
             Error::Driver(e) => write!(f, "{e}"),
         }
     }
@@ -92,11 +98,9 @@ impl Error {
         use mongodb::error::{ErrorKind, WriteFailure};
         let details = match e.kind.as_ref() {
             ErrorKind::Write(WriteFailure::WriteError(we)) if we.code == 121 => Some(we.details.clone()),
-            ErrorKind::InsertMany(im) => im
-                .write_errors
-                .as_ref()
-                .and_then(|errs| errs.iter().find(|w| w.code == 121))
-                .map(|w| w.details.clone()),
+            ErrorKind::InsertMany(im) => {
+                im.write_errors.as_ref().and_then(|errs| errs.iter().find(|w| w.code == 121)).map(|w| w.details.clone())
+            }
             ErrorKind::Command(ce) if ce.code == 121 => Some(None),
             _ => None,
         };
@@ -210,7 +214,11 @@ impl ValidationError {
             failure.path = match meta {
                 Some(m) => {
                     let p = m.rust_path(segments.iter().copied());
-                    if p.is_empty() { String::new() } else { format!("{}.{p}", m.name).replace(".[", "[") }
+                    if p.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{}.{p}", m.name).replace(".[", "[")
+                    }
                 }
                 None => failure.stored_path.clone(),
             };
@@ -238,7 +246,9 @@ fn push(out: &mut Vec<FieldFailure>, path: &[String], rule: &str, expected: Opti
 /// Walks one node of `errInfo.details` (an operator report) at stored `path`.
 fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
     let op = node.get_str("operatorName").unwrap_or("");
-    let each = |key: &str| node.get_array(key).map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default();
+    let each = |key: &str| {
+        node.get_array(key).map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default()
+    };
     match op {
         "$jsonSchema" | "$and" | "allOf" | "anyOf" | "oneOf" => {
             let before = out.len();
@@ -256,14 +266,20 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
                 .into_iter()
                 .map(|d| {
                     let mut found = Vec::new();
-                    for r in d.get_array("details").map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default() {
+                    for r in d
+                        .get_array("details")
+                        .map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>())
+                        .unwrap_or_default()
+                    {
                         walk(r, path, &mut found);
                     }
                     found
                 })
                 .collect();
             let depth = path.len() + 1;
-            let is_tag_miss = |f: &FieldFailure| f.rule == "enum" && f.stored_path.split('.').filter(|s| !s.is_empty()).count() == depth;
+            let is_tag_miss = |f: &FieldFailure| {
+                f.rule == "enum" && f.stored_path.split('.').filter(|s| !s.is_empty()).count() == depth
+            };
             let matching: Vec<&Vec<FieldFailure>> = branches.iter().filter(|b| !b.iter().any(is_tag_miss)).collect();
             if matching.is_empty() {
                 branches.iter().for_each(|b| out.extend(b.iter().cloned()));
@@ -278,7 +294,11 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
             for p in each("propertiesNotSatisfied") {
                 let Ok(name) = p.get_str("propertyName") else { continue };
                 path.push(name.to_owned());
-                for d in p.get_array("details").map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default() {
+                for d in p
+                    .get_array("details")
+                    .map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>())
+                    .unwrap_or_default()
+                {
                     walk(d, path, out);
                 }
                 path.pop();
@@ -309,7 +329,13 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
             for extra in node.get_array("additionalProperties").map(|a| a.to_vec()).unwrap_or_default() {
                 if let Bson::String(k) = extra {
                     path.push(k);
-                    push(out, path, "additionalProperties", Some("no such key (closed document)".into()), Some("extra key".into()));
+                    push(
+                        out,
+                        path,
+                        "additionalProperties",
+                        Some("no such key (closed document)".into()),
+                        Some("extra key".into()),
+                    );
                     path.pop();
                 }
             }
@@ -339,10 +365,7 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
         "maxItems" | "minItems" | "maxLength" | "minLength" | "minimum" | "maximum" | "enum" | "maxProperties"
         | "minProperties" | "pattern" | "uniqueItems" => {
             let expected = node.get_document("specifiedAs").ok().and_then(|s| s.get(op)).map(bson_text);
-            let actual = node
-                .get("numberOfItems")
-                .or_else(|| node.get("consideredValue"))
-                .map(bson_text);
+            let actual = node.get("numberOfItems").or_else(|| node.get("consideredValue")).map(bson_text);
             push(out, path, op, expected, actual);
         }
         "$expr" => push(

@@ -55,9 +55,11 @@
 
 mod collection;
 pub mod error;
+pub mod index;
 pub mod meta;
 mod model;
 pub mod schema;
+pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -65,8 +67,11 @@ pub use bson;
 pub use collection::{create_collection, create_command, decode, encode, Collection};
 pub use error::{DecodeError, Error, FieldFailure, Result, ValidationError};
 pub use meta::{FieldMeta, TypeMeta};
-pub use model::{Model, ValidationAction, ValidationLevel};
+pub use index::IndexSpec;
+pub use model::{Capped, Model, ValidationAction, ValidationLevel};
 pub use mongodb;
+pub use sync::plan::{Action, Plan, StaleHandling};
+pub use sync::{Outcome, Sync, SyncMode, SyncReport, ValidatorRollout};
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
 pub use schema::{BsonKind, BsonSchema};

@@ -1,5 +1,6 @@
 //! The [`Model`] trait: a collection's document type, with its name, validator and validation settings.
 
+use crate::index::IndexSpec;
 use crate::schema::BsonSchema;
 use bson::{doc, Bson, Document};
 use serde::{de::DeserializeOwned, Serialize};
@@ -50,6 +51,15 @@ impl ValidationAction {
     }
 }
 
+/// Capped collection limits: the oldest documents make room for new ones.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Capped {
+    /// Maximum size in bytes (required by the server).
+    pub size: u64,
+    /// Maximum number of documents, if any.
+    pub max: Option<u64>,
+}
+
 /// A collection's document type. Derive it:
 ///
 /// ```
@@ -83,8 +93,16 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// `validationAction` to create the collection with.
     const VALIDATION_ACTION: ValidationAction;
 
+    /// Capped collection settings (seed 000 "删除旧数据"), when the model declares them.
+    const CAPPED: Option<Capped> = None;
+
     /// The `$expr` checks that keep counted arrays and their counters in step, at every nesting level.
     fn counter_exprs() -> Vec<Bson>;
+
+    /// The indexes the model declares (named, in stored keys).
+    fn indexes() -> Vec<IndexSpec> {
+        Vec::new()
+    }
 
     /// The collection validator: `{$jsonSchema: …}`, plus `$expr` when the model has counted arrays.
     fn validator() -> Document {

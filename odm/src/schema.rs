@@ -243,7 +243,11 @@ impl<V: BsonSchema> BsonSchema for BTreeMap<String, V> {
 /// `$allElementsTrue` over an array, with `$map` binding each element to `var`; a non-array value yields `true`
 /// (its type is the `$jsonSchema`'s business, and `$map` over a non-array would abort the validation).
 fn all_elements(value: &str, var: &str, checks: Vec<Bson>) -> Bson {
-    let cond = if checks.len() == 1 { checks.into_iter().next().expect("one check") } else { Bson::from(doc! { "$and": checks }) };
+    let cond = if checks.len() == 1 {
+        checks.into_iter().next().expect("one check")
+    } else {
+        Bson::from(doc! { "$and": checks })
+    };
     Bson::from(doc! {
         "$allElementsTrue": [{
             "$map": {

@@ -1,0 +1,293 @@
+//! The sync plan: what differs between the models and the database, as a readable report, a mongosh script and
+//! JSON, so a DBA can review it before launch (seed 001 §1(4)).
+
+use crate::index::{InPlaceChange, IndexSpec};
+use bson::{doc, Bson, Document};
+use std::fmt;
+
+/// `<db>.<collection>`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Namespace {
+    /// Database name.
+    pub db: String,
+    /// Collection name.
+    pub collection: String,
+}
+
+impl fmt::Display for Namespace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.db, self.collection)
+    }
+}
+
+/// One difference between a model and the database, and what fixes it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// The collection does not exist: create it with the validator (and capped options).
+    CreateCollection {
+        /// Where.
+        ns: Namespace,
+        /// The `create` command.
+        command: Document,
+    },
+    /// The live validator, level or action differs from the model's.
+    UpdateValidator {
+        /// Where.
+        ns: Namespace,
+        /// The live `validator` (`None`: no validator).
+        live: Option<Document>,
+        /// The live `validationLevel` / `validationAction` (server defaults when absent).
+        live_level: String,
+        /// See `live_level`.
+        live_action: String,
+        /// The `collMod` command that sets the model's validator, level and action.
+        command: Document,
+    },
+    /// A declared index is missing.
+    CreateIndex {
+        /// Where.
+        ns: Namespace,
+        /// The index.
+        spec: IndexSpec,
+    },
+    /// A declared index exists with other TTL seconds or hidden flag: changed in place with `collMod`.
+    ModifyIndex {
+        /// Where.
+        ns: Namespace,
+        /// The index name.
+        name: String,
+        /// The change.
+        change: InPlaceChange,
+    },
+    /// An owned index has the declared name but another definition: dropped and rebuilt.
+    RebuildIndex {
+        /// Where.
+        ns: Namespace,
+        /// What is live.
+        live: IndexSpec,
+        /// What the model declares.
+        desired: IndexSpec,
+    },
+    /// A declared index conflicts with an index odm does not own (same name, or same keys under another name);
+    /// never touched: a person decides.
+    IndexConflict {
+        /// Where.
+        ns: Namespace,
+        /// What is live.
+        live: IndexSpec,
+        /// What the model declares.
+        desired: IndexSpec,
+        /// Why it conflicts.
+        reason: String,
+    },
+    /// An owned index no model declares any more (only acted on when asked).
+    StaleIndex {
+        /// Where.
+        ns: Namespace,
+        /// The live index.
+        live: IndexSpec,
+        /// What sync will do with it.
+        handling: StaleHandling,
+    },
+    /// Capped settings differ; a collection cannot become (un)capped in place.
+    CappedMismatch {
+        /// Where.
+        ns: Namespace,
+        /// Live `(size, max)`, `None` when not capped.
+        live: Option<(i64, Option<i64>)>,
+        /// Declared `(size, max)`, `None` when not capped.
+        desired: Option<(i64, Option<i64>)>,
+    },
+}
+
+/// What happens to owned indexes no model declares.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum StaleHandling {
+    /// Reported, left alone (the default).
+    #[default]
+    Keep,
+    /// Hidden from the planner (reversible; drop later once nothing regressed).
+    Hide,
+    /// Dropped.
+    Drop,
+}
+
+impl Action {
+    /// The namespace the action concerns.
+    pub fn namespace(&self) -> &Namespace {
+        match self {
+            Action::CreateCollection { ns, .. }
+            | Action::UpdateValidator { ns, .. }
+            | Action::CreateIndex { ns, .. }
+            | Action::ModifyIndex { ns, .. }
+            | Action::RebuildIndex { ns, .. }
+            | Action::IndexConflict { ns, .. }
+            | Action::StaleIndex { ns, .. }
+            | Action::CappedMismatch { ns, .. } => ns,
+        }
+    }
+
+    /// A short machine-readable kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::CreateCollection { .. } => "createCollection",
+            Action::UpdateValidator { .. } => "updateValidator",
+            Action::CreateIndex { .. } => "createIndex",
+            Action::ModifyIndex { .. } => "modifyIndex",
+            Action::RebuildIndex { .. } => "rebuildIndex",
+            Action::IndexConflict { .. } => "indexConflict",
+            Action::StaleIndex { .. } => "staleIndex",
+            Action::CappedMismatch { .. } => "cappedMismatch",
+        }
+    }
+
+    /// True when this is drift (something differs), false for information only (a stale index kept as asked).
+    pub fn is_drift(&self) -> bool {
+        !matches!(self, Action::StaleIndex { handling: StaleHandling::Keep, .. })
+    }
+
+    /// The commands that carry the action out, in order (empty when a person has to decide).
+    pub fn commands(&self) -> Vec<Document> {
+        match self {
+            Action::CreateCollection { command, .. } | Action::UpdateValidator { command, .. } => vec![command.clone()],
+            Action::CreateIndex { ns, spec } => vec![create_index(ns, spec)],
+            Action::ModifyIndex { ns, name, change } => vec![coll_mod_index(ns, name, change)],
+            Action::RebuildIndex { ns, live, desired } => {
+                vec![doc! { "dropIndexes": &ns.collection, "index": &live.name }, create_index(ns, desired)]
+            }
+            Action::StaleIndex { ns, live, handling: StaleHandling::Hide } if !live.hidden => {
+                vec![coll_mod_index(ns, &live.name, &InPlaceChange::Hidden { from: false, to: true })]
+            }
+            Action::StaleIndex { ns, live, handling: StaleHandling::Drop } => {
+                vec![doc! { "dropIndexes": &ns.collection, "index": &live.name }]
+            }
+            Action::StaleIndex { .. } | Action::IndexConflict { .. } | Action::CappedMismatch { .. } => Vec::new(),
+        }
+    }
+}
+
+fn create_index(ns: &Namespace, spec: &IndexSpec) -> Document {
+    doc! { "createIndexes": &ns.collection, "indexes": [spec.to_document()] }
+}
+
+fn coll_mod_index(ns: &Namespace, name: &str, change: &InPlaceChange) -> Document {
+    let index = match change {
+        InPlaceChange::ExpireAfterSeconds { to, .. } => doc! { "name": name, "expireAfterSeconds": *to },
+        InPlaceChange::Hidden { to, .. } => doc! { "name": name, "hidden": *to },
+    };
+    doc! { "collMod": &ns.collection, "index": index }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ns = self.namespace();
+        match self {
+            Action::CreateCollection { command, .. } => {
+                let capped = if command.get_bool("capped").unwrap_or(false) { " (capped)" } else { "" };
+                write!(f, "{ns}: create collection{capped} with validator")
+            }
+            Action::UpdateValidator { live, live_level, live_action, command, .. } => {
+                let level = command.get_str("validationLevel").unwrap_or("strict");
+                let action = command.get_str("validationAction").unwrap_or("error");
+                let what = if live.is_none() { "add validator" } else { "replace validator" };
+                write!(f, "{ns}: {what}; level {live_level} -> {level}, action {live_action} -> {action}")
+            }
+            Action::CreateIndex { spec, .. } => write!(f, "{ns}: create index {spec}"),
+            Action::ModifyIndex { name, change, .. } => match change {
+                InPlaceChange::ExpireAfterSeconds { from, to } => {
+                    let from = from.map_or_else(|| "none".to_owned(), |s| s.to_string());
+                    write!(f, "{ns}: index {name}: expireAfterSeconds {from} -> {to} (collMod)")
+                }
+                InPlaceChange::Hidden { from, to } => write!(f, "{ns}: index {name}: hidden {from} -> {to} (collMod)"),
+            },
+            Action::RebuildIndex { live, desired, .. } => {
+                write!(f, "{ns}: rebuild index {}: live {live}; declared {desired}", desired.name)
+            }
+            Action::IndexConflict { live, desired, reason, .. } => {
+                write!(f, "{ns}: CONFLICT (left alone): {reason}; live {live}; declared {desired}")
+            }
+            Action::StaleIndex { live, handling, .. } => {
+                let what = match handling {
+                    StaleHandling::Keep => "kept (no model declares it; sync with stale indexes hidden or dropped to remove it)",
+                    StaleHandling::Hide => "hide (no model declares it)",
+                    StaleHandling::Drop => "drop (no model declares it)",
+                };
+                write!(f, "{ns}: stale owned index {}: {what}", live.name)
+            }
+            Action::CappedMismatch { live, desired, .. } => write!(
+                f,
+                "{ns}: capped settings differ (live {live:?}, declared {desired:?}); a collection cannot change this in \
+                 place: migrate to a new collection"
+            ),
+        }
+    }
+}
+
+/// Everything sync found, in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plan {
+    /// The actions, grouped by namespace in model order.
+    pub actions: Vec<Action>,
+}
+
+impl Plan {
+    /// True when the database matches the models.
+    pub fn is_in_sync(&self) -> bool {
+        !self.actions.iter().any(Action::is_drift)
+    }
+
+    /// The plan as a mongosh script a DBA can review and run (commands in canonical Extended JSON, so every
+    /// BSON type is exact).
+    pub fn to_mongosh(&self) -> String {
+        let mut out = String::from("// odm sync plan\n");
+        for action in &self.actions {
+            out.push_str(&format!("\n// {action}\n"));
+            let commands = action.commands();
+            if commands.is_empty() {
+                out.push_str("// (no command: needs a decision)\n");
+            }
+            for command in commands {
+                let json = Bson::Document(command).into_canonical_extjson();
+                out.push_str(&format!(
+                    "db.getSiblingDB({}).runCommand(EJSON.deserialize({}));\n",
+                    serde_json::Value::String(action.namespace().db.clone()),
+                    json
+                ));
+            }
+        }
+        out
+    }
+
+    /// The plan as JSON: one object per action with its kind, namespace, description and commands (canonical
+    /// Extended JSON).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::Value::Array(
+            self.actions
+                .iter()
+                .map(|a| {
+                    let ns = a.namespace();
+                    serde_json::json!({
+                        "kind": a.kind(),
+                        "db": ns.db,
+                        "collection": ns.collection,
+                        "drift": a.is_drift(),
+                        "description": a.to_string(),
+                        "commands": a.commands().into_iter().map(|c| Bson::Document(c).into_canonical_extjson()).collect::<Vec<_>>(),
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.actions.is_empty() {
+            return writeln!(f, "in sync: nothing to do");
+        }
+        for action in &self.actions {
+            writeln!(f, "- {action}")?;
+        }
+        Ok(())
+    }
+}

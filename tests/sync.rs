@@ -1,0 +1,273 @@
+//! Startup sync against the real server: create-missing, verify, apply; validators compared canonically and
+//! rolled out by policy; indexes matched by structure, owned by name; foreign objects never touched; concurrent
+//! syncs converge; a steady-state sync reads only.
+
+mod support;
+
+use futures_util::TryStreamExt;
+use odm::bson::{doc, oid::ObjectId, Document};
+use odm::sync::ModelSpec;
+use odm::{Action, IndexSpec, Model, Outcome, StaleHandling, Sync, SyncMode};
+use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone)]
+#[odm(collection = "order_header", closed)]
+struct Order {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "mi")]
+    merchant: String,
+    #[serde(rename = "st")]
+    status: String,
+    #[serde(rename = "am")]
+    amount: i64,
+    #[serde(rename = "ca")]
+    created: odm::bson::DateTime,
+}
+
+fn ttl(seconds: i64) -> IndexSpec {
+    let mut s = IndexSpec::new("idx_ca", doc! { "ca": 1 });
+    s.expire_after_seconds = Some(seconds);
+    s
+}
+
+fn order_spec() -> ModelSpec {
+    let mut spec = ModelSpec::of::<Order>();
+    spec.indexes = vec![IndexSpec::new("idx_mi_st_am", doc! { "mi": 1, "st": 1, "am": -1 }), ttl(3600)];
+    spec
+}
+
+async fn live_indexes(db: &odm::mongodb::Database, coll: &str) -> Vec<Document> {
+    db.collection::<Document>(coll).list_indexes().await.expect("listIndexes").with_type::<Document>().try_collect().await.expect("read")
+}
+
+async fn options(db: &odm::mongodb::Database, coll: &str) -> Document {
+    let specs: Vec<Document> =
+        db.list_collections().filter(doc! { "name": coll }).await.expect("list").with_type::<Document>().try_collect().await.expect("read");
+    specs[0].get_document("options").expect("options").clone()
+}
+
+#[tokio::test]
+async fn create_missing_then_in_sync_then_verify() {
+    let db = odm::testing::database("sync_fresh").await;
+    let sync = || Sync::new(db.client()).database(db.name()).spec(order_spec());
+
+    // Verify changes nothing and reports the drift.
+    let err = sync().mode(SyncMode::Verify).run().await.expect_err("drift");
+    let odm::Error::Drift(plan) = &err else { panic!("{err}") };
+    assert_eq!(plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["createCollection", "createIndex", "createIndex"]);
+    assert!(db.list_collection_names().await.expect("names").is_empty(), "verify is read-only");
+
+    let report = sync().run().await.expect("create missing");
+    assert!(report.outcomes.iter().all(|o| *o == Outcome::Done), "{report}");
+    assert_eq!(options(&db, "order_header").await.get_document("validator").expect("validator"), &Order::validator());
+    let mut names: Vec<String> = live_indexes(&db, "order_header").await.iter().map(|i| i.get_str("name").unwrap().to_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["_id_", "idx_ca", "idx_mi_st_am"]);
+
+    let again = sync().run().await.expect("second sync");
+    assert!(again.plan.actions.is_empty(), "{again}");
+    sync().mode(SyncMode::Verify).run().await.expect("verify passes");
+}
+
+#[tokio::test]
+async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing_documents() {
+    let db = odm::testing::database("sync_validator").await;
+    // An older version of the model: no validator at all, and a document that the new validator rejects.
+    db.create_collection("order_header").await.expect("create");
+    db.collection::<Document>("order_header").insert_one(doc! { "mi": "m1", "st": "paid", "am": 5 }).await.expect("old doc");
+    let sync = || Sync::new(db.client()).database(db.name()).spec(ModelSpec::of::<Order>());
+
+    let report = sync().run().await.expect("create-missing");
+    assert_eq!(report.plan.actions.len(), 1);
+    assert!(matches!(report.plan.actions[0], Action::UpdateValidator { .. }));
+    assert_eq!(report.outcomes, [Outcome::Pending], "create-missing leaves validators alone");
+    assert!(!options(&db, "order_header").await.contains_key("validator"));
+
+    let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
+    assert_eq!(report.outcomes, [Outcome::Staged { failing: 1 }], "{report}");
+    let opts = options(&db, "order_header").await;
+    assert_eq!(opts.get_document("validator").expect("validator"), &Order::validator());
+    assert_eq!(opts.get_str("validationLevel").ok(), Some("moderate"));
+    assert_eq!(opts.get_str("validationAction").ok(), Some("warn"));
+
+    // Fix the data; the next sync finishes the rollout at strict/error.
+    db.collection::<Document>("order_header").delete_many(doc! {}).await.expect("clean");
+    db.collection::<Document>("order_header")
+        .insert_one(odm::bson::serialize_to_document(&Order {
+            id: ObjectId::new(),
+            merchant: "m1".into(),
+            status: "paid".into(),
+            amount: 5,
+            created: odm::bson::DateTime::now(),
+        })
+        .expect("valid"))
+        .await
+        .expect("valid doc");
+    let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
+    assert_eq!(report.outcomes, [Outcome::Done], "{report}");
+    let opts = options(&db, "order_header").await;
+    assert_eq!(opts.get_str("validationLevel").ok(), Some("strict"));
+    assert_eq!(opts.get_str("validationAction").ok(), Some("error"));
+    assert!(sync().mode(SyncMode::Verify).run().await.is_ok());
+}
+
+#[tokio::test]
+async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() {
+    let db = odm::testing::database("sync_indexes").await;
+    Sync::new(db.client()).database(db.name()).spec(order_spec()).run().await.expect("first sync");
+    // Outside the ODM: a foreign index on keys a new model version also wants.
+    db.run_command(doc! { "createIndexes": "order_header", "indexes": [{ "key": { "x": 1 }, "name": "dba_x" }] })
+        .await
+        .expect("foreign index");
+
+    let mut spec = order_spec();
+    spec.indexes[1] = ttl(60);
+    spec.indexes.push(IndexSpec::new("idx_x", doc! { "x": 1 }));
+    let report = Sync::new(db.client()).database(db.name()).spec(spec.clone()).mode(SyncMode::Apply).run().await.expect("apply");
+    let kinds: Vec<&str> = report.plan.actions.iter().map(Action::kind).collect();
+    assert_eq!(kinds, ["modifyIndex", "indexConflict"], "{report}");
+    assert_eq!(report.outcomes, [Outcome::Done, Outcome::Pending]);
+    assert!(report.to_string().contains("dba_x"), "the conflict names the live index: {report}");
+
+    let live = live_indexes(&db, "order_header").await;
+    let by_name = |n: &str| live.iter().find(|i| i.get_str("name").ok() == Some(n)).cloned().expect(n);
+    let seconds = by_name("idx_ca").get("expireAfterSeconds").and_then(|v| v.as_i64().or(v.as_i32().map(i64::from)));
+    assert_eq!(seconds, Some(60), "TTL changed in place");
+    assert_eq!(by_name("dba_x").get_document("key").expect("key"), &doc! { "x": 1 }, "foreign index untouched");
+    assert_eq!(live.len(), 4);
+    // The conflict stays visible to verify.
+    let err = Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Verify).run().await.expect_err("drift");
+    assert!(err.to_string().contains("CONFLICT"), "{err}");
+}
+
+#[tokio::test]
+async fn hidden_changes_in_place_or_are_reported_when_the_server_ignores_them() {
+    let db = odm::testing::database("sync_hidden").await;
+    Sync::new(db.client()).database(db.name()).spec(order_spec()).run().await.expect("first sync");
+    let mut spec = order_spec();
+    spec.indexes[0].hidden = true;
+    let report = Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).run().await.expect("apply");
+    assert_eq!(report.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["modifyIndex"]);
+    let live = live_indexes(&db, "order_header").await;
+    let hidden = live.iter().find(|i| i.get_str("name").ok() == Some("idx_mi_st_am")).and_then(|i| i.get_bool("hidden").ok());
+    match &report.outcomes[0] {
+        Outcome::Done => assert_eq!(hidden, Some(true)),
+        // SecantusDB acknowledges collMod {hidden} without applying it; sync says so instead of claiming success.
+        Outcome::Refused(why) => {
+            assert_eq!(hidden, None);
+            assert!(why.contains("unchanged"), "{why}");
+        }
+        other => panic!("unexpected outcome {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_ones_never() {
+    let db = odm::testing::database("sync_stale").await;
+    let mut old = order_spec();
+    old.indexes.push(IndexSpec::new("idx_st", doc! { "st": 1 }));
+    Sync::new(db.client()).database(db.name()).spec(old).run().await.expect("old version");
+    db.run_command(doc! { "createIndexes": "order_header", "indexes": [{ "key": { "st": -1 }, "name": "manual_st" }] })
+        .await
+        .expect("foreign");
+    let sync = |h| Sync::new(db.client()).database(db.name()).spec(order_spec()).mode(SyncMode::Apply).stale_indexes(h);
+
+    let kept = sync(StaleHandling::Keep).run().await.expect("keep");
+    assert_eq!(kept.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["staleIndex"]);
+    assert!(kept.plan.is_in_sync(), "a kept stale index is information, not drift");
+    let hidden = sync(StaleHandling::Hide).run().await.expect("hide");
+    let live = live_indexes(&db, "order_header").await;
+    let is_hidden = live.iter().find(|i| i.get_str("name").ok() == Some("idx_st")).and_then(|i| i.get_bool("hidden").ok());
+    match &hidden.outcomes[..] {
+        [Outcome::Done] => assert_eq!(is_hidden, Some(true)),
+        [Outcome::Refused(_)] => assert_eq!(is_hidden, None, "refused means unchanged"),
+        other => panic!("unexpected outcomes {other:?}"),
+    }
+    let dropped = sync(StaleHandling::Drop).run().await.expect("drop");
+    assert_eq!(dropped.outcomes, [Outcome::Done]);
+    let names: Vec<String> = live_indexes(&db, "order_header").await.iter().map(|i| i.get_str("name").unwrap().to_owned()).collect();
+    assert!(!names.contains(&"idx_st".to_owned()));
+    assert!(names.contains(&"manual_st".to_owned()), "foreign index never dropped: {names:?}");
+}
+
+#[tokio::test]
+async fn capped_collections_are_created_capped_and_mismatches_reported() {
+    let db = odm::testing::database("sync_capped").await;
+    let mut spec = ModelSpec::of::<Order>();
+    spec.collection = "log_order_event";
+    spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(1000) });
+    Sync::new(db.client()).database(db.name()).spec(spec.clone()).run().await.expect("create");
+    let opts = options(&db, "log_order_event").await;
+    assert_eq!(opts.get_bool("capped").ok(), Some(true));
+    assert!(Sync::new(db.client()).database(db.name()).spec(spec.clone()).plan().await.expect("plan").is_in_sync());
+    spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(50) });
+    let plan = Sync::new(db.client()).database(db.name()).spec(spec).plan().await.expect("plan");
+    assert_eq!(plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["cappedMismatch"]);
+}
+
+#[tokio::test]
+async fn plan_exports_as_mongosh_and_json() {
+    let db = odm::testing::database("sync_export").await;
+    let plan = Sync::new(db.client()).database(db.name()).spec(order_spec()).plan().await.expect("plan");
+    let script = plan.to_mongosh();
+    assert_eq!(script.matches("runCommand(EJSON.deserialize(").count(), 3, "{script}");
+    assert!(script.contains("\"createIndexes\":\"order_header\""), "{script}");
+    assert!(script.contains("\"expireAfterSeconds\":{\"$numberLong\":\"3600\"}"), "exact types: {script}");
+    let json = plan.to_json();
+    let items = json.as_array().expect("array");
+    assert_eq!(items.len(), 3);
+    assert_eq!(items[0]["kind"], "createCollection");
+    assert_eq!(items[0]["db"], db.name());
+    assert!(plan.to_string().contains("create index idx_mi_st_am { \"mi\": 1, \"st\": 1, \"am\": -1 }"), "{plan}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sixteen_concurrent_syncs_converge_to_one_state() {
+    let db = odm::testing::database("sync_race").await;
+    let name = db.name().to_owned();
+    let mut tasks = Vec::new();
+    for _ in 0..16 {
+        let client = db.client().clone();
+        let name = name.clone();
+        tasks.push(tokio::spawn(async move {
+            Sync::new(&client).database(name).spec(order_spec()).mode(SyncMode::Apply).run().await
+        }));
+    }
+    for t in tasks {
+        let report = t.await.expect("task").expect("every concurrent sync succeeds");
+        assert!(report.remaining().next().is_none(), "{report}");
+    }
+    let live = live_indexes(&db, "order_header").await;
+    assert_eq!(live.len(), 3, "no duplicate indexes: {live:?}");
+    Sync::new(db.client()).database(db.name()).spec(order_spec()).mode(SyncMode::Verify).run().await.expect("in sync");
+}
+
+/// Records command names sent by the driver.
+#[derive(Clone, Default)]
+struct Commands(Arc<Mutex<Vec<String>>>);
+
+#[tokio::test]
+async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
+    use odm::mongodb::event::{command::CommandEvent, EventHandler};
+    let db = odm::testing::database("sync_cost").await;
+    let mut spec2 = order_spec();
+    spec2.collection = "order_detail";
+    Sync::new(db.client()).database(db.name()).spec(order_spec()).spec(spec2.clone()).run().await.expect("setup");
+
+    let seen = Commands::default();
+    let sink = seen.clone();
+    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
+    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| {
+        if let CommandEvent::Started(s) = e {
+            sink.0.lock().unwrap().push(s.command_name.clone());
+        }
+    }));
+    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let report = Sync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).run().await.expect("steady state");
+    assert!(report.plan.actions.is_empty(), "{report}");
+    let mut names = seen.0.lock().unwrap().clone();
+    names.retain(|n| !["hello", "isMaster", "ismaster", "buildInfo", "endSessions"].contains(&n.as_str()));
+    assert_eq!(names, ["listCollections", "listIndexes", "listIndexes"], "reads only, one per database and collection");
+}
