@@ -1,0 +1,190 @@
+//! Sync under hostile conditions: four separate processes syncing the same models at the same moment, and a
+//! server killed in the middle of a sync.
+
+mod support;
+
+use futures_util::TryStreamExt;
+use odm::bson::{doc, Document};
+use odm::sync::ModelSpec;
+use odm::testing::ServerKind;
+use odm::{IndexSpec, Model, Sync, SyncMode};
+use serde::{Deserialize, Serialize};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone)]
+#[odm(collection = "order_line", closed)]
+struct OrderLine {
+    #[serde(rename = "o")]
+    order: String,
+    #[serde(rename = "s")]
+    sku: String,
+    #[serde(rename = "q")]
+    quantity: i32,
+}
+
+/// Twelve models in one database, each with three indexes.
+fn specs() -> Vec<ModelSpec> {
+    (0..12)
+        .map(|i| {
+            let mut spec = ModelSpec::of::<OrderLine>();
+            spec.collection = Box::leak(format!("order_line{i}").into_boxed_str());
+            spec.indexes = vec![
+                IndexSpec::new("idx_o", doc! { "o": 1 }),
+                IndexSpec::new("idx_s_q", doc! { "s": 1, "q": -1 }),
+                {
+                    let mut u = IndexSpec::new("idx_o_s", doc! { "o": 1, "s": 1 });
+                    u.unique = true;
+                    u
+                },
+            ];
+            spec
+        })
+        .collect()
+}
+
+fn sync<'c>(client: &'c odm::mongodb::Client, db: &str) -> Sync<'c> {
+    specs().into_iter().fold(Sync::new(client).database(db), Sync::spec)
+}
+
+const WORKER_ENV: &str = "ODM_SYNC_WORKER";
+
+/// Run as a child process by `four_processes_sync_at_once`: waits for the common start instant, then syncs.
+#[tokio::test]
+#[ignore = "a worker process of four_processes_sync_at_once"]
+async fn sync_worker() {
+    let spec = std::env::var(WORKER_ENV).expect("run by four_processes_sync_at_once");
+    let mut parts = spec.split('|');
+    let (uri, db, start) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap().parse::<u128>().unwrap());
+    let client = odm::mongodb::Client::with_uri_str(uri).await.expect("client");
+    client.database(db).run_command(doc! { "ping": 1 }).await.expect("warm connection");
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis();
+    tokio::time::sleep(Duration::from_millis(start.saturating_sub(now) as u64)).await;
+    let report = sync(&client, db).mode(SyncMode::Apply).run().await.expect("concurrent sync succeeds");
+    assert!(report.remaining().next().is_none(), "{report}");
+    println!("worker done: {} actions", report.plan.actions.len());
+}
+
+#[tokio::test]
+async fn four_processes_sync_at_once() {
+    let db = odm::testing::database("sync_procs").await;
+    let exe = std::env::current_exe().expect("test binary");
+    let start = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() + 2_000;
+    let children: Vec<Child> = (0..4)
+        .map(|_| {
+            Command::new(&exe)
+                .args(["--exact", "sync_worker", "--ignored", "--nocapture", "--test-threads=1"])
+                .env(WORKER_ENV, format!("{}|{}|{start}", odm::testing::server().uri(), db.name()))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn worker")
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().expect("worker");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "worker failed:\n{text}");
+        assert!(text.contains("worker done"), "the worker really ran:\n{text}");
+    }
+    // One correct state: every collection with exactly its indexes, and nothing left to do.
+    for spec in specs() {
+        let names: Vec<Document> = db
+            .collection::<Document>(spec.collection)
+            .list_indexes()
+            .await
+            .expect("indexes")
+            .with_type::<Document>()
+            .try_collect()
+            .await
+            .expect("read");
+        assert_eq!(names.len(), 4, "{}: {names:?}", spec.collection);
+    }
+    sync(db.client(), db.name()).mode(SyncMode::Verify).run().await.expect("in sync");
+}
+
+/// A server of this test's own, on its own port and data directory, so it can be killed and restarted.
+struct OwnServer {
+    child: Child,
+    port: u16,
+}
+
+impl OwnServer {
+    fn start(port: u16, dir: &std::path::Path) -> Option<OwnServer> {
+        let server = odm::testing::server();
+        let program = server.program()?;
+        let mut cmd = Command::new(program);
+        match server.kind() {
+            ServerKind::Secantus => cmd
+                .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--sync-on-commit", "--storage-path"])
+                .arg(dir),
+            ServerKind::Mongod => {
+                cmd.args(["--bind_ip", "127.0.0.1", "--port", &port.to_string(), "--quiet", "--dbpath"]).arg(dir)
+            }
+            ServerKind::External => return None,
+        };
+        let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start own server");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "own server did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Some(OwnServer { child, port })
+    }
+
+    fn uri(&self) -> String {
+        format!("mongodb://127.0.0.1:{}/?directConnection=true&serverSelectionTimeoutMS=2000", self.port)
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for OwnServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[tokio::test]
+async fn server_killed_mid_sync_fails_fast_and_the_next_sync_converges() {
+    let dir = std::env::temp_dir().join(format!("odm-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("data dir");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let Some(mut server) = OwnServer::start(port, &dir) else {
+        eprintln!("skipped: MONGODB_URI names an external server this test cannot kill");
+        return;
+    };
+    let client = odm::mongodb::Client::with_uri_str(server.uri()).await.expect("client");
+    let lines = client.database("killdb").collection::<Document>("order_line0");
+    lines.insert_many((0..100).map(|i| doc! { "o": format!("o{i}"), "s": "sku", "q": i })).await.expect("seed data");
+
+    // Kill the server while a sync of twelve models is running.
+    let sync_client = client.clone();
+    let running = tokio::spawn(async move {
+        let started = Instant::now();
+        let result = sync(&sync_client, "killdb").mode(SyncMode::Apply).timeout(Duration::from_secs(5)).run().await;
+        (result, started.elapsed())
+    });
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    server.kill();
+    let (result, took) = running.await.expect("sync task");
+    assert!(took < Duration::from_secs(8), "no hang: returned after {took:?}");
+    match &result {
+        Err(e) => eprintln!("sync failed after {took:?} as expected: {e}"),
+        // The sync beat the kill; the restart below must still find a consistent state.
+        Ok(report) => eprintln!("sync finished before the kill:\n{report}"),
+    }
+
+    // Restart on the same data: the next sync converges and no document is lost.
+    let server = OwnServer::start(port, &dir).expect("restart");
+    let client = odm::mongodb::Client::with_uri_str(server.uri()).await.expect("client");
+    let report = sync(&client, "killdb").mode(SyncMode::Apply).run().await.expect("sync after restart");
+    assert!(report.remaining().all(|(a, _)| matches!(a, odm::Action::UpdateValidator { .. })), "{report}");
+    let lines = client.database("killdb").collection::<Document>("order_line0");
+    assert_eq!(lines.count_documents(doc! {}).await.expect("count"), 100, "no document lost");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
