@@ -69,11 +69,7 @@ struct Order {
 }
 
 fn item(name: &str, cents: &str, quantity: i32) -> OrderItem {
-    OrderItem {
-        name: name.into(),
-        unit_price: cents.parse().expect("decimal"),
-        quantity,
-    }
+    OrderItem { name: name.into(), unit_price: cents.parse().expect("decimal"), quantity }
 }
 
 #[tokio::main]
@@ -87,11 +83,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     odm::create_collection::<Order>(db).await?;
     let orders = Collection::<Order>::new(db);
 
-    let items = vec![
-        item("益达口香糖", "8.00", 2),
-        item("大大口香糖", "5.00", 1),
-        item("绿箭口香糖", "10.00", 2),
-    ];
+    let items = vec![item("益达口香糖", "8.00", 2), item("大大口香糖", "5.00", 1), item("绿箭口香糖", "10.00", 2)];
     let order = Order {
         id: ObjectId::new(),
         number: "201809270012598323334".into(),
@@ -104,35 +96,22 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         remark: None,
     };
     orders.insert_one(&order).await?;
-    let back = orders
-        .find_one(doc! { "_id": order.id })
-        .await?
-        .expect("inserted order");
+    let back = orders.find_one(doc! { "_id": order.id }).await?.expect("inserted order");
     assert_eq!(back, order);
-    println!(
-        "inserted and read back order {} with {} items\n",
-        back.number,
-        back.items.len()
-    );
+    println!("inserted and read back order {} with {} items\n", back.number, back.items.len());
 
     // Typed values the compiler cannot stop: the server's validator does.
     let mut too_many = order.clone();
     too_many.id = ObjectId::new();
     too_many.items = vec![item("x", "1", 1); 31];
     too_many.item_count = 31;
-    let err = orders
-        .insert_one(&too_many)
-        .await
-        .expect_err("31 items exceed max_items = 30");
+    let err = orders.insert_one(&too_many).await.expect_err("31 items exceed max_items = 30");
     println!("rejected (code {:?}): {err}", err.code());
 
     let mut out_of_step = order.clone();
     out_of_step.id = ObjectId::new();
     out_of_step.item_count = 7;
-    let err = orders
-        .insert_one(&out_of_step)
-        .await
-        .expect_err("counter out of step");
+    let err = orders.insert_one(&out_of_step).await.expect_err("counter out of step");
     println!("rejected (code {:?}): {err}", err.code());
 
     // A hostile insert around the ODM, with the raw driver: a price stored as a string and an unknown key.
@@ -140,11 +119,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "no": "X1", "fr": 0_i64, "tot": 100_i64, "st": "paid", "ca": DateTime::now(),
         "it": [{ "n": "x", "p": "8.00", "q": 1 }], "ic": 1, "note": "free text",
     };
-    let err = db
-        .collection::<odm::bson::Document>(Order::COLLECTION)
-        .insert_one(hostile)
-        .await
-        .expect_err("hostile");
+    let err = db.collection::<odm::bson::Document>(Order::COLLECTION).insert_one(hostile).await.expect_err("hostile");
     let err = odm::Error::from_write::<Order>(err);
     println!("rejected (code {:?}): {err}", err.code());
     Ok(())

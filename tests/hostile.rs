@@ -37,7 +37,9 @@ where
         for h in hostile_documents(&validator, &valid) {
             tried += 1;
             let err = match raw.insert_one(&h.doc).await {
-                Ok(_) => panic!("{family}: hostile document accepted: {:?} at `{}` ({})\n{}", h.rule, h.path, h.what, h.doc),
+                Ok(_) => {
+                    panic!("{family}: hostile document accepted: {:?} at `{}` ({})\n{}", h.rule, h.path, h.what, h.doc)
+                }
                 Err(e) => odm::Error::from_write::<M>(e),
             };
             assert_eq!(err.code(), Some(121), "{family}: {:?} at `{}`: expected code 121, got {err}", h.rule, h.path);
@@ -46,7 +48,9 @@ where
             if h.rule == Rule::WrongType {
                 // The error names the field, in Rust terms.
                 assert!(
-                    v.failures.iter().any(|f| f.stored_path == h.path || h.path.starts_with(&format!("{}.", f.stored_path))),
+                    v.failures
+                        .iter()
+                        .any(|f| f.stored_path == h.path || h.path.starts_with(&format!("{}.", f.stored_path))),
                     "{family}: error does not name `{}`: {err}",
                     h.path
                 );
@@ -120,8 +124,12 @@ async fn options_absent_is_not_null() {
 
 #[tokio::test]
 async fn nested_documents_and_nested_counters() {
-    reject_all("nested", nested(), &[WrongType, MissingRequired, ExtraKey, OverBound, CounterOutOfStep, NullWhereAbsent])
-        .await;
+    reject_all(
+        "nested",
+        nested(),
+        &[WrongType, MissingRequired, ExtraKey, OverBound, CounterOutOfStep, NullWhereAbsent],
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -139,8 +147,9 @@ async fn an_id_that_is_not_an_object_id_is_rejected() {
     let db = odm::testing::database("hostile_id").await;
     odm::create_collection::<Ints>(&db).await.expect("create");
     let raw = db.collection::<Document>(Ints::COLLECTION);
-    let mut doc = odm::bson::serialize_to_document(&Ints { id: ObjectId::new(), a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 })
-        .expect("serialize");
+    let mut doc =
+        odm::bson::serialize_to_document(&Ints { id: ObjectId::new(), a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 })
+            .expect("serialize");
     doc.insert("_id", "custom-id");
     let err = odm::Error::from_write::<Ints>(raw.insert_one(doc).await.expect_err("string _id"));
     assert_eq!(err.code(), Some(121), "{err}");

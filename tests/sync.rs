@@ -39,12 +39,26 @@ fn order_spec() -> ModelSpec {
 }
 
 async fn live_indexes(db: &odm::mongodb::Database, coll: &str) -> Vec<Document> {
-    db.collection::<Document>(coll).list_indexes().await.expect("listIndexes").with_type::<Document>().try_collect().await.expect("read")
+    db.collection::<Document>(coll)
+        .list_indexes()
+        .await
+        .expect("listIndexes")
+        .with_type::<Document>()
+        .try_collect()
+        .await
+        .expect("read")
 }
 
 async fn options(db: &odm::mongodb::Database, coll: &str) -> Document {
-    let specs: Vec<Document> =
-        db.list_collections().filter(doc! { "name": coll }).await.expect("list").with_type::<Document>().try_collect().await.expect("read");
+    let specs: Vec<Document> = db
+        .list_collections()
+        .filter(doc! { "name": coll })
+        .await
+        .expect("list")
+        .with_type::<Document>()
+        .try_collect()
+        .await
+        .expect("read");
     specs[0].get_document("options").expect("options").clone()
 }
 
@@ -56,13 +70,17 @@ async fn create_missing_then_in_sync_then_verify() {
     // Verify changes nothing and reports the drift.
     let err = sync().mode(SyncMode::Verify).run().await.expect_err("drift");
     let odm::Error::Drift(plan) = &err else { panic!("{err}") };
-    assert_eq!(plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["createCollection", "createIndex", "createIndex"]);
+    assert_eq!(
+        plan.actions.iter().map(Action::kind).collect::<Vec<_>>(),
+        ["createCollection", "createIndex", "createIndex"]
+    );
     assert!(db.list_collection_names().await.expect("names").is_empty(), "verify is read-only");
 
     let report = sync().run().await.expect("create missing");
     assert!(report.outcomes.iter().all(|o| *o == Outcome::Done), "{report}");
     assert_eq!(options(&db, "order_header").await.get_document("validator").expect("validator"), &Order::validator());
-    let mut names: Vec<String> = live_indexes(&db, "order_header").await.iter().map(|i| i.get_str("name").unwrap().to_owned()).collect();
+    let mut names: Vec<String> =
+        live_indexes(&db, "order_header").await.iter().map(|i| i.get_str("name").unwrap().to_owned()).collect();
     names.sort();
     assert_eq!(names, ["_id_", "idx_ca", "idx_mi_st_am"]);
 
@@ -76,7 +94,10 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     let db = odm::testing::database("sync_validator").await;
     // An older version of the model: no validator at all, and a document that the new validator rejects.
     db.create_collection("order_header").await.expect("create");
-    db.collection::<Document>("order_header").insert_one(doc! { "mi": "m1", "st": "paid", "am": 5 }).await.expect("old doc");
+    db.collection::<Document>("order_header")
+        .insert_one(doc! { "mi": "m1", "st": "paid", "am": 5 })
+        .await
+        .expect("old doc");
     let sync = || Sync::new(db.client()).database(db.name()).spec(ModelSpec::of::<Order>());
 
     let report = sync().run().await.expect("create-missing");
@@ -95,14 +116,16 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     // Fix the data; the next sync finishes the rollout at strict/error.
     db.collection::<Document>("order_header").delete_many(doc! {}).await.expect("clean");
     db.collection::<Document>("order_header")
-        .insert_one(odm::bson::serialize_to_document(&Order {
-            id: ObjectId::new(),
-            merchant: "m1".into(),
-            status: "paid".into(),
-            amount: 5,
-            created: odm::bson::DateTime::now(),
-        })
-        .expect("valid"))
+        .insert_one(
+            odm::bson::serialize_to_document(&Order {
+                id: ObjectId::new(),
+                merchant: "m1".into(),
+                status: "paid".into(),
+                amount: 5,
+                created: odm::bson::DateTime::now(),
+            })
+            .expect("valid"),
+        )
         .await
         .expect("valid doc");
     let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
@@ -125,7 +148,8 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
     let mut spec = order_spec();
     spec.indexes[1] = ttl(60);
     spec.indexes.push(IndexSpec::new("idx_x", doc! { "x": 1 }));
-    let report = Sync::new(db.client()).database(db.name()).spec(spec.clone()).mode(SyncMode::Apply).run().await.expect("apply");
+    let report =
+        Sync::new(db.client()).database(db.name()).spec(spec.clone()).mode(SyncMode::Apply).run().await.expect("apply");
     let kinds: Vec<&str> = report.plan.actions.iter().map(Action::kind).collect();
     assert_eq!(kinds, ["modifyIndex", "indexConflict"], "{report}");
     assert_eq!(report.outcomes, [Outcome::Done, Outcome::Pending]);
@@ -138,7 +162,8 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
     assert_eq!(by_name("dba_x").get_document("key").expect("key"), &doc! { "x": 1 }, "foreign index untouched");
     assert_eq!(live.len(), 4);
     // The conflict stays visible to verify.
-    let err = Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Verify).run().await.expect_err("drift");
+    let err =
+        Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Verify).run().await.expect_err("drift");
     assert!(err.to_string().contains("CONFLICT"), "{err}");
 }
 
@@ -148,10 +173,12 @@ async fn hidden_changes_in_place_or_are_reported_when_the_server_ignores_them() 
     Sync::new(db.client()).database(db.name()).spec(order_spec()).run().await.expect("first sync");
     let mut spec = order_spec();
     spec.indexes[0].hidden = true;
-    let report = Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).run().await.expect("apply");
+    let report =
+        Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).run().await.expect("apply");
     assert_eq!(report.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["modifyIndex"]);
     let live = live_indexes(&db, "order_header").await;
-    let hidden = live.iter().find(|i| i.get_str("name").ok() == Some("idx_mi_st_am")).and_then(|i| i.get_bool("hidden").ok());
+    let hidden =
+        live.iter().find(|i| i.get_str("name").ok() == Some("idx_mi_st_am")).and_then(|i| i.get_bool("hidden").ok());
     match &report.outcomes[0] {
         Outcome::Done => assert_eq!(hidden, Some(true)),
         // SecantusDB acknowledges collMod {hidden} without applying it; sync says so instead of claiming success.
@@ -179,7 +206,8 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     assert!(kept.plan.is_in_sync(), "a kept stale index is information, not drift");
     let hidden = sync(StaleHandling::Hide).run().await.expect("hide");
     let live = live_indexes(&db, "order_header").await;
-    let is_hidden = live.iter().find(|i| i.get_str("name").ok() == Some("idx_st")).and_then(|i| i.get_bool("hidden").ok());
+    let is_hidden =
+        live.iter().find(|i| i.get_str("name").ok() == Some("idx_st")).and_then(|i| i.get_bool("hidden").ok());
     match &hidden.outcomes[..] {
         [Outcome::Done] => assert_eq!(is_hidden, Some(true)),
         [Outcome::Refused(_)] => assert_eq!(is_hidden, None, "refused means unchanged"),
@@ -187,7 +215,8 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     }
     let dropped = sync(StaleHandling::Drop).run().await.expect("drop");
     assert_eq!(dropped.outcomes, [Outcome::Done]);
-    let names: Vec<String> = live_indexes(&db, "order_header").await.iter().map(|i| i.get_str("name").unwrap().to_owned()).collect();
+    let names: Vec<String> =
+        live_indexes(&db, "order_header").await.iter().map(|i| i.get_str("name").unwrap().to_owned()).collect();
     assert!(!names.contains(&"idx_st".to_owned()));
     assert!(names.contains(&"manual_st".to_owned()), "foreign index never dropped: {names:?}");
 }
@@ -265,7 +294,8 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
         }
     }));
     let client = odm::mongodb::Client::with_options(opts).expect("client");
-    let report = Sync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).run().await.expect("steady state");
+    let report =
+        Sync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).run().await.expect("steady state");
     assert!(report.plan.actions.is_empty(), "{report}");
     let mut names = seen.0.lock().unwrap().clone();
     names.retain(|n| !["hello", "isMaster", "ismaster", "buildInfo", "endSessions"].contains(&n.as_str()));

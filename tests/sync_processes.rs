@@ -29,15 +29,12 @@ fn specs() -> Vec<ModelSpec> {
         .map(|i| {
             let mut spec = ModelSpec::of::<OrderLine>();
             spec.collection = Box::leak(format!("order_line{i}").into_boxed_str());
-            spec.indexes = vec![
-                IndexSpec::new("idx_o", doc! { "o": 1 }),
-                IndexSpec::new("idx_s_q", doc! { "s": 1, "q": -1 }),
-                {
+            spec.indexes =
+                vec![IndexSpec::new("idx_o", doc! { "o": 1 }), IndexSpec::new("idx_s_q", doc! { "s": 1, "q": -1 }), {
                     let mut u = IndexSpec::new("idx_o_s", doc! { "o": 1, "s": 1 });
                     u.unique = true;
                     u
-                },
-            ];
+                }];
             spec
         })
         .collect()
@@ -55,7 +52,8 @@ const WORKER_ENV: &str = "ODM_SYNC_WORKER";
 async fn sync_worker() {
     let spec = std::env::var(WORKER_ENV).expect("run by four_processes_sync_at_once");
     let mut parts = spec.split('|');
-    let (uri, db, start) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap().parse::<u128>().unwrap());
+    let (uri, db, start) =
+        (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap().parse::<u128>().unwrap());
     let client = odm::mongodb::Client::with_uri_str(uri).await.expect("client");
     client.database(db).run_command(doc! { "ping": 1 }).await.expect("warm connection");
     let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis();

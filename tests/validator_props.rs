@@ -31,9 +31,8 @@ where
     let coll = Collection::<M>::new(&db);
 
     let mut runner = TestRunner::new(Config { cases: CASES as u32, ..Config::default() });
-    let values: Vec<M> = (0..CASES)
-        .map(|_| strategy.new_tree(&mut runner).expect("generate a value").current())
-        .collect();
+    let values: Vec<M> =
+        (0..CASES).map(|_| strategy.new_tree(&mut runner).expect("generate a value").current()).collect();
 
     for batch in values.chunks(BATCH) {
         if let Err(err) = coll.insert_many(batch).await {
@@ -51,7 +50,8 @@ where
     // Byte-for-byte round trip: what we wrote is what the server stores, and it decodes back to the same value.
     let stored: HashMap<Vec<u8>, RawDocumentBuf> = {
         use futures_util::TryStreamExt;
-        let docs: Vec<RawDocumentBuf> = coll.raw().find(doc! {}).await.expect("find").try_collect().await.expect("read");
+        let docs: Vec<RawDocumentBuf> =
+            coll.raw().find(doc! {}).await.expect("find").try_collect().await.expect("read");
         docs.into_iter()
             .map(|d| {
                 let id = d.get("_id").expect("raw").expect("_id").as_object_id().expect("oid").bytes().to_vec();

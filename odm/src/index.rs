@@ -345,11 +345,15 @@ mod tests {
         let mut a = IndexSpec::new("idx_at", doc! { "at": 1 });
         a.expire_after_seconds = Some(60);
         a.hidden = true;
-        let live = IndexSpec::from_listed(&doc! { "key": { "at": 1 }, "name": "idx_at", "expireAfterSeconds": 30 }).unwrap();
+        let live =
+            IndexSpec::from_listed(&doc! { "key": { "at": 1 }, "name": "idx_at", "expireAfterSeconds": 30 }).unwrap();
         assert!(a.same_structure(&live));
         assert_eq!(
             a.in_place_changes(&live),
-            vec![InPlaceChange::ExpireAfterSeconds { from: Some(30), to: 60 }, InPlaceChange::Hidden { from: false, to: true }]
+            vec![
+                InPlaceChange::ExpireAfterSeconds { from: Some(30), to: 60 },
+                InPlaceChange::Hidden { from: false, to: true }
+            ]
         );
     }
 

@@ -66,15 +66,15 @@ pub mod testing;
 pub use bson;
 pub use collection::{create_collection, create_command, decode, encode, Collection};
 pub use error::{DecodeError, Error, FieldFailure, Result, ValidationError};
-pub use meta::{FieldMeta, TypeMeta};
 pub use index::IndexSpec;
+pub use meta::{FieldMeta, TypeMeta};
 pub use model::{Capped, Model, ValidationAction, ValidationLevel};
 pub use mongodb;
-pub use sync::plan::{Action, Plan, StaleHandling};
-pub use sync::{Outcome, Sync, SyncMode, SyncReport, ValidatorRollout};
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
 pub use schema::{BsonKind, BsonSchema};
+pub use sync::plan::{Action, Plan, StaleHandling};
+pub use sync::{Outcome, Sync, SyncMode, SyncReport, ValidatorRollout};
 
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]

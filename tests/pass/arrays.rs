@@ -5,6 +5,10 @@ use odm::Model;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+/// Aliases hide the shape from the derive; generated const assertions check the real types.
+type Tags = Vec<String>;
+type Count = i64;
+
 #[derive(Model, Serialize, Deserialize)]
 #[odm(collection = "test_array")]
 struct Review {
@@ -41,6 +45,11 @@ struct Review {
     #[serde(rename = "bx", skip_serializing_if = "Option::is_none")]
     #[odm(max_items = 3)]
     maybe: Option<Vec<i32>>,
+    #[serde(rename = "al")]
+    #[odm(max_items = 4, counter = "aliased_count")]
+    aliased: Tags,
+    #[serde(rename = "alc")]
+    aliased_count: Count,
 }
 
 fn main() {
@@ -68,12 +77,17 @@ fn main() {
     assert_eq!(props.get_document("fc").unwrap().get_str("bsonType").unwrap(), "long");
     assert_eq!(props.get_document("bx").unwrap().get_i64("maxItems").unwrap(), 3);
 
-    // Three counted arrays: three `$expr` checks, each comparing the array's size with its counter.
+    let al = props.get_document("al").unwrap();
+    assert_eq!(al.get_str("bsonType").unwrap(), "array");
+    assert_eq!(al.get_i64("maxItems").unwrap(), 4);
+    assert_eq!(props.get_document("alc").unwrap().get_str("bsonType").unwrap(), "long");
+
+    // Four counted arrays: four `$expr` checks, each comparing the array's size with its counter.
     let expr = v.get_document("$expr").unwrap();
     let checks = expr.get_array("$and").unwrap();
-    assert_eq!(checks.len(), 3);
+    assert_eq!(checks.len(), 4);
     let text = format!("{expr}");
-    for (array, counter) in [("$v", "$hv"), ("$w", "$wc"), ("$f", "$fc")] {
+    for (array, counter) in [("$v", "$hv"), ("$w", "$wc"), ("$f", "$fc"), ("$al", "$alc")] {
         assert!(text.contains(&format!("\"{array}\"")) && text.contains(&format!("\"{counter}\"")), "{text}");
     }
     assert!(matches!(checks[0], Bson::Document(_)));

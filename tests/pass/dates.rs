@@ -18,6 +18,10 @@ struct Event {
     #[serde(rename = "ms")]
     #[serde_as(as = "odm::bson::serde_helpers::datetime::FromI64")]
     sent_at_millis: i64,
+    /// An RFC 3339 string in Rust, a BSON date when stored.
+    #[serde(rename = "pa")]
+    #[serde_as(as = "odm::bson::serde_helpers::datetime::FromRfc3339String")]
+    published_at: String,
     /// A time zone name, not a date.
     #[serde(rename = "tz")]
     #[odm(not_a_date)]
@@ -31,7 +35,7 @@ struct Event {
 fn main() {
     let v = Event::validator();
     let props = v.get_document("$jsonSchema").unwrap().get_document("properties").unwrap();
-    for key in ["ca", "ua", "da", "ms"] {
+    for key in ["ca", "ua", "da", "ms", "pa"] {
         assert_eq!(props.get_document(key).unwrap().get_str("bsonType").unwrap(), "date", "property `{key}`");
     }
     assert_eq!(props.get_document("tz").unwrap().get_str("bsonType").unwrap(), "string");
@@ -44,11 +48,12 @@ fn main() {
         updated_at: now,
         deleted_at: now,
         sent_at_millis: 0,
+        published_at: "2024-05-01T10:00:00Z".into(),
         time_zone: "UTC".into(),
         updated_on: "monday".into(),
     };
     let doc = odm::bson::serialize_to_document(&e).unwrap();
-    for key in ["ca", "ua", "da", "ms"] {
+    for key in ["ca", "ua", "da", "ms", "pa"] {
         assert!(matches!(doc.get(key), Some(odm::bson::Bson::DateTime(_))), "{key}: {doc}");
     }
 }

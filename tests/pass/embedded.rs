@@ -20,6 +20,16 @@ enum Status {
     InTransit,
     #[serde(rename = "done")]
     Delivered,
+    /// Read-side catch-all: serialization is unchanged.
+    #[serde(other)]
+    Unknown,
+}
+
+/// A user type that happens to be called `Value` (not `serde_json::Value`).
+#[derive(Embedded, Serialize, Deserialize)]
+struct Value {
+    #[serde(rename = "a")]
+    amount: i64,
 }
 
 #[derive(Embedded, Serialize, Deserialize)]
@@ -61,7 +71,9 @@ enum Event {
 #[derive(Model, Serialize, Deserialize)]
 #[odm(collection = "test_embedded")]
 struct Order {
+    /// A newtype over `String` takes string keywords (checked through its `BsonSchema::KIND`).
     #[serde(rename = "em")]
+    #[odm(max_len = 254)]
     email: Email,
     #[serde(rename = "s")]
     status: Status,
@@ -75,6 +87,8 @@ struct Order {
     events: Vec<Event>,
     #[serde(rename = "tot")]
     total: Box<Cents>,
+    #[serde(rename = "val")]
+    value: Value,
 }
 
 fn main() {
@@ -83,6 +97,7 @@ fn main() {
 
     // Newtype and transparent structs are stored as their field.
     assert_eq!(props.get_document("em").unwrap().get_str("bsonType").unwrap(), "string");
+    assert_eq!(props.get_document("em").unwrap().get_i64("maxLength").unwrap(), 254);
     assert_eq!(props.get_document("tot").unwrap().get_str("bsonType").unwrap(), "long");
 
     // Unit enums become string enums, with serde's renaming mirrored.
@@ -90,7 +105,7 @@ fn main() {
     assert_eq!(status.get_str("bsonType").unwrap(), "string");
     assert_eq!(
         status.get_array("enum").unwrap(),
-        &vec![Bson::from("PENDING"), Bson::from("IN_TRANSIT"), Bson::from("done")]
+        &vec![Bson::from("PENDING"), Bson::from("IN_TRANSIT"), Bson::from("done"), Bson::from("UNKNOWN")]
     );
 
     // Nested documents keep their own schema (closed, with counters checked inside the array).
@@ -129,10 +144,12 @@ fn main() {
         payment: Payment::BankCard { card_number: "4111".into(), holder_name: "A".into() },
         events: vec![Event::Moved { from: 1, to: 2 }],
         total: Box::new(Cents { value: 5 }),
+        value: Value { amount: 7 },
     };
     let doc = odm::bson::serialize_to_document(&o).unwrap();
     assert_eq!(doc.get_str("em").unwrap(), "a@b.c");
     assert_eq!(doc.get_str("s").unwrap(), "IN_TRANSIT");
     assert_eq!(doc.get_document("pay").unwrap(), &doc! { "k": "bank_card", "cardNumber": "4111", "holderName": "A" });
     assert_eq!(doc.get_i64("tot").unwrap(), 5);
+    assert_eq!(props.get_document("val").unwrap().get_str("bsonType").unwrap(), "object");
 }

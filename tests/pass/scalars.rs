@@ -1,7 +1,5 @@
 // Every scalar family maps to the BSON type that `bson` serialization writes.
-use odm::bson::{
-    doc, oid::ObjectId, Binary, Bson, DateTime, Decimal128, Document, Timestamp, Uuid,
-};
+use odm::bson::{doc, oid::ObjectId, Binary, Bson, DateTime, Decimal128, Document, Timestamp, Uuid};
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

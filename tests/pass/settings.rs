@@ -75,7 +75,10 @@ fn main() {
     let props = schema.get_document("properties").unwrap();
     assert_eq!(props.keys().collect::<Vec<_>>(), ["_id", "displayName", "preferredLanguageCode"]);
     assert_eq!(schema.get_bool("additionalProperties").unwrap(), false);
-    assert_eq!(schema.get_array("required").unwrap(), &vec![Bson::from("displayName"), Bson::from("preferredLanguageCode")]);
+    assert_eq!(
+        schema.get_array("required").unwrap(),
+        &vec![Bson::from("displayName"), Bson::from("preferredLanguageCode")]
+    );
 
     assert_eq!(<Renamed as Model>::COLLECTION, "test_crate_path");
     use renamed_odm::BsonSchema;

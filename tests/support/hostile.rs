@@ -93,7 +93,10 @@ fn wrong_values(schema: &Document) -> Vec<(String, Bson)> {
     let types = types_of(schema);
     if types.is_empty() {
         if schema.contains_key("enum") {
-            return vec![("a value outside the enum".into(), Bson::String("not-a-variant".into())), ("an int".into(), Bson::Int32(1))];
+            return vec![
+                ("a value outside the enum".into(), Bson::String("not-a-variant".into())),
+                ("an int".into(), Bson::Int32(1)),
+            ];
         }
         return Vec::new();
     }
@@ -154,7 +157,12 @@ fn walk_object(schema: &Document, root: &Document, value: &Bson, path: &mut Path
                 walk_value(prop, root, value, path, out);
                 if !required.contains(&key.as_str()) && !types_of(prop).iter().any(|t| t == "null") && key != "_id" {
                     if let Some(d) = mutate(root, path, |v| *v = Bson::Null) {
-                        out.push(Hostile { rule: Rule::NullWhereAbsent, path: dotted(path), what: "null instead of absent".into(), doc: d });
+                        out.push(Hostile {
+                            rule: Rule::NullWhereAbsent,
+                            path: dotted(path),
+                            what: "null instead of absent".into(),
+                            doc: d,
+                        });
                     }
                 }
             }
@@ -173,7 +181,12 @@ fn walk_object(schema: &Document, root: &Document, value: &Bson, path: &mut Path
         }) {
             let mut p = parent.clone();
             p.push(Seg::Key((*key).to_owned()));
-            out.push(Hostile { rule: Rule::MissingRequired, path: dotted(&p), what: "required key removed".into(), doc: d });
+            out.push(Hostile {
+                rule: Rule::MissingRequired,
+                path: dotted(&p),
+                what: "required key removed".into(),
+                doc: d,
+            });
         }
     }
     if schema.get_bool("additionalProperties").ok() == Some(false) {
@@ -184,7 +197,12 @@ fn walk_object(schema: &Document, root: &Document, value: &Bson, path: &mut Path
         }) {
             let mut p = path.clone();
             p.push(Seg::Key("zzx".into()));
-            out.push(Hostile { rule: Rule::ExtraKey, path: dotted(&p), what: "extra key in a closed document".into(), doc: d });
+            out.push(Hostile {
+                rule: Rule::ExtraKey,
+                path: dotted(&p),
+                what: "extra key in a closed document".into(),
+                doc: d,
+            });
         }
     }
     // Maps: dynamic keys share one value schema.
@@ -221,7 +239,12 @@ fn walk_value(schema: &Document, root: &Document, parent: &Bson, path: &mut Path
     let _ = parent;
     for (what, wrong) in wrong_values(schema) {
         if let Some(d) = mutate(root, path, |v| *v = wrong) {
-            out.push(Hostile { rule: Rule::WrongType, path: dotted(path), what: format!("{what} where the schema says {schema}"), doc: d });
+            out.push(Hostile {
+                rule: Rule::WrongType,
+                path: dotted(path),
+                what: format!("{what} where the schema says {schema}"),
+                doc: d,
+            });
         }
     }
     match &value {
@@ -236,7 +259,12 @@ fn walk_value(schema: &Document, root: &Document, parent: &Bson, path: &mut Path
                         }
                     }
                 }) {
-                    out.push(Hostile { rule: Rule::OverBound, path: dotted(path), what: format!("{} items, over maxItems {max}", max + 1), doc: d });
+                    out.push(Hostile {
+                        rule: Rule::OverBound,
+                        path: dotted(path),
+                        what: format!("{} items, over maxItems {max}", max + 1),
+                        doc: d,
+                    });
                 }
             }
             if let (Ok(item_schema), false) = (schema.get_document("items"), items.is_empty()) {
@@ -260,7 +288,11 @@ fn counter_pairs(expr: &Bson, base: &Path) -> Vec<(Path, Path)> {
         }
     }
     if let Ok(eq) = d.get_array("$eq") {
-        let array = eq[0].as_document().and_then(|c| c.get_array("$cond").ok()).and_then(|c| c[1].as_document()).and_then(|s| s.get_str("$size").ok());
+        let array = eq[0]
+            .as_document()
+            .and_then(|c| c.get_array("$cond").ok())
+            .and_then(|c| c[1].as_document())
+            .and_then(|s| s.get_str("$size").ok());
         let counter = eq[1].as_document().and_then(|c| c.get_array("$ifNull").ok()).and_then(|c| c[0].as_str());
         if let (Some(a), Some(c)) = (array, counter) {
             out.push((resolve(a, base), resolve(c, base)));
@@ -268,7 +300,8 @@ fn counter_pairs(expr: &Bson, base: &Path) -> Vec<(Path, Path)> {
     }
     if let Ok(all) = d.get_array("$allElementsTrue") {
         if let Some(map) = all[0].as_document().and_then(|m| m.get_document("$map").ok()) {
-            let input = map.get_document("input").ok().and_then(|c| c.get_array("$cond").ok()).and_then(|c| c[1].as_str());
+            let input =
+                map.get_document("input").ok().and_then(|c| c.get_array("$cond").ok()).and_then(|c| c[1].as_str());
             if let Some(input) = input {
                 let mut inner = resolve(input, base);
                 inner.push(Seg::Index(0));

@@ -63,8 +63,13 @@ pub struct Text {
 }
 
 pub fn text() -> impl Strategy<Value = Text> {
-    (oid(), any::<bool>(), any::<String>(), "\\PC{1,12}", any::<char>())
-        .prop_map(|(id, flag, text, label, ch)| Text { id, flag, text, label, ch })
+    (oid(), any::<bool>(), any::<String>(), "\\PC{1,12}", any::<char>()).prop_map(|(id, flag, text, label, ch)| Text {
+        id,
+        flag,
+        text,
+        label,
+        ch,
+    })
 }
 
 /// ObjectIds beside the `_id`.
@@ -126,9 +131,7 @@ pub struct Chrono {
 
 fn chrono_dt() -> impl Strategy<Value = chrono::DateTime<chrono::Utc>> {
     // Millisecond precision (what a BSON date keeps), in the test server's range.
-    date_millis().prop_map(|ms| {
-        chrono::DateTime::from_timestamp_millis(ms).expect("in chrono's range")
-    })
+    date_millis().prop_map(|ms| chrono::DateTime::from_timestamp_millis(ms).expect("in chrono's range"))
 }
 
 pub fn chrono_values() -> impl Strategy<Value = Chrono> {
@@ -150,8 +153,15 @@ pub fn decimals() -> impl Strategy<Value = Decimals> {
         let s = format!("{digits}E{}", exp.saturating_sub(scale as i32));
         s.parse::<Decimal128>().unwrap_or_else(|_| "0".parse().expect("zero"))
     });
-    let special = prop::sample::select(vec!["NaN", "Infinity", "-Infinity", "-0", "0E-6176", "9.999999999999999999999999999999999E+6144"])
-        .prop_map(|s| s.parse::<Decimal128>().expect("special decimal"));
+    let special = prop::sample::select(vec![
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "-0",
+        "0E-6176",
+        "9.999999999999999999999999999999999E+6144",
+    ])
+    .prop_map(|s| s.parse::<Decimal128>().expect("special decimal"));
     (oid(), prop_oneof![8 => finite, 1 => special]).prop_map(|(id, value)| Decimals { id, value })
 }
 
@@ -169,12 +179,14 @@ pub struct Bin {
 
 pub fn binaries() -> impl Strategy<Value = Bin> {
     use odm::bson::spec::BinarySubtype;
-    let subtype = prop_oneof![Just(BinarySubtype::Generic), Just(BinarySubtype::Function), (0x80u8..=0xff).prop_map(BinarySubtype::UserDefined)];
-    (oid(), subtype, prop::collection::vec(any::<u8>(), 0..64), any::<[u8; 16]>()).prop_map(|(id, subtype, bytes, u)| Bin {
-        id,
-        blob: Binary { subtype, bytes },
-        uuid: odm::bson::Uuid::from_bytes(u),
-    })
+    let subtype = prop_oneof![
+        Just(BinarySubtype::Generic),
+        Just(BinarySubtype::Function),
+        (0x80u8..=0xff).prop_map(BinarySubtype::UserDefined)
+    ];
+    (oid(), subtype, prop::collection::vec(any::<u8>(), 0..64), any::<[u8; 16]>()).prop_map(
+        |(id, subtype, bytes, u)| Bin { id, blob: Binary { subtype, bytes }, uuid: odm::bson::Uuid::from_bytes(u) },
+    )
 }
 
 /// One line item, closed, short keys.
@@ -320,8 +332,19 @@ fn review() -> impl Strategy<Value = Review> {
 }
 
 pub fn nested() -> impl Strategy<Value = Nested> {
-    (oid(), "[a-z]{1,8}@[a-z]{1,8}\\.com", "\\PC{1,10}", prop::option::of("[0-9]{5}"), prop::collection::vec(review(), 0..=5))
-        .prop_map(|(id, email, city, zip, reviews)| Nested { id, email: Email(email), address: Address { city, zip }, reviews })
+    (
+        oid(),
+        "[a-z]{1,8}@[a-z]{1,8}\\.com",
+        "\\PC{1,10}",
+        prop::option::of("[0-9]{5}"),
+        prop::collection::vec(review(), 0..=5),
+    )
+        .prop_map(|(id, email, city, zip, reviews)| Nested {
+            id,
+            email: Email(email),
+            address: Address { city, zip },
+            reviews,
+        })
 }
 
 /// A unit enum, stored as a string.

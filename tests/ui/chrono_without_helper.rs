@@ -1,13 +1,12 @@
 // Rule 4: chrono's own serde impl writes a string; dates are stored as BSON dates.
-use chrono::{DateTime, Utc};
-use odm::Model;
-use serde::{Deserialize, Serialize};
+//
+// The serde derives are left out on purpose: this test crate builds chrono without its `serde` feature, so they would
+// add errors of their own. odm's rule reads the field type and fires either way.
+use odm::Embedded;
 
-#[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "order_header")]
-struct Order {
-    #[serde(rename = "ca")]
-    created_at: DateTime<Utc>,
+#[derive(Embedded)]
+struct Audit {
+    created_at: chrono::DateTime<chrono::Utc>,
 }
 
 fn main() {}

@@ -1,4 +1,5 @@
-// `content` (adjacent tagging) needs `tag`.
+// `content` (adjacent tagging) needs `tag`. serde's derive reports this itself, so odm adds nothing: no second error,
+// and no follow-on "needs a tag" for the data variants.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,5 @@
-// odm refuses serde attributes it cannot mirror (here a typo that serde rejects too).
+// odm refuses serde attributes it does not know, rather than guess what they do to the stored document. (A typo like
+// this one is reported by serde too; odm's fallback impls then add no errors about the missing serde impls.)
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! Const assertions for what tokens cannot show: a type alias hiding an array or a non-integer counter.
 //! They run after type checking, so they see through aliases (bytemuck's `traits.rs` pattern).
 
-use crate::internals::ast::{Container, Data, Field};
+use crate::internals::ast::{Container, Data, Field, Style};
 use crate::internals::check::{source, Source};
 use crate::internals::ty::{self, TyKind};
 use proc_macro2::TokenStream;
@@ -17,38 +17,103 @@ fn is_syntactic_array(field: &Field) -> bool {
 }
 
 pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
-    let Data::Struct(fields) = &cont.data else {
-        return TokenStream::new();
-    };
     let mut out = TokenStream::new();
-    for field in fields
-        .iter()
-        .filter(|f| f.is_stored() && matches!(source(f), Source::Trait))
-    {
-        let ty = field.ty;
-        let a = &field.attrs;
-        if a.max_items.is_none() && a.unbounded.is_none() && !is_syntactic_array(field) {
-            let msg = format!(
-                "field `{}` is an array (through a type alias): arrays must be bounded; add `#[odm(max_items = N)]` or \
-                 `#[odm(unbounded)]`",
-                field.rust_name
-            );
-            out.extend(quote_spanned! {ty.span()=>
-                const _: () = if <#ty as __odm::BsonSchema>::KIND.is_array() { ::core::panic!(#msg) };
-            });
+    match &cont.data {
+        Data::Struct(fields) => {
+            fields_asserts(fields, &mut out);
+            counter_asserts(fields, &mut out);
         }
-        if let Some(counter) = &a.counter {
-            if let Some(target) = fields.iter().find(|t| t.rust_name == counter.value) {
-                let cty = target.ty;
-                let msg = format!(
-                    "counter `{}` must be an integer field (`int` or `long`)",
-                    counter.value
-                );
-                out.extend(quote_spanned! {counter.span()=>
-                    const _: () = if !<#cty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!(#msg) };
-                });
+        Data::Newtype(field) => fields_asserts(std::slice::from_ref(&**field), &mut out),
+        Data::Enum(variants) => {
+            for v in variants.iter().filter(|v| !v.attrs.skip) {
+                match &v.style {
+                    Style::Struct(fields) => fields_asserts(fields, &mut out),
+                    Style::Newtype(field) => fields_asserts(std::slice::from_ref(&**field), &mut out),
+                    Style::Unit | Style::Tuple => {}
+                }
             }
         }
     }
     out
+}
+
+/// Array bounds through type aliases: an alias hiding an array needs a bound, and array attributes need an array.
+fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
+    for field in fields.iter().filter(|f| f.is_stored() && matches!(source(f), Source::Trait)) {
+        let ty = field.ty;
+        let a = &field.attrs;
+        let shown = ty::display(ty);
+        // `max_len`/`min_len` on an alias or a newtype (`Email(String)`): the real type is stored as a string.
+        let string_attr = [(a.max_len.as_ref(), "max_len"), (a.min_len.as_ref(), "min_len")]
+            .into_iter()
+            .find_map(|(attr, name)| Some((attr?.span(), name)));
+        if let Some((span, name)) = string_attr {
+            let msg = format!(
+                "field `{}`: `{name}` applies only to string fields, and `{shown}` is not stored as a string; remove it",
+                field.rust_name
+            );
+            out.extend(quote_spanned! {span=>
+                const _: () = if !::core::matches!(<#ty as __odm::BsonSchema>::KIND, __odm::BsonKind::String) {
+                    ::core::panic!(#msg)
+                };
+            });
+        }
+        if is_syntactic_array(field) {
+            continue;
+        }
+        let array_attr = [
+            (a.max_items.as_ref().map(|s| s.span()), "max_items"),
+            (a.min_items.as_ref().map(|s| s.span()), "min_items"),
+            (a.unbounded.as_ref().map(|s| s.span()), "unbounded"),
+            (a.counter.as_ref().map(|s| s.span()), "counter"),
+        ]
+        .into_iter()
+        .find_map(|(span, name)| Some((span?, name)));
+        match array_attr {
+            None => {
+                let msg = format!(
+                    "field `{}`: `{shown}` is an array (through a type alias), and arrays must be bounded (seed 002); \
+                     add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really unbounded",
+                    field.rust_name
+                );
+                out.extend(quote_spanned! {ty.span()=>
+                    const _: () = if <#ty as __odm::BsonSchema>::KIND.is_array() { ::core::panic!(#msg) };
+                });
+            }
+            Some((span, name)) => {
+                let msg = format!(
+                    "field `{}`: `{name}` applies only to array fields, and `{shown}` is not an array",
+                    field.rust_name
+                );
+                out.extend(quote_spanned! {span=>
+                    const _: () = if !<#ty as __odm::BsonSchema>::KIND.is_array() { ::core::panic!(#msg) };
+                });
+            }
+        }
+    }
+}
+
+/// Counters through type aliases: the counter's real type is an integer.
+fn counter_asserts(fields: &[Field], out: &mut TokenStream) {
+    for field in fields.iter().filter(|f| f.is_stored()) {
+        let Some(counter) = &field.attrs.counter else {
+            continue;
+        };
+        let Some(target) = fields.iter().find(|t| t.rust_name == counter.value) else {
+            continue;
+        };
+        if !matches!(ty::classify(target.ty), TyKind::Other) {
+            continue; // decided from the tokens by the rules
+        }
+        let cty = target.ty;
+        let msg = format!(
+            "counter `{}` must be an integer field (`i32`, `i64` or `u32`) holding the array's size; its type `{}` is \
+             not stored as `int` or `long`",
+            counter.value,
+            ty::display(cty)
+        );
+        out.extend(quote_spanned! {counter.span()=>
+            const _: () = if !<#cty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!(#msg) };
+        });
+    }
 }

@@ -18,21 +18,18 @@ pub fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
         check::check(&cx, cont);
     }
     let odm = odm_path(cont.as_ref());
+    let serde_fails = cx.serde_rejected();
     match cx.check() {
         Ok(()) => {
             let cont = cont.expect("no errors means the IR was built");
             let schema_impl = schema::expand(&cont, &odm);
-            let model_impl = if derive == Derive::Model {
-                model::expand(&cont, &odm)
-            } else {
-                TokenStream::new()
-            };
+            let model_impl = if derive == Derive::Model { model::expand(&cont, &odm) } else { TokenStream::new() };
             let asserts = asserts::expand(&cont, &odm);
             wrap(&odm, quote! { #schema_impl #model_impl #asserts })
         }
         Err(err) => {
             let errors = err.into_compile_error();
-            let fallback = fallback(input, derive, &odm);
+            let fallback = fallback(input, derive, &odm, serde_fails);
             quote! { #errors #fallback }
         }
     }
@@ -57,8 +54,10 @@ fn wrap(odm: &TokenStream, body: TokenStream) -> TokenStream {
     }
 }
 
-/// Placeholder impls emitted beside the errors (thiserror's `fallback.rs` idea).
-fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream) -> TokenStream {
+/// Placeholder impls emitted beside the errors (thiserror's `fallback.rs` idea). When serde's derive fails on the
+/// same input, `Model` (which requires `Serialize + DeserializeOwned`) is left out: its impl would only add errors
+/// about the missing serde impls.
+fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, serde_fails: bool) -> TokenStream {
     let ident = &input.ident;
     if !input.generics.params.is_empty() {
         return TokenStream::new();
@@ -72,7 +71,7 @@ fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream) -> Toke
             }
         }
     };
-    let model = if derive == Derive::Model {
+    let model = if derive == Derive::Model && !serde_fails {
         quote! {
             #[automatically_derived]
             impl __odm::Model for #ident {

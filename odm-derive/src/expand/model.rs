@@ -7,11 +7,7 @@ use quote::{format_ident, quote};
 pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
     let ident = cont.ident;
     let a = &cont.attrs;
-    let collection = a
-        .collection
-        .as_ref()
-        .map(|c| c.value.clone())
-        .unwrap_or_default();
+    let collection = a.collection.as_ref().map(|c| c.value.clone()).unwrap_or_default();
     let db = match &a.db {
         Some(db) => {
             let db = &db.value;

@@ -22,12 +22,9 @@ pub fn field_schema(field: &Field) -> TokenStream {
         Source::Fixed(alias) => quote!(__odm::build::fixed(#alias)),
         Source::Mixed => quote!(__odm::build::any()),
     };
-    for (attr, keyword) in [
-        (&a.min_items, "minItems"),
-        (&a.max_items, "maxItems"),
-        (&a.min_len, "minLength"),
-        (&a.max_len, "maxLength"),
-    ] {
+    for (attr, keyword) in
+        [(&a.min_items, "minItems"), (&a.max_items, "maxItems"), (&a.min_len, "minLength"), (&a.max_len, "maxLength")]
+    {
         if let Some(n) = attr {
             let n = n.value as i64;
             expr = quote!(__odm::build::with(#expr, #keyword, #n));
@@ -147,16 +144,11 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
             let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
             let names: Vec<&String> = stored.iter().map(|v| &v.name).collect();
             let (kind, body) = match &cont.attrs.tag {
-                None => (
-                    quote!(__odm::BsonKind::String),
-                    quote!(__odm::build::string_enum(&[#(#names),*], #desc)),
-                ),
+                None => (quote!(__odm::BsonKind::String), quote!(__odm::build::string_enum(&[#(#names),*], #desc))),
                 Some(tag) => {
                     let tag = &tag.value;
                     let content = cont.attrs.content.as_ref().map(|c| &c.value);
-                    let schemas = stored
-                        .iter()
-                        .map(|v| variant_schema(v, tag, content, closed));
+                    let schemas = stored.iter().map(|v| variant_schema(v, tag, content, closed));
                     (
                         quote!(__odm::BsonKind::Object),
                         quote!(__odm::build::tagged_enum(#tag, &[#(#names),*], __odm::vec![#(#schemas),*], #desc)),

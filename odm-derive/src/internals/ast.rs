@@ -90,10 +90,7 @@ impl<'a> Container<'a> {
     /// Builds the IR; `None` only for shapes no rule can recover from (unions), which are reported.
     pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput, derive: Derive) -> Option<Self> {
         let attrs = attr::Container::from_ast(cx, input);
-        let rule = attrs
-            .rename_all
-            .as_ref()
-            .map_or(RenameRule::None, |r| r.value);
+        let rule = attrs.rename_all.as_ref().map_or(RenameRule::None, |r| r.value);
         let data = match &input.data {
             syn::Data::Struct(s) => match &s.fields {
                 syn::Fields::Named(named) => {
@@ -104,9 +101,7 @@ impl<'a> Container<'a> {
                         Data::Struct(fields)
                     }
                 }
-                syn::Fields::Unnamed(unnamed)
-                    if unnamed.unnamed.len() == 1 && derive == Derive::Embedded =>
-                {
+                syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 && derive == Derive::Embedded => {
                     Data::Newtype(Box::new(fields_from_ast(cx, unnamed.unnamed.iter(), rule).remove(0)))
                 }
                 _ => {
@@ -129,18 +124,10 @@ impl<'a> Container<'a> {
                     return None;
                 }
                 let fields_rule = attrs.rename_all_fields.as_ref().map(|r| r.value);
-                Data::Enum(
-                    e.variants
-                        .iter()
-                        .map(|v| variant_from_ast(cx, v, rule, fields_rule))
-                        .collect(),
-                )
+                Data::Enum(e.variants.iter().map(|v| variant_from_ast(cx, v, rule, fields_rule)).collect())
             }
             syn::Data::Union(u) => {
-                cx.error_spanned_by(
-                    u.union_token,
-                    "odm derives do not support unions: a union has no stored shape",
-                );
+                cx.error_spanned_by(u.union_token, "odm derives do not support unions: a union has no stored shape");
                 return None;
             }
         };
@@ -155,11 +142,7 @@ impl<'a> Container<'a> {
     }
 }
 
-fn fields_from_ast<'a>(
-    cx: &Ctxt,
-    fields: impl Iterator<Item = &'a syn::Field>,
-    rule: RenameRule,
-) -> Vec<Field<'a>> {
+fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, rule: RenameRule) -> Vec<Field<'a>> {
     fields
         .enumerate()
         .map(|(i, f)| {
@@ -172,19 +155,10 @@ fn fields_from_ast<'a>(
                 Some(Sp { value, tokens }) => (value.clone(), tokens.clone()),
                 None => (
                     rule.apply_to_field(&rust_name),
-                    f.ident
-                        .as_ref()
-                        .map_or_else(|| f.ty.to_token_stream(), |i| i.to_token_stream()),
+                    f.ident.as_ref().map_or_else(|| f.ty.to_token_stream(), |i| i.to_token_stream()),
                 ),
             };
-            Field {
-                rust_name,
-                ty: &f.ty,
-                attrs,
-                key,
-                key_tokens,
-                doc: attr::doc_comment(&f.attrs),
-            }
+            Field { rust_name, ty: &f.ty, attrs, key, key_tokens, doc: attr::doc_comment(&f.attrs) }
         })
         .collect()
 }
@@ -198,17 +172,9 @@ fn variant_from_ast<'a>(
     let attrs = attr::Variant::from_ast(cx, &v.attrs);
     let (name, name_tokens) = match &attrs.rename {
         Some(Sp { value, tokens }) => (value.clone(), tokens.clone()),
-        None => (
-            rule.apply_to_variant(&v.ident.unraw().to_string()),
-            v.ident.to_token_stream(),
-        ),
+        None => (rule.apply_to_variant(&v.ident.unraw().to_string()), v.ident.to_token_stream()),
     };
-    let field_rule = attrs
-        .rename_all
-        .as_ref()
-        .map(|r| r.value)
-        .or(fields_rule)
-        .unwrap_or(RenameRule::None);
+    let field_rule = attrs.rename_all.as_ref().map(|r| r.value).or(fields_rule).unwrap_or(RenameRule::None);
     let style = match &v.fields {
         syn::Fields::Unit => Style::Unit,
         syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => {
@@ -217,13 +183,5 @@ fn variant_from_ast<'a>(
         syn::Fields::Unnamed(_) => Style::Tuple,
         syn::Fields::Named(n) => Style::Struct(fields_from_ast(cx, n.named.iter(), field_rule)),
     };
-    Variant {
-        ident: &v.ident,
-        name,
-        name_tokens,
-        attrs,
-        style,
-        doc: attr::doc_comment(&v.attrs),
-        original: v,
-    }
+    Variant { ident: &v.ident, name, name_tokens, attrs, style, doc: attr::doc_comment(&v.attrs), original: v }
 }

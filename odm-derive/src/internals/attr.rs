@@ -8,6 +8,7 @@ use super::case::RenameRule;
 use super::ctxt::Ctxt;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
+use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
 use syn::{LitInt, LitStr, Token};
 
@@ -20,11 +21,7 @@ pub struct Sp<T> {
 
 impl<T> Sp<T> {
     pub fn span(&self) -> Span {
-        self.tokens
-            .clone()
-            .into_iter()
-            .next()
-            .map_or_else(Span::call_site, |t| t.span())
+        self.tokens.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span())
     }
 }
 
@@ -38,25 +35,39 @@ impl<T> ToTokens for Sp<T> {
 struct Attr<'c, T> {
     cx: &'c Ctxt,
     name: &'static str,
+    /// A mirrored serde attribute: serde itself reports duplicates, so odm stays silent.
+    serde: bool,
     value: Option<Sp<T>>,
 }
 
 impl<'c, T> Attr<'c, T> {
+    /// An `#[odm(...)]` attribute.
     fn none(cx: &'c Ctxt, name: &'static str) -> Self {
-        Attr {
-            cx,
-            name,
-            value: None,
-        }
+        Attr { cx, name, serde: false, value: None }
     }
 
+    /// A `#[serde(...)]` attribute odm reads.
+    fn serde(cx: &'c Ctxt, name: &'static str) -> Self {
+        Attr { cx, name, serde: true, value: None }
+    }
+
+    /// Sets the value; `obj` is what later rules point at.
     fn set<A: ToTokens>(&mut self, obj: A, value: T) {
         let tokens = obj.into_token_stream();
-        if self.value.is_some() {
-            self.cx
-                .error_spanned_by(tokens, format!("duplicate attribute `{}`", self.name));
+        self.set_at(tokens.clone(), tokens, value);
+    }
+
+    /// Sets the value; a duplicate is reported at `key` (the attribute's name), `obj` is what later rules point at.
+    fn set_at<K: ToTokens, A: ToTokens>(&mut self, key: K, obj: A, value: T) {
+        if self.value.is_none() {
+            self.value = Some(Sp { value, tokens: obj.into_token_stream() });
+        } else if self.serde {
+            self.cx.serde_rejects();
         } else {
-            self.value = Some(Sp { value, tokens });
+            self.cx.error_spanned_by(
+                key,
+                format!("duplicate odm attribute `{}`: it is already set on this item; keep one", self.name),
+            );
         }
     }
 
@@ -70,10 +81,7 @@ fn lit_str(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
     match parsed {
         Ok(lit) => Some(lit),
         Err(_) => {
-            cx.error_spanned_by(
-                &meta.path,
-                format!("expected `{attr}` to be a string: `{attr} = \"...\"`"),
-            );
+            cx.error_spanned_by(&meta.path, format!("expected `{attr}` to be a string: `{attr} = \"...\"`"));
             skip_rest(meta);
             None
         }
@@ -82,16 +90,22 @@ fn lit_str(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
 
 fn lit_usize(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<(usize, LitInt)> {
     let parsed = meta.value().and_then(|v| v.parse::<LitInt>());
-    match parsed
-        .as_ref()
-        .map(|lit| (lit.base10_parse::<usize>(), lit))
-    {
+    match parsed.as_ref().map(|lit| (lit.base10_parse::<usize>(), lit)) {
         Ok((Ok(n), lit)) => Some((n, lit.clone())),
         _ => {
-            cx.error_spanned_by(
-                &meta.path,
-                format!("expected `{attr}` to be a non-negative integer: `{attr} = 30`"),
-            );
+            cx.error_spanned_by(&meta.path, format!("expected `{attr}` to be a non-negative integer: `{attr} = 30`"));
+            skip_rest(meta);
+            None
+        }
+    }
+}
+
+/// `key = "..."` inside `#[serde(...)]`: a malformed value is serde's error to report, so odm stays silent.
+fn serde_lit_str(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<LitStr> {
+    match meta.value().and_then(|v| v.parse::<LitStr>()) {
+        Ok(lit) => Some(lit),
+        Err(_) => {
+            cx.serde_rejects();
             skip_rest(meta);
             None
         }
@@ -115,59 +129,42 @@ fn skip_rest(meta: &ParseNestedMeta) {
 }
 
 /// `rename = "x"` or `rename(serialize = "x", deserialize = "y")`: odm only needs the serialized name.
-fn ser_name(cx: &Ctxt, attr: &'static str, meta: &ParseNestedMeta) -> Option<LitStr> {
+fn ser_name(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<LitStr> {
     if meta.input.peek(Token![=]) {
-        return lit_str(cx, attr, meta);
+        return serde_lit_str(cx, meta);
     }
     let mut ser = None;
     let result = meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("serialize") {
-            ser = lit_str(cx, attr, &inner);
-        } else if inner.path.is_ident("deserialize") {
-            let _ = lit_str(cx, attr, &inner);
+            ser = serde_lit_str(cx, &inner);
         } else {
-            cx.error_spanned_by(
-                &inner.path,
-                format!("unknown `{attr}` key: expected `serialize` or `deserialize`"),
-            );
+            if !inner.path.is_ident("deserialize") {
+                cx.serde_rejects();
+            }
             skip_rest(&inner);
         }
         Ok(())
     });
-    if let Err(err) = result {
-        cx.syn_error(err);
+    if result.is_err() {
+        cx.serde_rejects();
     }
     ser
 }
 
-fn rename_rule(cx: &Ctxt, attr: &'static str, meta: &ParseNestedMeta) -> Option<Sp<RenameRule>> {
-    let lit = ser_name(cx, attr, meta)?;
+/// `rename_all = "..."`; an unknown rule is serde's error to report.
+fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Sp<RenameRule>> {
+    let lit = ser_name(cx, meta)?;
     match RenameRule::from_str(&lit.value()) {
-        Some(rule) => Some(Sp {
-            value: rule,
-            tokens: lit.into_token_stream(),
-        }),
+        Some(rule) => Some(Sp { value: rule, tokens: lit.into_token_stream() }),
         None => {
-            cx.error_spanned_by(
-                &lit,
-                format!(
-                    "unknown rename rule `{}`: expected one of {}",
-                    lit.value(),
-                    RenameRule::valid_names()
-                ),
-            );
+            cx.serde_rejects();
             None
         }
     }
 }
 
 /// Parses every `#[name(...)]` attribute in `attrs` with `f`, reporting parse errors and moving on.
-fn each_nested(
-    cx: &Ctxt,
-    attrs: &[syn::Attribute],
-    name: &str,
-    mut f: impl FnMut(&ParseNestedMeta),
-) {
+fn each_nested(cx: &Ctxt, attrs: &[syn::Attribute], name: &str, mut f: impl FnMut(&ParseNestedMeta)) {
     for attr in attrs.iter().filter(|a| a.path().is_ident(name)) {
         if let syn::Meta::List(list) = &attr.meta {
             if list.tokens.is_empty() {
@@ -186,20 +183,37 @@ fn each_nested(
 
 fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, expected: &str) {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
-    cx.error_spanned_by(
-        &meta.path,
-        format!("unknown {what} attribute `{name}`: expected one of {expected}"),
-    );
+    // `expected` lists the names in backticks: "`a`, `b`".
+    let guess = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|known| edit_distance(&name, known) <= 2)
+        .min_by_key(|known| edit_distance(&name, known));
+    let hint = guess.map_or_else(String::new, |g| format!(" (did you mean `{g}`?)"));
+    cx.error_spanned_by(&meta.path, format!("unknown {what} attribute `{name}`{hint}: expected one of {expected}"));
     skip_rest(meta);
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 /// A serde attribute odm cannot mirror: refused rather than silently misread.
 fn refuse_serde(cx: &Ctxt, meta: &ParseNestedMeta, why: &str) {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
-    cx.error_spanned_by(
-        &meta.path,
-        format!("`#[serde({name})]` is not supported by odm: {why}"),
-    );
+    cx.error_spanned_by(&meta.path, format!("`#[serde({name})]` is not supported by odm: {why}"));
     skip_rest(meta);
 }
 
@@ -220,10 +234,11 @@ pub struct Container {
     pub tag: Option<Sp<String>>,
     pub content: Option<Sp<String>>,
     pub transparent: Option<Sp<()>>,
+    /// `#[serde(untagged)]` was given (and refused); the enum rules skip their follow-on "needs a tag" errors.
+    pub untagged: bool,
 }
 
-const ODM_CONTAINER: &str =
-    "`collection`, `db`, `module`, `max_key_len`, `closed`, `validation_level`, \
+const ODM_CONTAINER: &str = "`collection`, `db`, `module`, `max_key_len`, `closed`, `validation_level`, \
                              `validation_action`, `crate`";
 
 impl Container {
@@ -240,19 +255,19 @@ impl Container {
             let p = &meta.path;
             if p.is_ident("collection") {
                 if let Some(l) = lit_str(cx, "collection", meta) {
-                    collection.set(&l, l.value());
+                    collection.set_at(p, &l, l.value());
                 }
             } else if p.is_ident("db") || p.is_ident("database") {
                 if let Some(l) = lit_str(cx, "db", meta) {
-                    db.set(&l, l.value());
+                    db.set_at(p, &l, l.value());
                 }
             } else if p.is_ident("module") {
                 if let Some(l) = lit_str(cx, "module", meta) {
-                    module.set(&l, l.value());
+                    module.set_at(p, &l, l.value());
                 }
             } else if p.is_ident("max_key_len") {
                 if let Some((n, l)) = lit_usize(cx, "max_key_len", meta) {
-                    max_key_len.set(&l, n);
+                    max_key_len.set_at(p, &l, n);
                 }
             } else if p.is_ident("closed") {
                 closed.set(p, ());
@@ -260,24 +275,30 @@ impl Container {
                 if let Some(l) = lit_str(cx, "validation_level", meta) {
                     let v = l.value();
                     if ["strict", "moderate", "off"].contains(&v.as_str()) {
-                        level.set(&l, v);
+                        level.set_at(p, &l, v);
                     } else {
-                        cx.error_spanned_by(&l, format!("unknown validation level `{v}`: expected `strict`, `moderate` or `off`"));
+                        cx.error_spanned_by(
+                            &l,
+                            format!("unknown validation level `{v}`: expected `strict`, `moderate` or `off`"),
+                        );
                     }
                 }
             } else if p.is_ident("validation_action") {
                 if let Some(l) = lit_str(cx, "validation_action", meta) {
                     let v = l.value();
                     if ["error", "warn", "errorAndLog"].contains(&v.as_str()) {
-                        action.set(&l, v);
+                        action.set_at(p, &l, v);
                     } else {
-                        cx.error_spanned_by(&l, format!("unknown validation action `{v}`: expected `error`, `warn` or `errorAndLog`"));
+                        cx.error_spanned_by(
+                            &l,
+                            format!("unknown validation action `{v}`: expected `error`, `warn` or `errorAndLog`"),
+                        );
                     }
                 }
             } else if p.is_ident("crate") {
                 if let Some(l) = lit_str(cx, "crate", meta) {
                     match l.parse::<syn::Path>() {
-                        Ok(path) => crate_path.set(&l, path),
+                        Ok(path) => crate_path.set_at(p, &l, path),
                         Err(_) => cx.error_spanned_by(&l, "expected a path: `crate = \"::odm\"`"),
                     }
                 }
@@ -286,42 +307,41 @@ impl Container {
             }
         });
 
-        let mut rename_all = Attr::none(cx, "rename_all");
-        let mut rename_all_fields = Attr::none(cx, "rename_all_fields");
-        let mut tag = Attr::none(cx, "tag");
-        let mut content = Attr::none(cx, "content");
-        let mut transparent = Attr::none(cx, "transparent");
+        let mut rename_all = Attr::serde(cx, "rename_all");
+        let mut rename_all_fields = Attr::serde(cx, "rename_all_fields");
+        let mut tag = Attr::serde(cx, "tag");
+        let mut content = Attr::serde(cx, "content");
+        let mut transparent = Attr::serde(cx, "transparent");
+        let mut untagged = false;
         each_nested(cx, &input.attrs, "serde", |meta| {
             let p = &meta.path;
             if p.is_ident("rename_all") {
-                if let Some(r) = rename_rule(cx, "rename_all", meta) {
+                if let Some(r) = rename_rule(cx, meta) {
                     rename_all.set(r.tokens, r.value);
                 }
             } else if p.is_ident("rename_all_fields") {
-                if let Some(r) = rename_rule(cx, "rename_all_fields", meta) {
+                if let Some(r) = rename_rule(cx, meta) {
                     rename_all_fields.set(r.tokens, r.value);
                 }
             } else if p.is_ident("tag") {
-                if let Some(l) = lit_str(cx, "tag", meta) {
+                if let Some(l) = serde_lit_str(cx, meta) {
                     tag.set(&l, l.value());
                 }
             } else if p.is_ident("content") {
-                if let Some(l) = lit_str(cx, "content", meta) {
+                if let Some(l) = serde_lit_str(cx, meta) {
                     content.set(&l, l.value());
                 }
             } else if p.is_ident("transparent") {
                 transparent.set(p, ());
             } else if p.is_ident("untagged") {
+                untagged = true;
                 refuse_serde(
                     cx,
                     meta,
                     "an untagged enum stores several BSON shapes in one field; \
                      use `#[serde(tag = \"t\")]` so each variant is told apart by its tag",
                 );
-            } else if ["from", "into", "try_from", "remote"]
-                .iter()
-                .any(|k| p.is_ident(k))
-            {
+            } else if ["from", "into", "try_from", "remote"].iter().any(|k| p.is_ident(k)) {
                 refuse_serde(
                     cx,
                     meta,
@@ -329,16 +349,9 @@ impl Container {
                 );
             } else if p.is_ident("field_identifier") || p.is_ident("variant_identifier") {
                 refuse_serde(cx, meta, "identifier enums are not stored values");
-            } else if [
-                "rename",
-                "deny_unknown_fields",
-                "default",
-                "bound",
-                "crate",
-                "expecting",
-            ]
-            .iter()
-            .any(|k| p.is_ident(k))
+            } else if ["rename", "deny_unknown_fields", "default", "bound", "crate", "expecting"]
+                .iter()
+                .any(|k| p.is_ident(k))
             {
                 // These change neither the stored keys nor what serialization writes.
                 skip_rest(meta);
@@ -348,6 +361,7 @@ impl Container {
                     p,
                     format!("unknown serde container attribute `{name}`: odm cannot tell what it does to the stored document"),
                 );
+                cx.serde_rejects();
                 skip_rest(meta);
             }
         });
@@ -366,6 +380,7 @@ impl Container {
             tag: tag.get(),
             content: content.get(),
             transparent: transparent.get(),
+            untagged,
         }
     }
 }
@@ -390,10 +405,12 @@ pub struct Field {
     pub skip_serializing_if: Option<Sp<String>>,
     /// `with` / `serialize_with` / `serde_as(as = ..)`: the converter decides the stored type.
     pub converter: Option<Sp<String>>,
+    /// An unknown `#[odm(...)]` key was reported: perhaps a misspelt opt-in (`unbound`, `nulable`), so the rules
+    /// that such an attribute would satisfy stay quiet for this field instead of piling on follow-on errors.
+    pub unknown_odm: bool,
 }
 
-const ODM_FIELD: &str =
-    "`max_items`, `min_items`, `unbounded`, `counter`, `nullable`, `mixed`, `not_a_date`, \
+const ODM_FIELD: &str = "`max_items`, `min_items`, `unbounded`, `counter`, `nullable`, `mixed`, `not_a_date`, \
                          `bson_type`, `custom_id`, `max_len`, `min_len`";
 
 impl Field {
@@ -409,32 +426,33 @@ impl Field {
         let mut custom_id = Attr::none(cx, "custom_id");
         let mut max_len = Attr::none(cx, "max_len");
         let mut min_len = Attr::none(cx, "min_len");
+        let mut unknown_odm = false;
         each_nested(cx, attrs, "odm", |meta| {
             let p = &meta.path;
             let flag = |a: &mut Attr<'_, ()>| a.set(p, ());
             if p.is_ident("max_items") {
                 if let Some((n, l)) = lit_usize(cx, "max_items", meta) {
-                    max_items.set(&l, n);
+                    max_items.set_at(p, &l, n);
                 }
             } else if p.is_ident("min_items") {
                 if let Some((n, l)) = lit_usize(cx, "min_items", meta) {
-                    min_items.set(&l, n);
+                    min_items.set_at(p, &l, n);
                 }
             } else if p.is_ident("max_len") {
                 if let Some((n, l)) = lit_usize(cx, "max_len", meta) {
-                    max_len.set(&l, n);
+                    max_len.set_at(p, &l, n);
                 }
             } else if p.is_ident("min_len") {
                 if let Some((n, l)) = lit_usize(cx, "min_len", meta) {
-                    min_len.set(&l, n);
+                    min_len.set_at(p, &l, n);
                 }
             } else if p.is_ident("counter") {
                 if let Some(l) = lit_str(cx, "counter", meta) {
-                    counter.set(&l, l.value());
+                    counter.set_at(p, &l, l.value());
                 }
             } else if p.is_ident("bson_type") {
                 if let Some(l) = lit_str(cx, "bson_type", meta) {
-                    bson_type.set(&l, l.value());
+                    bson_type.set_at(p, &l, l.value());
                 }
             } else if p.is_ident("unbounded") {
                 flag(&mut unbounded);
@@ -447,28 +465,29 @@ impl Field {
             } else if p.is_ident("custom_id") {
                 flag(&mut custom_id);
             } else {
+                unknown_odm = true;
                 unknown(cx, meta, "odm field", ODM_FIELD);
             }
         });
 
-        let mut rename = Attr::none(cx, "rename");
-        let mut skip_serializing = Attr::none(cx, "skip_serializing");
-        let mut skip_serializing_if = Attr::none(cx, "skip_serializing_if");
-        let mut converter = Attr::none(cx, "with");
+        let mut rename = Attr::serde(cx, "rename");
+        let mut skip_serializing = Attr::serde(cx, "skip_serializing");
+        let mut skip_serializing_if = Attr::serde(cx, "skip_serializing_if");
+        let mut converter = Attr::serde(cx, "with");
         each_nested(cx, attrs, "serde", |meta| {
             let p = &meta.path;
             if p.is_ident("rename") {
-                if let Some(l) = ser_name(cx, "rename", meta) {
+                if let Some(l) = ser_name(cx, meta) {
                     rename.set(&l, l.value());
                 }
             } else if p.is_ident("skip") || p.is_ident("skip_serializing") {
                 skip_serializing.set(p, ());
             } else if p.is_ident("skip_serializing_if") {
-                if let Some(l) = lit_str(cx, "skip_serializing_if", meta) {
+                if let Some(l) = serde_lit_str(cx, meta) {
                     skip_serializing_if.set(&l, l.value());
                 }
             } else if p.is_ident("with") || p.is_ident("serialize_with") {
-                if let Some(l) = lit_str(cx, "with", meta) {
+                if let Some(l) = serde_lit_str(cx, meta) {
                     converter.set(&l, l.value());
                 }
             } else if p.is_ident("flatten") {
@@ -480,16 +499,9 @@ impl Field {
                 );
             } else if p.is_ident("getter") {
                 refuse_serde(cx, meta, "remote derives are not stored models");
-            } else if [
-                "alias",
-                "default",
-                "skip_deserializing",
-                "deserialize_with",
-                "borrow",
-                "bound",
-            ]
-            .iter()
-            .any(|k| p.is_ident(k))
+            } else if ["alias", "default", "skip_deserializing", "deserialize_with", "borrow", "bound"]
+                .iter()
+                .any(|k| p.is_ident(k))
             {
                 // Reading-side only: the stored document is unchanged.
                 skip_rest(meta);
@@ -497,20 +509,33 @@ impl Field {
                 let name = p.to_token_stream().to_string().replace(' ', "");
                 cx.error_spanned_by(
                     p,
-                    format!("unknown serde field attribute `{name}`: odm cannot tell what it does to the stored document"),
+                    format!(
+                        "unknown serde field attribute `{name}`: odm cannot tell what it does to the stored document"
+                    ),
                 );
+                cx.serde_rejects();
                 skip_rest(meta);
             }
         });
+        // `#[serde_with::serde_as]` rewrites `#[serde_as(as = "T")]` into `#[serde(with = "::serde_with::As::<T>")]`
+        // and keeps the original (with `as` made raw: `r#as`). The original is what the user wrote, so rules name it
+        // and point at it. serde_with reports its own malformed attributes.
+        let mut serde_as = None;
         each_nested(cx, attrs, "serde_as", |meta| {
-            if meta.path.is_ident("as") || meta.path.is_ident("serialize_as") {
-                if let Some(l) = lit_str(cx, "as", meta) {
-                    converter.set(&l, l.value());
+            let key = meta.path.get_ident().map(|i| i.unraw().to_string());
+            if matches!(key.as_deref(), Some("as" | "serialize_as")) {
+                match meta.value().and_then(|v| v.parse::<LitStr>()) {
+                    Ok(l) => serde_as = Some(l),
+                    Err(_) => skip_rest(meta),
                 }
             } else {
                 skip_rest(meta);
             }
         });
+        let converter = match serde_as {
+            Some(l) => Some(Sp { value: l.value(), tokens: l.into_token_stream() }),
+            None => converter.get(),
+        };
 
         Field {
             max_items: max_items.get(),
@@ -527,7 +552,8 @@ impl Field {
             rename: rename.get(),
             skip_serializing: skip_serializing.get(),
             skip_serializing_if: skip_serializing_if.get(),
-            converter: converter.get(),
+            converter,
+            unknown_odm,
         }
     }
 }
@@ -541,56 +567,54 @@ pub struct Variant {
 
 impl Variant {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
-        let mut rename = Attr::none(cx, "rename");
-        let mut rename_all = Attr::none(cx, "rename_all");
+        let mut rename = Attr::serde(cx, "rename");
+        let mut rename_all = Attr::serde(cx, "rename_all");
         let mut skip = false;
         each_nested(cx, attrs, "odm", |meta| {
-            unknown(cx, meta, "odm variant", "no variant attributes")
+            cx.error_spanned_by(
+                &meta.path,
+                "odm has no attributes for enum variants: put `#[odm(...)]` on the enum or on a variant's fields",
+            );
+            skip_rest(meta);
         });
         each_nested(cx, attrs, "serde", |meta| {
             let p = &meta.path;
             if p.is_ident("rename") {
-                if let Some(l) = ser_name(cx, "rename", meta) {
+                if let Some(l) = ser_name(cx, meta) {
                     rename.set(&l, l.value());
                 }
             } else if p.is_ident("rename_all") {
-                if let Some(r) = rename_rule(cx, "rename_all", meta) {
+                if let Some(r) = rename_rule(cx, meta) {
                     rename_all.set(r.tokens, r.value);
                 }
             } else if p.is_ident("skip") || p.is_ident("skip_serializing") {
                 skip = true;
             } else if p.is_ident("untagged") {
-                refuse_serde(cx, meta, "an untagged variant is written without its tag, so the validator cannot tell it apart");
-            } else if ["with", "serialize_with", "other"]
+                refuse_serde(
+                    cx,
+                    meta,
+                    "an untagged variant is written without its tag, so the validator cannot tell it apart",
+                );
+            } else if ["with", "serialize_with"].iter().any(|k| p.is_ident(k)) {
+                refuse_serde(cx, meta, "odm cannot see what this variant writes");
+            } else if ["alias", "other", "skip_deserializing", "deserialize_with", "borrow", "bound"]
                 .iter()
                 .any(|k| p.is_ident(k))
-            {
-                refuse_serde(cx, meta, "odm cannot see what this variant writes");
-            } else if [
-                "alias",
-                "skip_deserializing",
-                "deserialize_with",
-                "borrow",
-                "bound",
-            ]
-            .iter()
-            .any(|k| p.is_ident(k))
             {
                 skip_rest(meta);
             } else {
                 let name = p.to_token_stream().to_string().replace(' ', "");
                 cx.error_spanned_by(
                     p,
-                    format!("unknown serde variant attribute `{name}`: odm cannot tell what it does to the stored document"),
+                    format!(
+                        "unknown serde variant attribute `{name}`: odm cannot tell what it does to the stored document"
+                    ),
                 );
+                cx.serde_rejects();
                 skip_rest(meta);
             }
         });
-        Variant {
-            rename: rename.get(),
-            rename_all: rename_all.get(),
-            skip,
-        }
+        Variant { rename: rename.get(), rename_all: rename_all.get(), skip }
     }
 }
 
@@ -602,15 +626,26 @@ pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
             continue;
         }
         if let syn::Meta::NameValue(nv) = &attr.meta {
-            if let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            }) = &nv.value
-            {
+            if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = &nv.value {
                 lines.push(s.value().trim().to_owned());
             }
         }
     }
     let text = lines.join(" ").trim().to_owned();
     (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edit_distance;
+
+    #[test]
+    fn edit_distance_counts_single_edits() {
+        assert_eq!(edit_distance("max_item", "max_items"), 1);
+        assert_eq!(edit_distance("nulable", "nullable"), 1);
+        assert_eq!(edit_distance("unbound", "unbounded"), 2);
+        assert_eq!(edit_distance("colection", "collection"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert!(edit_distance("custom_id", "max_len") > 2);
+    }
 }

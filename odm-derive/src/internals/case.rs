@@ -30,18 +30,7 @@ static RENAME_RULES: &[(&str, RenameRule)] = &[
 
 impl RenameRule {
     pub fn from_str(s: &str) -> Option<Self> {
-        RENAME_RULES
-            .iter()
-            .find(|(name, _)| *name == s)
-            .map(|(_, rule)| *rule)
-    }
-
-    pub fn valid_names() -> String {
-        RENAME_RULES
-            .iter()
-            .map(|(n, _)| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        RENAME_RULES.iter().find(|(name, _)| *name == s).map(|(_, rule)| *rule)
     }
 
     /// Applies the rule to a variant name (written in PascalCase in Rust).
@@ -63,9 +52,7 @@ impl RenameRule {
             }
             ScreamingSnakeCase => SnakeCase.apply_to_variant(variant).to_ascii_uppercase(),
             KebabCase => SnakeCase.apply_to_variant(variant).replace('_', "-"),
-            ScreamingKebabCase => ScreamingSnakeCase
-                .apply_to_variant(variant)
-                .replace('_', "-"),
+            ScreamingKebabCase => ScreamingSnakeCase.apply_to_variant(variant).replace('_', "-"),
         }
     }
 
@@ -107,10 +94,7 @@ mod tests {
     #[test]
     fn rename_variants() {
         for &(original, lower, upper, camel, snake, screaming, kebab, screaming_kebab) in &[
-            (
-                "Outcome", "outcome", "OUTCOME", "outcome", "outcome", "OUTCOME", "outcome",
-                "OUTCOME",
-            ),
+            ("Outcome", "outcome", "OUTCOME", "outcome", "outcome", "OUTCOME", "outcome", "OUTCOME"),
             (
                 "VeryTasty",
                 "verytasty",
@@ -132,28 +116,15 @@ mod tests {
             assert_eq!(SnakeCase.apply_to_variant(original), snake);
             assert_eq!(ScreamingSnakeCase.apply_to_variant(original), screaming);
             assert_eq!(KebabCase.apply_to_variant(original), kebab);
-            assert_eq!(
-                ScreamingKebabCase.apply_to_variant(original),
-                screaming_kebab
-            );
+            assert_eq!(ScreamingKebabCase.apply_to_variant(original), screaming_kebab);
         }
     }
 
     #[test]
     fn rename_fields() {
         for &(original, upper, pascal, camel, screaming, kebab, screaming_kebab) in &[
-            (
-                "outcome", "OUTCOME", "Outcome", "outcome", "OUTCOME", "outcome", "OUTCOME",
-            ),
-            (
-                "very_tasty",
-                "VERY_TASTY",
-                "VeryTasty",
-                "veryTasty",
-                "VERY_TASTY",
-                "very-tasty",
-                "VERY-TASTY",
-            ),
+            ("outcome", "OUTCOME", "Outcome", "outcome", "OUTCOME", "outcome", "OUTCOME"),
+            ("very_tasty", "VERY_TASTY", "VeryTasty", "veryTasty", "VERY_TASTY", "very-tasty", "VERY-TASTY"),
             ("a", "A", "A", "a", "A", "a", "A"),
             ("z42", "Z42", "Z42", "z42", "Z42", "z42", "Z42"),
         ] {

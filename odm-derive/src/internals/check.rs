@@ -62,10 +62,22 @@ pub fn source(field: &Field) -> Source {
 fn converter_type(path: &str) -> Result<&'static str, &'static str> {
     let p = path.replace(' ', "");
     let has = |s: &str| p.contains(s);
-    if has("AsRfc3339String") || has("rfc3339") || has("ts_seconds") || has("ts_milliseconds") {
-        Err("it stores the date as a string or number: dates must be BSON dates (seed 001 §3(5)); use \
-             `bson::serde_helpers::datetime::FromChrono04DateTime` or `bson::DateTime`")
+    // `serde_as(as = "Vec<X>")` applies `X` to each element: the field is an array, not an `X`.
+    if let Ok(t) = syn::parse_str::<syn::Type>(&p) {
+        if let TyKind::Array { .. } | TyKind::Map { .. } = ty::classify(ty::unwrap_option(&t)) {
+            return Err("odm reads a converter applied to the whole field (or inside `Option<...>`), not one applied \
+                        to each element of an array or map; store the elements as BSON types (`Vec<odm::bson::DateTime>`), \
+                        or declare the field's type with `#[odm(bson_type = \"...\")]`");
+        }
+    }
+    if has("AsRfc3339String") || has("rfc3339") || has("Rfc3339") && !has("FromRfc3339String") {
+        Err("it writes the date as a string, but dates must be stored as BSON dates (seed 001 §3(5)); store \
+             `odm::bson::DateTime`, or convert chrono with `odm::bson::serde_helpers::datetime::FromChrono04DateTime`")
+    } else if has("ts_seconds") || has("ts_milliseconds") || has("ts_microseconds") || has("ts_nanoseconds") {
+        Err("it writes the date as a number, but dates must be stored as BSON dates (seed 001 §3(5)); use \
+             `odm::bson::serde_helpers::datetime::FromChrono04DateTime` instead")
     } else if has("FromChrono04DateTime")
+        || has("FromRfc3339String")
         || has("FromI64")
         || has("FromJiff02Timestamp")
         || has("FromTime03OffsetDateTime")
@@ -91,11 +103,7 @@ fn converter_type(path: &str) -> Result<&'static str, &'static str> {
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_generics(cx, cont);
     names::check_container_names(cx, cont);
-    let limit = cont
-        .attrs
-        .max_key_len
-        .as_ref()
-        .map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
+    let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
     match &cont.data {
         Data::Struct(fields) => {
             check_fields(cx, cont, fields, limit, None);
@@ -114,44 +122,29 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     }
     if cont.derive == Derive::Embedded {
         for (attr, name) in [
-            (
-                cont.attrs.collection.as_ref().map(|s| s.tokens.clone()),
-                "collection",
-            ),
+            (cont.attrs.collection.as_ref().map(|s| s.tokens.clone()), "collection"),
             (cont.attrs.db.as_ref().map(|s| s.tokens.clone()), "db"),
-            (
-                cont.attrs.module.as_ref().map(|s| s.tokens.clone()),
-                "module",
-            ),
-            (
-                cont.attrs
-                    .validation_level
-                    .as_ref()
-                    .map(|s| s.tokens.clone()),
-                "validation_level",
-            ),
-            (
-                cont.attrs
-                    .validation_action
-                    .as_ref()
-                    .map(|s| s.tokens.clone()),
-                "validation_action",
-            ),
+            (cont.attrs.module.as_ref().map(|s| s.tokens.clone()), "module"),
+            (cont.attrs.validation_level.as_ref().map(|s| s.tokens.clone()), "validation_level"),
+            (cont.attrs.validation_action.as_ref().map(|s| s.tokens.clone()), "validation_action"),
         ] {
             if let Some(tokens) = attr {
                 cx.error_spanned_by(
                     tokens,
-                    format!("`{name}` belongs on a `#[derive(Model)]` collection model, not on an embedded type"),
+                    format!(
+                        "`{name}` belongs on a `#[derive(Model)]` collection model, not on an embedded type; remove \
+                         it, or derive `Model` if this type is a collection's document"
+                    ),
                 );
             }
         }
     }
-    if matches!(cont.data, Data::Enum(_)) && cont.attrs.closed.is_some() && cont.attrs.tag.is_none()
-    {
+    if matches!(cont.data, Data::Enum(_)) && cont.attrs.closed.is_some() && cont.attrs.tag.is_none() {
         if let Some(c) = &cont.attrs.closed {
             cx.error_spanned_by(
                 c,
-                "`closed` applies to documents; a unit-only enum is stored as a string",
+                "`closed` applies to documents, but an enum without `#[serde(tag = \"...\")]` is stored as a string; \
+                 remove `closed`",
             );
         }
     }
@@ -179,38 +172,38 @@ fn check_fields(
     limit: usize,
     tag: Option<(&str, &proc_macro2::TokenStream)>,
 ) {
-    let mut seen: HashMap<&str, &proc_macro2::TokenStream> = HashMap::new();
-    if let Some((tag, tokens)) = tag {
-        seen.insert(tag, tokens);
+    // Key → the Rust field first stored under it (`None`: the enum's internal tag).
+    let mut seen: HashMap<&str, Option<&str>> = HashMap::new();
+    if let Some((tag, _)) = tag {
+        seen.insert(tag, None);
     }
     for field in fields.iter().filter(|f| f.is_stored()) {
-        names::check_key(
-            cx,
-            &field.key,
-            &field.key_tokens,
-            limit,
-            cont.attrs.max_key_len.is_some(),
-        );
-        if let Some(first) = seen.get(field.key.as_str()) {
-            cx.error_spanned_by(
+        names::check_key(cx, &field.key, &field.key_tokens, limit, cont.attrs.max_key_len.is_some());
+        let key = &field.key;
+        match seen.get(key.as_str()) {
+            Some(Some(first)) => cx.error_spanned_by(
                 &field.key_tokens,
                 format!(
-                    "duplicate stored key `{}`: two fields would be written under one key; rename one of them",
-                    field.key
+                    "duplicate stored key `{key}`: field `{first}` is already stored under `{key}`, and one document \
+                     cannot hold a key twice; give one of them another `#[serde(rename = \"...\")]`"
                 ),
-            );
-            cx.error_spanned_by(*first, format!("first use of key `{}` here", field.key));
-        } else {
-            seen.insert(&field.key, &field.key_tokens);
+            ),
+            Some(None) => cx.error_spanned_by(
+                &field.key_tokens,
+                format!(
+                    "stored key `{key}` is the enum's tag (`#[serde(tag = \"{key}\")]`), which serde writes into this \
+                     variant's document too; rename the field or choose another tag"
+                ),
+            ),
+            None => {
+                seen.insert(key, Some(&field.rust_name));
+            }
         }
         check_field_type(cx, field);
     }
     for field in fields.iter().filter(|f| !f.is_stored()) {
         if let Some(c) = &field.attrs.counter {
-            cx.error_spanned_by(
-                c,
-                "a skipped field is never stored, so it cannot have a counter",
-            );
+            cx.error_spanned_by(c, "a skipped field is never stored, so it has no size to count; remove `counter`");
         }
     }
 }
@@ -224,10 +217,13 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     if let Some(conv) = &a.converter {
         if a.bson_type.is_none() && a.mixed.is_none() {
             if let Err(why) = converter_type(&conv.value) {
-                cx.error_spanned_by(
-                    conv,
-                    format!("field `{name}`: serde converter `{}`: {why}", conv.value),
-                );
+                // An unknown converter is satisfied by `bson_type`, perhaps misspelt among the unknown odm keys.
+                if !(field.attrs.unknown_odm && why.contains("bson_type")) {
+                    cx.error_spanned_by(
+                        conv,
+                        format!("field `{name}`: serde converter `{}`: {why}", conv.value.replace(' ', "")),
+                    );
+                }
             }
         }
     }
@@ -235,21 +231,20 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         if !BSON_TYPES.contains(&t.value.as_str()) {
             cx.error_spanned_by(
                 t,
-                format!(
-                    "unknown BSON type `{}`: expected one of {}",
-                    t.value,
-                    BSON_TYPES.join(", ")
-                ),
+                format!("unknown BSON type `{}`: expected one of {}", t.value, BSON_TYPES.join(", ")),
             );
         }
     }
     if let (Some(m), Some(_)) = (&a.mixed, &a.bson_type) {
         cx.error_spanned_by(
             m,
-            "`mixed` and `bson_type` contradict each other: a field has one declared type or none",
+            "`mixed` and `bson_type` contradict each other: a field has one declared type or none; keep one of them",
         );
     }
     let fixed = a.converter.is_some() || a.bson_type.is_some() || a.mixed.is_some();
+    // After an unknown `#[odm(...)]` key (reported already), rules that a missing opt-in attribute would satisfy
+    // stay quiet: the unknown key is most likely that attribute, misspelt.
+    let lenient = a.unknown_odm;
 
     // Option: absent, not null (rule 3).
     let (inner, is_option) = match ty::classify(ty) {
@@ -260,11 +255,13 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         if let TyKind::Option(_) = ty::classify(inner) {
             cx.error_spanned_by(
                 ty,
-                format!("field `{name}`: `Option<Option<T>>` cannot be stored: absent and null would be the same key; \
-                         use `Option<T>` with `#[odm(nullable)]`"),
+                format!(
+                    "field `{name}`: `Option<Option<T>>` cannot be stored: absent and null would be the same key; \
+                         use `Option<T>` with `#[odm(nullable)]`"
+                ),
             );
         }
-        if field.attrs.skip_serializing_if.is_none() && a.nullable.is_none() && field.is_stored() {
+        if field.attrs.skip_serializing_if.is_none() && a.nullable.is_none() && field.is_stored() && !lenient {
             cx.error_spanned_by(
                 ty,
                 format!(
@@ -276,7 +273,11 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     } else if let Some(n) = &a.nullable {
         cx.error_spanned_by(
             n,
-            format!("field `{name}`: only an `Option` field can be `nullable`"),
+            format!(
+                "field `{name}`: only an `Option` field can be `nullable` (store `null` for `None`); make the field \
+                 `Option<{}>`, or remove `nullable`",
+                ty::display(ty)
+            ),
         );
     }
 
@@ -286,46 +287,31 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         shape = b;
     }
     let kind = ty::classify(shape);
-    let is_array = matches!(kind, TyKind::Array { .. }) && !fixed;
+    let is_array = matches!(kind, TyKind::Array { .. });
     match &kind {
-        TyKind::Multi { name: tname } if a.mixed.is_none() && !fixed => cx.error_spanned_by(
-            shape,
-            format!(
-                "field `{name}`: `{tname}` can hold any BSON type, but a field stores one type (seed 001 §3(4)); \
-                 use a concrete type, or opt out with `#[odm(mixed)]`"
-            ),
-        ),
-        TyKind::Unfaithful { name: tname, why } if !fixed => {
-            cx.error_spanned_by(shape, format!("field `{name}`: `{tname}` cannot be stored faithfully: {why}"))
-        }
-        TyKind::ChronoLike { name: tname } if !fixed => cx.error_spanned_by(
-            shape,
-            format!(
-                "field `{name}`: `{tname}` is written as a string by its own serde impl, but dates must be stored as BSON \
-                 dates (seed 001 §3(5)); use `bson::DateTime`, or add \
-                 `#[serde(with = \"bson::serde_helpers::datetime::FromChrono04DateTime\")]`"
-            ),
-        ),
-        TyKind::Map { key } => {
-            let key_ok = matches!(ty::classify(key), TyKind::Str);
-            if !key_ok {
+        _ if fixed => {}
+        TyKind::Multi { .. } | TyKind::Tuple if lenient => {}
+        TyKind::Map { key, value } => {
+            if !matches!(ty::classify(key), TyKind::Str) {
                 cx.error_spanned_by(
                     key,
-                    format!("field `{name}`: map keys are stored as document keys, so they must be `String`"),
+                    format!(
+                        "field `{name}`: map keys are stored as document keys, so they must be `String`; it is `{}`",
+                        ty::display(key)
+                    ),
                 );
             }
+            if let Some(problem) = element_problem(value) {
+                cx.error_spanned_by(value, format!("field `{name}` (map value): {problem}"));
+            }
         }
-        TyKind::Array { elem, fixed: len } if !fixed => {
-            if let TyKind::Multi { .. } | TyKind::ChronoLike { .. } | TyKind::Unfaithful { .. } = ty::classify(elem) {
-                cx.error_spanned_by(
-                    elem,
-                    format!("field `{name}`: array elements follow the same rules as fields: this element type cannot be \
-                             stored as one faithful BSON type"),
-                );
+        TyKind::Array { elem, fixed: len } => {
+            if let Some(problem) = element_problem(elem) {
+                cx.error_spanned_by(elem, format!("field `{name}` (array element): {problem}"));
             }
             let bounded = a.max_items.is_some() || len.is_some();
             match (&a.unbounded, bounded) {
-                (None, false) => cx.error_spanned_by(
+                (None, false) if !lenient => cx.error_spanned_by(
                     ty,
                     format!(
                         "field `{name}`: arrays must be bounded (seed 002: embedded arrays stay small, about 30 items); \
@@ -340,49 +326,103 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
             }
             if let (Some(min), Some(max)) = (&a.min_items, &a.max_items) {
                 if min.value > max.value {
-                    cx.error_spanned_by(min, format!("field `{name}`: `min_items` is greater than `max_items`"));
+                    cx.error_spanned_by(
+                        min,
+                        format!(
+                            "field `{name}`: `min_items = {}` is greater than `max_items = {}`, so no array could be \
+                             stored; lower `min_items` or raise `max_items`",
+                            min.value, max.value
+                        ),
+                    );
                 }
             }
         }
-        _ => {}
-    }
-    if !is_array {
-        for (attr, what) in [
-            (a.max_items.as_ref().map(|s| s.tokens.clone()), "max_items"),
-            (a.min_items.as_ref().map(|s| s.tokens.clone()), "min_items"),
-            (a.unbounded.as_ref().map(|s| s.tokens.clone()), "unbounded"),
-            (a.counter.as_ref().map(|s| s.tokens.clone()), "counter"),
-        ] {
-            if let Some(tokens) = attr {
-                cx.error_spanned_by(
-                    tokens,
-                    format!("field `{name}`: `{what}` applies only to array fields"),
-                );
+        _ => {
+            if let Some(problem) = type_problem(&kind, shape) {
+                cx.error_spanned_by(shape, format!("field `{name}`: {problem}"));
             }
+        }
+    }
+    // Array and string keywords need a stored array or string. The stored type is the converter's (`bson_type`)
+    // when there is one; an unknown path (`TyKind::Other`, maybe an alias) is left to a generated const assertion;
+    // a refused converter or `mixed` was reported or opted out already.
+    let shown = ty::display(shape);
+    let (array_ok, string_ok, what_it_is) = match source(field) {
+        Source::Fixed(alias) => (Some(alias == "array"), Some(alias == "string"), format!("is stored as `{alias}`")),
+        Source::Mixed => (None, None, String::new()),
+        Source::Trait => match kind {
+            TyKind::Other => (None, None, String::new()),
+            _ => (Some(is_array), Some(matches!(kind, TyKind::Str)), format!("is `{shown}`")),
+        },
+    };
+    let keywords = [
+        (array_ok, "array", a.max_items.as_ref().map(|s| s.tokens.clone()), "max_items"),
+        (array_ok, "array", a.min_items.as_ref().map(|s| s.tokens.clone()), "min_items"),
+        (array_ok, "array", a.unbounded.as_ref().map(|s| s.tokens.clone()), "unbounded"),
+        (array_ok, "array", a.counter.as_ref().map(|s| s.tokens.clone()), "counter"),
+        (string_ok, "string", a.max_len.as_ref().map(|s| s.tokens.clone()), "max_len"),
+        (string_ok, "string", a.min_len.as_ref().map(|s| s.tokens.clone()), "min_len"),
+    ];
+    for (ok, kind_name, tokens, keyword) in keywords {
+        if let (Some(false), Some(tokens)) = (ok, tokens) {
+            cx.error_spanned_by(
+                tokens,
+                format!("field `{name}`: `{keyword}` applies only to {kind_name} fields, and this field {what_it_is}; remove it"),
+            );
         }
     }
     let is_str = matches!(kind, TyKind::Str) && !fixed;
-    if !is_str {
-        for (attr, what) in [
-            (a.max_len.as_ref().map(|s| s.tokens.clone()), "max_len"),
-            (a.min_len.as_ref().map(|s| s.tokens.clone()), "min_len"),
-        ] {
-            if let Some(tokens) = attr {
-                cx.error_spanned_by(
-                    tokens,
-                    format!("field `{name}`: `{what}` applies only to string fields"),
-                );
-            }
-        }
-    }
-    if is_str && a.not_a_date.is_none() && looks_like_date(&field.rust_name, &field.key) {
+    if is_str && a.not_a_date.is_none() && !lenient && looks_like_date(&field.rust_name, &field.key) {
         cx.error_spanned_by(
             ty,
             format!(
                 "field `{name}` is named like a date but stored as a string; string dates in mixed formats break equality \
-                 and range queries (seed 001 §3(5)); use `bson::DateTime`, or add `#[odm(not_a_date)]` if it is not a date"
+                 and range queries (seed 001 §3(5)); use `odm::bson::DateTime`, or add `#[odm(not_a_date)]` if it is not a date"
             ),
         );
+    }
+}
+
+/// Why a value of this kind cannot be stored as one faithful BSON type (rules 3 and 4), if it cannot.
+fn type_problem(kind: &TyKind, ty: &syn::Type) -> Option<String> {
+    let shown = ty::display(ty);
+    Some(match kind {
+        TyKind::Multi { name } => format!(
+            "`{name}` can hold any BSON type, but a field stores one type (seed 001 §3(4)); use a concrete type, or \
+             opt out with `#[odm(mixed)]`"
+        ),
+        TyKind::Tuple => {
+            "a tuple is stored as an array of unnamed positions that may differ in type (seed 001 §3(4)); \
+                          use an `Embedded` struct with named fields, or `[T; N]` if every element has one type"
+                .to_owned()
+        }
+        TyKind::Unfaithful { name, why } => format!("`{name}` cannot be stored faithfully: {why}"),
+        TyKind::ChronoLike => format!(
+            "`{shown}` is not written as a BSON date by its own serde impl (chrono writes a string), but dates must be \
+             stored as BSON dates (seed 001 §3(5)); use `odm::bson::DateTime`, or add \
+             `#[serde(with = \"odm::bson::serde_helpers::datetime::FromChrono04DateTime\")]`"
+        ),
+        _ => return None,
+    })
+}
+
+/// [`type_problem`] for array elements and map values, which also must not be `Option` (serde writes `null`).
+fn element_problem(ty: &syn::Type) -> Option<String> {
+    match ty::classify(ty) {
+        TyKind::Option(inner) => Some(format!(
+            "`{}` writes `null` for `None`, so the array or map would mix `null` with `{}` (seed 001 §3(4)); store \
+             `{}` and leave missing values out",
+            ty::display(ty),
+            ty::display(inner),
+            ty::display(inner)
+        )),
+        // A field-level converter cannot reach the elements: only the element type can change.
+        TyKind::ChronoLike => Some(format!(
+            "`{}` is not written as a BSON date by its own serde impl (chrono writes a string), but dates must be \
+             stored as BSON dates (seed 001 §3(5)); use `odm::bson::DateTime` elements",
+            ty::display(ty)
+        )),
+        kind => type_problem(&kind, ty),
     }
 }
 
@@ -390,25 +430,10 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
 fn looks_like_date(rust_name: &str, key: &str) -> bool {
     let check = |n: &str| {
         let lower = n.to_ascii_lowercase();
-        [
-            "date",
-            "time",
-            "timestamp",
-            "datetime",
-            "created",
-            "updated",
-            "deleted",
-            "birthday",
-            "dob",
-            "expires",
-        ]
-        .contains(&lower.as_str())
-            || ["_at", "_date", "_time", "_on", "_ts", "_timestamp"]
-                .iter()
-                .any(|s| lower.ends_with(s))
-            || ["At", "Date", "Time", "On"]
-                .iter()
-                .any(|s| n.ends_with(s) && n.len() > s.len())
+        ["date", "time", "timestamp", "datetime", "created", "updated", "deleted", "birthday", "dob", "expires"]
+            .contains(&lower.as_str())
+            || ["_at", "_date", "_time", "_on", "_ts", "_timestamp"].iter().any(|s| lower.ends_with(s))
+            || ["At", "Date", "Time", "On"].iter().any(|s| n.ends_with(s) && n.len() > s.len())
     };
     check(rust_name) || check(key)
 }
@@ -421,11 +446,8 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
             continue;
         };
         let Some(target) = fields.iter().find(|f| f.rust_name == counter.value) else {
-            let names: Vec<_> = fields
-                .iter()
-                .filter(|f| !std::ptr::eq(*f, field))
-                .map(|f| format!("`{}`", f.rust_name))
-                .collect();
+            let names: Vec<_> =
+                fields.iter().filter(|f| !std::ptr::eq(*f, field)).map(|f| format!("`{}`", f.rust_name)).collect();
             cx.error_spanned_by(
                 counter,
                 format!(
@@ -439,37 +461,54 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
             continue;
         };
         if std::ptr::eq(target, field) {
-            cx.error_spanned_by(counter, "an array cannot be its own counter");
+            cx.error_spanned_by(
+                counter,
+                "an array cannot be its own counter; name an integer field beside it that holds its size",
+            );
             continue;
         }
-        // Aliases (`TyKind::Other`) are left to the generated const assertion, which sees the real type.
-        if !matches!(ty::classify(target.ty), TyKind::Int | TyKind::Other) {
-            cx.error_spanned_by(
+        let c = &counter.value;
+        match ty::classify(target.ty) {
+            // Aliases and other paths (`TyKind::Other`) are left to the generated const assertion, which sees the
+            // real type; an unfaithful integer (`u64`) is already reported at the field.
+            TyKind::Int | TyKind::Other | TyKind::Unfaithful { .. } => {
+                if !target.is_always_written() {
+                    cx.error_spanned_by(
+                        counter,
+                        format!(
+                            "counter `{c}` is not always written (`skip_serializing_if`), but the server compares it with \
+                             the array's size on every write; remove the `skip_serializing_if`"
+                        ),
+                    );
+                }
+            }
+            TyKind::Option(inner) => {
+                let plain = match ty::classify(inner) {
+                    TyKind::Int => ty::display(inner),
+                    _ => "i32".to_owned(),
+                };
+                cx.error_spanned_by(
+                    counter,
+                    format!(
+                        "counter `{c}` is `{}`, but a counter is always present: the server compares it with the \
+                         array's size on every write; make it a plain `{plain}` (an empty array counts 0)",
+                        ty::display(target.ty)
+                    ),
+                );
+            }
+            _ => cx.error_spanned_by(
                 counter,
                 format!(
-                    "counter `{}` must be an integer field (`i32`, `i64` or `u32`), always present; it is `{}`",
-                    counter.value,
-                    quote::ToTokens::to_token_stream(target.ty).to_string().replace(' ', "")
+                    "counter `{c}` must be an integer field (`i32`, `i64` or `u32`) holding the array's size; it is `{}`",
+                    ty::display(target.ty)
                 ),
-            );
-        }
-        if !target.is_always_written() {
-            cx.error_spanned_by(
-                counter,
-                format!("counter `{}` is skipped when serializing, so the server could not keep it in step", counter.value),
-            );
+            ),
         }
         if target.key == "_id" {
             cx.error_spanned_by(counter, "`_id` is immutable and cannot count anything");
         }
         if target.attrs.counter.is_some() {
-            cx.error_spanned_by(
-                counter,
-                format!(
-                    "counter `{}` is itself an array with a counter",
-                    counter.value
-                ),
-            );
+            cx.error_spanned_by(counter, format!("counter `{}` is itself an array with a counter", counter.value));
         }
         if let Some(first) = used.get(&counter.value) {
             cx.error_spanned_by(
@@ -490,14 +529,19 @@ fn check_id(cx: &Ctxt, fields: &[Field]) {
     for field in fields {
         let is_id = field.key == "_id" && field.is_stored();
         match (&field.attrs.custom_id, is_id) {
-            (None, true) if !ty::is_object_id(field.ty) && field.attrs.converter.is_none() => cx.error_spanned_by(
-                field.ty,
-                "`_id` should be the default ObjectId (seed 001 §3(2): custom `_id` values slow inserts); use \
-                 `bson::oid::ObjectId`, or add `#[odm(custom_id)]` to choose another type on purpose",
-            ),
-            (Some(c), false) => {
-                cx.error_spanned_by(c, "`custom_id` applies only to the field stored as `_id` (`#[serde(rename = \"_id\")]`)")
+            (None, true)
+                if !ty::is_object_id(field.ty) && field.attrs.converter.is_none() && !field.attrs.unknown_odm =>
+            {
+                cx.error_spanned_by(
+                    field.ty,
+                    "`_id` should be the default ObjectId (seed 001 §3(2): custom `_id` values slow inserts); use \
+                 `odm::bson::oid::ObjectId`, or add `#[odm(custom_id)]` to choose another type on purpose",
+                )
             }
+            (Some(c), false) => cx.error_spanned_by(
+                c,
+                "`custom_id` applies only to the field stored as `_id` (`#[serde(rename = \"_id\")]`)",
+            ),
             _ => {}
         }
     }
@@ -506,47 +550,53 @@ fn check_id(cx: &Ctxt, fields: &[Field]) {
 fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
     let tag = cont.attrs.tag.as_ref();
     let content = cont.attrs.content.as_ref();
-    if let (Some(c), None) = (content, tag) {
-        cx.error_spanned_by(c, "`content` needs `tag` (adjacent tagging): add `#[serde(tag = \"t\", content = \"c\")]`");
+    if content.is_some() && tag.is_none() {
+        // serde's own derive refuses `content` without `tag`; one error is enough.
+        cx.serde_rejects();
     }
+    // Already reported (untagged refused, `content` without `tag`): no "needs a tag" on top.
+    let tagging_reported = cont.attrs.untagged || content.is_some();
+    let mut untagged_data_reported = false;
     if let Some(t) = tag {
-        names::check_key(
-            cx,
-            &t.value,
-            &t.tokens,
-            limit,
-            cont.attrs.max_key_len.is_some(),
-        );
+        names::check_key(cx, &t.value, &t.tokens, limit, cont.attrs.max_key_len.is_some());
     }
     if let (Some(t), Some(c)) = (tag, content) {
-        names::check_key(
-            cx,
-            &c.value,
-            &c.tokens,
-            limit,
-            cont.attrs.max_key_len.is_some(),
-        );
+        names::check_key(cx, &c.value, &c.tokens, limit, cont.attrs.max_key_len.is_some());
         if t.value == c.value {
-            cx.error_spanned_by(c, "`tag` and `content` must be different keys");
+            // serde's own derive refuses equal `tag` and `content` keys.
+            cx.serde_rejects();
         }
     }
-    let mut names_seen: HashMap<&str, &proc_macro2::TokenStream> = HashMap::new();
+    let mut names_seen: HashMap<&str, &syn::Ident> = HashMap::new();
     let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
     if stored.is_empty() {
-        cx.error_spanned_by(
-            cont.ident,
-            "an enum with no stored variants has no value to store",
-        );
+        cx.error_spanned_by(cont.ident, "an enum with no stored variants has no value to store");
     }
     for v in &stored {
         if let Some(first) = names_seen.get(v.name.as_str()) {
             cx.error_spanned_by(
                 &v.name_tokens,
-                format!("duplicate variant name `{}` after renaming", v.name),
+                format!(
+                    "duplicate variant name `{}`: variant `{first}` is already stored as `{}`, so the two could not be \
+                     told apart; rename one of them",
+                    v.name, v.name
+                ),
             );
-            cx.error_spanned_by(*first, format!("first use of `{}` here", v.name));
         } else {
-            names_seen.insert(&v.name, &v.name_tokens);
+            names_seen.insert(&v.name, v.ident);
+        }
+        let needs_tag = !matches!(v.style, Style::Unit | Style::Tuple) && tag.is_none();
+        if needs_tag && !tagging_reported && !untagged_data_reported {
+            untagged_data_reported = true;
+            cx.error_spanned_by(
+                v.ident,
+                format!(
+                    "variant `{}` carries data, and without a tag serde writes it as `{{ \"{}\": ... }}`: the variant name \
+                     becomes a key and unit variants stay strings, so the field has no single shape (seed 001 §3(4)); \
+                     add `#[serde(tag = \"t\")]` to the enum so every variant is a document told apart by its tag",
+                    v.ident, v.name
+                ),
+            );
         }
         match &v.style {
             Style::Tuple => cx.error_spanned_by(
@@ -555,33 +605,64 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
             ),
             Style::Unit => {}
             Style::Newtype(field) => {
-                if tag.is_none() {
-                    cx.error_spanned_by(
-                        v.ident,
-                        "an enum with data variants needs a tag so the validator can tell the variants apart; add \
-                         `#[serde(tag = \"t\")]` to the enum",
-                    );
+                if tag.is_some() && content.is_none() {
+                    check_internally_tagged_newtype(cx, v, field);
                 }
                 check_field_type(cx, field);
             }
             Style::Struct(fields) => {
-                if tag.is_none() {
-                    cx.error_spanned_by(
-                        v.ident,
-                        "an enum with data variants needs a tag so the validator can tell the variants apart; add \
-                         `#[serde(tag = \"t\")]` to the enum",
-                    );
-                }
                 // Internally tagged: the tag shares the variant's document.
                 let tag_here = if content.is_none() { tag.map(|t| (t.value.as_str(), &t.tokens)) } else { None };
                 check_fields(cx, cont, fields, limit, tag_here);
                 for c in fields.iter().filter_map(|f| f.attrs.counter.as_ref()) {
                     cx.error_spanned_by(
                         c,
-                        "counters inside enum variants are not supported: the server-side check covers struct fields;                          move the array and its counter into an `Embedded` struct",
+                        "counters inside enum variants are not supported: the server-side check covers struct fields; \
+                         move the array and its counter into an `Embedded` struct",
                     );
                 }
             }
         }
+    }
+}
+
+/// serde writes an internally tagged newtype variant by adding the tag to the inner value's document, so the inner
+/// value must be a document; a scalar or array fails at runtime ("cannot serialize tagged newtype variant").
+fn check_internally_tagged_newtype(cx: &Ctxt, v: &Variant, field: &Field) {
+    let not_a_document = match ty::classify(ty::unwrap_option(field.ty)) {
+        TyKind::Int | TyKind::NonInteger | TyKind::Str | TyKind::Array { .. } | TyKind::Tuple => true,
+        _ => ty::is_object_id(field.ty),
+    };
+    if not_a_document && field.attrs.converter.is_none() {
+        cx.error_spanned_by(
+            field.ty,
+            format!(
+                "variant `{}` of an internally tagged enum wraps `{}`, which is not a document, so serde cannot write \
+                 the tag into it and fails at runtime; use a struct variant `{} {{ value: {} }}`, or adjacent tagging \
+                 (`#[serde(tag = \"t\", content = \"c\")]`)",
+                v.ident,
+                ty::display(field.ty),
+                v.ident,
+                ty::display(field.ty)
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::converter_type;
+
+    #[test]
+    fn converters_decide_the_stored_type() {
+        let dt = "odm::bson::serde_helpers::datetime::";
+        assert_eq!(converter_type(&format!("{dt}FromChrono04DateTime")), Ok("date"));
+        assert_eq!(converter_type(&format!("Option<{dt}FromChrono04DateTime>")), Ok("date"));
+        assert_eq!(converter_type(&format!("{dt}FromRfc3339String")), Ok("date"));
+        assert_eq!(converter_type("bson::serde_helpers::object_id::FromHexString"), Ok("objectId"));
+        assert!(converter_type(&format!("{dt}AsRfc3339String")).unwrap_err().contains("string"));
+        assert!(converter_type("chrono::serde::ts_seconds").unwrap_err().contains("number"));
+        assert!(converter_type(&format!("Vec<{dt}FromChrono04DateTime>")).unwrap_err().contains("each element"));
+        assert!(converter_type("my_mod").unwrap_err().contains("bson_type"));
     }
 }

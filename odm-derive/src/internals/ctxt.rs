@@ -2,19 +2,18 @@
 //! so a user sees all problems of one type in one build (serde's `Ctxt` pattern).
 
 use quote::ToTokens;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Display;
 
 /// Collects errors; must be consumed with [`Ctxt::check`].
 pub struct Ctxt {
     errors: RefCell<Option<Vec<syn::Error>>>,
+    serde_rejects: Cell<bool>,
 }
 
 impl Ctxt {
     pub fn new() -> Self {
-        Ctxt {
-            errors: RefCell::new(Some(Vec::new())),
-        }
+        Ctxt { errors: RefCell::new(Some(Vec::new())), serde_rejects: Cell::new(false) }
     }
 
     /// Records an error spanning the tokens of `obj`.
@@ -28,22 +27,24 @@ impl Ctxt {
         self.push(err);
     }
 
+    /// Notes a problem serde's own derive reports (a duplicate or malformed `#[serde(...)]` attribute, `content`
+    /// without `tag`): odm stays silent so the user sees the error once, and knows serde's impls will be missing.
+    pub fn serde_rejects(&self) {
+        self.serde_rejects.set(true);
+    }
+
+    /// True when serde's derive fails on this input too (see [`Ctxt::serde_rejects`]).
+    pub fn serde_rejected(&self) -> bool {
+        self.serde_rejects.get()
+    }
+
     fn push(&self, err: syn::Error) {
-        self.errors
-            .borrow_mut()
-            .as_mut()
-            .expect("Ctxt used after check")
-            .push(err);
+        self.errors.borrow_mut().as_mut().expect("Ctxt used after check").push(err);
     }
 
     /// Consumes the context; all errors combined into one.
     pub fn check(self) -> syn::Result<()> {
-        let mut errors = self
-            .errors
-            .borrow_mut()
-            .take()
-            .expect("Ctxt checked twice")
-            .into_iter();
+        let mut errors = self.errors.borrow_mut().take().expect("Ctxt checked twice").into_iter();
         let Some(mut combined) = errors.next() else {
             return Ok(());
         };

@@ -13,41 +13,37 @@ fn charset_error(what: &str, name: &str) -> Option<String> {
     if name.is_empty() {
         return Some(format!("{what} name is empty"));
     }
-    if let Some(bad) = name
-        .chars()
-        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'))
-    {
-        let hint = if bad.is_ascii_uppercase() {
-            format!(": use `{}`", name.to_ascii_lowercase())
-        } else {
-            String::new()
-        };
+    if let Some(bad) = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')) {
+        let hint =
+            if bad.is_ascii_uppercase() { format!(": use `{}`", name.to_ascii_lowercase()) } else { String::new() };
         return Some(format!(
             "{what} name `{name}` contains `{bad}`; {what} names are lowercase letters, digits and `_` only (seed 001 §1–2){hint}"
         ));
     }
     if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
-        return Some(format!(
-            "{what} name `{name}` must start with a lowercase letter"
-        ));
+        return Some(format!("{what} name `{name}` must start with a lowercase letter"));
     }
     None
 }
 
 pub fn check_container_names(cx: &Ctxt, cont: &Container) {
     let a = &cont.attrs;
+    // A bad database name is reported once, not again as part of a too-long namespace.
+    let mut db_ok = true;
     if let Some(db) = &a.db {
         if let Some(msg) = charset_error("database", &db.value) {
             cx.error_spanned_by(db, msg);
+            db_ok = false;
         } else if db.value.len() > MAX_DB_LEN {
             cx.error_spanned_by(
                 db,
                 format!(
-                    "database name `{}` is {} bytes; the limit is {MAX_DB_LEN}",
+                    "database name `{}` is {} bytes; the limit is {MAX_DB_LEN}: shorten it",
                     db.value,
                     db.value.len()
                 ),
             );
+            db_ok = false;
         }
     }
     let Some(coll) = &a.collection else {
@@ -64,22 +60,24 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
         cx.error_spanned_by(coll, msg);
         return;
     }
-    if name.starts_with("system") {
+    if name.split('_').next() == Some("system") {
         cx.error_spanned_by(
             coll,
             format!(
-                "collection name `{name}` is reserved: `system.` collections belong to the server"
+                "collection name `{name}` starts with `system`, the prefix of the server's own `system.*` collections \
+                 (seed 001 §2); choose another name"
             ),
         );
     }
     let ns_len = a.db.as_ref().map_or(0, |d| d.value.len() + 1) + name.len();
-    if ns_len > MAX_NS_LEN {
-        let ns =
-            a.db.as_ref()
-                .map_or_else(|| name.clone(), |d| format!("{}.{}", d.value, name));
+    if ns_len > MAX_NS_LEN && db_ok {
+        let ns = a.db.as_ref().map_or_else(|| name.clone(), |d| format!("{}.{}", d.value, name));
         cx.error_spanned_by(
             coll,
-            format!("namespace `{ns}` is {ns_len} bytes; the limit is {MAX_NS_LEN} including the `db.` prefix (seed 001 §2(3))"),
+            format!(
+                "namespace `{ns}` is {ns_len} bytes; the limit is {MAX_NS_LEN} including the `db.` prefix \
+                 (seed 001 §2(3)): shorten the collection name"
+            ),
         );
     }
     // Module conventions (seed 001 §2(4)): <module>_<table>, base_<module>_<table>, log_<module>_<table>.
@@ -115,61 +113,52 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
         }
     }
     if name.contains("__") || name.ends_with('_') {
-        cx.error_spanned_by(
-            coll,
-            format!("collection name `{name}` has an empty part between underscores"),
-        );
+        cx.error_spanned_by(coll, format!("collection name `{name}` has an empty part between underscores"));
     }
 }
 
 /// Field keys: no leading `$`, no `.`, no NUL, not empty, and within the short-key limit.
 pub fn check_key(cx: &Ctxt, key: &str, tokens: &TokenStream, limit: usize, custom_limit: bool) {
     if key.is_empty() {
-        cx.error_spanned_by(
-            tokens,
-            "stored key is empty; MongoDB cannot query an empty field name",
-        );
+        cx.error_spanned_by(tokens, "stored key is empty; MongoDB cannot query an empty field name");
         return;
     }
     if key.starts_with('$') {
-        cx.error_spanned_by(tokens, format!("stored key `{key}` starts with `$`, which MongoDB reserves for operators (seed 001 §3(1)); rename it"));
-    }
-    if key.contains('.') {
-        cx.error_spanned_by(tokens, format!("stored key `{key}` contains `.`, which MongoDB reads as a path separator (seed 001 §3(1)); rename it"));
-    }
-    if key.contains('\0') {
         cx.error_spanned_by(
             tokens,
-            "stored key contains a NUL character, which BSON keys cannot hold",
+            format!(
+                "stored key `{key}` starts with `$`, which MongoDB reserves for operators (seed 001 §3(1)); rename it"
+            ),
         );
     }
+    if key.contains('.') {
+        cx.error_spanned_by(
+            tokens,
+            format!(
+                "stored key `{key}` contains `.`, which MongoDB reads as a path separator (seed 001 §3(1)); rename it"
+            ),
+        );
+    }
+    if key.contains('\0') {
+        cx.error_spanned_by(tokens, "stored key contains a NUL character, which BSON keys cannot hold");
+    }
     if key != "_id" && key.len() > limit {
-        let how = if custom_limit {
-            ""
-        } else {
-            ", or raise the limit with `#[odm(max_key_len = N)]` on the type"
-        };
+        let how = if custom_limit { "" } else { ", or raise the limit with `#[odm(max_key_len = N)]` on the type" };
         cx.error_spanned_by(
             tokens,
             format!(
                 "stored key `{key}` is {} bytes, over the short-key limit of {limit} (seed 001 §3(3): every document \
                  stores its keys); declare a short key with `#[serde(rename = \"{}\")]`{how}",
                 key.len(),
-                suggest_short(key)
+                suggest_short(key, limit)
             ),
         );
     }
 }
 
 /// A suggestion for a short key: the initials of the words.
-fn suggest_short(key: &str) -> String {
-    let initials: String = key
-        .split(['_', '-'])
-        .filter_map(|w| w.chars().next())
-        .collect();
-    if initials.len() >= 2 {
-        initials.to_ascii_lowercase()
-    } else {
-        key.chars().take(3).collect()
-    }
+fn suggest_short(key: &str, limit: usize) -> String {
+    let initials: String = key.split(['_', '-']).filter_map(|w| w.chars().next()).collect();
+    let short: String = if initials.len() >= 2 { initials.to_ascii_lowercase() } else { key.chars().take(3).collect() };
+    short.chars().take(limit.max(1)).collect()
 }

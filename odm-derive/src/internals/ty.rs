@@ -9,20 +9,21 @@ pub enum TyKind<'a> {
     /// `Option<T>`.
     Option(&'a Type),
     /// `Vec<T>`, `VecDeque<T>`, sets, slices, `[T; N]` (with N when fixed).
-    Array {
-        elem: &'a Type,
-        fixed: Option<&'a syn::Expr>,
-    },
+    Array { elem: &'a Type, fixed: Option<&'a syn::Expr> },
     /// `HashMap<K, V>` / `BTreeMap<K, V>`.
-    Map { key: &'a Type },
+    Map { key: &'a Type, value: &'a Type },
     /// A Rust integer; `bits` and signedness decide the BSON type.
     Int,
     /// An integer width that cannot be stored faithfully.
     Unfaithful { name: String, why: &'static str },
     /// Types that store several BSON types (`Bson`, `serde_json::Value`, …).
     Multi { name: String },
+    /// A tuple: stored as an array whose elements may differ in type.
+    Tuple,
+    /// `f32`, `f64`, `bool`: scalars, but not integers (for counters).
+    NonInteger,
     /// `chrono::DateTime<…>`, `NaiveDateTime`, … : written as strings by their own serde impls.
-    ChronoLike { name: String },
+    ChronoLike,
     /// `String`, `str`, `char`.
     Str,
     /// `Box<T>`, `Arc<T>`: stored as the inner type.
@@ -40,13 +41,7 @@ fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
 
 fn path_string(ty: &Type) -> String {
     match ty {
-        Type::Path(p) => p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect::<Vec<_>>()
-            .join("::"),
+        Type::Path(p) => p.path.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>().join("::"),
         _ => String::new(),
     }
 }
@@ -68,26 +63,12 @@ fn type_args(seg: &syn::PathSegment) -> Vec<&Type> {
 /// Classifies one type.
 pub fn classify(ty: &Type) -> TyKind<'_> {
     match ty {
-        Type::Array(a) => {
-            return TyKind::Array {
-                elem: &a.elem,
-                fixed: Some(&a.len),
-            }
-        }
-        Type::Slice(s) => {
-            return TyKind::Array {
-                elem: &s.elem,
-                fixed: None,
-            }
-        }
+        Type::Array(a) => return TyKind::Array { elem: &a.elem, fixed: Some(&a.len) },
+        Type::Slice(s) => return TyKind::Array { elem: &s.elem, fixed: None },
         Type::Reference(r) => return classify(&r.elem),
         Type::Group(g) => return classify(&g.elem),
         Type::Paren(p) => return classify(&p.elem),
-        Type::Tuple(t) if !t.elems.is_empty() => {
-            return TyKind::Multi {
-                name: "a tuple".into(),
-            };
-        }
+        Type::Tuple(t) if !t.elems.is_empty() => return TyKind::Tuple,
         _ => {}
     }
     let Some(seg) = last_segment(ty) else {
@@ -101,7 +82,7 @@ pub fn classify(ty: &Type) -> TyKind<'_> {
         ("Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet" | "LinkedList" | "BinaryHeap", [elem, ..]) => {
             TyKind::Array { elem, fixed: None }
         }
-        ("HashMap" | "BTreeMap" | "IndexMap", [key, _, ..]) => TyKind::Map { key },
+        ("HashMap" | "BTreeMap" | "IndexMap", [key, value, ..]) => TyKind::Map { key, value },
         ("Box" | "Arc" | "Rc", [inner]) => TyKind::Boxed(inner),
         ("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32", []) => TyKind::Int,
         ("u64" | "usize", []) => TyKind::Unfaithful {
@@ -115,21 +96,25 @@ pub fn classify(ty: &Type) -> TyKind<'_> {
         },
         ("i128" | "u128", []) => TyKind::Unfaithful {
             name,
-            why: "BSON has no 128-bit integer and serialization fails; use `i64` or `bson::Decimal128`",
+            why: "BSON has no 128-bit integer and serialization fails; use `i64` or `odm::bson::Decimal128`",
         },
         ("String" | "str" | "char", []) => TyKind::Str,
+        ("f32" | "f64" | "bool", []) => TyKind::NonInteger,
         ("Bson" | "RawBson" | "RawBsonRef" | "RawBsonBuf", []) => TyKind::Multi { name: path },
-        ("Value", []) if path.contains("json") || path == "Value" => TyKind::Multi { name: path },
-        ("DateTime", [_]) => TyKind::ChronoLike { name: path },
-        ("NaiveDateTime" | "NaiveDate" | "NaiveTime" | "OffsetDateTime" | "PrimitiveDateTime" | "Timestamp"
-        | "Zoned" | "SystemTime", [])
-            if !path.starts_with("bson") =>
-        {
+        // A bare `Value` may be the user's own type; `serde_json::Value` imported bare is still refused by the
+        // missing `BsonSchema` impl.
+        ("Value", []) if path.contains("json") => TyKind::Multi { name: path },
+        ("DateTime", [_]) => TyKind::ChronoLike,
+        (
+            "NaiveDateTime" | "NaiveDate" | "NaiveTime" | "OffsetDateTime" | "PrimitiveDateTime" | "Timestamp"
+            | "Zoned" | "SystemTime",
+            [],
+        ) if !path.starts_with("bson") => {
             if name == "Timestamp" && !path.contains("jiff") {
                 // `bson::Timestamp` imported bare is a real BSON type.
                 return TyKind::Other;
             }
-            TyKind::ChronoLike { name: path }
+            TyKind::ChronoLike
         }
         _ => TyKind::Other,
     }
@@ -143,7 +128,64 @@ pub fn unwrap_option(ty: &Type) -> &Type {
     }
 }
 
+/// The type as written, without token spacing (`DateTime<Utc>`), for messages.
+pub fn display(ty: &Type) -> String {
+    let s = quote::ToTokens::to_token_stream(ty).to_string();
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        // Keep the spaces in `dyn Trait`, `&'a mut T`, `[T; N]` and `(A, B)`; drop the ones quote puts around
+        // other punctuation.
+        if c == ' ' {
+            let prev = out.chars().last().unwrap_or(' ');
+            let next = chars.peek().copied().unwrap_or(' ');
+            let between_words = prev.is_alphanumeric() && (next.is_alphanumeric() || next == '\'');
+            if between_words || prev == ';' || prev == ',' {
+                out.push(' ');
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// True if `ty` is (syntactically) `ObjectId` or `Option<ObjectId>`.
 pub fn is_object_id(ty: &Type) -> bool {
     last_segment(unwrap_option(ty)).is_some_and(|s| s.ident == "ObjectId")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_drops_token_spacing() {
+        for (src, shown) in [
+            ("chrono :: DateTime < chrono :: Utc >", "chrono::DateTime<chrono::Utc>"),
+            ("[u8 ; 3]", "[u8; 3]"),
+            ("(f64 , f64)", "(f64, f64)"),
+            ("& 'a mut T", "&'a mut T"),
+            ("Option < Vec < i32 > >", "Option<Vec<i32>>"),
+        ] {
+            let ty: Type = syn::parse_str(src).unwrap();
+            assert_eq!(display(&ty), shown);
+        }
+    }
+
+    #[test]
+    fn classify_shapes() {
+        let t = |s: &str| -> Type { syn::parse_str(s).unwrap() };
+        assert!(matches!(classify(&t("Vec<u8>")), TyKind::Array { fixed: None, .. }));
+        assert!(matches!(classify(&t("[u8; 3]")), TyKind::Array { fixed: Some(_), .. }));
+        assert!(matches!(classify(&t("(i32, i32)")), TyKind::Tuple));
+        assert!(matches!(classify(&t("odm::bson::Bson")), TyKind::Multi { .. }));
+        assert!(matches!(classify(&t("serde_json::Value")), TyKind::Multi { .. }));
+        // A bare `Value` may be the user's own type.
+        assert!(matches!(classify(&t("Value")), TyKind::Other));
+        assert!(matches!(classify(&t("chrono::DateTime<Utc>")), TyKind::ChronoLike));
+        assert!(matches!(classify(&t("odm::bson::Timestamp")), TyKind::Other));
+        assert!(matches!(classify(&t("u64")), TyKind::Unfaithful { .. }));
+        assert!(matches!(classify(&t("f64")), TyKind::NonInteger));
+    }
 }

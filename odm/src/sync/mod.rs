@@ -247,10 +247,12 @@ impl<'c> Sync<'c> {
     }
 
     fn db_name<'a>(&'a self, m: &'a ModelSpec) -> Result<&'a str> {
-        m.db.or(self.default_db.as_deref()).ok_or_else(|| Error::Config(format!(
-            "model `{}` names no database: add `#[odm(db = \"...\")]` or call `Sync::database`",
-            m.type_name
-        )))
+        m.db.or(self.default_db.as_deref()).ok_or_else(|| {
+            Error::Config(format!(
+                "model `{}` names no database: add `#[odm(db = \"...\")]` or call `Sync::database`",
+                m.type_name
+            ))
+        })
     }
 
     /// Reads the database and returns the plan, changing nothing.
@@ -457,8 +459,8 @@ fn action_of(options: &Document) -> &str {
 
 fn diff_collection(m: &ModelSpec, ns: &Namespace, options: &Document, actions: &mut Vec<Action>) {
     let live_validator = options.get_document("validator").ok();
-    let same_validator =
-        live_validator.is_some_and(|v| crate::index::same_value(&Bson::Document(v.clone()), &Bson::Document(m.validator.clone())));
+    let same_validator = live_validator
+        .is_some_and(|v| crate::index::same_value(&Bson::Document(v.clone()), &Bson::Document(m.validator.clone())));
     if !same_validator || level_of(options) != m.level.as_str() || action_of(options) != m.action.as_str() {
         actions.push(Action::UpdateValidator {
             ns: ns.clone(),
@@ -473,13 +475,16 @@ fn diff_collection(m: &ModelSpec, ns: &Namespace, options: &Document, actions: &
             },
         });
     }
-    let int = |k: &str| options.get(k).and_then(|v| match v {
-        Bson::Int32(n) => Some(i64::from(*n)),
-        Bson::Int64(n) => Some(*n),
-        Bson::Double(n) => Some(*n as i64),
-        _ => None,
-    });
-    let live = options.get_bool("capped").unwrap_or(false).then(|| (int("size").unwrap_or(0), int("max").filter(|m| *m > 0)));
+    let int = |k: &str| {
+        options.get(k).and_then(|v| match v {
+            Bson::Int32(n) => Some(i64::from(*n)),
+            Bson::Int64(n) => Some(*n),
+            Bson::Double(n) => Some(*n as i64),
+            _ => None,
+        })
+    };
+    let live =
+        options.get_bool("capped").unwrap_or(false).then(|| (int("size").unwrap_or(0), int("max").filter(|m| *m > 0)));
     let desired = m.capped.map(|c| (c.size as i64, c.max.map(|m| m as i64)));
     let same = match (live, desired) {
         (None, None) => true,
@@ -493,7 +498,13 @@ fn diff_collection(m: &ModelSpec, ns: &Namespace, options: &Document, actions: &
 }
 
 /// Matches declared indexes to live ones: by name first, then by structure.
-fn diff_indexes(ns: &Namespace, desired: &[IndexSpec], live: &[IndexSpec], stale: StaleHandling, actions: &mut Vec<Action>) {
+fn diff_indexes(
+    ns: &Namespace,
+    desired: &[IndexSpec],
+    live: &[IndexSpec],
+    stale: StaleHandling,
+    actions: &mut Vec<Action>,
+) {
     let mut used = vec![false; live.len()];
     for d in desired {
         if let Some(i) = live.iter().position(|l| l.name == d.name) {
@@ -561,9 +572,9 @@ mod tests {
             IndexSpec::new("idx_a", doc! { "a": 1 }),
             live_ttl,
             IndexSpec::new("idx_b_c", doc! { "c": -1, "b": 1 }), // owned, other keys: rebuild
-            IndexSpec::new("e_1", doc! { "e": 1 }),            // foreign with our keys: conflict
-            IndexSpec::new("idx_old", doc! { "z": 1 }),        // owned, undeclared: stale
-            IndexSpec::new("manual", doc! { "y": 1 }),         // foreign: untouched, unreported
+            IndexSpec::new("e_1", doc! { "e": 1 }),              // foreign with our keys: conflict
+            IndexSpec::new("idx_old", doc! { "z": 1 }),          // owned, undeclared: stale
+            IndexSpec::new("manual", doc! { "y": 1 }),           // foreign: untouched, unreported
         ];
         let mut actions = Vec::new();
         diff_indexes(&ns(), &desired, &live, StaleHandling::Keep, &mut actions);
