@@ -78,6 +78,17 @@ impl From<mongodb::error::Error> for Error {
 }
 
 impl Error {
+    /// The server's own words for a refused command (`code (CodeName): message`), without driver internals;
+    /// the full error otherwise.
+    pub fn server_message(&self) -> String {
+        if let Error::Driver(e) = self {
+            if let mongodb::error::ErrorKind::Command(c) = e.kind.as_ref() {
+                return format!("{} ({}): {}", c.code, c.code_name, c.message);
+            }
+        }
+        self.to_string()
+    }
+
     /// The server error code, when the server answered with one.
     pub fn code(&self) -> Option<i32> {
         match self {

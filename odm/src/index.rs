@@ -56,6 +56,25 @@ impl IndexSpec {
         }
     }
 
+    /// The default name of an index on `keys`: `idx_` and the stored key paths, dots as `_` (seed 002 §3:
+    /// `idx_<fields>`, nested `a.b` as `idx_a_b`).
+    ///
+    /// ```
+    /// use odm::{bson::doc, IndexSpec};
+    /// assert_eq!(IndexSpec::default_name(&doc! { "mi": 1, "it.n": -1 }), "idx_mi_it_n");
+    /// assert_eq!(IndexSpec::default_name(&doc! { "$**": 1 }), "idx_all");
+    /// ```
+    pub fn default_name(keys: &Document) -> String {
+        let parts: Vec<String> = keys
+            .keys()
+            .map(|k| match k.as_str() {
+                "$**" => "all".to_owned(),
+                k => k.trim_end_matches(".$**").replace('.', "_"),
+            })
+            .collect();
+        format!("{OWNED_PREFIX}{}", parts.join("_"))
+    }
+
     /// True when odm owns this index (by the naming scheme).
     pub fn is_owned(&self) -> bool {
         self.name.starts_with(OWNED_PREFIX)

@@ -79,11 +79,13 @@ pub use sync::{Outcome, Sync, SyncMode, SyncReport, ValidatorRollout};
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::meta::{no_meta, FieldMeta, TypeMeta};
-    pub use crate::model::{Model, ValidationAction, ValidationLevel};
+    pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
+    pub use crate::index::IndexSpec;
+    pub use crate::model::{Capped, Model, ValidationAction, ValidationLevel};
     pub use crate::schema::{build, BsonKind, BsonSchema};
     pub use bson::{doc, Bson, Document};
     pub use std::format;
+    pub use std::string::String;
     pub use std::vec;
     pub use std::vec::Vec;
 }

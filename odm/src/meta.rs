@@ -68,3 +68,14 @@ impl TypeMeta {
 pub fn no_meta() -> Option<&'static TypeMeta> {
     None
 }
+
+/// A stored field as other derives see it at compile time: its key and BSON type family (for index paths
+/// such as `items.name`, and the index rules that depend on types).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct FieldInfo {
+    /// The stored key.
+    pub key: &'static str,
+    /// The field's BSON type family.
+    pub kind: crate::schema::BsonKind,
+}

@@ -405,6 +405,18 @@ pub mod build {
         d
     }
 
+    /// Adds `path: {op: value}` to a partial filter, merging operators on the same path.
+    pub fn partial_condition(filter: &mut Document, path: String, op: &str, value: Bson) {
+        match filter.get_document_mut(&path) {
+            Ok(ops) => {
+                ops.insert(op, value);
+            }
+            Err(_) => {
+                filter.insert(path, doc! { op: value });
+            }
+        }
+    }
+
     /// `size(array) == counter`, tolerant of absence (both count as 0) and of wrong types (left to `$jsonSchema`).
     pub fn counter_check(array: &str, counter: &str) -> Bson {
         Bson::from(doc! {

@@ -2,6 +2,7 @@
 //! produce no second wave of errors.
 
 mod asserts;
+mod indexes;
 mod model;
 mod schema;
 
@@ -25,7 +26,8 @@ pub fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
             let schema_impl = schema::expand(&cont, &odm);
             let model_impl = if derive == Derive::Model { model::expand(&cont, &odm) } else { TokenStream::new() };
             let asserts = asserts::expand(&cont, &odm);
-            wrap(&odm, quote! { #schema_impl #model_impl #asserts })
+            let field_consts = indexes::field_consts(&cont);
+            wrap(&odm, quote! { #schema_impl #model_impl #asserts #field_consts })
         }
         Err(err) => {
             let errors = err.into_compile_error();

@@ -31,13 +31,16 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
             _ => "Error",
         }
     );
+    let (index_items, index_asserts) = super::indexes::expand(cont);
     quote! {
+        #index_asserts
         #[automatically_derived]
         impl __odm::Model for #ident {
             const COLLECTION: &'static str = #collection;
             const DATABASE: ::core::option::Option<&'static str> = #db;
             const VALIDATION_LEVEL: __odm::ValidationLevel = __odm::ValidationLevel::#level;
             const VALIDATION_ACTION: __odm::ValidationAction = __odm::ValidationAction::#action;
+            #index_items
             fn counter_exprs() -> __odm::Vec<__odm::Bson> {
                 let mut __out = __odm::Vec::new();
                 __counter_checks("$", 0, &mut __out);

@@ -236,10 +236,16 @@ pub struct Container {
     pub transparent: Option<Sp<()>>,
     /// `#[serde(untagged)]` was given (and refused); the enum rules skip their follow-on "needs a tag" errors.
     pub untagged: bool,
+    /// `#[odm(index(...))]`, in declaration order.
+    pub indexes: Vec<super::index_attr::IndexAttr>,
+    /// `#[odm(capped(...))]`.
+    pub capped: Option<super::index_attr::CappedAttr>,
+    /// `#[odm(max_indexes = N)]`: the ceiling on declared indexes (default 3, seed 002 §3).
+    pub max_indexes: Option<Sp<usize>>,
 }
 
 const ODM_CONTAINER: &str = "`collection`, `db`, `module`, `max_key_len`, `closed`, `validation_level`, \
-                             `validation_action`, `crate`";
+                             `validation_action`, `crate`, `index`, `capped`, `max_indexes`";
 
 impl Container {
     pub fn from_ast(cx: &Ctxt, input: &syn::DeriveInput) -> Self {
@@ -251,9 +257,23 @@ impl Container {
         let mut level = Attr::none(cx, "validation_level");
         let mut action = Attr::none(cx, "validation_action");
         let mut crate_path = Attr::none(cx, "crate");
+        let mut indexes = Vec::new();
+        let mut capped = None;
+        let mut max_indexes = Attr::none(cx, "max_indexes");
         each_nested(cx, &input.attrs, "odm", |meta| {
             let p = &meta.path;
-            if p.is_ident("collection") {
+            if p.is_ident("index") {
+                indexes.push(super::index_attr::parse_index(cx, meta));
+            } else if p.is_ident("capped") {
+                if capped.is_some() {
+                    cx.error_spanned_by(p, "duplicate odm attribute `capped`: keep one");
+                }
+                capped = Some(super::index_attr::parse_capped(cx, meta));
+            } else if p.is_ident("max_indexes") {
+                if let Some((n, l)) = lit_usize(cx, "max_indexes", meta) {
+                    max_indexes.set_at(p, &l, n);
+                }
+            } else if p.is_ident("collection") {
                 if let Some(l) = lit_str(cx, "collection", meta) {
                     collection.set_at(p, &l, l.value());
                 }
@@ -375,6 +395,9 @@ impl Container {
             validation_level: level.get(),
             validation_action: action.get(),
             crate_path: crate_path.get().map(|s| s.value),
+            indexes,
+            capped,
+            max_indexes: max_indexes.get(),
             rename_all: rename_all.get(),
             rename_all_fields: rename_all_fields.get(),
             tag: tag.get(),

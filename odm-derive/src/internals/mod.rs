@@ -4,6 +4,8 @@ pub mod ast;
 pub mod attr;
 pub mod case;
 pub mod check;
+pub mod check_index;
+pub mod index_attr;
 pub mod ctxt;
 pub mod names;
 pub mod ty;

@@ -416,7 +416,7 @@ async fn create_index(db: &Database, ns: &Namespace, spec: &IndexSpec, command: 
             Ok(Outcome::AlreadyDone)
         }
         // IndexOptionsConflict / IndexKeySpecsConflict: reported as a plan item, never a crash at boot.
-        Err(e) if matches!(e.code(), Some(85) | Some(86) | Some(67)) => Ok(Outcome::Refused(e.to_string())),
+        Err(e) if matches!(e.code(), Some(85) | Some(86) | Some(67)) => Ok(Outcome::Refused(e.server_message())),
         Err(e) => Err(e),
     }
 }
