@@ -37,7 +37,10 @@ enum OrderStatus {
 
 /// An order header (订单) with its items embedded.
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[odm(db = "shop", module = "order", collection = "order_header", closed)]
+#[odm(module = "order", collection = "order_header", closed)]
+#[odm(index(keys = "status, -created_at, total"))]
+#[odm(index(keys = "number", unique, name = "idx_order_no"))]
+#[odm(index(keys = "items.name"))]
 struct Order {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -77,10 +80,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let test_db = odm::testing::database("quickstart").await;
     let db: &odm::mongodb::Database = &test_db;
 
-    println!("The validator a DBA reviews for `{}`:", Order::COLLECTION);
-    println!("{:#}\n", odm::create_command::<Order>());
+    // What a DBA reviews before launch: the plan, as a report and as a mongosh script.
+    let sync = || odm::Sync::new(test_db.client()).database(test_db.name()).model::<Order>();
+    let plan = sync().plan().await?;
+    println!("Sync plan for `{}`:\n{plan}", Order::COLLECTION);
+    println!("As a mongosh script:\n{}", plan.to_mongosh());
 
-    odm::create_collection::<Order>(db).await?;
+    // At startup: create what is missing (collection with validator, level, action; named indexes).
+    let report = sync().run().await?;
+    println!("Startup sync:\n{report}");
+    assert!(sync().plan().await?.is_in_sync());
+
     let orders = Collection::<Order>::new(db);
 
     let items = vec![item("益达口香糖", "8.00", 2), item("大大口香糖", "5.00", 1), item("绿箭口香糖", "10.00", 2)];

@@ -26,6 +26,9 @@ pub struct Point {
 }
 
 /// Seed 004 §3.2's example: merchant and status (equality), newest first (sort), amount (range).
+// clippy's `duplicated_attributes` reads the second `unique` flag (any flag or number option repeated across
+// `#[odm(index(...))]` attributes) as a duplicate attribute.
+#[allow(clippy::duplicated_attributes)]
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
 #[odm(collection = "order_header", max_indexes = 5)]
 #[odm(index(keys = "merchant, status, -created_at, amount"))]
@@ -136,7 +139,8 @@ async fn index_types_the_server_refuses_are_reported_not_fatal() {
     let plan = sync().plan().await.expect("plan");
     for (action, outcome) in report.plan.actions.iter().zip(&report.outcomes) {
         let odm::Action::CreateIndex { spec, .. } = action else { continue };
-        let still_missing = plan.actions.iter().any(|a| matches!(a, odm::Action::CreateIndex { spec: s, .. } if s.name == spec.name));
+        let still_missing =
+            plan.actions.iter().any(|a| matches!(a, odm::Action::CreateIndex { spec: s, .. } if s.name == spec.name));
         match outcome {
             // Created: the next plan recognises it (text keys are listed as `_fts`/`_ftsx`).
             odm::Outcome::Done => assert!(!still_missing, "{} not recognised after creation:\n{plan}", spec.name),

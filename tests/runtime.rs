@@ -71,7 +71,12 @@ async fn create_collection_sets_validator_level_and_action() {
 }
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[odm(collection = "log_audit_event", validation_level = "moderate", validation_action = "warn")]
+#[odm(
+    collection = "log_audit_event",
+    validation_level = "moderate",
+    validation_action = "warn",
+    capped(size = 1048576)
+)]
 struct AuditEvent {
     #[serde(rename = "m")]
     message: String,
@@ -84,6 +89,8 @@ async fn level_and_action_come_from_the_model() {
     let options = collection_options(&db, "log_audit_event").await;
     assert_eq!(options.get_str("validationLevel").ok(), Some("moderate"));
     assert_eq!(options.get_str("validationAction").ok(), Some("warn"));
+    // A log collection is capped (seed 001 §2(5)).
+    assert_eq!(options.get_bool("capped").ok(), Some(true));
     // `warn` lets an invalid document in (and logs it).
     db.collection::<Document>("log_audit_event").insert_one(doc! { "m": 42 }).await.expect("warn accepts");
 }

@@ -4,7 +4,6 @@
 
 mod support;
 
-use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::sync::ModelSpec;
 use odm::{Action, IndexSpec, Model, Outcome, StaleHandling, Sync, SyncMode};
@@ -38,30 +37,6 @@ fn order_spec() -> ModelSpec {
     spec
 }
 
-async fn live_indexes(db: &odm::mongodb::Database, coll: &str) -> Vec<Document> {
-    db.collection::<Document>(coll)
-        .list_indexes()
-        .await
-        .expect("listIndexes")
-        .with_type::<Document>()
-        .try_collect()
-        .await
-        .expect("read")
-}
-
-async fn options(db: &odm::mongodb::Database, coll: &str) -> Document {
-    let specs: Vec<Document> = db
-        .list_collections()
-        .filter(doc! { "name": coll })
-        .await
-        .expect("list")
-        .with_type::<Document>()
-        .try_collect()
-        .await
-        .expect("read");
-    specs[0].get_document("options").expect("options").clone()
-}
-
 #[tokio::test]
 async fn create_missing_then_in_sync_then_verify() {
     let db = odm::testing::database("sync_fresh").await;
@@ -78,9 +53,15 @@ async fn create_missing_then_in_sync_then_verify() {
 
     let report = sync().run().await.expect("create missing");
     assert!(report.outcomes.iter().all(|o| *o == Outcome::Done), "{report}");
-    assert_eq!(options(&db, "order_header").await.get_document("validator").expect("validator"), &Order::validator());
-    let mut names: Vec<String> =
-        live_indexes(&db, "order_header").await.iter().map(|i| i.get_str("name").unwrap().to_owned()).collect();
+    assert_eq!(
+        support::collection_options(&db, "order_header").await.get_document("validator").expect("validator"),
+        &Order::validator()
+    );
+    let mut names: Vec<String> = support::live_indexes(&db, "order_header")
+        .await
+        .iter()
+        .map(|i| i.get_str("name").unwrap().to_owned())
+        .collect();
     names.sort();
     assert_eq!(names, ["_id_", "idx_ca", "idx_mi_st_am"]);
 
@@ -104,11 +85,11 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     assert_eq!(report.plan.actions.len(), 1);
     assert!(matches!(report.plan.actions[0], Action::UpdateValidator { .. }));
     assert_eq!(report.outcomes, [Outcome::Pending], "create-missing leaves validators alone");
-    assert!(!options(&db, "order_header").await.contains_key("validator"));
+    assert!(!support::collection_options(&db, "order_header").await.contains_key("validator"));
 
     let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
     assert_eq!(report.outcomes, [Outcome::Staged { failing: 1 }], "{report}");
-    let opts = options(&db, "order_header").await;
+    let opts = support::collection_options(&db, "order_header").await;
     assert_eq!(opts.get_document("validator").expect("validator"), &Order::validator());
     assert_eq!(opts.get_str("validationLevel").ok(), Some("moderate"));
     assert_eq!(opts.get_str("validationAction").ok(), Some("warn"));
@@ -130,7 +111,7 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
         .expect("valid doc");
     let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
     assert_eq!(report.outcomes, [Outcome::Done], "{report}");
-    let opts = options(&db, "order_header").await;
+    let opts = support::collection_options(&db, "order_header").await;
     assert_eq!(opts.get_str("validationLevel").ok(), Some("strict"));
     assert_eq!(opts.get_str("validationAction").ok(), Some("error"));
     assert!(sync().mode(SyncMode::Verify).run().await.is_ok());
@@ -155,7 +136,7 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
     assert_eq!(report.outcomes, [Outcome::Done, Outcome::Pending]);
     assert!(report.to_string().contains("dba_x"), "the conflict names the live index: {report}");
 
-    let live = live_indexes(&db, "order_header").await;
+    let live = support::live_indexes(&db, "order_header").await;
     let by_name = |n: &str| live.iter().find(|i| i.get_str("name").ok() == Some(n)).cloned().expect(n);
     let seconds = by_name("idx_ca").get("expireAfterSeconds").and_then(|v| v.as_i64().or(v.as_i32().map(i64::from)));
     assert_eq!(seconds, Some(60), "TTL changed in place");
@@ -176,7 +157,7 @@ async fn hidden_changes_in_place_or_are_reported_when_the_server_ignores_them() 
     let report =
         Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).run().await.expect("apply");
     assert_eq!(report.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["modifyIndex"]);
-    let live = live_indexes(&db, "order_header").await;
+    let live = support::live_indexes(&db, "order_header").await;
     let hidden =
         live.iter().find(|i| i.get_str("name").ok() == Some("idx_mi_st_am")).and_then(|i| i.get_bool("hidden").ok());
     match &report.outcomes[0] {
@@ -205,7 +186,7 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     assert_eq!(kept.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["staleIndex"]);
     assert!(kept.plan.is_in_sync(), "a kept stale index is information, not drift");
     let hidden = sync(StaleHandling::Hide).run().await.expect("hide");
-    let live = live_indexes(&db, "order_header").await;
+    let live = support::live_indexes(&db, "order_header").await;
     let is_hidden =
         live.iter().find(|i| i.get_str("name").ok() == Some("idx_st")).and_then(|i| i.get_bool("hidden").ok());
     match &hidden.outcomes[..] {
@@ -215,8 +196,11 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     }
     let dropped = sync(StaleHandling::Drop).run().await.expect("drop");
     assert_eq!(dropped.outcomes, [Outcome::Done]);
-    let names: Vec<String> =
-        live_indexes(&db, "order_header").await.iter().map(|i| i.get_str("name").unwrap().to_owned()).collect();
+    let names: Vec<String> = support::live_indexes(&db, "order_header")
+        .await
+        .iter()
+        .map(|i| i.get_str("name").unwrap().to_owned())
+        .collect();
     assert!(!names.contains(&"idx_st".to_owned()));
     assert!(names.contains(&"manual_st".to_owned()), "foreign index never dropped: {names:?}");
 }
@@ -228,7 +212,7 @@ async fn capped_collections_are_created_capped_and_mismatches_reported() {
     spec.collection = "log_order_event";
     spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(1000) });
     Sync::new(db.client()).database(db.name()).spec(spec.clone()).run().await.expect("create");
-    let opts = options(&db, "log_order_event").await;
+    let opts = support::collection_options(&db, "log_order_event").await;
     assert_eq!(opts.get_bool("capped").ok(), Some(true));
     assert!(Sync::new(db.client()).database(db.name()).spec(spec.clone()).plan().await.expect("plan").is_in_sync());
     spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(50) });
@@ -244,6 +228,14 @@ async fn plan_exports_as_mongosh_and_json() {
     assert_eq!(script.matches("runCommand(EJSON.deserialize(").count(), 3, "{script}");
     assert!(script.contains("\"createIndexes\":\"order_header\""), "{script}");
     assert!(script.contains("\"expireAfterSeconds\":{\"$numberLong\":\"3600\"}"), "exact types: {script}");
+    // Key order is the index: it must survive the export, and the command name must come first.
+    assert!(
+        script.contains(
+            "\"key\":{\"mi\":{\"$numberInt\":\"1\"},\"st\":{\"$numberInt\":\"1\"},\"am\":{\"$numberInt\":\"-1\"}}"
+        ),
+        "{script}"
+    );
+    assert!(script.contains("EJSON.deserialize({\"create\":\"order_header\","), "{script}");
     let json = plan.to_json();
     let items = json.as_array().expect("array");
     assert_eq!(items.len(), 3);
@@ -268,7 +260,7 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
         let report = t.await.expect("task").expect("every concurrent sync succeeds");
         assert!(report.remaining().next().is_none(), "{report}");
     }
-    let live = live_indexes(&db, "order_header").await;
+    let live = support::live_indexes(&db, "order_header").await;
     assert_eq!(live.len(), 3, "no duplicate indexes: {live:?}");
     Sync::new(db.client()).database(db.name()).spec(order_spec()).mode(SyncMode::Verify).run().await.expect("in sync");
 }

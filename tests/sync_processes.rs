@@ -3,7 +3,6 @@
 
 mod support;
 
-use futures_util::TryStreamExt;
 use odm::bson::{doc, Document};
 use odm::sync::ModelSpec;
 use odm::testing::ServerKind;
@@ -87,15 +86,7 @@ async fn four_processes_sync_at_once() {
     }
     // One correct state: every collection with exactly its indexes, and nothing left to do.
     for spec in specs() {
-        let names: Vec<Document> = db
-            .collection::<Document>(spec.collection)
-            .list_indexes()
-            .await
-            .expect("indexes")
-            .with_type::<Document>()
-            .try_collect()
-            .await
-            .expect("read");
+        let names = support::live_indexes(&db, spec.collection).await;
         assert_eq!(names.len(), 4, "{}: {names:?}", spec.collection);
     }
     sync(db.client(), db.name()).mode(SyncMode::Verify).run().await.expect("in sync");

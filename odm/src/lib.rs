@@ -43,7 +43,12 @@
 //! On the type, `#[odm(...)]`: `collection = "module_table"` (models), `db = "name"`, `module = "m"` (requires
 //! `m_<table>`, `base_m_<table>` or `log_m_<table>`), `max_key_len = N` (default 16), `closed`
 //! (`additionalProperties: false`), `validation_level = "strict" | "moderate" | "off"`,
-//! `validation_action = "error" | "warn" | "errorAndLog"`, `crate = "path"`.
+//! `validation_action = "error" | "warn" | "errorAndLog"`, `crate = "path"`, and on models
+//! `index(keys = "a, -b, c.d", unique, sparse, hidden, ttl = N, name = "idx_…", partial = "a exists, b > 0",
+//! collation(locale = "fr", strength = 2), weights = "t:10", default_language = "english")` (key types
+//! `a:text`, `a:hashed`, `a:2dsphere`, wildcard `$**`), `max_indexes = N` (default 3),
+//! `query(eq = "a, b", sort = "-c", range = "d")` (access patterns served in ESR order) and
+//! `capped(size = BYTES, max = DOCS)`. See [`Sync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
 //! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`.
@@ -79,8 +84,8 @@ pub use sync::{Outcome, Sync, SyncMode, SyncReport, ValidatorRollout};
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
     pub use crate::index::IndexSpec;
+    pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
     pub use crate::model::{Capped, Model, ValidationAction, ValidationLevel};
     pub use crate::schema::{build, BsonKind, BsonSchema};
     pub use bson::{doc, Bson, Document};

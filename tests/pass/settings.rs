@@ -26,6 +26,7 @@ struct Code {
 
 #[derive(Model, Serialize, Deserialize)]
 #[odm(module = "order", collection = "log_order_x", validation_level = "off", validation_action = "errorAndLog")]
+#[odm(capped(size = 1048576))]
 struct Log {
     #[serde(rename = "m")]
     message: String,
@@ -70,6 +71,8 @@ fn main() {
 
     assert_eq!(<Log as Model>::VALIDATION_LEVEL, ValidationLevel::Off);
     assert_eq!(<Log as Model>::VALIDATION_ACTION, ValidationAction::ErrorAndLog);
+    assert_eq!(<Log as Model>::CAPPED, Some(odm::Capped { size: 1048576, max: None }));
+    assert_eq!(<Data as Model>::CAPPED, None);
 
     let schema = Profile::validator().get_document("$jsonSchema").unwrap().clone();
     let props = schema.get_document("properties").unwrap();

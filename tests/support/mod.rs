@@ -18,3 +18,33 @@ pub fn same_bson(a: &Bson, b: &Bson) -> bool {
         _ => a == b,
     }
 }
+
+use futures_util::TryStreamExt;
+use odm::bson::{doc, Document};
+
+/// `listIndexes` of a collection, as raw documents.
+pub async fn live_indexes(db: &odm::mongodb::Database, collection: &str) -> Vec<Document> {
+    db.collection::<Document>(collection)
+        .list_indexes()
+        .await
+        .expect("listIndexes")
+        .with_type::<Document>()
+        .try_collect()
+        .await
+        .expect("read indexes")
+}
+
+/// The `options` of a collection as `listCollections` reports them (validator, level, action, capped, …).
+pub async fn collection_options(db: &odm::mongodb::Database, collection: &str) -> Document {
+    let specs: Vec<Document> = db
+        .list_collections()
+        .filter(doc! { "name": collection })
+        .await
+        .expect("listCollections")
+        .with_type::<Document>()
+        .try_collect()
+        .await
+        .expect("read collections");
+    assert_eq!(specs.len(), 1, "collection `{collection}` exists once");
+    specs[0].get_document("options").cloned().unwrap_or_default()
+}

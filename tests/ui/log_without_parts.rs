@@ -3,7 +3,7 @@ use odm::Model;
 use serde::{Deserialize, Serialize};
 
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "log_x")]
+#[odm(collection = "log_x", capped(size = 1048576))]
 struct Entry {
     #[serde(rename = "m")]
     message: String,

@@ -1,11 +1,19 @@
-//! Index specs, capped settings, per-field key constants and the index const assertions of a model.
+//! Index specs, capped settings, the field table of every derived struct, and the index const assertions of a model.
+//!
+//! Nested index paths (`items.name`) name a field of another type, which this derive cannot see: they resolve at
+//! compile time through the table `__ODM_FIELDS` the other type's derive generates (Rust name → stored key and
+//! type family). A type without a table (not derived, a BSON scalar, an enum) falls back to a blanket trait const
+//! (`None`), so every problem ends in a const assertion with a message of ours, pointing at the literal.
 
 use crate::internals::ast::{Container, Data, Field};
 use crate::internals::check::{source, Source};
-use crate::internals::check_index::{parse_partial, resolve_keys, resolve_path, Key, KeyKind, PartialValue};
+use crate::internals::check_index::{
+    default_name, key_label, parse_partial, resolve_keys, resolve_path, Key, KeyKind, PartialValue,
+};
 use crate::internals::index_attr::IndexAttr;
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use crate::internals::ty;
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
 
 /// The `BsonKind` of a top-level field, as an expression.
 fn field_kind(f: &Field) -> TokenStream {
@@ -13,7 +21,7 @@ fn field_kind(f: &Field) -> TokenStream {
     match source(f) {
         Source::Trait => quote!(<#ty as __odm::BsonSchema>::KIND),
         Source::Fixed(alias) => {
-            let v = format_ident!(
+            let v = quote::format_ident!(
                 "{}",
                 match alias.as_str() {
                     "int" => "Int",
@@ -37,35 +45,163 @@ fn field_kind(f: &Field) -> TokenStream {
     }
 }
 
-/// `impl T { pub const __ODM_FIELD_x: FieldInfo }` for every stored field: lets other models' index paths
-/// (`items.name`) resolve to stored keys at compile time.
+/// The type of the field tables.
+fn table_type() -> TokenStream {
+    quote!(::core::option::Option<&'static [(&'static str, __odm::FieldInfo)]>)
+}
+
+/// `impl T { pub const __ODM_FIELDS }`: the stored fields of a struct by Rust name, so other models' index paths
+/// (`items.name`) resolve to stored keys and type families at compile time.
 pub fn field_consts(cont: &Container) -> TokenStream {
     let Data::Struct(fields) = &cont.data else { return TokenStream::new() };
     let ident = cont.ident;
-    let consts = fields.iter().filter(|f| f.is_stored()).map(|f| {
-        let name = format_ident!("__ODM_FIELD_{}", f.rust_name);
+    let table = table_type();
+    let entries = fields.iter().filter(|f| f.is_stored()).map(|f| {
+        let name = &f.rust_name;
         let key = &f.key;
         let kind = field_kind(f);
-        quote! {
-            #[doc(hidden)]
-            #[allow(non_upper_case_globals)]
-            pub const #name: __odm::FieldInfo = __odm::FieldInfo { key: #key, kind: #kind };
-        }
+        quote!((#name, __odm::FieldInfo { key: #key, kind: #kind }))
     });
     quote! {
         #[automatically_derived]
         impl #ident {
-            #(#consts)*
+            #[doc(hidden)]
+            pub const __ODM_FIELDS: #table = ::core::option::Option::Some(&[#(#entries),*]);
         }
     }
 }
 
-fn nested_info(seg: &str, inner: &syn::Type, span: proc_macro2::Span) -> TokenStream {
-    let name = format_ident!("__ODM_FIELD_{}", seg, span = span);
-    quote_spanned!(span=> <#inner>::#name)
+/// The field table of a struct whose derive failed: `*` matches every name, so models that index into it report
+/// nothing more than the errors already shown.
+pub fn fallback_field_consts(input: &syn::DeriveInput) -> TokenStream {
+    let syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Named(_), .. }) = &input.data else {
+        return TokenStream::new();
+    };
+    let ident = &input.ident;
+    let table = table_type();
+    quote! {
+        #[automatically_derived]
+        impl #ident {
+            #[doc(hidden)]
+            pub const __ODM_FIELDS: #table = ::core::option::Option::Some(&[
+                ("*", __odm::FieldInfo { key: "", kind: __odm::BsonKind::Other }),
+            ]);
+        }
+    }
 }
 
-fn stored_path(k: &Key, span: proc_macro2::Span) -> TokenStream {
+/// Helpers for nested paths, emitted once per model that has some.
+fn nested_helpers() -> TokenStream {
+    let table = table_type();
+    quote! {
+        /// Types without a field table: not embedded structs.
+        trait __OdmNoFields {
+            const __ODM_FIELDS: #table = ::core::option::Option::None;
+        }
+        impl<T: ?::core::marker::Sized> __OdmNoFields for T {}
+
+        #[allow(dead_code)]
+        const fn __odm_str_eq(a: &str, b: &str) -> bool {
+            let (a, b) = (a.as_bytes(), b.as_bytes());
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if a[i] != b[i] {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+
+        /// `None`: no such field; `Some(None)`: the type's derive failed (its errors are shown).
+        #[allow(dead_code)]
+        const fn __odm_field(
+            fields: #table,
+            name: &str,
+        ) -> ::core::option::Option<::core::option::Option<__odm::FieldInfo>> {
+            let ::core::option::Option::Some(fields) = fields else { return ::core::option::Option::None };
+            let mut i = 0;
+            while i < fields.len() {
+                if __odm_str_eq(fields[i].0, "*") {
+                    return ::core::option::Option::Some(::core::option::Option::None);
+                }
+                if __odm_str_eq(fields[i].0, name) {
+                    return ::core::option::Option::Some(::core::option::Option::Some(fields[i].1));
+                }
+                i += 1;
+            }
+            ::core::option::Option::None
+        }
+
+        #[allow(dead_code)]
+        const fn __odm_key(fields: #table, name: &str) -> &'static str {
+            match __odm_field(fields, name) {
+                ::core::option::Option::Some(::core::option::Option::Some(f)) => f.key,
+                _ => "",
+            }
+        }
+
+        /// True when the field is known (not missing, and its type's derive did not fail).
+        #[allow(dead_code)]
+        const fn __odm_known(fields: #table, name: &str) -> bool {
+            ::core::matches!(__odm_field(fields, name), ::core::option::Option::Some(::core::option::Option::Some(_)))
+        }
+
+        #[allow(dead_code)]
+        const fn __odm_kind(fields: #table, name: &str) -> ::core::option::Option<__odm::BsonKind> {
+            match __odm_field(fields, name) {
+                ::core::option::Option::Some(::core::option::Option::Some(f)) => ::core::option::Option::Some(f.kind),
+                _ => ::core::option::Option::None,
+            }
+        }
+
+        /// True when the concatenations of `a` and `b` are equal.
+        #[allow(dead_code)]
+        const fn __odm_concat_eq(a: &[&str], b: &[&str]) -> bool {
+            let (mut ai, mut ao, mut bi, mut bo) = (0, 0, 0, 0);
+            loop {
+                while ai < a.len() && ao == a[ai].len() {
+                    ai += 1;
+                    ao = 0;
+                }
+                while bi < b.len() && bo == b[bi].len() {
+                    bi += 1;
+                    bo = 0;
+                }
+                match (ai < a.len(), bi < b.len()) {
+                    (false, false) => return true,
+                    (true, true) => {}
+                    _ => return false,
+                }
+                if a[ai].as_bytes()[ao] != b[bi].as_bytes()[bo] {
+                    return false;
+                }
+                ao += 1;
+                bo += 1;
+            }
+        }
+    }
+}
+
+/// `panic!(msg)` whose call spans `tokens` (first to last), so the error underlines all of `ttl = 3600`.
+fn panic_over(tokens: &TokenStream, msg: &str) -> TokenStream {
+    let mut spans = tokens.clone().into_iter().map(|t| t.span());
+    let first = spans.next().unwrap_or_else(Span::call_site);
+    let last = spans.last().unwrap_or(first);
+    let head = quote_spanned!(first=> ::core::panic!);
+    let args = quote_spanned!(last=> (#msg));
+    quote!(#head #args)
+}
+
+/// `<Inner>::__ODM_FIELDS`, spanned at the literal that names the path.
+fn table_of(inner: &syn::Type, span: Span) -> TokenStream {
+    quote_spanned!(span=> <#inner>::__ODM_FIELDS)
+}
+
+fn stored_path(k: &Key, span: Span) -> TokenStream {
     match (k.field, &k.nested) {
         (None, _) => quote!(__odm::String::from("$**")),
         (Some(f), None) => {
@@ -78,25 +214,105 @@ fn stored_path(k: &Key, span: proc_macro2::Span) -> TokenStream {
         }
         (Some(f), Some((seg, inner))) => {
             let key = &f.key;
-            let info = nested_info(seg, inner, span);
+            let table = table_of(inner, span);
+            let nested = quote!(__odm_key(#table, #seg));
             if k.kind == KeyKind::Wildcard {
-                quote!(__odm::format!("{}.{}.$**", #key, #info.key))
+                quote!(__odm::format!("{}.{}.$**", #key, #nested))
             } else {
-                quote!(__odm::format!("{}.{}", #key, #info.key))
+                quote!(__odm::format!("{}.{}", #key, #nested))
             }
         }
     }
 }
 
-fn key_kind_expr(k: &Key, span: proc_macro2::Span) -> TokenStream {
+/// The `BsonKind` of what the key indexes, as a const `Option<BsonKind>` (`None`: unknown, already reported).
+fn key_kind_expr(k: &Key, span: Span) -> TokenStream {
     match (k.field, &k.nested) {
-        (None, _) => quote!(__odm::BsonKind::Other),
-        (Some(f), None) => field_kind(f),
+        (None, _) => quote!(::core::option::Option::<__odm::BsonKind>::None),
+        (Some(f), None) => {
+            let kind = field_kind(f);
+            quote!(::core::option::Option::Some(#kind))
+        }
         (Some(_), Some((seg, inner))) => {
-            let info = nested_info(seg, inner, span);
-            quote!(#info.kind)
+            let table = table_of(inner, span);
+            quote!(__odm_kind(#table, #seg))
         }
     }
+}
+
+/// True (const) when the top-level field of `k` is an array, by its tokens or its type.
+fn top_is_array(k: &Key) -> TokenStream {
+    match k.field {
+        Some(f) => {
+            let syntactic = k.first_is_array;
+            let kind = field_kind(f);
+            quote!((#syntactic || #kind.is_array()))
+        }
+        None => quote!(false),
+    }
+}
+
+/// The parts whose concatenation is the index's name (as `IndexSpec::default_name` builds it), as const `&str`s;
+/// and the conditions under which they are known (nested fields found).
+fn name_parts(idx: &IndexAttr, keys: &[Key], span: Span) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut known = Vec::new();
+    if let Some(n) = &idx.name {
+        return (vec![quote!(#n)], known);
+    }
+    let mut parts = vec![quote!("idx_")];
+    for (i, k) in keys.iter().enumerate() {
+        if i > 0 {
+            parts.push(quote!("_"));
+        }
+        match (k.field, &k.nested) {
+            (None, _) => parts.push(quote!("all")),
+            (Some(f), None) => {
+                let key = &f.key;
+                parts.push(quote!(#key));
+            }
+            (Some(f), Some((seg, inner))) => {
+                let key = &f.key;
+                let table = table_of(inner, span);
+                parts.push(quote!(#key));
+                parts.push(quote!("_"));
+                parts.push(quote!(__odm_key(#table, #seg)));
+                known.push(quote!(__odm_known(#table, #seg)));
+            }
+        }
+    }
+    (parts, known)
+}
+
+/// Every nested path an index names (keys, weights, partial filter), with the literal that names it.
+fn nested_paths<'a>(fields: &'a [Field<'a>], idx: &IndexAttr, keys: &[Key<'a>]) -> Vec<(String, Key<'a>, Span)> {
+    let mut out = Vec::new();
+    let keys_span = idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span);
+    for k in keys {
+        if let (Some(f), Some((seg, inner))) = (k.field, &k.nested) {
+            let key = Key { field: k.field, nested: Some((seg.clone(), inner)), first_is_array: false, kind: k.kind };
+            out.push((format!("{}.{seg}", f.rust_name), key, keys_span));
+        }
+    }
+    let mut more = |lit: &syn::LitStr, paths: Vec<String>| {
+        for path in paths {
+            if let Ok((Some(f), Some((seg, inner)), _)) = resolve_path(fields, &path) {
+                let key = Key { field: Some(f), nested: Some((seg, inner)), first_is_array: false, kind: KeyKind::Asc };
+                out.push((path, key, lit.span()));
+            }
+        }
+    };
+    if let Some(w) = &idx.weights {
+        more(w, w.value().split(',').filter_map(|e| e.split_once(':')).map(|(f, _)| f.trim().to_owned()).collect());
+    }
+    if let Some(p) = &idx.partial {
+        more(
+            p,
+            parse_partial(fields, &p.value())
+                .map(|c| c.into_iter().map(|(path, _, _)| path).collect())
+                .unwrap_or_default(),
+        );
+    }
+    out
 }
 
 fn key_value(kind: KeyKind) -> TokenStream {
@@ -118,7 +334,16 @@ fn lit_bson(lit: &syn::Lit) -> TokenStream {
     }
 }
 
-fn one_index<'a>(fields: &'a [Field<'a>], idx: &IndexAttr) -> Option<(TokenStream, TokenStream)> {
+/// One resolved index: its spec expression and its const assertions.
+struct Built<'a> {
+    idx: &'a IndexAttr,
+    keys: Vec<Key<'a>>,
+    build: TokenStream,
+    asserts: TokenStream,
+    nested: bool,
+}
+
+fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a>> {
     let keys_lit = idx.keys.as_ref()?;
     let span = keys_lit.span();
     let keys = resolve_keys(fields, &keys_lit.value()).ok()?;
@@ -201,49 +426,155 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &IndexAttr) -> Option<(TokenStrea
         __s
     }};
 
-    // Const assertions for what only types know: TTL on a date, parallel arrays, hashed arrays.
+    // Const assertions for what only types know.
     let mut asserts = TokenStream::new();
     let label = keys_lit.value();
-    if idx.ttl.is_some() && keys.len() == 1 {
+    let nested = nested_paths(fields, idx, &keys);
+    // Nested paths exist (the other assertions read an unknown field as `None` and stay quiet).
+    for (path, k, at) in &nested {
+        let (Some(f), Some((seg, inner))) = (k.field, &k.nested) else { continue };
+        let table = table_of(inner, *at);
+        let not_embedded = format!(
+            "`{path}`: field `{}` (`{}`) is not an embedded struct with named fields, so it has no field `{seg}`; \
+             nested paths go into `#[derive(Embedded)]` structs",
+            f.rust_name,
+            ty::display(f.ty)
+        );
+        let missing = format!(
+            "`{path}`: `{}` has no stored field `{seg}`; nested paths use the Rust field names of the embedded struct",
+            ty::display(inner)
+        );
+        asserts.extend(quote_spanned! {*at=>
+            const _: () = match #table {
+                ::core::option::Option::None => ::core::panic!(#not_embedded),
+                __fields => if __odm_field(__fields, #seg).is_none() { ::core::panic!(#missing) },
+            };
+        });
+    }
+    // TTL: on a date.
+    if idx.ttl.is_some() && keys.len() == 1 && matches!(keys[0].kind, KeyKind::Asc | KeyKind::Desc) {
         let kind = key_kind_expr(&keys[0], span);
-        let msg = format!("TTL index on `{label}`: the field is not a date, so documents would never expire; index a `bson::DateTime` field");
+        let what = match (keys[0].field, &keys[0].nested) {
+            (Some(f), None) => format!("`{}` (`{}`)", f.rust_name, ty::display(f.ty)),
+            _ => format!("`{}`", key_label(&keys[0])),
+        };
+        let msg = format!(
+            "TTL index on {what}, which is not a date: documents would never expire; index a `bson::DateTime` field"
+        );
+        let panic = match &idx.ttl_tokens {
+            Some(tokens) => panic_over(tokens, &msg),
+            None => quote_spanned!(span=> ::core::panic!(#msg)),
+        };
         asserts.extend(quote_spanned! {span=>
-            const _: () = if !::core::matches!(#kind, __odm::BsonKind::Date) { ::core::panic!(#msg) };
+            const _: () = match #kind {
+                ::core::option::Option::Some(__odm::BsonKind::Date) | ::core::option::Option::None => {}
+                ::core::option::Option::Some(_) => #panic,
+            };
         });
     }
+    // Parallel arrays: keys under one array field share it (`items.name, items.quantity`), and an array nested in
+    // it lies on the same path; two arrays side by side cannot be indexed together.
     if keys.len() > 1 {
-        let arrays = keys.iter().map(|k| {
-            let syntactic = k.first_is_array;
-            let kind = key_kind_expr(k, span);
-            quote!((#syntactic || #kind.is_array()) as usize)
-        });
-        let msg = format!("index `{label}` reaches through two arrays (parallel arrays): MongoDB cannot build it; index the arrays separately");
+        let mut groups: Vec<(&str, Vec<&Key>)> = Vec::new();
+        for k in &keys {
+            let Some(f) = k.field else { continue };
+            match groups.iter_mut().find(|(n, _)| *n == f.rust_name) {
+                Some((_, g)) => g.push(k),
+                None => groups.push((&f.rust_name, vec![k])),
+            }
+        }
+        let mut per_group = Vec::new();
+        let mut siblings = Vec::new();
+        for (_, group) in &groups {
+            let top = top_is_array(group[0]);
+            let nested: Vec<TokenStream> = group
+                .iter()
+                .filter(|k| k.nested.is_some())
+                .map(|k| {
+                    let kind = key_kind_expr(k, span);
+                    quote!(::core::matches!(#kind, ::core::option::Option::Some(__odm::BsonKind::Array)))
+                })
+                .collect();
+            per_group.push(quote!(((#top #(|| #nested)*) as usize)));
+            if nested.len() > 1 {
+                siblings.push(quote!(((0 #(+ (#nested as usize))*) > 1)));
+            }
+        }
+        let msg = format!(
+            "index `{label}` reaches through two arrays side by side (parallel arrays): MongoDB cannot index two arrays \
+             in one compound index (seed 004 §3.1); index the arrays separately"
+        );
         asserts.extend(quote_spanned! {span=>
-            const _: () = if 0 #(+ #arrays)* > 1 { ::core::panic!(#msg) };
+            const _: () = if (0 #(+ #per_group)*) > 1 #(|| #siblings)* { ::core::panic!(#msg) };
         });
     }
+    // Hashed: never an array.
     for k in keys.iter().filter(|k| k.kind == KeyKind::Hashed) {
+        let top = top_is_array(k);
         let kind = key_kind_expr(k, span);
-        let syntactic = k.first_is_array;
-        let msg = format!("hashed index `{label}` on an array: hashed indexes cannot hold arrays");
+        let msg = format!("`{}` holds an array: hashed indexes cannot hold arrays; hash a scalar field", key_label(k));
         asserts.extend(quote_spanned! {span=>
-            const _: () = if #syntactic || #kind.is_array() { ::core::panic!(#msg) };
+            const _: () = if #top || ::core::matches!(#kind, ::core::option::Option::Some(__odm::BsonKind::Array)) {
+                ::core::panic!(#msg)
+            };
         });
     }
-    Some((build, asserts))
+    let has_nested = !nested.is_empty();
+    Some(Built { idx, keys, build, asserts, nested: has_nested })
+}
+
+fn label(idx: &IndexAttr) -> String {
+    idx.keys.as_ref().map_or_else(String::new, syn::LitStr::value)
 }
 
 /// The `indexes()` and `CAPPED` items of `impl Model`, and the index const assertions.
 pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     let Data::Struct(fields) = &cont.data else { return (TokenStream::new(), TokenStream::new()) };
-    let mut builds = Vec::new();
+    let built: Vec<Built> = cont.attrs.indexes.iter().filter_map(|idx| one_index(fields, idx)).collect();
     let mut asserts = TokenStream::new();
-    for idx in &cont.attrs.indexes {
-        if let Some((b, a)) = one_index(fields, idx) {
-            builds.push(b);
-            asserts.extend(a);
+    for b in &built {
+        asserts.extend(b.asserts.clone());
+    }
+    // Names the derive could not compare (a default name with a nested stored key): compared at compile time.
+    for (j, b) in built.iter().enumerate() {
+        for a in &built[..j] {
+            let inexact = |x: &Built| x.idx.name.is_none() && !default_name(&x.keys).1;
+            if !inexact(a) && !inexact(b) {
+                continue;
+            }
+            let at = b.idx.name.as_ref().or(b.idx.keys.as_ref()).map_or_else(Span::call_site, syn::LitStr::span);
+            let span_a = a.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span);
+            let (pa, ka) = name_parts(a.idx, &a.keys, span_a);
+            let (pb, kb) =
+                name_parts(b.idx, &b.keys, b.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span));
+            let msg = match (&a.idx.name, &b.idx.name) {
+                (_, Some(n)) => format!(
+                    "index name `{}` is already the default name of index `{}` (`idx_` and its stored keys); choose \
+                     another `name`",
+                    n.value(),
+                    label(a.idx)
+                ),
+                (Some(n), None) => format!(
+                    "the default name of this index (`idx_` and its stored keys) is `{}`, already the name of index \
+                     `{}`; give this one a `name`",
+                    n.value(),
+                    label(a.idx)
+                ),
+                (None, None) => format!(
+                    "this index gets the same default name as index `{}` (`idx_` and the stored keys); give one of \
+                     them a `name`",
+                    label(a.idx)
+                ),
+            };
+            asserts.extend(quote_spanned! {at=>
+                const _: () = if #(#ka &&)* #(#kb &&)* __odm_concat_eq(&[#(#pa),*], &[#(#pb),*]) { ::core::panic!(#msg) };
+            });
         }
     }
+    if built.iter().any(|b| b.nested) {
+        asserts.extend(nested_helpers());
+    }
+    let builds = built.iter().map(|b| &b.build);
     let capped = match &cont.attrs.capped {
         Some(c) => {
             let size = c.size.as_ref().map_or(0, |(n, _)| *n);

@@ -89,5 +89,6 @@ fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, serde_f
     } else {
         TokenStream::new()
     };
-    wrap(odm, quote! { #schema #model })
+    let field_consts = indexes::fallback_field_consts(input);
+    wrap(odm, quote! { #schema #model #field_consts })
 }

@@ -113,7 +113,7 @@ fn serde_lit_str(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<LitStr> {
 }
 
 /// Consumes whatever value follows an attribute key we do not interpret (`= expr` or `(...)`), so parsing can go on.
-fn skip_rest(meta: &ParseNestedMeta) {
+pub(super) fn skip_rest(meta: &ParseNestedMeta) {
     let _ = meta.input.step(|cursor| {
         let mut rest = *cursor;
         while let Some((tt, next)) = rest.token_tree() {
@@ -196,7 +196,7 @@ fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, expected: &str) {
 }
 
 /// Levenshtein distance, for "did you mean" hints.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(super) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

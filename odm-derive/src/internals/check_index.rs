@@ -2,6 +2,7 @@
 //! (seed 002 §3 naming `idx_<keys>`, seed 004 §3.1 index types and the parallel-arrays limit, seed 000 "删除旧数据").
 
 use super::ast::{Container, Data, Derive, Field};
+use super::check::{source, Source};
 use super::ctxt::Ctxt;
 use super::index_attr::IndexAttr;
 use super::ty::{self, TyKind};
@@ -34,6 +35,21 @@ pub struct Key<'a> {
     pub kind: KeyKind,
 }
 
+/// BSON scalar types that look like user types to the tokens: never embedded documents.
+const BSON_SCALARS: &[&str] = &[
+    "DateTime",
+    "ObjectId",
+    "Decimal128",
+    "Uuid",
+    "Binary",
+    "Timestamp",
+    "Regex",
+    "JavaScriptCode",
+    "JavaScriptCodeWithScope",
+    "Document",
+    "RawDocumentBuf",
+];
+
 /// The innermost embedded type of a field type: through `Option`, `Box`, and arrays.
 fn embedded_type(ty: &syn::Type) -> (Option<&syn::Type>, bool) {
     let mut t = ty;
@@ -45,13 +61,23 @@ fn embedded_type(ty: &syn::Type) -> (Option<&syn::Type>, bool) {
                 through_array = true;
                 t = elem;
             }
-            TyKind::Other if matches!(t, syn::Type::Path(_)) => return (Some(t), through_array),
+            TyKind::Other => {
+                let syn::Type::Path(p) = t else { return (None, through_array) };
+                let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                if BSON_SCALARS.contains(&last.as_str()) || p.path.is_ident("Self") {
+                    return (None, through_array);
+                }
+                return (Some(t), through_array);
+            }
             _ => return (None, through_array),
         }
     }
 }
 
 fn is_array_field(f: &Field) -> bool {
+    if let Source::Fixed(alias) = source(f) {
+        return alias == "array";
+    }
     let mut t = ty::unwrap_option(f.ty);
     while let TyKind::Boxed(inner) = ty::classify(t) {
         t = inner;
@@ -59,29 +85,66 @@ fn is_array_field(f: &Field) -> bool {
     matches!(ty::classify(t), TyKind::Array { .. })
 }
 
+/// The stored fields of a struct, for messages: "`a`, `b`".
+fn field_list(fields: &[Field]) -> String {
+    let names: Vec<String> = fields.iter().filter(|f| f.is_stored()).map(|f| format!("`{}`", f.rust_name)).collect();
+    names.join(", ")
+}
+
+/// A resolved path: the top-level field, the nested field name with the embedded type that declares it, and
+/// whether the top-level field is (syntactically) an array.
+pub type Resolved<'a> = (Option<&'a Field<'a>>, Option<(String, &'a syn::Type)>, bool);
+
 /// Resolves one path (`a` or `a.b`) against the struct's fields.
-pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<(Option<&'a Field<'a>>, Option<(String, &'a syn::Type)>, bool), String> {
+pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<'a>, String> {
     let segments: Vec<&str> = path.split('.').collect();
-    if segments.iter().any(|s| s.is_empty()) {
-        return Err(format!("`{path}` is not a field path: write `field` or `field.nested`"));
+    if segments.iter().any(|s| s.is_empty() || s.contains(char::is_whitespace)) {
+        return Err(format!("`{path}` is not a field path: write `field` or `field.nested`, with Rust field names"));
     }
     if segments.len() > 2 {
-        return Err(format!("`{path}`: index paths deeper than `field.nested` are not supported yet"));
+        return Err(format!(
+            "`{path}`: paths deeper than `field.nested` are not supported yet; index `{}.{}` or flatten the embedded type",
+            segments[0], segments[1]
+        ));
     }
     let Some(field) = fields.iter().find(|f| f.rust_name == segments[0]) else {
-        let names: Vec<String> = fields.iter().filter(|f| f.is_stored()).map(|f| format!("`{}`", f.rust_name)).collect();
-        return Err(format!("unknown field `{}`: index keys are Rust field names (fields here: {})", segments[0], names.join(", ")));
+        let guess = fields
+            .iter()
+            .filter(|f| f.is_stored())
+            .map(|f| (super::attr::edit_distance(segments[0], &f.rust_name), &f.rust_name))
+            .filter(|(d, _)| *d <= 2)
+            .min_by_key(|(d, _)| *d)
+            .map_or_else(String::new, |(_, n)| format!(" (did you mean `{n}`?)"));
+        return Err(format!(
+            "unknown field `{}`{guess}: paths use Rust field names (fields here: {})",
+            segments[0],
+            field_list(fields)
+        ));
     };
     if !field.is_stored() {
-        return Err(format!("field `{}` is skipped when serializing, so it cannot be indexed", field.rust_name));
+        return Err(format!(
+            "field `{}` is skipped when serializing, so it is never stored and cannot be indexed or filtered on",
+            field.rust_name
+        ));
     }
     let first_is_array = is_array_field(field);
     if segments.len() == 1 {
         return Ok((Some(field), None, first_is_array));
     }
+    let not_embedded = || {
+        Err(format!(
+            "field `{}` (`{}`) is not an embedded struct, so `{path}` names nothing; nested paths go into \
+             `#[derive(Embedded)]` structs",
+            field.rust_name,
+            ty::display(field.ty)
+        ))
+    };
+    if !matches!(source(field), Source::Trait) {
+        return not_embedded();
+    }
     match embedded_type(field.ty) {
         (Some(inner), _) => Ok((Some(field), Some((segments[1].to_owned(), inner)), first_is_array)),
-        (None, _) => Err(format!("field `{}` is not an embedded document, so `{path}` has nothing to index", field.rust_name)),
+        (None, _) => not_embedded(),
     }
 }
 
@@ -128,7 +191,8 @@ pub fn resolve_keys<'a>(fields: &'a [Field<'a>], keys: &str) -> Result<Vec<Key<'
     Ok(out)
 }
 
-fn key_label(k: &Key) -> String {
+/// `a`, `a.b` or `$**`: a key as the user wrote its path.
+pub fn key_label(k: &Key) -> String {
     match (k.field, &k.nested) {
         (None, _) => "$**".into(),
         (Some(f), None) => f.rust_name.clone(),
@@ -136,24 +200,59 @@ fn key_label(k: &Key) -> String {
     }
 }
 
-/// True when the top-level field is (syntactically) a date.
+/// The default name of an index (`IndexSpec::default_name`: `idx_` and the stored key paths, dots as `_`), and
+/// whether it is exact. Nested stored keys live in the embedded type, so those parts are spelt with the Rust name
+/// here; the generated code compares the exact names at compile time.
+pub fn default_name(keys: &[Key]) -> (String, bool) {
+    let mut exact = true;
+    let parts: Vec<String> = keys
+        .iter()
+        .map(|k| match (k.field, &k.nested) {
+            (None, _) => "all".to_owned(),
+            (Some(f), None) => f.key.clone(),
+            (Some(f), Some((n, _))) => {
+                exact = false;
+                format!("{}_{n}", f.key)
+            }
+        })
+        .collect();
+    (format!("idx_{}", parts.join("_")), exact)
+}
+
+/// True when the top-level field is (syntactically) a date; `None` when only the type knows.
 fn field_is_date(f: &Field) -> Option<bool> {
-    if let Some(conv) = &f.attrs.converter {
-        return Some(conv.value.contains("DateTime") || conv.value.contains("FromI64"));
-    }
-    if let Some(t) = &f.attrs.bson_type {
-        return Some(t.value == "date");
+    match source(f) {
+        Source::Fixed(alias) => return Some(alias == "date"),
+        // `mixed`, or a converter already reported: the const assertion decides.
+        Source::Mixed => return None,
+        Source::Trait => {}
     }
     let t = ty::unwrap_option(f.ty);
     match ty::classify(t) {
-        TyKind::Str | TyKind::Int | TyKind::Array { .. } | TyKind::Map { .. } => Some(false),
+        TyKind::Str
+        | TyKind::Int
+        | TyKind::NonInteger
+        | TyKind::Array { .. }
+        | TyKind::Map { .. }
+        | TyKind::Tuple
+        | TyKind::Multi { .. } => Some(false),
         TyKind::Other => {
             let s = t.to_token_stream().to_string().replace(' ', "");
-            if s.ends_with("DateTime") { Some(true) } else { None }
+            let last = s.rsplit("::").next().unwrap_or_default();
+            if last == "DateTime" {
+                Some(true)
+            } else if BSON_SCALARS.contains(&last) {
+                Some(false)
+            } else {
+                None
+            }
         }
         _ => None,
     }
 }
+
+/// Operators a partial filter accepts, as written in the DSL.
+const PARTIAL_OPS: &str = "`exists`, `type`, `=`, `>`, `>=`, `<`, `<=`";
 
 /// Parses the partial filter DSL: `"email exists, amount > 0, kind type string, status = 'paid'"`.
 pub fn parse_partial(fields: &[Field], text: &str) -> Result<Vec<(String, String, PartialValue)>, String> {
@@ -161,28 +260,45 @@ pub fn parse_partial(fields: &[Field], text: &str) -> Result<Vec<(String, String
     for entry in text.split(',').map(str::trim) {
         let mut parts = entry.splitn(3, ' ').map(str::trim);
         let (Some(path), Some(op)) = (parts.next(), parts.next()) else {
-            return Err(format!("`{entry}`: expected `field exists`, `field type string` or `field >= 10`"));
+            return Err(format!(
+                "`{entry}` is not a condition: write `field exists`, `field type string` or `field >= 10`, with spaces \
+                 around the operator"
+            ));
         };
         resolve_path(fields, path)?;
         let value = parts.next().unwrap_or("");
         let (op, v) = match op {
             "exists" if value.is_empty() => ("$exists", PartialValue::Bool(true)),
-            "type" => ("$type", PartialValue::Str(value.to_owned())),
-            "=" | "==" => ("$eq", PartialValue::parse(value)?),
-            ">" => ("$gt", PartialValue::parse(value)?),
-            ">=" => ("$gte", PartialValue::parse(value)?),
-            "<" => ("$lt", PartialValue::parse(value)?),
-            "<=" => ("$lte", PartialValue::parse(value)?),
-            other => {
+            "exists" => {
                 return Err(format!(
-                    "`{other}` is not allowed in a partial index: the server accepts `exists`, `type`, `=`, `>`, `>=`, \
-                     `<`, `<=` (no negations)"
+                    "`{entry}`: write `{path} exists` alone; a partial index can only require that a field exists"
                 ))
             }
+            "type" => {
+                if !super::check::BSON_TYPES.contains(&value) {
+                    let types: Vec<String> = super::check::BSON_TYPES.iter().map(|t| format!("`{t}`")).collect();
+                    return Err(format!(
+                        "unknown BSON type `{value}` in `{entry}`: expected one of {}",
+                        types.join(", ")
+                    ));
+                }
+                ("$type", PartialValue::Str(value.to_owned()))
+            }
+            "=" | "==" => ("$eq", PartialValue::parse(entry, value)?),
+            ">" => ("$gt", PartialValue::parse(entry, value)?),
+            ">=" => ("$gte", PartialValue::parse(entry, value)?),
+            "<" => ("$lt", PartialValue::parse(entry, value)?),
+            "<=" => ("$lte", PartialValue::parse(entry, value)?),
+            "!=" | "<>" | "not" | "ne" | "nin" | "$ne" | "$nin" | "$not" => {
+                return Err(format!(
+                    "`{entry}`: negations are not allowed in a partial index (the server refuses `$ne`, `$nin` and \
+                     `$not` there); rewrite it as a positive condition with {PARTIAL_OPS}"
+                ))
+            }
+            other => {
+                return Err(format!("unknown operator `{other}` in `{entry}`: a partial index accepts {PARTIAL_OPS}"))
+            }
         };
-        if op == "$type" && !super::check::BSON_TYPES.contains(&value) {
-            return Err(format!("unknown BSON type `{value}` in partial filter"));
-        }
         out.push((path.to_owned(), op.to_owned(), v));
     }
     Ok(out)
@@ -197,7 +313,7 @@ pub enum PartialValue {
 }
 
 impl PartialValue {
-    fn parse(v: &str) -> Result<Self, String> {
+    fn parse(entry: &str, v: &str) -> Result<Self, String> {
         if v == "true" || v == "false" {
             return Ok(PartialValue::Bool(v == "true"));
         }
@@ -205,21 +321,101 @@ impl PartialValue {
             return Ok(PartialValue::Int(n));
         }
         if let Ok(f) = v.parse::<f64>() {
-            return Ok(PartialValue::Double(f));
+            if f.is_finite() {
+                return Ok(PartialValue::Double(f));
+            }
         }
         if v.len() >= 2 && v.starts_with('\'') && v.ends_with('\'') {
             return Ok(PartialValue::Str(v[1..v.len() - 1].to_owned()));
         }
-        Err(format!("`{v}` is not a value: use a number, `true`/`false` or a 'quoted string'"))
+        Err(format!("`{v}` in `{entry}` is not a value: use a number, `true`/`false` or a 'quoted string'"))
     }
 }
 
-fn check_name(cx: &Ctxt, lit: &syn::LitStr) {
+fn check_name(cx: &Ctxt, lit: &syn::LitStr) -> bool {
     let name = lit.value();
     if !name.starts_with("idx_") || name.len() <= 4 {
-        cx.error_spanned_by(lit, format!("index name `{name}` must follow the naming rule `idx_<fields>` (seed 002 §3)"));
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "index name `{name}` must follow the naming rule `idx_<fields>` (seed 002 §3), e.g. `idx_order_no`"
+            ),
+        );
+        false
     } else if let Some(bad) = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')) {
-        cx.error_spanned_by(lit, format!("index name `{name}` contains `{bad}`; use lowercase letters, digits and `_`"));
+        cx.error_spanned_by(
+            lit,
+            format!("index name `{name}` contains `{bad}`; use lowercase letters, digits and `_`"),
+        );
+        false
+    } else {
+        true
+    }
+}
+
+/// The options that tell two indexes on the same keys apart, as text.
+fn identity(idx: &IndexAttr) -> (bool, bool, Option<String>, Option<String>) {
+    let collation = idx.collation.as_ref().map(|(fields, _)| {
+        let mut f: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={}", v.to_token_stream())).collect();
+        f.sort();
+        f.join(",")
+    });
+    (idx.unique.is_some(), idx.sparse.is_some(), idx.partial.as_ref().map(|p| p.value().replace(' ', "")), collation)
+}
+
+/// Rules for the `weights` of a text index.
+fn check_weights(cx: &Ctxt, w: &syn::LitStr, keys: &[Key], labels: &[String]) {
+    let text_fields: Vec<&String> =
+        keys.iter().zip(labels).filter(|(k, _)| k.kind == KeyKind::Text).map(|(_, l)| l).collect();
+    let listed: Vec<String> = text_fields.iter().map(|l| format!("`{l}`")).collect();
+    for entry in w.value().split(',').map(str::trim) {
+        let Some((field, weight)) = entry.split_once(':').map(|(f, n)| (f.trim(), n.trim())) else {
+            cx.error_spanned_by(
+                w,
+                format!("`{entry}`: weights are `text_field:weight`, e.g. `weights = \"title:10, body:2\"`"),
+            );
+            continue;
+        };
+        if !weight.parse::<i32>().is_ok_and(|n| (1..=99_999).contains(&n)) {
+            cx.error_spanned_by(w, format!("`{entry}`: a weight is an integer from 1 to 99999"));
+        } else if !text_fields.iter().any(|l| *l == field) {
+            cx.error_spanned_by(
+                w,
+                format!(
+                    "`{field}` is not a text key of this index: weights apply to its `:text` keys ({})",
+                    listed.join(", ")
+                ),
+            );
+        }
+    }
+}
+
+/// Rules for a TTL index (`expireAfterSeconds`).
+fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key]) {
+    let (Some((ttl, lit)), Some(tokens)) = (&idx.ttl, &idx.ttl_tokens) else { return };
+    if keys.len() != 1 {
+        cx.error_spanned_by(
+            tokens,
+            "a TTL index has exactly one key, a date field: the server ignores `expireAfterSeconds` on compound \
+             indexes; declare the TTL on its own index, e.g. `index(keys = \"created_at\", ttl = 2592000)`",
+        );
+    } else if keys[0].kind != KeyKind::Asc && keys[0].kind != KeyKind::Desc {
+        cx.error_spanned_by(tokens, "a TTL index must be an ascending or descending index on a date field, not a text, hashed, geo or wildcard index");
+    } else if let (Some(f), None) = (keys[0].field, &keys[0].nested) {
+        if field_is_date(f) == Some(false) {
+            cx.error_spanned_by(
+                tokens,
+                format!(
+                    "TTL index on `{}` (`{}`), which is not a date: documents would never expire; index a \
+                     `bson::DateTime` field",
+                    f.rust_name,
+                    ty::display(f.ty)
+                ),
+            );
+        }
+    }
+    if *ttl > i64::from(i32::MAX) {
+        cx.error_spanned_by(lit, "`ttl` is at most 2147483647 seconds");
     }
 }
 
@@ -241,18 +437,24 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             cx.error_spanned_by(m, format!("MongoDB allows at most 64 indexes per collection, `_id` included; `max_indexes` can be at most {SERVER_MAX_INDEXES}"));
         }
     }
-    let mut names: Vec<(String, &IndexAttr)> = Vec::new();
+    // (name, exact, the keys of an index named by default): see `default_name`.
+    let mut names: Vec<(String, bool, Option<String>)> = Vec::new();
     let mut patterns: Vec<(Vec<(String, KeyKind)>, &IndexAttr)> = Vec::new();
     let mut text_index: Option<&IndexAttr> = None;
     let mut has_ttl = false;
     for (i, idx) in a.indexes.iter().enumerate() {
         if i == limit {
-            let how = if a.max_indexes.is_some() { "" } else { "; raise the ceiling with `#[odm(max_indexes = N)]` if the workload needs it" };
+            let how = if a.max_indexes.is_some() {
+                "; drop an index, or raise `max_indexes` if the workload really needs it".to_owned()
+            } else {
+                format!("; raise the ceiling with `#[odm(max_indexes = {})]` if the workload needs it", a.indexes.len())
+            };
             cx.error_spanned_by(
                 &idx.span_tokens,
                 format!("{} indexes declared, over the ceiling of {limit} per collection (seed 002 §3: every index slows writes){how}", a.indexes.len()),
             );
         }
+        has_ttl |= idx.ttl.is_some();
         let Some(keys_lit) = &idx.keys else { continue };
         let keys = match resolve_keys(fields, &keys_lit.value()) {
             Ok(k) => k,
@@ -264,113 +466,132 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         let labels: Vec<String> = keys.iter().map(key_label).collect();
         for (j, l) in labels.iter().enumerate() {
             if labels[..j].contains(l) {
-                cx.error_spanned_by(keys_lit, format!("`{l}` appears twice in one index"));
+                cx.error_spanned_by(keys_lit, format!("`{l}` appears twice in one index; keep one"));
             }
         }
         let count = |k: KeyKind| keys.iter().filter(|x| x.kind == k).count();
         let is_text = count(KeyKind::Text) > 0;
         if is_text {
-            if let Some(_first) = text_index {
-                cx.error_spanned_by(keys_lit, "a collection can have only one text index; put all text fields in one index");
+            if text_index.is_some() {
+                cx.error_spanned_by(keys_lit, "a collection can have only one text index; put all text fields in one index (`keys = \"title:text, body:text\"`)");
             }
             text_index = Some(idx);
         }
         if count(KeyKind::Hashed) > 1 {
-            cx.error_spanned_by(keys_lit, "an index can hash only one field");
+            cx.error_spanned_by(keys_lit, "an index can hash only one field; keep one `:hashed` key");
         }
         if count(KeyKind::Wildcard) > 0 && keys.len() > 1 {
-            cx.error_spanned_by(keys_lit, "a wildcard index (`$**`) stands alone in this version of odm");
+            cx.error_spanned_by(
+                keys_lit,
+                "a wildcard index (`$**`) stands alone in this version of odm; declare it as its own index",
+            );
         }
-        // Parallel arrays (seed 004 §3.1): at most one key may reach through an array.
-        let array_keys: Vec<&String> = keys.iter().zip(&labels).filter(|(k, _)| k.first_is_array).map(|(_, l)| l).collect();
-        if array_keys.len() > 1 {
+        // Parallel arrays (seed 004 §3.1): keys may reach through one array only. Keys under the same array field
+        // (`items.name, items.quantity`) share it; nested arrays are checked by the generated const assertions.
+        let mut array_fields: Vec<&str> = Vec::new();
+        for k in keys.iter().filter(|k| k.first_is_array) {
+            let name = k.field.map_or("", |f| f.rust_name.as_str());
+            if !array_fields.contains(&name) {
+                array_fields.push(name);
+            }
+        }
+        if array_fields.len() > 1 {
             cx.error_spanned_by(
                 keys_lit,
                 format!(
-                    "`{}` and `{}` are both arrays: MongoDB cannot build a compound index over two arrays (parallel arrays); \
-                     index them separately",
-                    array_keys[0], array_keys[1]
+                    "`{}` and `{}` are both arrays: MongoDB cannot index two arrays in one compound index (parallel \
+                     arrays, seed 004 §3.1); index them separately",
+                    array_fields[0], array_fields[1]
                 ),
             );
         }
-        if let Some((ttl, lit)) = &idx.ttl {
-            has_ttl = true;
-            if keys.len() != 1 {
-                cx.error_spanned_by(lit, "a TTL index has exactly one key: the server ignores `expireAfterSeconds` on compound indexes");
-            } else if keys[0].kind != KeyKind::Asc && keys[0].kind != KeyKind::Desc {
-                cx.error_spanned_by(lit, "a TTL index must be an ascending or descending index on a date field");
-            } else if let (Some(f), None) = (keys[0].field, &keys[0].nested) {
-                if field_is_date(f) == Some(false) {
-                    cx.error_spanned_by(
-                        lit,
-                        format!("TTL index on `{}`, which is not a date: documents would never expire; index a `bson::DateTime` field", f.rust_name),
-                    );
-                }
-            }
-            if *ttl > i64::from(i32::MAX) {
-                cx.error_spanned_by(lit, "`ttl` is at most 2147483647 seconds");
+        for (k, l) in keys.iter().zip(&labels) {
+            if k.kind == KeyKind::Hashed && k.first_is_array {
+                cx.error_spanned_by(
+                    keys_lit,
+                    format!("`{l}` reaches into an array: hashed indexes cannot hold arrays; hash a scalar field"),
+                );
             }
         }
+        check_ttl(cx, idx, &keys);
         if let (Some(s), Some(_)) = (&idx.sparse, &idx.partial) {
-            cx.error_spanned_by(s, "`sparse` and `partial` cannot go together (the server refuses the index); keep `partial`");
+            cx.error_spanned_by(s, "`sparse` and `partial` cannot go together (the server refuses the index); keep `partial`, e.g. `partial = \"email exists\"`");
         }
         if let Some(u) = &idx.unique {
-            if count(KeyKind::Hashed) > 0 || count(KeyKind::Wildcard) > 0 {
-                cx.error_spanned_by(u, "hashed and wildcard indexes cannot be unique");
+            if count(KeyKind::Hashed) > 0 {
+                cx.error_spanned_by(
+                    u,
+                    "a hashed index cannot be unique; put `unique` on an ascending index of the same field",
+                );
+            } else if count(KeyKind::Wildcard) > 0 {
+                cx.error_spanned_by(
+                    u,
+                    "a wildcard index cannot be unique; remove `unique`, or declare a unique index on the field itself",
+                );
             }
         }
         if let Some(w) = &idx.weights {
-            if !is_text {
-                cx.error_spanned_by(w, "`weights` applies to text indexes only");
+            if is_text {
+                check_weights(cx, w, &keys, &labels);
             } else {
-                for entry in w.value().split(',').map(str::trim) {
-                    let ok = entry.split_once(':').is_some_and(|(f, n)| {
-                        n.trim().parse::<i64>().is_ok_and(|n| n > 0)
-                            && keys.iter().zip(&labels).any(|(k, l)| k.kind == KeyKind::Text && l == f.trim())
-                    });
-                    if !ok {
-                        cx.error_spanned_by(w, format!("`{entry}`: weights are `text_field:positive_integer`, for fields of this text index"));
-                    }
-                }
+                cx.error_spanned_by(w, "`weights` applies to text indexes only (keys like `title:text`)");
             }
         }
         if let (Some(l), false) = (&idx.default_language, is_text) {
-            cx.error_spanned_by(l, "`default_language` applies to text indexes only");
+            cx.error_spanned_by(l, "`default_language` applies to text indexes only (keys like `title:text`)");
+        }
+        if let (Some((_, c)), true) = (&idx.collation, is_text) {
+            cx.error_spanned_by(c, "text indexes do not support a collation (they compare by simple binary comparison); remove `collation`");
         }
         if let Some(p) = &idx.partial {
             if let Err(msg) = parse_partial(fields, &p.value()) {
                 cx.error_spanned_by(p, msg);
             }
         }
-        // Names: explicit ones follow the rule; defaults are idx_<keys>.
-        let name = match &idx.name {
-            Some(lit) => {
-                check_name(cx, lit);
-                lit.value()
-            }
-            None => format!("idx_{}", labels.join("_").replace('.', "_")),
-        };
-        if let Some((_, _first)) = names.iter().find(|(n, _)| *n == name) {
-            let at = idx.name.as_ref().map_or_else(|| keys_lit.to_token_stream(), |n| n.to_token_stream());
-            cx.error_spanned_by(at, format!("two indexes are named `{name}`; give one of them another `name`"));
-        } else {
-            names.push((name, idx));
+        let name_ok = idx.name.as_ref().is_none_or(|lit| check_name(cx, lit));
+        if idx.malformed || !name_ok {
+            continue;
         }
+        // The same keys with the same options: a duplicate, whatever the names.
         let pattern: Vec<(String, KeyKind)> = labels.iter().cloned().zip(keys.iter().map(|k| k.kind)).collect();
-        let same_options = |o: &IndexAttr| {
-            o.unique.is_some() == idx.unique.is_some()
-                && o.sparse.is_some() == idx.sparse.is_some()
-                && o.partial.as_ref().map(|p| p.value()) == idx.partial.as_ref().map(|p| p.value())
-        };
-        if patterns.iter().any(|(p, o)| *p == pattern && same_options(o)) {
-            cx.error_spanned_by(keys_lit, "the same keys are already indexed with the same options; remove the duplicate index");
-        } else {
-            patterns.push((pattern, idx));
+        if patterns.iter().any(|(p, o)| *p == pattern && identity(o) == identity(idx)) {
+            cx.error_spanned_by(
+                keys_lit,
+                "the same keys are already indexed with the same options; remove the duplicate index",
+            );
+            continue;
         }
+        patterns.push((pattern, idx));
+        // Names: explicit ones follow the rule; defaults are `idx_<stored keys>` (exact comparisons here, the others
+        // by const assertions in the generated code).
+        let (name, exact) = match &idx.name {
+            Some(lit) => (lit.value(), true),
+            None => default_name(&keys),
+        };
+        let by_default = idx.name.is_none().then(|| keys_lit.value());
+        if let Some((_, _, other)) = names.iter().find(|(n, e, _)| *n == name && *e == exact) {
+            let (at, why) = match (&idx.name, other) {
+                (Some(n), Some(keys)) => (n.to_token_stream(), format!("it is the default name of index `{keys}` (`idx_` and its stored keys); choose another `name`")),
+                (Some(n), None) => (n.to_token_stream(), "give one of them another `name`".to_owned()),
+                (None, Some(keys)) if !exact => {
+                    cx.error_spanned_by(
+                        keys_lit,
+                        format!("this index gets the same default name as index `{keys}` (`idx_` and the stored keys); give one of them a `name`"),
+                    );
+                    continue;
+                }
+                (None, _) => (keys_lit.to_token_stream(), format!("`{name}` is the default name of these keys (`idx_` and the stored keys); give one of the indexes a `name`")),
+            };
+            cx.error_spanned_by(at, format!("two indexes are named `{name}`: {why}"));
+        }
+        names.push((name, exact, by_default));
     }
     if let Some(capped) = &a.capped {
         if has_ttl {
-            cx.error_spanned_by(&capped.tokens, "a capped collection cannot have a TTL index: choose one way to remove old data");
+            cx.error_spanned_by(
+                &capped.tokens,
+                "a capped collection cannot have a TTL index: choose one way to remove old data",
+            );
         }
     }
     if let Some(coll) = &a.collection {

@@ -1,5 +1,6 @@
 //! `#[odm(index(...))]`, `#[odm(capped(...))]`: parsing only (rules live in `check_index.rs`).
 
+use super::attr::{edit_distance, skip_rest};
 use super::ctxt::Ctxt;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -16,10 +17,14 @@ pub struct IndexAttr {
     pub sparse: Option<TokenStream>,
     pub hidden: Option<TokenStream>,
     pub ttl: Option<(i64, LitInt)>,
+    /// `ttl = 3600` as written (where TTL rules point).
+    pub ttl_tokens: Option<TokenStream>,
     pub partial: Option<LitStr>,
     pub collation: Option<(Vec<(String, Lit)>, TokenStream)>,
     pub weights: Option<LitStr>,
     pub default_language: Option<LitStr>,
+    /// Some option was malformed or unknown (already reported): rules that depend on the whole index stay quiet.
+    pub malformed: bool,
 }
 
 /// `capped(size = .., max = ..)`.
@@ -32,11 +37,35 @@ pub struct CappedAttr {
 const INDEX_KEYS: &str = "`keys`, `name`, `unique`, `sparse`, `hidden`, `ttl`, `partial`, `collation`, `weights`, \
                           `default_language`";
 
-fn str_value(cx: &Ctxt, what: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
+/// The collation document's fields (server names) and the literal each takes.
+const COLLATION_FIELDS: &[(&str, &str)] = &[
+    ("locale", "string"),
+    ("caseLevel", "bool"),
+    ("caseFirst", "string"),
+    ("strength", "int"),
+    ("numericOrdering", "bool"),
+    ("alternate", "string"),
+    ("maxVariable", "string"),
+    ("backwards", "bool"),
+    ("normalization", "bool"),
+];
+
+/// " (did you mean `x`?)" for a misspelt option, or nothing.
+fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    known
+        .into_iter()
+        .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map_or_else(String::new, |(_, k)| format!(" (did you mean `{k}`?)"))
+}
+
+fn str_value(cx: &Ctxt, what: &str, example: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
     match meta.value().and_then(|v| v.parse::<LitStr>()) {
         Ok(l) => Some(l),
         Err(_) => {
-            cx.error_spanned_by(&meta.path, format!("expected `{what} = \"...\"`"));
+            cx.error_spanned_by(&meta.path, format!("expected a string: `{what} = \"{example}\"`"));
+            skip_rest(meta);
             None
         }
     }
@@ -47,15 +76,93 @@ fn int_value(cx: &Ctxt, what: &str, meta: &ParseNestedMeta) -> Option<(i64, LitI
         Ok(l) => match l.base10_parse::<i64>() {
             Ok(n) if n >= 0 => Some((n, l)),
             _ => {
-                cx.error_spanned_by(&l, format!("`{what}` must be a non-negative integer"));
+                cx.error_spanned_by(
+                    &l,
+                    format!("`{what}` is a number of seconds, 0 or more: `{what} = 2592000` (30 days)"),
+                );
                 None
             }
         },
         Err(_) => {
-            cx.error_spanned_by(&meta.path, format!("expected `{what} = 3600`"));
+            cx.error_spanned_by(&meta.path, format!("expected a number of seconds: `{what} = 3600`"));
+            skip_rest(meta);
             None
         }
     }
+}
+
+/// A flag option (`unique`): written bare.
+fn flag(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<TokenStream> {
+    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
+        let name = meta.path.to_token_stream().to_string();
+        cx.error_spanned_by(&meta.path, format!("`{name}` is a flag: write `{name}` alone, without a value"));
+        skip_rest(meta);
+        return None;
+    }
+    Some(meta.path.to_token_stream())
+}
+
+fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit)>> {
+    let example = "e.g. `collation(locale = \"fr\", strength = 2)`";
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(&meta.path, format!("expected the collation's fields, {example}"));
+        skip_rest(meta);
+        return None;
+    }
+    let mut fields = Vec::new();
+    let mut ok = true;
+    let r = meta.parse_nested_meta(|c| {
+        let key = c.path.to_token_stream().to_string();
+        let Some((_, want)) = COLLATION_FIELDS.iter().find(|(k, _)| *k == key) else {
+            let hint = did_you_mean(&key, COLLATION_FIELDS.iter().map(|(k, _)| *k));
+            let names: Vec<String> = COLLATION_FIELDS.iter().map(|(k, _)| format!("`{k}`")).collect();
+            cx.error_spanned_by(
+                &c.path,
+                format!(
+                    "unknown collation field `{key}`{hint}: expected one of {} (the server's names)",
+                    names.join(", ")
+                ),
+            );
+            ok = false;
+            skip_rest(&c);
+            return Ok(());
+        };
+        match c.value().and_then(|v| v.parse::<Lit>()) {
+            Ok(lit) => {
+                let fits = match (&lit, *want) {
+                    (Lit::Str(_), "string") | (Lit::Bool(_), "bool") => true,
+                    (Lit::Int(i), "int") => i.base10_parse::<u8>().is_ok_and(|n| (1..=5).contains(&n)),
+                    _ => false,
+                };
+                if fits {
+                    fields.push((key, lit));
+                } else {
+                    let what = match *want {
+                        "string" => "a string",
+                        "bool" => "`true` or `false`",
+                        _ => "a level from 1 to 5",
+                    };
+                    cx.error_spanned_by(&lit, format!("collation `{key}` takes {what}"));
+                    ok = false;
+                }
+            }
+            Err(_) => {
+                cx.error_spanned_by(&c.path, format!("expected `{key} = value`, {example}"));
+                ok = false;
+                skip_rest(&c);
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = r {
+        cx.syn_error(e);
+        return None;
+    }
+    if ok && !fields.iter().any(|(k, _)| k == "locale") {
+        cx.error_spanned_by(&meta.path, format!("a collation needs a `locale`, {example}"));
+        ok = false;
+    }
+    ok.then_some(fields)
 }
 
 pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
@@ -67,11 +174,22 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
         sparse: None,
         hidden: None,
         ttl: None,
+        ttl_tokens: None,
         partial: None,
         collation: None,
         weights: None,
         default_language: None,
+        malformed: false,
     };
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(&meta.path, "expected the index's keys: `index(keys = \"merchant, status, -created_at\")`");
+        skip_rest(meta);
+        out.malformed = true;
+        return out;
+    }
+    let mut malformed = false;
+    // An unknown option may be misspelt `keys`: then "needs its keys" would only repeat the error.
+    let mut keys_attempted = false;
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
         let dup = |set: bool| {
@@ -81,60 +199,60 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
         };
         if p.is_ident("keys") {
             dup(out.keys.is_some());
-            out.keys = str_value(cx, "keys", &inner);
+            out.keys = str_value(cx, "keys", "merchant, -created_at", &inner);
+            keys_attempted = true;
+            malformed |= out.keys.is_none();
         } else if p.is_ident("name") {
             dup(out.name.is_some());
-            out.name = str_value(cx, "name", &inner);
+            out.name = str_value(cx, "name", "idx_order_no", &inner);
         } else if p.is_ident("unique") {
             dup(out.unique.is_some());
-            out.unique = Some(p.to_token_stream());
+            out.unique = flag(cx, &inner);
         } else if p.is_ident("sparse") {
             dup(out.sparse.is_some());
-            out.sparse = Some(p.to_token_stream());
+            out.sparse = flag(cx, &inner);
         } else if p.is_ident("hidden") {
             dup(out.hidden.is_some());
-            out.hidden = Some(p.to_token_stream());
+            out.hidden = flag(cx, &inner);
         } else if p.is_ident("ttl") || p.is_ident("expire_after_seconds") {
             dup(out.ttl.is_some());
             out.ttl = int_value(cx, "ttl", &inner);
+            malformed |= out.ttl.is_none();
+            if let Some((_, lit)) = &out.ttl {
+                out.ttl_tokens = Some(quote::quote!(#p = #lit));
+            }
         } else if p.is_ident("partial") {
             dup(out.partial.is_some());
-            out.partial = str_value(cx, "partial", &inner);
+            out.partial = str_value(cx, "partial", "status = 'paid', amount >= 10", &inner);
         } else if p.is_ident("weights") {
             dup(out.weights.is_some());
-            out.weights = str_value(cx, "weights", &inner);
+            out.weights = str_value(cx, "weights", "title:10, body:2", &inner);
         } else if p.is_ident("default_language") {
             dup(out.default_language.is_some());
-            out.default_language = str_value(cx, "default_language", &inner);
+            out.default_language = str_value(cx, "default_language", "english", &inner);
         } else if p.is_ident("collation") {
             dup(out.collation.is_some());
-            let mut fields = Vec::new();
-            let r = inner.parse_nested_meta(|c| {
-                let key = c.path.to_token_stream().to_string();
-                match c.value().and_then(|v| v.parse::<Lit>()) {
-                    Ok(lit) => fields.push((key, lit)),
-                    Err(_) => cx.error_spanned_by(&c.path, "expected `key = value`, e.g. `collation(locale = \"fr\", strength = 2)`"),
-                }
-                Ok(())
-            });
-            if let Err(e) = r {
-                cx.syn_error(e);
+            match parse_collation(cx, &inner) {
+                Some(fields) => out.collation = Some((fields, p.to_token_stream())),
+                None => malformed = true,
             }
-            if !fields.iter().any(|(k, _)| k == "locale") {
-                cx.error_spanned_by(p, "a collation needs a `locale`, e.g. `collation(locale = \"fr\", strength = 2)`");
-            }
-            out.collation = Some((fields, p.to_token_stream()));
         } else {
-            let name = p.to_token_stream().to_string();
-            cx.error_spanned_by(p, format!("unknown index option `{name}`: expected one of {INDEX_KEYS}"));
-            let _ = inner.value().and_then(|v| v.parse::<Lit>());
+            let name = p.to_token_stream().to_string().replace(' ', "");
+            let hint = did_you_mean(&name, INDEX_KEYS.split('`').skip(1).step_by(2));
+            cx.error_spanned_by(p, format!("unknown index option `{name}`{hint}: expected one of {INDEX_KEYS}"));
+            malformed = true;
+            keys_attempted = true;
+            skip_rest(&inner);
         }
         Ok(())
     });
     if let Err(e) = result {
         cx.syn_error(e);
+        malformed = true;
+        keys_attempted = true;
     }
-    if out.keys.is_none() {
+    out.malformed = malformed;
+    if out.keys.is_none() && !keys_attempted {
         cx.error_spanned_by(&meta.path, "an index needs its keys: `index(keys = \"merchant, status, -created_at\")`");
     }
     out
@@ -142,33 +260,63 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
 
 pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
     let mut out = CappedAttr { tokens: meta.path.to_token_stream(), size: None, max: None };
+    let example = "`capped(size = 1048576, max = 1000)`";
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(&meta.path, format!("a capped collection needs its size in bytes: {example}"));
+        skip_rest(meta);
+        return out;
+    }
+    // A malformed `size` (or an unknown option, maybe a misspelt `size`) is already reported.
+    let mut size_attempted = false;
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
-        if p.is_ident("size") || p.is_ident("max") {
+        let is_size = p.is_ident("size");
+        if is_size || p.is_ident("max") {
+            let what = if is_size { "size" } else { "max" };
+            if (is_size && out.size.is_some()) || (!is_size && out.max.is_some()) {
+                cx.error_spanned_by(p, format!("duplicate capped option `{what}`: keep one"));
+            }
             match inner.value().and_then(|v| v.parse::<LitInt>()) {
                 Ok(l) => match l.base10_parse::<u64>() {
-                    Ok(n) if n > 0 => {
-                        if p.is_ident("size") {
+                    Ok(n) if n > 0 && n <= i64::MAX as u64 => {
+                        if is_size {
                             out.size = Some((n, l));
                         } else {
                             out.max = Some((n, l));
                         }
                     }
-                    _ => cx.error_spanned_by(&l, "capped limits are positive integers"),
+                    _ => {
+                        let unit = if is_size { "bytes" } else { "documents" };
+                        cx.error_spanned_by(&l, format!("capped `{what}` is a positive number of {unit}"));
+                        size_attempted |= is_size;
+                    }
                 },
-                Err(_) => cx.error_spanned_by(p, "expected `size = <bytes>` or `max = <documents>`"),
+                Err(_) => {
+                    cx.error_spanned_by(p, format!("expected a number: {example}"));
+                    size_attempted |= is_size;
+                    skip_rest(&inner);
+                }
             }
         } else {
-            cx.error_spanned_by(p, "unknown capped option: expected `size` (bytes) and optionally `max` (documents)");
-            let _ = inner.value().and_then(|v| v.parse::<Lit>());
+            let name = p.to_token_stream().to_string().replace(' ', "");
+            let hint = did_you_mean(&name, ["size", "max"]);
+            cx.error_spanned_by(
+                p,
+                format!(
+                    "unknown capped option `{name}`{hint}: expected `size` (bytes) and optionally `max` (documents)"
+                ),
+            );
+            size_attempted = true;
+            skip_rest(&inner);
         }
         Ok(())
     });
     if let Err(e) = result {
         cx.syn_error(e);
+        size_attempted = true;
     }
-    if out.size.is_none() {
-        cx.error_spanned_by(&meta.path, "a capped collection needs its size in bytes: `capped(size = 1048576, max = 1000)`");
+    if out.size.is_none() && !size_attempted {
+        cx.error_spanned_by(&meta.path, format!("a capped collection needs its size in bytes: {example}"));
     }
     out
 }

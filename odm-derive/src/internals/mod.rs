@@ -5,7 +5,7 @@ pub mod attr;
 pub mod case;
 pub mod check;
 pub mod check_index;
-pub mod index_attr;
 pub mod ctxt;
+pub mod index_attr;
 pub mod names;
 pub mod ty;

@@ -211,9 +211,8 @@ impl<'c> Sync<'c> {
     }
 
     /// Adds model `M`.
-    pub fn model<M: Model>(mut self) -> Self {
-        self.models.push(ModelSpec::of::<M>());
-        self
+    pub fn model<M: Model>(self) -> Self {
+        self.spec(ModelSpec::of::<M>())
     }
 
     /// Adds a model by its spec.

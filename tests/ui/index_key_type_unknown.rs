@@ -1,0 +1,17 @@
+// A key's type is `1`, `-1`, `text`, `hashed` or `2dsphere`.
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "order_header")]
+#[odm(index(keys = "merchant:foo"))]
+struct Order {
+    #[serde(rename = "mi")]
+    merchant: String,
+    #[serde(rename = "st")]
+    status: String,
+    #[serde(rename = "am")]
+    amount: i64,
+}
+
+fn main() {}

@@ -1,0 +1,22 @@
+// A nested key names a field of the embedded type (resolved at compile time through the table its derive generates).
+use odm::{Embedded, Model};
+use serde::{Deserialize, Serialize};
+
+#[derive(Embedded, Serialize, Deserialize)]
+pub struct Item {
+    #[serde(rename = "n")]
+    name: String,
+    #[serde(rename = "q")]
+    quantity: i32,
+}
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "order_header")]
+#[odm(index(keys = "items.nme"))]
+struct Order {
+    #[serde(rename = "it")]
+    #[odm(max_items = 30)]
+    items: Vec<Item>,
+}
+
+fn main() {}

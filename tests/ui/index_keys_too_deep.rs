@@ -1,0 +1,22 @@
+// Index paths go one level deep: `field.nested`.
+use odm::{Embedded, Model};
+use serde::{Deserialize, Serialize};
+
+#[derive(Embedded, Serialize, Deserialize)]
+pub struct Item {
+    #[serde(rename = "n")]
+    name: String,
+    #[serde(rename = "q")]
+    quantity: i32,
+}
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "order_header")]
+#[odm(index(keys = "items.name.first"))]
+struct Order {
+    #[serde(rename = "it")]
+    #[odm(max_items = 30)]
+    items: Vec<Item>,
+}
+
+fn main() {}

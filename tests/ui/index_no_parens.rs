@@ -1,0 +1,17 @@
+// `index` takes its keys in parentheses.
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "order_header")]
+#[odm(index)]
+struct Order {
+    #[serde(rename = "mi")]
+    merchant: String,
+    #[serde(rename = "st")]
+    status: String,
+    #[serde(rename = "am")]
+    amount: i64,
+}
+
+fn main() {}

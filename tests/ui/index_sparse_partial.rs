@@ -1,0 +1,17 @@
+// `sparse` and `partial` cannot go together.
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "order_header")]
+#[odm(index(keys = "merchant", sparse, partial = "merchant exists"))]
+struct Order {
+    #[serde(rename = "mi")]
+    merchant: String,
+    #[serde(rename = "st")]
+    status: String,
+    #[serde(rename = "am")]
+    amount: i64,
+}
+
+fn main() {}

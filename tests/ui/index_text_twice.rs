@@ -1,0 +1,18 @@
+// A collection has at most one text index.
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "order_header")]
+#[odm(index(keys = "merchant:text"))]
+#[odm(index(keys = "status:text"))]
+struct Order {
+    #[serde(rename = "mi")]
+    merchant: String,
+    #[serde(rename = "st")]
+    status: String,
+    #[serde(rename = "am")]
+    amount: i64,
+}
+
+fn main() {}
