@@ -153,3 +153,35 @@ async fn index_types_the_server_refuses_are_reported_not_fatal() {
         }
     }
 }
+
+/// Seed 004 §3.2's query, declared as an access pattern: the derive builds its ESR index.
+#[derive(Model, Serialize, Deserialize, Debug, Clone)]
+#[odm(collection = "order_payment")]
+#[odm(query(eq = "merchant, status", sort = "-created_at", range = "amount"))]
+// Served by the declared index below (equality fields in another order, sort direction reversed): no new index.
+#[odm(query(eq = "status, merchant", sort = "paid_at"))]
+#[odm(index(keys = "merchant, status, -paid_at"))]
+struct Payment {
+    #[serde(rename = "mi")]
+    merchant: String,
+    #[serde(rename = "st")]
+    status: String,
+    #[serde(rename = "ca")]
+    created_at: DateTime,
+    #[serde(rename = "pa")]
+    paid_at: DateTime,
+    #[serde(rename = "am")]
+    amount: i64,
+}
+
+#[test]
+fn access_patterns_get_esr_indexes_unless_one_serves_them() {
+    let docs: Vec<_> = Payment::indexes().iter().map(IndexSpec::to_document).collect();
+    assert_eq!(
+        docs,
+        vec![
+            doc! { "key": { "mi": 1, "st": 1, "pa": -1 }, "name": "idx_mi_st_pa" },
+            doc! { "key": { "mi": 1, "st": 1, "ca": -1, "am": 1 }, "name": "idx_mi_st_ca_am" },
+        ]
+    );
+}

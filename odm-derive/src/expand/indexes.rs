@@ -530,7 +530,13 @@ fn label(idx: &IndexAttr) -> String {
 /// The `indexes()` and `CAPPED` items of `impl Model`, and the index const assertions.
 pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     let Data::Struct(fields) = &cont.data else { return (TokenStream::new(), TokenStream::new()) };
-    let built: Vec<Built> = cont.attrs.indexes.iter().filter_map(|idx| one_index(fields, idx)).collect();
+    // Declared access patterns no declared index serves get their own ESR index (seed 004 §3.2).
+    let for_queries: Vec<IndexAttr> = crate::internals::check_query::generated(cont)
+        .into_iter()
+        .map(|(q, keys)| IndexAttr::for_query(&keys, q.tokens.clone()))
+        .collect();
+    let built: Vec<Built> =
+        cont.attrs.indexes.iter().chain(&for_queries).filter_map(|idx| one_index(fields, idx)).collect();
     let mut asserts = TokenStream::new();
     for b in &built {
         asserts.extend(b.asserts.clone());

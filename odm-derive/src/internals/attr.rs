@@ -242,10 +242,12 @@ pub struct Container {
     pub capped: Option<super::index_attr::CappedAttr>,
     /// `#[odm(max_indexes = N)]`: the ceiling on declared indexes (default 3, seed 002 §3).
     pub max_indexes: Option<Sp<usize>>,
+    /// `#[odm(query(...))]`: declared access patterns (seed 004 §3.2).
+    pub queries: Vec<super::query_attr::QueryAttr>,
 }
 
 const ODM_CONTAINER: &str = "`collection`, `db`, `module`, `max_key_len`, `closed`, `validation_level`, \
-                             `validation_action`, `crate`, `index`, `capped`, `max_indexes`";
+                             `validation_action`, `crate`, `index`, `query`, `capped`, `max_indexes`";
 
 impl Container {
     pub fn from_ast(cx: &Ctxt, input: &syn::DeriveInput) -> Self {
@@ -258,11 +260,14 @@ impl Container {
         let mut action = Attr::none(cx, "validation_action");
         let mut crate_path = Attr::none(cx, "crate");
         let mut indexes = Vec::new();
+        let mut queries = Vec::new();
         let mut capped = None;
         let mut max_indexes = Attr::none(cx, "max_indexes");
         each_nested(cx, &input.attrs, "odm", |meta| {
             let p = &meta.path;
-            if p.is_ident("index") {
+            if p.is_ident("query") {
+                queries.push(super::query_attr::parse_query(cx, meta));
+            } else if p.is_ident("index") {
                 indexes.push(super::index_attr::parse_index(cx, meta));
             } else if p.is_ident("capped") {
                 if capped.is_some() {
@@ -398,6 +403,7 @@ impl Container {
             indexes,
             capped,
             max_indexes: max_indexes.get(),
+            queries,
             rename_all: rename_all.get(),
             rename_all_fields: rename_all_fields.get(),
             tag: tag.get(),

@@ -27,6 +27,28 @@ pub struct IndexAttr {
     pub malformed: bool,
 }
 
+impl IndexAttr {
+    /// The ESR index the derive builds for a declared query no declared index serves.
+    pub fn for_query(keys: &str, tokens: TokenStream) -> Self {
+        let span = tokens.clone().into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span());
+        IndexAttr {
+            span_tokens: tokens,
+            keys: Some(LitStr::new(keys, span)),
+            name: None,
+            unique: None,
+            sparse: None,
+            hidden: None,
+            ttl: None,
+            ttl_tokens: None,
+            partial: None,
+            collation: None,
+            weights: None,
+            default_language: None,
+            malformed: false,
+        }
+    }
+}
+
 /// `capped(size = .., max = ..)`.
 pub struct CappedAttr {
     pub tokens: TokenStream,

@@ -1,0 +1,185 @@
+//! Access patterns → ESR (seed 004 §3.2): every declared query is served by an index whose keys run Equality →
+//! Sort → Range, either one the model declares or one the derive builds for it.
+
+use super::ast::{Container, Data, Field};
+use super::check_index::{resolve_keys, resolve_path, KeyKind, DEFAULT_MAX_INDEXES};
+use super::ctxt::Ctxt;
+use super::query_attr::QueryAttr;
+use super::ty;
+
+/// A query's fields, resolved: labels (`a` or `a.b`) with sort directions.
+pub struct Esr<'a> {
+    pub eq: Vec<(String, &'a Field<'a>)>,
+    pub sort: Vec<(String, bool)>,
+    pub range: Vec<String>,
+}
+
+impl Esr<'_> {
+    /// The `keys` string of the ESR index for this query.
+    pub fn keys(&self) -> String {
+        let mut keys: Vec<String> = self.eq.iter().map(|(l, _)| l.clone()).collect();
+        keys.extend(self.sort.iter().map(|(l, asc)| if *asc { l.clone() } else { format!("-{l}") }));
+        keys.extend(self.range.iter().cloned());
+        keys.join(", ")
+    }
+
+    fn labels(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.eq.iter().map(|(l, _)| l.as_str()).collect();
+        v.extend(self.sort.iter().map(|(l, _)| l.as_str()));
+        v.extend(self.range.iter().map(String::as_str));
+        v
+    }
+}
+
+fn list(text: &str) -> Vec<String> {
+    text.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
+}
+
+pub fn resolve<'a>(fields: &'a [Field<'a>], q: &QueryAttr) -> Result<Esr<'a>, (String, &'a str)> {
+    let mut esr = Esr { eq: Vec::new(), sort: Vec::new(), range: Vec::new() };
+    let check = |path: &str| resolve_path(fields, path).map(|(f, _, _)| f);
+    for l in q.eq.as_ref().map(|l| list(&l.value())).unwrap_or_default() {
+        let f = check(&l).map_err(|m| (m, "eq"))?.ok_or_else(|| ("`$**` is not a field".to_owned(), "eq"))?;
+        esr.eq.push((l, f));
+    }
+    for l in q.sort.as_ref().map(|l| list(&l.value())).unwrap_or_default() {
+        let (path, asc) = match l.strip_prefix('-') {
+            Some(p) => (p.trim().to_owned(), false),
+            None => (l.clone(), true),
+        };
+        check(&path).map_err(|m| (m, "sort"))?;
+        esr.sort.push((path, asc));
+    }
+    for l in q.range.as_ref().map(|l| list(&l.value())).unwrap_or_default() {
+        check(&l).map_err(|m| (m, "range"))?;
+        esr.range.push(l);
+    }
+    let labels = esr.labels();
+    for (i, l) in labels.iter().enumerate() {
+        if labels[..i].contains(l) {
+            return Err((format!("`{l}` appears twice in one query; a field is either equality, sort or range"), "eq"));
+        }
+    }
+    Ok(esr)
+}
+
+/// True when the index keys serve the query: equality fields first (any order), then the sort fields in order
+/// with all directions kept or all reversed, then the range fields.
+pub fn serves(esr: &Esr, index_keys: &[(String, KeyKind)]) -> bool {
+    let n = esr.eq.len() + esr.sort.len() + esr.range.len();
+    if index_keys.len() < n || index_keys.iter().any(|(_, k)| !matches!(k, KeyKind::Asc | KeyKind::Desc)) {
+        return false;
+    }
+    let (eq, rest) = index_keys.split_at(esr.eq.len());
+    if !esr.eq.iter().all(|(l, _)| eq.iter().any(|(k, _)| k == l)) {
+        return false;
+    }
+    let (sort, rest) = rest.split_at(esr.sort.len());
+    let same = sort.iter().zip(&esr.sort).all(|((k, kind), (l, asc))| k == l && (*kind == KeyKind::Asc) == *asc);
+    let reversed = sort.iter().zip(&esr.sort).all(|((k, kind), (l, asc))| k == l && (*kind == KeyKind::Asc) != *asc);
+    if !(same || reversed) {
+        return false;
+    }
+    let range = &rest[..esr.range.len()];
+    esr.range.iter().all(|l| range.iter().any(|(k, _)| k == l))
+}
+
+/// The queries that need an index of their own (no declared index serves them), with their ESR keys.
+pub fn generated<'a>(cont: &'a Container<'a>) -> Vec<(&'a QueryAttr, String)> {
+    let Data::Struct(fields) = &cont.data else { return Vec::new() };
+    let declared: Vec<Vec<(String, KeyKind)>> = cont
+        .attrs
+        .indexes
+        .iter()
+        .filter(|i| i.partial.is_none() && i.sparse.is_none() && i.collation.is_none())
+        .filter_map(|i| i.keys.as_ref())
+        .filter_map(|k| resolve_keys(fields, &k.value()).ok())
+        .map(|keys| {
+            keys.iter()
+                .map(|k| {
+                    let label = match (k.field, &k.nested) {
+                        (Some(f), Some((n, _))) => format!("{}.{n}", f.rust_name),
+                        (Some(f), None) => f.rust_name.clone(),
+                        (None, _) => "$**".into(),
+                    };
+                    (label, k.kind)
+                })
+                .collect()
+        })
+        .collect();
+    let mut out: Vec<(&QueryAttr, String)> = Vec::new();
+    for q in &cont.attrs.queries {
+        let Ok(esr) = resolve(fields, q) else { continue };
+        let keys = esr.keys();
+        if keys.is_empty() || declared.iter().any(|d| serves(&esr, d)) || out.iter().any(|(_, k)| *k == keys) {
+            continue;
+        }
+        out.push((q, keys));
+    }
+    out
+}
+
+pub fn check(cx: &Ctxt, cont: &Container) {
+    let Data::Struct(fields) = &cont.data else {
+        for q in &cont.attrs.queries {
+            cx.error_spanned_by(&q.tokens, "queries are declared on `#[derive(Model)]` structs");
+        }
+        return;
+    };
+    if cont.derive == super::ast::Derive::Embedded {
+        for q in &cont.attrs.queries {
+            cx.error_spanned_by(&q.tokens, "queries belong on a `#[derive(Model)]` collection model");
+        }
+        return;
+    }
+    for q in &cont.attrs.queries {
+        match resolve(fields, q) {
+            Err((msg, part)) => {
+                let at = match part {
+                    "sort" => q.sort.as_ref(),
+                    "range" => q.range.as_ref(),
+                    _ => q.eq.as_ref(),
+                };
+                match at {
+                    Some(lit) => cx.error_spanned_by(lit, msg),
+                    None => cx.error_spanned_by(&q.tokens, msg),
+                }
+            }
+            Ok(esr) => {
+                // A low-cardinality boolean first wastes the most selective position (seed 004 §3.2).
+                if let Some((label, f)) = esr.eq.first() {
+                    let is_bool = quote::ToTokens::to_token_stream(ty::unwrap_option(f.ty)).to_string() == "bool";
+                    if is_bool && esr.eq.len() > 1 {
+                        if let Some(lit) = &q.eq {
+                            let rest: Vec<&str> = esr.eq[1..].iter().map(|(l, _)| l.as_str()).collect();
+                            cx.error_spanned_by(
+                                lit,
+                                format!(
+                                    "`{label}` is a bool, a low-cardinality field that only halves the collection; list the \
+                                     more selective equality fields first: `eq = \"{}, {label}\"` (seed 004 §3.2)",
+                                    rest.join(", ")
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let generated = generated(cont);
+    let limit = cont.attrs.max_indexes.as_ref().map_or(DEFAULT_MAX_INDEXES, |m| m.value);
+    let declared = cont.attrs.indexes.len();
+    for (i, (q, keys)) in generated.iter().enumerate() {
+        if declared + i >= limit {
+            let at = q.eq.as_ref().or(q.sort.as_ref()).or(q.range.as_ref());
+            let msg = format!(
+                "no declared index serves this query, and its ESR index `{keys}` would exceed the ceiling of {limit} \
+                 indexes; reorder an existing index to serve it, or raise `#[odm(max_indexes = N)]`"
+            );
+            match at {
+                Some(lit) => cx.error_spanned_by(lit, msg),
+                None => cx.error_spanned_by(&q.tokens, msg),
+            }
+        }
+    }
+}
