@@ -186,3 +186,38 @@ async fn decode_errors_name_the_document_and_field() {
     assert!(text.contains(&id.to_hex()), "names the _id: {text}");
     assert!(text.contains("\"d\"") || text.contains(" d"), "names the key: {text}");
 }
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone)]
+#[odm(collection = "shop_counter")]
+struct Counters {
+    #[serde(rename = "c")]
+    counts: std::collections::HashMap<String, i64>,
+    #[serde(rename = "l")]
+    #[odm(max_items = 3)]
+    lines: Vec<std::collections::BTreeMap<String, i32>>,
+}
+
+#[tokio::test]
+async fn run_time_map_keys_are_checked_before_sending() {
+    let db = odm::testing::database("map_keys").await;
+    odm::create_collection::<Counters>(&db).await.expect("create");
+    let coll = Collection::<Counters>::new(&db);
+    let with = |key: &str, nested: &str| Counters {
+        counts: [(key.to_owned(), 1)].into_iter().collect(),
+        lines: vec![Default::default(), [(nested.to_owned(), 2)].into_iter().collect()],
+    };
+    coll.insert_one(with("ok_key", "fine")).await.expect("plain keys are stored");
+
+    for (value, path) in [(with("a.b", "x"), "c.a.b"), (with("$set", "x"), "c.$set"), (with("k", "p.q"), "l.1.p.q")] {
+        match coll.insert_one(&value).await {
+            Err(odm::Error::InvalidKey { model, path: at, .. }) => {
+                assert_eq!(model, "Counters");
+                assert_eq!(at, path);
+            }
+            other => panic!("expected InvalidKey at {path}, got {other:?}"),
+        }
+    }
+    let err = coll.insert_one(with("nul\0key", "x")).await.expect_err("NUL in a key");
+    assert!(matches!(err, odm::Error::Serialize { .. }), "{err}");
+    assert_eq!(coll.count(doc! {}).await.expect("count"), 1, "nothing invalid reached the server");
+}

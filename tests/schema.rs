@@ -176,3 +176,13 @@ fn field_metadata_maps_stored_paths_to_rust_paths() {
     assert_eq!(meta.rust_path(["a", "c"]), "address.city");
     assert_eq!(meta.rust_path(["unknown", "x"]), "unknown.x");
 }
+
+#[test]
+fn only_types_with_run_time_keys_need_the_key_walk() {
+    assert!(!ProductReview::dynamic_keys(32), "fixed keys were checked at compile time");
+    assert!(!support::models::Nested::dynamic_keys(32));
+    assert!(!support::models::Enums::dynamic_keys(32));
+    assert!(support::models::Maps::dynamic_keys(32), "map keys are chosen at run time");
+    assert!(<Vec<Option<HashMap<String, i32>>>>::dynamic_keys(32));
+    assert!(odm::bson::Document::dynamic_keys(32));
+}

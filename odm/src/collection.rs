@@ -53,11 +53,59 @@ fn model_name<M: Model>() -> &'static str {
 pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     let raw = bson::serialize_to_raw_document_buf(value)
         .map_err(|source| Error::Serialize { model: model_name::<M>(), source: Box::new(source) })?;
+    // Keys fixed by the type were checked at compile time; only run-time keys (maps) need a walk.
+    if M::dynamic_keys(32) {
+        check_keys(&raw, &mut String::new()).map_err(|(path, reason)| Error::InvalidKey {
+            model: model_name::<M>(),
+            path,
+            reason,
+        })?;
+    }
     let size = raw.as_bytes().len();
     if size > MAX_DOCUMENT_SIZE {
         return Err(Error::DocumentTooLarge { model: model_name::<M>(), size, limit: MAX_DOCUMENT_SIZE });
     }
     Ok(raw)
+}
+
+/// Walks a document for keys MongoDB cannot store or query: a leading `$` (operators) or a `.` (path separator).
+/// (A NUL cannot reach here: BSON keys are C strings, and the serializer refuses it.)
+fn check_keys(doc: &bson::RawDocument, path: &mut String) -> std::result::Result<(), (String, &'static str)> {
+    for entry in doc.iter() {
+        let (key, value) = entry.map_err(|_| (path.clone(), "the encoded document is malformed"))?;
+        let key = key.as_str();
+        let len = path.len();
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(key);
+        if key.starts_with('$') {
+            return Err((path.clone(), "keys starting with `$` are reserved for operators"));
+        }
+        if key.contains('.') {
+            return Err((path.clone(), "`.` separates path segments, so the key could never be queried or updated"));
+        }
+        check_value(value, path)?;
+        path.truncate(len);
+    }
+    Ok(())
+}
+
+fn check_value(value: bson::RawBsonRef<'_>, path: &mut String) -> std::result::Result<(), (String, &'static str)> {
+    match value {
+        bson::RawBsonRef::Document(d) => check_keys(d, path),
+        bson::RawBsonRef::Array(a) => {
+            for (i, item) in a.into_iter().enumerate() {
+                let item = item.map_err(|_| (path.clone(), "the encoded document is malformed"))?;
+                let len = path.len();
+                path.push_str(&format!(".{i}"));
+                check_value(item, path)?;
+                path.truncate(len);
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Decodes a stored document, naming its `_id` and the failing key on error.

@@ -35,6 +35,15 @@ pub enum Error {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A key chosen at run time (a map key) cannot be stored: it starts with `$` or contains `.`. Nothing was sent.
+    InvalidKey {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The stored path of the offending key (`c.a.b`).
+        path: String,
+        /// Why MongoDB cannot take it.
+        reason: &'static str,
+    },
     /// A sync in verify mode found the database different from the models; the plan says how.
     Drift(Box<crate::sync::plan::Plan>),
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
@@ -53,6 +62,9 @@ impl fmt::Display for Error {
                 f,
                 "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
             ),
+            Error::InvalidKey { model, path, reason } => {
+                write!(f, "{model}: key at `{path}` cannot be stored: {reason}; nothing was sent")
+            }
             Error::Drift(plan) => write!(f, "the database differs from the models:\n{plan}"),
             Error::Config(m) => f.write_str(m),
             Error::Driver(e) => write!(f, "{e}"),

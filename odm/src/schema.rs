@@ -83,6 +83,14 @@ pub trait BsonSchema {
         None
     }
 
+    /// True when values of this type may carry keys chosen at run time (maps, `bson::Document`, `mixed` fields),
+    /// which must then be checked before sending. `depth` bounds the walk through recursive types (`0` answers
+    /// `true`, the safe side).
+    fn dynamic_keys(depth: u8) -> bool {
+        let _ = depth;
+        false
+    }
+
     /// Server-side checks (`$expr`) that keep array counters equal to array sizes. `value` is the aggregation
     /// expression of this value (`"$it"`, `"$$e0.v"`); `depth` names `$map` variables uniquely.
     fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
@@ -119,7 +127,17 @@ scalar! {
     bson::Binary => "binData", Binary;
     bson::Uuid => "binData", Binary;
     bson::Timestamp => "timestamp", Timestamp;
-    bson::Document => "object", Map;
+}
+
+/// A free-form document: its keys are chosen at run time.
+impl BsonSchema for bson::Document {
+    const KIND: BsonKind = BsonKind::Map;
+    fn bson_schema() -> Document {
+        doc! { "bsonType": "object" }
+    }
+    fn dynamic_keys(_depth: u8) -> bool {
+        true
+    }
 }
 
 impl BsonSchema for char {
@@ -138,6 +156,9 @@ impl<T: BsonSchema> BsonSchema for Option<T> {
     fn type_meta() -> Option<&'static TypeMeta> {
         T::type_meta()
     }
+    fn dynamic_keys(depth: u8) -> bool {
+        depth == 0 || T::dynamic_keys(depth - 1)
+    }
     fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
         T::counter_checks(value, depth, out)
     }
@@ -152,6 +173,9 @@ macro_rules! transparent {
             }
             fn type_meta() -> Option<&'static TypeMeta> {
                 T::type_meta()
+            }
+            fn dynamic_keys(depth: u8) -> bool {
+                depth == 0 || T::dynamic_keys(depth - 1)
             }
             fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
                 T::counter_checks(value, depth, out)
@@ -184,6 +208,9 @@ macro_rules! array {
             fn type_meta() -> Option<&'static TypeMeta> {
                 T::type_meta()
             }
+            fn dynamic_keys(depth: u8) -> bool {
+                depth == 0 || T::dynamic_keys(depth - 1)
+            }
             fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
                 array_counter_checks::<T>(value, depth, out)
             }
@@ -199,6 +226,9 @@ impl<T: BsonSchema, S> BsonSchema for HashSet<T, S> {
     }
     fn type_meta() -> Option<&'static TypeMeta> {
         T::type_meta()
+    }
+    fn dynamic_keys(depth: u8) -> bool {
+        depth == 0 || T::dynamic_keys(depth - 1)
     }
     fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
         array_counter_checks::<T>(value, depth, out)
@@ -217,6 +247,9 @@ impl<T: BsonSchema, const N: usize> BsonSchema for [T; N] {
     fn type_meta() -> Option<&'static TypeMeta> {
         T::type_meta()
     }
+    fn dynamic_keys(depth: u8) -> bool {
+        depth == 0 || T::dynamic_keys(depth - 1)
+    }
     fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
         array_counter_checks::<T>(value, depth, out)
     }
@@ -231,12 +264,18 @@ impl<V: BsonSchema, S> BsonSchema for HashMap<String, V, S> {
     fn bson_schema() -> Document {
         map_of::<V>()
     }
+    fn dynamic_keys(_depth: u8) -> bool {
+        true
+    }
 }
 
 impl<V: BsonSchema> BsonSchema for BTreeMap<String, V> {
     const KIND: BsonKind = BsonKind::Map;
     fn bson_schema() -> Document {
         map_of::<V>()
+    }
+    fn dynamic_keys(_depth: u8) -> bool {
+        true
     }
 }
 

@@ -39,6 +39,23 @@ pub fn field_schema(field: &Field) -> TokenStream {
     expr
 }
 
+/// `|| <T>::dynamic_keys(depth - 1)` for every stored field (mixed fields count as dynamic).
+fn dynamic_keys<'a>(fields: impl Iterator<Item = &'a Field<'a>>) -> TokenStream {
+    let parts = fields.filter(|f| f.is_stored()).map(|f| {
+        let ty = f.ty;
+        match source(f) {
+            Source::Trait => quote!(|| <#ty as __odm::BsonSchema>::dynamic_keys(__depth - 1)),
+            Source::Mixed => quote!(|| true),
+            Source::Fixed(_) => TokenStream::new(),
+        }
+    });
+    quote! {
+        fn dynamic_keys(__depth: u8) -> bool {
+            __depth == 0 #(#parts)*
+        }
+    }
+}
+
 /// Statements adding `fields` to an `ObjectSchema` named `__s`.
 fn object_fields(fields: &[Field]) -> TokenStream {
     let adds = fields.iter().filter(|f| f.is_stored()).map(|f| {
@@ -82,6 +99,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                 quote!(__odm::FieldMeta { name: #rust, key: #key, nested: #nested, counter: #counter })
             });
             let checks = counter_checks(fields);
+            let dynamic = dynamic_keys(fields.iter());
             quote! {
                 static __META: __odm::TypeMeta = __odm::TypeMeta { name: #name, fields: &[#(#metas),*] };
 
@@ -103,6 +121,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                     fn type_meta() -> ::core::option::Option<&'static __odm::TypeMeta> {
                         ::core::option::Option::Some(&__META)
                     }
+                    #dynamic
                     fn counter_checks(__value: &str, __depth: usize, __out: &mut __odm::Vec<__odm::Bson>) {
                         __counter_checks(&__odm::format!("{}.", __value), __depth, __out)
                     }
@@ -112,6 +131,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
         Data::Newtype(field) => {
             let ty = field.ty;
             let schema = field_schema(field);
+            let dynamic = dynamic_keys(std::iter::once(&**field));
             let (kind, meta, checks) = match source(field) {
                 Source::Trait => (
                     quote!(<#ty as __odm::BsonSchema>::KIND),
@@ -134,6 +154,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                     fn type_meta() -> ::core::option::Option<&'static __odm::TypeMeta> {
                         #meta
                     }
+                    #dynamic
                     fn counter_checks(__value: &str, __depth: usize, __out: &mut __odm::Vec<__odm::Bson>) {
                         #checks
                     }
@@ -155,6 +176,12 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                     )
                 }
             };
+            let variant_fields = stored.iter().flat_map(|v| match &v.style {
+                Style::Newtype(f) => std::slice::from_ref(&**f).iter(),
+                Style::Struct(fs) => fs.iter(),
+                Style::Unit | Style::Tuple => [].iter(),
+            });
+            let dynamic = dynamic_keys(variant_fields);
             quote! {
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
@@ -162,6 +189,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                     fn bson_schema() -> __odm::Document {
                         #body
                     }
+                    #dynamic
                 }
             }
         }
