@@ -221,3 +221,49 @@ async fn run_time_map_keys_are_checked_before_sending() {
     assert!(matches!(err, odm::Error::Serialize { .. }), "{err}");
     assert_eq!(coll.count(doc! {}).await.expect("count"), 1, "nothing invalid reached the server");
 }
+
+/// Consistency settings on the model (seed 000 "一致性管理", seed 001 §5(5)).
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_payment", read_concern = "majority", read_preference = "primaryPreferred")]
+#[odm(write_concern(w = "majority", j = true, timeout_ms = 5000))]
+struct Payment {
+    #[serde(rename = "a")]
+    amount: i64,
+}
+
+#[tokio::test]
+async fn read_and_write_concern_come_from_the_model() {
+    use odm::mongodb::event::{command::CommandEvent, EventHandler};
+    use std::sync::{Arc, Mutex};
+    let test_db = odm::testing::database("concern").await;
+    let seen: Arc<Mutex<Vec<Document>>> = Arc::default();
+    let sink = seen.clone();
+    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
+    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| {
+        if let CommandEvent::Started(s) = e {
+            if ["insert", "find"].contains(&s.command_name.as_str()) {
+                sink.lock().unwrap().push(s.command.clone());
+            }
+        }
+    }));
+    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let db = client.database(test_db.name());
+    let payments = Collection::<Payment>::new(&db);
+    payments.insert_one(Payment { amount: 5 }).await.expect("insert with w: majority");
+    assert_eq!(payments.find_one(doc! {}).await.expect("find"), Some(Payment { amount: 5 }));
+
+    let commands = seen.lock().unwrap().clone();
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    let wc = commands[0].get_document("writeConcern").expect("insert carries the model's write concern");
+    assert_eq!(wc.get_str("w").ok(), Some("majority"));
+    assert_eq!(wc.get_bool("j").ok(), Some(true));
+    assert_eq!(wc.get("wtimeout").and_then(|v| v.as_i64().or(v.as_i32().map(i64::from))), Some(5000));
+    let rc = commands[1].get_document("readConcern").expect("find carries the model's read concern");
+    assert_eq!(rc.get_str("level").ok(), Some("majority"));
+    assert!(matches!(
+        payments.raw().selection_criteria(),
+        Some(odm::mongodb::options::SelectionCriteria::ReadPreference(
+            odm::mongodb::options::ReadPreference::PrimaryPreferred { .. }
+        ))
+    ));
+}

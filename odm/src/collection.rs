@@ -121,8 +121,31 @@ pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
 
 impl<M: Model> Collection<M> {
     /// `M`'s collection in `db` (no I/O).
+    ///
+    /// Reads and writes use the model's read concern, read preference and write concern, when it declares them.
     pub fn new(db: &Database) -> Self {
-        Collection { raw: db.collection(M::COLLECTION), _model: PhantomData }
+        use mongodb::options::{CollectionOptions, ReadConcern, ReadPreference, SelectionCriteria};
+        let mut options = CollectionOptions::default();
+        options.read_concern = M::READ_CONCERN.map(|level| match level {
+            "local" => ReadConcern::local(),
+            "available" => ReadConcern::available(),
+            "majority" => ReadConcern::majority(),
+            "linearizable" => ReadConcern::linearizable(),
+            "snapshot" => ReadConcern::snapshot(),
+            other => ReadConcern::custom(other),
+        });
+        options.selection_criteria = M::READ_PREFERENCE.map(|p| {
+            let options = Default::default();
+            SelectionCriteria::ReadPreference(match p {
+                "primaryPreferred" => ReadPreference::PrimaryPreferred { options },
+                "secondary" => ReadPreference::Secondary { options },
+                "secondaryPreferred" => ReadPreference::SecondaryPreferred { options },
+                "nearest" => ReadPreference::Nearest { options },
+                _ => ReadPreference::Primary,
+            })
+        });
+        options.write_concern = M::WRITE_CONCERN.map(crate::model::WriteConcernSpec::to_driver);
+        Collection { raw: db.collection_with_options(M::COLLECTION, options), _model: PhantomData }
     }
 
     /// The underlying driver collection, for operations odm does not type yet.

@@ -48,7 +48,8 @@
 //! collation(locale = "fr", strength = 2), weights = "t:10", default_language = "english")` (key types
 //! `a:text`, `a:hashed`, `a:2dsphere`, wildcard `$**`), `max_indexes = N` (default 3),
 //! `query(eq = "a, b", sort = "-c", range = "d")` (access patterns served in ESR order) and
-//! `capped(size = BYTES, max = DOCS)`. See [`Sync`] for bringing a database in line with the models.
+//! `capped(size = BYTES, max = DOCS)`, and `read_concern = "majority"`, `read_preference = "nearest"`,
+//! `write_concern(w = "majority", j = true, timeout_ms = 5000)`. See [`Sync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
 //! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`.
@@ -73,7 +74,7 @@ pub use collection::{create_collection, create_command, decode, encode, Collecti
 pub use error::{DecodeError, Error, FieldFailure, Result, ValidationError};
 pub use index::IndexSpec;
 pub use meta::{FieldMeta, TypeMeta};
-pub use model::{Capped, Model, ValidationAction, ValidationLevel};
+pub use model::{Capped, Model, ValidationAction, ValidationLevel, WriteConcernSpec, W};
 pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
@@ -86,7 +87,7 @@ pub use sync::{Outcome, Sync, SyncMode, SyncReport, ValidatorRollout};
 pub mod __private {
     pub use crate::index::IndexSpec;
     pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
-    pub use crate::model::{Capped, Model, ValidationAction, ValidationLevel};
+    pub use crate::model::{Capped, Model, ValidationAction, ValidationLevel, WriteConcernSpec, W};
     pub use crate::schema::{build, BsonKind, BsonSchema};
     pub use bson::{doc, Bson, Document};
     pub use std::format;

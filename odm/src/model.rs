@@ -51,6 +51,42 @@ impl ValidationAction {
     }
 }
 
+/// The `w` of a write concern.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum W {
+    /// Acknowledged by this many nodes.
+    Nodes(u32),
+    /// `"majority"` or a custom tag set name.
+    Tag(&'static str),
+}
+
+/// A write concern declared on a model: `#[odm(write_concern(w = "majority", j = true, timeout_ms = 5000))]`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct WriteConcernSpec {
+    /// `w`.
+    pub w: Option<W>,
+    /// `j`.
+    pub journal: Option<bool>,
+    /// `wtimeout` in milliseconds.
+    pub timeout_ms: Option<u64>,
+}
+
+impl WriteConcernSpec {
+    /// The driver's form.
+    pub fn to_driver(self) -> mongodb::options::WriteConcern {
+        use mongodb::options::Acknowledgment;
+        let mut wc = mongodb::options::WriteConcern::default();
+        wc.w = self.w.map(|w| match w {
+            W::Nodes(n) => Acknowledgment::Nodes(n),
+            W::Tag("majority") => Acknowledgment::Majority,
+            W::Tag(t) => Acknowledgment::Custom(t.to_owned()),
+        });
+        wc.journal = self.journal;
+        wc.w_timeout = self.timeout_ms.map(std::time::Duration::from_millis);
+        wc
+    }
+}
+
 /// Capped collection limits: the oldest documents make room for new ones.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Capped {
@@ -92,6 +128,15 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     const VALIDATION_LEVEL: ValidationLevel;
     /// `validationAction` to create the collection with.
     const VALIDATION_ACTION: ValidationAction;
+
+    /// The read concern level (`local`, `available`, `majority`, `linearizable`, `snapshot`) for reads through
+    /// [`crate::Collection`], when the model sets one (seed 000 "一致性管理").
+    const READ_CONCERN: Option<&'static str> = None;
+    /// The read preference (`primary`, `primaryPreferred`, `secondary`, `secondaryPreferred`, `nearest`) when the
+    /// model sets one (seed 001 §4(3)).
+    const READ_PREFERENCE: Option<&'static str> = None;
+    /// The write concern when the model sets one (seed 001 §5(5)).
+    const WRITE_CONCERN: Option<WriteConcernSpec> = None;
 
     /// Capped collection settings (seed 000 "删除旧数据"), when the model declares them.
     const CAPPED: Option<Capped> = None;

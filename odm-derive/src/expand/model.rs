@@ -32,6 +32,31 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
         }
     );
     let (index_items, index_asserts) = super::indexes::expand(cont);
+    let opt = |v: Option<&String>| match v {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    };
+    let read_concern = opt(a.read_concern.as_ref().map(|s| &s.value));
+    let read_preference = opt(a.read_preference.as_ref().map(|s| &s.value));
+    let write_concern = match &a.write_concern {
+        None => quote!(::core::option::Option::None),
+        Some(wc) => {
+            let w = match &wc.w {
+                None => quote!(::core::option::Option::None),
+                Some(Ok(n)) => quote!(::core::option::Option::Some(__odm::W::Nodes(#n))),
+                Some(Err(tag)) => quote!(::core::option::Option::Some(__odm::W::Tag(#tag))),
+            };
+            let j = match wc.journal {
+                Some(j) => quote!(::core::option::Option::Some(#j)),
+                None => quote!(::core::option::Option::None),
+            };
+            let t = match wc.timeout_ms {
+                Some(t) => quote!(::core::option::Option::Some(#t)),
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(::core::option::Option::Some(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t }))
+        }
+    };
     quote! {
         #index_asserts
         #[automatically_derived]
@@ -41,6 +66,9 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
             const VALIDATION_LEVEL: __odm::ValidationLevel = __odm::ValidationLevel::#level;
             const VALIDATION_ACTION: __odm::ValidationAction = __odm::ValidationAction::#action;
             #index_items
+            const READ_CONCERN: ::core::option::Option<&'static str> = #read_concern;
+            const READ_PREFERENCE: ::core::option::Option<&'static str> = #read_preference;
+            const WRITE_CONCERN: ::core::option::Option<__odm::WriteConcernSpec> = #write_concern;
             fn counter_exprs() -> __odm::Vec<__odm::Bson> {
                 let mut __out = __odm::Vec::new();
                 __counter_checks("$", 0, &mut __out);

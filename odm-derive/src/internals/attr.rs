@@ -227,6 +227,9 @@ pub struct Container {
     pub closed: Option<Sp<()>>,
     pub validation_level: Option<Sp<String>>,
     pub validation_action: Option<Sp<String>>,
+    pub read_concern: Option<Sp<String>>,
+    pub read_preference: Option<Sp<String>>,
+    pub write_concern: Option<super::concern_attr::WriteConcernAttr>,
     pub crate_path: Option<syn::Path>,
     // serde
     pub rename_all: Option<Sp<RenameRule>>,
@@ -247,7 +250,8 @@ pub struct Container {
 }
 
 const ODM_CONTAINER: &str = "`collection`, `db`, `module`, `max_key_len`, `closed`, `validation_level`, \
-                             `validation_action`, `crate`, `index`, `query`, `capped`, `max_indexes`";
+                             `validation_action`, `read_concern`, `write_concern`, `read_preference`, `crate`, `index`, \
+                             `query`, `capped`, `max_indexes`";
 
 impl Container {
     pub fn from_ast(cx: &Ctxt, input: &syn::DeriveInput) -> Self {
@@ -258,6 +262,9 @@ impl Container {
         let mut closed = Attr::none(cx, "closed");
         let mut level = Attr::none(cx, "validation_level");
         let mut action = Attr::none(cx, "validation_action");
+        let mut read_concern = Attr::none(cx, "read_concern");
+        let mut read_preference = Attr::none(cx, "read_preference");
+        let mut write_concern = None;
         let mut crate_path = Attr::none(cx, "crate");
         let mut indexes = Vec::new();
         let mut queries = Vec::new();
@@ -320,6 +327,26 @@ impl Container {
                         );
                     }
                 }
+            } else if p.is_ident("read_concern") {
+                if let Some(v) =
+                    super::concern_attr::parse_choice(cx, meta, "read_concern", super::concern_attr::READ_CONCERNS)
+                {
+                    read_concern.set_at(p, v.tokens, v.value);
+                }
+            } else if p.is_ident("read_preference") {
+                if let Some(v) = super::concern_attr::parse_choice(
+                    cx,
+                    meta,
+                    "read_preference",
+                    super::concern_attr::READ_PREFERENCES,
+                ) {
+                    read_preference.set_at(p, v.tokens, v.value);
+                }
+            } else if p.is_ident("write_concern") {
+                if write_concern.is_some() {
+                    cx.error_spanned_by(p, "duplicate odm attribute `write_concern`: keep one");
+                }
+                write_concern = Some(super::concern_attr::parse_write_concern(cx, meta));
             } else if p.is_ident("crate") {
                 if let Some(l) = lit_str(cx, "crate", meta) {
                     match l.parse::<syn::Path>() {
@@ -399,6 +426,9 @@ impl Container {
             closed: closed.get(),
             validation_level: level.get(),
             validation_action: action.get(),
+            read_concern: read_concern.get(),
+            read_preference: read_preference.get(),
+            write_concern,
             crate_path: crate_path.get().map(|s| s.value),
             indexes,
             capped,

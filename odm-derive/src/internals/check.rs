@@ -129,6 +129,9 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             (cont.attrs.module.as_ref().map(|s| s.tokens.clone()), "module"),
             (cont.attrs.validation_level.as_ref().map(|s| s.tokens.clone()), "validation_level"),
             (cont.attrs.validation_action.as_ref().map(|s| s.tokens.clone()), "validation_action"),
+            (cont.attrs.read_concern.as_ref().map(|s| s.tokens.clone()), "read_concern"),
+            (cont.attrs.read_preference.as_ref().map(|s| s.tokens.clone()), "read_preference"),
+            (cont.attrs.write_concern.as_ref().map(|s| s.tokens.clone()), "write_concern"),
         ] {
             if let Some(tokens) = attr {
                 cx.error_spanned_by(

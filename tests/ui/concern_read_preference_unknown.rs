@@ -1,0 +1,10 @@
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "shop_payment", read_preference = "secondary_preferred")]
+struct Payment {
+    a: i64,
+}
+
+fn main() {}
