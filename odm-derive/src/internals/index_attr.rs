@@ -31,9 +31,14 @@ impl IndexAttr {
     /// The ESR index the derive builds for a declared query no declared index serves.
     pub fn for_query(keys: &str, tokens: TokenStream) -> Self {
         let span = tokens.clone().into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span());
+        IndexAttr { keys: Some(LitStr::new(keys, span)), ..Self::empty(tokens) }
+    }
+
+    /// An index with no options yet, declared at `tokens`.
+    fn empty(tokens: TokenStream) -> Self {
         IndexAttr {
             span_tokens: tokens,
-            keys: Some(LitStr::new(keys, span)),
+            keys: None,
             name: None,
             unique: None,
             sparse: None,
@@ -188,21 +193,7 @@ fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit
 }
 
 pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
-    let mut out = IndexAttr {
-        span_tokens: meta.path.to_token_stream(),
-        keys: None,
-        name: None,
-        unique: None,
-        sparse: None,
-        hidden: None,
-        ttl: None,
-        ttl_tokens: None,
-        partial: None,
-        collation: None,
-        weights: None,
-        default_language: None,
-        malformed: false,
-    };
+    let mut out = IndexAttr::empty(meta.path.to_token_stream());
     if !meta.input.peek(syn::token::Paren) {
         cx.error_spanned_by(&meta.path, "expected the index's keys: `index(keys = \"merchant, status, -created_at\")`");
         skip_rest(meta);
