@@ -266,12 +266,15 @@ fn push(out: &mut Vec<FieldFailure>, path: &[String], rule: &str, expected: Opti
     out.push(FieldFailure { path: String::new(), stored_path: join(path), rule: rule.to_owned(), expected, actual });
 }
 
+/// The documents in the array `key` of `node` (none when absent).
+fn documents<'a>(node: &'a Document, key: &str) -> Vec<&'a Document> {
+    node.get_array(key).map(|a| a.iter().filter_map(Bson::as_document).collect()).unwrap_or_default()
+}
+
 /// Walks one node of `errInfo.details` (an operator report) at stored `path`.
 fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
     let op = node.get_str("operatorName").unwrap_or("");
-    let each = |key: &str| {
-        node.get_array(key).map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>()).unwrap_or_default()
-    };
+    let each = |key: &str| documents(node, key);
     match op {
         "$jsonSchema" | "$and" | "allOf" | "anyOf" | "oneOf" => {
             let before = out.len();
@@ -289,11 +292,7 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
                 .into_iter()
                 .map(|d| {
                     let mut found = Vec::new();
-                    for r in d
-                        .get_array("details")
-                        .map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>())
-                        .unwrap_or_default()
-                    {
+                    for r in documents(d, "details") {
                         walk(r, path, &mut found);
                     }
                     found
@@ -317,11 +316,7 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
             for p in each("propertiesNotSatisfied") {
                 let Ok(name) = p.get_str("propertyName") else { continue };
                 path.push(name.to_owned());
-                for d in p
-                    .get_array("details")
-                    .map(|a| a.iter().filter_map(Bson::as_document).collect::<Vec<_>>())
-                    .unwrap_or_default()
-                {
+                for d in documents(p, "details") {
                     walk(d, path, out);
                 }
                 path.pop();

@@ -336,13 +336,12 @@ impl<'c> Sync<'c> {
         match action {
             Action::UpdateValidator { command, .. } => self.update_validator(&db, ns, command).await,
             Action::CreateIndex { spec, .. } => create_index(&db, ns, spec, &commands[0]).await,
-            Action::RebuildIndex { live, desired, .. } => {
+            Action::RebuildIndex { desired, .. } => {
                 match run(&db, &commands[0]).await {
                     Ok(_) => {}
                     Err(e) if e.code() == Some(27) => {} // dropped by a concurrent sync
                     Err(e) => return Err(e),
                 }
-                let _ = live;
                 create_index(&db, ns, desired, &commands[1]).await
             }
             Action::ModifyIndex { name, change: InPlaceChange::Hidden { .. }, .. }
