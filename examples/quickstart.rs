@@ -106,7 +106,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         remark: None,
     };
     orders.insert_one(&order).await?;
-    let back = orders.find_one(doc! { "_id": order.id }).await?.expect("inserted order");
+    let back = orders.find_one(Order::fields().id().eq(order.id)).await?.expect("inserted order");
     assert_eq!(back, order);
     println!("inserted and read back order {} with {} items\n", back.number, back.items.len());
 

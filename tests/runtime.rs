@@ -5,7 +5,7 @@ mod support;
 
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::{Collection, Model};
+use odm::{Collection, Filter, Model};
 use serde::{Deserialize, Serialize};
 use support::models::{Line, Review};
 
@@ -107,9 +107,9 @@ async fn typed_insert_find_and_count() {
     let ids = orders.insert_many([&b, &order(30)]).await.expect("insert many");
     assert_eq!(ids.len(), 2);
     assert_eq!(ids[0], odm::bson::Bson::ObjectId(b.id));
-    assert_eq!(orders.find_one(doc! { "_id": a.id }).await.expect("find"), Some(a.clone()));
-    assert_eq!(orders.count(doc! {}).await.expect("count"), 3);
-    let empty = orders.find(doc! { "ic": 0 }).await.expect("find");
+    assert_eq!(orders.find_one(Order::fields().id().eq(a.id)).await.expect("find"), Some(a.clone()));
+    assert_eq!(orders.count(Filter::everything()).await.expect("count"), 3);
+    let empty = orders.find(Order::fields().item_count().eq(0)).await.expect("find");
     assert_eq!(empty, vec![b]);
     assert_eq!(orders.insert_many(Vec::<Order>::new()).await.expect("nothing to insert"), Vec::new());
 }
@@ -144,7 +144,7 @@ async fn validation_errors_name_rust_fields() {
         err.to_string(),
         "Order: document failed validation: Order.items[2].price: bsonType (expected double, found string)"
     );
-    assert_eq!(orders.count(doc! {}).await.expect("count"), 0, "nothing was stored");
+    assert_eq!(orders.count(Filter::everything()).await.expect("count"), 0, "nothing was stored");
 }
 
 #[derive(Model, Serialize, Deserialize, Debug)]
@@ -180,7 +180,7 @@ async fn decode_errors_name_the_document_and_field() {
     let db = odm::testing::database("decode").await;
     let id = ObjectId::new();
     db.collection::<Document>("blob_store").insert_one(doc! { "_id": id, "d": 5 }).await.expect("raw insert");
-    let err = Collection::<Blob>::new(&db).find_one(doc! {}).await.expect_err("wrong type stored");
+    let err = Collection::<Blob>::new(&db).find_one(Filter::everything()).await.expect_err("wrong type stored");
     let text = err.to_string();
     assert!(matches!(err, odm::Error::Decode(_)), "{text}");
     assert!(text.contains(&id.to_hex()), "names the _id: {text}");
@@ -219,7 +219,7 @@ async fn run_time_map_keys_are_checked_before_sending() {
     }
     let err = coll.insert_one(with("nul\0key", "x")).await.expect_err("NUL in a key");
     assert!(matches!(err, odm::Error::Serialize { .. }), "{err}");
-    assert_eq!(coll.count(doc! {}).await.expect("count"), 1, "nothing invalid reached the server");
+    assert_eq!(coll.count(Filter::everything()).await.expect("count"), 1, "nothing invalid reached the server");
 }
 
 /// Consistency settings on the model (seed 000 "一致性管理", seed 001 §5(5)).
@@ -250,7 +250,7 @@ async fn read_and_write_concern_come_from_the_model() {
     let db = client.database(test_db.name());
     let payments = Collection::<Payment>::new(&db);
     payments.insert_one(Payment { amount: 5 }).await.expect("insert with w: majority");
-    assert_eq!(payments.find_one(doc! {}).await.expect("find"), Some(Payment { amount: 5 }));
+    assert_eq!(payments.find_one(Filter::everything()).await.expect("find"), Some(Payment { amount: 5 }));
 
     let commands = seen.lock().unwrap().clone();
     assert_eq!(commands.len(), 2, "{commands:?}");

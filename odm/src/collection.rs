@@ -2,10 +2,14 @@
 //! Writes are checked before they are sent (16 MiB), and validation failures come back as field-level errors.
 
 use crate::error::{DecodeError, Error, Result, MAX_DOCUMENT_SIZE};
+use crate::filter::{Filter, Projection, Sort};
 use crate::model::Model;
+use crate::update::{BuiltUpdate, Update};
 use bson::{Bson, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
+use mongodb::action::Action;
 use mongodb::Database;
+use serde::de::DeserializeOwned;
 use std::borrow::Borrow;
 use std::marker::PhantomData;
 
@@ -110,9 +114,13 @@ fn check_value(value: bson::RawBsonRef<'_>, path: &mut String) -> std::result::R
 
 /// Decodes a stored document, naming its `_id` and the failing key on error.
 pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
+    decode_as(model_name::<M>(), raw)
+}
+
+fn decode_as<P: DeserializeOwned>(model: &'static str, raw: &RawDocumentBuf) -> Result<P> {
     bson::deserialize_from_slice(raw.as_bytes()).map_err(|source| {
         Error::Decode(Box::new(DecodeError {
-            model: model_name::<M>(),
+            model,
             id: raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()),
             source,
         }))
@@ -180,22 +188,281 @@ impl<M: Model> Collection<M> {
         Ok((0..n).filter_map(|i| result.inserted_ids.get(&i).cloned()).collect())
     }
 
+    fn invalid(reason: String) -> Error {
+        Error::InvalidOperation { model: model_name::<M>(), reason }
+    }
+
+    fn filter_doc(filter: Filter<M>) -> Result<Document> {
+        filter.into_document().map_err(Self::invalid)
+    }
+
+    /// Builds `update` and folds its guards into `filter`.
+    fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
+        let built = update.build().map_err(Self::invalid)?;
+        if upsert && !built.guard.is_empty() {
+            return Err(Self::invalid(
+                "the update is guarded (a counted `add_to_set` or `pop`), and an upsert would insert a new document \
+                 whenever the guard does not hold; use `update_one`"
+                    .to_owned(),
+            ));
+        }
+        let filter = filter.and(Filter::from_document(built.guard.clone()));
+        Ok((Self::filter_doc(filter)?, built))
+    }
+
     /// The first document matching `filter`.
-    pub async fn find_one(&self, filter: Document) -> Result<Option<M>> {
-        match self.raw.find_one(filter).await? {
+    pub async fn find_one(&self, filter: Filter<M>) -> Result<Option<M>> {
+        match self.raw.find_one(Self::filter_doc(filter)?).await? {
             Some(raw) => decode(&raw).map(Some),
             None => Ok(None),
         }
     }
 
-    /// All documents matching `filter`.
-    pub async fn find(&self, filter: Document) -> Result<Vec<M>> {
-        let raws: Vec<RawDocumentBuf> = self.raw.find(filter).await?.try_collect().await?;
-        raws.iter().map(decode).collect()
+    /// The documents matching `filter`: add a sort, limit, skip or projection, then `.await` (or `.stream()`).
+    ///
+    /// ```no_run
+    /// # use odm::{Model, Collection, bson::oid::ObjectId};
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "shop_review")]
+    /// # struct Review { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "s")] stars: i32 }
+    /// # async fn f(reviews: Collection<Review>) -> odm::Result<()> {
+    /// let f = Review::fields();
+    /// let best: Vec<Review> = reviews.find(f.stars().gte(4)).sort(f.stars().desc()).limit(10).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn find(&self, filter: Filter<M>) -> Find<'_, M, M> {
+        Find { coll: self, filter, sort: None, limit: None, skip: None, projection: None, _out: PhantomData }
     }
 
     /// Number of documents matching `filter`.
-    pub async fn count(&self, filter: Document) -> Result<u64> {
-        Ok(self.raw.count_documents(filter).await?)
+    pub async fn count(&self, filter: Filter<M>) -> Result<u64> {
+        Ok(self.raw.count_documents(Self::filter_doc(filter)?).await?)
+    }
+
+    async fn run_update(
+        &self,
+        filter: Filter<M>,
+        update: Update<M>,
+        many: bool,
+        upsert: bool,
+    ) -> Result<mongodb::results::UpdateResult> {
+        let (filter, built) = Self::prepare(filter, update, upsert)?;
+        let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
+        let result = if many {
+            self.raw
+                .update_many(filter, built.update)
+                .upsert(upsert)
+                .optional(array_filters, |a, f| a.array_filters(f))
+                .await
+        } else {
+            self.raw
+                .update_one(filter, built.update)
+                .upsert(upsert)
+                .optional(array_filters, |a, f| a.array_filters(f))
+                .await
+        };
+        result.map_err(Self::map_err)
+    }
+
+    /// Applies `update` to the first document matching `filter` (one document, stated explicitly). A guarded update
+    /// (counted `add_to_set`, `pop`) matches nothing when its guard does not hold: `matched_count` is then 0.
+    pub async fn update_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
+        self.run_update(filter, update, false, false).await
+    }
+
+    /// Applies `update` to every document matching `filter` (seed 001 §5: multi-document updates are stated
+    /// explicitly).
+    pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
+        self.run_update(filter, update, true, false).await
+    }
+
+    /// Applies `update` to the first document matching `filter`, or inserts one built from the filter's equalities
+    /// and the update (with its `set_on_insert`s). Guarded updates are refused: the guard would turn into inserts.
+    pub async fn upsert_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
+        self.run_update(filter, update, false, true).await
+    }
+
+    /// Writes only what changed between `old` and `new` (see [`Update::diff`]) to the document matching `filter`.
+    /// Returns `None`, sending nothing, when the values are equal.
+    pub async fn update_changes(
+        &self,
+        filter: Filter<M>,
+        old: &M,
+        new: &M,
+    ) -> Result<Option<mongodb::results::UpdateResult>> {
+        let update = Update::diff(old, new);
+        if update.is_empty() {
+            return Ok(None);
+        }
+        self.update_one(filter, update).await.map(Some)
+    }
+
+    /// Atomically updates the first document matching `filter` (in `sort` order, when given) and returns it as it
+    /// is after the update (`after = true`) or was before.
+    pub async fn find_one_and_update(
+        &self,
+        filter: Filter<M>,
+        update: Update<M>,
+        options: FindAndModify<M>,
+    ) -> Result<Option<M>> {
+        let (filter, built) = Self::prepare(filter, update, options.upsert)?;
+        let sort = options.sort.map(|s| s.into_document().map_err(Self::invalid)).transpose()?;
+        let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
+        let ret = if options.after {
+            mongodb::options::ReturnDocument::After
+        } else {
+            mongodb::options::ReturnDocument::Before
+        };
+        let found = self
+            .raw
+            .find_one_and_update(filter, built.update)
+            .return_document(ret)
+            .upsert(options.upsert)
+            .optional(sort, |a, s| a.sort(s))
+            .optional(array_filters, |a, f| a.array_filters(f))
+            .await
+            .map_err(Self::map_err)?;
+        found.as_ref().map(decode).transpose()
+    }
+
+    /// Replaces the first document matching `filter` with `value` (checked like an insert). Prefer targeted updates:
+    /// a replacement re-sends every field and overwrites concurrent changes.
+    pub async fn replace_one(
+        &self,
+        filter: Filter<M>,
+        value: impl Borrow<M>,
+    ) -> Result<mongodb::results::UpdateResult> {
+        let raw = encode(value.borrow())?;
+        self.raw.replace_one(Self::filter_doc(filter)?, raw).await.map_err(Self::map_err)
+    }
+
+    /// Deletes the first document matching `filter`; returns how many were deleted (0 or 1).
+    pub async fn delete_one(&self, filter: Filter<M>) -> Result<u64> {
+        Ok(self.raw.delete_one(Self::filter_doc(filter)?).await.map_err(Self::map_err)?.deleted_count)
+    }
+
+    /// Deletes every document matching `filter` (stated explicitly); returns how many.
+    pub async fn delete_many(&self, filter: Filter<M>) -> Result<u64> {
+        Ok(self.raw.delete_many(Self::filter_doc(filter)?).await.map_err(Self::map_err)?.deleted_count)
+    }
+
+    /// Atomically deletes the first document matching `filter` and returns it.
+    pub async fn find_one_and_delete(&self, filter: Filter<M>) -> Result<Option<M>> {
+        let found = self.raw.find_one_and_delete(Self::filter_doc(filter)?).await.map_err(Self::map_err)?;
+        found.as_ref().map(decode).transpose()
+    }
+}
+
+/// Options of [`Collection::find_one_and_update`].
+pub struct FindAndModify<M> {
+    after: bool,
+    upsert: bool,
+    sort: Option<Sort<M>>,
+}
+
+impl<M> FindAndModify<M> {
+    /// Return the document as it is after the update.
+    pub fn after() -> Self {
+        FindAndModify { after: true, upsert: false, sort: None }
+    }
+
+    /// Return the document as it was before the update.
+    pub fn before() -> Self {
+        FindAndModify { after: false, upsert: false, sort: None }
+    }
+
+    /// Insert when nothing matches (guarded updates are refused).
+    pub fn upsert(mut self) -> Self {
+        self.upsert = true;
+        self
+    }
+
+    /// Which matching document to take first.
+    pub fn sort(mut self, sort: Sort<M>) -> Self {
+        self.sort = Some(sort);
+        self
+    }
+}
+
+/// A pending read: [`Collection::find`] with its sort, limit, skip and projection. `.await` it for a `Vec`, or call
+/// [`Find::stream`] for a cursor.
+#[must_use = "a `Find` does nothing until awaited or streamed"]
+pub struct Find<'a, M: Model, P> {
+    coll: &'a Collection<M>,
+    filter: Filter<M>,
+    sort: Option<Sort<M>>,
+    limit: Option<i64>,
+    skip: Option<u64>,
+    projection: Option<Projection<M>>,
+    _out: PhantomData<fn() -> P>,
+}
+
+impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
+    /// Order of the results.
+    pub fn sort(mut self, sort: Sort<M>) -> Self {
+        self.sort = Some(sort);
+        self
+    }
+
+    /// At most `n` results.
+    pub fn limit(mut self, n: i64) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Skips the first `n` results.
+    pub fn skip(mut self, n: u64) -> Self {
+        self.skip = Some(n);
+        self
+    }
+
+    /// Returns only the projected fields, decoded as `Q` (a struct with the same stored keys, holding the projected
+    /// fields): seed 001 §5(7), project early.
+    pub fn project<Q: DeserializeOwned + Send + 'a>(self, projection: Projection<M>) -> Find<'a, M, Q> {
+        Find {
+            coll: self.coll,
+            filter: self.filter,
+            sort: self.sort,
+            limit: self.limit,
+            skip: self.skip,
+            projection: Some(projection),
+            _out: PhantomData,
+        }
+    }
+
+    async fn cursor(self) -> Result<mongodb::Cursor<RawDocumentBuf>> {
+        let invalid = Collection::<M>::invalid;
+        let filter = self.filter.into_document().map_err(invalid)?;
+        let sort = self.sort.map(|s| s.into_document().map_err(invalid)).transpose()?;
+        let projection = self.projection.map(|p| p.into_document().map_err(invalid)).transpose()?;
+        Ok(self
+            .coll
+            .raw
+            .find(filter)
+            .optional(sort, |a, s| a.sort(s))
+            .optional(self.limit, |a, n| a.limit(n))
+            .optional(self.skip, |a, n| a.skip(n))
+            .optional(projection, |a, p| a.projection(p))
+            .await?)
+    }
+
+    /// The results as a stream, decoded one by one (decode errors name the document's `_id`).
+    pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<P>> + Send + 'a> {
+        let cursor = self.cursor().await?;
+        Ok(cursor.map_err(Error::from).and_then(|raw| async move { decode_as::<P>(model_name::<M>(), &raw) }))
+    }
+
+    /// All results.
+    pub async fn all(self) -> Result<Vec<P>> {
+        let raws: Vec<RawDocumentBuf> = self.cursor().await?.try_collect().await?;
+        raws.iter().map(|r| decode_as::<P>(model_name::<M>(), r)).collect()
+    }
+}
+
+impl<'a, M: Model, P: DeserializeOwned + Send + 'a> std::future::IntoFuture for Find<'a, M, P> {
+    type Output = Result<Vec<P>>;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<P>>> + Send + 'a>>;
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.all())
     }
 }

@@ -44,6 +44,14 @@ pub enum Error {
         /// Why MongoDB cannot take it.
         reason: &'static str,
     },
+    /// A filter, sort, projection or update was refused before sending: two operators on one path, a value that
+    /// does not encode, a bad map key or array filter identifier, an empty update, a guard on an upsert.
+    InvalidOperation {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// What is wrong, naming the stored path.
+        reason: String,
+    },
     /// A sync in verify mode found the database different from the models; the plan says how.
     Drift(Box<crate::sync::plan::Plan>),
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
@@ -65,6 +73,7 @@ impl fmt::Display for Error {
             Error::InvalidKey { model, path, reason } => {
                 write!(f, "{model}: key at `{path}` cannot be stored: {reason}; nothing was sent")
             }
+            Error::InvalidOperation { model, reason } => write!(f, "{model}: {reason}; nothing was sent"),
             Error::Drift(plan) => write!(f, "the database differs from the models:\n{plan}"),
             Error::Config(m) => f.write_str(m),
             Error::Driver(e) => write!(f, "{e}"),

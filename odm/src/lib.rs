@@ -60,36 +60,49 @@
 #![deny(missing_docs)]
 
 mod collection;
+pub mod diff;
 pub mod error;
+pub mod filter;
 pub mod index;
 pub mod meta;
 mod model;
+pub mod path;
 pub mod schema;
 pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod text;
+pub mod update;
 
 pub use bson;
-pub use collection::{create_collection, create_command, decode, encode, Collection};
+pub use collection::{create_collection, create_command, decode, encode, Collection, Find, FindAndModify};
 pub use error::{DecodeError, Error, FieldFailure, Result, ValidationError};
+pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use meta::{FieldMeta, TypeMeta};
 pub use model::{Capped, Model, ValidationAction, ValidationLevel, WriteConcernSpec, W};
 pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
+pub use path::{ArrayNode, AsPath, MapNode, Path};
 pub use schema::{BsonKind, BsonSchema};
 pub use sync::plan::{Action, Plan, StaleHandling};
 pub use sync::{Outcome, Sync, SyncMode, SyncReport, ValidatorRollout};
+pub use text::Lowercase;
+pub use update::{BuiltUpdate, Update};
 
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::diff::{self, Diff, DiffPath};
     pub use crate::index::IndexSpec;
     pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
     pub use crate::model::{Capped, Model, ValidationAction, ValidationLevel, WriteConcernSpec, W};
+    pub use crate::path::{self as path, encode_value, Access, AsPath, Path};
     pub use crate::schema::{build, BsonKind, BsonSchema};
-    pub use bson::{doc, Bson, Document};
+    pub use bson::{self, doc, Bson, Document};
+    pub use core::ops::Deref;
+    pub use serde;
     pub use std::format;
     pub use std::string::String;
     pub use std::vec;

@@ -5,8 +5,11 @@
 //! field. The mapping follows what `bson`'s serializer writes (reference/mongodb.md §2.4): `i8`–`i32`, `u8`, `u16`
 //! → `int`; `i64`, `u32` → `long`; `f32`, `f64` → `double`.
 
+use crate::diff::{Diff, DiffPath};
 use crate::meta::TypeMeta;
+use crate::path::{Access, ArrayNode, MapNode, Path, PathNode};
 use bson::{doc, Bson, Document};
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
@@ -75,6 +78,11 @@ pub trait BsonSchema {
     /// The type family, for compile-time assertions.
     const KIND: BsonKind;
 
+    /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a [`Path`] for
+    /// plain values, an [`ArrayNode`] for arrays, a [`MapNode`] for maps, the generated `…Fields` struct for derived
+    /// structs. A hand-written impl uses `odm::Path<R, W, A>`.
+    type Node<R, A: Access, W>: PathNode<R, W, A>;
+
     /// The `$jsonSchema` fragment a stored value of this type satisfies.
     fn bson_schema() -> Document;
 
@@ -96,14 +104,27 @@ pub trait BsonSchema {
     fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
         let _ = (value, depth, out);
     }
+
+    /// Records in `out` the targeted operators that turn `old` into `new` at stored path `at` (see
+    /// [`crate::Update::diff`]). The default compares the serialized forms and writes the whole new value.
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
+    where
+        Self: Serialize + Sized,
+    {
+        crate::diff::by_value(old, new, at, out)
+    }
 }
 
 macro_rules! scalar {
     ($($ty:ty => $alias:literal, $kind:ident;)*) => {$(
         impl BsonSchema for $ty {
             const KIND: BsonKind = BsonKind::$kind;
+            type Node<R, A: Access, W> = Path<R, W, A>;
             fn bson_schema() -> Document {
                 doc! { "bsonType": $alias }
+            }
+            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+                crate::diff::by_eq(old, new, at, out)
             }
         }
     )*};
@@ -132,6 +153,10 @@ scalar! {
 /// A free-form document: its keys are chosen at run time.
 impl BsonSchema for bson::Document {
     const KIND: BsonKind = BsonKind::Map;
+    type Node<R, A: Access, W> = Path<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        crate::diff::by_eq(old, new, at, out)
+    }
     fn bson_schema() -> Document {
         doc! { "bsonType": "object" }
     }
@@ -142,14 +167,29 @@ impl BsonSchema for bson::Document {
 
 impl BsonSchema for char {
     const KIND: BsonKind = BsonKind::String;
+    type Node<R, A: Access, W> = Path<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        crate::diff::by_eq(old, new, at, out)
+    }
     fn bson_schema() -> Document {
         doc! { "bsonType": "string", "minLength": 1, "maxLength": 1 }
     }
 }
 
 /// `Option<T>` is stored as `T` when present; absence is expressed by the parent's `required` list.
-impl<T: BsonSchema> BsonSchema for Option<T> {
+impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
     const KIND: BsonKind = T::KIND;
+    type Node<R, A: Access, W> = T::Node<R, A, W>;
+    /// `None` is written as `null` here; a field that is absent when `None` is handled by the parent's
+    /// `skip_serializing_if`.
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        match (old, new) {
+            (None, None) => {}
+            (Some(a), Some(b)) => T::diff(a, b, at, out),
+            (_, None) => out.set_bson(at, Bson::Null),
+            (None, Some(b)) => out.set(at, b),
+        }
+    }
     fn bson_schema() -> Document {
         T::bson_schema()
     }
@@ -166,8 +206,12 @@ impl<T: BsonSchema> BsonSchema for Option<T> {
 
 macro_rules! transparent {
     ($($wrapper:ident),*) => {$(
-        impl<T: BsonSchema> BsonSchema for $wrapper<T> {
+        impl<T: BsonSchema + Serialize> BsonSchema for $wrapper<T> {
             const KIND: BsonKind = T::KIND;
+            type Node<R, A: Access, W> = T::Node<R, A, W>;
+            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) where Self: Serialize {
+                T::diff(old, new, at, out)
+            }
             fn bson_schema() -> Document {
                 T::bson_schema()
             }
@@ -200,8 +244,9 @@ fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<
 
 macro_rules! array {
     ($($ty:ident $(: $bound:path)?),*) => {$(
-        impl<T: BsonSchema $(+ $bound)?> BsonSchema for $ty<T> {
+        impl<T: BsonSchema + Serialize $(+ $bound)?> BsonSchema for $ty<T> {
             const KIND: BsonKind = BsonKind::Array;
+            type Node<R, A: Access, W> = ArrayNode<R, W, A>;
             fn bson_schema() -> Document {
                 array_of::<T>()
             }
@@ -217,10 +262,36 @@ macro_rules! array {
         }
     )*};
 }
-array!(Vec, VecDeque, BTreeSet);
+array!(BTreeSet);
 
-impl<T: BsonSchema, S> BsonSchema for HashSet<T, S> {
+macro_rules! sequence {
+    ($($ty:ident),*) => {$(
+        impl<T: BsonSchema + Serialize> BsonSchema for $ty<T> {
+            const KIND: BsonKind = BsonKind::Array;
+            type Node<R, A: Access, W> = ArrayNode<R, W, A>;
+            fn bson_schema() -> Document {
+                array_of::<T>()
+            }
+            fn type_meta() -> Option<&'static TypeMeta> {
+                T::type_meta()
+            }
+            fn dynamic_keys(depth: u8) -> bool {
+                depth == 0 || T::dynamic_keys(depth - 1)
+            }
+            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+                array_counter_checks::<T>(value, depth, out)
+            }
+            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+                crate::diff::sequence(old.iter(), new.iter(), at, out)
+            }
+        }
+    )*};
+}
+sequence!(Vec, VecDeque);
+
+impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
     const KIND: BsonKind = BsonKind::Array;
+    type Node<R, A: Access, W> = ArrayNode<R, W, A>;
     fn bson_schema() -> Document {
         array_of::<T>()
     }
@@ -236,8 +307,15 @@ impl<T: BsonSchema, S> BsonSchema for HashSet<T, S> {
 }
 
 /// Fixed-size arrays carry their bound: `minItems == maxItems == N`.
-impl<T: BsonSchema, const N: usize> BsonSchema for [T; N] {
+impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
     const KIND: BsonKind = BsonKind::Array;
+    type Node<R, A: Access, W> = ArrayNode<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
+    where
+        Self: Serialize,
+    {
+        crate::diff::sequence(old.iter(), new.iter(), at, out)
+    }
     fn bson_schema() -> Document {
         let mut d = array_of::<T>();
         d.insert("minItems", N as i64);
@@ -259,8 +337,12 @@ fn map_of<V: BsonSchema>() -> Document {
     doc! { "bsonType": "object", "additionalProperties": V::bson_schema() }
 }
 
-impl<V: BsonSchema, S> BsonSchema for HashMap<String, V, S> {
+impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMap<String, V, S> {
     const KIND: BsonKind = BsonKind::Map;
+    type Node<R, A: Access, W> = MapNode<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        crate::diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
+    }
     fn bson_schema() -> Document {
         map_of::<V>()
     }
@@ -269,8 +351,12 @@ impl<V: BsonSchema, S> BsonSchema for HashMap<String, V, S> {
     }
 }
 
-impl<V: BsonSchema> BsonSchema for BTreeMap<String, V> {
+impl<V: BsonSchema + Serialize> BsonSchema for BTreeMap<String, V> {
     const KIND: BsonKind = BsonKind::Map;
+    type Node<R, A: Access, W> = MapNode<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        crate::diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
+    }
     fn bson_schema() -> Document {
         map_of::<V>()
     }

@@ -2,6 +2,7 @@
 //! produce no second wave of errors.
 
 mod asserts;
+mod fields;
 mod indexes;
 mod model;
 mod schema;
@@ -23,11 +24,14 @@ pub fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
     match cx.check() {
         Ok(()) => {
             let cont = cont.expect("no errors means the IR was built");
-            let schema_impl = schema::expand(&cont, &odm);
+            let (field_items, schema_extra) = fields::expand(&cont);
+            let declared = fields::declare(&cont, &odm);
+            let schema_impl = schema::expand(&cont, &odm, &schema_extra);
             let model_impl = if derive == Derive::Model { model::expand(&cont, &odm) } else { TokenStream::new() };
             let asserts = asserts::expand(&cont, &odm);
             let field_consts = indexes::field_consts(&cont);
-            wrap(&odm, quote! { #schema_impl #model_impl #asserts #field_consts })
+            let body = wrap(&odm, quote! { #schema_impl #model_impl #asserts #field_consts #field_items });
+            quote! { #declared #body }
         }
         Err(err) => {
             let errors = err.into_compile_error();
@@ -68,6 +72,7 @@ fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, serde_f
         #[automatically_derived]
         impl __odm::BsonSchema for #ident {
             const KIND: __odm::BsonKind = __odm::BsonKind::Other;
+            type Node<R, A: __odm::Access, W> = __odm::Path<R, W, A>;
             fn bson_schema() -> __odm::Document {
                 ::core::unreachable!("odm derive failed to compile")
             }

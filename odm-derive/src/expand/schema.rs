@@ -76,7 +76,7 @@ fn nested_meta(field: &Field) -> TokenStream {
     }
 }
 
-pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
+pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> TokenStream {
     let ident = cont.ident;
     let desc = opt_str(cont.doc.as_ref());
     let closed = cont.attrs.closed.is_some();
@@ -112,6 +112,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = __odm::BsonKind::Object;
+                    #extra
                     fn bson_schema() -> __odm::Document {
                         let mut __s = __odm::build::ObjectSchema::new();
                         #adds
@@ -148,6 +149,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = #kind;
+                    #extra
                     fn bson_schema() -> __odm::Document {
                         #schema
                     }
@@ -186,6 +188,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = #kind;
+                    #extra
                     fn bson_schema() -> __odm::Document {
                         #body
                     }

@@ -46,6 +46,9 @@ pub enum Data<'a> {
 pub struct Field<'a> {
     /// The Rust name (for error paths): the ident, or the index of a tuple field.
     pub rust_name: String,
+    /// The field's identifier (`None` for a tuple field).
+    pub ident: Option<&'a syn::Ident>,
+    pub vis: &'a syn::Visibility,
     pub ty: &'a syn::Type,
     pub attrs: attr::Field,
     /// The key serde writes.
@@ -158,7 +161,16 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, 
                     f.ident.as_ref().map_or_else(|| f.ty.to_token_stream(), |i| i.to_token_stream()),
                 ),
             };
-            Field { rust_name, ty: &f.ty, attrs, key, key_tokens, doc: attr::doc_comment(&f.attrs) }
+            Field {
+                rust_name,
+                ident: f.ident.as_ref(),
+                vis: &f.vis,
+                ty: &f.ty,
+                attrs,
+                key,
+                key_tokens,
+                doc: attr::doc_comment(&f.attrs),
+            }
         })
         .collect()
 }

@@ -247,11 +247,13 @@ pub struct Container {
     pub max_indexes: Option<Sp<usize>>,
     /// `#[odm(query(...))]`: declared access patterns (seed 004 §3.2).
     pub queries: Vec<super::query_attr::QueryAttr>,
+    /// `#[odm(shard_key = "region, customer")]`: the shard key's fields, in order (seed 001 §3(9)).
+    pub shard_key: Option<Sp<String>>,
 }
 
 const ODM_CONTAINER: &str = "`collection`, `db`, `module`, `max_key_len`, `closed`, `validation_level`, \
                              `validation_action`, `read_concern`, `write_concern`, `read_preference`, `crate`, `index`, \
-                             `query`, `capped`, `max_indexes`";
+                             `query`, `capped`, `max_indexes`, `shard_key`";
 
 impl Container {
     pub fn from_ast(cx: &Ctxt, input: &syn::DeriveInput) -> Self {
@@ -270,9 +272,14 @@ impl Container {
         let mut queries = Vec::new();
         let mut capped = None;
         let mut max_indexes = Attr::none(cx, "max_indexes");
+        let mut shard_key = Attr::none(cx, "shard_key");
         each_nested(cx, &input.attrs, "odm", |meta| {
             let p = &meta.path;
-            if p.is_ident("query") {
+            if p.is_ident("shard_key") {
+                if let Some(l) = lit_str(cx, "shard_key", meta) {
+                    shard_key.set_at(p, &l, l.value());
+                }
+            } else if p.is_ident("query") {
                 queries.push(super::query_attr::parse_query(cx, meta));
             } else if p.is_ident("index") {
                 indexes.push(super::index_attr::parse_index(cx, meta));
@@ -433,6 +440,7 @@ impl Container {
             indexes,
             capped,
             max_indexes: max_indexes.get(),
+            shard_key: shard_key.get(),
             queries,
             rename_all: rename_all.get(),
             rename_all_fields: rename_all_fields.get(),
@@ -458,19 +466,23 @@ pub struct Field {
     pub custom_id: Option<Sp<()>>,
     pub max_len: Option<Sp<usize>>,
     pub min_len: Option<Sp<usize>>,
+    /// Pushes keep only the last `max_items` elements (`$slice`), instead of being refused past the bound.
+    pub keep_last: Option<Sp<()>>,
     // serde
     pub rename: Option<Sp<String>>,
     pub skip_serializing: Option<Sp<()>>,
     pub skip_serializing_if: Option<Sp<String>>,
     /// `with` / `serialize_with` / `serde_as(as = ..)`: the converter decides the stored type.
     pub converter: Option<Sp<String>>,
+    /// The function serde serializes the field with, when a converter is declared (`m::serialize`, `f`).
+    pub serialize_fn: Option<String>,
     /// An unknown `#[odm(...)]` key was reported: perhaps a misspelt opt-in (`unbound`, `nulable`), so the rules
     /// that such an attribute would satisfy stay quiet for this field instead of piling on follow-on errors.
     pub unknown_odm: bool,
 }
 
 const ODM_FIELD: &str = "`max_items`, `min_items`, `unbounded`, `counter`, `nullable`, `mixed`, `not_a_date`, \
-                         `bson_type`, `custom_id`, `max_len`, `min_len`";
+                         `bson_type`, `custom_id`, `max_len`, `min_len`, `keep_last`";
 
 impl Field {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
@@ -485,6 +497,7 @@ impl Field {
         let mut custom_id = Attr::none(cx, "custom_id");
         let mut max_len = Attr::none(cx, "max_len");
         let mut min_len = Attr::none(cx, "min_len");
+        let mut keep_last = Attr::none(cx, "keep_last");
         let mut unknown_odm = false;
         each_nested(cx, attrs, "odm", |meta| {
             let p = &meta.path;
@@ -523,6 +536,8 @@ impl Field {
                 flag(&mut not_a_date);
             } else if p.is_ident("custom_id") {
                 flag(&mut custom_id);
+            } else if p.is_ident("keep_last") {
+                flag(&mut keep_last);
             } else {
                 unknown_odm = true;
                 unknown(cx, meta, "odm field", ODM_FIELD);
@@ -533,6 +548,7 @@ impl Field {
         let mut skip_serializing = Attr::serde(cx, "skip_serializing");
         let mut skip_serializing_if = Attr::serde(cx, "skip_serializing_if");
         let mut converter = Attr::serde(cx, "with");
+        let mut serialize_fn = None;
         each_nested(cx, attrs, "serde", |meta| {
             let p = &meta.path;
             if p.is_ident("rename") {
@@ -547,6 +563,8 @@ impl Field {
                 }
             } else if p.is_ident("with") || p.is_ident("serialize_with") {
                 if let Some(l) = serde_lit_str(cx, meta) {
+                    serialize_fn =
+                        Some(if p.is_ident("with") { format!("{}::serialize", l.value()) } else { l.value() });
                     converter.set(&l, l.value());
                 }
             } else if p.is_ident("flatten") {
@@ -608,10 +626,12 @@ impl Field {
             custom_id: custom_id.get(),
             max_len: max_len.get(),
             min_len: min_len.get(),
+            keep_last: keep_last.get(),
             rename: rename.get(),
             skip_serializing: skip_serializing.get(),
             skip_serializing_if: skip_serializing_if.get(),
             converter,
+            serialize_fn,
             unknown_odm,
         }
     }

@@ -103,6 +103,7 @@ fn converter_type(path: &str) -> Result<&'static str, &'static str> {
 pub fn check(cx: &Ctxt, cont: &Container) {
     super::check_index::check(cx, cont);
     super::check_query::check(cx, cont);
+    super::check_update::check(cx, cont);
     check_generics(cx, cont);
     names::check_container_names(cx, cont);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);

@@ -6,6 +6,7 @@ pub mod case;
 pub mod check;
 pub mod check_index;
 pub mod check_query;
+pub mod check_update;
 pub mod concern_attr;
 pub mod ctxt;
 pub mod index_attr;

@@ -1,0 +1,147 @@
+//! Rules that shape typed updates: declared shard keys (seed 001 §3(9): indexed, always present, never null, never
+//! changed) and `keep_last` arrays (the one case where a push may cut elements).
+
+use super::ast::{Container, Data, Derive, Field};
+use super::check_index::{resolve_keys, KeyKind};
+use super::ctxt::Ctxt;
+use super::ty::{self, TyKind};
+
+/// The shard key's fields, in order, with `hashed` marks; unknown names are reported and left out.
+pub fn shard_fields<'a>(cont: &'a Container<'a>) -> Vec<(&'a Field<'a>, bool)> {
+    let (Some(sk), Data::Struct(fields)) = (&cont.attrs.shard_key, &cont.data) else { return Vec::new() };
+    sk.value
+        .split(',')
+        .filter_map(|part| {
+            let part = part.trim();
+            let (name, hashed) = match part.split_once(':') {
+                Some((n, k)) => (n.trim(), k.trim() == "hashed"),
+                None => (part, false),
+            };
+            fields.iter().find(|f| f.rust_name == name).map(|f| (f, hashed))
+        })
+        .collect()
+}
+
+pub fn check(cx: &Ctxt, cont: &Container) {
+    if let Data::Struct(fields) = &cont.data {
+        check_keep_last(cx, fields);
+    }
+    let Some(sk) = &cont.attrs.shard_key else { return };
+    if cont.derive == Derive::Embedded {
+        cx.error_spanned_by(sk, "`shard_key` belongs on a `#[derive(Model)]` collection model");
+        return;
+    }
+    let Data::Struct(fields) = &cont.data else { return };
+    let mut names = Vec::new();
+    for part in sk.value.split(',').map(str::trim) {
+        let (name, kind) = match part.split_once(':') {
+            Some((n, k)) => (n.trim(), Some(k.trim())),
+            None => (part, None),
+        };
+        if let Some(k) = kind.filter(|k| *k != "hashed" && *k != "1") {
+            cx.error_spanned_by(
+                sk,
+                format!("shard key `{name}:{k}`: a shard key field is ranged (`{name}`) or `{name}:hashed`"),
+            );
+        }
+        if name.is_empty() {
+            cx.error_spanned_by(sk, "empty field in `shard_key`: write `shard_key = \"region, customer\"`");
+            continue;
+        }
+        if name.contains('.') {
+            cx.error_spanned_by(
+                sk,
+                format!(
+                    "shard key `{name}`: odm supports top-level shard key fields; store the value in a top-level field"
+                ),
+            );
+            continue;
+        }
+        let Some(field) = fields.iter().find(|f| f.rust_name == name) else {
+            let known: Vec<_> = fields.iter().filter(|f| f.is_stored()).map(|f| format!("`{}`", f.rust_name)).collect();
+            cx.error_spanned_by(
+                sk,
+                format!("shard key `{name}` is not a field of this struct; the stored fields are {}", known.join(", ")),
+            );
+            continue;
+        };
+        if names.contains(&name) {
+            cx.error_spanned_by(sk, format!("`{name}` appears twice in the shard key; keep one"));
+        }
+        names.push(name);
+        let optional = matches!(ty::classify(field.ty), TyKind::Option(_));
+        if optional || field.attrs.skip_serializing_if.is_some() || !field.is_stored() || field.attrs.nullable.is_some()
+        {
+            cx.error_spanned_by(
+                field.ty,
+                format!(
+                    "field `{name}` is in the shard key, so every document must hold it, never null (seed 001 §3(9)); \
+                     make it a required field: no `Option`, `nullable`, `skip` or `skip_serializing_if`"
+                ),
+            );
+        }
+    }
+    // Indexed: `_id` alone, or a declared index whose keys start with the shard key's.
+    let wanted: Vec<(&str, bool)> = sk
+        .value
+        .split(',')
+        .map(|p| match p.trim().split_once(':') {
+            Some((n, k)) => (n.trim(), k.trim() == "hashed"),
+            None => (p.trim(), false),
+        })
+        .collect();
+    let is_id = wanted.len() == 1 && fields.iter().any(|f| f.rust_name == wanted[0].0 && f.key == "_id");
+    let served = cont.attrs.indexes.iter().any(|idx| {
+        let Some(keys) = &idx.keys else { return false };
+        if idx.partial.is_some() || idx.collation.is_some() {
+            return false;
+        }
+        let Ok(keys) = resolve_keys(fields, &keys.value()) else { return false };
+        keys.len() >= wanted.len()
+            && wanted.iter().zip(&keys).all(|((name, hashed), k)| {
+                k.nested.is_none()
+                    && k.field.is_some_and(|f| f.rust_name == *name)
+                    && if *hashed { k.kind == KeyKind::Hashed } else { k.kind == KeyKind::Asc }
+            })
+    });
+    if !is_id && !served && names.len() == wanted.len() {
+        let keys = wanted
+            .iter()
+            .map(|(n, h)| if *h { format!("{n}:hashed") } else { (*n).to_owned() })
+            .collect::<Vec<_>>()
+            .join(", ");
+        cx.error_spanned_by(
+            sk,
+            format!(
+                "shard key `{keys}` has no index (seed 001 §3(9): a shard key must be indexed); declare \
+                 `#[odm(index(keys = \"{keys}\"))]`, or an index whose keys start with the shard key's, not partial \
+                 and without collation"
+            ),
+        );
+    }
+}
+
+fn check_keep_last(cx: &Ctxt, fields: &[Field]) {
+    for f in fields {
+        let Some(k) = &f.attrs.keep_last else { continue };
+        if f.attrs.max_items.is_none() {
+            cx.error_spanned_by(
+                k,
+                format!(
+                    "field `{}`: `keep_last` keeps the last `max_items` elements; add `max_items = N`",
+                    f.rust_name
+                ),
+            );
+        }
+        if f.attrs.counter.is_some() {
+            cx.error_spanned_by(
+                k,
+                format!(
+                    "field `{}`: `keep_last` cuts elements on push, so the counter could not follow the array's size; \
+                     drop `keep_last` or the `counter`",
+                    f.rust_name
+                ),
+            );
+        }
+    }
+}

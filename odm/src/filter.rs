@@ -1,0 +1,468 @@
+//! Filters, sorts and projections over typed paths.
+//!
+//! Every condition names a field through its [`Path`] (so short keys cannot be bypassed) and takes a value of the
+//! field's own type, encoded the way the field is stored. A value is always data: a document value is compared
+//! with `$eq`, so keys chosen at run time can never turn into operators.
+//!
+//! ```
+//! use odm::{Model, Filter, bson::{doc, oid::ObjectId}};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Model, Serialize, Deserialize)]
+//! #[odm(collection = "shop_review")]
+//! struct Review {
+//!     #[serde(rename = "_id")]
+//!     id: ObjectId,
+//!     #[serde(rename = "s")]
+//!     stars: i32,
+//!     #[serde(rename = "t")]
+//!     #[odm(max_items = 10)]
+//!     tags: Vec<String>,
+//! }
+//!
+//! let f = Review::fields();
+//! let filter = f.stars().gte(4).and(f.tags().contains("fast"));
+//! assert_eq!(filter.into_document().unwrap(), doc! { "s": { "$gte": 4 }, "t": "fast" });
+//! ```
+
+use crate::path::{ArrayLike, ArrayNode, AsPath, Path, Queryable};
+use bson::{Bson, Document};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A query filter over documents of model `R`.
+pub struct Filter<R> {
+    doc: Document,
+    error: Option<String>,
+    _root: PhantomData<fn() -> R>,
+}
+
+impl<R> Clone for Filter<R> {
+    fn clone(&self) -> Self {
+        Filter { doc: self.doc.clone(), error: self.error.clone(), _root: PhantomData }
+    }
+}
+
+impl<R> fmt::Debug for Filter<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.error {
+            Some(e) => write!(f, "Filter(error: {e})"),
+            None => write!(f, "Filter({})", self.doc),
+        }
+    }
+}
+
+impl<R> Default for Filter<R> {
+    fn default() -> Self {
+        Self::everything()
+    }
+}
+
+impl<R> Filter<R> {
+    fn from_result(r: Result<Document, String>) -> Self {
+        match r {
+            Ok(doc) => Filter { doc, error: None, _root: PhantomData },
+            Err(e) => Filter { doc: Document::new(), error: Some(e), _root: PhantomData },
+        }
+    }
+
+    pub(crate) fn from_document(doc: Document) -> Self {
+        Filter { doc, error: None, _root: PhantomData }
+    }
+
+    /// The filter that matches every document (`{}`).
+    pub fn everything() -> Self {
+        Filter { doc: Document::new(), error: None, _root: PhantomData }
+    }
+
+    /// The filter document, or the reason it cannot be sent (a value that failed to encode, a bad map key).
+    pub fn into_document(self) -> Result<Document, String> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.doc),
+        }
+    }
+
+    /// The filter document as built so far (empty when building failed; see [`Filter::into_document`]).
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    fn merge_error(&mut self, other: &mut Option<String>) {
+        if self.error.is_none() {
+            self.error = other.take();
+        }
+    }
+
+    /// Both conditions. Disjoint fields stay one document (`{a: 1, b: 2}`); otherwise `$and`.
+    pub fn and(mut self, mut other: Filter<R>) -> Self {
+        self.merge_error(&mut other.error);
+        if self.doc.is_empty() {
+            self.doc = other.doc;
+        } else if !other.doc.is_empty() {
+            if other.doc.keys().any(|k| self.doc.contains_key(k)) {
+                self.doc = bson::doc! { "$and": [Bson::Document(self.doc), Bson::Document(other.doc)] };
+            } else {
+                self.doc.extend(other.doc);
+            }
+        }
+        self
+    }
+
+    /// Either condition (`$or`).
+    pub fn or(self, other: Filter<R>) -> Self {
+        Self::any_of([self, other])
+    }
+
+    /// All of the conditions (`$and`); no conditions match everything.
+    pub fn all_of(filters: impl IntoIterator<Item = Filter<R>>) -> Self {
+        filters.into_iter().fold(Self::everything(), Filter::and)
+    }
+
+    /// Any of the conditions (`$or`). No conditions match nothing.
+    pub fn any_of(filters: impl IntoIterator<Item = Filter<R>>) -> Self {
+        Self::combine("$or", filters)
+    }
+
+    /// None of the conditions (`$nor`). No conditions match everything.
+    pub fn none_of(filters: impl IntoIterator<Item = Filter<R>>) -> Self {
+        Self::combine("$nor", filters)
+    }
+
+    fn combine(op: &str, filters: impl IntoIterator<Item = Filter<R>>) -> Self {
+        let mut error = None;
+        let mut list = Vec::new();
+        for f in filters {
+            if error.is_none() {
+                error = f.error;
+            }
+            list.push(Bson::Document(f.doc));
+        }
+        if let Some(e) = error {
+            return Self::from_result(Err(e));
+        }
+        if list.is_empty() && op == "$nor" {
+            return Self::everything();
+        }
+        if list.is_empty() {
+            // `$or: []` is refused by the server; this matches nothing, as an empty disjunction should.
+            return Self::from_result(Ok(bson::doc! { "_id": { "$exists": false, "$type": "null" } }));
+        }
+        let mut doc = Document::new();
+        doc.insert(op, list);
+        Self::from_result(Ok(doc))
+    }
+
+    /// Appends a raw condition on a path (the path's defects become the filter's error).
+    fn on<W, A>(path: &Path<R, W, A>, cond: Result<Bson, String>) -> Self {
+        let r = path.raw.check().and(cond).map(|c| {
+            let mut d = Document::new();
+            d.insert(path.raw.key.clone().into_owned(), c);
+            d
+        });
+        Self::from_result(r)
+    }
+}
+
+fn op(name: &str, value: Bson) -> Bson {
+    let mut d = Document::new();
+    d.insert(name, value);
+    Bson::Document(d)
+}
+
+impl<R, W, A: Queryable> Path<R, W, A> {
+    fn encode_into(&self, value: impl Into<W>) -> Result<Bson, String> {
+        let v = value.into();
+        let bson = self.encode(&v)?;
+        check_dynamic_keys(&bson, self.key())?;
+        Ok(bson)
+    }
+
+    fn encode_all(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Result<Bson, String> {
+        values.into_iter().map(|v| self.encode_into(v)).collect::<Result<Vec<_>, _>>().map(Bson::Array)
+    }
+
+    /// Equal to `value` (`{k: v}`; `{k: {$eq: v}}` for document values, so their keys stay data).
+    pub fn eq(&self, value: impl Into<W>) -> Filter<R> {
+        Filter::on(self, self.encode_into(value).map(|v| if matches!(v, Bson::Document(_)) { op("$eq", v) } else { v }))
+    }
+
+    /// Not equal to `value` (also matches documents without the field).
+    pub fn ne(&self, value: impl Into<W>) -> Filter<R> {
+        Filter::on(self, self.encode_into(value).map(|v| op("$ne", v)))
+    }
+
+    /// Equal to one of `values` (`$in`).
+    pub fn is_in(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Filter<R> {
+        Filter::on(self, self.encode_all(values).map(|v| op("$in", v)))
+    }
+
+    /// Equal to none of `values` (`$nin`).
+    pub fn not_in(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Filter<R> {
+        Filter::on(self, self.encode_all(values).map(|v| op("$nin", v)))
+    }
+
+    /// Greater than `value` (`$gt`).
+    pub fn gt(&self, value: impl Into<W>) -> Filter<R> {
+        Filter::on(self, self.encode_into(value).map(|v| op("$gt", v)))
+    }
+
+    /// Greater than or equal to `value` (`$gte`).
+    pub fn gte(&self, value: impl Into<W>) -> Filter<R> {
+        Filter::on(self, self.encode_into(value).map(|v| op("$gte", v)))
+    }
+
+    /// Less than `value` (`$lt`).
+    pub fn lt(&self, value: impl Into<W>) -> Filter<R> {
+        Filter::on(self, self.encode_into(value).map(|v| op("$lt", v)))
+    }
+
+    /// Less than or equal to `value` (`$lte`).
+    pub fn lte(&self, value: impl Into<W>) -> Filter<R> {
+        Filter::on(self, self.encode_into(value).map(|v| op("$lte", v)))
+    }
+
+    /// Within `[low, high]` (`$gte` and `$lte` in one condition).
+    pub fn between(&self, low: impl Into<W>, high: impl Into<W>) -> Filter<R> {
+        let cond = self
+            .encode_into(low)
+            .and_then(|l| self.encode_into(high).map(|h| Bson::Document(bson::doc! { "$gte": l, "$lte": h })));
+        Filter::on(self, cond)
+    }
+
+    /// The field is present (`true`) or absent (`false`).
+    pub fn exists(&self, present: bool) -> Filter<R> {
+        Filter::on(self, Ok(op("$exists", Bson::Boolean(present))))
+    }
+
+    /// Ascending sort on this path.
+    pub fn asc(&self) -> Sort<R> {
+        Sort::by(self, 1)
+    }
+
+    /// Descending sort on this path.
+    pub fn desc(&self) -> Sort<R> {
+        Sort::by(self, -1)
+    }
+}
+
+impl<R, W: ArrayLike, A: Queryable> ArrayNode<R, W, A> {
+    fn encode_item(&self, value: impl Into<W::Item>) -> Result<Bson, String> {
+        let v = value.into();
+        let b =
+            bson::serialize_to_bson(&v).map_err(|e| format!("`{}`: cannot serialize the value: {e}", self.key()))?;
+        check_dynamic_keys(&b, self.key())?;
+        Ok(b)
+    }
+
+    /// The array holds an element equal to `value`.
+    pub fn contains(&self, value: impl Into<W::Item>) -> Filter<R> {
+        // `{k: {$eq: doc}}` matches an array holding `doc`; scalars match bare.
+        let cond = self.encode_item(value).map(|v| if matches!(v, Bson::Document(_)) { op("$eq", v) } else { v });
+        Filter::on(self, cond)
+    }
+
+    /// The array holds all of `values` (`$all`).
+    pub fn contains_all(&self, values: impl IntoIterator<Item = impl Into<W::Item>>) -> Filter<R> {
+        let cond = values.into_iter().map(|v| self.encode_item(v)).collect::<Result<Vec<_>, _>>();
+        Filter::on(self, cond.map(|v| op("$all", Bson::Array(v))))
+    }
+
+    /// The array has exactly `len` elements (`$size`; it cannot use an index: prefer a counter for queries by size).
+    pub fn len_is(&self, len: u32) -> Filter<R> {
+        Filter::on(self, Ok(op("$size", Bson::Int64(i64::from(len)))))
+    }
+
+    /// Some element satisfies `cond`, built from a path to the element (`$elemMatch`).
+    pub fn any(&self, cond: impl FnOnce(crate::path::ElemNode<R, W, A>) -> Filter<R>) -> Filter<R> {
+        let inner = cond(self.element_root()).into_document();
+        Filter::on(
+            self,
+            inner.map(|mut d| {
+                // Conditions on the element itself come back under an empty key: unwrap them.
+                match d.remove("") {
+                    Some(Bson::Document(ops)) if d.is_empty() => op("$elemMatch", Bson::Document(ops)),
+                    Some(v) if d.is_empty() => op("$elemMatch", op("$eq", v)),
+                    Some(v) => {
+                        d.insert("", v);
+                        op("$elemMatch", Bson::Document(d))
+                    }
+                    None => op("$elemMatch", Bson::Document(d)),
+                }
+            }),
+        )
+    }
+}
+
+/// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
+pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
+    match value {
+        Bson::Document(d) => {
+            for (k, v) in d {
+                if k.starts_with('$') || k.contains('.') || k.contains('\0') {
+                    return Err(format!(
+                        "`{at}`: key {k:?} in the value cannot be stored (a leading `$`, a `.` or NUL)"
+                    ));
+                }
+                check_dynamic_keys(v, at)?;
+            }
+            Ok(())
+        }
+        Bson::Array(a) => a.iter().try_for_each(|v| check_dynamic_keys(v, at)),
+        _ => Ok(()),
+    }
+}
+
+/// A sort order over documents of model `R`: `f.stars().desc().then(f.id().asc())`.
+pub struct Sort<R> {
+    doc: Document,
+    error: Option<String>,
+    _root: PhantomData<fn() -> R>,
+}
+
+impl<R> Clone for Sort<R> {
+    fn clone(&self) -> Self {
+        Sort { doc: self.doc.clone(), error: self.error.clone(), _root: PhantomData }
+    }
+}
+
+impl<R> fmt::Debug for Sort<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sort({})", self.doc)
+    }
+}
+
+impl<R> Sort<R> {
+    fn by<W, A>(path: &Path<R, W, A>, dir: i32) -> Self {
+        let mut s = Sort { doc: Document::new(), error: None, _root: PhantomData };
+        s.push(path, dir);
+        s
+    }
+
+    fn push<W, A>(&mut self, path: &Path<R, W, A>, dir: i32) {
+        if let Err(e) = path.raw.check() {
+            self.error.get_or_insert(e);
+        } else if path.raw.positional {
+            self.error.get_or_insert(format!("`{}`: a sort cannot use a positional path", path.key()));
+        } else if self.doc.contains_key(path.key()) {
+            self.error.get_or_insert(format!("`{}` appears twice in the sort", path.key()));
+        }
+        self.doc.insert(path.key().to_owned(), dir);
+    }
+
+    /// Then by `next` (ties of this order).
+    pub fn then(mut self, next: Sort<R>) -> Self {
+        if let Some(e) = next.error {
+            self.error.get_or_insert(e);
+        }
+        for (k, v) in next.doc {
+            if self.doc.contains_key(&k) {
+                self.error.get_or_insert(format!("`{k}` appears twice in the sort"));
+            }
+            self.doc.insert(k, v);
+        }
+        self
+    }
+
+    /// The sort document, or why it cannot be sent.
+    pub fn into_document(self) -> Result<Document, String> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.doc),
+        }
+    }
+}
+
+/// Which fields a read returns (seed 001 §5(7): project early). Either an inclusion or an exclusion list.
+///
+/// ```
+/// # use odm::{Model, Projection, bson::{doc, oid::ObjectId}};
+/// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+/// # #[odm(collection = "shop_review")]
+/// # struct Review { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "s")] stars: i32 }
+/// let f = Review::fields();
+/// let p = Projection::only().field(&f.stars()).without_id();
+/// assert_eq!(p.into_document().unwrap(), doc! { "s": 1, "_id": 0 });
+/// ```
+pub struct Projection<R> {
+    doc: Document,
+    include: bool,
+    error: Option<String>,
+    _root: PhantomData<fn() -> R>,
+}
+
+impl<R> fmt::Debug for Projection<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Projection({})", self.doc)
+    }
+}
+
+impl<R> Clone for Projection<R> {
+    fn clone(&self) -> Self {
+        Projection { doc: self.doc.clone(), include: self.include, error: self.error.clone(), _root: PhantomData }
+    }
+}
+
+impl<R> Projection<R> {
+    /// Return only the fields listed with [`Projection::field`] (and `_id` unless [`Projection::without_id`]).
+    pub fn only() -> Self {
+        Projection { doc: Document::new(), include: true, error: None, _root: PhantomData }
+    }
+
+    /// Return every field except those listed with [`Projection::field`].
+    pub fn except() -> Self {
+        Projection { doc: Document::new(), include: false, error: None, _root: PhantomData }
+    }
+
+    /// Adds a field to the list.
+    pub fn field<P: AsPath<R>>(mut self, path: &P) -> Self
+    where
+        P::Access: Queryable,
+    {
+        let raw = &path.as_path().raw;
+        if let Err(e) = raw.check() {
+            self.error.get_or_insert(e);
+        } else if raw.positional {
+            self.error.get_or_insert(format!("`{}`: a projection cannot use a positional path", raw.key));
+        } else if let Some(clash) = self.doc.keys().find(|k| overlaps(k, &raw.key)) {
+            self.error.get_or_insert(format!("`{}` overlaps `{clash}` in the projection", raw.key));
+        }
+        self.doc.insert(raw.key.clone().into_owned(), if self.include { 1 } else { 0 });
+        self
+    }
+
+    /// Leaves `_id` out of the result (the server includes it by default).
+    pub fn without_id(mut self) -> Self {
+        self.doc.insert("_id", 0);
+        self
+    }
+
+    /// The projection document, or why it cannot be sent.
+    pub fn into_document(self) -> Result<Document, String> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.doc),
+        }
+    }
+}
+
+/// True when two dotted paths are equal or one is a prefix of the other (segment-wise).
+pub(crate) fn overlaps(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    long.starts_with(short) && (long.len() == short.len() || long.as_bytes()[short.len()] == b'.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overlaps;
+
+    #[test]
+    fn overlap_is_segment_wise() {
+        assert!(overlaps("a", "a"));
+        assert!(overlaps("a", "a.b"));
+        assert!(overlaps("a.b.c", "a.b"));
+        assert!(!overlaps("a", "ab"));
+        assert!(!overlaps("a.b", "a.c"));
+        assert!(!overlaps("it.$[].p", "it.$[x].p"));
+    }
+}

@@ -1,0 +1,1 @@
+//! Counters kept in step with their arrays, against a real server.

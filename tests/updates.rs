@@ -1,0 +1,1 @@
+//! Typed filters, reads and updates against a real server.
