@@ -6,7 +6,7 @@
 //! documents that break the rules.
 
 use odm::bson::{doc, oid::ObjectId, DateTime, Decimal128};
-use odm::{Collection, Embedded, Model};
+use odm::{Collection, Embedded, FindAndModify, Model, Update};
 use serde::{Deserialize, Serialize};
 
 /// One line of an order (订单项): name, unit price, quantity.
@@ -109,6 +109,32 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let back = orders.find_one(Order::fields().id().eq(order.id)).await?.expect("inserted order");
     assert_eq!(back, order);
     println!("inserted and read back order {} with {} items\n", back.number, back.items.len());
+
+    // Targeted updates through typed paths (seed 001 §5): only the changed fields travel, and the item counter moves
+    // with the items in the same atomic update.
+    let f = Order::fields();
+    let extra = item("炫迈口香糖", "12.00", 1);
+    let update = Update::new()
+        .push(f.items(), extra.clone())
+        .inc(f.total(), 1200)
+        .set(f.status(), OrderStatus::Paid)
+        .set(f.remark(), "请尽快发货".to_owned());
+    println!("targeted update: {}", update.clone().build().map_err(odm::Error::Config)?.update);
+    let after = orders
+        .find_one_and_update(f.id().eq(order.id), update, FindAndModify::after())
+        .await?
+        .expect("the order exists");
+    assert_eq!((after.items.len(), after.item_count, after.status), (4, 4, OrderStatus::Paid));
+
+    // A diff of two values sends only what changed: here one `$set` on the nested quantity, one `$unset`.
+    let mut edited = after.clone();
+    edited.items[1].quantity = 3;
+    edited.remark = None;
+    println!("diff update: {}", Update::diff(&after, &edited).build().map_err(odm::Error::Config)?.update);
+    orders.update_changes(f.id().eq(order.id), &after, &edited).await?;
+    let paid = orders.find(f.status().eq(OrderStatus::Paid)).sort(f.created_at().desc()).limit(10).await?;
+    assert_eq!(paid, vec![edited.clone()]);
+    println!("paid orders: {}\n", paid.len());
 
     // Typed values the compiler cannot stop: the server's validator does.
     let mut too_many = order.clone();

@@ -291,7 +291,8 @@ impl<M: Model> Collection<M> {
         new: &M,
     ) -> Result<Option<mongodb::results::UpdateResult>> {
         let update = Update::diff(old, new);
-        if update.is_empty() {
+        // A diff whose only change could not be written (a map key MongoDB cannot store) is an error, not "equal".
+        if update.is_empty() && !update.has_error() {
             return Ok(None);
         }
         self.update_one(filter, update).await.map(Some)

@@ -106,7 +106,11 @@ impl Diff {
 
     /// Turns `$set` of a counter into `$inc` when its array only grew by `$push` of exactly that many elements, so
     /// concurrent pushes stay counted. `old` is the counter's old value.
-    pub fn counter_step(&mut self, at: &DiffPath, array: &str, counter: &str, old: i64) {
+    pub fn counter_step<T: Serialize>(&mut self, at: &DiffPath, array: &str, counter: &str, old: &T) {
+        if !self.ops.iter().any(|o| o.op == Operator::Push) {
+            return;
+        }
+        let Some(old) = integer(old) else { return };
         let array_path = join(&at.0, array);
         let counter_path = join(&at.0, counter);
         let pushed = self.ops.iter().find_map(|o| match (&o.op, &o.value) {
@@ -124,7 +128,11 @@ impl Diff {
             };
             if new - old == pushed {
                 op.op = Operator::Inc;
-                op.value = Bson::Int32(pushed as i32);
+                // Keep the counter's type (an upsert's `$inc` creates the field with its operand's type).
+                op.value = match op.value {
+                    Bson::Int64(_) => Bson::Int64(pushed),
+                    _ => Bson::Int32(pushed as i32),
+                };
             }
         }
     }
@@ -135,6 +143,15 @@ fn join(prefix: &str, key: &str) -> String {
         key.to_owned()
     } else {
         format!("{prefix}.{key}")
+    }
+}
+
+/// A counter's value as an integer (`None` if it does not serialize as one; the derive refuses such counters).
+pub fn integer<T: Serialize>(value: &T) -> Option<i64> {
+    match bson::serialize_to_bson(value) {
+        Ok(Bson::Int32(n)) => Some(i64::from(n)),
+        Ok(Bson::Int64(n)) => Some(n),
+        _ => None,
     }
 }
 

@@ -133,7 +133,12 @@ impl Error {
             ErrorKind::InsertMany(im) => {
                 im.write_errors.as_ref().and_then(|errs| errs.iter().find(|w| w.code == 121)).map(|w| w.details.clone())
             }
-            ErrorKind::Command(ce) if ce.code == 121 => Some(None),
+            // findAndModify reports 121 as a command error; its `errInfo` is only in the raw reply.
+            ErrorKind::Command(ce) if ce.code == 121 => Some(
+                e.server_response()
+                    .and_then(|r| r.get_document("errInfo").ok())
+                    .and_then(|d| Document::try_from(d).ok()),
+            ),
             _ => None,
         };
         match details {

@@ -49,10 +49,19 @@
 //! `a:text`, `a:hashed`, `a:2dsphere`, wildcard `$**`), `max_indexes = N` (default 3),
 //! `query(eq = "a, b", sort = "-c", range = "d")` (access patterns served in ESR order) and
 //! `capped(size = BYTES, max = DOCS)`, and `read_concern = "majority"`, `read_preference = "nearest"`,
-//! `write_concern(w = "majority", j = true, timeout_ms = 5000)`. See [`Sync`] for bringing a database in line with the models.
+//! `write_concern(w = "majority", j = true, timeout_ms = 5000)`, and `shard_key = "region, customer"` (top-level,
+//! required fields served by a declared index; typed updates cannot change them). See [`Sync`] for bringing a
+//! database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
-//! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`.
+//! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
+//! pushes keep the last N elements instead of being refused past the bound).
+//!
+//! ## Typed paths, filters and updates
+//!
+//! A model's `fields()` gives typed paths ([`path`]) for filters, sorts and projections ([`filter`]) and targeted
+//! updates ([`update`], [`diff`]) run through [`Collection`]. Counters stay in step with their arrays in the same
+//! update; `_id`, shard keys and counters have no setter.
 //!
 //! serde's `rename`, `rename_all`, `rename_all_fields`, `skip`, `skip_serializing_if`, `default`, `tag` and
 //! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `from`/`into`, unknown

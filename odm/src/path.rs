@@ -81,7 +81,8 @@ markers! {
     message = "this field has no setter (`{Self}`)",
     label = "cannot be written by a typed update",
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
-            changes only together with its array: push to the array and odm updates the counter in the same update"
+            changes only together with its array: push to the array and odm updates the counter in the same update; \
+            the whole document (Root) is written with `replace_one`"
 )]
 pub trait Settable: Access {}
 impl Settable for Plain {}
@@ -89,10 +90,12 @@ impl Settable for Counted {}
 
 /// Paths a scalar-only operator (`$inc`, `$unset`, `$currentDate`, …) may target: not a counted array.
 #[diagnostic::on_unimplemented(
-    message = "this field has no setter (`{Self}`)",
-    label = "cannot be written by a typed update",
+    message = "this operator cannot write this field (`{Self}`)",
+    label = "not writable by this operator",
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
-            changes only together with its array: push to the array and odm updates the counter in the same update"
+            changes only together with its array: push to the array and odm updates the counter in the same update; \
+            a counted array (Counted) takes `set` of the whole array and the array operators (`push`, `add_to_set`, \
+            `pop_first`, …), which keep its counter in step"
 )]
 pub trait Writable: Access {}
 impl Writable for Plain {}
@@ -100,10 +103,11 @@ impl Writable for Plain {}
 /// Arrays whose length may change in ways the update cannot know (`$pull`, `$push` with `$slice`): only arrays
 /// without a counter.
 #[diagnostic::on_unimplemented(
-    message = "this operation is not offered on a counted array (`{Self}`)",
-    label = "its effect on the array's length cannot be known, so the counter could not be kept in step",
-    note = "counted arrays take `push`, `push_each`, `add_to_set` (guarded), `pop_first`/`pop_last` (guarded) and \
-            `set` of the whole array; drop the `counter` to use this operation"
+    message = "this operation is not offered on a counted or immutable array (`{Self}`)",
+    label = "its effect on the array's length cannot be known, so a counter could not be kept in step",
+    note = "counted arrays (Counted) take `push`, `push_each`, `add_to_set` (guarded), `pop_first`/`pop_last` \
+            (guarded) and `set` of the whole array; drop the `counter` to use this operation. Arrays under `_id` \
+            (IdField) or a shard key (ShardKeyField) never change once written"
 )]
 pub trait Uncounted: Access {}
 impl Uncounted for Plain {}
@@ -298,6 +302,12 @@ impl<R, W, A> Path<R, W, A> {
 }
 
 /// Converts a path node (a plain path, an array or map node, an embedded struct's fields) into its [`Path`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a path into `{R}` documents",
+    label = "expected a path from `{R}::fields()`",
+    note = "a path belongs to the model whose `fields()` it was taken from; updates and projections of `{R}` take \
+            only paths rooted at `{R}`"
+)]
 pub trait AsPath<R> {
     /// The value type at the path.
     type Value;

@@ -26,7 +26,7 @@
 //! assert_eq!(u.guard, doc! { "vi": { "$ne": voter } });
 //! ```
 
-use crate::filter::{check_dynamic_keys, overlaps, Filter, Sort};
+use crate::filter::{check_dynamic_keys, element_condition, overlaps, Element, Filter, Sort};
 use crate::path::{
     encode_value, Access, ArrayFilter, ArrayLike, ArrayWritable, AsPath, Counted, ElemNode, IdField, Plain, RawPath,
     Settable, ShardKeyField, Uncounted, Writable,
@@ -200,21 +200,33 @@ pub enum Sliced {}
 
 /// Which arrays take a `$slice`: only those without a counter (the number of elements cut is unknown).
 #[diagnostic::on_unimplemented(
-    message = "`$slice` is not offered on a counted array",
-    label = "the number of elements it cuts cannot be known, so the counter could not be kept in step",
-    note = "declare `#[odm(max_items = N, keep_last)]` on an array without counter to keep only the last N"
+    message = "this `$push` is not offered on this array (`{Self}`)",
+    label = "a counted array takes no `$slice`: the number of elements it cuts cannot be known, so the counter could \
+             not be kept in step",
+    note = "drop the `slice`, or declare `#[odm(max_items = N, keep_last)]` on an array without counter to keep only \
+            the last N; arrays under `_id` (IdField) or a shard key (ShardKeyField) take no `$push` at all"
 )]
 pub trait AllowsSlice<S>: ArrayWritable {}
 impl AllowsSlice<Unsliced> for Plain {}
 impl AllowsSlice<Unsliced> for Counted {}
 impl AllowsSlice<Sliced> for Plain {}
+/// Never constructed. With a single impl for `Counted`, rustc would infer `S = Unsliced` from it before reading the
+/// modifiers closure, so a `.slice(n)` on a counted array would be a bare type mismatch instead of this trait's
+/// message; a second impl keeps `S` to be inferred from the closure.
+#[doc(hidden)]
+pub enum NoModifiers {}
+#[diagnostic::do_not_recommend]
+impl AllowsSlice<NoModifiers> for Counted {}
+
+/// The types a [`Modifiers`] is about: root model, array type, access, slice state.
+type ModifierTypes<R, W, A, S> = PhantomData<fn() -> (R, W, A, S)>;
 
 /// `$push` modifiers: `$position`, `$sort`, `$slice` (see [`Update::push_with`]).
 pub struct Modifiers<R, W, A, S = Unsliced> {
     position: Option<i32>,
     sort: Option<Result<Bson, String>>,
     slice: Option<i32>,
-    _marker: PhantomData<fn() -> (R, W, A, S)>,
+    _marker: ModifierTypes<R, W, A, S>,
 }
 
 impl<R, W: ArrayLike, A: Access, S> Modifiers<R, W, A, S> {
@@ -258,6 +270,11 @@ impl<R> Update<R> {
     /// True when no operator has been added.
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
+    }
+
+    /// True when building found a problem (reported by [`Update::build`]).
+    pub(crate) fn has_error(&self) -> bool {
+        self.error.is_some()
     }
 
     fn fail(&mut self, why: String) {
@@ -534,7 +551,9 @@ impl<R> Update<R> {
         self
     }
 
-    /// Adds `by` to the counter of a counted array (one `$inc` per counter, however many pushes).
+    /// Adds `by` to the counter of a counted array (one `$inc` per counter, however many pushes). The operand has the
+    /// counter's own type: on an upsert `$inc` creates the counter with its operand's type, and a `long` counter
+    /// created as an `int` would be refused by the validator.
     fn bump_counter(&mut self, raw: &RawPath, by: i32) {
         let Some(counter) = &raw.counter else { return };
         if by == 0 {
@@ -542,6 +561,8 @@ impl<R> Update<R> {
         }
         match self.ops.iter_mut().find(|o| o.op == Operator::Inc && &o.key == counter) {
             Some(Op { value: Bson::Int32(k), .. }) => *k += by,
+            Some(Op { value: Bson::Int64(k), .. }) => *k += i64::from(by),
+            _ if raw.counter_long => self.add_raw(Operator::Inc, counter.clone(), Bson::Int64(i64::from(by))),
             _ => self.add_raw(Operator::Inc, counter.clone(), Bson::Int32(by)),
         }
     }
@@ -562,11 +583,8 @@ impl<R> Update<R> {
             }
         };
         if <P::Access as ArrayWritable>::COUNTED {
-            let cond = if matches!(value, Bson::Document(_)) {
-                bson::doc! { "$not": { "$elemMatch": { "$eq": value.clone() } } }
-            } else {
-                bson::doc! { "$ne": value.clone() }
-            };
+            // `$ne` on an array matches documents where no element equals the value (documents compare whole).
+            let cond = bson::doc! { "$ne": value.clone() };
             self.guard(raw, "add_to_set", Bson::Document(cond));
             self.add(raw, Operator::Push, Ok(Bson::Document(bson::doc! { "$each": [value] })));
             self.bump_counter(raw, 1);
@@ -619,14 +637,10 @@ impl<R> Update<R> {
         let root = crate::path::Path::<R, <P::Value as ArrayLike>::Item, <P::Access as Access>::Elem>::with_raw(
             RawPath::default(),
         );
-        let cond = cond(root.into()).into_document().map(|mut d| match d.remove("") {
+        let cond = cond(root.into()).into_document().and_then(|d| element_condition(d, &raw.key)).map(|c| match c {
             // A condition on the element itself (`$pull: {tags: {$in: [...]}}`).
-            Some(v) if d.is_empty() => v,
-            Some(v) => {
-                d.insert("", v);
-                Bson::Document(d)
-            }
-            None => Bson::Document(d),
+            Element::Itself(v) => v,
+            Element::Fields(d) => Bson::Document(d),
         });
         self.add(raw, Operator::Pull, cond);
         self

@@ -60,16 +60,14 @@ pub struct Text {
     #[odm(max_len = 12, min_len = 1)]
     pub label: String,
     pub ch: char,
+    /// Case-normalized text: lowercased on construction, validated by `pattern`.
+    #[serde(rename = "lc")]
+    pub folded: odm::Lowercase,
 }
 
 pub fn text() -> impl Strategy<Value = Text> {
-    (oid(), any::<bool>(), any::<String>(), "\\PC{1,12}", any::<char>()).prop_map(|(id, flag, text, label, ch)| Text {
-        id,
-        flag,
-        text,
-        label,
-        ch,
-    })
+    (oid(), any::<bool>(), any::<String>(), "\\PC{1,12}", any::<char>(), any::<String>())
+        .prop_map(|(id, flag, text, label, ch, folded)| Text { id, flag, text, label, ch, folded: folded.into() })
 }
 
 /// ObjectIds beside the `_id`.

@@ -5,7 +5,8 @@ use crate::internals::ast::{Container, Data, Derive, Field};
 use crate::internals::check::{source, Source};
 use crate::internals::check_update::shard_fields;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 /// Which writes a field's path accepts (`odm::path` markers).
 fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)]) -> &'static str {
@@ -97,7 +98,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         let m = format_ident!("{}", marker(f, fields, &shard));
         let access = quote!(<A as __odm::Access>::Child<__odm::path::#m>);
         let ret = match source(f) {
-            Source::Trait => quote!(<#ty as __odm::BsonSchema>::Node<R, #access, #ty>),
+            Source::Trait => quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::Node<R, #access, #ty>),
             _ => quote!(__odm::Path<R, #ty, #access>),
         };
         let enc = encoder(f);
@@ -147,12 +148,20 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             return quote!(__odm::diff::frozen(&__old.#member, &__new.#member, __at, #key, #what, __out););
         }
         let skip = f.attrs.skip_serializing_if.as_ref().and_then(|s| syn::parse_str::<syn::ExprPath>(&s.value).ok());
+        // `<T as BsonSchema>` is named with the field type's span, like the schema's own use of it, so a type
+        // without the trait yields the one diagnostic the compiler already gives there, not a second one.
+        let diff = quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::diff);
         match (source(f), skip) {
-            (Source::Trait, None) if f.attrs.converter.is_none() => {
-                quote!(__odm::diff::field::<#ty>(&__old.#member, &__new.#member, __at, #key, __out);)
-            }
+            (Source::Trait, None) if f.attrs.converter.is_none() => quote! {
+                __at.with(#key, |__at| #diff(&__old.#member, &__new.#member, __at, __out));
+            },
             (Source::Trait, Some(pred)) if f.attrs.converter.is_none() => quote! {
-                __odm::diff::skippable::<#ty>(&__old.#member, &__new.#member, |__v| #pred(__v), __at, #key, __out);
+                __at.with(#key, |__at| match (#pred(&__old.#member), #pred(&__new.#member)) {
+                    (true, true) => {}
+                    (false, true) => __out.unset(__at),
+                    (true, false) => __out.set(__at, &__new.#member),
+                    (false, false) => #diff(&__old.#member, &__new.#member, __at, __out),
+                });
             },
             (_, skip) => {
                 let enc = encoder(f);
@@ -169,7 +178,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         let counter = fields.iter().find(|t| t.rust_name == c.value)?;
         let cident = counter.ident?;
         let (akey, ckey) = (&f.key, &counter.key);
-        Some(quote!(__out.counter_step(__at, #akey, #ckey, ::core::convert::From::from(__old.#cident));))
+        Some(quote!(__out.counter_step(__at, #akey, #ckey, &__old.#cident);))
     });
 
     let fields_fn = (cont.derive == Derive::Model).then(|| {

@@ -2,7 +2,7 @@
 //! changed) and `keep_last` arrays (the one case where a push may cut elements).
 
 use super::ast::{Container, Data, Derive, Field};
-use super::check_index::{resolve_keys, KeyKind};
+use super::check_index::{resolve_keys, resolve_path, KeyKind};
 use super::ctxt::Ctxt;
 use super::ty::{self, TyKind};
 
@@ -28,7 +28,10 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     }
     let Some(sk) = &cont.attrs.shard_key else { return };
     if cont.derive == Derive::Embedded {
-        cx.error_spanned_by(sk, "`shard_key` belongs on a `#[derive(Model)]` collection model");
+        cx.error_spanned_by(
+            sk,
+            "`shard_key` belongs on a `#[derive(Model)]` collection model; declare it there, naming top-level fields",
+        );
         return;
     }
     let Data::Struct(fields) = &cont.data else { return };
@@ -80,6 +83,32 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 ),
             );
         }
+        // Syntactically an array (as index rules see it), or declared like one (an alias hides the shape).
+        let a = &field.attrs;
+        let array = resolve_path(fields, name).is_ok_and(|(_, _, array)| array)
+            || a.max_items.is_some()
+            || a.min_items.is_some()
+            || a.unbounded.is_some()
+            || a.counter.is_some();
+        if array && !optional {
+            cx.error_spanned_by(
+                field.ty,
+                format!(
+                    "field `{name}` is in the shard key, but it is an array: MongoDB refuses arrays in a shard key \
+                     (its index cannot be multikey); shard on scalar fields"
+                ),
+            );
+        }
+        if let Some(counted) = fields.iter().find(|f| f.attrs.counter.as_ref().is_some_and(|c| c.value == name)) {
+            cx.error_spanned_by(
+                field.ty,
+                format!(
+                    "field `{name}` is in the shard key, but it counts the array `{}`, so every push or pop changes it; \
+                     a shard key never changes once written (seed 001 §3(9)): shard on other fields",
+                    counted.rust_name
+                ),
+            );
+        }
     }
     // Indexed: `_id` alone, or a declared index whose keys start with the shard key's.
     let wanted: Vec<(&str, bool)> = sk
@@ -90,7 +119,9 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             None => (p.trim(), false),
         })
         .collect();
-    let is_id = wanted.len() == 1 && fields.iter().any(|f| f.rust_name == wanted[0].0 && f.key == "_id");
+    // The implicit `_id` index is ascending: it serves a ranged `_id` shard key, not `_id:hashed`.
+    let is_id =
+        wanted.len() == 1 && !wanted[0].1 && fields.iter().any(|f| f.rust_name == wanted[0].0 && f.key == "_id");
     let served = cont.attrs.indexes.iter().any(|idx| {
         let Some(keys) = &idx.keys else { return false };
         if idx.partial.is_some() || idx.collation.is_some() {
