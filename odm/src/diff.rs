@@ -171,11 +171,6 @@ pub fn by_value<T: Serialize + ?Sized>(old: &T, new: &T, at: &mut DiffPath, out:
     }
 }
 
-/// A field under `at`.
-pub fn field<T: BsonSchema + Serialize>(old: &T, new: &T, at: &mut DiffPath, key: &str, out: &mut Diff) {
-    at.with(key, |at| T::diff(old, new, at, out));
-}
-
 /// A field written through a serde converter (or stored as a fixed type): compares the converted forms; `skip` is its
 /// `skip_serializing_if`, if any.
 pub fn converted_skippable<T>(
@@ -195,23 +190,6 @@ pub fn converted_skippable<T>(
             (_, Ok(b)) => out.set_bson(at, b),
             (_, Err(e)) => out.fail(format!("`{}`: cannot serialize the value: {e}", at.0)),
         },
-    });
-}
-
-/// A field with `skip_serializing_if`: absent when `skip` says so.
-pub fn skippable<T: BsonSchema + Serialize>(
-    old: &T,
-    new: &T,
-    skip: impl Fn(&T) -> bool,
-    at: &mut DiffPath,
-    key: &str,
-    out: &mut Diff,
-) {
-    at.with(key, |at| match (skip(old), skip(new)) {
-        (true, true) => {}
-        (false, true) => out.unset(at),
-        (true, false) => out.set(at, new),
-        (false, false) => T::diff(old, new, at, out),
     });
 }
 

@@ -242,28 +242,6 @@ fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<
     }
 }
 
-macro_rules! array {
-    ($($ty:ident $(: $bound:path)?),*) => {$(
-        impl<T: BsonSchema + Serialize $(+ $bound)?> BsonSchema for $ty<T> {
-            const KIND: BsonKind = BsonKind::Array;
-            type Node<R, A: Access, W> = ArrayNode<R, W, A>;
-            fn bson_schema() -> Document {
-                array_of::<T>()
-            }
-            fn type_meta() -> Option<&'static TypeMeta> {
-                T::type_meta()
-            }
-            fn dynamic_keys(depth: u8) -> bool {
-                depth == 0 || T::dynamic_keys(depth - 1)
-            }
-            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-                array_counter_checks::<T>(value, depth, out)
-            }
-        }
-    )*};
-}
-array!(BTreeSet);
-
 macro_rules! sequence {
     ($($ty:ident),*) => {$(
         impl<T: BsonSchema + Serialize> BsonSchema for $ty<T> {
@@ -287,7 +265,7 @@ macro_rules! sequence {
         }
     )*};
 }
-sequence!(Vec, VecDeque);
+sequence!(Vec, VecDeque, BTreeSet);
 
 impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
     const KIND: BsonKind = BsonKind::Array;
