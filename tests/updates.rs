@@ -1005,7 +1005,11 @@ async fn conflicting_and_empty_updates_are_refused_before_sending() {
     let before = raw_product(&db, p.id).await;
 
     assert_refused(coll.update_one(by_id(), Update::new().set(f.stock(), 1).inc(f.stock(), 1)).await, "twice");
-    assert_refused(coll.update_one(by_id(), Update::new().set(f.stock(), 1).set(f.stock(), 2)).await, "twice");
+    // The refusal names the Rust path beside the stored one.
+    assert_refused(
+        coll.update_one(by_id(), Update::new().set(f.stock(), 1).set(f.stock(), 2)).await,
+        "`Product.stock` (stored `st`) is updated twice",
+    );
     assert_refused(
         coll.update_one(by_id(), Update::new().set(f.address(), address("X", "1")).set(f.address().city(), "Y")).await,
         "overlap",

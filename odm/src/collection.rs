@@ -189,6 +189,10 @@ impl<M: Model> Collection<M> {
     }
 
     fn invalid(reason: String) -> Error {
+        let reason = match M::type_meta() {
+            Some(meta) => meta.name_paths(&reason),
+            None => reason,
+        };
         Error::InvalidOperation { model: model_name::<M>(), reason }
     }
 

@@ -63,6 +63,64 @@ impl TypeMeta {
     }
 }
 
+impl TypeMeta {
+    /// Translates a stored path into a Rust path only when every field segment is known: `it.$[x].p` becomes
+    /// `items[$[x]].price`. Array indexes and positional segments (`$`, `$[]`, `$[id]`) are kept in brackets.
+    pub fn rust_path_exact(&'static self, stored: &str) -> Option<String> {
+        let mut out = String::new();
+        let mut current: Option<&'static TypeMeta> = Some(self);
+        for seg in stored.split('.') {
+            if seg.parse::<usize>().is_ok() || seg == "$" || (seg.starts_with("$[") && seg.ends_with(']')) {
+                out.push_str(&format!("[{seg}]"));
+                continue;
+            }
+            let field = current?.field_by_key(seg)?;
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(field.name);
+            current = (field.nested)();
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// Rewrites every backquoted stored path in `message` as its Rust path, keeping the stored one beside it:
+    /// `` `it.$[].p` `` becomes `` `Order.items[$[]].price` (stored `it.$[].p`) ``.
+    pub fn name_paths(&'static self, message: &str) -> String {
+        let mut out = String::with_capacity(message.len() + 32);
+        let mut parts = message.split('`');
+        if let Some(first) = parts.next() {
+            out.push_str(first);
+        }
+        let rest: Vec<&str> = parts.collect();
+        let mut i = 0;
+        while i < rest.len() {
+            let quoted = rest[i];
+            let closed = i + 1 < rest.len();
+            match (closed, self.rust_path_exact(quoted)) {
+                (true, Some(rust)) => {
+                    out.push_str(&format!("`{}.{rust}` (stored `{quoted}`)", self.name));
+                    out.push_str(rest[i + 1]);
+                    i += 2;
+                }
+                (true, None) => {
+                    out.push('`');
+                    out.push_str(quoted);
+                    out.push('`');
+                    out.push_str(rest[i + 1]);
+                    i += 2;
+                }
+                (false, _) => {
+                    out.push('`');
+                    out.push_str(quoted);
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+}
+
 /// A `nested` function for fields without metadata.
 #[doc(hidden)]
 pub fn no_meta() -> Option<&'static TypeMeta> {
@@ -78,4 +136,35 @@ pub struct FieldInfo {
     pub key: &'static str,
     /// The field's BSON type family.
     pub kind: crate::schema::BsonKind,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{no_meta, FieldMeta, TypeMeta};
+
+    static LINE: TypeMeta =
+        TypeMeta { name: "Line", fields: &[FieldMeta { name: "price", key: "p", nested: no_meta, counter: None }] };
+    fn line() -> Option<&'static TypeMeta> {
+        Some(&LINE)
+    }
+    static ORDER: TypeMeta = TypeMeta {
+        name: "Order",
+        fields: &[
+            FieldMeta { name: "items", key: "it", nested: line, counter: Some("item_count") },
+            FieldMeta { name: "item_count", key: "ic", nested: no_meta, counter: None },
+        ],
+    };
+
+    #[test]
+    fn stored_paths_in_messages_become_rust_paths() {
+        assert_eq!(ORDER.rust_path_exact("it.$[big].p").as_deref(), Some("items[$[big]].price"));
+        assert_eq!(ORDER.rust_path_exact("it.2.p").as_deref(), Some("items[2].price"));
+        assert_eq!(ORDER.rust_path_exact("it.x"), None);
+        assert_eq!(
+            ORDER.name_paths("`ic` is updated twice ($set and $inc): use `pop` or `it.$.p`"),
+            "`Order.item_count` (stored `ic`) is updated twice ($set and $inc): use `pop` or `Order.items[$].price` \
+             (stored `it.$.p`)"
+        );
+        assert_eq!(ORDER.name_paths("unclosed `ic"), "unclosed `ic");
+    }
 }
