@@ -176,7 +176,7 @@ fn op(name: &str, value: Bson) -> Bson {
     Bson::Document(d)
 }
 
-impl<R, W, A: Queryable> Path<R, W, A> {
+impl<R, W, A> Path<R, W, A> {
     fn encode_into(&self, value: impl Into<W>) -> Result<Bson, String> {
         let v = value.into();
         let bson = self.encode(&v)?;
@@ -189,47 +189,74 @@ impl<R, W, A: Queryable> Path<R, W, A> {
     }
 
     /// Equal to `value` (`{k: v}`; `{k: {$eq: v}}` for document values, so their keys stay data).
-    pub fn eq(&self, value: impl Into<W>) -> Filter<R> {
+    pub fn eq(&self, value: impl Into<W>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, self.encode_into(value).map(|v| if matches!(v, Bson::Document(_)) { op("$eq", v) } else { v }))
     }
 
     /// Not equal to `value` (also matches documents without the field).
-    pub fn ne(&self, value: impl Into<W>) -> Filter<R> {
+    pub fn ne(&self, value: impl Into<W>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, self.encode_into(value).map(|v| op("$ne", v)))
     }
 
     /// Equal to one of `values` (`$in`).
-    pub fn is_in(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Filter<R> {
+    pub fn is_in(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, self.encode_all(values).map(|v| op("$in", v)))
     }
 
     /// Equal to none of `values` (`$nin`).
-    pub fn not_in(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Filter<R> {
+    pub fn not_in(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, self.encode_all(values).map(|v| op("$nin", v)))
     }
 
     /// Greater than `value` (`$gt`).
-    pub fn gt(&self, value: impl Into<W>) -> Filter<R> {
+    pub fn gt(&self, value: impl Into<W>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, self.encode_into(value).map(|v| op("$gt", v)))
     }
 
     /// Greater than or equal to `value` (`$gte`).
-    pub fn gte(&self, value: impl Into<W>) -> Filter<R> {
+    pub fn gte(&self, value: impl Into<W>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, self.encode_into(value).map(|v| op("$gte", v)))
     }
 
     /// Less than `value` (`$lt`).
-    pub fn lt(&self, value: impl Into<W>) -> Filter<R> {
+    pub fn lt(&self, value: impl Into<W>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, self.encode_into(value).map(|v| op("$lt", v)))
     }
 
     /// Less than or equal to `value` (`$lte`).
-    pub fn lte(&self, value: impl Into<W>) -> Filter<R> {
+    pub fn lte(&self, value: impl Into<W>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, self.encode_into(value).map(|v| op("$lte", v)))
     }
 
     /// Within `[low, high]` (`$gte` and `$lte` in one condition).
-    pub fn between(&self, low: impl Into<W>, high: impl Into<W>) -> Filter<R> {
+    pub fn between(&self, low: impl Into<W>, high: impl Into<W>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         let cond = self
             .encode_into(low)
             .and_then(|l| self.encode_into(high).map(|h| Bson::Document(bson::doc! { "$gte": l, "$lte": h })));
@@ -237,22 +264,31 @@ impl<R, W, A: Queryable> Path<R, W, A> {
     }
 
     /// The field is present (`true`) or absent (`false`).
-    pub fn exists(&self, present: bool) -> Filter<R> {
+    pub fn exists(&self, present: bool) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, Ok(op("$exists", Bson::Boolean(present))))
     }
 
     /// Ascending sort on this path.
-    pub fn asc(&self) -> Sort<R> {
+    pub fn asc(&self) -> Sort<R>
+    where
+        A: Queryable,
+    {
         Sort::by(self, 1)
     }
 
     /// Descending sort on this path.
-    pub fn desc(&self) -> Sort<R> {
+    pub fn desc(&self) -> Sort<R>
+    where
+        A: Queryable,
+    {
         Sort::by(self, -1)
     }
 }
 
-impl<R, W: ArrayLike, A: Queryable> ArrayNode<R, W, A> {
+impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
     fn encode_item(&self, value: impl Into<W::Item>) -> Result<Bson, String> {
         let v = value.into();
         let b =
@@ -262,25 +298,37 @@ impl<R, W: ArrayLike, A: Queryable> ArrayNode<R, W, A> {
     }
 
     /// The array holds an element equal to `value`.
-    pub fn contains(&self, value: impl Into<W::Item>) -> Filter<R> {
+    pub fn contains(&self, value: impl Into<W::Item>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         // `{k: {$eq: doc}}` matches an array holding `doc`; scalars match bare.
         let cond = self.encode_item(value).map(|v| if matches!(v, Bson::Document(_)) { op("$eq", v) } else { v });
         Filter::on(self, cond)
     }
 
     /// The array holds all of `values` (`$all`).
-    pub fn contains_all(&self, values: impl IntoIterator<Item = impl Into<W::Item>>) -> Filter<R> {
+    pub fn contains_all(&self, values: impl IntoIterator<Item = impl Into<W::Item>>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         let cond = values.into_iter().map(|v| self.encode_item(v)).collect::<Result<Vec<_>, _>>();
         Filter::on(self, cond.map(|v| op("$all", Bson::Array(v))))
     }
 
     /// The array has exactly `len` elements (`$size`; it cannot use an index: prefer a counter for queries by size).
-    pub fn len_is(&self, len: u32) -> Filter<R> {
+    pub fn len_is(&self, len: u32) -> Filter<R>
+    where
+        A: Queryable,
+    {
         Filter::on(self, Ok(op("$size", Bson::Int64(i64::from(len)))))
     }
 
     /// Some element satisfies `cond`, built from a path to the element (`$elemMatch`).
-    pub fn any(&self, cond: impl FnOnce(crate::path::ElemNode<R, W, A>) -> Filter<R>) -> Filter<R> {
+    pub fn any(&self, cond: impl FnOnce(crate::path::ElemNode<R, W, A>) -> Filter<R>) -> Filter<R>
+    where
+        A: Queryable,
+    {
         let inner = cond(self.element_root()).into_document().and_then(|d| element_condition(d, self.key()));
         Filter::on(
             self,

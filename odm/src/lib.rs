@@ -50,7 +50,8 @@
 //! `query(eq = "a, b", sort = "-c", range = "d")` (access patterns served in ESR order) and
 //! `capped(size = BYTES, max = DOCS)`, and `read_concern = "majority"`, `read_preference = "nearest"`,
 //! `write_concern(w = "majority", j = true, timeout_ms = 5000)`, and `shard_key = "region, customer"` (top-level,
-//! required fields served by a declared index; typed updates cannot change them). See [`Sync`] for bringing a
+//! required fields, not arrays or counters, served by a declared index — `_id` alone counts, `_id:hashed` needs its
+//! own; typed updates cannot change them). See [`Sync`] for bringing a
 //! database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,

@@ -1,0 +1,17 @@
+// `$push` with `$slice` cuts an unknown number of elements, so a counted array's counter could not follow.
+use odm::{Model, Update};
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "shop_review")]
+struct Review {
+    #[serde(rename = "vi")]
+    #[odm(max_items = 1000, counter = "helpful_votes")]
+    voter_ids: Vec<i64>,
+    #[serde(rename = "hv")]
+    helpful_votes: i32,
+}
+
+fn main() {
+    let _ = Update::<Review>::new().push_with(Review::fields().voter_ids(), [7], |m| m.slice(3));
+}
