@@ -114,9 +114,7 @@ impl Diff {
         let array_path = join(&at.0, array);
         let counter_path = join(&at.0, counter);
         let pushed = self.ops.iter().find_map(|o| match (&o.op, &o.value) {
-            (Operator::Push, Bson::Document(spec)) if o.key == array_path => {
-                spec.get_array("$each").ok().map(|e| e.len() as i64)
-            }
+            (Operator::Push, Bson::Array(each)) if o.key == array_path => Some(each.len() as i64),
             _ => None,
         });
         let Some(pushed) = pushed else { return };
@@ -156,9 +154,12 @@ pub fn integer<T: Serialize>(value: &T) -> Option<i64> {
 }
 
 /// Compares with `PartialEq`; writes the new value when it differs.
-pub fn by_eq<T: PartialEq + Serialize>(old: &T, new: &T, at: &mut DiffPath, out: &mut Diff) {
+pub fn by_eq<T: PartialEq + BsonSchema + Serialize>(old: &T, new: &T, at: &mut DiffPath, out: &mut Diff) {
     if old != new {
-        out.set(at, new);
+        match T::to_bson(new) {
+            Ok(v) => out.set_bson(at, v),
+            Err(e) => out.fail(format!("`{}`: cannot serialize the value: {e}", at.0)),
+        }
     }
 }
 
@@ -228,9 +229,10 @@ where
     if !scratch.is_empty() {
         return out.set(at, &new.collect::<Vec<_>>());
     }
-    let appended: Result<Vec<Bson>, _> = new.skip(n_old).map(bson::serialize_to_bson).collect();
+    let appended: Result<Vec<Bson>, _> = new.skip(n_old).map(T::to_bson).collect();
     match appended {
-        Ok(items) => out.op(Operator::Push, at, Bson::Document(bson::doc! { "$each": items })),
+        // The plain `$push` form (the `$each` list), as `Update` holds it.
+        Ok(items) => out.op(Operator::Push, at, Bson::Array(items)),
         Err(e) => out.fail(format!("`{}`: cannot serialize the value: {e}", at.0)),
     }
 }

@@ -291,8 +291,8 @@ impl<R, W, A> Path<R, W, A> {
 impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
     fn encode_item(&self, value: impl Into<W::Item>) -> Result<Bson, String> {
         let v = value.into();
-        let b =
-            bson::serialize_to_bson(&v).map_err(|e| format!("`{}`: cannot serialize the value: {e}", self.key()))?;
+        let b = <W::Item as crate::schema::BsonSchema>::to_bson(&v)
+            .map_err(|e| format!("`{}`: cannot serialize the value: {e}", self.key()))?;
         check_dynamic_keys(&b, self.key())?;
         Ok(b)
     }

@@ -217,9 +217,14 @@ impl RawPath {
 /// Encodes a value the way the field's serializer writes it (through a serde converter when the field has one).
 pub type Encoder<W> = fn(&W) -> Result<Bson, bson::error::Error>;
 
-/// Serializes with `W`'s own `Serialize` impl.
+/// Serializes with `W`'s own `Serialize` impl (values of types without a `BsonSchema` impl: mixed fields).
 pub fn encode_value<W: Serialize>(value: &W) -> Result<Bson, bson::error::Error> {
     bson::serialize_to_bson(value)
+}
+
+/// Encodes through [`BsonSchema::to_bson`], which converts scalars directly.
+pub fn encode_schema<W: BsonSchema + Serialize>(value: &W) -> Result<Bson, bson::error::Error> {
+    W::to_bson(value)
 }
 
 /// A typed path to a value of type `W` inside documents of model `R`, writable as allowed by `A`.
@@ -289,15 +294,15 @@ impl<R, W, A> Path<R, W, A> {
         Path { raw, enc, _marker: PhantomData }
     }
 
-    fn retyped<W2: Serialize, A2>(&self, raw: RawPath) -> Path<R, W2, A2> {
+    fn retyped<W2: BsonSchema + Serialize, A2>(&self, raw: RawPath) -> Path<R, W2, A2> {
         Path::with_raw(raw)
     }
 
     pub(crate) fn with_raw(raw: RawPath) -> Self
     where
-        W: Serialize,
+        W: BsonSchema + Serialize,
     {
-        Path { raw, enc: encode_value::<W>, _marker: PhantomData }
+        Path { raw, enc: encode_schema::<W>, _marker: PhantomData }
     }
 }
 

@@ -105,6 +105,14 @@ pub trait BsonSchema {
         let _ = (value, depth, out);
     }
 
+    /// Encodes a value exactly as `bson`'s serializer writes it. Scalars convert directly; the default serializes.
+    fn to_bson(value: &Self) -> Result<Bson, bson::error::Error>
+    where
+        Self: Serialize + Sized,
+    {
+        bson::serialize_to_bson(value)
+    }
+
     /// Records in `out` the targeted operators that turn `old` into `new` at stored path `at` (see
     /// [`crate::Update::diff`]). The default compares the serialized forms and writes the whole new value.
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
@@ -116,7 +124,7 @@ pub trait BsonSchema {
 }
 
 macro_rules! scalar {
-    ($($ty:ty => $alias:literal, $kind:ident;)*) => {$(
+    ($($ty:ty => $alias:literal, $kind:ident $(, |$v:ident| $conv:expr)?;)*) => {$(
         impl BsonSchema for $ty {
             const KIND: BsonKind = BsonKind::$kind;
             type Node<R, A: Access, W> = Path<R, W, A>;
@@ -126,28 +134,35 @@ macro_rules! scalar {
             fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
                 crate::diff::by_eq(old, new, at, out)
             }
+            $(
+                fn to_bson($v: &Self) -> Result<Bson, bson::error::Error> {
+                    Ok($conv)
+                }
+            )?
         }
     )*};
 }
 
+// The conversions are what bson's serializer writes for each type (`u32` as `long`, `f32` widened), without the
+// serde round trip (an ObjectId goes through hex text there).
 scalar! {
-    i8 => "int", Int;
-    i16 => "int", Int;
-    i32 => "int", Int;
-    u8 => "int", Int;
-    u16 => "int", Int;
-    i64 => "long", Long;
-    u32 => "long", Long;
-    f32 => "double", Double;
-    f64 => "double", Double;
-    bool => "bool", Bool;
-    String => "string", String;
-    bson::oid::ObjectId => "objectId", ObjectId;
-    bson::DateTime => "date", Date;
-    bson::Decimal128 => "decimal", Decimal;
+    i8 => "int", Int, |v| Bson::Int32(i32::from(*v));
+    i16 => "int", Int, |v| Bson::Int32(i32::from(*v));
+    i32 => "int", Int, |v| Bson::Int32(*v);
+    u8 => "int", Int, |v| Bson::Int32(i32::from(*v));
+    u16 => "int", Int, |v| Bson::Int32(i32::from(*v));
+    i64 => "long", Long, |v| Bson::Int64(*v);
+    u32 => "long", Long, |v| Bson::Int64(i64::from(*v));
+    f32 => "double", Double, |v| Bson::Double(f64::from(*v));
+    f64 => "double", Double, |v| Bson::Double(*v);
+    bool => "bool", Bool, |v| Bson::Boolean(*v);
+    String => "string", String, |v| Bson::String(v.clone());
+    bson::oid::ObjectId => "objectId", ObjectId, |v| Bson::ObjectId(*v);
+    bson::DateTime => "date", Date, |v| Bson::DateTime(*v);
+    bson::Decimal128 => "decimal", Decimal, |v| Bson::Decimal128(*v);
     bson::Binary => "binData", Binary;
     bson::Uuid => "binData", Binary;
-    bson::Timestamp => "timestamp", Timestamp;
+    bson::Timestamp => "timestamp", Timestamp, |v| Bson::Timestamp(*v);
 }
 
 /// A free-form document: its keys are chosen at run time.
@@ -182,6 +197,12 @@ impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
     type Node<R, A: Access, W> = T::Node<R, A, W>;
     /// `None` is written as `null` here; a field that is absent when `None` is handled by the parent's
     /// `skip_serializing_if`.
+    fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> {
+        match value {
+            Some(v) => T::to_bson(v),
+            None => Ok(Bson::Null),
+        }
+    }
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
         match (old, new) {
             (None, None) => {}
@@ -211,6 +232,9 @@ macro_rules! transparent {
             type Node<R, A: Access, W> = T::Node<R, A, W>;
             fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) where Self: Serialize {
                 T::diff(old, new, at, out)
+            }
+            fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> where Self: Serialize {
+                T::to_bson(value)
             }
             fn bson_schema() -> Document {
                 T::bson_schema()
@@ -528,5 +552,40 @@ pub mod build {
                 { "$ifNull": [counter, 0] },
             ]
         })
+    }
+}
+
+#[cfg(test)]
+mod to_bson_tests {
+    use super::BsonSchema;
+    use serde::Serialize;
+
+    fn same<T: BsonSchema + Serialize>(values: &[T]) {
+        for v in values {
+            assert_eq!(T::to_bson(v).unwrap(), bson::serialize_to_bson(v).unwrap(), "{}", std::any::type_name::<T>());
+        }
+    }
+
+    /// The direct conversions write exactly what bson's serializer writes.
+    #[test]
+    fn direct_conversions_match_the_serializer() {
+        same(&[i8::MIN, 0, i8::MAX]);
+        same(&[i16::MIN, -1, i16::MAX]);
+        same(&[i32::MIN, 7, i32::MAX]);
+        same(&[0u8, u8::MAX]);
+        same(&[0u16, u16::MAX]);
+        same(&[i64::MIN, 3, i64::MAX]);
+        same(&[0u32, u32::MAX]);
+        same(&[f32::MIN, -0.5, f32::MAX, f32::INFINITY]);
+        same(&[f64::MIN_POSITIVE, -1e300, f64::NEG_INFINITY]);
+        same(&[true, false]);
+        same(&[String::new(), "ünï".to_owned()]);
+        same(&[bson::oid::ObjectId::new()]);
+        same(&[bson::DateTime::from_millis(-5), bson::DateTime::now()]);
+        same(&["1.50".parse::<bson::Decimal128>().unwrap()]);
+        same(&[bson::Timestamp { time: 5, increment: 9 }]);
+        same(&[Some(5i32), None]);
+        same(&[Box::new(bson::oid::ObjectId::new())]);
+        same(&[crate::Lowercase::from("MiXed")]);
     }
 }

@@ -100,4 +100,7 @@ impl BsonSchema for Lowercase {
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
         crate::diff::by_eq(old, new, at, out)
     }
+    fn to_bson(value: &Self) -> Result<bson::Bson, bson::error::Error> {
+        Ok(bson::Bson::String(value.0.clone()))
+    }
 }

@@ -28,9 +28,10 @@
 
 use crate::filter::{check_dynamic_keys, element_condition, overlaps, Element, Filter, Sort};
 use crate::path::{
-    encode_value, Access, ArrayFilter, ArrayLike, ArrayWritable, AsPath, Counted, ElemNode, IdField, Plain, RawPath,
-    Settable, ShardKeyField, Uncounted, Writable,
+    Access, ArrayFilter, ArrayLike, ArrayWritable, AsPath, Counted, ElemNode, IdField, Plain, RawPath, Settable,
+    ShardKeyField, Uncounted, Writable,
 };
+use crate::schema::BsonSchema;
 use bson::{Bson, Document};
 use std::borrow::Cow;
 use std::fmt;
@@ -138,7 +139,7 @@ pub struct BuiltUpdate {
 )]
 pub trait Numeric {
     /// The operand type.
-    type Operand: serde::Serialize;
+    type Operand: BsonSchema + serde::Serialize;
 }
 macro_rules! numeric {
     ($($t:ty),*) => {$(impl Numeric for $t { type Operand = $t; })*};
@@ -320,8 +321,8 @@ impl<R> Update<R> {
         Ok(v)
     }
 
-    fn encode_item<T: serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, String> {
-        let v = encode_value(item).map_err(|e| format!("`{}`: cannot serialize the value: {e}", raw.key))?;
+    fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, String> {
+        let v = T::to_bson(item).map_err(|e| format!("`{}`: cannot serialize the value: {e}", raw.key))?;
         check_dynamic_keys(&v, &raw.key)?;
         Ok(v)
     }
@@ -516,18 +517,30 @@ impl<R> Update<R> {
         };
         let n = items.len();
         let slice = user_slice.or(raw.keep_last.map(|k| -(k as i32)));
+        let plain = position.is_none() && sort.is_none() && slice.is_none();
         // Pushes to one path merge into one `$each`, so `push(a, x).push(a, y)` is one operator, as intended.
         let mergeable = position.is_none() && sort.is_none() && user_slice.is_none();
         if let Some(existing) = self.ops.iter_mut().find(|o| o.op == Operator::Push && o.key == raw.key) {
-            if let (true, Bson::Document(d)) = (mergeable, &mut existing.value) {
-                if d.len() == 1 || (d.len() == 2 && d.contains_key("$slice") && raw.keep_last.is_some()) {
+            match (mergeable, &mut existing.value) {
+                // The plain form: the `$each` list itself (see `build`).
+                (true, Bson::Array(each)) if plain => {
+                    each.extend(items);
+                    self.bump_counter(raw, n as i32);
+                    return self;
+                }
+                (true, Bson::Document(d)) if d.len() == 2 && d.contains_key("$slice") && raw.keep_last.is_some() => {
                     if let Ok(each) = d.get_array_mut("$each") {
                         each.extend(items);
-                        self.bump_counter(raw, n as i32);
                         return self;
                     }
                 }
+                _ => {}
             }
+        }
+        if plain {
+            self.add(raw, Operator::Push, Ok(Bson::Array(items)));
+            self.bump_counter(raw, n as i32);
+            return self;
         }
         let mut spec = bson::doc! { "$each": items };
         if let Some(p) = position {
@@ -586,8 +599,7 @@ impl<R> Update<R> {
             // `$ne` on an array matches documents where no element equals the value (documents compare whole).
             let cond = bson::doc! { "$ne": value.clone() };
             self.guard(raw, "add_to_set", Bson::Document(cond));
-            self.add(raw, Operator::Push, Ok(Bson::Document(bson::doc! { "$each": [value] })));
-            self.bump_counter(raw, 1);
+            return self.push_impl(raw, Ok(vec![value]), None, None, None);
         } else {
             self.add(raw, Operator::AddToSet, Ok(value));
         }
@@ -709,6 +721,19 @@ impl<R> Update<R> {
             }
         }
         let mut ops = self.ops;
+        // A push without modifiers holds its `$each` list: one element is written as a plain `$push` value (fewer
+        // bytes, same effect), several as `{$each: [...]}`.
+        for o in ops.iter_mut().filter(|o| o.op == Operator::Push) {
+            if let Bson::Array(each) = &mut o.value {
+                o.value = if each.len() == 1 {
+                    each.pop().expect("one element")
+                } else {
+                    let mut spec = Document::new();
+                    spec.insert("$each", std::mem::take(each));
+                    Bson::Document(spec)
+                };
+            }
+        }
         ops.sort_by_key(|o| o.op);
         let mut update = Document::new();
         let mut current: Option<(Operator, Document)> = None;
@@ -729,20 +754,6 @@ impl<R> Update<R> {
         }
         if let Some((o, d)) = current {
             update.insert(o.name(), d);
-        }
-        // A single-element `$each` without modifiers is written as a plain `$push` value: fewer bytes, same effect.
-        if let Ok(push) = update.get_document_mut("$push") {
-            for (_, v) in push.iter_mut() {
-                if let Bson::Document(spec) = v {
-                    if spec.len() == 1 {
-                        if let Ok(each) = spec.get_array("$each") {
-                            if each.len() == 1 {
-                                *v = each[0].clone();
-                            }
-                        }
-                    }
-                }
-            }
         }
         Ok(BuiltUpdate {
             update,

@@ -34,6 +34,7 @@ fn encoder(field: &Field) -> TokenStream {
         (None, None) => None,
     };
     match conv {
+        None if matches!(source(field), Source::Trait) => quote!(__odm::encode_schema::<#ty>),
         None => quote!(__odm::encode_value::<#ty>),
         Some(f) => quote! {{
             fn __enc(__v: &#ty) -> ::core::result::Result<__odm::Bson, __odm::bson::error::Error> {

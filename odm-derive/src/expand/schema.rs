@@ -184,6 +184,19 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 Style::Unit | Style::Tuple => [].iter(),
             });
             let dynamic = dynamic_keys(variant_fields);
+            // A string enum converts straight to its stored name, skipping the serde round trip.
+            let all_unit = variants.iter().all(|v| !v.attrs.skip && matches!(v.style, Style::Unit));
+            let to_bson = (cont.attrs.tag.is_none() && all_unit && !variants.is_empty()).then(|| {
+                let arms = variants.iter().map(|v| {
+                    let (vident, name) = (v.ident, &v.name);
+                    quote!(#ident::#vident => #name,)
+                });
+                quote! {
+                    fn to_bson(__value: &Self) -> ::core::result::Result<__odm::Bson, __odm::bson::error::Error> {
+                        ::core::result::Result::Ok(__odm::Bson::String(__odm::String::from(match __value { #(#arms)* })))
+                    }
+                }
+            });
             quote! {
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
@@ -192,6 +205,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                     fn bson_schema() -> __odm::Document {
                         #body
                     }
+                    #to_bson
                     #dynamic
                 }
             }
