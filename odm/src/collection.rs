@@ -202,7 +202,7 @@ impl<M: Model> Collection<M> {
 
     /// Builds `update` and folds its guards into `filter`.
     fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
-        let built = update.build().map_err(Self::invalid)?;
+        let mut built = update.build().map_err(Self::invalid)?;
         if upsert && !built.guard.is_empty() {
             return Err(Self::invalid(
                 "the update is guarded (a counted `add_to_set` or `pop`), and an upsert would insert a new document \
@@ -210,7 +210,7 @@ impl<M: Model> Collection<M> {
                     .to_owned(),
             ));
         }
-        let filter = filter.and(Filter::from_document(built.guard.clone()));
+        let filter = filter.and(Filter::from_document(std::mem::take(&mut built.guard)));
         Ok((Self::filter_doc(filter)?, built))
     }
 

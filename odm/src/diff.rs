@@ -85,7 +85,7 @@ impl Diff {
     pub fn set<T: Serialize + ?Sized>(&mut self, at: &DiffPath, value: &T) {
         match bson::serialize_to_bson(value) {
             Ok(v) => self.op(Operator::Set, at, v),
-            Err(e) => self.fail(format!("`{}`: cannot serialize the value: {e}", at.0)),
+            Err(e) => self.fail(crate::path::unencodable(&at.0, e)),
         }
     }
 
@@ -158,7 +158,7 @@ pub fn by_eq<T: PartialEq + BsonSchema + Serialize>(old: &T, new: &T, at: &mut D
     if old != new {
         match T::to_bson(new) {
             Ok(v) => out.set_bson(at, v),
-            Err(e) => out.fail(format!("`{}`: cannot serialize the value: {e}", at.0)),
+            Err(e) => out.fail(crate::path::unencodable(&at.0, e)),
         }
     }
 }
@@ -168,7 +168,7 @@ pub fn by_value<T: Serialize + ?Sized>(old: &T, new: &T, at: &mut DiffPath, out:
     match (bson::serialize_to_bson(old), bson::serialize_to_bson(new)) {
         (Ok(a), Ok(b)) if a == b => {}
         (_, Ok(b)) => out.set_bson(at, b),
-        (_, Err(e)) => out.fail(format!("`{}`: cannot serialize the value: {e}", at.0)),
+        (_, Err(e)) => out.fail(crate::path::unencodable(&at.0, e)),
     }
 }
 
@@ -186,10 +186,15 @@ pub fn converted_skippable<T>(
     at.with(key, |at| match (skip(old), skip(new)) {
         (true, true) => {}
         (false, true) => out.unset(at),
-        (_, false) => match (enc(old), enc(new)) {
-            (Ok(a), Ok(b)) if a == b && !skip(old) => {}
+        // Newly written: the whole value; written on both sides: only when the encoded forms differ.
+        (true, false) => match enc(new) {
+            Ok(b) => out.set_bson(at, b),
+            Err(e) => out.fail(crate::path::unencodable(&at.0, e)),
+        },
+        (false, false) => match (enc(old), enc(new)) {
+            (Ok(a), Ok(b)) if a == b => {}
             (_, Ok(b)) => out.set_bson(at, b),
-            (_, Err(e)) => out.fail(format!("`{}`: cannot serialize the value: {e}", at.0)),
+            (_, Err(e)) => out.fail(crate::path::unencodable(&at.0, e)),
         },
     });
 }
@@ -233,7 +238,7 @@ where
     match appended {
         // The plain `$push` form (the `$each` list), as `Update` holds it.
         Ok(items) => out.op(Operator::Push, at, Bson::Array(items)),
-        Err(e) => out.fail(format!("`{}`: cannot serialize the value: {e}", at.0)),
+        Err(e) => out.fail(crate::path::unencodable(&at.0, e)),
     }
 }
 

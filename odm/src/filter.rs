@@ -178,10 +178,7 @@ fn op(name: &str, value: Bson) -> Bson {
 
 impl<R, W, A> Path<R, W, A> {
     fn encode_into(&self, value: impl Into<W>) -> Result<Bson, String> {
-        let v = value.into();
-        let bson = self.encode(&v)?;
-        check_dynamic_keys(&bson, self.key())?;
-        Ok(bson)
+        self.encode(&value.into())
     }
 
     fn encode_all(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Result<Bson, String> {
@@ -290,11 +287,7 @@ impl<R, W, A> Path<R, W, A> {
 
 impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
     fn encode_item(&self, value: impl Into<W::Item>) -> Result<Bson, String> {
-        let v = value.into();
-        let b = <W::Item as crate::schema::BsonSchema>::to_bson(&v)
-            .map_err(|e| format!("`{}`: cannot serialize the value: {e}", self.key()))?;
-        check_dynamic_keys(&b, self.key())?;
-        Ok(b)
+        crate::path::encode_element(self.key(), &value.into())
     }
 
     /// The array holds an element equal to `value`.
@@ -414,25 +407,6 @@ pub(crate) fn element_condition(d: Document, at: &str) -> Result<Element, String
         }
     }
     Ok(Element::Itself(Bson::Document(ops)))
-}
-
-/// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
-pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
-    match value {
-        Bson::Document(d) => {
-            for (k, v) in d {
-                if k.starts_with('$') || k.contains('.') || k.contains('\0') {
-                    return Err(format!(
-                        "`{at}`: key {k:?} in the value cannot be stored (a leading `$`, a `.` or NUL)"
-                    ));
-                }
-                check_dynamic_keys(v, at)?;
-            }
-            Ok(())
-        }
-        Bson::Array(a) => a.iter().try_for_each(|v| check_dynamic_keys(v, at)),
-        _ => Ok(()),
-    }
 }
 
 /// A sort order over documents of model `R`: `f.stars().desc().then(f.id().asc())`.

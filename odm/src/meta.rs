@@ -37,10 +37,21 @@ impl TypeMeta {
     /// Translates a stored path (`["it", "2", "p"]`) into a Rust path (`items[2].price`). Unknown segments are kept
     /// as stored, so nothing the server reported is lost.
     pub fn rust_path<'a>(&'static self, stored: impl IntoIterator<Item = &'a str>) -> String {
+        self.walk(stored, false).unwrap_or_default()
+    }
+
+    /// Translates a stored path into a Rust path only when every field segment is known: `it.$[x].p` becomes
+    /// `items[$[x]].price`. Array indexes and positional segments (`$`, `$[]`, `$[id]`) are kept in brackets.
+    pub fn rust_path_exact(&'static self, stored: &str) -> Option<String> {
+        self.walk(stored.split('.'), true).filter(|p| !p.is_empty())
+    }
+
+    /// The one walk behind both: `strict` gives up on an unknown segment instead of keeping it.
+    fn walk<'a>(&'static self, stored: impl IntoIterator<Item = &'a str>, strict: bool) -> Option<String> {
         let mut out = String::new();
         let mut current: Option<&'static TypeMeta> = Some(self);
         for seg in stored {
-            if seg.parse::<usize>().is_ok() {
+            if seg.parse::<usize>().is_ok() || seg == "$" || (seg.starts_with("$[") && seg.ends_with(']')) {
                 out.push_str(&format!("[{seg}]"));
                 continue;
             }
@@ -53,35 +64,14 @@ impl TypeMeta {
                     out.push_str(f.name);
                     current = (f.nested)();
                 }
+                None if strict => return None,
                 None => {
                     out.push_str(seg);
                     current = None;
                 }
             }
         }
-        out
-    }
-}
-
-impl TypeMeta {
-    /// Translates a stored path into a Rust path only when every field segment is known: `it.$[x].p` becomes
-    /// `items[$[x]].price`. Array indexes and positional segments (`$`, `$[]`, `$[id]`) are kept in brackets.
-    pub fn rust_path_exact(&'static self, stored: &str) -> Option<String> {
-        let mut out = String::new();
-        let mut current: Option<&'static TypeMeta> = Some(self);
-        for seg in stored.split('.') {
-            if seg.parse::<usize>().is_ok() || seg == "$" || (seg.starts_with("$[") && seg.ends_with(']')) {
-                out.push_str(&format!("[{seg}]"));
-                continue;
-            }
-            let field = current?.field_by_key(seg)?;
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(field.name);
-            current = (field.nested)();
-        }
-        (!out.is_empty()).then_some(out)
+        Some(out)
     }
 
     /// Rewrites every backquoted stored path in `message` as its Rust path, keeping the stored one beside it:

@@ -222,6 +222,37 @@ pub fn encode_value<W: Serialize>(value: &W) -> Result<Bson, bson::error::Error>
     bson::serialize_to_bson(value)
 }
 
+/// The error of a value that does not encode at stored path `at`.
+pub(crate) fn unencodable(at: &str, e: bson::error::Error) -> String {
+    format!("`{at}`: cannot serialize the value: {e}")
+}
+
+/// Encodes an array element or operand for the path at `at`, checked like [`Path`] values.
+pub(crate) fn encode_element<T: BsonSchema + Serialize>(at: &str, item: &T) -> Result<Bson, String> {
+    let v = T::to_bson(item).map_err(|e| unencodable(at, e))?;
+    check_dynamic_keys(&v, at)?;
+    Ok(v)
+}
+
+/// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
+pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
+    match value {
+        Bson::Document(d) => {
+            for (k, v) in d {
+                if k.starts_with('$') || k.contains('.') || k.contains('\0') {
+                    return Err(format!(
+                        "`{at}`: key {k:?} in the value cannot be stored (a leading `$`, a `.` or NUL)"
+                    ));
+                }
+                check_dynamic_keys(v, at)?;
+            }
+            Ok(())
+        }
+        Bson::Array(a) => a.iter().try_for_each(|v| check_dynamic_keys(v, at)),
+        _ => Ok(()),
+    }
+}
+
 /// Encodes through [`BsonSchema::to_bson`], which converts scalars directly.
 pub fn encode_schema<W: BsonSchema + Serialize>(value: &W) -> Result<Bson, bson::error::Error> {
     W::to_bson(value)
@@ -257,9 +288,11 @@ impl<R, W, A> Path<R, W, A> {
         &self.raw
     }
 
-    /// Encodes a value for this path.
+    /// Encodes a value for this path, refusing run-time keys that could be read as operators or paths.
     pub(crate) fn encode(&self, value: &W) -> Result<Bson, String> {
-        (self.enc)(value).map_err(|e| format!("`{}`: cannot serialize the value: {e}", self.raw.key))
+        let v = (self.enc)(value).map_err(|e| unencodable(&self.raw.key, e))?;
+        check_dynamic_keys(&v, &self.raw.key)?;
+        Ok(v)
     }
 
     /// The root of `R`'s paths. Used by generated code.

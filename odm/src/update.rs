@@ -26,7 +26,7 @@
 //! assert_eq!(u.guard, doc! { "vi": { "$ne": voter } });
 //! ```
 
-use crate::filter::{check_dynamic_keys, element_condition, overlaps, Element, Filter, Sort};
+use crate::filter::{element_condition, overlaps, Element, Filter, Sort};
 use crate::path::{
     Access, ArrayFilter, ArrayLike, ArrayWritable, AsPath, Counted, ElemNode, IdField, Plain, RawPath, Settable,
     ShardKeyField, Uncounted, Writable,
@@ -315,16 +315,8 @@ impl<R> Update<R> {
         self.fail(why);
     }
 
-    fn encode<W>(path: &crate::path::Path<R, W, impl Access>, value: &W) -> Result<Bson, String> {
-        let v = path.encode(value)?;
-        check_dynamic_keys(&v, path.key())?;
-        Ok(v)
-    }
-
     fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, String> {
-        let v = T::to_bson(item).map_err(|e| format!("`{}`: cannot serialize the value: {e}", raw.key))?;
-        check_dynamic_keys(&v, &raw.key)?;
-        Ok(v)
+        crate::path::encode_element(&raw.key, item)
     }
 
     fn counter_value(raw: &RawPath, len: usize) -> Bson {
@@ -335,7 +327,8 @@ impl<R> Update<R> {
         }
     }
 
-    fn guard(&mut self, raw: &RawPath, what: &str, cond: Bson) {
+    /// Adds a filter condition on `key` that makes the change to a counted array's length known.
+    fn guard(&mut self, raw: &RawPath, what: &str, key: String, cond: Bson) {
         if raw.positional {
             return self.fail(format!(
                 "`{what}` on the counted array `{}` needs a guard on the array itself, which a positional path cannot \
@@ -343,7 +336,6 @@ impl<R> Update<R> {
                 raw.key
             ));
         }
-        let key = raw.key.clone().into_owned();
         match self.guard.get_mut(&key) {
             Some(Bson::Document(existing)) => {
                 if let Bson::Document(c) = cond {
@@ -364,7 +356,7 @@ impl<R> Update<R> {
     {
         let path = path.as_path();
         let value = value.into();
-        let encoded = Self::encode(path, &value);
+        let encoded = path.encode(&value);
         let raw = &path.raw;
         match encoded {
             Ok(Bson::Null) if raw.none_is_absent => self.add(raw, Operator::Unset, Ok(Bson::String(String::new()))),
@@ -419,7 +411,7 @@ impl<R> Update<R> {
         P::Access: Writable,
     {
         let path = path.as_path();
-        let v = Self::encode(path, &value.into());
+        let v = path.encode(&value.into());
         self.add(&path.raw, Operator::Min, v);
         self
     }
@@ -430,7 +422,7 @@ impl<R> Update<R> {
         P::Access: Writable,
     {
         let path = path.as_path();
-        let v = Self::encode(path, &value.into());
+        let v = path.encode(&value.into());
         self.add(&path.raw, Operator::Max, v);
         self
     }
@@ -451,7 +443,7 @@ impl<R> Update<R> {
         P::Access: InsertSettable,
     {
         let path = path.as_path();
-        let v = Self::encode(path, &value.into());
+        let v = path.encode(&value.into());
         self.add(&path.raw, Operator::SetOnInsert, v);
         self
     }
@@ -598,7 +590,7 @@ impl<R> Update<R> {
         if <P::Access as ArrayWritable>::COUNTED {
             // `$ne` on an array matches documents where no element equals the value (documents compare whole).
             let cond = bson::doc! { "$ne": value.clone() };
-            self.guard(raw, "add_to_set", Bson::Document(cond));
+            self.guard(raw, "add_to_set", raw.key.clone().into_owned(), Bson::Document(cond));
             return self.push_impl(raw, Ok(vec![value]), None, None, None);
         } else {
             self.add(raw, Operator::AddToSet, Ok(value));
@@ -684,16 +676,8 @@ impl<R> Update<R> {
         let raw = &path.as_path().raw;
         self.add(raw, Operator::Pop, Ok(Bson::Int32(end)));
         if raw.counter.is_some() {
-            if raw.positional {
-                self.fail(format!(
-                    "`pop` on the counted array `{}` needs a guard on the array itself, which a positional path \
-                     cannot express; update the array through a non-positional path",
-                    raw.key
-                ));
-            } else {
-                // Only a non-empty array loses an element: guard so the counter drops only then.
-                self.guard.insert(format!("{}.0", raw.key), bson::doc! { "$exists": true });
-            }
+            // Only a non-empty array loses an element: guard so the counter drops only then.
+            self.guard(raw, "pop", format!("{}.0", raw.key), Bson::Document(bson::doc! { "$exists": true }));
             self.bump_counter(raw, -1);
         }
         self
