@@ -336,7 +336,7 @@ async fn pushes_merge_and_keep_counter_types() {
             "$push": { "vi": { "$each": [b, c, d] }, "fl": { "$each": ["x", "y", "z"] } },
         }
     );
-    assert!(built.guard.is_empty(), "pushes need no guard");
+    assert!(built.guard.is_none(), "pushes need no guard");
     coll.update_one(f.id().eq(r.id), merged).await.expect("merged push");
 
     let stored = read(&coll, f.id().eq(r.id)).await;
@@ -371,7 +371,7 @@ async fn pushes_merge_and_keep_counter_types() {
     let g = ObjectId::new();
     let built = Update::<Review>::new().add_to_set(f.voter_ids(), a).push(f.voter_ids(), g).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "hv": 2 }, "$push": { "vi": { "$each": [a, g] } } });
-    assert_eq!(built.guard, doc! { "vi": { "$ne": a } });
+    assert_eq!(built.guard, Some(doc! { "vi": { "$ne": a } }));
 }
 
 // 3. Pops: the counter drops with the array, never below zero.
@@ -388,7 +388,7 @@ async fn pops_decrement_and_never_go_negative() {
 
     let built = Update::<Review>::new().pop_first(f.voter_ids()).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "hv": -1 }, "$pop": { "vi": -1 } });
-    assert_eq!(built.guard, doc! { "vi.0": { "$exists": true } });
+    assert_eq!(built.guard, Some(doc! { "vi.0": { "$exists": true } }));
 
     let res = coll.update_one(f.id().eq(r.id), Update::new().pop_first(f.voter_ids())).await.expect("pop first");
     assert_eq!(res.modified_count, 1);
@@ -399,7 +399,10 @@ async fn pops_decrement_and_never_go_negative() {
 
     // Both counted arrays in one update, the long counter down to zero.
     let both = Update::new().pop_last(f.voter_ids()).pop_first(f.flaggers());
-    assert_eq!(both.clone().build().unwrap().guard, doc! { "vi.0": { "$exists": true }, "fl.0": { "$exists": true } });
+    assert_eq!(
+        both.clone().build().unwrap().guard,
+        Some(doc! { "vi.0": { "$exists": true }, "fl.0": { "$exists": true } })
+    );
     let res = coll.update_one(f.id().eq(r.id), both).await.expect("pop both");
     assert_eq!(res.modified_count, 1);
     let raw = raw_doc(&db, "shop_review", r.id).await;
@@ -498,7 +501,7 @@ async fn nested_counted_arrays_stay_in_step() {
 
     // By index the guard can name the array, so `add_to_set` and `pop` work there.
     let add = || Update::new().add_to_set(f.items().at(1).tags(), "eco");
-    assert_eq!(add().build().unwrap().guard, doc! { "it.1.tg": { "$ne": "eco" } });
+    assert_eq!(add().build().unwrap().guard, Some(doc! { "it.1.tg": { "$ne": "eco" } }));
     assert_eq!(coll.update_one(f.id().eq(basket.id), add()).await.unwrap().modified_count, 1);
     assert_eq!(coll.update_one(f.id().eq(basket.id), add()).await.unwrap().matched_count, 0, "already there");
     coll.update_one(f.id().eq(basket.id), Update::new().pop_first(f.items().at(2).tags())).await.expect("pop");
@@ -572,7 +575,7 @@ async fn diff_pushes_and_increments_concurrently() {
 
     let built = Update::diff(&base, &one).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "hv": 2 }, "$push": { "vi": { "$each": [b, c] } } });
-    assert!(built.guard.is_empty());
+    assert!(built.guard.is_none());
     let built = Update::diff(&base, &other).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "hv": 1, "fc": 1_i64 }, "$push": { "vi": d, "fl": "y" } });
 

@@ -1152,7 +1152,7 @@ async fn diff_updates_write_only_the_changes() {
     new.note = None;
     let built = Update::diff(&old, &new).build().unwrap();
     assert_eq!(built.update, doc! { "$set": { "ad.c": "Lille" }, "$unset": { "nt": "" }, "$push": { "tg": "crisp" } });
-    assert!(built.guard.is_empty() && built.array_filters.is_empty());
+    assert!(built.guard.is_none() && built.array_filters.is_empty());
     let r = coll.update_changes(f.id().eq(old.id), &old, &new).await.unwrap().expect("something changed");
     assert_eq!((r.matched_count, r.modified_count), (1, 1));
     assert_eq!(get(&coll, old.id).await, new);
@@ -1232,6 +1232,42 @@ async fn diff_updates_write_only_the_changes() {
     let moved_only = Product { id: ObjectId::new(), ..shorter.clone() };
     assert_refused(coll.update_changes(f.id().eq(old.id), &shorter, &moved_only).await, "_id");
     assert_eq!(get(&coll, old.id).await, shorter, "unchanged");
+}
+
+/// Maps of maps: run-time keys below the top level.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_groups")]
+struct Groups {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "g")]
+    groups: HashMap<String, HashMap<String, i32>>,
+}
+
+#[test]
+fn run_time_keys_are_checked_at_any_depth() {
+    let old = Groups { id: ObjectId::new(), groups: HashMap::new() };
+    let f = Groups::fields();
+    for bad in ["$gt", "a.b"] {
+        let inner = HashMap::from([(bad.to_owned(), 1)]);
+        // A diff adding an entry whose value holds a bad key.
+        let mut new = old.clone();
+        new.groups.insert("ok".into(), inner.clone());
+        let err = Update::diff(&old, &new).build().unwrap_err();
+        assert!(err.contains(bad) && err.contains("g.ok"), "{err}");
+        // The same value through typed paths: the entry, the whole map, a filter.
+        let err = Update::new().set(f.groups().entry("ok"), inner.clone()).build().unwrap_err();
+        assert!(err.contains(bad) && err.contains("g.ok"), "{err}");
+        let err = Update::new().set(f.groups(), new.groups.clone()).build().unwrap_err();
+        assert!(err.contains(bad), "{err}");
+        let err = f.groups().entry("ok").eq(inner).into_document().unwrap_err();
+        assert!(err.contains(bad), "{err}");
+    }
+    // Good keys pass, and only the new entry is written.
+    let mut new = old.clone();
+    new.groups.insert("ok".into(), HashMap::from([("fine".to_owned(), 1)]));
+    let built = Update::diff(&old, &new).build().unwrap();
+    assert_eq!(built.update, doc! { "$set": { "g.ok": { "fine": 1 } } });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -34,6 +34,18 @@ where
     let values: Vec<M> =
         (0..CASES).map(|_| strategy.new_tree(&mut runner).expect("generate a value").current()).collect();
 
+    // Typed updates write values through `BsonSchema::to_bson` (direct for derived structs), inserts through serde:
+    // both must give the same bytes.
+    let bytes = |b: odm::bson::Bson| match b {
+        odm::bson::Bson::Document(d) => RawDocumentBuf::try_from(&d).expect("encode").into_bytes(),
+        other => panic!("{family}: a model encodes as a document, not {other:?}"),
+    };
+    for value in &values {
+        let direct = <M as odm::BsonSchema>::to_bson(value).expect("to_bson");
+        let serde = odm::bson::serialize_to_bson(value).expect("serialize");
+        assert_eq!(bytes(direct), bytes(serde), "{family}: to_bson differs from serde for {value:?}");
+    }
+
     for batch in values.chunks(BATCH) {
         if let Err(err) = coll.insert_many(batch).await {
             // Find the first rejected value and show it with the server's reason.

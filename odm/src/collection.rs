@@ -203,14 +203,17 @@ impl<M: Model> Collection<M> {
     /// Builds `update` and folds its guards into `filter`.
     fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
         let mut built = update.build().map_err(Self::invalid)?;
-        if upsert && !built.guard.is_empty() {
+        if upsert && built.guard.is_some() {
             return Err(Self::invalid(
                 "the update is guarded (a counted `add_to_set` or `pop`), and an upsert would insert a new document \
                  whenever the guard does not hold; use `update_one`"
                     .to_owned(),
             ));
         }
-        let filter = filter.and(Filter::from_document(std::mem::take(&mut built.guard)));
+        let filter = match built.guard.take() {
+            Some(guard) => filter.and(Filter::from_document(guard)),
+            None => filter,
+        };
         Ok((Self::filter_doc(filter)?, built))
     }
 

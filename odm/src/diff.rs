@@ -107,14 +107,14 @@ impl Diff {
     /// Turns `$set` of a counter into `$inc` when its array only grew by `$push` of exactly that many elements, so
     /// concurrent pushes stay counted. `old` is the counter's old value.
     pub fn counter_step<T: Serialize>(&mut self, at: &DiffPath, array: &str, counter: &str, old: &T) {
-        if !self.ops.iter().any(|o| o.op == Operator::Push) {
+        if !self.ops.iter().any(|o| o.op == Operator::PushEach) {
             return;
         }
         let Some(old) = integer(old) else { return };
         let array_path = join(&at.0, array);
         let counter_path = join(&at.0, counter);
         let pushed = self.ops.iter().find_map(|o| match (&o.op, &o.value) {
-            (Operator::Push, Bson::Array(each)) if o.key == array_path => Some(each.len() as i64),
+            (Operator::PushEach, Bson::Array(each)) if o.key == array_path => Some(each.len() as i64),
             _ => None,
         });
         let Some(pushed) = pushed else { return };
@@ -187,14 +187,14 @@ pub fn converted_skippable<T>(
         (true, true) => {}
         (false, true) => out.unset(at),
         // Newly written: the whole value; written on both sides: only when the encoded forms differ.
-        (true, false) => match enc(new) {
+        (true, false) => match enc(new, &at.0) {
             Ok(b) => out.set_bson(at, b),
-            Err(e) => out.fail(crate::path::unencodable(&at.0, e)),
+            Err(e) => out.fail(e),
         },
-        (false, false) => match (enc(old), enc(new)) {
+        (false, false) => match (enc(old, &at.0), enc(new, &at.0)) {
             (Ok(a), Ok(b)) if a == b => {}
             (_, Ok(b)) => out.set_bson(at, b),
-            (_, Err(e)) => out.fail(crate::path::unencodable(&at.0, e)),
+            (_, Err(e)) => out.fail(e),
         },
     });
 }
@@ -237,7 +237,7 @@ where
     let appended: Result<Vec<Bson>, _> = new.skip(n_old).map(T::to_bson).collect();
     match appended {
         // The plain `$push` form (the `$each` list), as `Update` holds it.
-        Ok(items) => out.op(Operator::Push, at, Bson::Array(items)),
+        Ok(items) => out.op(Operator::PushEach, at, Bson::Array(items)),
         Err(e) => out.fail(crate::path::unencodable(&at.0, e)),
     }
 }
@@ -275,7 +275,12 @@ impl<R: BsonSchema + Serialize> Update<R> {
         let mut out = Diff::default();
         R::diff(old, new, &mut DiffPath::default(), &mut out);
         let mut update = Update::new();
+        // New values of maps and free-form fields carry run-time keys: refused here, as in typed updates.
+        let dynamic = R::dynamic_keys(8);
         for op in out.ops {
+            if let Err(e) = if dynamic { crate::path::check_dynamic_keys(&op.value, &op.key) } else { Ok(()) } {
+                update.add_error(e);
+            }
             update.add_raw(op.op, op.key, op.value);
         }
         if let Some(e) = out.error {

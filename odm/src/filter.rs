@@ -153,20 +153,24 @@ impl<R> Filter<R> {
         Self::from_result(Ok(doc))
     }
 
-    /// Appends a raw condition on a path (the path's defects become the filter's error).
+    /// The condition `cond` on a path (the path's defects become the filter's error).
+    #[inline]
     fn on<W, A>(path: &Path<R, W, A>, cond: Result<Bson, String>) -> Self {
-        // A query reads `$`, `$[]` and `$[id]` as field names, so the condition would silently match nothing.
-        let positional = if path.raw.positional {
-            Err(format!("`{}`: a filter cannot use a positional path (name the array with `any`)", path.raw.key))
-        } else {
-            Ok(())
+        let raw = &path.raw;
+        let problem = match (raw.check(), cond) {
+            (Err(e), _) => e,
+            // A query reads `$`, `$[]` and `$[id]` as field names, so the condition would silently match nothing.
+            (Ok(()), _) if raw.positional => {
+                format!("`{}`: a filter cannot use a positional path (name the array with `any`)", raw.key)
+            }
+            (Ok(()), Err(e)) => e,
+            (Ok(()), Ok(c)) => {
+                let mut doc = Document::new();
+                doc.insert(String::from(&*raw.key), c);
+                return Filter { doc, error: None, _root: PhantomData };
+            }
         };
-        let r = path.raw.check().and(positional).and(cond).map(|c| {
-            let mut d = Document::new();
-            d.insert(path.raw.key.clone().into_owned(), c);
-            d
-        });
-        Self::from_result(r)
+        Self::from_result(Err(problem))
     }
 }
 
@@ -177,6 +181,7 @@ fn op(name: &str, value: Bson) -> Bson {
 }
 
 impl<R, W, A> Path<R, W, A> {
+    #[inline]
     fn encode_into(&self, value: impl Into<W>) -> Result<Bson, String> {
         self.encode(&value.into())
     }
@@ -287,7 +292,7 @@ impl<R, W, A> Path<R, W, A> {
 
 impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
     fn encode_item(&self, value: impl Into<W::Item>) -> Result<Bson, String> {
-        crate::path::encode_element(self.key(), &value.into())
+        crate::path::encode_schema(&value.into(), self.key())
     }
 
     /// The array holds an element equal to `value`.
@@ -543,7 +548,11 @@ impl<R> Projection<R> {
 }
 
 /// True when two dotted paths are equal or one is a prefix of the other (segment-wise).
+#[inline]
 pub(crate) fn overlaps(a: &str, b: &str) -> bool {
+    if a.as_bytes().first() != b.as_bytes().first() {
+        return false;
+    }
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     long.starts_with(short) && (long.len() == short.len() || long.as_bytes()[short.len()] == b'.')
 }

@@ -108,7 +108,7 @@ pub mod __private {
     pub use crate::index::IndexSpec;
     pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
     pub use crate::model::{Capped, Model, ValidationAction, ValidationLevel, WriteConcernSpec, W};
-    pub use crate::path::{self as path, encode_schema, encode_value, Access, AsPath, Path};
+    pub use crate::path::{self as path, encode_converted, encode_schema, encode_value, Access, AsPath, Path};
     pub use crate::schema::{build, BsonKind, BsonSchema};
     pub use bson::{self, doc, Bson, Document};
     pub use core::ops::Deref;

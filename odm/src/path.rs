@@ -151,8 +151,9 @@ pub struct ArrayFilter {
 #[derive(Clone, Debug, Default)]
 pub struct RawPath {
     pub(crate) key: Cow<'static, str>,
-    /// For a counted array: the counter's stored path.
-    pub(crate) counter: Option<Cow<'static, str>>,
+    /// For a counted array: the counter's stored key, a sibling of the array's last segment (see
+    /// [`RawPath::counter_key`]).
+    pub(crate) counter: Option<&'static str>,
     /// True when the counter is a `long` (its `$set` must write a long, or the validator refuses it).
     pub(crate) counter_long: bool,
     /// For an array declared `keep_last`: how many elements pushes keep.
@@ -161,9 +162,16 @@ pub struct RawPath {
     pub(crate) none_is_absent: bool,
     /// True when the path goes through a positional segment (`$`, `$[]`, `$[id]`).
     pub(crate) positional: bool,
-    pub(crate) array_filters: Vec<ArrayFilter>,
+    /// Array filters and defects, boxed: most paths have neither, and paths are moved often.
+    extra: Option<Box<PathExtra>>,
+}
+
+/// The rarely present parts of a [`RawPath`].
+#[derive(Clone, Debug, Default)]
+struct PathExtra {
+    array_filters: Vec<ArrayFilter>,
     /// A problem found while building the path (bad map key, bad identifier), reported when it is used.
-    pub(crate) defect: Option<String>,
+    defect: Option<String>,
 }
 
 impl RawPath {
@@ -201,37 +209,86 @@ impl RawPath {
             keep_last: None,
             none_is_absent: false,
             positional: self.positional || positional,
-            array_filters: self.array_filters.clone(),
-            defect: self.defect.clone(),
+            extra: self.extra.clone(),
         }
     }
 
+    /// For a counted array: the counter's stored path, beside the array (`a.b.it` → `a.b.ic`). Computed when
+    /// needed, so paths to nested counted arrays cost no allocation until a write uses the counter.
+    pub(crate) fn counter_key(&self) -> Option<Cow<'static, str>> {
+        let counter = self.counter?;
+        let parent = match &self.key {
+            // Static keys are a model's own fields (joined paths are owned): no parent to prefix.
+            Cow::Borrowed(key) => {
+                debug_assert!(!key.contains('.'), "static keys are single segments");
+                None
+            }
+            Cow::Owned(key) => key.rfind('.').map(|dot| &key[..=dot]),
+        };
+        Some(match parent {
+            None => Cow::Borrowed(counter),
+            Some(parent) => Cow::Owned(format!("{parent}{counter}")),
+        })
+    }
+
+    /// The path's problem, if building it found one (bad map key, bad identifier).
+    #[inline]
     pub(crate) fn check(&self) -> Result<(), String> {
-        match &self.defect {
+        match self.extra.as_ref().and_then(|e| e.defect.as_ref()) {
             Some(d) => Err(d.clone()),
             None => Ok(()),
         }
     }
+
+    /// Records a problem, keeping the first one.
+    fn set_defect(&mut self, why: impl FnOnce() -> String) {
+        let extra = self.extra.get_or_insert_with(Box::default);
+        if extra.defect.is_none() {
+            extra.defect = Some(why());
+        }
+    }
+
+    /// The `arrayFilters` entries of the filtered positional segments on this path.
+    pub(crate) fn array_filters(&self) -> &[ArrayFilter] {
+        self.extra.as_ref().map_or(&[], |e| &e.array_filters)
+    }
 }
 
-/// Encodes a value the way the field's serializer writes it (through a serde converter when the field has one).
-pub type Encoder<W> = fn(&W) -> Result<Bson, bson::error::Error>;
+/// Encodes a value for the stored path `at` the way the field's serializer writes it (through a serde converter when
+/// the field has one), refusing run-time keys that could be read as operators or paths.
+pub type Encoder<W> = fn(&W, &str) -> Result<Bson, String>;
 
-/// Serializes with `W`'s own `Serialize` impl (values of types without a `BsonSchema` impl: mixed fields).
-pub fn encode_value<W: Serialize>(value: &W) -> Result<Bson, bson::error::Error> {
-    bson::serialize_to_bson(value)
+/// Serializes with `W`'s own `Serialize` impl (mixed fields, serde converters), then checks every key: such values
+/// may carry keys chosen at run time.
+pub fn encode_value<W: Serialize>(value: &W, at: &str) -> Result<Bson, String> {
+    let v = bson::serialize_to_bson(value).map_err(|e| unencodable(at, e))?;
+    check_dynamic_keys(&v, at)?;
+    Ok(v)
+}
+
+/// Encodes through [`BsonSchema::to_bson`], which converts scalars directly; keys are walked only when the type
+/// can carry run-time keys (maps, free-form documents).
+#[inline]
+pub fn encode_schema<W: BsonSchema + Serialize>(value: &W, at: &str) -> Result<Bson, String> {
+    let v = W::to_bson(value).map_err(|e| unencodable(at, e))?;
+    // A bounded depth: a recursive type answers `true` (walk) rather than recurse without end.
+    if W::dynamic_keys(8) {
+        check_dynamic_keys(&v, at)?;
+    }
+    Ok(v)
+}
+
+/// Checks a value a serde converter wrote for the stored path `at` (its keys are not known to the type).
+#[doc(hidden)]
+pub fn encode_converted(value: Result<Bson, bson::error::Error>, at: &str) -> Result<Bson, String> {
+    let v = value.map_err(|e| unencodable(at, e))?;
+    check_dynamic_keys(&v, at)?;
+    Ok(v)
 }
 
 /// The error of a value that does not encode at stored path `at`.
 pub(crate) fn unencodable(at: &str, e: bson::error::Error) -> String {
     format!("`{at}`: cannot serialize the value: {e}")
-}
-
-/// Encodes an array element or operand for the path at `at`, checked like [`Path`] values.
-pub(crate) fn encode_element<T: BsonSchema + Serialize>(at: &str, item: &T) -> Result<Bson, String> {
-    let v = T::to_bson(item).map_err(|e| unencodable(at, e))?;
-    check_dynamic_keys(&v, at)?;
-    Ok(v)
 }
 
 /// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
@@ -251,11 +308,6 @@ pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
         Bson::Array(a) => a.iter().try_for_each(|v| check_dynamic_keys(v, at)),
         _ => Ok(()),
     }
-}
-
-/// Encodes through [`BsonSchema::to_bson`], which converts scalars directly.
-pub fn encode_schema<W: BsonSchema + Serialize>(value: &W) -> Result<Bson, bson::error::Error> {
-    W::to_bson(value)
 }
 
 /// A typed path to a value of type `W` inside documents of model `R`, writable as allowed by `A`.
@@ -289,10 +341,9 @@ impl<R, W, A> Path<R, W, A> {
     }
 
     /// Encodes a value for this path, refusing run-time keys that could be read as operators or paths.
+    #[inline]
     pub(crate) fn encode(&self, value: &W) -> Result<Bson, String> {
-        let v = (self.enc)(value).map_err(|e| unencodable(&self.raw.key, e))?;
-        check_dynamic_keys(&v, &self.raw.key)?;
-        Ok(v)
+        (self.enc)(value, &self.raw.key)
     }
 
     /// The root of `R`'s paths. Used by generated code.
@@ -306,6 +357,7 @@ impl<R, W, A> Path<R, W, A> {
 
     /// A field below this path. Used by generated code.
     #[doc(hidden)]
+    #[inline]
     pub fn __field<F, FA: Access>(
         &self,
         key: &'static str,
@@ -317,13 +369,26 @@ impl<R, W, A> Path<R, W, A> {
     where
         A: Access,
     {
-        let mut raw = self.raw.descend(self.raw.join_static(key), false);
-        if let Some((c, kind)) = counter {
-            raw.counter = Some(self.raw.join_static(c));
-            raw.counter_long = kind == crate::schema::BsonKind::Long;
-        }
-        raw.keep_last = keep_last;
-        raw.none_is_absent = none_is_absent;
+        let counter_long = counter.is_some_and(|(_, kind)| kind == crate::schema::BsonKind::Long);
+        let raw = if self.raw.key.is_empty() && self.raw.extra.is_none() {
+            // A model's own field: every part is static, nothing to copy from the parent.
+            RawPath {
+                key: Cow::Borrowed(key),
+                counter: counter.map(|(c, _)| c),
+                counter_long,
+                keep_last,
+                none_is_absent,
+                positional: false,
+                extra: None,
+            }
+        } else {
+            let mut raw = self.raw.descend(self.raw.join(key), false);
+            raw.counter = counter.map(|(c, _)| c);
+            raw.counter_long = counter_long;
+            raw.keep_last = keep_last;
+            raw.none_is_absent = none_is_absent;
+            raw
+        };
         Path { raw, enc, _marker: PhantomData }
     }
 
@@ -506,25 +571,22 @@ impl<R, W: ArrayLike, A: Access> ArrayNode<R, W, A> {
         let mut raw = self.path.raw.descend(self.path.raw.join(&segment), true);
         let valid = identifier.chars().next().is_some_and(|c| c.is_ascii_lowercase())
             && identifier.chars().all(|c| c.is_ascii_alphanumeric());
-        if !valid && raw.defect.is_none() {
-            raw.defect = Some(format!(
-                "array filter identifier `{identifier}` in `{}`: it must start with a lowercase letter and be \
-                 alphanumeric",
-                raw.key
-            ));
+        if !valid {
+            let key = raw.key.clone();
+            raw.set_defect(|| {
+                format!(
+                    "array filter identifier `{identifier}` in `{key}`: it must start with a lowercase letter and be \
+                     alphanumeric"
+                )
+            });
         }
-        let root = RawPath {
-            key: Cow::Borrowed(identifier),
-            positional: false,
-            array_filters: Vec::new(),
-            ..RawPath::default()
-        };
+        let root = RawPath { key: Cow::Borrowed(identifier), ..RawPath::default() };
         let filter = select(self.path.retyped::<W::Item, A::Elem>(root).into());
         match filter.into_document() {
-            Ok(condition) => raw.array_filters.push(ArrayFilter { identifier, condition }),
-            Err(e) => {
-                raw.defect.get_or_insert(e);
+            Ok(condition) => {
+                raw.extra.get_or_insert_with(Box::default).array_filters.push(ArrayFilter { identifier, condition })
             }
+            Err(e) => raw.set_defect(|| e),
         }
         self.path.retyped::<W::Item, A::Elem>(raw).into()
     }
@@ -551,8 +613,8 @@ impl<R, W: MapLike, A: Access> MapNode<R, W, A> {
         } else {
             None
         };
-        if let (Some(p), None) = (problem, &raw.defect) {
-            raw.defect = Some(format!("map key {key:?} under `{}` cannot be addressed: {p}", self.path.raw.key));
+        if let Some(p) = problem {
+            raw.set_defect(|| format!("map key {key:?} under `{}` cannot be addressed: {p}", self.path.raw.key));
         }
         self.path.retyped::<W::Value, A::Elem>(raw).into()
     }

@@ -23,7 +23,7 @@
 //! let u = Update::new().set(f.stars(), 5).add_to_set(f.voter_ids(), voter).build().unwrap();
 //! assert_eq!(u.update, doc! { "$set": { "s": 5 }, "$push": { "vi": voter }, "$inc": { "hv": 1 } });
 //! // The vote counts only if this voter has not voted yet: the filter says so.
-//! assert_eq!(u.guard, doc! { "vi": { "$ne": voter } });
+//! assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
 //! ```
 
 use crate::filter::{element_condition, overlaps, Element, Filter, Sort};
@@ -37,7 +37,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-/// The update operators odm writes.
+/// The update operators odm writes, in the order `build` writes them.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
 pub(crate) enum Operator {
     Set,
@@ -48,7 +48,10 @@ pub(crate) enum Operator {
     Max,
     CurrentDate,
     SetOnInsert,
+    /// `$push`: the value is the element, or a `{$each, …}` spec.
     Push,
+    /// A `$push` of a list as a diff records it: the `$each` list (`Bson::Array`), written as a [`Operator::Push`].
+    PushEach,
     AddToSet,
     Pull,
     Pop,
@@ -65,7 +68,7 @@ impl Operator {
             Operator::Max => "$max",
             Operator::CurrentDate => "$currentDate",
             Operator::SetOnInsert => "$setOnInsert",
-            Operator::Push => "$push",
+            Operator::Push | Operator::PushEach => "$push",
             Operator::AddToSet => "$addToSet",
             Operator::Pull => "$pull",
             Operator::Pop => "$pop",
@@ -73,6 +76,7 @@ impl Operator {
     }
 }
 
+/// One operator on one path, as a diff records it.
 #[derive(Clone, Debug)]
 pub(crate) struct Op {
     pub(crate) op: Operator,
@@ -85,20 +89,34 @@ pub(crate) struct Op {
 /// [`crate::Collection::find_one_and_update`]. Problems (two operators on one path, a value that does not encode)
 /// are kept and reported before anything is sent.
 pub struct Update<R> {
-    pub(crate) ops: Vec<Op>,
+    /// One document per operator (`$set` → `{path: value, …}`), filled as operators are added, in first-use order.
+    groups: Vec<(Operator, Document)>,
+    /// One bit per first path segment written (hashed): two paths can only conflict when their first segments are
+    /// equal, so `build` compares paths only when a bit was hit twice.
+    segments: u64,
+    /// True when a segment bit was hit twice: paths may overlap.
+    may_overlap: bool,
+    /// Guards, array filters and the first problem, boxed: most updates have none, and every builder call moves the
+    /// update.
+    extra: Option<Box<Extra>>,
+    _root: PhantomData<fn() -> R>,
+}
+
+/// The rarely present parts of an [`Update`].
+#[derive(Clone, Debug)]
+struct Extra {
     guard: Document,
     array_filters: Vec<ArrayFilter>,
     error: Option<String>,
-    _root: PhantomData<fn() -> R>,
 }
 
 impl<R> Clone for Update<R> {
     fn clone(&self) -> Self {
         Update {
-            ops: self.ops.clone(),
-            guard: self.guard.clone(),
-            array_filters: self.array_filters.clone(),
-            error: self.error.clone(),
+            groups: self.groups.clone(),
+            segments: self.segments,
+            may_overlap: self.may_overlap,
+            extra: self.extra.clone(),
             _root: PhantomData,
         }
     }
@@ -106,10 +124,11 @@ impl<R> Clone for Update<R> {
 
 impl<R> fmt::Debug for Update<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let extra = self.extra.as_deref();
         f.debug_struct("Update")
-            .field("ops", &self.ops)
-            .field("guard", &self.guard)
-            .field("error", &self.error)
+            .field("operators", &self.groups)
+            .field("guard", &extra.map(|e| &e.guard))
+            .field("error", &extra.and_then(|e| e.error.as_ref()))
             .finish()
     }
 }
@@ -126,8 +145,8 @@ impl<R> Default for Update<R> {
 pub struct BuiltUpdate {
     /// The update document (`{$set: …, $push: …, $inc: …}`).
     pub update: Document,
-    /// Conditions to add to the filter (empty when none).
-    pub guard: Document,
+    /// Conditions to add to the filter, if any.
+    pub guard: Option<Document>,
     /// `arrayFilters` for filtered positional paths (`$[id]`).
     pub array_filters: Vec<Document>,
 }
@@ -265,21 +284,27 @@ impl<R, W: ArrayLike, A: Access, S> Modifiers<R, W, A, S> {
 impl<R> Update<R> {
     /// An empty update.
     pub fn new() -> Self {
-        Update { ops: Vec::new(), guard: Document::new(), array_filters: Vec::new(), error: None, _root: PhantomData }
+        // Most updates use a few operators: one allocation up front, no growth on the first ones.
+        Update { groups: Vec::with_capacity(4), segments: 0, may_overlap: false, extra: None, _root: PhantomData }
     }
 
     /// True when no operator has been added.
     pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
+        self.groups.is_empty()
     }
 
     /// True when building found a problem (reported by [`Update::build`]).
     pub(crate) fn has_error(&self) -> bool {
-        self.error.is_some()
+        self.extra.as_ref().is_some_and(|e| e.error.is_some())
+    }
+
+    fn extra(&mut self) -> &mut Extra {
+        self.extra
+            .get_or_insert_with(|| Box::new(Extra { guard: Document::new(), array_filters: Vec::new(), error: None }))
     }
 
     fn fail(&mut self, why: String) {
-        self.error.get_or_insert(why);
+        self.extra().error.get_or_insert(why);
     }
 
     /// Records an operator on `raw`, checking the path first.
@@ -289,8 +314,9 @@ impl<R> Update<R> {
         }
         match value {
             Ok(value) => {
-                for f in &raw.array_filters {
-                    match self.array_filters.iter().find(|g| g.identifier == f.identifier) {
+                for f in raw.array_filters() {
+                    let known = &mut self.extra().array_filters;
+                    match known.iter().find(|g| g.identifier == f.identifier) {
                         Some(g) if g.condition != f.condition => {
                             return self.fail(format!(
                                 "array filter identifier `{}` is used with two different conditions",
@@ -298,17 +324,56 @@ impl<R> Update<R> {
                             ))
                         }
                         Some(_) => {}
-                        None => self.array_filters.push(f.clone()),
+                        None => known.push(f.clone()),
                     }
                 }
-                self.ops.push(Op { op, key: raw.key.clone(), value })
+                self.note_path(&raw.key);
+                if self.group(op).insert(raw.key.clone().into_owned(), value).is_some() {
+                    self.fail(conflict(&raw.key, op.name(), &raw.key, op.name()));
+                }
             }
             Err(e) => self.fail(e),
         }
     }
 
+    /// Records the first segment of a written path (see `segments`).
+    fn note_path(&mut self, key: &str) {
+        let first = key.split('.').next().unwrap_or_default();
+        let hash = first.bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+        let bit = 1u64 << (hash % 64);
+        self.may_overlap |= self.segments & bit != 0;
+        self.segments |= bit;
+    }
+
+    /// The document of `op`, created on first use.
+    fn group(&mut self, op: Operator) -> &mut Document {
+        let at = match self.groups.iter().position(|(o, _)| *o == op) {
+            Some(at) => at,
+            None => {
+                self.groups.push((op, Document::new()));
+                self.groups.len() - 1
+            }
+        };
+        &mut self.groups[at].1
+    }
+
+    /// The document of `op`, if the update uses it.
+    fn existing(&mut self, op: Operator) -> Option<&mut Document> {
+        self.groups.iter_mut().find(|(o, _)| *o == op).map(|(_, d)| d)
+    }
+
+    /// Records an operator on a stored path as a diff produces it (a `PushEach` list becomes the `$push` operand).
     pub(crate) fn add_raw(&mut self, op: Operator, key: Cow<'static, str>, value: Bson) {
-        self.ops.push(Op { op, key, value });
+        let (op, value) = match (op, value) {
+            (Operator::PushEach, Bson::Array(each)) => (Operator::Push, push_each_operand(each)),
+            other => other,
+        };
+        self.note_path(&key);
+        let group = self.group(op);
+        if group.contains_key(&*key) {
+            return self.fail(conflict(&key, op.name(), &key, op.name()));
+        }
+        group.insert(key.into_owned(), value);
     }
 
     pub(crate) fn add_error(&mut self, why: String) {
@@ -316,7 +381,7 @@ impl<R> Update<R> {
     }
 
     fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, String> {
-        crate::path::encode_element(&raw.key, item)
+        crate::path::encode_schema(item, &raw.key)
     }
 
     fn counter_value(raw: &RawPath, len: usize) -> Bson {
@@ -336,14 +401,15 @@ impl<R> Update<R> {
                 raw.key
             ));
         }
-        match self.guard.get_mut(&key) {
+        let guard = &mut self.extra().guard;
+        match guard.get_mut(&key) {
             Some(Bson::Document(existing)) => {
                 if let Bson::Document(c) = cond {
                     existing.extend(c);
                 }
             }
             _ => {
-                self.guard.insert(key, cond);
+                guard.insert(key, cond);
             }
         }
     }
@@ -363,7 +429,7 @@ impl<R> Update<R> {
             Ok(Bson::Array(items)) if raw.counter.is_some() => {
                 let n = items.len();
                 self.add(raw, Operator::Set, Ok(Bson::Array(items)));
-                let counter = raw.counter.clone().expect("counted");
+                let counter = raw.counter_key().expect("counted");
                 self.add_raw(Operator::Set, counter, Self::counter_value(raw, n));
             }
             other => self.add(raw, Operator::Set, other),
@@ -456,7 +522,9 @@ impl<R> Update<R> {
         P::Access: ArrayWritable,
         P::Value: ArrayLike,
     {
-        self.push_each(path, [item.into()])
+        let raw = &path.as_path().raw;
+        let item = Self::encode_item(raw, &item.into()).map(Items::One);
+        self.push_impl(raw, item, None, None, None)
     }
 
     /// `$push` with `$each`: appends all `items`, counting them on a counted array.
@@ -471,7 +539,7 @@ impl<R> Update<R> {
     {
         let raw = &path.as_path().raw;
         let items = items.into_iter().map(|i| Self::encode_item(raw, &i.into())).collect::<Result<Vec<_>, _>>();
-        self.push_impl(raw, items, None, None, None)
+        self.push_impl(raw, items.map(Items::Many), None, None, None)
     }
 
     /// `$push` with modifiers: `|m| m.position(0).sort_by(|e| e.at().desc()).slice(10)`. `$slice` is not offered on
@@ -489,13 +557,13 @@ impl<R> Update<R> {
         let raw = &path.as_path().raw;
         let items = items.into_iter().map(|i| Self::encode_item(raw, &i.into())).collect::<Result<Vec<_>, _>>();
         let m = modifiers(Modifiers { position: None, sort: None, slice: None, _marker: PhantomData });
-        self.push_impl(raw, items, m.position, m.sort, m.slice)
+        self.push_impl(raw, items.map(Items::Many), m.position, m.sort, m.slice)
     }
 
     fn push_impl(
         mut self,
         raw: &RawPath,
-        items: Result<Vec<Bson>, String>,
+        items: Result<Items, String>,
         position: Option<i32>,
         sort: Option<Result<Bson, String>>,
         user_slice: Option<i32>,
@@ -512,29 +580,44 @@ impl<R> Update<R> {
         let plain = position.is_none() && sort.is_none() && slice.is_none();
         // Pushes to one path merge into one `$each`, so `push(a, x).push(a, y)` is one operator, as intended.
         let mergeable = position.is_none() && sort.is_none() && user_slice.is_none();
-        if let Some(existing) = self.ops.iter_mut().find(|o| o.op == Operator::Push && o.key == raw.key) {
-            match (mergeable, &mut existing.value) {
-                // The plain form: the `$each` list itself (see `build`).
-                (true, Bson::Array(each)) if plain => {
-                    each.extend(items);
-                    self.bump_counter(raw, n as i32);
-                    return self;
-                }
-                (true, Bson::Document(d)) if d.len() == 2 && d.contains_key("$slice") && raw.keep_last.is_some() => {
-                    if let Ok(each) = d.get_array_mut("$each") {
-                        each.extend(items);
+        if mergeable && raw.check().is_ok() {
+            if let Some(existing) = self.existing(Operator::Push).and_then(|push| push.get_mut(&*raw.key)) {
+                match existing {
+                    // `{$each: [...]}`, alone or with the `$slice` of a `keep_last` array. Elements never have `$`
+                    // keys, so a spec is told from a pushed document by its first key.
+                    Bson::Document(spec) if spec.keys().next().is_some_and(|k| k == "$each") => {
+                        let keep_last_only = spec.len() == 2 && spec.contains_key("$slice") && raw.keep_last.is_some();
+                        if (plain && spec.len() == 1) || (!plain && keep_last_only) {
+                            if let Ok(each) = spec.get_array_mut("$each") {
+                                items.append_to(each);
+                                self.bump_counter(raw, n as i32);
+                                return self;
+                            }
+                        }
+                    }
+                    // One element pushed before: now a list.
+                    element if plain => {
+                        let mut each = vec![std::mem::take(element)];
+                        items.append_to(&mut each);
+                        *element = push_each_operand(each);
+                        self.bump_counter(raw, n as i32);
                         return self;
                     }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         if plain {
-            self.add(raw, Operator::Push, Ok(Bson::Array(items)));
+            let value = match items {
+                Items::One(v) => v,
+                Items::Many(list) => push_each_operand(list),
+            };
+            self.add(raw, Operator::Push, Ok(value));
             self.bump_counter(raw, n as i32);
             return self;
         }
-        let mut spec = bson::doc! { "$each": items };
+        let mut spec = Document::new();
+        spec.insert("$each", items.into_vec());
         if let Some(p) = position {
             spec.insert("$position", p);
         }
@@ -560,15 +643,15 @@ impl<R> Update<R> {
     /// counter's own type: on an upsert `$inc` creates the counter with its operand's type, and a `long` counter
     /// created as an `int` would be refused by the validator.
     fn bump_counter(&mut self, raw: &RawPath, by: i32) {
-        let Some(counter) = &raw.counter else { return };
         if by == 0 {
             return;
         }
-        match self.ops.iter_mut().find(|o| o.op == Operator::Inc && &o.key == counter) {
-            Some(Op { value: Bson::Int32(k), .. }) => *k += by,
-            Some(Op { value: Bson::Int64(k), .. }) => *k += i64::from(by),
-            _ if raw.counter_long => self.add_raw(Operator::Inc, counter.clone(), Bson::Int64(i64::from(by))),
-            _ => self.add_raw(Operator::Inc, counter.clone(), Bson::Int32(by)),
+        let Some(counter) = raw.counter_key() else { return };
+        match self.existing(Operator::Inc).and_then(|inc| inc.get_mut(&*counter)) {
+            Some(Bson::Int32(k)) => *k += by,
+            Some(Bson::Int64(k)) => *k += i64::from(by),
+            _ if raw.counter_long => self.add_raw(Operator::Inc, counter, Bson::Int64(i64::from(by))),
+            _ => self.add_raw(Operator::Inc, counter, Bson::Int32(by)),
         }
     }
 
@@ -591,7 +674,7 @@ impl<R> Update<R> {
             // `$ne` on an array matches documents where no element equals the value (documents compare whole).
             let cond = bson::doc! { "$ne": value.clone() };
             self.guard(raw, "add_to_set", raw.key.clone().into_owned(), Bson::Document(cond));
-            return self.push_impl(raw, Ok(vec![value]), None, None, None);
+            return self.push_impl(raw, Ok(Items::One(value)), None, None, None);
         } else {
             self.add(raw, Operator::AddToSet, Ok(value));
         }
@@ -686,70 +769,104 @@ impl<R> Update<R> {
     /// Checks the update (an error kept while building; two operators on one path or on a path and its prefix, which
     /// MongoDB refuses with code 40) and assembles the documents to send.
     pub fn build(self) -> Result<BuiltUpdate, String> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        if self.ops.is_empty() {
+        let (guard, array_filters) = match self.extra.map(|e| *e) {
+            Some(Extra { error: Some(e), .. }) => return Err(e),
+            Some(Extra { guard, array_filters, .. }) => {
+                ((!guard.is_empty()).then_some(guard), array_filters.into_iter().map(|f| f.condition).collect())
+            }
+            None => (None, Vec::new()),
+        };
+        let mut groups = self.groups;
+        if groups.is_empty() {
             return Err("the update is empty: add at least one operator".to_owned());
         }
-        for (i, a) in self.ops.iter().enumerate() {
-            for b in &self.ops[i + 1..] {
-                if overlaps(&a.key, &b.key) {
-                    let what = if a.key == b.key {
-                        format!("`{}` is updated twice ({} and {})", a.key, a.op.name(), b.op.name())
-                    } else {
-                        format!("`{}` ({}) and `{}` ({}) overlap", a.key, a.op.name(), b.key, b.op.name())
-                    };
-                    return Err(format!("{what}: MongoDB refuses conflicting paths in one update (code 40)"));
-                }
-            }
+        if self.may_overlap {
+            check_conflicts(&groups)?;
         }
-        let mut ops = self.ops;
-        // A push without modifiers holds its `$each` list: one element is written as a plain `$push` value (fewer
-        // bytes, same effect), several as `{$each: [...]}`.
-        for o in ops.iter_mut().filter(|o| o.op == Operator::Push) {
-            if let Bson::Array(each) = &mut o.value {
-                o.value = if each.len() == 1 {
-                    each.pop().expect("one element")
-                } else {
-                    let mut spec = Document::new();
-                    spec.insert("$each", std::mem::take(each));
-                    Bson::Document(spec)
-                };
-            }
-        }
-        ops.sort_by_key(|o| o.op);
+        groups.sort_by_key(|(op, _)| *op);
         let mut update = Document::new();
-        let mut current: Option<(Operator, Document)> = None;
-        for Op { op, key, value } in ops {
-            match &mut current {
-                Some((o, d)) if *o == op => {
-                    d.insert(key.into_owned(), value);
+        for (op, doc) in groups {
+            update.insert(op.name(), doc);
+        }
+        Ok(BuiltUpdate { update, guard, array_filters })
+    }
+}
+
+/// The operand of a `$push` of `each` without modifiers: one element alone (fewer bytes, same effect), several as
+/// `{$each: [...]}`.
+fn push_each_operand(mut each: Vec<Bson>) -> Bson {
+    if each.len() == 1 {
+        return each.pop().expect("one element");
+    }
+    let mut spec = Document::new();
+    spec.insert("$each", each);
+    Bson::Document(spec)
+}
+
+/// Why operators on `a` and `b` cannot go in one update (MongoDB answers code 40).
+fn conflict(a: &str, a_op: &str, b: &str, b_op: &str) -> String {
+    let what = if a == b {
+        format!("`{a}` is updated twice ({a_op} and {b_op})")
+    } else {
+        format!("`{a}` ({a_op}) and `{b}` ({b_op}) overlap")
+    };
+    format!("{what}: MongoDB refuses conflicting paths in one update (code 40)")
+}
+
+/// Refuses a path and its prefix, or one path under two operators. (One path twice under one operator was refused
+/// as it was added.)
+fn check_conflicts(groups: &[(Operator, Document)]) -> Result<(), String> {
+    for (i, (a_op, a_doc)) in groups.iter().enumerate() {
+        for (j, a) in a_doc.keys().enumerate() {
+            for b in a_doc.keys().skip(j + 1) {
+                if overlaps(a, b) {
+                    return Err(conflict(a, a_op.name(), b, a_op.name()));
                 }
-                _ => {
-                    if let Some((o, d)) = current.take() {
-                        update.insert(o.name(), d);
+            }
+            for (b_op, b_doc) in &groups[i + 1..] {
+                for b in b_doc.keys() {
+                    if overlaps(a, b) {
+                        return Err(conflict(a, a_op.name(), b, b_op.name()));
                     }
-                    let mut d = Document::new();
-                    d.insert(key.into_owned(), value);
-                    current = Some((op, d));
                 }
             }
         }
-        if let Some((o, d)) = current {
-            update.insert(o.name(), d);
-        }
-        Ok(BuiltUpdate {
-            update,
-            guard: self.guard,
-            array_filters: self.array_filters.into_iter().map(|f| f.condition).collect(),
-        })
     }
+    Ok(())
 }
 
 impl<R> Update<R> {
     /// True when the update carries guard conditions (which an upsert cannot honour).
     pub fn has_guard(&self) -> bool {
-        !self.guard.is_empty()
+        self.extra.as_ref().is_some_and(|e| !e.guard.is_empty())
+    }
+}
+
+/// Encoded elements of one `$push`: one element needs no list.
+enum Items {
+    One(Bson),
+    Many(Vec<Bson>),
+}
+
+impl Items {
+    fn len(&self) -> usize {
+        match self {
+            Items::One(_) => 1,
+            Items::Many(list) => list.len(),
+        }
+    }
+
+    fn append_to(self, list: &mut Vec<Bson>) {
+        match self {
+            Items::One(v) => list.push(v),
+            Items::Many(mut more) => list.append(&mut more),
+        }
+    }
+
+    fn into_vec(self) -> Vec<Bson> {
+        match self {
+            Items::One(v) => vec![v],
+            Items::Many(list) => list,
+        }
     }
 }

@@ -12,8 +12,10 @@
 //! (steadier than two separate criterion runs on a shared machine).
 //!
 //! Run with `cargo bench -p odm-tests --bench update` (starts the embedded test server, or uses `MONGODB_URI`).
+//! Instruction counts for part 1, which machine noise cannot move: build with `--no-run`, then run the binary under
+//! `valgrind --tool=callgrind` with `ODM_BENCH_LOOP=typed` and with `ODM_BENCH_LOOP=doc` (see `instruction_loop`).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use odm::bson::{doc, oid::ObjectId, Bson, DateTime, Document, RawDocumentBuf};
 use odm::mongodb::event::{command::CommandEvent, EventHandler};
 use odm::{Collection, Embedded, Model, Update};
@@ -340,6 +342,38 @@ fn interleaved(mut a: impl FnMut(), mut b: impl FnMut()) -> Interleaved {
     Interleaved { a_ns: median(ta), b_ns: median(tb), ratio: median(ratios) }
 }
 
+/// The typed update of part 1: `set` status, `inc` total, `push` a line (its counter follows), with its filter.
+fn typed_update(id: ObjectId, l: Line) -> (Document, odm::BuiltUpdate) {
+    let f = Order::fields();
+    let q = f.id().eq(id).into_document().expect("filter");
+    let u = Update::new().set(f.status(), Status::Paid).inc(f.total(), 5).push(f.items(), l).build().expect("build");
+    (q, u)
+}
+
+/// The same documents written with `doc!`, the line through `bson::serialize_to_bson`.
+fn doc_update(id: ObjectId, l: Line) -> (Document, Document) {
+    let q = doc! { "_id": id };
+    let line = odm::bson::serialize_to_bson(&l).expect("encode");
+    let u = doc! { "$set": { "st": "paid" }, "$inc": { "tot": 5_i64, "ic": 1 }, "$push": { "it": line } };
+    (q, u)
+}
+
+/// `ODM_BENCH_LOOP=typed|doc [ODM_BENCH_N=20000]`: runs one side of part 1 in a loop and exits, without the server,
+/// for an instruction count that machine noise cannot move:
+/// `valgrind --tool=callgrind target/release/deps/update-<hash>` with each value, then compare the totals.
+fn instruction_loop(side: &str) {
+    let n: usize = std::env::var("ODM_BENCH_N").ok().and_then(|n| n.parse().ok()).unwrap_or(20_000);
+    let (id, item) = (ObjectId::new(), line(7));
+    for _ in 0..n {
+        let l = black_box(&item).clone();
+        match side {
+            "typed" => drop(black_box(typed_update(id, l))),
+            "doc" => drop(black_box(doc_update(id, l))),
+            other => panic!("ODM_BENCH_LOOP is `typed` or `doc`, not `{other}`"),
+        }
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let (coll, pending, shipped) = wire_bytes(&rt);
@@ -349,19 +383,8 @@ fn bench(c: &mut Criterion) {
     // does; a third variant writes it by hand.
     let id = ObjectId::new();
     let item = line(7);
-    let typed = |l: Line| {
-        let f = Order::fields();
-        let q = f.id().eq(id).into_document().expect("filter");
-        let u =
-            Update::new().set(f.status(), Status::Paid).inc(f.total(), 5).push(f.items(), l).build().expect("build");
-        (q, u)
-    };
-    let with_doc = |l: Line| {
-        let q = doc! { "_id": id };
-        let line = odm::bson::serialize_to_bson(&l).expect("encode");
-        let u = doc! { "$set": { "st": "paid" }, "$inc": { "tot": 5_i64, "ic": 1 }, "$push": { "it": line } };
-        (q, u)
-    };
+    let typed = |l: Line| typed_update(id, l);
+    let with_doc = |l: Line| doc_update(id, l);
     let by_hand = |l: Line| {
         let q = doc! { "_id": id };
         let line = doc! { "n": l.name, "s": l.sku, "p": l.unit_price, "q": l.quantity };
@@ -371,7 +394,7 @@ fn bench(c: &mut Criterion) {
     let (tq, tu) = typed(item.clone());
     assert_eq!((&tq, &tu.update), (&with_doc(item.clone()).0, &with_doc(item.clone()).1));
     assert_eq!(tu.update, by_hand(item.clone()).1);
-    assert!(tu.guard.is_empty() && tu.array_filters.is_empty());
+    assert!(tu.guard.is_none() && tu.array_filters.is_empty());
     let r = interleaved(
         || drop(black_box(typed(black_box(&item).clone()))),
         || drop(black_box(with_doc(black_box(&item).clone()))),
@@ -452,4 +475,11 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(side) = std::env::var("ODM_BENCH_LOOP") {
+        return instruction_loop(&side);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

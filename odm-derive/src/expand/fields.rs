@@ -23,37 +23,6 @@ fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)]) -> &'static
     }
 }
 
-/// The encoder of a field's values: its own `Serialize`, or the serde converter it declares.
-fn encoder(field: &Field) -> TokenStream {
-    let ty = field.ty;
-    let conv = match (&field.attrs.serialize_fn, &field.attrs.converter) {
-        (Some(f), _) => syn::parse_str::<syn::ExprPath>(f).ok().map(|p| quote!(#p)),
-        (None, Some(as_ty)) => {
-            syn::parse_str::<syn::Type>(&as_ty.value).ok().map(|t| quote!(::serde_with::As::<#t>::serialize))
-        }
-        (None, None) => None,
-    };
-    match conv {
-        None if matches!(source(field), Source::Trait) => quote!(__odm::encode_schema::<#ty>),
-        None => quote!(__odm::encode_value::<#ty>),
-        Some(f) => quote! {{
-            fn __enc(__v: &#ty) -> ::core::result::Result<__odm::Bson, __odm::bson::error::Error> {
-                struct __W<'__a>(&'__a #ty);
-                impl __odm::serde::Serialize for __W<'_> {
-                    fn serialize<__S: __odm::serde::Serializer>(
-                        &self,
-                        __s: __S,
-                    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-                        #f(self.0, __s)
-                    }
-                }
-                __odm::encode_value(&__W(__v))
-            }
-            __enc
-        }},
-    }
-}
-
 fn fields_ident(cont: &Container) -> syn::Ident {
     format_ident!("{}Fields", cont.ident)
 }
@@ -102,7 +71,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             Source::Trait => quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::Node<R, #access, #ty>),
             _ => quote!(__odm::Path<R, #ty, #access>),
         };
-        let enc = encoder(f);
+        let enc = super::encode::path_encoder(f);
         let counter = match f.attrs.counter.as_ref().and_then(|c| fields.iter().find(|t| t.rust_name == c.value)) {
             Some(c) => {
                 let (ckey, cty) = (&c.key, c.ty);
@@ -165,7 +134,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
                 });
             },
             (_, skip) => {
-                let enc = encoder(f);
+                let enc = super::encode::path_encoder(f);
                 let pred = match skip {
                     Some(p) => quote!(|__v: &#ty| #p(__v)),
                     None => quote!(|_: &#ty| false),

@@ -2,6 +2,7 @@
 //! produce no second wave of errors.
 
 mod asserts;
+mod encode;
 mod fields;
 mod indexes;
 mod model;
