@@ -217,8 +217,15 @@ async fn run_time_map_keys_are_checked_before_sending() {
             other => panic!("expected InvalidKey at {path}, got {other:?}"),
         }
     }
-    let err = coll.insert_one(with("nul\0key", "x")).await.expect_err("NUL in a key");
-    assert!(matches!(err, odm::Error::Serialize { .. }), "{err}");
+    for (value, path) in [(with("nul\0key", "x"), "c.nul\0key"), (with("k", "in\0ner"), "l.1.in\0ner")] {
+        match coll.insert_one(&value).await {
+            Err(odm::Error::InvalidKey { model, path: at, reason }) => {
+                assert_eq!((model, at.as_str()), ("Counters", path));
+                assert!(reason.contains("NUL"), "{reason}");
+            }
+            other => panic!("expected InvalidKey at {path:?}, got {other:?}"),
+        }
+    }
     assert_eq!(coll.count(Filter::everything()).await.expect("count"), 1, "nothing invalid reached the server");
 }
 

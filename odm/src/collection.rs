@@ -55,10 +55,19 @@ fn model_name<M: Model>() -> &'static str {
 
 /// Serializes `value`, refusing documents over 16 MiB before anything is sent.
 pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
-    let raw = bson::serialize_to_raw_document_buf(value)
-        .map_err(|source| Error::Serialize { model: model_name::<M>(), source: Box::new(source) })?;
+    let raw = bson::serialize_to_raw_document_buf(value).map_err(|source| {
+        // BSON keys are C strings, so a NUL in a run-time key fails the raw encoder; find it to name its path.
+        let bad_key = M::dynamic_keys(crate::schema::KEY_DEPTH)
+            .then(|| bson::serialize_to_bson(value).ok())
+            .flatten()
+            .and_then(|tree| find_bad_key(&tree, &mut String::new()));
+        match bad_key {
+            Some((path, reason)) => Error::InvalidKey { model: model_name::<M>(), path, reason },
+            None => Error::Serialize { model: model_name::<M>(), source: Box::new(source) },
+        }
+    })?;
     // Keys fixed by the type were checked at compile time; only run-time keys (maps) need a walk.
-    if M::dynamic_keys(32) {
+    if M::dynamic_keys(crate::schema::KEY_DEPTH) {
         check_keys(&raw, &mut String::new()).map_err(|(path, reason)| Error::InvalidKey {
             model: model_name::<M>(),
             path,
@@ -72,8 +81,43 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     Ok(raw)
 }
 
+/// Why MongoDB cannot take `key`, if it cannot.
+fn key_defect(key: &str) -> Option<&'static str> {
+    if key.starts_with('$') {
+        Some("keys starting with `$` are reserved for operators")
+    } else if key.contains('.') {
+        Some("`.` separates path segments, so the key could never be queried or updated")
+    } else if key.contains('\0') {
+        Some("BSON keys end at the first NUL, so the key would be cut short")
+    } else {
+        None
+    }
+}
+
+/// The first key in a value tree MongoDB cannot take, with its stored path (used only once encoding failed).
+fn find_bad_key(value: &bson::Bson, path: &mut String) -> Option<(String, &'static str)> {
+    let mut visit = |seg: &str, child: &bson::Bson, check: bool| {
+        let len = path.len();
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(seg);
+        let found = match check.then(|| key_defect(seg)).flatten() {
+            Some(reason) => Some((path.clone(), reason)),
+            None => find_bad_key(child, path),
+        };
+        path.truncate(len);
+        found
+    };
+    match value {
+        bson::Bson::Document(d) => d.iter().find_map(|(k, v)| visit(k, v, true)),
+        bson::Bson::Array(a) => a.iter().enumerate().find_map(|(i, v)| visit(&i.to_string(), v, false)),
+        _ => None,
+    }
+}
+
 /// Walks a document for keys MongoDB cannot store or query: a leading `$` (operators) or a `.` (path separator).
-/// (A NUL cannot reach here: BSON keys are C strings, and the serializer refuses it.)
+/// (A NUL cannot reach here: the raw encoder refuses it, and `encode` names it through `find_bad_key`.)
 fn check_keys(doc: &bson::RawDocument, path: &mut String) -> std::result::Result<(), (String, &'static str)> {
     for entry in doc.iter() {
         let (key, value) = entry.map_err(|_| (path.clone(), "the encoded document is malformed"))?;
@@ -83,11 +127,8 @@ fn check_keys(doc: &bson::RawDocument, path: &mut String) -> std::result::Result
             path.push('.');
         }
         path.push_str(key);
-        if key.starts_with('$') {
-            return Err((path.clone(), "keys starting with `$` are reserved for operators"));
-        }
-        if key.contains('.') {
-            return Err((path.clone(), "`.` separates path segments, so the key could never be queried or updated"));
+        if let Some(reason) = key_defect(key) {
+            return Err((path.clone(), reason));
         }
         check_value(value, path)?;
         path.truncate(len);

@@ -276,7 +276,7 @@ impl<R: BsonSchema + Serialize> Update<R> {
         R::diff(old, new, &mut DiffPath::default(), &mut out);
         let mut update = Update::new();
         // New values of maps and free-form fields carry run-time keys: refused here, as in typed updates.
-        let dynamic = R::dynamic_keys(8);
+        let dynamic = R::dynamic_keys(crate::schema::KEY_DEPTH);
         for op in out.ops {
             if let Err(e) = if dynamic { crate::path::check_dynamic_keys(&op.value, &op.key) } else { Ok(()) } {
                 update.add_error(e);

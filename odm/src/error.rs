@@ -35,7 +35,8 @@ pub enum Error {
         /// The limit in bytes.
         limit: usize,
     },
-    /// A key chosen at run time (a map key) cannot be stored: it starts with `$` or contains `.`. Nothing was sent.
+    /// A key chosen at run time (a map key) cannot be stored: it starts with `$`, or contains `.` or NUL. Nothing was
+    /// sent.
     InvalidKey {
         /// The model's Rust type name.
         model: &'static str,

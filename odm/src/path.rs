@@ -272,7 +272,7 @@ pub fn encode_value<W: Serialize>(value: &W, at: &str) -> Result<Bson, String> {
 pub fn encode_schema<W: BsonSchema + Serialize>(value: &W, at: &str) -> Result<Bson, String> {
     let v = W::to_bson(value).map_err(|e| unencodable(at, e))?;
     // A bounded depth: a recursive type answers `true` (walk) rather than recurse without end.
-    if W::dynamic_keys(8) {
+    if W::dynamic_keys(crate::schema::KEY_DEPTH) {
         check_dynamic_keys(&v, at)?;
     }
     Ok(v)

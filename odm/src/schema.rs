@@ -59,6 +59,10 @@ impl BsonKind {
     }
 }
 
+/// How deep [`BsonSchema::dynamic_keys`] looks before answering `true`. Small on purpose: a type with two
+/// recursive fields costs `2^depth` calls, and answering `true` only means a key walk that finds nothing.
+pub(crate) const KEY_DEPTH: u8 = 8;
+
 /// A type whose stored form has one BSON type, described as a `$jsonSchema` fragment.
 ///
 /// Implemented by the derives; implement it by hand only for a type whose `Serialize` impl you control.
