@@ -33,7 +33,7 @@ pub struct Point {
 #[odm(collection = "order_header", max_indexes = 5)]
 #[odm(index(keys = "merchant, status, -created_at, amount"))]
 #[odm(index(keys = "number", unique, name = "idx_order_no"))]
-#[odm(index(keys = "items.name", partial = "status = 'paid', amount >= 10"))]
+#[odm(index(keys = "items.name", partial = "status = 'paid, in full', amount >= 10"))]
 #[odm(index(keys = "email", unique, partial = "email exists", collation(locale = "en", strength = 2)))]
 #[odm(index(keys = "created_at", ttl = 2592000, hidden))]
 struct Order {
@@ -66,7 +66,7 @@ fn declared_indexes_become_named_specs_in_stored_keys() {
         vec![
             doc! { "key": { "mi": 1, "st": 1, "ca": -1, "am": 1 }, "name": "idx_mi_st_ca_am" },
             doc! { "key": { "no": 1 }, "name": "idx_order_no", "unique": true },
-            doc! { "key": { "it.n": 1 }, "name": "idx_it_n", "partialFilterExpression": { "st": { "$eq": "paid" }, "am": { "$gte": 10_i64 } } },
+            doc! { "key": { "it.n": 1 }, "name": "idx_it_n", "partialFilterExpression": { "st": { "$eq": "paid, in full" }, "am": { "$gte": 10_i64 } } },
             doc! {
                 "key": { "em": 1 }, "name": "idx_em", "unique": true,
                 "partialFilterExpression": { "em": { "$exists": true } },

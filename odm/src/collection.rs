@@ -81,19 +81,6 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     Ok(raw)
 }
 
-/// Why MongoDB cannot take `key`, if it cannot.
-fn key_defect(key: &str) -> Option<&'static str> {
-    if key.starts_with('$') {
-        Some("keys starting with `$` are reserved for operators")
-    } else if key.contains('.') {
-        Some("`.` separates path segments, so the key could never be queried or updated")
-    } else if key.contains('\0') {
-        Some("BSON keys end at the first NUL, so the key would be cut short")
-    } else {
-        None
-    }
-}
-
 /// The first key in a value tree MongoDB cannot take, with its stored path (used only once encoding failed).
 fn find_bad_key(value: &bson::Bson, path: &mut String) -> Option<(String, &'static str)> {
     let mut visit = |seg: &str, child: &bson::Bson, check: bool| {
@@ -102,7 +89,7 @@ fn find_bad_key(value: &bson::Bson, path: &mut String) -> Option<(String, &'stat
             path.push('.');
         }
         path.push_str(seg);
-        let found = match check.then(|| key_defect(seg)).flatten() {
+        let found = match check.then(|| crate::keys::defect(seg)).flatten() {
             Some(reason) => Some((path.clone(), reason)),
             None => find_bad_key(child, path),
         };
@@ -127,7 +114,7 @@ fn check_keys(doc: &bson::RawDocument, path: &mut String) -> std::result::Result
             path.push('.');
         }
         path.push_str(key);
-        if let Some(reason) = key_defect(key) {
+        if let Some(reason) = crate::keys::defect(key) {
             return Err((path.clone(), reason));
         }
         check_value(value, path)?;

@@ -257,8 +257,8 @@ pub fn map<'a, V: BsonSchema + Serialize + 'a>(
         }
     }
     for (k, v) in new {
-        if k.is_empty() || k.starts_with('$') || k.contains('.') || k.contains('\0') {
-            out.fail(format!("`{}`: map key {k:?} cannot be stored", at.0));
+        if let Some(why) = crate::keys::path_defect(k) {
+            out.fail(format!("`{}`: map key {k:?} cannot be stored: {why}", at.0));
             continue;
         }
         at.with(k, |at| match get_old(k) {

@@ -74,6 +74,7 @@ pub mod diff;
 pub mod error;
 pub mod filter;
 pub mod index;
+mod keys;
 pub mod meta;
 mod model;
 pub mod path;

@@ -296,10 +296,8 @@ pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
     match value {
         Bson::Document(d) => {
             for (k, v) in d {
-                if k.starts_with('$') || k.contains('.') || k.contains('\0') {
-                    return Err(format!(
-                        "`{at}`: key {k:?} in the value cannot be stored (a leading `$`, a `.` or NUL)"
-                    ));
+                if let Some(why) = crate::keys::defect(k) {
+                    return Err(format!("`{at}`: key {k:?} in the value cannot be stored: {why}"));
                 }
                 check_dynamic_keys(v, at)?;
             }
@@ -602,17 +600,7 @@ impl<R, W: MapLike, A: Access> MapNode<R, W, A> {
     /// filter or update using the path fail before sending.
     pub fn entry(&self, key: &str) -> <W::Value as BsonSchema>::Node<R, A::Elem, W::Value> {
         let mut raw = self.path.raw.descend(self.path.raw.join(key), false);
-        let problem = if key.is_empty() {
-            Some("it is empty")
-        } else if key.starts_with('$') {
-            Some("a leading `$` is reserved for operators")
-        } else if key.contains('.') {
-            Some("`.` separates path segments")
-        } else if key.contains('\0') {
-            Some("it contains NUL")
-        } else {
-            None
-        };
+        let problem = crate::keys::path_defect(key);
         if let Some(p) = problem {
             raw.set_defect(|| format!("map key {key:?} under `{}` cannot be addressed: {p}", self.path.raw.key));
         }

@@ -385,6 +385,15 @@ pub enum Event {
     Moved { from_x: i32, to_x: i32 },
 }
 
+/// A struct that stores its name under a tag (`ty: "receipt"`), closed so no other key gets in.
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "ty", rename = "receipt")]
+#[odm(closed)]
+pub struct Receipt {
+    #[serde(rename = "n")]
+    pub number: i32,
+}
+
 /// Enums of every supported tagging.
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(collection = "prop_enums", closed)]
@@ -400,6 +409,8 @@ pub struct Enums {
     #[serde(rename = "h")]
     #[odm(max_items = 4)]
     pub history: Vec<Status>,
+    #[serde(rename = "r")]
+    pub receipt: Receipt,
 }
 
 fn status() -> impl Strategy<Value = Status> {
@@ -417,8 +428,10 @@ pub fn enums() -> impl Strategy<Value = Enums> {
         any::<String>().prop_map(Event::Note),
         (any::<i32>(), any::<i32>()).prop_map(|(from_x, to_x)| Event::Moved { from_x, to_x }),
     ];
-    (oid(), status(), payment, event, prop::collection::vec(status(), 0..=4))
-        .prop_map(|(id, status, payment, event, history)| Enums { id, status, payment, event, history })
+    let receipt = any::<i32>().prop_map(|number| Receipt { number });
+    (oid(), status(), payment, event, prop::collection::vec(status(), 0..=4), receipt).prop_map(
+        |(id, status, payment, event, history, receipt)| Enums { id, status, payment, event, history, receipt },
+    )
 }
 
 /// Maps with dynamic keys: scalars and embedded documents as values.

@@ -82,7 +82,16 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
     let closed = cont.attrs.closed.is_some();
     match &cont.data {
         Data::Struct(fields) => {
-            let adds = object_fields(fields);
+            let mut adds = object_fields(fields);
+            if let Some(tag) = &cont.attrs.tag {
+                // serde writes the tag first, holding the struct's serialized name.
+                let tag = &tag.value;
+                let value = cont.attrs.rename.as_ref().map_or_else(|| ident.to_string(), |r| r.value.clone());
+                adds = quote! {
+                    __s.field(#tag, __odm::build::string_enum(&[#value], ::core::option::Option::None), true);
+                    #adds
+                };
+            }
             let implicit_id = (cont.derive == Derive::Model).then(|| quote!(__s.implicit_id();));
             let name = ident.to_string();
             let metas = fields.iter().filter(|f| f.is_stored()).map(|f| {

@@ -232,6 +232,8 @@ pub struct Container {
     pub write_concern: Option<super::concern_attr::WriteConcernAttr>,
     pub crate_path: Option<syn::Path>,
     // serde
+    /// The container's serialized name: what serde writes as a struct's `tag` value.
+    pub rename: Option<Sp<String>>,
     pub rename_all: Option<Sp<RenameRule>>,
     pub rename_all_fields: Option<Sp<RenameRule>>,
     pub tag: Option<Sp<String>>,
@@ -366,6 +368,7 @@ impl Container {
             }
         });
 
+        let mut rename = Attr::serde(cx, "rename");
         let mut rename_all = Attr::serde(cx, "rename_all");
         let mut rename_all_fields = Attr::serde(cx, "rename_all_fields");
         let mut tag = Attr::serde(cx, "tag");
@@ -374,7 +377,11 @@ impl Container {
         let mut untagged = false;
         each_nested(cx, &input.attrs, "serde", |meta| {
             let p = &meta.path;
-            if p.is_ident("rename_all") {
+            if p.is_ident("rename") {
+                if let Some(l) = ser_name(cx, meta) {
+                    rename.set(&l, l.value());
+                }
+            } else if p.is_ident("rename_all") {
                 if let Some(r) = rename_rule(cx, meta) {
                     rename_all.set(r.tokens, r.value);
                 }
@@ -408,10 +415,7 @@ impl Container {
                 );
             } else if p.is_ident("field_identifier") || p.is_ident("variant_identifier") {
                 refuse_serde(cx, meta, "identifier enums are not stored values");
-            } else if ["rename", "deny_unknown_fields", "default", "bound", "crate", "expecting"]
-                .iter()
-                .any(|k| p.is_ident(k))
-            {
+            } else if ["deny_unknown_fields", "default", "bound", "crate", "expecting"].iter().any(|k| p.is_ident(k)) {
                 // These change neither the stored keys nor what serialization writes.
                 skip_rest(meta);
             } else {
@@ -442,6 +446,7 @@ impl Container {
             max_indexes: max_indexes.get(),
             shard_key: shard_key.get(),
             queries,
+            rename: rename.get(),
             rename_all: rename_all.get(),
             rename_all_fields: rename_all_fields.get(),
             tag: tag.get(),

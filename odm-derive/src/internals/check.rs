@@ -109,13 +109,26 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
     match &cont.data {
         Data::Struct(fields) => {
-            check_fields(cx, cont, fields, limit, None);
+            // `#[serde(tag = "t")]` on a struct writes `t: "<struct name>"` in front of the fields.
+            let tag = cont.attrs.tag.as_ref();
+            if let Some(t) = tag {
+                names::check_key(cx, &t.value, &t.tokens, "tag", limit, cont.attrs.max_key_len.is_some());
+            }
+            if cont.attrs.content.is_some() {
+                // serde's own derive refuses `content` on a struct; one error is enough.
+                cx.serde_rejects();
+            }
+            check_fields(cx, cont, fields, limit, tag.map(|t| (t.value.as_str(), &t.tokens)));
             check_counters(cx, fields);
             if cont.derive == Derive::Model {
                 check_id(cx, fields);
             }
         }
         Data::Newtype(field) => {
+            if cont.attrs.tag.is_some() || cont.attrs.content.is_some() {
+                // serde's own derive refuses a tag on a newtype or transparent struct.
+                cx.serde_rejects();
+            }
             check_field_type(cx, field);
             if let Some(c) = &field.attrs.counter {
                 cx.error_spanned_by(c, "a newtype has no sibling field to hold a counter");
@@ -178,13 +191,17 @@ fn check_fields(
     limit: usize,
     tag: Option<(&str, &proc_macro2::TokenStream)>,
 ) {
-    // Key → the Rust field first stored under it (`None`: the enum's internal tag).
+    // Key → the Rust field first stored under it (`None`: the internal tag).
     let mut seen: HashMap<&str, Option<&str>> = HashMap::new();
+    let (owner, doc) = match cont.data {
+        Data::Enum(_) => ("enum's", "this variant's document"),
+        _ => ("struct's", "the document"),
+    };
     if let Some((tag, _)) = tag {
         seen.insert(tag, None);
     }
     for field in fields.iter().filter(|f| f.is_stored()) {
-        names::check_key(cx, &field.key, &field.key_tokens, limit, cont.attrs.max_key_len.is_some());
+        names::check_key(cx, &field.key, &field.key_tokens, "rename", limit, cont.attrs.max_key_len.is_some());
         let key = &field.key;
         match seen.get(key.as_str()) {
             Some(Some(first)) => cx.error_spanned_by(
@@ -197,8 +214,8 @@ fn check_fields(
             Some(None) => cx.error_spanned_by(
                 &field.key_tokens,
                 format!(
-                    "stored key `{key}` is the enum's tag (`#[serde(tag = \"{key}\")]`), which serde writes into this \
-                     variant's document too; rename the field or choose another tag"
+                    "stored key `{key}` is the {owner} tag (`#[serde(tag = \"{key}\")]`), which serde writes into \
+                     {doc} too; rename the field or choose another tag"
                 ),
             ),
             None => {
@@ -564,10 +581,10 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
     let tagging_reported = cont.attrs.untagged || content.is_some();
     let mut untagged_data_reported = false;
     if let Some(t) = tag {
-        names::check_key(cx, &t.value, &t.tokens, limit, cont.attrs.max_key_len.is_some());
+        names::check_key(cx, &t.value, &t.tokens, "tag", limit, cont.attrs.max_key_len.is_some());
     }
     if let (Some(t), Some(c)) = (tag, content) {
-        names::check_key(cx, &c.value, &c.tokens, limit, cont.attrs.max_key_len.is_some());
+        names::check_key(cx, &c.value, &c.tokens, "content", limit, cont.attrs.max_key_len.is_some());
         if t.value == c.value {
             // serde's own derive refuses equal `tag` and `content` keys.
             cx.serde_rejects();

@@ -257,7 +257,7 @@ const PARTIAL_OPS: &str = "`exists`, `type`, `=`, `>`, `>=`, `<`, `<=`";
 /// Parses the partial filter DSL: `"email exists, amount > 0, kind type string, status = 'paid'"`.
 pub fn parse_partial(fields: &[Field], text: &str) -> Result<Vec<(String, String, PartialValue)>, String> {
     let mut out = Vec::new();
-    for entry in text.split(',').map(str::trim) {
+    for entry in split_conditions(text) {
         let mut parts = entry.splitn(3, ' ').map(str::trim);
         let (Some(path), Some(op)) = (parts.next(), parts.next()) else {
             return Err(format!(
@@ -302,6 +302,24 @@ pub fn parse_partial(fields: &[Field], text: &str) -> Result<Vec<(String, String
         out.push((path.to_owned(), op.to_owned(), v));
     }
     Ok(out)
+}
+
+/// The comma-separated conditions of a partial filter, trimmed; a comma inside a 'quoted string' is part of it.
+fn split_conditions(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            '\'' => quoted = !quoted,
+            ',' if !quoted => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim());
+    out
 }
 
 /// A literal in a partial filter.
@@ -605,5 +623,17 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 ),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_conditions;
+
+    #[test]
+    fn commas_inside_quotes_stay_in_the_value() {
+        assert_eq!(split_conditions("a = 'x, y', b >= 1"), ["a = 'x, y'", "b >= 1"]);
+        assert_eq!(split_conditions(" a exists "), ["a exists"]);
+        assert_eq!(split_conditions("a = ',', b = ''"), ["a = ','", "b = ''"]);
     }
 }

@@ -118,7 +118,8 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
 }
 
 /// Field keys: no leading `$`, no `.`, no NUL, not empty, and within the short-key limit.
-pub fn check_key(cx: &Ctxt, key: &str, tokens: &TokenStream, limit: usize, custom_limit: bool) {
+/// Checks a stored key; `attr` is the serde attribute that sets it (`rename`, `tag`, `content`), for the fix.
+pub fn check_key(cx: &Ctxt, key: &str, tokens: &TokenStream, attr: &str, limit: usize, custom_limit: bool) {
     if key.is_empty() {
         cx.error_spanned_by(tokens, "stored key is empty; MongoDB cannot query an empty field name");
         return;
@@ -148,7 +149,7 @@ pub fn check_key(cx: &Ctxt, key: &str, tokens: &TokenStream, limit: usize, custo
             tokens,
             format!(
                 "stored key `{key}` is {} bytes, over the short-key limit of {limit} (seed 001 §3(3): every document \
-                 stores its keys); declare a short key with `#[serde(rename = \"{}\")]`{how}",
+                 stores its keys); declare a short key with `#[serde({attr} = \"{}\")]`{how}",
                 key.len(),
                 suggest_short(key, limit)
             ),
