@@ -88,6 +88,16 @@ struct OrderEvent {
     message: String,
 }
 
+/// A session that expires at the earliest of its deadlines: a TTL index on an array of dates.
+#[derive(Model, Serialize, Deserialize, Debug, Clone)]
+#[odm(collection = "log_user_session")]
+#[odm(index(keys = "deadlines", ttl = 0))]
+struct UserSession {
+    #[serde(rename = "dl")]
+    #[odm(max_items = 4)]
+    deadlines: Vec<DateTime>,
+}
+
 /// Search and geo.
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
 #[odm(collection = "shop_store")]
@@ -122,9 +132,21 @@ fn capped_text_geo_hashed() {
 #[tokio::test]
 async fn synced_indexes_are_recognised_as_in_sync() {
     let db = odm::testing::database("indexes").await;
-    let sync = || Sync::new(db.client()).database(db.name()).model::<Order>().model::<OrderEvent>();
+    let sync =
+        || Sync::new(db.client()).database(db.name()).model::<Order>().model::<OrderEvent>().model::<UserSession>();
     let report = sync().run().await.expect("create");
     assert!(report.remaining().next().is_none(), "{report}");
+    // The server took the TTL on an array of dates as declared.
+    let listed = db.run_command(doc! { "listIndexes": "log_user_session" }).await.expect("listIndexes");
+    let batch = listed.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("firstBatch");
+    let ttl = batch
+        .iter()
+        .filter_map(|i| i.as_document())
+        .find(|i| i.get_str("name").ok() == Some("idx_dl"))
+        .unwrap_or_else(|| panic!("no idx_dl in {batch:?}"));
+    assert_eq!(ttl.get_document("key").expect("key"), &doc! { "dl": 1 });
+    let seconds = ttl.get("expireAfterSeconds").and_then(|v| v.as_i64().or_else(|| v.as_i32().map(i64::from)));
+    assert_eq!(seconds, Some(0), "{ttl}");
     // The server normalises what it lists (collation expanded, numbers widened): still in sync, no rebuild loop.
     let plan = sync().plan().await.expect("plan");
     assert!(plan.actions.is_empty(), "{plan}");

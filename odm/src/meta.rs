@@ -126,6 +126,8 @@ pub struct FieldInfo {
     pub key: &'static str,
     /// The field's BSON type family.
     pub kind: crate::schema::BsonKind,
+    /// For an array field, its elements' type family.
+    pub item: Option<crate::schema::BsonKind>,
 }
 
 #[cfg(test)]

@@ -82,6 +82,9 @@ pub trait BsonSchema {
     /// The type family, for compile-time assertions.
     const KIND: BsonKind;
 
+    /// For an array, the kind of its elements (a TTL index may expire on an array of dates); `None` otherwise.
+    const ITEM_KIND: Option<BsonKind> = None;
+
     /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a [`Path`] for
     /// plain values, an [`ArrayNode`] for arrays, a [`MapNode`] for maps, the generated `…Fields` struct for derived
     /// structs. A hand-written impl uses `odm::Path<R, W, A>`.
@@ -198,6 +201,7 @@ impl BsonSchema for char {
 /// `Option<T>` is stored as `T` when present; absence is expressed by the parent's `required` list.
 impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
     const KIND: BsonKind = T::KIND;
+    const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
     type Node<R, A: Access, W> = T::Node<R, A, W>;
     /// `None` is written as `null` here; a field that is absent when `None` is handled by the parent's
     /// `skip_serializing_if`.
@@ -233,6 +237,7 @@ macro_rules! transparent {
     ($($wrapper:ident),*) => {$(
         impl<T: BsonSchema + Serialize> BsonSchema for $wrapper<T> {
             const KIND: BsonKind = T::KIND;
+            const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
             type Node<R, A: Access, W> = T::Node<R, A, W>;
             fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) where Self: Serialize {
                 T::diff(old, new, at, out)
@@ -274,6 +279,7 @@ macro_rules! sequence {
     ($($ty:ident),*) => {$(
         impl<T: BsonSchema + Serialize> BsonSchema for $ty<T> {
             const KIND: BsonKind = BsonKind::Array;
+            const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
             type Node<R, A: Access, W> = ArrayNode<R, W, A>;
             fn bson_schema() -> Document {
                 array_of::<T>()
@@ -297,6 +303,7 @@ sequence!(Vec, VecDeque, BTreeSet);
 
 impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
     const KIND: BsonKind = BsonKind::Array;
+    const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
     type Node<R, A: Access, W> = ArrayNode<R, W, A>;
     fn bson_schema() -> Document {
         array_of::<T>()
@@ -315,6 +322,7 @@ impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
 /// Fixed-size arrays carry their bound: `minItems == maxItems == N`.
 impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
     const KIND: BsonKind = BsonKind::Array;
+    const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
     type Node<R, A: Access, W> = ArrayNode<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
     where

@@ -95,6 +95,34 @@ struct OrderEvent {
     line: Item,
 }
 
+/// The dates at which a session's grants end: a TTL index on them expires the session at the earliest one.
+#[derive(Embedded, Serialize, Deserialize)]
+pub struct Grants {
+    #[serde(rename = "e")]
+    #[odm(max_items = 8)]
+    ends: Vec<DateTime>,
+}
+
+type Deadlines = Vec<When>;
+
+/// TTL indexes on arrays of dates: a direct `Vec<DateTime>`, one behind an alias (checked by a const assertion),
+/// and one nested in an embedded document.
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "log_user_session")]
+#[odm(index(keys = "expires", ttl = 0))]
+#[odm(index(keys = "deadlines", ttl = 60))]
+#[odm(index(keys = "grants.ends", ttl = 3600))]
+struct UserSession {
+    #[serde(rename = "ex")]
+    #[odm(max_items = 4)]
+    expires: Vec<DateTime>,
+    #[serde(rename = "dl")]
+    #[odm(max_items = 4)]
+    deadlines: Deadlines,
+    #[serde(rename = "g")]
+    grants: Grants,
+}
+
 /// A log collection kept small by `capped`.
 #[derive(Model, Serialize, Deserialize)]
 #[odm(collection = "log_order_audit", capped(size = 4096, max = 100))]
@@ -159,6 +187,15 @@ fn main() {
         ]
     );
     assert_eq!(<OrderEvent as Model>::CAPPED, None);
+
+    assert_eq!(
+        docs::<UserSession>(),
+        vec![
+            doc! { "key": { "ex": 1 }, "name": "idx_ex", "expireAfterSeconds": 0_i64 },
+            doc! { "key": { "dl": 1 }, "name": "idx_dl", "expireAfterSeconds": 60_i64 },
+            doc! { "key": { "g.e": 1 }, "name": "idx_g_e", "expireAfterSeconds": 3600_i64 },
+        ]
+    );
 
     assert!(docs::<OrderAudit>().is_empty());
     assert_eq!(<OrderAudit as Model>::CAPPED, Some(Capped { size: 4096, max: Some(100) }));

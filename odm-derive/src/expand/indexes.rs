@@ -45,6 +45,15 @@ fn field_kind(f: &Field) -> TokenStream {
     }
 }
 
+/// The element `BsonKind` of a top-level array field (`None` for anything else), as an expression.
+fn field_item_kind(f: &Field) -> TokenStream {
+    let ty = f.ty;
+    match source(f) {
+        Source::Trait => quote!(<#ty as __odm::BsonSchema>::ITEM_KIND),
+        _ => quote!(::core::option::Option::<__odm::BsonKind>::None),
+    }
+}
+
 /// The type of the field tables.
 fn table_type() -> TokenStream {
     quote!(::core::option::Option<&'static [(&'static str, __odm::FieldInfo)]>)
@@ -60,7 +69,8 @@ pub fn field_consts(cont: &Container) -> TokenStream {
         let name = &f.rust_name;
         let key = &f.key;
         let kind = field_kind(f);
-        quote!((#name, __odm::FieldInfo { key: #key, kind: #kind }))
+        let item = field_item_kind(f);
+        quote!((#name, __odm::FieldInfo { key: #key, kind: #kind, item: #item }))
     });
     quote! {
         #[automatically_derived]
@@ -84,7 +94,7 @@ pub fn fallback_field_consts(input: &syn::DeriveInput) -> TokenStream {
         impl #ident {
             #[doc(hidden)]
             pub const __ODM_FIELDS: #table = ::core::option::Option::Some(&[
-                ("*", __odm::FieldInfo { key: "", kind: __odm::BsonKind::Other }),
+                ("*", __odm::FieldInfo { key: "", kind: __odm::BsonKind::Other, item: ::core::option::Option::None }),
             ]);
         }
     }
@@ -154,6 +164,14 @@ fn nested_helpers() -> TokenStream {
         const fn __odm_kind(fields: #table, name: &str) -> ::core::option::Option<__odm::BsonKind> {
             match __odm_field(fields, name) {
                 ::core::option::Option::Some(::core::option::Option::Some(f)) => ::core::option::Option::Some(f.kind),
+                _ => ::core::option::Option::None,
+            }
+        }
+
+        #[allow(dead_code)]
+        const fn __odm_item_kind(fields: #table, name: &str) -> ::core::option::Option<__odm::BsonKind> {
+            match __odm_field(fields, name) {
+                ::core::option::Option::Some(::core::option::Option::Some(f)) => f.item,
                 _ => ::core::option::Option::None,
             }
         }
@@ -236,6 +254,18 @@ fn key_kind_expr(k: &Key, span: Span) -> TokenStream {
         (Some(_), Some((seg, inner))) => {
             let table = table_of(inner, span);
             quote!(__odm_kind(#table, #seg))
+        }
+    }
+}
+
+/// The element kind of the field a key names, as a const `Option<BsonKind>` (`None`: not an array, or unknown).
+fn key_item_kind_expr(k: &Key, span: Span) -> TokenStream {
+    match (k.field, &k.nested) {
+        (None, _) => quote!(::core::option::Option::<__odm::BsonKind>::None),
+        (Some(f), None) => field_item_kind(f),
+        (Some(_), Some((seg, inner))) => {
+            let table = table_of(inner, span);
+            quote!(__odm_item_kind(#table, #seg))
         }
     }
 }
@@ -451,24 +481,30 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
             };
         });
     }
-    // TTL: on a date.
+    // TTL: on a date, or an array of dates (the earliest one expires the document).
     if idx.ttl.is_some() && keys.len() == 1 && matches!(keys[0].kind, KeyKind::Asc | KeyKind::Desc) {
         let kind = key_kind_expr(&keys[0], span);
+        let item = key_item_kind_expr(&keys[0], span);
         let what = match (keys[0].field, &keys[0].nested) {
             (Some(f), None) => format!("`{}` (`{}`)", f.rust_name, ty::display(f.ty)),
             _ => format!("`{}`", key_label(&keys[0])),
         };
         let msg = format!(
-            "TTL index on {what}, which is not a date: documents would never expire; index a `bson::DateTime` field"
+            "TTL index on {what}, which is not a date: documents would never expire; index a `bson::DateTime` field \
+             (or an array of them)"
         );
         let panic = match &idx.ttl_tokens {
             Some(tokens) => panic_over(tokens, &msg),
             None => quote_spanned!(span=> ::core::panic!(#msg)),
         };
         asserts.extend(quote_spanned! {span=>
-            const _: () = match #kind {
-                ::core::option::Option::Some(__odm::BsonKind::Date) | ::core::option::Option::None => {}
-                ::core::option::Option::Some(_) => #panic,
+            const _: () = match (#kind, #item) {
+                (::core::option::Option::Some(__odm::BsonKind::Date) | ::core::option::Option::None, _)
+                | (
+                    ::core::option::Option::Some(__odm::BsonKind::Array),
+                    ::core::option::Option::Some(__odm::BsonKind::Date),
+                ) => {}
+                _ => #panic,
             };
         });
     }

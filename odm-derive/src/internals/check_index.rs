@@ -219,7 +219,8 @@ pub fn default_name(keys: &[Key]) -> (String, bool) {
     (format!("idx_{}", parts.join("_")), exact)
 }
 
-/// True when the top-level field is (syntactically) a date; `None` when only the type knows.
+/// True when the top-level field is (syntactically) a date or an array of dates, what a TTL index can expire on;
+/// `None` when only the type knows.
 fn field_is_date(f: &Field) -> Option<bool> {
     match source(f) {
         Source::Fixed(alias) => return Some(alias == "date"),
@@ -228,6 +229,14 @@ fn field_is_date(f: &Field) -> Option<bool> {
         Source::Trait => {}
     }
     let t = ty::unwrap_option(f.ty);
+    match ty::classify(t) {
+        TyKind::Array { elem, .. } => type_is_date(ty::unwrap_option(elem)),
+        _ => type_is_date(t),
+    }
+}
+
+/// True when `t` is (syntactically) a date; `None` when only the type knows.
+fn type_is_date(t: &syn::Type) -> Option<bool> {
     match ty::classify(t) {
         TyKind::Str
         | TyKind::Int
@@ -425,7 +434,7 @@ fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key]) {
                 tokens,
                 format!(
                     "TTL index on `{}` (`{}`), which is not a date: documents would never expire; index a \
-                     `bson::DateTime` field",
+                     `bson::DateTime` field (or an array of them)",
                     f.rust_name,
                     ty::display(f.ty)
                 ),
