@@ -59,6 +59,7 @@ struct Order {
 
 #[test]
 fn declared_indexes_become_named_specs_in_stored_keys() {
+    assert_eq!(Order::SHARD_KEY, None, "no shard key declared");
     let specs = Order::indexes();
     let docs: Vec<_> = specs.iter().map(IndexSpec::to_document).collect();
     assert_eq!(

@@ -51,8 +51,8 @@
 //! `capped(size = BYTES, max = DOCS)`, and `read_concern = "majority"`, `read_preference = "nearest"`,
 //! `write_concern(w = "majority", j = true, timeout_ms = 5000)`, and `shard_key = "region, customer"` (top-level,
 //! required fields, not arrays or counters, served by a declared index — `_id` alone counts, `_id:hashed` needs its
-//! own; typed updates cannot change them). See [`Sync`] for bringing a
-//! database in line with the models.
+//! own; typed updates cannot change them; [`Model::SHARD_KEY`] gives the key document for `sh.shardCollection`).
+//! See [`Sync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
 //! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
@@ -91,7 +91,7 @@ pub use error::{DecodeError, Error, FieldFailure, Result, ValidationError};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use meta::{FieldMeta, TypeMeta};
-pub use model::{Capped, Model, ValidationAction, ValidationLevel, WriteConcernSpec, W};
+pub use model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, WriteConcernSpec, W};
 pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
@@ -108,7 +108,7 @@ pub mod __private {
     pub use crate::diff::{self, Diff, DiffPath};
     pub use crate::index::IndexSpec;
     pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
-    pub use crate::model::{Capped, Model, ValidationAction, ValidationLevel, WriteConcernSpec, W};
+    pub use crate::model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, WriteConcernSpec, W};
     pub use crate::path::{self as path, encode_converted, encode_schema, encode_value, Access, AsPath, Path};
     pub use crate::schema::{build, BsonKind, BsonSchema};
     pub use bson::{self, doc, Bson, Document};

@@ -96,6 +96,46 @@ pub struct Capped {
     pub max: Option<u64>,
 }
 
+/// A declared shard key (seed 001 §3(9)): indexed, always present, never changed once written. odm checks those
+/// rules at compile time and gives the fields no setter; sharding the collection stays a DBA's step on `mongos`,
+/// with this key.
+///
+/// ```
+/// use odm::{Model, ShardKey, bson::{doc, oid::ObjectId}};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Model, Serialize, Deserialize)]
+/// #[odm(db = "shop", collection = "order_header", shard_key = "region, customer")]
+/// #[odm(index(keys = "region, customer"))]
+/// struct Order {
+///     #[serde(rename = "_id")]
+///     id: ObjectId,
+///     #[serde(rename = "rg")]
+///     region: String,
+///     #[serde(rename = "cu")]
+///     customer: ObjectId,
+/// }
+///
+/// let key = Order::SHARD_KEY.unwrap();
+/// assert_eq!(key.to_document(), doc! { "rg": 1, "cu": 1 });
+/// // For review: sh.shardCollection("shop.order_header", { rg: 1, cu: 1 })
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct ShardKey {
+    /// The stored keys in order, each `true` when hashed.
+    pub keys: &'static [(&'static str, bool)],
+}
+
+impl ShardKey {
+    /// The key document `sh.shardCollection` takes: `{ rg: 1, cu: 1 }`, or `{ _id: "hashed" }`.
+    pub fn to_document(&self) -> Document {
+        self.keys
+            .iter()
+            .map(|&(key, hashed)| (key.to_owned(), if hashed { Bson::from("hashed") } else { Bson::Int32(1) }))
+            .collect()
+    }
+}
+
 /// A collection's document type. Derive it:
 ///
 /// ```
@@ -140,6 +180,9 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
 
     /// Capped collection settings (seed 000 "删除旧数据"), when the model declares them.
     const CAPPED: Option<Capped> = None;
+
+    /// The shard key, when the model declares one (`#[odm(shard_key = "region, customer")]`).
+    const SHARD_KEY: Option<ShardKey> = None;
 
     /// The `$expr` checks that keep counted arrays and their counters in step, at every nesting level.
     fn counter_exprs() -> Vec<Bson>;

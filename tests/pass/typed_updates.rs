@@ -181,4 +181,8 @@ fn main() {
     let u = Update::<Event>::new().set(e.kind(), "paid").set_on_insert(e.id(), id).build().unwrap();
     assert_eq!(u.update, doc! { "$set": { "k": "paid" }, "$setOnInsert": { "_id": id } });
     assert_eq!(e.id().eq(id).into_document().unwrap(), doc! { "_id": id });
+
+    // The declared shard keys, in stored keys, as `sh.shardCollection` takes them.
+    assert_eq!(Order::SHARD_KEY.map(|k| k.to_document()), Some(doc! { "rg": 1 }));
+    assert_eq!(Event::SHARD_KEY.map(|k| k.to_document()), Some(doc! { "_id": 1 }));
 }

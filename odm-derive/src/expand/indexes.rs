@@ -563,7 +563,7 @@ fn label(idx: &IndexAttr) -> String {
     idx.keys.as_ref().map_or_else(String::new, syn::LitStr::value)
 }
 
-/// The `indexes()` and `CAPPED` items of `impl Model`, and the index const assertions.
+/// The `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model`, and the index const assertions.
 pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     let Data::Struct(fields) = &cont.data else { return (TokenStream::new(), TokenStream::new()) };
     // Declared access patterns no declared index serves get their own ESR index (seed 004 §3.2).
@@ -628,8 +628,18 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         }
         None => TokenStream::new(),
     };
+    let shard_keys = crate::internals::check_update::shard_fields(cont);
+    let shard_key = (cont.attrs.shard_key.is_some() && !shard_keys.is_empty()).then(|| {
+        let keys = shard_keys.iter().map(|(f, hashed)| {
+            let key = &f.key;
+            quote!((#key, #hashed))
+        });
+        quote!(const SHARD_KEY: ::core::option::Option<__odm::ShardKey> =
+            ::core::option::Option::Some(__odm::ShardKey { keys: &[#(#keys),*] });)
+    });
     let items = quote! {
         #capped
+        #shard_key
         fn indexes() -> __odm::Vec<__odm::IndexSpec> {
             __odm::vec![#(#builds),*]
         }
