@@ -105,11 +105,16 @@ pub struct Grants {
 
 type Deadlines = Vec<When>;
 
-/// TTL indexes on arrays of dates: a direct `Vec<DateTime>`, one behind an alias (checked by a const assertion),
-/// and one nested in an embedded document.
+/// A newtype over an array of dates: its element kind passes through.
+#[derive(Embedded, Serialize, Deserialize)]
+pub struct Renewals(#[odm(max_items = 4)] Vec<DateTime>);
+
+/// TTL indexes on arrays of dates: a direct `Vec<DateTime>`, one behind a newtype and one behind an alias (checked
+/// by const assertions), and one nested in an embedded document.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "log_user_session")]
+#[odm(collection = "log_user_session", max_indexes = 4)]
 #[odm(index(keys = "expires", ttl = 0))]
+#[odm(index(keys = "renewals", ttl = 30))]
 #[odm(index(keys = "deadlines", ttl = 60))]
 #[odm(index(keys = "grants.ends", ttl = 3600))]
 struct UserSession {
@@ -121,6 +126,9 @@ struct UserSession {
     deadlines: Deadlines,
     #[serde(rename = "g")]
     grants: Grants,
+    #[serde(rename = "rn")]
+    #[odm(max_items = 4)]
+    renewals: Renewals,
 }
 
 /// A log collection kept small by `capped`.
@@ -192,6 +200,7 @@ fn main() {
         docs::<UserSession>(),
         vec![
             doc! { "key": { "ex": 1 }, "name": "idx_ex", "expireAfterSeconds": 0_i64 },
+            doc! { "key": { "rn": 1 }, "name": "idx_rn", "expireAfterSeconds": 30_i64 },
             doc! { "key": { "dl": 1 }, "name": "idx_dl", "expireAfterSeconds": 60_i64 },
             doc! { "key": { "g.e": 1 }, "name": "idx_g_e", "expireAfterSeconds": 3600_i64 },
         ]

@@ -72,8 +72,9 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
         match array_attr {
             None => {
                 let msg = format!(
-                    "field `{}`: `{shown}` is an array (through a type alias), and arrays must be bounded (seed 002); \
-                     add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really unbounded",
+                    "field `{}`: `{shown}` is stored as an array (behind an alias or a newtype), and arrays must be \
+                     bounded (seed 002); add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really \
+                     unbounded",
                     field.rust_name
                 );
                 out.extend(quote_spanned! {ty.span()=>

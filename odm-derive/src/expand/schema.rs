@@ -142,14 +142,16 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
             let ty = field.ty;
             let schema = field_schema(field);
             let dynamic = dynamic_keys(std::iter::once(&**field));
-            let (kind, meta, checks) = match source(field) {
+            let (kind, item, meta, checks) = match source(field) {
                 Source::Trait => (
                     quote!(<#ty as __odm::BsonSchema>::KIND),
+                    quote!(<#ty as __odm::BsonSchema>::ITEM_KIND),
                     quote!(<#ty as __odm::BsonSchema>::type_meta()),
                     quote!(<#ty as __odm::BsonSchema>::counter_checks(__value, __depth, __out)),
                 ),
                 _ => (
                     quote!(__odm::BsonKind::Other),
+                    quote!(::core::option::Option::None),
                     quote!(::core::option::Option::None),
                     quote!(let _ = (__value, __depth, __out);),
                 ),
@@ -158,6 +160,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = #kind;
+                    const ITEM_KIND: ::core::option::Option<__odm::BsonKind> = #item;
                     #extra
                     fn bson_schema() -> __odm::Document {
                         #schema
