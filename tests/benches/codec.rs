@@ -1,9 +1,11 @@
 //! Encode/decode cost of a derived model against the same struct with only serde derives, in the same run
 //! (target ≤ 1.02×), and the stored size of the seed's order with short keys against full field names.
 //!
-//! Run with `cargo bench -p odm-tests --bench codec` (no server needed).
+//! Run with `cargo bench -p odm-tests --bench codec` (no server needed). Instruction counts, which machine noise
+//! cannot move: build with `--no-run`, then run the binary under `valgrind --tool=callgrind` with
+//! `ODM_BENCH_LOOP` set to `odm_encode`, `serde_encode`, `odm_decode` and `serde_decode` (see `instruction_loop`).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use odm::bson::{oid::ObjectId, DateTime, RawDocumentBuf};
 use odm::{Embedded, Model};
 use serde::{Deserialize, Serialize};
@@ -167,5 +169,36 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
+/// `ODM_BENCH_LOOP=odm_encode|serde_encode|odm_decode|serde_decode [ODM_BENCH_N=20000]`: runs one side in a loop
+/// and exits, for `valgrind --tool=callgrind target/release/deps/codec-<hash>`; compare the totals.
+fn instruction_loop(side: &str) {
+    let n: usize = std::env::var("ODM_BENCH_N").ok().and_then(|n| n.parse().ok()).unwrap_or(20_000);
+    let o = order();
+    let twin = serde_twin(&o);
+    let raw: RawDocumentBuf = odm::encode(&o).expect("encode");
+    for _ in 0..n {
+        match side {
+            "odm_encode" => drop(black_box(odm::encode(black_box(&o)).expect("encode"))),
+            "serde_encode" => {
+                drop(black_box(odm::bson::serialize_to_raw_document_buf(black_box(&twin)).expect("encode")))
+            }
+            "odm_decode" => drop(black_box(odm::decode::<Order>(black_box(&raw)).expect("decode"))),
+            "serde_decode" => drop(black_box(
+                odm::bson::deserialize_from_slice::<SerdeOrder>(black_box(raw.as_bytes())).expect("decode"),
+            )),
+            other => {
+                panic!("ODM_BENCH_LOOP is `odm_encode`, `serde_encode`, `odm_decode` or `serde_decode`, not `{other}`")
+            }
+        }
+    }
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(side) = std::env::var("ODM_BENCH_LOOP") {
+        return instruction_loop(&side);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
