@@ -85,6 +85,10 @@ pub trait BsonSchema {
     /// For an array, the kind of its elements (a TTL index may expire on an array of dates); `None` otherwise.
     const ITEM_KIND: Option<BsonKind> = None;
 
+    /// True when an array type carries its own bound decision, so a field of this type needs no `max_items`: a
+    /// fixed-size array, or a derived newtype whose array field declares `max_items` (or `unbounded`).
+    const BOUNDED: bool = false;
+
     /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a [`Path`] for
     /// plain values, an [`ArrayNode`] for arrays, a [`MapNode`] for maps, the generated `…Fields` struct for derived
     /// structs. A hand-written impl uses `odm::Path<R, W, A>`.
@@ -202,6 +206,7 @@ impl BsonSchema for char {
 impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
     const KIND: BsonKind = T::KIND;
     const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
+    const BOUNDED: bool = T::BOUNDED;
     type Node<R, A: Access, W> = T::Node<R, A, W>;
     /// `None` is written as `null` here; a field that is absent when `None` is handled by the parent's
     /// `skip_serializing_if`.
@@ -238,6 +243,7 @@ macro_rules! transparent {
         impl<T: BsonSchema + Serialize> BsonSchema for $wrapper<T> {
             const KIND: BsonKind = T::KIND;
             const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
+            const BOUNDED: bool = T::BOUNDED;
             type Node<R, A: Access, W> = T::Node<R, A, W>;
             fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) where Self: Serialize {
                 T::diff(old, new, at, out)
@@ -323,6 +329,7 @@ impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
 impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
     const KIND: BsonKind = BsonKind::Array;
     const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
+    const BOUNDED: bool = true;
     type Node<R, A: Access, W> = ArrayNode<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
     where

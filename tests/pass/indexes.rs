@@ -105,7 +105,8 @@ pub struct Grants {
 
 type Deadlines = Vec<When>;
 
-/// A newtype over an array of dates: its element kind passes through.
+/// A newtype over an array of dates: its element kind and its bound pass through (a field of this type needs no
+/// `max_items` of its own).
 #[derive(Embedded, Serialize, Deserialize)]
 pub struct Renewals(#[odm(max_items = 4)] Vec<DateTime>);
 
@@ -127,7 +128,6 @@ struct UserSession {
     #[serde(rename = "g")]
     grants: Grants,
     #[serde(rename = "rn")]
-    #[odm(max_items = 4)]
     renewals: Renewals,
 }
 

@@ -72,13 +72,17 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
         match array_attr {
             None => {
                 let msg = format!(
-                    "field `{}`: `{shown}` is stored as an array (behind an alias or a newtype), and arrays must be \
+                    "field `{}`: `{shown}` is stored as an array without a bound of its own, and arrays must be \
                      bounded (seed 002); add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really \
                      unbounded",
                     field.rust_name
                 );
                 out.extend(quote_spanned! {ty.span()=>
-                    const _: () = if <#ty as __odm::BsonSchema>::KIND.is_array() { ::core::panic!(#msg) };
+                    const _: () = if <#ty as __odm::BsonSchema>::KIND.is_array()
+                        && !<#ty as __odm::BsonSchema>::BOUNDED
+                    {
+                        ::core::panic!(#msg)
+                    };
                 });
             }
             Some((span, name)) => {

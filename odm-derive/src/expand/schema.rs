@@ -161,6 +161,9 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = #kind;
                     const ITEM_KIND: ::core::option::Option<__odm::BsonKind> = #item;
+                    // The derive refused an unbounded array field (or one behind an alias), so an array newtype
+                    // always carries its bound.
+                    const BOUNDED: bool = true;
                     #extra
                     fn bson_schema() -> __odm::Document {
                         #schema
