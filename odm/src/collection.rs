@@ -60,7 +60,7 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
         let bad_key = M::dynamic_keys(crate::schema::KEY_DEPTH)
             .then(|| bson::serialize_to_bson(value).ok())
             .flatten()
-            .and_then(|tree| find_bad_key(&tree, &mut String::new()));
+            .and_then(|tree| crate::keys::first_bad(&tree).map(|(path, _, reason)| (path, reason)));
         match bad_key {
             Some((path, reason)) => Error::InvalidKey { model: model_name::<M>(), path, reason },
             None => Error::Serialize { model: model_name::<M>(), source: Box::new(source) },
@@ -81,30 +81,8 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     Ok(raw)
 }
 
-/// The first key in a value tree MongoDB cannot take, with its stored path (used only once encoding failed).
-fn find_bad_key(value: &bson::Bson, path: &mut String) -> Option<(String, &'static str)> {
-    let mut visit = |seg: &str, child: &bson::Bson, check: bool| {
-        let len = path.len();
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(seg);
-        let found = match check.then(|| crate::keys::defect(seg)).flatten() {
-            Some(reason) => Some((path.clone(), reason)),
-            None => find_bad_key(child, path),
-        };
-        path.truncate(len);
-        found
-    };
-    match value {
-        bson::Bson::Document(d) => d.iter().find_map(|(k, v)| visit(k, v, true)),
-        bson::Bson::Array(a) => a.iter().enumerate().find_map(|(i, v)| visit(&i.to_string(), v, false)),
-        _ => None,
-    }
-}
-
 /// Walks a document for keys MongoDB cannot store or query: a leading `$` (operators) or a `.` (path separator).
-/// (A NUL cannot reach here: the raw encoder refuses it, and `encode` names it through `find_bad_key`.)
+/// (A NUL cannot reach here: the raw encoder refuses it, and `encode` names it through `keys::first_bad`.)
 fn check_keys(doc: &bson::RawDocument, path: &mut String) -> std::result::Result<(), (String, &'static str)> {
     for entry in doc.iter() {
         let (key, value) = entry.map_err(|_| (path.clone(), "the encoded document is malformed"))?;

@@ -293,18 +293,9 @@ pub(crate) fn unencodable(at: &str, e: bson::error::Error) -> String {
 
 /// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
 pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
-    match value {
-        Bson::Document(d) => {
-            for (k, v) in d {
-                if let Some(why) = crate::keys::defect(k) {
-                    return Err(format!("`{at}`: key {k:?} in the value cannot be stored: {why}"));
-                }
-                check_dynamic_keys(v, at)?;
-            }
-            Ok(())
-        }
-        Bson::Array(a) => a.iter().try_for_each(|v| check_dynamic_keys(v, at)),
-        _ => Ok(()),
+    match crate::keys::first_bad(value) {
+        Some((_, k, why)) => Err(format!("`{at}`: key {k:?} in the value cannot be stored: {why}")),
+        None => Ok(()),
     }
 }
 

@@ -629,7 +629,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         None => TokenStream::new(),
     };
     let shard_keys = crate::internals::check_update::shard_fields(cont);
-    let shard_key = (cont.attrs.shard_key.is_some() && !shard_keys.is_empty()).then(|| {
+    let shard_key = (!shard_keys.is_empty()).then(|| {
         let keys = shard_keys.iter().map(|(f, hashed)| {
             let key = &f.key;
             quote!((#key, #hashed))

@@ -107,13 +107,13 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_generics(cx, cont);
     names::check_container_names(cx, cont);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
+    // serde writes `tag` into a struct's document (holding its name) or each variant's: a stored key like any other.
+    if let (Some(t), false) = (&cont.attrs.tag, matches!(cont.data, Data::Newtype(_))) {
+        names::check_key(cx, &t.value, &t.tokens, "tag", limit, cont.attrs.max_key_len.is_some());
+    }
     match &cont.data {
         Data::Struct(fields) => {
-            // `#[serde(tag = "t")]` on a struct writes `t: "<struct name>"` in front of the fields.
             let tag = cont.attrs.tag.as_ref();
-            if let Some(t) = tag {
-                names::check_key(cx, &t.value, &t.tokens, "tag", limit, cont.attrs.max_key_len.is_some());
-            }
             if cont.attrs.content.is_some() {
                 // serde's own derive refuses `content` on a struct; one error is enough.
                 cx.serde_rejects();
@@ -580,9 +580,6 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
     // Already reported (untagged refused, `content` without `tag`): no "needs a tag" on top.
     let tagging_reported = cont.attrs.untagged || content.is_some();
     let mut untagged_data_reported = false;
-    if let Some(t) = tag {
-        names::check_key(cx, &t.value, &t.tokens, "tag", limit, cont.attrs.max_key_len.is_some());
-    }
     if let (Some(t), Some(c)) = (tag, content) {
         names::check_key(cx, &c.value, &c.tokens, "content", limit, cont.attrs.max_key_len.is_some());
         if t.value == c.value {
