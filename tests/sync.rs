@@ -67,7 +67,7 @@ async fn create_missing_then_in_sync_then_verify() {
 
     let again = sync().run().await.expect("second sync");
     assert!(again.plan.actions.is_empty(), "{again}");
-    sync().mode(SyncMode::Verify).run().await.expect("verify passes");
+    sync().mode(SyncMode::Verify).run().await.and_then(|r| r.require_in_sync()).expect("verify passes");
 }
 
 #[tokio::test]
@@ -81,10 +81,22 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
         .expect("old doc");
     let sync = || Sync::new(db.client()).database(db.name()).spec(ModelSpec::of::<Order>());
 
-    let report = sync().run().await.expect("create-missing");
+    let logs = Warnings::default();
+    let report = {
+        let _guard = tracing::subscriber::set_default(logs.clone());
+        sync().run().await.expect("create-missing")
+    };
     assert_eq!(report.plan.actions.len(), 1);
     assert!(matches!(report.plan.actions[0], Action::UpdateValidator { .. }));
     assert_eq!(report.outcomes, [Outcome::Pending], "create-missing leaves validators alone");
+    // The drift is not silent: a warning per pending item, a report that says so, one call to make it an error.
+    let warned = logs.0.lock().unwrap().clone();
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(warned[0].contains("still differs") && warned[0].contains("add validator"), "{warned:?}");
+    assert!(!report.is_in_sync());
+    assert!(report.to_string().starts_with("STILL DIFFERS: 1 item(s)"), "{report}");
+    let Err(odm::Error::Drift(plan)) = report.require_in_sync() else { panic!("pending drift is an error") };
+    assert_eq!(plan.actions, report.plan.actions);
     assert!(!support::collection_options(&db, "order_header").await.contains_key("validator"));
 
     let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
@@ -120,7 +132,13 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
 #[tokio::test]
 async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() {
     let db = odm::testing::database("sync_indexes").await;
-    Sync::new(db.client()).database(db.name()).spec(order_spec()).run().await.expect("first sync");
+    Sync::new(db.client())
+        .database(db.name())
+        .spec(order_spec())
+        .run()
+        .await
+        .and_then(|r| r.require_in_sync())
+        .expect("first sync");
     // Outside the ODM: a foreign index on keys a new model version also wants.
     db.run_command(doc! { "createIndexes": "order_header", "indexes": [{ "key": { "x": 1 }, "name": "dba_x" }] })
         .await
@@ -151,7 +169,13 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
 #[tokio::test]
 async fn hidden_changes_in_place_or_are_reported_when_the_server_ignores_them() {
     let db = odm::testing::database("sync_hidden").await;
-    Sync::new(db.client()).database(db.name()).spec(order_spec()).run().await.expect("first sync");
+    Sync::new(db.client())
+        .database(db.name())
+        .spec(order_spec())
+        .run()
+        .await
+        .and_then(|r| r.require_in_sync())
+        .expect("first sync");
     let mut spec = order_spec();
     spec.indexes[0].hidden = true;
     let report =
@@ -176,7 +200,13 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     let db = odm::testing::database("sync_stale").await;
     let mut old = order_spec();
     old.indexes.push(IndexSpec::new("idx_st", doc! { "st": 1 }));
-    Sync::new(db.client()).database(db.name()).spec(old).run().await.expect("old version");
+    Sync::new(db.client())
+        .database(db.name())
+        .spec(old)
+        .run()
+        .await
+        .and_then(|r| r.require_in_sync())
+        .expect("old version");
     db.run_command(doc! { "createIndexes": "order_header", "indexes": [{ "key": { "st": -1 }, "name": "manual_st" }] })
         .await
         .expect("foreign");
@@ -211,7 +241,13 @@ async fn capped_collections_are_created_capped_and_mismatches_reported() {
     let mut spec = ModelSpec::of::<Order>();
     spec.collection = "log_order_event";
     spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(1000) });
-    Sync::new(db.client()).database(db.name()).spec(spec.clone()).run().await.expect("create");
+    Sync::new(db.client())
+        .database(db.name())
+        .spec(spec.clone())
+        .run()
+        .await
+        .and_then(|r| r.require_in_sync())
+        .expect("create");
     let opts = support::collection_options(&db, "log_order_event").await;
     assert_eq!(opts.get_bool("capped").ok(), Some(true));
     assert!(Sync::new(db.client()).database(db.name()).spec(spec.clone()).plan().await.expect("plan").is_in_sync());
@@ -262,7 +298,14 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
     }
     let live = support::live_indexes(&db, "order_header").await;
     assert_eq!(live.len(), 3, "no duplicate indexes: {live:?}");
-    Sync::new(db.client()).database(db.name()).spec(order_spec()).mode(SyncMode::Verify).run().await.expect("in sync");
+    Sync::new(db.client())
+        .database(db.name())
+        .spec(order_spec())
+        .mode(SyncMode::Verify)
+        .run()
+        .await
+        .and_then(|r| r.require_in_sync())
+        .expect("in sync");
 }
 
 /// Records command names sent by the driver.
@@ -275,7 +318,14 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
     let db = odm::testing::database("sync_cost").await;
     let mut spec2 = order_spec();
     spec2.collection = "order_detail";
-    Sync::new(db.client()).database(db.name()).spec(order_spec()).spec(spec2.clone()).run().await.expect("setup");
+    Sync::new(db.client())
+        .database(db.name())
+        .spec(order_spec())
+        .spec(spec2.clone())
+        .run()
+        .await
+        .and_then(|r| r.require_in_sync())
+        .expect("setup");
 
     let seen = Commands::default();
     let sink = seen.clone();
@@ -292,4 +342,73 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
     let mut names = seen.0.lock().unwrap().clone();
     names.retain(|n| !["hello", "isMaster", "ismaster", "buildInfo", "endSessions"].contains(&n.as_str()));
     assert_eq!(names, ["listCollections", "listIndexes", "listIndexes"], "reads only, one per database and collection");
+}
+
+/// Another model on `order_header`: a sync given both must refuse before sending anything.
+#[derive(Model, Serialize, Deserialize, Debug, Clone)]
+#[odm(collection = "order_header")]
+struct OrderCopy {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "nt")]
+    note: String,
+}
+
+#[tokio::test]
+async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
+    use odm::mongodb::event::{command::CommandEvent, EventHandler};
+    let db = odm::testing::database("sync_owner").await;
+    let seen = Commands::default();
+    let sink = seen.clone();
+    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
+    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| {
+        if let CommandEvent::Started(s) = e {
+            sink.0.lock().unwrap().push(s.command_name.clone());
+        }
+    }));
+    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    for mode in [SyncMode::Verify, SyncMode::CreateMissing, SyncMode::Apply] {
+        let sync = || Sync::new(&client).database(db.name()).model::<Order>().model::<OrderCopy>().mode(mode);
+        let err = sync().run().await.expect_err("two owners");
+        let odm::Error::SharedCollection { namespace, first, second } = &err else { panic!("{err}") };
+        assert_eq!(namespace, &format!("{}.order_header", db.name()));
+        assert_eq!((*first, *second), ("sync::Order", "sync::OrderCopy"));
+        let text = err.to_string();
+        assert!(text.contains("`sync::Order` and `sync::OrderCopy` both name the collection"), "{text}");
+        assert!(matches!(sync().plan().await, Err(odm::Error::SharedCollection { .. })));
+    }
+    let twice = Sync::new(&client).database(db.name()).model::<Order>().model::<Order>().run().await;
+    assert!(twice.expect_err("twice").to_string().contains("`sync::Order` is given to one sync twice"));
+    assert!(seen.0.lock().unwrap().is_empty(), "nothing was sent: {:?}", seen.0.lock().unwrap());
+    assert!(db.list_collection_names().await.expect("names").is_empty());
+}
+
+/// Collects the messages of `WARN` events (a minimal subscriber: no spans).
+#[derive(Clone, Default)]
+struct Warnings(Arc<Mutex<Vec<String>>>);
+
+impl tracing::Subscriber for Warnings {
+    fn enabled(&self, m: &tracing::Metadata<'_>) -> bool {
+        *m.level() == tracing::Level::WARN
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, e: &tracing::Event<'_>) {
+        struct Message<'a>(&'a mut String);
+        impl tracing::field::Visit for Message<'_> {
+            fn record_debug(&mut self, f: &tracing::field::Field, v: &dyn std::fmt::Debug) {
+                if f.name() == "message" {
+                    self.0.push_str(&format!("{v:?}"));
+                }
+            }
+        }
+        let mut text = String::new();
+        e.record(&mut Message(&mut text));
+        self.0.lock().unwrap().push(text);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
 }

@@ -89,7 +89,7 @@ async fn four_processes_sync_at_once() {
         let names = support::live_indexes(&db, spec.collection).await;
         assert_eq!(names.len(), 4, "{}: {names:?}", spec.collection);
     }
-    sync(db.client(), db.name()).mode(SyncMode::Verify).run().await.expect("in sync");
+    sync(db.client(), db.name()).mode(SyncMode::Verify).run().await.and_then(|r| r.require_in_sync()).expect("in sync");
 }
 
 /// A server of this test's own, on its own port and data directory, so it can be killed and restarted.

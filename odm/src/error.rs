@@ -53,8 +53,19 @@ pub enum Error {
         /// What is wrong, naming the stored path.
         reason: String,
     },
-    /// A sync in verify mode found the database different from the models; the plan says how.
+    /// A sync in verify mode found the database different from the models, or a report's pending drift was
+    /// turned into an error ([`crate::SyncReport::into_result`]); the plan says how.
     Drift(Box<crate::sync::plan::Plan>),
+    /// Two models given to one sync name the same collection: each would replace the other's validator and drop
+    /// its indexes as stale. Nothing was sent.
+    SharedCollection {
+        /// `<db>.<collection>`.
+        namespace: String,
+        /// The Rust type that named it first.
+        first: &'static str,
+        /// The Rust type that named it again.
+        second: &'static str,
+    },
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
     Config(String),
     /// Any other driver or server error.
@@ -76,6 +87,15 @@ impl fmt::Display for Error {
             }
             Error::InvalidOperation { model, reason } => write!(f, "{model}: {reason}; nothing was sent"),
             Error::Drift(plan) => write!(f, "the database differs from the models:\n{plan}"),
+            Error::SharedCollection { namespace, first, second } if first == second => {
+                write!(f, "`{first}` is given to one sync twice (collection {namespace}); nothing was sent")
+            }
+            Error::SharedCollection { namespace, first, second } => write!(
+                f,
+                "`{first}` and `{second}` both name the collection {namespace}; one collection has one model (each \
+                 would replace the other's validator and drop its indexes): give one of them its own collection. \
+                 Nothing was sent"
+            ),
             Error::Config(m) => f.write_str(m),
             Error::Driver(e) => write!(f, "{e}"),
         }

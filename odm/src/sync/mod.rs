@@ -68,7 +68,7 @@ pub enum ValidatorRollout {
 /// What sync knows about one model.
 #[derive(Clone, Debug)]
 pub struct ModelSpec {
-    /// The Rust type name.
+    /// The Rust type's full path (`shop::Order`).
     pub type_name: &'static str,
     /// The model's database, if it names one.
     pub db: Option<&'static str>,
@@ -90,7 +90,7 @@ impl ModelSpec {
     /// The spec of model `M`.
     pub fn of<M: Model>() -> Self {
         ModelSpec {
-            type_name: M::type_meta().map_or(M::COLLECTION, |m| m.name),
+            type_name: std::any::type_name::<M>(),
             db: M::DATABASE,
             collection: M::COLLECTION,
             validator: M::validator(),
@@ -150,7 +150,22 @@ pub enum Outcome {
 }
 
 /// The result of a sync: the plan and what happened to each action.
+///
+/// A sync in [`SyncMode::CreateMissing`] (the default) succeeds while validators or indexes still differ from the
+/// models: it logs each such item as a `tracing` warning (target `odm::sync`) and lists it in the report. Call
+/// [`SyncReport::require_in_sync`] to make pending drift an error instead:
+///
+/// ```no_run
+/// # async fn demo(client: odm::mongodb::Client) -> odm::Result<()> {
+/// # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
+/// # #[odm(db = "shop", collection = "order_header")]
+/// # struct Order { #[serde(rename = "n")] name: String }
+/// odm::Sync::new(&client).model::<Order>().run().await?.require_in_sync()?;
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug)]
+#[must_use = "a sync can succeed while the database still differs from the models: read `remaining()` or call \
+              `require_in_sync()`"]
 pub struct SyncReport {
     /// What differed.
     pub plan: Plan,
@@ -167,12 +182,30 @@ impl SyncReport {
             .zip(&self.outcomes)
             .filter(|(a, o)| a.is_drift() && !matches!(o, Outcome::Done | Outcome::AlreadyDone))
     }
+
+    /// True when nothing differs any more.
+    pub fn is_in_sync(&self) -> bool {
+        self.remaining().next().is_none()
+    }
+
+    /// `Ok` when nothing differs any more; otherwise [`Error::Drift`] with the plan of what still differs.
+    pub fn require_in_sync(&self) -> Result<()> {
+        if self.is_in_sync() {
+            return Ok(());
+        }
+        let actions = self.remaining().map(|(a, _)| a.clone()).collect();
+        Err(Error::Drift(Box::new(Plan { actions })))
+    }
 }
 
 impl fmt::Display for SyncReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.plan.actions.is_empty() {
             return writeln!(f, "in sync: nothing to do");
+        }
+        match self.remaining().count() {
+            0 => writeln!(f, "in sync after this run:")?,
+            n => writeln!(f, "STILL DIFFERS: {n} item(s) below are not in line with the models:")?,
         }
         for (action, outcome) in self.plan.actions.iter().zip(&self.outcomes) {
             let o = match outcome {
@@ -260,7 +293,8 @@ impl<'c> Sync<'c> {
     }
 
     /// Plans, then carries out what the mode allows. In [`SyncMode::Verify`], fails with [`Error::Drift`] when the
-    /// plan is not empty.
+    /// plan is not empty. In the other modes, what still differs afterwards is logged as a warning and listed by
+    /// [`SyncReport::remaining`]; [`SyncReport::require_in_sync`] turns it into an error.
     pub async fn run(&self) -> Result<SyncReport> {
         tokio::time::timeout(self.timeout, async {
             let plan = self.plan_inner().await?;
@@ -275,7 +309,12 @@ impl<'c> Sync<'c> {
             for action in &plan.actions {
                 outcomes.push(self.execute(action).await?);
             }
-            Ok(SyncReport { plan, outcomes })
+            let report = SyncReport { plan, outcomes };
+            for (action, outcome) in report.remaining() {
+                let ns = action.namespace();
+                tracing::warn!(target: "odm::sync", ns = %ns, kind = action.kind(), outcome = ?outcome, "still differs: {action}");
+            }
+            Ok(report)
         })
         .await
         .map_err(|_| self.timed_out("sync"))?
@@ -285,16 +324,32 @@ impl<'c> Sync<'c> {
         Error::Config(format!("{what} did not finish within {:?}; is the server reachable?", self.timeout))
     }
 
-    async fn plan_inner(&self) -> Result<Plan> {
-        // One listCollections per database.
+    /// The models grouped by database, in model order; refuses two models on one collection before anything
+    /// is sent.
+    fn by_database(&self) -> Result<Vec<(&str, Vec<&ModelSpec>)>> {
         let mut by_db: Vec<(&str, Vec<&ModelSpec>)> = Vec::new();
         for m in &self.models {
             let db = self.db_name(m)?;
             match by_db.iter_mut().find(|(d, _)| *d == db) {
-                Some((_, ms)) => ms.push(m),
+                Some((_, ms)) => {
+                    if let Some(first) = ms.iter().find(|o| o.collection == m.collection) {
+                        return Err(Error::SharedCollection {
+                            namespace: format!("{db}.{}", m.collection),
+                            first: first.type_name,
+                            second: m.type_name,
+                        });
+                    }
+                    ms.push(m)
+                }
                 None => by_db.push((db, vec![m])),
             }
         }
+        Ok(by_db)
+    }
+
+    async fn plan_inner(&self) -> Result<Plan> {
+        // One listCollections per database.
+        let by_db = self.by_database()?;
         let mut actions = Vec::new();
         for (db_name, models) in by_db {
             let db = self.client.database(db_name);
