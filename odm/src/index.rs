@@ -257,41 +257,45 @@ fn as_i64(b: &Bson) -> Option<i64> {
     }
 }
 
-/// Ordered key patterns; numbers compare numerically (`1` == `1.0` == `1i64`).
+/// Ordered key patterns; numbers compare by value (`1` == `1.0` == `1i64`).
 fn same_keys(a: &Document, b: &Document) -> bool {
     a.len() == b.len()
         && a.iter().zip(b.iter()).all(|((ka, va), (kb, vb))| {
             ka == kb
                 && match (va, vb) {
                     (Bson::String(x), Bson::String(y)) => x == y,
-                    (x, y) => match (num(x), num(y)) {
-                        (Some(x), Some(y)) => x == y,
-                        _ => false,
-                    },
+                    (x, y) => same_number(x, y).unwrap_or(false),
                 }
         })
 }
 
-fn num(b: &Bson) -> Option<f64> {
-    match b {
-        Bson::Int32(v) => Some(f64::from(*v)),
-        Bson::Int64(v) => Some(*v as f64),
-        Bson::Double(v) => Some(*v),
+/// Whether two numbers are the same value, exactly: integers compare as integers (an `i64` never goes through
+/// `f64`, so `9007199254740993` differs from `9007199254740992`), and a double equals an integer only when it is
+/// that integer. `None` when either side is not a number.
+fn same_number(a: &Bson, b: &Bson) -> Option<bool> {
+    let int = |v: &Bson| match v {
+        Bson::Int32(n) => Some(i64::from(*n)),
+        Bson::Int64(n) => Some(*n),
         _ => None,
-    }
+    };
+    // 2^63: the first double past `i64::MAX`, where `as i64` would saturate.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    let int_double = |i: i64, d: f64| d.fract() == 0.0 && (-TWO_63..TWO_63).contains(&d) && d as i64 == i;
+    Some(match (a, b) {
+        (Bson::Double(x), Bson::Double(y)) => x == y,
+        (Bson::Double(d), i) | (i, Bson::Double(d)) => int_double(int(i)?, *d),
+        (x, y) => int(x)? == int(y)?,
+    })
 }
 
-/// Documents equal as values (numbers numerically, field order ignored at every level).
+/// Documents equal as values (numbers by exact value, field order ignored at every level).
 pub(crate) fn same_value(a: &Bson, b: &Bson) -> bool {
     match (a, b) {
         (Bson::Document(x), Bson::Document(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
         }
         (Bson::Array(x), Bson::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_value(v, w)),
-        (x, y) => match (num(x), num(y)) {
-            (Some(x), Some(y)) => x == y,
-            _ => x == y,
-        },
+        (x, y) => same_number(x, y).unwrap_or_else(|| x == y),
     }
 }
 
@@ -325,6 +329,21 @@ mod tests {
         assert!(a.same_structure(&live));
         let swapped = IndexSpec::new("x", doc! { "b": -1, "a": 1 });
         assert!(!a.same_structure(&swapped));
+    }
+
+    #[test]
+    fn numbers_compare_exactly_without_going_through_f64() {
+        let v = |b: Bson| Bson::Document(doc! { "a": { "$gt": b } });
+        assert!(same_value(&v(Bson::Int64(9_007_199_254_740_993)), &v(Bson::Int64(9_007_199_254_740_993))));
+        assert!(!same_value(&v(Bson::Int64(9_007_199_254_740_993)), &v(Bson::Int64(9_007_199_254_740_992))));
+        assert!(!same_value(&v(Bson::Int64(9_007_199_254_740_993)), &v(Bson::Double(9_007_199_254_740_992.0))));
+        assert!(!same_value(&v(Bson::Int64(i64::MAX)), &v(Bson::Double(9_223_372_036_854_775_808.0))));
+        assert!(same_value(&v(Bson::Int64(10)), &v(Bson::Double(10.0))));
+        assert!(same_value(&v(Bson::Int32(10)), &v(Bson::Int64(10))));
+        assert!(!same_value(&v(Bson::Double(10.5)), &v(Bson::Int32(10))));
+        assert!(!same_value(&v(Bson::Int32(1)), &v(Bson::String("1".into()))));
+        assert!(!IndexSpec::new("i", doc! { "a": 9_007_199_254_740_993_i64 })
+            .same_structure(&IndexSpec::new("i", doc! { "a": 9_007_199_254_740_992.0 })));
     }
 
     #[test]

@@ -38,6 +38,7 @@
 //! |------------------|------------------------------------------------------------------------|
 //! | `MONGODB_URI`    | use this server instead of starting one                                |
 //! | `ODM_CACHE_DIR`  | where SecantusDB is installed (see above)                              |
+//! | `MONGOSH`        | the mongosh executable for [`run_mongosh`] (else `mongosh` on `PATH`, else installed from npm into the cache, pinned to [`MONGOSH_VERSION`]) |
 //! | `ODM_SERVER_LOG` | if set and non-empty: print the server, its URI and its log file on stderr when it starts, and keep that log after the process exits |
 //!
 //! # No server is left behind
@@ -75,6 +76,10 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+mod mongosh;
+
+pub use mongosh::{mongosh, run_mongosh, MONGOSH_VERSION};
 
 use mongodb::options::ClientOptions;
 use mongodb::{Client, Database};
@@ -594,7 +599,7 @@ fn install_secantus() -> Result<PathBuf, String> {
     fs::create_dir_all(&cache).map_err(|e| {
         format!("odm::testing: cannot create the cache directory {}: {e}\n{INSTALL_HELP}", cache.display())
     })?;
-    let _lock = InstallLock::acquire(cache.join(format!("secantusdb-{SECANTUS_VERSION}.lock")))?;
+    let _lock = InstallLock::acquire(cache.join(format!("secantusdb-{SECANTUS_VERSION}.lock")), &SECANTUS)?;
     if installed() {
         // Another process installed it while this one waited for the lock.
         return Ok(server);
@@ -612,13 +617,13 @@ fn install_secantus() -> Result<PathBuf, String> {
     note(&format!("installing SecantusDB=={SECANTUS_VERSION} into {} (first use only, about 150 MB)", venv.display()));
     let mut make_venv = Command::new(&python);
     make_venv.arg("-m").arg("venv").arg(&venv);
-    run_install_step(&mut make_venv)?;
+    run_install_step(&mut make_venv, &SECANTUS)?;
     let mut pip_install = Command::new(bin.join("pip"));
     pip_install
         .args(["install", "--disable-pip-version-check", "-q"])
         .arg(format!("SecantusDB=={SECANTUS_VERSION}"))
         .env("PIP_NO_INPUT", "1");
-    run_install_step(&mut pip_install)?;
+    run_install_step(&mut pip_install, &SECANTUS)?;
     if !server.is_file() {
         return Err(format!(
             "odm::testing: installed SecantusDB=={SECANTUS_VERSION} into {}, but it has no {}.\n\
@@ -633,21 +638,30 @@ fn install_secantus() -> Result<PathBuf, String> {
     Ok(server)
 }
 
+/// What an install is of, for its messages.
+struct Installing {
+    /// The thing installed, with its version (`SecantusDB 0.7.0b3`).
+    what: &'static str,
+    /// What the install needs and the alternatives to it.
+    help: &'static str,
+}
+
+const SECANTUS: Installing = Installing { what: "SecantusDB", help: INSTALL_HELP };
+
 /// Runs one install command to completion; on failure, says what ran and what it printed.
-fn run_install_step(command: &mut Command) -> Result<(), String> {
+fn run_install_step(command: &mut Command, installing: &Installing) -> Result<(), String> {
+    let Installing { what, help } = installing;
     let shown = display_command(command.get_program(), &command.get_args().map(OsStr::to_owned).collect::<Vec<_>>());
-    let output = command.stdin(Stdio::null()).output().map_err(|e| {
-        format!(
-            "odm::testing: cannot install SecantusDB {SECANTUS_VERSION}: cannot run \
-                 `{shown}`: {e}\n{INSTALL_HELP}"
-        )
-    })?;
+    let output = command
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("odm::testing: cannot install {what}: cannot run `{shown}`: {e}\n{help}"))?;
     if output.status.success() {
         return Ok(());
     }
     Err(format!(
-        "odm::testing: cannot install SecantusDB {SECANTUS_VERSION}: `{shown}` failed ({}).\n\
-         stderr:\n{}\nstdout:\n{}\n{INSTALL_HELP}",
+        "odm::testing: cannot install {what}: `{shown}` failed ({}).\n\
+         stderr:\n{}\nstdout:\n{}\n{help}",
         describe_status(output.status),
         indent(&String::from_utf8_lossy(&output.stderr)),
         indent(&String::from_utf8_lossy(&output.stdout)),
@@ -674,7 +688,8 @@ struct InstallLock {
 }
 
 impl InstallLock {
-    fn acquire(path: PathBuf) -> Result<Self, String> {
+    fn acquire(path: PathBuf, installing: &Installing) -> Result<Self, String> {
+        let Installing { what, help } = installing;
         let started = Instant::now();
         let mut announced = false;
         loop {
@@ -689,24 +704,22 @@ impl InstallLock {
                     if started.elapsed() >= LOCK_TIMEOUT {
                         return Err(format!(
                             "odm::testing: gave up after {} s waiting for the lock {} held by \
-                             another process installing SecantusDB; remove it if no such \
-                             process is running.\n{INSTALL_HELP}",
+                             another process installing {what}; remove it if no such \
+                             process is running.\n{help}",
                             LOCK_TIMEOUT.as_secs(),
                             path.display()
                         ));
                     }
                     if !announced {
                         note(&format!(
-                            "waiting for another process to finish installing SecantusDB (lock {})",
+                            "waiting for another process to finish installing {what} (lock {})",
                             path.display()
                         ));
                         announced = true;
                     }
                     std::thread::sleep(LOCK_RETRY);
                 }
-                Err(e) => {
-                    return Err(format!("odm::testing: cannot create the lock {}: {e}\n{INSTALL_HELP}", path.display()))
-                }
+                Err(e) => return Err(format!("odm::testing: cannot create the lock {}: {e}\n{help}", path.display())),
             }
         }
     }
@@ -925,7 +938,7 @@ mod tests {
     fn stale_lock_detection() {
         let dir = std::env::temp_dir().join(format!("odm-lock-test-{}-{}", std::process::id(), process_tag()));
         let _ = fs::remove_dir_all(&dir);
-        let lock = InstallLock::acquire(dir.clone()).unwrap();
+        let lock = InstallLock::acquire(dir.clone(), &SECANTUS).unwrap();
         assert!(dir.is_dir());
         assert!(!lock_is_stale(&dir));
         drop(lock);

@@ -236,25 +236,48 @@ impl Plan {
         !self.actions.iter().any(Action::is_drift)
     }
 
-    /// The plan as a mongosh script a DBA can review and run (commands in canonical Extended JSON, so every
-    /// BSON type is exact).
+    /// The plan as a mongosh script a DBA can review and run: `mongosh "<connection string>" plan.js`.
+    ///
+    /// Each command is written in canonical Extended JSON and read back with `EJSON.deserialize(…, { relaxed:
+    /// false })`, so every BSON type and every digit reaches the server as odm's own sync sends it (mongosh's
+    /// default relaxed mode would turn `long` bounds into `int` and `10.0` into `int`, and round integers beyond
+    /// 2^53). Each step prints its outcome; the first failure prints the server's answer and ends the script with
+    /// exit code 1. Actions that need a person's decision are printed, not run.
     pub fn to_mongosh(&self) -> String {
-        let mut out = String::from("// odm sync plan\n");
+        let steps: usize = self.actions.iter().map(|a| a.commands().len()).sum();
+        let mut out = format!(
+            "// odm sync plan: {} action(s), {steps} command(s).\n\
+             // Run with: mongosh \"<connection string>\" <this file>\n\
+             // Each step prints its outcome; the first failure stops the script with exit code 1.\n\
+             const odmStep = (database, description, command) => {{\n  \
+               let reply;\n  \
+               try {{\n    \
+                 reply = db.getSiblingDB(database).runCommand(EJSON.deserialize(command, {{ relaxed: false }}));\n  \
+               }} catch (e) {{\n    \
+                 reply = {{ ok: 0, errmsg: e.message, code: e.code, codeName: e.codeName }};\n  \
+               }}\n  \
+               if (!reply || Number(reply.ok) !== 1) {{\n    \
+                 print(`FAILED: ${{description}}: ${{EJSON.stringify(reply)}}`);\n    \
+                 quit(1);\n  \
+               }}\n  \
+               print(`ok: ${{description}}`);\n\
+             }};\n",
+            self.actions.len()
+        );
         for action in &self.actions {
+            let description = serde_json::Value::String(action.to_string());
             out.push_str(&format!("\n// {action}\n"));
             let commands = action.commands();
             if commands.is_empty() {
-                out.push_str("// (no command: needs a decision)\n");
+                out.push_str(&format!("print(`needs a decision (no command): ${{{description}}}`);\n"));
             }
+            let db = serde_json::Value::String(action.namespace().db.clone());
             for command in commands {
                 let json = Bson::Document(command).into_canonical_extjson();
-                out.push_str(&format!(
-                    "db.getSiblingDB({}).runCommand(EJSON.deserialize({}));\n",
-                    serde_json::Value::String(action.namespace().db.clone()),
-                    json
-                ));
+                out.push_str(&format!("odmStep({db}, {description}, {json});\n"));
             }
         }
+        out.push_str("\nprint(\"odm sync plan: done\");\n");
         out
     }
 
