@@ -139,7 +139,7 @@ async fn enums_tags_and_variants() {
 
 #[tokio::test]
 async fn maps_values() {
-    reject_all("maps", maps(), &[WrongType, MissingRequired, ExtraKey]).await;
+    reject_all("maps", maps(), &[WrongType, MissingRequired, ExtraKey, BadMapKey]).await;
 }
 
 #[tokio::test]

@@ -140,7 +140,11 @@ fn integer_and_float_widths_map_to_what_bson_writes() {
 fn maps_and_fixed_arrays() {
     assert_eq!(
         HashMap::<String, support::models::Line>::bson_schema(),
-        doc! { "bsonType": "object", "additionalProperties": support::models::Line::bson_schema() }
+        doc! {
+            "bsonType": "object",
+            "patternProperties": { odm::schema::MAP_KEY_PATTERN: support::models::Line::bson_schema() },
+            "additionalProperties": false,
+        }
     );
     assert_eq!(
         <[i32; 2]>::bson_schema(),

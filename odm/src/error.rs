@@ -366,6 +366,21 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
                 }
             }
         }
+        // A map value: each failing entry names its key.
+        "patternProperties" => {
+            let before = out.len();
+            for entry in each("details") {
+                let Ok(key) = entry.get_str("propertyName") else { continue };
+                path.push(key.to_owned());
+                for d in documents(entry, "details") {
+                    walk(d, path, out);
+                }
+                path.pop();
+            }
+            if out.len() == before {
+                push(out, path, op, None, node.get_str("reason").ok().map(str::to_owned));
+            }
+        }
         "additionalProperties" if node.contains_key("failingProperty") => {
             let key = node.get_str("failingProperty").unwrap_or("?").to_owned();
             path.push(key);
@@ -381,14 +396,13 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
         "additionalProperties" => {
             for extra in node.get_array("additionalProperties").map(|a| a.to_vec()).unwrap_or_default() {
                 if let Bson::String(k) = extra {
+                    // A map refuses only keys MongoDB cannot address; a closed document refuses every unknown key.
+                    let (expected, actual) = match crate::keys::defect(&k) {
+                        Some(why) => (format!("a key that can be stored as data ({why})"), format!("key `{k}`")),
+                        None => ("no such key (closed document)".to_owned(), "extra key".to_owned()),
+                    };
                     path.push(k);
-                    push(
-                        out,
-                        path,
-                        "additionalProperties",
-                        Some("no such key (closed document)".into()),
-                        Some("extra key".into()),
-                    );
+                    push(out, path, "additionalProperties", Some(expected), Some(actual));
                     path.pop();
                 }
             }

@@ -42,7 +42,9 @@
 //!
 //! On the type, `#[odm(...)]`: `collection = "module_table"` (models), `db = "name"`, `module = "m"` (requires
 //! `m_<table>`, `base_m_<table>` or `log_m_<table>`), `max_key_len = N` (default 16), `closed`
-//! (`additionalProperties: false`), `validation_level = "strict" | "moderate" | "off"`,
+//! (`additionalProperties: false` on this type and on every level it owns: embedded structs, enum variants, array
+//! elements, map values, at any depth), `open` (a type that stays open even inside a closed document; free-form
+//! `bson::Document` and `mixed` fields are always open), `validation_level = "strict" | "moderate" | "off"`,
 //! `validation_action = "error" | "warn" | "errorAndLog"`, `crate = "path"`, and on models
 //! `index(keys = "a, -b, c.d", unique, sparse, hidden, ttl = N, name = "idx_…", partial = "a exists, b > 0",
 //! collation(locale = "fr", strength = 2), weights = "t:10", default_language = "english")` (key types

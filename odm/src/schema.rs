@@ -97,6 +97,15 @@ pub trait BsonSchema {
     /// The `$jsonSchema` fragment a stored value of this type satisfies.
     fn bson_schema() -> Document;
 
+    /// The fragment of this type inside a document that is `closed` (or not). A closed document closes every
+    /// level it owns: a derived struct or enum variant without `#[odm(open)]` inside it gets
+    /// `additionalProperties: false` too, through options, boxes, arrays and map values. Free-form values
+    /// (`bson::Document`, `#[odm(mixed)]`) stay open. The default ignores the context (scalars have no keys).
+    fn bson_schema_within(closed: bool) -> Document {
+        let _ = closed;
+        Self::bson_schema()
+    }
+
     /// Field names of an embedded type, to translate stored key paths back to Rust paths in errors.
     fn type_meta() -> Option<&'static TypeMeta> {
         None
@@ -227,6 +236,9 @@ impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
     fn bson_schema() -> Document {
         T::bson_schema()
     }
+    fn bson_schema_within(closed: bool) -> Document {
+        T::bson_schema_within(closed)
+    }
     fn type_meta() -> Option<&'static TypeMeta> {
         T::type_meta()
     }
@@ -254,6 +266,9 @@ macro_rules! transparent {
             fn bson_schema() -> Document {
                 T::bson_schema()
             }
+            fn bson_schema_within(closed: bool) -> Document {
+                T::bson_schema_within(closed)
+            }
             fn type_meta() -> Option<&'static TypeMeta> {
                 T::type_meta()
             }
@@ -268,8 +283,8 @@ macro_rules! transparent {
 }
 transparent!(Box, Arc);
 
-fn array_of<T: BsonSchema>() -> Document {
-    doc! { "bsonType": "array", "items": T::bson_schema() }
+fn array_of<T: BsonSchema>(closed: bool) -> Document {
+    doc! { "bsonType": "array", "items": T::bson_schema_within(closed) }
 }
 
 fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<Bson>) {
@@ -288,7 +303,10 @@ macro_rules! sequence {
             const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
             type Node<R, A: Access, W> = ArrayNode<R, W, A>;
             fn bson_schema() -> Document {
-                array_of::<T>()
+                array_of::<T>(false)
+            }
+            fn bson_schema_within(closed: bool) -> Document {
+                array_of::<T>(closed)
             }
             fn type_meta() -> Option<&'static TypeMeta> {
                 T::type_meta()
@@ -312,7 +330,10 @@ impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
     const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
     type Node<R, A: Access, W> = ArrayNode<R, W, A>;
     fn bson_schema() -> Document {
-        array_of::<T>()
+        array_of::<T>(false)
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        array_of::<T>(closed)
     }
     fn type_meta() -> Option<&'static TypeMeta> {
         T::type_meta()
@@ -338,7 +359,10 @@ impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
         crate::diff::sequence(old.iter(), new.iter(), at, out)
     }
     fn bson_schema() -> Document {
-        let mut d = array_of::<T>();
+        Self::bson_schema_within(false)
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        let mut d = array_of::<T>(closed);
         d.insert("minItems", N as i64);
         d.insert("maxItems", N as i64);
         d
@@ -354,8 +378,18 @@ impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
     }
 }
 
-fn map_of<V: BsonSchema>() -> Document {
-    doc! { "bsonType": "object", "additionalProperties": V::bson_schema() }
+/// A key MongoDB can store as data and address in a path: empty, or not starting with `$` and without `.` (NUL
+/// cannot occur in a BSON key). The server's half of the check odm makes before sending.
+pub const MAP_KEY_PATTERN: &str = "^([^$.][^.]*)?$";
+
+/// A map: every key must match [`MAP_KEY_PATTERN`] (so a document written around odm with a key `a.b` or `$where`
+/// is refused), every value must match `V`.
+fn map_of<V: BsonSchema>(closed: bool) -> Document {
+    doc! {
+        "bsonType": "object",
+        "patternProperties": { MAP_KEY_PATTERN: V::bson_schema_within(closed) },
+        "additionalProperties": false,
+    }
 }
 
 impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMap<String, V, S> {
@@ -365,7 +399,10 @@ impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMa
         crate::diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
     }
     fn bson_schema() -> Document {
-        map_of::<V>()
+        map_of::<V>(false)
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        map_of::<V>(closed)
     }
     fn dynamic_keys(_depth: u8) -> bool {
         true
@@ -379,7 +416,10 @@ impl<V: BsonSchema + Serialize> BsonSchema for BTreeMap<String, V> {
         crate::diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
     }
     fn bson_schema() -> Document {
-        map_of::<V>()
+        map_of::<V>(false)
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        map_of::<V>(closed)
     }
     fn dynamic_keys(_depth: u8) -> bool {
         true

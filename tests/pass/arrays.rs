@@ -67,11 +67,13 @@ fn main() {
     assert_eq!(props.get_document("set").unwrap().get_i64("maxItems").unwrap(), 5);
     let hm = props.get_document("hm").unwrap();
     assert_eq!(hm.get_str("bsonType").unwrap(), "object");
-    assert_eq!(hm.get_document("additionalProperties").unwrap().get_str("bsonType").unwrap(), "string");
-    assert_eq!(
-        props.get_document("bm").unwrap().get_document("additionalProperties").unwrap().get_str("bsonType").unwrap(),
-        "double"
-    );
+    // Map values under the key pattern; other keys (`a.b`, `$where`) are refused.
+    let values = |m: &odm::bson::Document| {
+        assert_eq!(m.get_bool("additionalProperties").unwrap(), false);
+        m.get_document("patternProperties").unwrap().get_document(odm::schema::MAP_KEY_PATTERN).unwrap().clone()
+    };
+    assert_eq!(values(hm).get_str("bsonType").unwrap(), "string");
+    assert_eq!(values(props.get_document("bm").unwrap()).get_str("bsonType").unwrap(), "double");
     assert_eq!(props.get_document("hv").unwrap().get_str("bsonType").unwrap(), "int");
     assert_eq!(props.get_document("wc").unwrap().get_str("bsonType").unwrap(), "long");
     assert_eq!(props.get_document("fc").unwrap().get_str("bsonType").unwrap(), "long");

@@ -34,6 +34,8 @@ pub enum Rule {
     ExtraKey,
     OverBound,
     CounterOutOfStep,
+    /// A map key MongoDB cannot address (`a.b`, `$where`), with a valid value.
+    BadMapKey,
 }
 
 /// A hostile document with what it breaks and where.
@@ -189,7 +191,8 @@ fn walk_object(schema: &Document, root: &Document, value: &Bson, path: &mut Path
             });
         }
     }
-    if schema.get_bool("additionalProperties").ok() == Some(false) {
+    let map_values = schema.get_document("patternProperties").ok().and_then(|p| p.values().next()?.as_document());
+    if schema.get_bool("additionalProperties").ok() == Some(false) && map_values.is_none() {
         if let Some(d) = mutate(root, path, |v| {
             if let Bson::Document(d) = v {
                 d.insert("zzx", 1);
@@ -205,9 +208,25 @@ fn walk_object(schema: &Document, root: &Document, value: &Bson, path: &mut Path
             });
         }
     }
-    // Maps: dynamic keys share one value schema.
-    if let Ok(values) = schema.get_document("additionalProperties") {
-        if let Some((key, _)) = doc.iter().next() {
+    // Maps: dynamic keys share one value schema, and keys MongoDB cannot address are refused.
+    if let Some(values) = map_values {
+        if let Some((key, valid)) = doc.iter().next() {
+            for bad in ["a.b", "$where"] {
+                if let Some(d) = mutate(root, path, |v| {
+                    if let Bson::Document(d) = v {
+                        d.insert(bad, valid.clone());
+                    }
+                }) {
+                    let mut p = path.clone();
+                    p.push(Seg::Key(bad.into()));
+                    out.push(Hostile {
+                        rule: Rule::BadMapKey,
+                        path: dotted(&p),
+                        what: format!("map key `{bad}` with a valid value"),
+                        doc: d,
+                    });
+                }
+            }
             path.push(Seg::Key(key.clone()));
             walk_value(values, root, value, path, out);
             path.pop();

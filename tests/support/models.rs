@@ -446,8 +446,9 @@ pub struct Maps {
     pub lines: BTreeMap<String, Line>,
 }
 
+/// Every key odm stores: empty, or any text not starting with `$` and without `.` or NUL.
 fn map_key() -> impl Strategy<Value = String> {
-    "[a-z][a-z0-9_]{0,10}"
+    "([^$.\\x00][^.\\x00]{0,10})?"
 }
 
 pub fn maps() -> impl Strategy<Value = Maps> {

@@ -13,12 +13,13 @@ fn opt_str(s: Option<&String>) -> TokenStream {
     }
 }
 
-/// The schema expression of one field, with its field-level keywords applied.
+/// The schema expression of one field, with its field-level keywords applied; `__closed` (whether the enclosing
+/// document is closed) must be in scope.
 pub fn field_schema(field: &Field) -> TokenStream {
     let ty = field.ty;
     let a = &field.attrs;
     let mut expr = match source(field) {
-        Source::Trait => quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::bson_schema()),
+        Source::Trait => quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::bson_schema_within(__closed)),
         Source::Fixed(alias) => quote!(__odm::build::fixed(#alias)),
         Source::Mixed => quote!(__odm::build::any()),
     };
@@ -76,10 +77,32 @@ fn nested_meta(field: &Field) -> TokenStream {
     }
 }
 
+/// `fn bson_schema_within` computing `__closed` for this type (its own `closed`/`open`, else the enclosing
+/// document's) before `body`, and `fn bson_schema` as the same outside any document.
+fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
+    let closed = if cont.attrs.closed.is_some() {
+        quote!(true)
+    } else if cont.attrs.open.is_some() {
+        quote!(false)
+    } else {
+        quote!(__within)
+    };
+    quote! {
+        fn bson_schema() -> __odm::Document {
+            <Self as __odm::BsonSchema>::bson_schema_within(false)
+        }
+        // A string enum or a converted field has no keys to close.
+        #[allow(unused_variables)]
+        fn bson_schema_within(__within: bool) -> __odm::Document {
+            let __closed: bool = #closed;
+            #body
+        }
+    }
+}
+
 pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> TokenStream {
     let ident = cont.ident;
     let desc = opt_str(cont.doc.as_ref());
-    let closed = cont.attrs.closed.is_some();
     match &cont.data {
         Data::Struct(fields) => {
             let mut adds = object_fields(fields);
@@ -109,6 +132,15 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
             });
             let checks = counter_checks(fields);
             let dynamic = dynamic_keys(fields.iter());
+            let schema_fns = schema_fns(
+                cont,
+                quote! {
+                    let mut __s = __odm::build::ObjectSchema::new();
+                    #adds
+                    #implicit_id
+                    __s.finish(__closed, #desc)
+                },
+            );
             quote! {
                 static __META: __odm::TypeMeta = __odm::TypeMeta { name: #name, fields: &[#(#metas),*] };
 
@@ -122,12 +154,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = __odm::BsonKind::Object;
                     #extra
-                    fn bson_schema() -> __odm::Document {
-                        let mut __s = __odm::build::ObjectSchema::new();
-                        #adds
-                        #implicit_id
-                        __s.finish(#closed, #desc)
-                    }
+                    #schema_fns
                     fn type_meta() -> ::core::option::Option<&'static __odm::TypeMeta> {
                         ::core::option::Option::Some(&__META)
                     }
@@ -140,7 +167,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
         }
         Data::Newtype(field) => {
             let ty = field.ty;
-            let schema = field_schema(field);
+            let schema_fns = schema_fns(cont, field_schema(field));
             let dynamic = dynamic_keys(std::iter::once(&**field));
             let (kind, item, meta, checks) = match source(field) {
                 Source::Trait => (
@@ -165,9 +192,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                     // always carries its bound.
                     const BOUNDED: bool = true;
                     #extra
-                    fn bson_schema() -> __odm::Document {
-                        #schema
-                    }
+                    #schema_fns
                     fn type_meta() -> ::core::option::Option<&'static __odm::TypeMeta> {
                         #meta
                     }
@@ -186,7 +211,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 Some(tag) => {
                     let tag = &tag.value;
                     let content = cont.attrs.content.as_ref().map(|c| &c.value);
-                    let schemas = stored.iter().map(|v| variant_schema(v, tag, content, closed));
+                    let schemas = stored.iter().map(|v| variant_schema(v, tag, content));
                     (
                         quote!(__odm::BsonKind::Object),
                         quote!(__odm::build::tagged_enum(#tag, &[#(#names),*], __odm::vec![#(#schemas),*], #desc)),
@@ -199,6 +224,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 Style::Unit | Style::Tuple => [].iter(),
             });
             let dynamic = dynamic_keys(variant_fields);
+            let schema_fns = schema_fns(cont, body);
             // A string enum converts straight to its stored name, skipping the serde round trip.
             let all_unit = variants.iter().all(|v| !v.attrs.skip && matches!(v.style, Style::Unit));
             let to_bson = (cont.attrs.tag.is_none() && all_unit && !variants.is_empty()).then(|| {
@@ -217,9 +243,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = #kind;
                     #extra
-                    fn bson_schema() -> __odm::Document {
-                        #body
-                    }
+                    #schema_fns
                     #to_bson
                     #dynamic
                 }
@@ -228,7 +252,8 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
     }
 }
 
-fn variant_schema(v: &Variant, tag: &str, content: Option<&String>, closed: bool) -> TokenStream {
+/// One variant's object schema; closed when the enum is (`__closed` in scope).
+fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStream {
     let name = &v.name;
     let desc = opt_str(v.doc.as_ref());
     let tag_schema = quote!(__odm::doc! { "enum": [#name] });
@@ -243,7 +268,7 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>, closed: bool
                 let mut __s = __odm::build::ObjectSchema::new();
                 __s.field(#tag, #tag_schema, true);
                 __s.field(#content, #schema, true);
-                __s.finish(#closed, #desc)
+                __s.finish(__closed, #desc)
             }}
         }
         (Style::Struct(fields), None) => {
@@ -252,7 +277,7 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>, closed: bool
                 let mut __s = __odm::build::ObjectSchema::new();
                 __s.field(#tag, #tag_schema, true);
                 #adds
-                __s.finish(#closed, #desc)
+                __s.finish(__closed, #desc)
             }}
         }
         (Style::Struct(fields), Some(content)) => {
@@ -261,18 +286,18 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>, closed: bool
                 let __inner = {
                     let mut __s = __odm::build::ObjectSchema::new();
                     #adds
-                    __s.finish(#closed, ::core::option::Option::None)
+                    __s.finish(__closed, ::core::option::Option::None)
                 };
                 let mut __s = __odm::build::ObjectSchema::new();
                 __s.field(#tag, #tag_schema, true);
                 __s.field(#content, __inner, true);
-                __s.finish(#closed, #desc)
+                __s.finish(__closed, #desc)
             }}
         }
         (Style::Unit | Style::Tuple, _) => quote! {{
             let mut __s = __odm::build::ObjectSchema::new();
             __s.field(#tag, #tag_schema, true);
-            __s.finish(#closed, #desc)
+            __s.finish(__closed, #desc)
         }},
     }
 }

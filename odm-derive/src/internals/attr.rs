@@ -225,6 +225,8 @@ pub struct Container {
     pub module: Option<Sp<String>>,
     pub max_key_len: Option<Sp<usize>>,
     pub closed: Option<Sp<()>>,
+    /// `#[odm(open)]`: this type stays open even inside a closed document.
+    pub open: Option<Sp<()>>,
     pub validation_level: Option<Sp<String>>,
     pub validation_action: Option<Sp<String>>,
     pub read_concern: Option<Sp<String>>,
@@ -253,7 +255,7 @@ pub struct Container {
     pub shard_key: Option<Sp<String>>,
 }
 
-const ODM_CONTAINER: &str = "`collection`, `db`, `module`, `max_key_len`, `closed`, `validation_level`, \
+const ODM_CONTAINER: &str = "`collection`, `db`, `module`, `max_key_len`, `closed`, `open`, `validation_level`, \
                              `validation_action`, `read_concern`, `write_concern`, `read_preference`, `crate`, `index`, \
                              `query`, `capped`, `max_indexes`, `shard_key`";
 
@@ -264,6 +266,7 @@ impl Container {
         let mut module = Attr::none(cx, "module");
         let mut max_key_len = Attr::none(cx, "max_key_len");
         let mut closed = Attr::none(cx, "closed");
+        let mut open = Attr::none(cx, "open");
         let mut level = Attr::none(cx, "validation_level");
         let mut action = Attr::none(cx, "validation_action");
         let mut read_concern = Attr::none(cx, "read_concern");
@@ -312,6 +315,8 @@ impl Container {
                 }
             } else if p.is_ident("closed") {
                 closed.set(p, ());
+            } else if p.is_ident("open") {
+                open.set(p, ());
             } else if p.is_ident("validation_level") {
                 if let Some(l) = lit_str(cx, "validation_level", meta) {
                     let v = l.value();
@@ -435,6 +440,7 @@ impl Container {
             module: module.get(),
             max_key_len: max_key_len.get(),
             closed: closed.get(),
+            open: open.get(),
             validation_level: level.get(),
             validation_action: action.get(),
             read_concern: read_concern.get(),

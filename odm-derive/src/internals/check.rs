@@ -158,14 +158,23 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             }
         }
     }
-    if matches!(cont.data, Data::Enum(_)) && cont.attrs.closed.is_some() && cont.attrs.tag.is_none() {
-        if let Some(c) = &cont.attrs.closed {
+    for (name, attr) in [("closed", &cont.attrs.closed), ("open", &cont.attrs.open)] {
+        if let (Data::Enum(_), Some(c), None) = (&cont.data, attr, &cont.attrs.tag) {
             cx.error_spanned_by(
                 c,
-                "`closed` applies to documents, but an enum without `#[serde(tag = \"...\")]` is stored as a string; \
-                 remove `closed`",
+                format!(
+                    "`{name}` applies to documents, but an enum without `#[serde(tag = \"...\")]` is stored as a \
+                     string; remove `{name}`"
+                ),
             );
         }
+    }
+    if let (Some(_), Some(open)) = (&cont.attrs.closed, &cont.attrs.open) {
+        cx.error_spanned_by(
+            open,
+            "`open` and `closed` contradict each other: keep `closed` to refuse unknown keys at every level this type \
+             owns, or `open` to accept them here even inside a closed document",
+        );
     }
 }
 
