@@ -5,6 +5,7 @@ use super::ast::{Container, Data, Derive, Field};
 use super::check::{source, Source};
 use super::ctxt::Ctxt;
 use super::index_attr::IndexAttr;
+use super::names::charset_error;
 use super::ty::{self, TyKind};
 use quote::ToTokens;
 
@@ -359,25 +360,25 @@ impl PartialValue {
     }
 }
 
+/// The problem with an explicit index name, if any.
+fn index_name_problem(name: &str) -> Option<String> {
+    let fix = |s: String| {
+        let prefixed = (!s.starts_with("idx_")).then(|| format!("idx_{s}"));
+        [Some(s), prefixed].into_iter().flatten().find(|c| index_name_problem(c).is_none())
+    };
+    charset_error("index", name, &fix).or_else(|| {
+        (!name.starts_with("idx_") || name.len() <= 4).then(|| {
+            format!("index name `{name}` must follow the naming rule `idx_<fields>` (seed 002 §3), e.g. `idx_order_no`")
+        })
+    })
+}
+
 fn check_name(cx: &Ctxt, lit: &syn::LitStr) -> bool {
-    let name = lit.value();
-    if !name.starts_with("idx_") || name.len() <= 4 {
-        cx.error_spanned_by(
-            lit,
-            format!(
-                "index name `{name}` must follow the naming rule `idx_<fields>` (seed 002 §3), e.g. `idx_order_no`"
-            ),
-        );
-        false
-    } else if let Some(bad) = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')) {
-        cx.error_spanned_by(
-            lit,
-            format!("index name `{name}` contains `{bad}`; use lowercase letters, digits and `_`"),
-        );
-        false
-    } else {
-        true
+    let problem = index_name_problem(&lit.value());
+    if let Some(msg) = &problem {
+        cx.error_spanned_by(lit, msg);
     }
+    problem.is_none()
 }
 
 /// The options that tell two indexes on the same keys apart, as text.
