@@ -2,6 +2,7 @@
 //! (seed 002 §3 naming `idx_<keys>`, seed 004 §3.1 index types and the parallel-arrays limit, seed 000 "删除旧数据").
 
 use super::ast::{Container, Data, Derive, Field};
+use super::attr::did_you_mean;
 use super::check::{source, Source};
 use super::ctxt::Ctxt;
 use super::index_attr::IndexAttr;
@@ -109,13 +110,7 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<
         ));
     }
     let Some(field) = fields.iter().find(|f| f.rust_name == segments[0]) else {
-        let guess = fields
-            .iter()
-            .filter(|f| f.is_stored())
-            .map(|f| (super::attr::edit_distance(segments[0], &f.rust_name), &f.rust_name))
-            .filter(|(d, _)| *d <= 2)
-            .min_by_key(|(d, _)| *d)
-            .map_or_else(String::new, |(_, n)| format!(" (did you mean `{n}`?)"));
+        let guess = did_you_mean(segments[0], fields.iter().filter(|f| f.is_stored()).map(|f| f.rust_name.as_str()));
         return Err(format!(
             "unknown field `{}`{guess}: paths use Rust field names (fields here: {})",
             segments[0],

@@ -1,6 +1,6 @@
 //! `#[odm(index(...))]`, `#[odm(capped(...))]`: parsing only (rules live in `check_index.rs`).
 
-use super::attr::{edit_distance, skip_rest};
+use super::attr::{did_you_mean, skip_rest};
 use super::ctxt::Ctxt;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -76,16 +76,6 @@ const COLLATION_FIELDS: &[(&str, &str)] = &[
     ("backwards", "bool"),
     ("normalization", "bool"),
 ];
-
-/// " (did you mean `x`?)" for a misspelt option, or nothing.
-fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    known
-        .into_iter()
-        .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map_or_else(String::new, |(_, k)| format!(" (did you mean `{k}`?)"))
-}
 
 fn str_value(cx: &Ctxt, what: &str, example: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
     match meta.value().and_then(|v| v.parse::<LitStr>()) {
