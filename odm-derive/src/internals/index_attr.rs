@@ -25,13 +25,15 @@ pub struct IndexAttr {
     pub default_language: Option<LitStr>,
     /// Some option was malformed or unknown (already reported): rules that depend on the whole index stay quiet.
     pub malformed: bool,
+    /// Built for a declared query: its `keys` were not written by the user, so messages do not quote them.
+    pub for_query: bool,
 }
 
 impl IndexAttr {
     /// The ESR index the derive builds for a declared query no declared index serves.
     pub fn for_query(keys: &str, tokens: TokenStream) -> Self {
         let span = tokens.clone().into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span());
-        IndexAttr { keys: Some(LitStr::new(keys, span)), ..Self::empty(tokens) }
+        IndexAttr { keys: Some(LitStr::new(keys, span)), for_query: true, ..Self::empty(tokens) }
     }
 
     /// An index with no options yet, declared at `tokens`.
@@ -50,6 +52,7 @@ impl IndexAttr {
             weights: None,
             default_language: None,
             malformed: false,
+            for_query: false,
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod distance;
 #[cfg(test)]
 mod distance_tests;
 pub mod index_attr;
+pub mod lists;
 pub mod names;
 pub mod query_attr;
 pub mod ty;
