@@ -1,10 +1,10 @@
-// Partial filters name Rust fields of the model.
+// Partial filters name Rust fields of the model; the message says which condition names an unknown one.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 
 #[derive(Model, Serialize, Deserialize)]
 #[odm(collection = "order_header")]
-#[odm(index(keys = "merchant", partial = "stauts = 'paid'"))]
+#[odm(index(keys = "merchant", partial = "merchant exists, stauts = 'paid'"))]
 struct Order {
     #[serde(rename = "mi")]
     merchant: String,

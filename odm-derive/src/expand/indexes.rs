@@ -8,12 +8,14 @@
 use crate::internals::ast::{Container, Data, Field};
 use crate::internals::check::{source, Source};
 use crate::internals::check_index::{
-    default_name, key_label, parse_partial, resolve_keys, resolve_path, Key, KeyKind, PartialValue,
+    default_name, key_label, parse_key, parse_partial, resolve_keys, resolve_path, Key, KeyKind, PartialValue,
 };
 use crate::internals::index_attr::IndexAttr;
+use crate::internals::lists::{entries, location, range_in, span_within, Lang, KEYS, PARTIAL, WEIGHTS};
 use crate::internals::ty;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
+use std::ops::Range;
 
 /// The `BsonKind` of a top-level field, as an expression.
 fn field_kind(f: &Field) -> TokenStream {
@@ -100,10 +102,57 @@ pub fn fallback_field_consts(input: &syn::DeriveInput) -> TokenStream {
     }
 }
 
+/// The source of the edit distance behind "did you mean" hints, embedded in generated code as is.
+const DISTANCE: &str = include_str!("../internals/distance.rs");
+
 /// Helpers for nested paths, emitted once per model that has some.
 fn nested_helpers() -> TokenStream {
     let table = table_type();
+    let distance: TokenStream = DISTANCE.parse().expect("distance.rs is Rust");
     quote! {
+        #[allow(dead_code)]
+        mod __odm_distance {
+            #distance
+        }
+
+        /// The Rust name of the field `name` most likely means: the one whose stored key it is, else the closest
+        /// one; "" when none is close. Names over 64 bytes are never returned, so a message has room for the guess.
+        #[allow(dead_code)]
+        const fn __odm_closest(fields: #table, name: &str) -> &'static str {
+            let ::core::option::Option::Some(fields) = fields else { return "" };
+            let (mut best, mut best_distance) = ("", usize::MAX);
+            let mut i = 0;
+            while i < fields.len() {
+                let rust = fields[i].0;
+                let d = if __odm_str_eq(fields[i].1.key, name) { 0 } else { __odm_distance::distance(name, rust) };
+                if rust.len() <= 64 && d < best_distance && __odm_distance::close_enough(name, d) {
+                    best = rust;
+                    best_distance = d;
+                }
+                i += 1;
+            }
+            best
+        }
+
+        /// `parts` joined into a buffer of `N` bytes (cut there), with the length used: a message built at compile
+        /// time.
+        #[allow(dead_code)]
+        const fn __odm_join<const N: usize>(parts: &[&str]) -> ([u8; N], usize) {
+            let mut buf = [0u8; N];
+            let (mut len, mut i) = (0, 0);
+            while i < parts.len() {
+                let part = parts[i].as_bytes();
+                let mut j = 0;
+                while j < part.len() && len < N {
+                    buf[len] = part[j];
+                    len += 1;
+                    j += 1;
+                }
+                i += 1;
+            }
+            (buf, len)
+        }
+
         /// Types without a field table: not embedded structs.
         trait __OdmNoFields {
             const __ODM_FIELDS: #table = ::core::option::Option::None;
@@ -313,36 +362,87 @@ fn name_parts(idx: &IndexAttr, keys: &[Key], span: Span) -> (Vec<TokenStream>, V
     (parts, known)
 }
 
-/// Every nested path an index names (keys, weights, partial filter), with the literal that names it.
-fn nested_paths<'a>(fields: &'a [Field<'a>], idx: &IndexAttr, keys: &[Key<'a>]) -> Vec<(String, Key<'a>, Span)> {
-    let mut out = Vec::new();
-    let keys_span = idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span);
-    for k in keys {
-        if let (Some(f), Some((seg, inner))) = (k.field, &k.nested) {
-            let key = Key { field: k.field, nested: Some((seg.clone(), inner)), first_is_array: false, kind: k.kind };
-            out.push((format!("{}.{seg}", f.rust_name), key, keys_span));
-        }
+/// A nested path an index names (in its keys, weights or partial filter), with where it is written.
+struct NestedPath<'a> {
+    label: String,
+    key: Key<'a>,
+    lit: &'a syn::LitStr,
+    lang: &'static Lang,
+    /// The path's bytes in the literal's value.
+    at: Range<usize>,
+    /// The literal is the `keys` of an index built for a query, which the user did not write.
+    for_query: bool,
+}
+
+impl NestedPath<'_> {
+    /// Where errors about the path point: at the path itself where the compiler can, else at its literal.
+    fn span(&self) -> Span {
+        let within = if self.for_query { None } else { span_within(&self.lit.token(), self.at.clone()) };
+        within.unwrap_or_else(|| self.lit.span())
     }
-    let mut more = |lit: &syn::LitStr, paths: Vec<String>| {
+}
+
+/// Every nested path an index names.
+fn nested_paths<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Vec<NestedPath<'a>> {
+    let mut out = Vec::new();
+    let mut add = |lit: &'a syn::LitStr, lang: &'static Lang, text: &str, paths: Vec<&str>| {
         for path in paths {
-            if let Ok((Some(f), Some((seg, inner)), _)) = resolve_path(fields, &path) {
+            if let Ok((Some(f), Some((seg, inner)), _)) = resolve_path(fields, path) {
                 let key = Key { field: Some(f), nested: Some((seg, inner)), first_is_array: false, kind: KeyKind::Asc };
-                out.push((path, key, lit.span()));
+                let (label, at, for_query) = (path.to_owned(), range_in(text, path), idx.for_query);
+                out.push(NestedPath { label, key, lit, lang, at, for_query });
             }
         }
     };
+    if let Some(k) = &idx.keys {
+        let text = k.value();
+        add(k, &KEYS, &text, entries(&text).into_iter().filter_map(|e| parse_key(&text, e).ok()?.0).collect());
+    }
     if let Some(w) = &idx.weights {
-        more(w, w.value().split(',').filter_map(|e| e.split_once(':')).map(|(f, _)| f.trim().to_owned()).collect());
+        let text = w.value();
+        add(w, &WEIGHTS, &text, entries(&text).into_iter().filter_map(|e| Some(e.split_once(':')?.0.trim())).collect());
     }
     if let Some(p) = &idx.partial {
-        more(
-            p,
-            parse_partial(fields, &p.value())
-                .map(|c| c.into_iter().map(|(path, _, _)| path).collect())
-                .unwrap_or_default(),
-        );
+        let text = p.value();
+        let paths = parse_partial(fields, &text).map(|c| c.into_iter().map(|(path, _, _)| path).collect());
+        add(p, &PARTIAL, &text, paths.unwrap_or_default());
     }
     out
+}
+
+/// The const assertion that a nested path names a stored field of its embedded type. An unknown name is
+/// answered with the closest field, found at compile time: only const evaluation sees the embedded type's fields.
+fn nested_path_exists(n: &NestedPath) -> TokenStream {
+    let (Some(f), Some((seg, inner))) = (n.key.field, &n.key.nested) else { return TokenStream::new() };
+    let (path, at) = (&n.label, n.span());
+    let table = table_of(inner, at);
+    let place = if n.for_query { String::new() } else { location(&n.lit.value(), n.at.start, n.lang) };
+    let not_embedded = format!(
+        "`{path}`{place}: field `{}` (`{}`) is not an embedded struct with named fields, so it has no field `{seg}`; \
+         nested paths go into `#[derive(Embedded)]` structs",
+        f.rust_name,
+        ty::display(f.ty)
+    );
+    let subject = format!("`{path}`{place}: `{}` has no stored field `{seg}`", ty::display(inner));
+    let rule = "; nested paths use the Rust field names of the embedded struct";
+    let missing = format!("{subject}{rule}");
+    let before = format!("{subject} (did you mean `{}.", f.rust_name);
+    let after = format!("`?){rule}");
+    // Room for any guess: `__odm_closest` only returns names that fit.
+    let room = before.len() + after.len() + 64;
+    quote_spanned! {at=>
+        const _: () = match #table {
+            ::core::option::Option::None => ::core::panic!(#not_embedded),
+            __fields => if __odm_field(__fields, #seg).is_none() {
+                let __guess = __odm_closest(__fields, #seg);
+                let __msg: ([u8; #room], usize) = __odm_join(&[#before, __guess, #after]);
+                match ::core::str::from_utf8(__msg.0.split_at(__msg.1).0) {
+                    ::core::result::Result::Ok(__m) if !__guess.is_empty() => ::core::panic!("{}", __m),
+                    _ => ::core::panic!(#missing),
+                }
+            },
+        };
+    }
 }
 
 fn key_value(kind: KeyKind) -> TokenStream {
@@ -412,7 +512,7 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
     }
     if let Some(w) = &idx.weights {
         let text = w.value();
-        let entries = text.split(',').filter_map(|e| {
+        let entries = entries(&text).into_iter().filter_map(|e| {
             let (f, n) = e.split_once(':')?;
             let n: i32 = n.trim().parse().ok()?;
             let (field, nested, _) = resolve_path(fields, f.trim()).ok()?;
@@ -428,7 +528,8 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
         }});
     }
     if let Some(p) = &idx.partial {
-        let conditions = parse_partial(fields, &p.value()).ok()?;
+        let text = p.value();
+        let conditions = parse_partial(fields, &text).ok()?;
         let adds = conditions.iter().filter_map(|(path, op, value)| {
             let (field, nested, _) = resolve_path(fields, path).ok()?;
             let key = Key { field, nested, first_is_array: false, kind: KeyKind::Asc };
@@ -459,27 +560,10 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
     // Const assertions for what only types know.
     let mut asserts = TokenStream::new();
     let label = keys_lit.value();
-    let nested = nested_paths(fields, idx, &keys);
+    let nested = nested_paths(fields, idx);
     // Nested paths exist (the other assertions read an unknown field as `None` and stay quiet).
-    for (path, k, at) in &nested {
-        let (Some(f), Some((seg, inner))) = (k.field, &k.nested) else { continue };
-        let table = table_of(inner, *at);
-        let not_embedded = format!(
-            "`{path}`: field `{}` (`{}`) is not an embedded struct with named fields, so it has no field `{seg}`; \
-             nested paths go into `#[derive(Embedded)]` structs",
-            f.rust_name,
-            ty::display(f.ty)
-        );
-        let missing = format!(
-            "`{path}`: `{}` has no stored field `{seg}`; nested paths use the Rust field names of the embedded struct",
-            ty::display(inner)
-        );
-        asserts.extend(quote_spanned! {*at=>
-            const _: () = match #table {
-                ::core::option::Option::None => ::core::panic!(#not_embedded),
-                __fields => if __odm_field(__fields, #seg).is_none() { ::core::panic!(#missing) },
-            };
-        });
+    for n in &nested {
+        asserts.extend(nested_path_exists(n));
     }
     // TTL: on a date, or an array of dates (the earliest one expires the document).
     if idx.ttl.is_some() && keys.len() == 1 && matches!(keys[0].kind, KeyKind::Asc | KeyKind::Desc) {

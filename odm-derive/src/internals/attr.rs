@@ -6,6 +6,7 @@
 
 use super::case::RenameRule;
 use super::ctxt::Ctxt;
+use super::distance::{close_enough, distance};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -184,30 +185,24 @@ fn each_nested(cx: &Ctxt, attrs: &[syn::Attribute], name: &str, mut f: impl FnMu
 fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, expected: &str) {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
     // `expected` lists the names in backticks: "`a`, `b`".
-    let guess = expected
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .filter(|known| edit_distance(&name, known) <= 2)
-        .min_by_key(|known| edit_distance(&name, known));
-    let hint = guess.map_or_else(String::new, |g| format!(" (did you mean `{g}`?)"));
+    let hint = did_you_mean(&name, expected.split('`').skip(1).step_by(2));
     cx.error_spanned_by(&meta.path, format!("unknown {what} attribute `{name}`{hint}: expected one of {expected}"));
     skip_rest(meta);
 }
 
-/// Levenshtein distance, for "did you mean" hints.
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+/// The known name closest to the misspelt `name`, if one is close enough to suggest.
+pub(super) fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .into_iter()
+        .map(|k| (distance(name, k), k))
+        .filter(|(d, _)| close_enough(name, *d))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// " (did you mean `x`?)" for a misspelt `name`, or nothing.
+pub(super) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    closest(name, known).map_or_else(String::new, |k| format!(" (did you mean `{k}`?)"))
 }
 
 /// A serde attribute odm cannot mirror: refused rather than silently misread.
@@ -727,15 +722,17 @@ pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::edit_distance;
+    use super::closest;
 
     #[test]
-    fn edit_distance_counts_single_edits() {
-        assert_eq!(edit_distance("max_item", "max_items"), 1);
-        assert_eq!(edit_distance("nulable", "nullable"), 1);
-        assert_eq!(edit_distance("unbound", "unbounded"), 2);
-        assert_eq!(edit_distance("colection", "collection"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert!(edit_distance("custom_id", "max_len") > 2);
+    fn closest_suggests_near_names_only() {
+        let known = ["merchant", "status", "amount", "id"];
+        assert_eq!(closest("stauts", known), Some("status"));
+        assert_eq!(closest("STATUS", known), Some("status"));
+        assert_eq!(closest("merchnt", known), Some("merchant"));
+        // Short names allow one edit, not two: `am` is no typo of `id`.
+        assert_eq!(closest("ix", known), Some("id"));
+        assert_eq!(closest("am", known), None);
+        assert_eq!(closest("created_at", known), None);
     }
 }

@@ -2,9 +2,12 @@
 //! (seed 002 §3 naming `idx_<keys>`, seed 004 §3.1 index types and the parallel-arrays limit, seed 000 "删除旧数据").
 
 use super::ast::{Container, Data, Derive, Field};
+use super::attr::{closest, did_you_mean};
 use super::check::{source, Source};
 use super::ctxt::Ctxt;
 use super::index_attr::IndexAttr;
+use super::lists::{entries, PartError, KEYS, PARTIAL, WEIGHTS};
+use super::names::charset_error;
 use super::ty::{self, TyKind};
 use quote::ToTokens;
 
@@ -95,36 +98,38 @@ fn field_list(fields: &[Field]) -> String {
 /// whether the top-level field is (syntactically) an array.
 pub type Resolved<'a> = (Option<&'a Field<'a>>, Option<(String, &'a syn::Type)>, bool);
 
-/// Resolves one path (`a` or `a.b`) against the struct's fields.
-pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<'a>, String> {
+/// Resolves one path (`a` or `a.b`) against the struct's fields. An error is about `path` or a part of it; the
+/// caller places it in the whole string with [`PartError::within`].
+pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<'a>, PartError> {
     let segments: Vec<&str> = path.split('.').collect();
     if segments.iter().any(|s| s.is_empty() || s.contains(char::is_whitespace)) {
-        return Err(format!("`{path}` is not a field path: write `field` or `field.nested`, with Rust field names"));
+        return Err(PartError::at(
+            path,
+            path,
+            format!("`{path}`"),
+            " is not a field path: write `field` or `field.nested`, with Rust field names",
+        ));
     }
     if segments.len() > 2 {
-        return Err(format!(
-            "`{path}`: paths deeper than `field.nested` are not supported yet; index `{}.{}` or flatten the embedded type",
-            segments[0], segments[1]
+        return Err(PartError::at(
+            path,
+            path,
+            format!("`{path}`"),
+            format!(
+                ": paths deeper than `field.nested` are not supported yet; index `{}.{}` or flatten the embedded type",
+                segments[0], segments[1]
+            ),
         ));
     }
     let Some(field) = fields.iter().find(|f| f.rust_name == segments[0]) else {
-        let guess = fields
-            .iter()
-            .filter(|f| f.is_stored())
-            .map(|f| (super::attr::edit_distance(segments[0], &f.rust_name), &f.rust_name))
-            .filter(|(d, _)| *d <= 2)
-            .min_by_key(|(d, _)| *d)
-            .map_or_else(String::new, |(_, n)| format!(" (did you mean `{n}`?)"));
-        return Err(format!(
-            "unknown field `{}`{guess}: paths use Rust field names (fields here: {})",
-            segments[0],
-            field_list(fields)
-        ));
+        return Err(unknown_field(fields, path, segments[0], &path[segments[0].len()..]));
     };
     if !field.is_stored() {
-        return Err(format!(
-            "field `{}` is skipped when serializing, so it is never stored and cannot be indexed or filtered on",
-            field.rust_name
+        return Err(PartError::at(
+            path,
+            segments[0],
+            format!("field `{}`", field.rust_name),
+            " is skipped when serializing, so it is never stored and cannot be indexed or filtered on",
         ));
     }
     let first_is_array = is_array_field(field);
@@ -132,11 +137,14 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<
         return Ok((Some(field), None, first_is_array));
     }
     let not_embedded = || {
-        Err(format!(
-            "field `{}` (`{}`) is not an embedded struct, so `{path}` names nothing; nested paths go into \
-             `#[derive(Embedded)]` structs",
-            field.rust_name,
-            ty::display(field.ty)
+        Err(PartError::at(
+            path,
+            path,
+            format!("field `{}` (`{}`)", field.rust_name, ty::display(field.ty)),
+            format!(
+                " is not an embedded struct, so `{path}` names nothing; nested paths go into `#[derive(Embedded)]` \
+                 structs"
+            ),
         ))
     };
     if !matches!(source(field), Source::Trait) {
@@ -148,47 +156,74 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<
     }
 }
 
+/// `name` (a slice of `text`, followed there by `rest`, e.g. `.nested`) is no field of the struct: the error
+/// suggests the field it most likely means, by Rust name or by stored key, with `rest` kept.
+pub fn unknown_field(fields: &[Field], text: &str, name: &str, rest: &str) -> PartError {
+    let stored = || fields.iter().filter(|f| f.is_stored());
+    let guess = stored()
+        .find(|f| f.key == name)
+        .map(|f| f.rust_name.as_str())
+        .or_else(|| closest(name, stored().map(|f| f.rust_name.as_str())));
+    let hint = guess.map_or_else(String::new, |g| format!(" (did you mean `{g}{rest}`?)"));
+    PartError::at(
+        text,
+        name,
+        format!("unknown field `{name}`"),
+        format!("{hint}: paths use Rust field names (fields here: {})", field_list(fields)),
+    )
+}
+
 /// Parses `keys = "merchant, status, -created_at, title:text"`.
-pub fn resolve_keys<'a>(fields: &'a [Field<'a>], keys: &str) -> Result<Vec<Key<'a>>, String> {
+pub fn resolve_keys<'a>(fields: &'a [Field<'a>], keys: &str) -> Result<Vec<Key<'a>>, PartError> {
     let mut out = Vec::new();
-    for raw in keys.split(',').map(str::trim) {
-        if raw.is_empty() {
-            return Err("empty key in `keys`: write `keys = \"a, -b\"`".into());
-        }
-        if raw == "$**" {
-            out.push(Key { field: None, nested: None, first_is_array: false, kind: KeyKind::Wildcard });
-            continue;
-        }
-        let (path, kind) = match raw.split_once(':') {
-            Some((p, k)) => {
-                let kind = match k.trim() {
-                    "text" => KeyKind::Text,
-                    "hashed" => KeyKind::Hashed,
-                    "2dsphere" => KeyKind::Sphere,
-                    "1" => KeyKind::Asc,
-                    "-1" => KeyKind::Desc,
-                    other => {
-                        return Err(format!(
-                            "unknown index type `{other}` for `{}`: expected `text`, `hashed`, `2dsphere`, `1` or `-1`",
-                            p.trim()
-                        ))
-                    }
-                };
-                (p.trim(), kind)
+    for raw in entries(keys) {
+        let key = match parse_key(keys, raw)? {
+            (None, kind) => Key { field: None, nested: None, first_is_array: false, kind },
+            (Some(path), kind) => {
+                let (field, nested, first_is_array) = resolve_path(fields, path).map_err(|e| e.within(keys, path))?;
+                Key { field, nested, first_is_array, kind }
             }
-            None => match raw.strip_prefix('-') {
-                Some(p) => (p.trim(), KeyKind::Desc),
-                None => (raw, KeyKind::Asc),
-            },
         };
-        let (path, kind) = match path.strip_suffix(".$**") {
-            Some(p) => (p, KeyKind::Wildcard),
-            None => (path, kind),
-        };
-        let (field, nested, first_is_array) = resolve_path(fields, path)?;
-        out.push(Key { field, nested, first_is_array, kind });
+        out.push(key);
     }
     Ok(out)
+}
+
+/// One entry of `keys` (a slice of it): the path it indexes (`None` for `$**`), as a slice too, and its kind.
+pub fn parse_key<'t>(keys: &str, raw: &'t str) -> Result<(Option<&'t str>, KeyKind), PartError> {
+    if raw.is_empty() {
+        return Err(PartError::quoting(keys, raw, "empty key in `keys`: write `keys = \"a, -b\"`"));
+    }
+    if raw == "$**" {
+        return Ok((None, KeyKind::Wildcard));
+    }
+    let (path, kind) = match raw.split_once(':') {
+        Some((p, k)) => {
+            let kind = match k.trim() {
+                "text" => KeyKind::Text,
+                "hashed" => KeyKind::Hashed,
+                "2dsphere" => KeyKind::Sphere,
+                "1" => KeyKind::Asc,
+                "-1" => KeyKind::Desc,
+                other => {
+                    let msg = format!(
+                        "unknown index type `{other}` for `{}`: expected `text`, `hashed`, `2dsphere`, `1` or `-1`",
+                        p.trim()
+                    );
+                    return Err(PartError::quoting(keys, other, msg));
+                }
+            };
+            (p.trim(), kind)
+        }
+        None => match raw.strip_prefix('-') {
+            Some(p) => (p.trim(), KeyKind::Desc),
+            None => (raw, KeyKind::Asc),
+        },
+    };
+    Ok(match path.strip_suffix(".$**") {
+        Some(p) => (Some(p), KeyKind::Wildcard),
+        None => (Some(path), kind),
+    })
 }
 
 /// `a`, `a.b` or `$**`: a key as the user wrote its path.
@@ -263,72 +298,70 @@ fn type_is_date(t: &syn::Type) -> Option<bool> {
 /// Operators a partial filter accepts, as written in the DSL.
 const PARTIAL_OPS: &str = "`exists`, `type`, `=`, `>`, `>=`, `<`, `<=`";
 
-/// Parses the partial filter DSL: `"email exists, amount > 0, kind type string, status = 'paid'"`.
-pub fn parse_partial(fields: &[Field], text: &str) -> Result<Vec<(String, String, PartialValue)>, String> {
+/// Parses the partial filter DSL: `"email exists, amount > 0, kind type string, status = 'paid'"`, into each
+/// condition's path (a slice of `text`), operator and value.
+pub fn parse_partial<'t>(fields: &[Field], text: &'t str) -> Result<Vec<(&'t str, String, PartialValue)>, PartError> {
     let mut out = Vec::new();
-    for entry in split_conditions(text) {
+    for entry in entries(text) {
         let mut parts = entry.splitn(3, ' ').map(str::trim);
         let (Some(path), Some(op)) = (parts.next(), parts.next()) else {
-            return Err(format!(
-                "`{entry}` is not a condition: write `field exists`, `field type string` or `field >= 10`, with spaces \
-                 around the operator"
+            return Err(PartError::quoting(
+                text,
+                entry,
+                format!(
+                    "`{entry}` is not a condition: write `field exists`, `field type string` or `field >= 10`, with \
+                     spaces around the operator"
+                ),
             ));
         };
-        resolve_path(fields, path)?;
+        resolve_path(fields, path).map_err(|e| e.within(text, path))?;
         let value = parts.next().unwrap_or("");
+        let fail = |part: &str, msg: String| Err(PartError::quoting(text, part, msg));
+        let parse = |v: &str| PartialValue::parse(entry, v).map_err(|msg| PartError::quoting(text, v, msg));
         let (op, v) = match op {
             "exists" if value.is_empty() => ("$exists", PartialValue::Bool(true)),
             "exists" => {
-                return Err(format!(
-                    "`{entry}`: write `{path} exists` alone; a partial index can only require that a field exists"
-                ))
+                return fail(
+                    value,
+                    format!(
+                        "`{entry}`: write `{path} exists` alone; a partial index can only require that a field exists"
+                    ),
+                )
             }
             "type" => {
                 if !super::check::BSON_TYPES.contains(&value) {
                     let types: Vec<String> = super::check::BSON_TYPES.iter().map(|t| format!("`{t}`")).collect();
-                    return Err(format!(
-                        "unknown BSON type `{value}` in `{entry}`: expected one of {}",
-                        types.join(", ")
-                    ));
+                    return fail(
+                        value,
+                        format!("unknown BSON type `{value}` in `{entry}`: expected one of {}", types.join(", ")),
+                    );
                 }
                 ("$type", PartialValue::Str(value.to_owned()))
             }
-            "=" | "==" => ("$eq", PartialValue::parse(entry, value)?),
-            ">" => ("$gt", PartialValue::parse(entry, value)?),
-            ">=" => ("$gte", PartialValue::parse(entry, value)?),
-            "<" => ("$lt", PartialValue::parse(entry, value)?),
-            "<=" => ("$lte", PartialValue::parse(entry, value)?),
+            "=" | "==" => ("$eq", parse(value)?),
+            ">" => ("$gt", parse(value)?),
+            ">=" => ("$gte", parse(value)?),
+            "<" => ("$lt", parse(value)?),
+            "<=" => ("$lte", parse(value)?),
             "!=" | "<>" | "not" | "ne" | "nin" | "$ne" | "$nin" | "$not" => {
-                return Err(format!(
-                    "`{entry}`: negations are not allowed in a partial index (the server refuses `$ne`, `$nin` and \
-                     `$not` there); rewrite it as a positive condition with {PARTIAL_OPS}"
-                ))
+                return fail(
+                    op,
+                    format!(
+                        "`{entry}`: negations are not allowed in a partial index (the server refuses `$ne`, `$nin` \
+                         and `$not` there); rewrite it as a positive condition with {PARTIAL_OPS}"
+                    ),
+                )
             }
             other => {
-                return Err(format!("unknown operator `{other}` in `{entry}`: a partial index accepts {PARTIAL_OPS}"))
+                return fail(
+                    other,
+                    format!("unknown operator `{other}` in `{entry}`: a partial index accepts {PARTIAL_OPS}"),
+                )
             }
         };
-        out.push((path.to_owned(), op.to_owned(), v));
+        out.push((path, op.to_owned(), v));
     }
     Ok(out)
-}
-
-/// The comma-separated conditions of a partial filter, trimmed; a comma inside a 'quoted string' is part of it.
-fn split_conditions(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut start, mut quoted) = (0, false);
-    for (i, c) in text.char_indices() {
-        match c {
-            '\'' => quoted = !quoted,
-            ',' if !quoted => {
-                out.push(text[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(text[start..].trim());
-    out
 }
 
 /// A literal in a partial filter.
@@ -359,25 +392,25 @@ impl PartialValue {
     }
 }
 
+/// The problem with an explicit index name, if any.
+fn index_name_problem(name: &str) -> Option<String> {
+    let fix = |s: String| {
+        let prefixed = (!s.starts_with("idx_")).then(|| format!("idx_{s}"));
+        [Some(s), prefixed].into_iter().flatten().find(|c| index_name_problem(c).is_none())
+    };
+    charset_error("index", name, &fix).or_else(|| {
+        (!name.starts_with("idx_") || name.len() <= 4).then(|| {
+            format!("index name `{name}` must follow the naming rule `idx_<fields>` (seed 002 §3), e.g. `idx_order_no`")
+        })
+    })
+}
+
 fn check_name(cx: &Ctxt, lit: &syn::LitStr) -> bool {
-    let name = lit.value();
-    if !name.starts_with("idx_") || name.len() <= 4 {
-        cx.error_spanned_by(
-            lit,
-            format!(
-                "index name `{name}` must follow the naming rule `idx_<fields>` (seed 002 §3), e.g. `idx_order_no`"
-            ),
-        );
-        false
-    } else if let Some(bad) = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')) {
-        cx.error_spanned_by(
-            lit,
-            format!("index name `{name}` contains `{bad}`; use lowercase letters, digits and `_`"),
-        );
-        false
-    } else {
-        true
+    let problem = index_name_problem(&lit.value());
+    if let Some(msg) = &problem {
+        cx.error_spanned_by(lit, msg);
     }
+    problem.is_none()
 }
 
 /// The options that tell two indexes on the same keys apart, as text.
@@ -392,27 +425,26 @@ fn identity(idx: &IndexAttr) -> (bool, bool, Option<String>, Option<String>) {
 
 /// Rules for the `weights` of a text index.
 fn check_weights(cx: &Ctxt, w: &syn::LitStr, keys: &[Key], labels: &[String]) {
-    let text_fields: Vec<&String> =
-        keys.iter().zip(labels).filter(|(k, _)| k.kind == KeyKind::Text).map(|(_, l)| l).collect();
+    let text_fields: Vec<&str> =
+        keys.iter().zip(labels).filter(|(k, _)| k.kind == KeyKind::Text).map(|(_, l)| l.as_str()).collect();
     let listed: Vec<String> = text_fields.iter().map(|l| format!("`{l}`")).collect();
-    for entry in w.value().split(',').map(str::trim) {
+    let text = w.value();
+    for entry in entries(&text) {
         let Some((field, weight)) = entry.split_once(':').map(|(f, n)| (f.trim(), n.trim())) else {
-            cx.error_spanned_by(
-                w,
-                format!("`{entry}`: weights are `text_field:weight`, e.g. `weights = \"title:10, body:2\"`"),
-            );
+            let msg = format!("`{entry}`: weights are `text_field:weight`, e.g. `weights = \"title:10, body:2\"`");
+            PartError::quoting(&text, entry, msg).report(cx, w, &WEIGHTS);
             continue;
         };
         if !weight.parse::<i32>().is_ok_and(|n| (1..=99_999).contains(&n)) {
-            cx.error_spanned_by(w, format!("`{entry}`: a weight is an integer from 1 to 99999"));
-        } else if !text_fields.iter().any(|l| *l == field) {
-            cx.error_spanned_by(
-                w,
-                format!(
-                    "`{field}` is not a text key of this index: weights apply to its `:text` keys ({})",
-                    listed.join(", ")
-                ),
+            let msg = format!("`{entry}`: a weight is an integer from 1 to 99999");
+            PartError::quoting(&text, weight, msg).report(cx, w, &WEIGHTS);
+        } else if !text_fields.contains(&field) {
+            let hint = did_you_mean(field, text_fields.iter().copied());
+            let detail = format!(
+                " is not a text key of this index{hint}: weights apply to its `:text` keys ({})",
+                listed.join(", ")
             );
+            PartError::at(&text, field, format!("`{field}`"), detail).report(cx, w, &WEIGHTS);
         }
     }
 }
@@ -485,8 +517,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         let Some(keys_lit) = &idx.keys else { continue };
         let keys = match resolve_keys(fields, &keys_lit.value()) {
             Ok(k) => k,
-            Err(msg) => {
-                cx.error_spanned_by(keys_lit, msg);
+            Err(e) => {
+                e.report(cx, keys_lit, &KEYS);
                 continue;
             }
         };
@@ -571,8 +603,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             cx.error_spanned_by(c, "text indexes do not support a collation (they compare by simple binary comparison); remove `collation`");
         }
         if let Some(p) = &idx.partial {
-            if let Err(msg) = parse_partial(fields, &p.value()) {
-                cx.error_spanned_by(p, msg);
+            if let Err(e) = parse_partial(fields, &p.value()) {
+                e.report(cx, p, &PARTIAL);
             }
         }
         let name_ok = idx.name.as_ref().is_none_or(|lit| check_name(cx, lit));
@@ -632,17 +664,5 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 ),
             );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_conditions;
-
-    #[test]
-    fn commas_inside_quotes_stay_in_the_value() {
-        assert_eq!(split_conditions("a = 'x, y', b >= 1"), ["a = 'x, y'", "b >= 1"]);
-        assert_eq!(split_conditions(" a exists "), ["a exists"]);
-        assert_eq!(split_conditions("a = ',', b = ''"), ["a = ','", "b = ''"]);
     }
 }

@@ -4,6 +4,7 @@
 use super::ast::{Container, Data, Field};
 use super::check_index::{resolve_keys, resolve_path, KeyKind, DEFAULT_MAX_INDEXES};
 use super::ctxt::Ctxt;
+use super::lists::{entries, Lang, PartError, EQ, RANGE, SORT};
 use super::query_attr::QueryAttr;
 use super::ty;
 
@@ -31,33 +32,39 @@ impl Esr<'_> {
     }
 }
 
-fn list(text: &str) -> Vec<String> {
-    text.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
+/// A query part's literal and its language.
+fn parts(q: &QueryAttr) -> [(Option<&syn::LitStr>, &'static Lang); 3] {
+    [(q.eq.as_ref(), &EQ), (q.sort.as_ref(), &SORT), (q.range.as_ref(), &RANGE)]
 }
 
-pub fn resolve<'a>(fields: &'a [Field<'a>], q: &QueryAttr) -> Result<Esr<'a>, (String, &'a str)> {
+/// A query's fields, resolved; an error comes with the literal it is about and that literal's language.
+pub fn resolve<'a, 'q>(
+    fields: &'a [Field<'a>],
+    q: &'q QueryAttr,
+) -> Result<Esr<'a>, (PartError, &'q syn::LitStr, &'static Lang)> {
     let mut esr = Esr { eq: Vec::new(), sort: Vec::new(), range: Vec::new() };
-    let check = |path: &str| resolve_path(fields, path).map(|(f, _, _)| f);
-    for l in q.eq.as_ref().map(|l| list(&l.value())).unwrap_or_default() {
-        let f = check(&l).map_err(|m| (m, "eq"))?.ok_or_else(|| ("`$**` is not a field".to_owned(), "eq"))?;
-        esr.eq.push((l, f));
-    }
-    for l in q.sort.as_ref().map(|l| list(&l.value())).unwrap_or_default() {
-        let (path, asc) = match l.strip_prefix('-') {
-            Some(p) => (p.trim().to_owned(), false),
-            None => (l.clone(), true),
-        };
-        check(&path).map_err(|m| (m, "sort"))?;
-        esr.sort.push((path, asc));
-    }
-    for l in q.range.as_ref().map(|l| list(&l.value())).unwrap_or_default() {
-        check(&l).map_err(|m| (m, "range"))?;
-        esr.range.push(l);
-    }
-    let labels = esr.labels();
-    for (i, l) in labels.iter().enumerate() {
-        if labels[..i].contains(l) {
-            return Err((format!("`{l}` appears twice in one query; a field is either equality, sort or range"), "eq"));
+    for (lit, lang) in parts(q) {
+        let Some(lit) = lit else { continue };
+        let text = lit.value();
+        for entry in entries(&text).into_iter().filter(|e| !e.is_empty()) {
+            let fail = |e: PartError| (e, lit, lang);
+            let (path, asc) = match entry.strip_prefix('-').filter(|_| lang.attr == SORT.attr) {
+                Some(p) => (p.trim(), false),
+                None => (entry, true),
+            };
+            let (field, _, _) = resolve_path(fields, path).map_err(|e| fail(e.within(&text, path)))?;
+            if esr.labels().contains(&path) {
+                let msg = format!("`{path}` appears twice in one query; a field is either equality, sort or range");
+                return Err(fail(PartError::quoting(&text, path, msg)));
+            }
+            match lang.attr {
+                "eq" => {
+                    let f = field.ok_or_else(|| fail(PartError::quoting(&text, path, "`$**` is not a field")))?;
+                    esr.eq.push((path.to_owned(), f));
+                }
+                "sort" => esr.sort.push((path.to_owned(), asc)),
+                _ => esr.range.push(path.to_owned()),
+            }
         }
     }
     Ok(esr)
@@ -134,17 +141,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     }
     for q in &cont.attrs.queries {
         match resolve(fields, q) {
-            Err((msg, part)) => {
-                let at = match part {
-                    "sort" => q.sort.as_ref(),
-                    "range" => q.range.as_ref(),
-                    _ => q.eq.as_ref(),
-                };
-                match at {
-                    Some(lit) => cx.error_spanned_by(lit, msg),
-                    None => cx.error_spanned_by(&q.tokens, msg),
-                }
-            }
+            Err((e, lit, lang)) => e.report(cx, lit, lang),
             Ok(esr) => {
                 // A low-cardinality boolean first wastes the most selective position (seed 004 §3.2).
                 if let Some((label, f)) = esr.eq.first() {

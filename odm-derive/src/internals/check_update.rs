@@ -2,22 +2,27 @@
 //! changed) and `keep_last` arrays (the one case where a push may cut elements).
 
 use super::ast::{Container, Data, Derive, Field};
-use super::check_index::{resolve_keys, resolve_path, KeyKind};
+use super::check_index::{resolve_keys, resolve_path, unknown_field, KeyKind};
 use super::ctxt::Ctxt;
+use super::lists::{entries, PartError, SHARD_KEY};
 use super::ty::{self, TyKind};
 
 /// The shard key's fields, in order, with `hashed` marks; unknown names are reported and left out.
 pub fn shard_fields<'a>(cont: &'a Container<'a>) -> Vec<(&'a Field<'a>, bool)> {
     let (Some(sk), Data::Struct(fields)) = (&cont.attrs.shard_key, &cont.data) else { return Vec::new() };
-    sk.value
-        .split(',')
-        .filter_map(|part| {
-            let part = part.trim();
-            let (name, hashed) = match part.split_once(':') {
-                Some((n, k)) => (n.trim(), k.trim() == "hashed"),
-                None => (part, false),
-            };
-            fields.iter().find(|f| f.rust_name == name).map(|f| (f, hashed))
+    shard_entries(&sk.value)
+        .into_iter()
+        .filter_map(|(name, kind)| fields.iter().find(|f| f.rust_name == name).map(|f| (f, kind == Some("hashed"))))
+        .collect()
+}
+
+/// The entries of `shard_key = "region, customer:hashed"`: each name, with its kind when one is written.
+fn shard_entries(text: &str) -> Vec<(&str, Option<&str>)> {
+    entries(text)
+        .into_iter()
+        .map(|part| match part.split_once(':') {
+            Some((n, k)) => (n.trim(), Some(k.trim())),
+            None => (part, None),
         })
         .collect()
 }
@@ -36,24 +41,19 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     }
     let Data::Struct(fields) = &cont.data else { return };
     let mut names = Vec::new();
-    for part in sk.value.split(',').map(str::trim) {
-        let (name, kind) = match part.split_once(':') {
-            Some((n, k)) => (n.trim(), Some(k.trim())),
-            None => (part, None),
-        };
+    let text = &sk.value;
+    let report = |part: &str, msg: String| PartError::quoting(text, part, msg).report(cx, sk, &SHARD_KEY);
+    for (name, kind) in shard_entries(text) {
         if let Some(k) = kind.filter(|k| *k != "hashed" && *k != "1") {
-            cx.error_spanned_by(
-                sk,
-                format!("shard key `{name}:{k}`: a shard key field is ranged (`{name}`) or `{name}:hashed`"),
-            );
+            report(k, format!("shard key `{name}:{k}`: a shard key field is ranged (`{name}`) or `{name}:hashed`"));
         }
         if name.is_empty() {
-            cx.error_spanned_by(sk, "empty field in `shard_key`: write `shard_key = \"region, customer\"`");
+            report(name, "empty field in `shard_key`: write `shard_key = \"region, customer\"`".to_owned());
             continue;
         }
         if name.contains('.') {
-            cx.error_spanned_by(
-                sk,
+            report(
+                name,
                 format!(
                     "shard key `{name}`: odm supports top-level shard key fields; store the value in a top-level field"
                 ),
@@ -61,15 +61,11 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             continue;
         }
         let Some(field) = fields.iter().find(|f| f.rust_name == name) else {
-            let known: Vec<_> = fields.iter().filter(|f| f.is_stored()).map(|f| format!("`{}`", f.rust_name)).collect();
-            cx.error_spanned_by(
-                sk,
-                format!("shard key `{name}` is not a field of this struct; the stored fields are {}", known.join(", ")),
-            );
+            unknown_field(fields, text, name, "").report(cx, sk, &SHARD_KEY);
             continue;
         };
         if names.contains(&name) {
-            cx.error_spanned_by(sk, format!("`{name}` appears twice in the shard key; keep one"));
+            report(name, format!("`{name}` appears twice in the shard key; keep one"));
         }
         names.push(name);
         let optional = matches!(ty::classify(field.ty), TyKind::Option(_));
@@ -111,14 +107,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         }
     }
     // Indexed: `_id` alone, or a declared index whose keys start with the shard key's.
-    let wanted: Vec<(&str, bool)> = sk
-        .value
-        .split(',')
-        .map(|p| match p.trim().split_once(':') {
-            Some((n, k)) => (n.trim(), k.trim() == "hashed"),
-            None => (p.trim(), false),
-        })
-        .collect();
+    let wanted: Vec<(&str, bool)> =
+        shard_entries(&sk.value).into_iter().map(|(name, kind)| (name, kind == Some("hashed"))).collect();
     // The implicit `_id` index is ascending: it serves a ranged `_id` shard key, not `_id:hashed`.
     let is_id =
         wanted.len() == 1 && !wanted[0].1 && fields.iter().any(|f| f.rust_name == wanted[0].0 && f.key == "_id");

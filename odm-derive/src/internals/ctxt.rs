@@ -22,6 +22,11 @@ impl Ctxt {
         self.push(syn::Error::new_spanned(obj.into_token_stream(), msg));
     }
 
+    /// Records an error at `span`.
+    pub fn error_at<T: Display>(&self, span: proc_macro2::Span, msg: T) {
+        self.push(syn::Error::new(span, msg));
+    }
+
     /// Records a parse error from syn.
     pub fn syn_error(&self, err: syn::Error) {
         self.push(err);

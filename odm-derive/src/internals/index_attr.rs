@@ -1,6 +1,6 @@
 //! `#[odm(index(...))]`, `#[odm(capped(...))]`: parsing only (rules live in `check_index.rs`).
 
-use super::attr::{edit_distance, skip_rest};
+use super::attr::{did_you_mean, skip_rest};
 use super::ctxt::Ctxt;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -25,13 +25,15 @@ pub struct IndexAttr {
     pub default_language: Option<LitStr>,
     /// Some option was malformed or unknown (already reported): rules that depend on the whole index stay quiet.
     pub malformed: bool,
+    /// Built for a declared query: its `keys` were not written by the user, so messages do not quote them.
+    pub for_query: bool,
 }
 
 impl IndexAttr {
     /// The ESR index the derive builds for a declared query no declared index serves.
     pub fn for_query(keys: &str, tokens: TokenStream) -> Self {
         let span = tokens.clone().into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span());
-        IndexAttr { keys: Some(LitStr::new(keys, span)), ..Self::empty(tokens) }
+        IndexAttr { keys: Some(LitStr::new(keys, span)), for_query: true, ..Self::empty(tokens) }
     }
 
     /// An index with no options yet, declared at `tokens`.
@@ -50,6 +52,7 @@ impl IndexAttr {
             weights: None,
             default_language: None,
             malformed: false,
+            for_query: false,
         }
     }
 }
@@ -76,16 +79,6 @@ const COLLATION_FIELDS: &[(&str, &str)] = &[
     ("backwards", "bool"),
     ("normalization", "bool"),
 ];
-
-/// " (did you mean `x`?)" for a misspelt option, or nothing.
-fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    known
-        .into_iter()
-        .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map_or_else(String::new, |(_, k)| format!(" (did you mean `{k}`?)"))
-}
 
 fn str_value(cx: &Ctxt, what: &str, example: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
     match meta.value().and_then(|v| v.parse::<LitStr>()) {

@@ -9,7 +9,11 @@ pub mod check_query;
 pub mod check_update;
 pub mod concern_attr;
 pub mod ctxt;
+pub mod distance;
+#[cfg(test)]
+mod distance_tests;
 pub mod index_attr;
+pub mod lists;
 pub mod names;
 pub mod query_attr;
 pub mod ty;

@@ -9,43 +9,154 @@ pub const MAX_DB_LEN: usize = 63;
 /// Longest `<db>.<collection>` in bytes, per the seed's naming rule (stricter than the server's 255).
 pub const MAX_NS_LEN: usize = 64;
 
-fn charset_error(what: &str, name: &str) -> Option<String> {
+/// The charset rule shared by database, collection, module and index names. On a breach the message suggests a
+/// name: `fix` gets the name in snake_case and returns what to suggest, a name every other rule accepts too (or
+/// `None`), so the hint is never a name the derive would refuse in turn. A snake_case name passes this rule, so a
+/// `fix` that checks its candidate by calling back here does not recurse further.
+pub fn charset_error(what: &str, name: &str, fix: &dyn Fn(String) -> Option<String>) -> Option<String> {
     if name.is_empty() {
         return Some(format!("{what} name is empty"));
     }
+    let hint = || snake_case(name).and_then(fix).map_or_else(String::new, |s| format!(": use `{s}`"));
     if let Some(bad) = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')) {
-        let hint =
-            if bad.is_ascii_uppercase() { format!(": use `{}`", name.to_ascii_lowercase()) } else { String::new() };
         return Some(format!(
-            "{what} name `{name}` contains `{bad}`; {what} names are lowercase letters, digits and `_` only (seed 001 §1–2){hint}"
+            "{what} name `{name}` contains `{bad}`; {what} names are lowercase letters, digits and `_` only{}",
+            hint()
         ));
     }
     if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
-        return Some(format!("{what} name `{name}` must start with a lowercase letter"));
+        return Some(format!("{what} name `{name}` must start with a lowercase letter{}", hint()));
     }
     None
+}
+
+/// `name` in snake_case: `OrderHeader`, `orderHeader`, `order-header` and `order.header` give `order_header`, and
+/// `HTTPLog` gives `http_log` (a capital starts a word after a lowercase letter or digit, or before a lowercase
+/// letter). ASCII punctuation and spaces separate words; `None` when a character has no such spelling or the
+/// result does not start with a letter, since then only the user can choose the name.
+pub fn snake_case(name: &str) -> Option<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            let prev = if i > 0 { chars[i - 1] } else { ' ' };
+            let next_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+            let starts_word = c.is_ascii_uppercase()
+                && (prev.is_ascii_lowercase() || prev.is_ascii_digit() || (prev.is_ascii_uppercase() && next_lower));
+            if starts_word && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_punctuation() || c.is_whitespace() {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+        } else {
+            return None;
+        }
+    }
+    let out = out.trim_end_matches('_');
+    out.starts_with(|c: char| c.is_ascii_lowercase()).then(|| out.to_owned())
+}
+
+/// The problem with a database name, if any.
+fn db_problem(db: &str) -> Option<String> {
+    charset_error("database", db, &|s| db_problem(&s).is_none().then_some(s)).or_else(|| {
+        (db.len() > MAX_DB_LEN)
+            .then(|| format!("database name `{db}` is {} bytes; the limit is {MAX_DB_LEN}: shorten it", db.len()))
+    })
+}
+
+/// The module a collection declares (`#[odm(module = "..")]`), as far as its naming conventions go.
+#[derive(Clone, Copy)]
+enum Module<'a> {
+    None,
+    Valid(&'a str),
+    /// Reported on its own: no convention is checked against it.
+    Invalid,
+}
+
+/// The naming rules a collection name breaks, given its database (when valid) and module.
+fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<String> {
+    // `OrderHeader` in module `shop` is `shop_order_header`.
+    let fix = |s: String| {
+        let prefixed = match module {
+            Module::Valid(m) if !s.starts_with(&format!("{m}_")) => Some(format!("{m}_{s}")),
+            _ => None,
+        };
+        [Some(s), prefixed].into_iter().flatten().find(|c| collection_problems(c, db, module).is_empty())
+    };
+    if let Some(msg) = charset_error("collection", name, &fix) {
+        return vec![msg];
+    }
+    let mut out = Vec::new();
+    if name.split('_').next() == Some("system") {
+        out.push(format!(
+            "collection name `{name}` starts with `system`, the prefix of the server's own `system.*` collections \
+             (seed 001 §2); choose another name"
+        ));
+    }
+    let ns_len = db.map_or(0, |d| d.len() + 1) + name.len();
+    if ns_len > MAX_NS_LEN {
+        let ns = db.map_or_else(|| name.to_owned(), |d| format!("{d}.{name}"));
+        out.push(format!(
+            "namespace `{ns}` is {ns_len} bytes; the limit is {MAX_NS_LEN} including the `db.` prefix \
+             (seed 001 §2(3)): shorten the collection name"
+        ));
+    }
+    match module {
+        // Module conventions (seed 001 §2(4)): <module>_<table>, base_<module>_<table>, log_<module>_<table>.
+        Module::Valid(m) => {
+            let ok = [format!("{m}_"), format!("base_{m}_"), format!("log_{m}_")]
+                .iter()
+                .any(|prefix| name.starts_with(prefix.as_str()) && name.len() > prefix.len());
+            if !ok {
+                out.push(format!(
+                    "collection `{name}` does not follow the module convention: expected `{m}_<table>` (data), \
+                     `base_{m}_<table>` (code table) or `log_{m}_<table>` (log table)"
+                ));
+            }
+        }
+        Module::None => {
+            for kind in ["base", "log"] {
+                if let Some(rest) = name.strip_prefix(kind).and_then(|r| r.strip_prefix('_')) {
+                    let parts: Vec<&str> = rest.split('_').collect();
+                    if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
+                        out.push(format!(
+                            "collection `{name}` starts with `{kind}_` but is not `{kind}_<module>_<table>` (seed 001 §2(4))"
+                        ));
+                    }
+                }
+            }
+        }
+        Module::Invalid => return out,
+    }
+    if name.contains("__") || name.ends_with('_') {
+        out.push(format!("collection name `{name}` has an empty part between underscores"));
+    }
+    out
 }
 
 pub fn check_container_names(cx: &Ctxt, cont: &Container) {
     let a = &cont.attrs;
     // A bad database name is reported once, not again as part of a too-long namespace.
-    let mut db_ok = true;
-    if let Some(db) = &a.db {
-        if let Some(msg) = charset_error("database", &db.value) {
-            cx.error_spanned_by(db, msg);
-            db_ok = false;
-        } else if db.value.len() > MAX_DB_LEN {
-            cx.error_spanned_by(
-                db,
-                format!(
-                    "database name `{}` is {} bytes; the limit is {MAX_DB_LEN}: shorten it",
-                    db.value,
-                    db.value.len()
-                ),
-            );
-            db_ok = false;
+    let mut db = None;
+    if let Some(d) = &a.db {
+        match db_problem(&d.value) {
+            Some(msg) => cx.error_spanned_by(d, msg),
+            None => db = Some(d.value.as_str()),
         }
     }
+    let module = match &a.module {
+        None => Module::None,
+        Some(m) => match charset_error("module", &m.value, &Some) {
+            Some(msg) => {
+                cx.error_spanned_by(m, msg);
+                Module::Invalid
+            }
+            None => Module::Valid(&m.value),
+        },
+    };
     let Some(coll) = &a.collection else {
         if cont.derive == Derive::Model {
             cx.error_spanned_by(
@@ -55,65 +166,8 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
         }
         return;
     };
-    let name = &coll.value;
-    if let Some(msg) = charset_error("collection", name) {
+    for msg in collection_problems(&coll.value, db, module) {
         cx.error_spanned_by(coll, msg);
-        return;
-    }
-    if name.split('_').next() == Some("system") {
-        cx.error_spanned_by(
-            coll,
-            format!(
-                "collection name `{name}` starts with `system`, the prefix of the server's own `system.*` collections \
-                 (seed 001 §2); choose another name"
-            ),
-        );
-    }
-    let ns_len = a.db.as_ref().map_or(0, |d| d.value.len() + 1) + name.len();
-    if ns_len > MAX_NS_LEN && db_ok {
-        let ns = a.db.as_ref().map_or_else(|| name.clone(), |d| format!("{}.{}", d.value, name));
-        cx.error_spanned_by(
-            coll,
-            format!(
-                "namespace `{ns}` is {ns_len} bytes; the limit is {MAX_NS_LEN} including the `db.` prefix \
-                 (seed 001 §2(3)): shorten the collection name"
-            ),
-        );
-    }
-    // Module conventions (seed 001 §2(4)): <module>_<table>, base_<module>_<table>, log_<module>_<table>.
-    if let Some(module) = &a.module {
-        if let Some(msg) = charset_error("module", &module.value) {
-            cx.error_spanned_by(module, msg);
-            return;
-        }
-        let m = &module.value;
-        let ok = [format!("{m}_"), format!("base_{m}_"), format!("log_{m}_")]
-            .iter()
-            .any(|prefix| name.starts_with(prefix.as_str()) && name.len() > prefix.len());
-        if !ok {
-            cx.error_spanned_by(
-                coll,
-                format!(
-                    "collection `{name}` does not follow the module convention: expected `{m}_<table>` (data), \
-                     `base_{m}_<table>` (code table) or `log_{m}_<table>` (log table)"
-                ),
-            );
-        }
-    } else {
-        for kind in ["base", "log"] {
-            if let Some(rest) = name.strip_prefix(kind).and_then(|r| r.strip_prefix('_')) {
-                let parts: Vec<&str> = rest.split('_').collect();
-                if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
-                    cx.error_spanned_by(
-                        coll,
-                        format!("collection `{name}` starts with `{kind}_` but is not `{kind}_<module>_<table>` (seed 001 §2(4))"),
-                    );
-                }
-            }
-        }
-    }
-    if name.contains("__") || name.ends_with('_') {
-        cx.error_spanned_by(coll, format!("collection name `{name}` has an empty part between underscores"));
     }
 }
 
@@ -162,4 +216,50 @@ fn suggest_short(key: &str, limit: usize) -> String {
     let initials: String = key.split(['_', '-']).filter_map(|w| w.chars().next()).collect();
     let short: String = if initials.len() >= 2 { initials.to_ascii_lowercase() } else { key.chars().take(3).collect() };
     short.chars().take(limit.max(1)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{collection_problems, db_problem, snake_case, Module};
+
+    #[test]
+    fn snake_case_splits_words() {
+        for (name, snake) in [
+            ("OrderHeader", "order_header"),
+            ("orderHeader", "order_header"),
+            ("order_Header", "order_header"),
+            ("HTTPLog", "http_log"),
+            ("myHTTPServer", "my_http_server"),
+            ("Order2Header", "order2_header"),
+            ("Order-Header", "order_header"),
+            ("order.header", "order_header"),
+            ("order header", "order_header"),
+            ("Order__Header_", "order_header"),
+            ("_Orders", "orders"),
+            ("Shop", "shop"),
+        ] {
+            assert_eq!(snake_case(name).as_deref(), Some(snake), "{name}");
+        }
+    }
+
+    #[test]
+    fn snake_case_gives_up_when_only_the_user_can_choose() {
+        assert_eq!(snake_case("Commandé"), None);
+        assert_eq!(snake_case("2FA"), None);
+        assert_eq!(snake_case("--"), None);
+    }
+
+    #[test]
+    fn the_suggestion_passes_every_rule() {
+        let problems = |name| collection_problems(name, None, Module::None);
+        assert!(problems("OrderHeader")[0].ends_with(": use `order_header`"));
+        // `system_log` is refused in turn, so nothing is suggested.
+        assert!(problems("SystemLog")[0].ends_with("only"));
+        let in_shop = collection_problems("OrderHeader", None, Module::Valid("shop"));
+        assert!(in_shop[0].ends_with(": use `shop_order_header`"), "{in_shop:?}");
+        let long_db = "d".repeat(50);
+        let with_db = collection_problems("OrderHeaderLines", Some(&long_db), Module::None);
+        assert!(with_db[0].ends_with("only"), "namespace too long: {with_db:?}");
+        assert!(db_problem("ShopDb").unwrap().ends_with(": use `shop_db`"));
+    }
 }
