@@ -65,22 +65,24 @@
 //! ```
 
 use std::collections::hash_map::RandomState;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::fs::{self, File};
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+mod install;
 mod mongosh;
 
 pub use mongosh::{mongosh, run_mongosh, MONGOSH_VERSION};
 
+use install::{cache_dir, display_command, find_on_path, note, run_install_step, InstallLock, Installing};
 use mongodb::options::ClientOptions;
 use mongodb::{Client, Database};
 
@@ -92,12 +94,6 @@ pub const SECANTUS_VERSION: &str = "0.7.0b3";
 const START_ATTEMPTS: u32 = 3;
 /// How long a started server may take to accept connections.
 const READY_TIMEOUT: Duration = Duration::from_secs(60);
-/// How long to wait for another process's install of SecantusDB.
-const LOCK_TIMEOUT: Duration = Duration::from_secs(10 * 60);
-/// A lock directory older than this was left behind by a killed process.
-const LOCK_STALE_AFTER: Duration = Duration::from_secs(15 * 60);
-/// How often to retry taking the install lock.
-const LOCK_RETRY: Duration = Duration::from_millis(200);
 /// Longest hint kept in a database name.
 const MAX_HINT_LEN: usize = 20;
 
@@ -106,6 +102,8 @@ not set and none of mongod, secantusd-rs or secantusd-py is on PATH. That needs 
 and venv (`python3 -m venv`; on Debian/Ubuntu the python3-venv package). Alternatively set \
 MONGODB_URI to an existing MongoDB server (e.g. MONGODB_URI=mongodb://127.0.0.1:27017) or put \
 mongod on PATH.";
+
+const SECANTUS: Installing = Installing { what: "SecantusDB", help: INSTALL_HELP };
 
 /// The supervisor, run as `sh -c SUPERVISOR odm-test-supervisor <run dir> <keep log: 0|1>
 /// <server> <args>...` with the lifeline pipe as standard input and the log file as standard
@@ -638,134 +636,6 @@ fn install_secantus() -> Result<PathBuf, String> {
     Ok(server)
 }
 
-/// What an install is of, for its messages.
-struct Installing {
-    /// The thing installed, with its version (`SecantusDB 0.7.0b3`).
-    what: &'static str,
-    /// What the install needs and the alternatives to it.
-    help: &'static str,
-}
-
-const SECANTUS: Installing = Installing { what: "SecantusDB", help: INSTALL_HELP };
-
-/// Runs one install command to completion; on failure, says what ran and what it printed.
-fn run_install_step(command: &mut Command, installing: &Installing) -> Result<(), String> {
-    let Installing { what, help } = installing;
-    let shown = display_command(command.get_program(), &command.get_args().map(OsStr::to_owned).collect::<Vec<_>>());
-    let output = command
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("odm::testing: cannot install {what}: cannot run `{shown}`: {e}\n{help}"))?;
-    if output.status.success() {
-        return Ok(());
-    }
-    Err(format!(
-        "odm::testing: cannot install {what}: `{shown}` failed ({}).\n\
-         stderr:\n{}\nstdout:\n{}\n{help}",
-        describe_status(output.status),
-        indent(&String::from_utf8_lossy(&output.stderr)),
-        indent(&String::from_utf8_lossy(&output.stdout)),
-    ))
-}
-
-fn describe_status(status: ExitStatus) -> String {
-    match status.code() {
-        Some(code) => format!("exit status {code}"),
-        None => status.to_string(),
-    }
-}
-
-fn indent(text: &str) -> String {
-    if text.trim().is_empty() {
-        return "    (empty)".to_owned();
-    }
-    text.trim_end().lines().map(|line| format!("    {line}")).collect::<Vec<_>>().join("\n")
-}
-
-/// An exclusive lock across processes: a directory created atomically, removed on drop.
-struct InstallLock {
-    path: PathBuf,
-}
-
-impl InstallLock {
-    fn acquire(path: PathBuf, installing: &Installing) -> Result<Self, String> {
-        let Installing { what, help } = installing;
-        let started = Instant::now();
-        let mut announced = false;
-        loop {
-            match fs::create_dir(&path) {
-                Ok(()) => return Ok(Self { path }),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    if lock_is_stale(&path) {
-                        note(&format!("removing the stale lock {}", path.display()));
-                        let _ = fs::remove_dir_all(&path);
-                        continue;
-                    }
-                    if started.elapsed() >= LOCK_TIMEOUT {
-                        return Err(format!(
-                            "odm::testing: gave up after {} s waiting for the lock {} held by \
-                             another process installing {what}; remove it if no such \
-                             process is running.\n{help}",
-                            LOCK_TIMEOUT.as_secs(),
-                            path.display()
-                        ));
-                    }
-                    if !announced {
-                        note(&format!(
-                            "waiting for another process to finish installing {what} (lock {})",
-                            path.display()
-                        ));
-                        announced = true;
-                    }
-                    std::thread::sleep(LOCK_RETRY);
-                }
-                Err(e) => return Err(format!("odm::testing: cannot create the lock {}: {e}\n{help}", path.display())),
-            }
-        }
-    }
-}
-
-impl Drop for InstallLock {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir(&self.path);
-    }
-}
-
-/// Whether a lock directory was last modified more than [`LOCK_STALE_AFTER`] ago.
-fn lock_is_stale(path: &Path) -> bool {
-    fs::metadata(path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|modified| SystemTime::now().duration_since(modified).ok())
-        .is_some_and(|age| age > LOCK_STALE_AFTER)
-}
-
-/// The cache directory: `$ODM_CACHE_DIR`, else `$XDG_CACHE_HOME/odm`, else `$HOME/.cache/odm`.
-fn cache_dir() -> PathBuf {
-    cache_dir_from(std::env::var_os("ODM_CACHE_DIR"), std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))
-}
-
-/// [`cache_dir`] from the values of `ODM_CACHE_DIR`, `XDG_CACHE_HOME` and `HOME`. Empty values
-/// count as unset, and so does a relative `XDG_CACHE_HOME` (as the XDG spec says). With none of
-/// them, `<temp dir>/odm-cache`.
-fn cache_dir_from(
-    odm_cache_dir: Option<OsString>,
-    xdg_cache_home: Option<OsString>,
-    home: Option<OsString>,
-) -> PathBuf {
-    let set = |value: Option<OsString>| value.filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = set(odm_cache_dir) {
-        return dir;
-    }
-    if let Some(xdg) = set(xdg_cache_home).filter(|p| p.is_absolute()) {
-        return xdg.join("odm");
-    }
-    if let Some(home) = set(home) {
-        return home.join(".cache").join("odm");
-    }
-    std::env::temp_dir().join("odm-cache")
-}
-
 // ---------------------------------------------------------------------------------------------
 // Small helpers.
 
@@ -824,51 +694,9 @@ fn env_nonempty(name: &str) -> Option<OsString> {
     std::env::var_os(name).filter(|v| !v.is_empty())
 }
 
-/// The first executable file called `name` in the directories of `PATH`.
-fn find_on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable_file(candidate))
-}
-
-fn is_executable_file(path: &Path) -> bool {
-    let Ok(metadata) = fs::metadata(path) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        metadata.is_file() && metadata.permissions().mode() & 0o111 != 0
-    }
-    #[cfg(not(unix))]
-    {
-        metadata.is_file()
-    }
-}
-
-/// A command line for messages.
-fn display_command(program: &OsStr, args: &[OsString]) -> String {
-    std::iter::once(program)
-        .chain(args.iter().map(OsString::as_os_str))
-        .map(|part| part.to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A progress note on the real stderr (not captured by the test harness, so it shows).
-fn note(message: &str) {
-    let _ = writeln!(io::stderr(), "odm::testing: {message}");
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn os(s: &str) -> Option<OsString> {
-        Some(OsString::from(s))
-    }
 
     #[test]
     fn hint_is_sanitized() {
@@ -905,21 +733,6 @@ mod tests {
     }
 
     #[test]
-    fn cache_dir_prefers_odm_cache_dir() {
-        assert_eq!(cache_dir_from(os("/c/odm"), os("/x"), os("/home/u")), PathBuf::from("/c/odm"));
-        assert_eq!(cache_dir_from(os("rel/cache"), None, None), PathBuf::from("rel/cache"));
-    }
-
-    #[test]
-    fn cache_dir_then_xdg_then_home() {
-        assert_eq!(cache_dir_from(None, os("/x"), os("/home/u")), PathBuf::from("/x/odm"));
-        assert_eq!(cache_dir_from(os(""), os(""), os("/home/u")), PathBuf::from("/home/u/.cache/odm"));
-        // A relative XDG_CACHE_HOME is ignored, as the XDG spec says.
-        assert_eq!(cache_dir_from(None, os("relative"), os("/home/u")), PathBuf::from("/home/u/.cache/odm"));
-        assert_eq!(cache_dir_from(None, None, None), std::env::temp_dir().join("odm-cache"));
-    }
-
-    #[test]
     fn server_args_follow_the_kind() {
         let data = Path::new("/tmp/run/data");
         let strings =
@@ -932,18 +745,6 @@ mod tests {
             strings(ServerKind::Secantus),
             ["--host", "127.0.0.1", "--port", "4242", "--storage-path", "/tmp/run/data"]
         );
-    }
-
-    #[test]
-    fn stale_lock_detection() {
-        let dir = std::env::temp_dir().join(format!("odm-lock-test-{}-{}", std::process::id(), process_tag()));
-        let _ = fs::remove_dir_all(&dir);
-        let lock = InstallLock::acquire(dir.clone(), &SECANTUS).unwrap();
-        assert!(dir.is_dir());
-        assert!(!lock_is_stale(&dir));
-        drop(lock);
-        assert!(!dir.exists());
-        assert!(!lock_is_stale(&dir));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! mongosh for tests of what odm exports for it (the sync plan's script): found on `PATH` or installed from npm.
 
-use super::{cache_dir, find_on_path, note, run_install_step, InstallLock, Installing};
+use super::install::{cache_dir, find_on_path, note, run_install_step, InstallLock, Installing};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -42,9 +42,8 @@ pub fn mongosh() -> &'static Path {
 pub fn run_mongosh(uri: &str, script: &str) -> std::io::Result<Output> {
     static NEXT_SCRIPT: AtomicU64 = AtomicU64::new(0);
     let file = std::env::temp_dir().join(format!(
-        "odm-mongosh-{}-{}-{}.js",
+        "odm-mongosh-{}-{}.js",
         std::process::id(),
-        super::process_tag(),
         NEXT_SCRIPT.fetch_add(1, Ordering::Relaxed)
     ));
     fs::write(&file, script)?;
