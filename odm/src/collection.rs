@@ -336,8 +336,7 @@ impl<M: Model> Collection<M> {
         self.run_update(filter, update, false, false).await
     }
 
-    /// Applies `update` to every document matching `filter` (seed 001 §5: multi-document updates are stated
-    /// explicitly).
+    /// Applies `update` to every document matching `filter` (multi-document updates are stated explicitly).
     pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.run_update(filter, update, true, false).await
     }
@@ -488,7 +487,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
     }
 
     /// Returns only the projected fields, decoded as `Q` (a struct with the same stored keys, holding the projected
-    /// fields): seed 001 §5(7), project early.
+    /// fields): project early, so only what is read crosses the network.
     pub fn project<Q: DeserializeOwned + Send + 'a>(self, projection: Projection<M>) -> Find<'a, M, Q> {
         Find {
             coll: self.coll,

@@ -487,7 +487,8 @@ impl<R> Sort<R> {
     }
 }
 
-/// Which fields a read returns (seed 001 §5(7): project early). Either an inclusion or an exclusion list.
+/// Which fields a read returns (project early: only what is read crosses the network). Either an inclusion or an
+/// exclusion list.
 ///
 /// ```
 /// # use odm::{Model, Projection, bson::{doc, oid::ObjectId}};

@@ -70,7 +70,7 @@ markers! {
     Counted: child = F, elem = Plain;
     /// `_id` and everything under it: immutable (the server answers 66 `ImmutableField`).
     IdField: child = IdField, elem = IdField;
-    /// A declared shard-key field: immutable once written (seed 001 §3(9)).
+    /// A declared shard-key field: immutable once written (typed updates never move a document between shards).
     ShardKeyField: child = ShardKeyField, elem = ShardKeyField;
     /// An array counter: it changes only together with its array.
     CounterField: child = CounterField, elem = CounterField;

@@ -657,7 +657,7 @@ impl<R> Update<R> {
     }
 
     /// `$addToSet` of one element. On a counted array this becomes `$push` + `$inc` guarded by a filter condition that
-    /// excludes documents already holding `item` (the seed's helpful-votes case): a second vote matches nothing.
+    /// excludes documents already holding `item` (one helpful vote per voter): a second vote matches nothing.
     pub fn add_to_set<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
         P::Access: ArrayWritable,
