@@ -705,6 +705,28 @@ async fn set_unset_and_optional_fields() {
     assert_refused(coll.update_one(by_id(), Update::new().set(f.attrs(), attrs(&[("$inc", 1)]))).await, "$inc");
     assert_refused(coll.update_one(by_id(), Update::new().set(f.attrs().entry("$inc"), 1)).await, "$inc");
     assert_refused(coll.update_one(by_id(), Update::new().set(f.attrs().entry("x.y"), 1)).await, "x.y");
+    // Only the paths in a refusal are named in Rust terms; the explanation reads as written, backquotes included.
+    let text = |result: odm::Result<_>| result.expect_err("refused").to_string();
+    assert_eq!(
+        text(coll.update_one(by_id(), Update::new().set(f.attrs().entry("$where"), 1)).await),
+        "Product: map key \"$where\" under `Product.attrs` (stored `at`) cannot be addressed: keys starting with `$` \
+         are reserved for operators; nothing was sent"
+    );
+    assert_eq!(
+        text(coll.update_one(by_id(), Update::new().set(f.attrs().entry("x.y"), 1)).await),
+        "Product: map key \"x.y\" under `Product.attrs` (stored `at`) cannot be addressed: `.` separates path \
+         segments, so the key could never be queried or updated; nothing was sent"
+    );
+    assert_eq!(
+        text(coll.update_one(by_id(), Update::new().set(f.attrs(), attrs(&[("$inc", 1)]))).await),
+        "Product: `Product.attrs` (stored `at`): key \"$inc\" in the value cannot be stored: keys starting with `$` \
+         are reserved for operators; nothing was sent"
+    );
+    // Without a collection there is no model to name: the stored path stays, the explanation too.
+    assert_eq!(
+        Update::new().set(f.attrs().entry("$where"), 1).build().expect_err("refused"),
+        "map key \"$where\" under `at` cannot be addressed: keys starting with `$` are reserved for operators"
+    );
     assert_eq!(raw_product(&db, p.id).await, before, "nothing was sent");
 }
 

@@ -1,8 +1,9 @@
 //! A typed collection: create it from its model (validator, level, action), insert and read typed values.
 //! Writes are checked before they are sent (16 MiB), and validation failures come back as field-level errors.
 
-use crate::error::{DecodeError, Error, Result, MAX_DOCUMENT_SIZE};
+use crate::error::{DecodeError, Error, Result, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};
 use crate::filter::{Filter, Projection, Sort};
+use crate::meta::TypeMeta;
 use crate::model::Model;
 use crate::update::{BuiltUpdate, Update};
 use bson::{Bson, Document, RawDocumentBuf};
@@ -118,19 +119,73 @@ fn check_value(value: bson::RawBsonRef<'_>, path: &mut String) -> std::result::R
     }
 }
 
-/// Decodes a stored document, naming its `_id` and the failing key on error.
+/// Decodes a stored document, naming its `_id` and the failing field (Rust path, stored path beside) on error.
 pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
-    decode_as(model_name::<M>(), raw)
+    decode_as(model_name::<M>(), M::type_meta(), raw)
 }
 
-fn decode_as<P: DeserializeOwned>(model: &'static str, raw: &RawDocumentBuf) -> Result<P> {
+/// Decodes `raw` as `P`: the model itself, or a projection of it (which holds the model's stored keys, so the model's
+/// fields name the failing path).
+fn decode_as<P: DeserializeOwned>(
+    model: &'static str,
+    meta: Option<&'static TypeMeta>,
+    raw: &RawDocumentBuf,
+) -> Result<P> {
     bson::deserialize_from_slice(raw.as_bytes()).map_err(|source| {
-        Error::Decode(Box::new(DecodeError {
-            model,
-            id: raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()),
-            source,
-        }))
+        let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
+        Error::Decode(Box::new(DecodeError::new(model, meta, id, source)))
     })
+}
+
+/// Refuses an update statement MongoDB would not take (over [`MAX_STATEMENT_SIZE`]) before it is sent, as inserts
+/// are refused over 16 MiB: the server would answer with a bare driver error. `parts` are the encoded sizes of the
+/// statement's documents (filter, update or replacement, sort, array filters).
+fn check_statement<M: Model>(parts: impl IntoIterator<Item = usize>) -> Result<()> {
+    let size: usize = parts.into_iter().sum();
+    if size > MAX_STATEMENT_SIZE {
+        return Err(Error::UpdateTooLarge { model: model_name::<M>(), size, limit: MAX_STATEMENT_SIZE });
+    }
+    Ok(())
+}
+
+/// The encoded size of `doc` in bytes, computed without encoding it (updates are encoded again by the driver).
+fn document_len(doc: &Document) -> usize {
+    // Length, elements (type byte, key, NUL, value), terminating NUL.
+    4 + doc.iter().map(|(k, v)| 2 + k.len() + value_len(v)).sum::<usize>() + 1
+}
+
+fn value_len(value: &Bson) -> usize {
+    let string = |s: &str| 4 + s.len() + 1;
+    match value {
+        Bson::Double(_) | Bson::Int64(_) | Bson::DateTime(_) | Bson::Timestamp(_) => 8,
+        Bson::Int32(_) => 4,
+        Bson::Boolean(_) => 1,
+        Bson::Null | Bson::Undefined | Bson::MaxKey | Bson::MinKey => 0,
+        Bson::ObjectId(_) => 12,
+        Bson::Decimal128(_) => 16,
+        Bson::String(s) | Bson::JavaScriptCode(s) | Bson::Symbol(s) => string(s),
+        Bson::Document(d) => document_len(d),
+        Bson::Array(items) => {
+            4 + items.iter().enumerate().map(|(i, v)| 2 + decimal_digits(i) + value_len(v)).sum::<usize>() + 1
+        }
+        Bson::Binary(b) => {
+            // The old binary subtype repeats the length inside the payload.
+            let old = if b.subtype == bson::spec::BinarySubtype::BinaryOld { 4 } else { 0 };
+            4 + 1 + old + b.bytes.len()
+        }
+        Bson::RegularExpression(r) => r.pattern.as_str().len() + 1 + r.options.as_str().len() + 1,
+        Bson::JavaScriptCodeWithScope(c) => 4 + string(&c.code) + document_len(&c.scope),
+        // Its fields are private: measure the encoding of a one-element document holding it.
+        Bson::DbPointer(_) => {
+            let doc = bson::doc! { "": value.clone() };
+            RawDocumentBuf::try_from(&doc).map_or(0, |raw| raw.as_bytes().len() - 7)
+        }
+    }
+}
+
+/// The number of decimal digits of `n` (array keys are indexes written in decimal).
+fn decimal_digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 impl<M: Model> Collection<M> {
@@ -194,21 +249,18 @@ impl<M: Model> Collection<M> {
         Ok((0..n).filter_map(|i| result.inserted_ids.get(&i).cloned()).collect())
     }
 
+    /// The error for a refused filter, sort, projection or update: its marked paths named through the model.
     fn invalid(reason: String) -> Error {
-        let reason = match M::type_meta() {
-            Some(meta) => meta.name_paths(&reason),
-            None => reason,
-        };
-        Error::InvalidOperation { model: model_name::<M>(), reason }
+        Error::InvalidOperation { model: model_name::<M>(), reason: crate::meta::name_paths(&reason, M::type_meta()) }
     }
 
     fn filter_doc(filter: Filter<M>) -> Result<Document> {
-        filter.into_document().map_err(Self::invalid)
+        filter.into_marked().map_err(Self::invalid)
     }
 
     /// Builds `update` and folds its guards into `filter`.
     fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
-        let mut built = update.build().map_err(Self::invalid)?;
+        let mut built = update.build_marked().map_err(Self::invalid)?;
         if upsert && built.guard.is_some() {
             return Err(Self::invalid(
                 "the update is guarded (a counted `add_to_set` or `pop`), and an upsert would insert a new document \
@@ -260,6 +312,7 @@ impl<M: Model> Collection<M> {
         upsert: bool,
     ) -> Result<mongodb::results::UpdateResult> {
         let (filter, built) = Self::prepare(filter, update, upsert)?;
+        check_statement::<M>([&filter, &built.update].into_iter().chain(&built.array_filters).map(document_len))?;
         let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
         let result = if many {
             self.raw
@@ -283,8 +336,7 @@ impl<M: Model> Collection<M> {
         self.run_update(filter, update, false, false).await
     }
 
-    /// Applies `update` to every document matching `filter` (seed 001 §5: multi-document updates are stated
-    /// explicitly).
+    /// Applies `update` to every document matching `filter` (multi-document updates are stated explicitly).
     pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.run_update(filter, update, true, false).await
     }
@@ -320,7 +372,9 @@ impl<M: Model> Collection<M> {
         options: FindAndModify<M>,
     ) -> Result<Option<M>> {
         let (filter, built) = Self::prepare(filter, update, options.upsert)?;
-        let sort = options.sort.map(|s| s.into_document().map_err(Self::invalid)).transpose()?;
+        let sort = options.sort.map(|s| s.into_marked().map_err(Self::invalid)).transpose()?;
+        let parts = [&filter, &built.update].into_iter().chain(&sort).chain(&built.array_filters);
+        check_statement::<M>(parts.map(document_len))?;
         let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
         let ret = if options.after {
             mongodb::options::ReturnDocument::After
@@ -347,7 +401,9 @@ impl<M: Model> Collection<M> {
         value: impl Borrow<M>,
     ) -> Result<mongodb::results::UpdateResult> {
         let raw = encode(value.borrow())?;
-        self.raw.replace_one(Self::filter_doc(filter)?, raw).await.map_err(Self::map_err)
+        let filter = Self::filter_doc(filter)?;
+        check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
+        self.raw.replace_one(filter, raw).await.map_err(Self::map_err)
     }
 
     /// Deletes the first document matching `filter`; returns how many were deleted (0 or 1).
@@ -431,7 +487,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
     }
 
     /// Returns only the projected fields, decoded as `Q` (a struct with the same stored keys, holding the projected
-    /// fields): seed 001 §5(7), project early.
+    /// fields): project early, so only what is read crosses the network.
     pub fn project<Q: DeserializeOwned + Send + 'a>(self, projection: Projection<M>) -> Find<'a, M, Q> {
         Find {
             coll: self.coll,
@@ -446,9 +502,9 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
 
     async fn cursor(self) -> Result<mongodb::Cursor<RawDocumentBuf>> {
         let invalid = Collection::<M>::invalid;
-        let filter = self.filter.into_document().map_err(invalid)?;
-        let sort = self.sort.map(|s| s.into_document().map_err(invalid)).transpose()?;
-        let projection = self.projection.map(|p| p.into_document().map_err(invalid)).transpose()?;
+        let filter = self.filter.into_marked().map_err(invalid)?;
+        let sort = self.sort.map(|s| s.into_marked().map_err(invalid)).transpose()?;
+        let projection = self.projection.map(|p| p.into_marked().map_err(invalid)).transpose()?;
         Ok(self
             .coll
             .raw
@@ -463,13 +519,15 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
     /// The results as a stream, decoded one by one (decode errors name the document's `_id`).
     pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<P>> + Send + 'a> {
         let cursor = self.cursor().await?;
-        Ok(cursor.map_err(Error::from).and_then(|raw| async move { decode_as::<P>(model_name::<M>(), &raw) }))
+        Ok(cursor
+            .map_err(Error::from)
+            .and_then(|raw| async move { decode_as::<P>(model_name::<M>(), M::type_meta(), &raw) }))
     }
 
     /// All results.
     pub async fn all(self) -> Result<Vec<P>> {
         let raws: Vec<RawDocumentBuf> = self.cursor().await?.try_collect().await?;
-        raws.iter().map(|r| decode_as::<P>(model_name::<M>(), r)).collect()
+        raws.iter().map(|r| decode_as::<P>(model_name::<M>(), M::type_meta(), r)).collect()
     }
 }
 
@@ -478,5 +536,31 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> std::future::IntoFuture for 
     type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<P>>> + Send + 'a>>;
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.all())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::document_len;
+    use bson::spec::BinarySubtype;
+    use bson::{doc, Binary, Bson, JavaScriptCodeWithScope, RawDocumentBuf, Regex, Timestamp};
+
+    /// The computed size is the encoder's, for every BSON type and for array keys of one, two and three digits.
+    #[test]
+    fn document_len_is_the_encoded_size() {
+        let re = Regex { pattern: "^a.*".to_owned().try_into().unwrap(), options: "im".to_owned().try_into().unwrap() };
+        let doc = doc! {
+            "d": 1.5, "s": "ünï", "o": { "n": { "deep": [1, 2] } }, "a": (0..120).map(Bson::Int32).collect::<Vec<_>>(),
+            "b": true, "nil": Bson::Null, "re": re, "js": Bson::JavaScriptCode("f()".into()),
+            "jss": JavaScriptCodeWithScope { code: "g()".into(), scope: doc! { "x": 1 } },
+            "i": 7, "l": 7_i64, "ts": Timestamp { time: 1, increment: 2 },
+            "bin": Binary { subtype: BinarySubtype::Generic, bytes: vec![1, 2, 3] },
+            "old": Binary { subtype: BinarySubtype::BinaryOld, bytes: vec![4, 5] },
+            "oid": bson::oid::ObjectId::new(), "at": bson::DateTime::now(), "sym": Bson::Symbol("sy".into()),
+            "dec": "1.5".parse::<bson::Decimal128>().unwrap(), "u": Bson::Undefined, "max": Bson::MaxKey,
+            "min": Bson::MinKey, "$set": { "a.b.$[x]": [] },
+        };
+        assert_eq!(document_len(&doc), RawDocumentBuf::try_from(&doc).unwrap().as_bytes().len());
+        assert_eq!(document_len(&doc! {}), 5);
     }
 }

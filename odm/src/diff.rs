@@ -34,6 +34,7 @@
 //! assert_eq!(u.update, doc! { "$set": { "s": 4 }, "$inc": { "hv": 1 }, "$push": { "vi": voter } });
 //! ```
 
+use crate::meta::Marked;
 use crate::path::Encoder;
 use crate::schema::BsonSchema;
 use crate::update::{Op, Operator, Update};
@@ -203,7 +204,7 @@ pub fn converted_skippable<T>(
 pub fn frozen<T: Serialize>(old: &T, new: &T, at: &mut DiffPath, key: &str, what: &str, out: &mut Diff) {
     at.with(key, |at| match (bson::serialize_to_bson(old), bson::serialize_to_bson(new)) {
         (Ok(a), Ok(b)) if a == b => {}
-        _ => out.fail(format!("`{}` differs between the two values, but {what} cannot change", at.0)),
+        _ => out.fail(format!("{} differs between the two values, but {what} cannot change", Marked(&at.0))),
     });
 }
 
@@ -258,7 +259,7 @@ pub fn map<'a, V: BsonSchema + Serialize + 'a>(
     }
     for (k, v) in new {
         if let Some(why) = crate::keys::path_defect(k) {
-            out.fail(format!("`{}`: map key {k:?} cannot be stored: {why}", at.0));
+            out.fail(format!("{}: map key {k:?} cannot be stored: {why}", Marked(&at.0)));
             continue;
         }
         at.with(k, |at| match get_old(k) {

@@ -1,7 +1,8 @@
-//! Errors a person can read: server validation failures (code 121) are translated from stored keys back to Rust
-//! field paths, with the rule and the expected vs actual type.
+//! Errors a person can read: server validation failures (code 121) and decode failures are translated from stored
+//! keys back to Rust field paths, with the rule and the expected vs actual type; documents over 16 MiB are named as
+//! such, whether odm refused them before sending or the server did.
 
-use crate::meta::TypeMeta;
+use crate::meta::{rust_name, TypeMeta};
 use bson::{Bson, Document};
 use std::fmt;
 
@@ -10,6 +11,14 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The largest document MongoDB stores (`BSONObjMaxUserSize`, 16 MiB).
 pub const MAX_DOCUMENT_SIZE: usize = 16 * 1024 * 1024;
+
+/// The largest update statement MongoDB takes: a filter with its update or replacement (and array filters) may
+/// exceed [`MAX_DOCUMENT_SIZE`] by 16 KiB (`BSONObjMaxInternalSize`), room for the filter beside a full replacement.
+pub const MAX_STATEMENT_SIZE: usize = MAX_DOCUMENT_SIZE + 16 * 1024;
+
+/// Server codes for a write whose resulting document would exceed [`MAX_DOCUMENT_SIZE`]: 10334 `BSONObjectTooLarge`
+/// (updates, in current servers), 17419 (updates, in earlier ones), 17420 (upserts).
+const RESULT_TOO_LARGE: [i32; 3] = [10334, 17419, 17420];
 
 /// An odm error.
 #[derive(Debug)]
@@ -34,6 +43,28 @@ pub enum Error {
         size: usize,
         /// The limit in bytes.
         limit: usize,
+    },
+    /// An update statement (the filter with the update or replacement, and array filters) encodes to more than MongoDB
+    /// takes ([`MAX_STATEMENT_SIZE`]); it was not sent.
+    UpdateTooLarge {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The encoded size in bytes.
+        size: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The server refused a write because the document it would leave is over 16 MiB: an update that grows a stored
+    /// document past the limit, or an upsert that would insert one. Only the server can tell, since the stored
+    /// document is not known before the write. An `update_many` stops at that document; documents it updated before
+    /// stay updated.
+    ResultTooLarge {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The server's code: 10334 (`BSONObjectTooLarge`), 17419 or 17420.
+        code: i32,
+        /// The server's message.
+        message: String,
     },
     /// A key chosen at run time (a map key) cannot be stored: it starts with `$`, or contains `.` or NUL. Nothing was
     /// sent.
@@ -82,6 +113,20 @@ impl fmt::Display for Error {
                 f,
                 "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
             ),
+            Error::UpdateTooLarge { model, size, limit } => write!(
+                f,
+                "{model}: the update statement (filter with update or replacement) is {size} bytes, over the {limit} \
+                 bytes MongoDB takes (16 MiB + 16 KiB); it was not sent"
+            ),
+            Error::ResultTooLarge { model, code, message } => {
+                // The server wraps the reason in its executor's context (`… :: caused by :: reason`).
+                let reason = message.rsplit(":: caused by :: ").next().unwrap_or(message);
+                write!(
+                    f,
+                    "{model}: the write would leave a document larger than MongoDB's limit of {MAX_DOCUMENT_SIZE} \
+                     bytes (16 MiB), so the server refused it (code {code}: {reason})"
+                )
+            }
             Error::InvalidKey { model, path, reason } => {
                 write!(f, "{model}: key at `{path}` cannot be stored: {reason}; nothing was sent")
             }
@@ -135,6 +180,7 @@ impl Error {
     pub fn code(&self) -> Option<i32> {
         match self {
             Error::Validation(_) => Some(121),
+            Error::ResultTooLarge { code, .. } => Some(*code),
             Error::Driver(e) => driver_code(e),
             _ => None,
         }
@@ -146,9 +192,18 @@ impl Error {
         Self::from_driver(e, M::type_meta().map_or(M::COLLECTION, |m| m.name), M::type_meta())
     }
 
-    /// Turns a driver error into a [`ValidationError`] when it is code 121, naming fields through `meta`.
+    /// Turns a driver error into a [`ValidationError`] when it is code 121, naming fields through `meta`, and into
+    /// [`Error::ResultTooLarge`] when the server refused a document over 16 MiB.
     pub(crate) fn from_driver(e: mongodb::error::Error, model: &'static str, meta: Option<&'static TypeMeta>) -> Self {
         use mongodb::error::{ErrorKind, WriteFailure};
+        let too_large = match e.kind.as_ref() {
+            ErrorKind::Write(WriteFailure::WriteError(we)) => Some((we.code, &we.message)),
+            ErrorKind::Command(ce) => Some((ce.code, &ce.message)),
+            _ => None,
+        };
+        if let Some((code, message)) = too_large.filter(|(code, _)| RESULT_TOO_LARGE.contains(code)) {
+            return Error::ResultTooLarge { model, code, message: message.clone() };
+        }
         let details = match e.kind.as_ref() {
             ErrorKind::Write(WriteFailure::WriteError(we)) if we.code == 121 => Some(we.details.clone()),
             ErrorKind::InsertMany(im) => {
@@ -187,15 +242,53 @@ pub struct DecodeError {
     pub model: &'static str,
     /// The `_id` of the document, when it has one.
     pub id: Option<Bson>,
-    /// The decoder's error (names the key where it failed).
+    /// The Rust path of the value that failed (`Order.items[0].quantity`); empty when the document itself failed.
+    pub path: String,
+    /// The stored key path of the value that failed (`it.0.q`); empty when the document itself failed.
+    pub stored_path: String,
+    /// The decoder's error.
     pub source: bson::error::Error,
+}
+
+impl DecodeError {
+    /// Names where decoding failed through `meta`, as validation errors name fields: the decoder reports stored keys.
+    pub(crate) fn new(
+        model: &'static str,
+        meta: Option<&'static TypeMeta>,
+        id: Option<Bson>,
+        source: bson::error::Error,
+    ) -> Self {
+        let segments: Vec<String> = source
+            .path
+            .iter()
+            .flat_map(|p| p.iter())
+            .filter_map(|segment| match segment {
+                serde_path_to_error::Segment::Seq { index } => Some(index.to_string()),
+                serde_path_to_error::Segment::Map { key } => Some(key.clone()),
+                serde_path_to_error::Segment::Enum { variant } => Some(variant.clone()),
+                serde_path_to_error::Segment::Unknown => None,
+            })
+            .collect();
+        let stored_path = segments.join(".");
+        let path = crate::meta::rust_name(meta, &stored_path, false).unwrap_or_else(|| stored_path.clone());
+        DecodeError { model, id, path, stored_path, source }
+    }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.id {
-            Some(id) => write!(f, "{}: cannot decode document with _id {id}: {}", self.model, self.source),
-            None => write!(f, "{}: cannot decode document without _id: {}", self.model, self.source),
+            Some(id) => write!(f, "{}: cannot decode document with _id {id}: ", self.model)?,
+            None => write!(f, "{}: cannot decode document without _id: ", self.model)?,
+        }
+        if !self.stored_path.is_empty() {
+            let rust = (self.path != self.stored_path).then_some(self.path.as_str());
+            write!(f, "{}: ", crate::meta::named(rust, &self.stored_path))?;
+        }
+        // The decoder's own text repeats the stored path; its message alone says what was wrong.
+        match &self.source.message {
+            Some(message) => f.write_str(message),
+            None => write!(f, "{}", self.source.kind),
         }
     }
 }
@@ -253,33 +346,18 @@ impl std::error::Error for ValidationError {}
 
 impl ValidationError {
     /// Parses the server's `errInfo` (defensively: its shape is documented as human-oriented and may change).
+    ///
+    /// A counter out of step fails an `$expr` clause, and the server says which clause but not why. Each clause of
+    /// odm's validators checks one counted array (see [`crate::Model::validator`]), so the failure is reported on that
+    /// counter, by the pair the clause compares: `Company.depts[].member_count` must equal the length of
+    /// `Company.depts[].members`. (The clause checks every element, so no index is known.)
     pub fn parse(model: &'static str, meta: Option<&'static TypeMeta>, details: Option<Document>) -> Self {
         let mut failures = Vec::new();
         if let Some(info) = details.as_ref().and_then(|d| d.get_document("details").ok()) {
-            walk(info, &mut Vec::new(), &mut failures);
-        }
-        for failure in failures.iter_mut().filter(|f| f.rule == "$expr") {
-            // The server does not say which counter is off; name the model's counted arrays.
-            let pairs: Vec<String> = meta
-                .map(|m| m.counted_arrays().map(|(a, c)| format!("{c} == {a}.len()")).collect())
-                .unwrap_or_default();
-            if !pairs.is_empty() {
-                failure.expected = Some(pairs.join(", "));
-            }
+            walk(info, &mut Vec::new(), meta, &mut failures);
         }
         for failure in &mut failures {
-            let segments: Vec<&str> = failure.stored_path.split('.').filter(|s| !s.is_empty()).collect();
-            failure.path = match meta {
-                Some(m) => {
-                    let p = m.rust_path(segments.iter().copied());
-                    if p.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{}.{p}", m.name).replace(".[", "[")
-                    }
-                }
-                None => failure.stored_path.clone(),
-            };
+            failure.path = rust_name(meta, &failure.stored_path, false).unwrap_or_else(|| failure.stored_path.clone());
         }
         ValidationError { model, failures, details }
     }
@@ -306,19 +384,19 @@ fn documents<'a>(node: &'a Document, key: &str) -> Vec<&'a Document> {
     node.get_array(key).map(|a| a.iter().filter_map(Bson::as_document).collect()).unwrap_or_default()
 }
 
-/// Walks one node of `errInfo.details` (an operator report) at stored `path`.
-fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
+/// Walks one node of `errInfo.details` (an operator report) at stored `path`; `meta` names counted arrays.
+fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>, out: &mut Vec<FieldFailure>) {
     let op = node.get_str("operatorName").unwrap_or("");
     let each = |key: &str| documents(node, key);
     match op {
         "$jsonSchema" | "$and" | "allOf" | "anyOf" | "oneOf" => {
             let before = out.len();
             for d in each("schemaRulesNotSatisfied") {
-                walk(d, path, out);
+                walk(d, path, meta, out);
             }
             for clause in each("clausesNotSatisfied") {
                 if let Ok(d) = clause.get_document("details") {
-                    walk(d, path, out);
+                    walk(d, path, meta, out);
                 }
             }
             // Tagged enums: every variant reports; keep the variants whose tag matched (no `enum` failure one level
@@ -328,7 +406,7 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
                 .map(|d| {
                     let mut found = Vec::new();
                     for r in documents(d, "details") {
-                        walk(r, path, &mut found);
+                        walk(r, path, meta, &mut found);
                     }
                     found
                 })
@@ -352,7 +430,7 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
                 let Ok(name) = p.get_str("propertyName") else { continue };
                 path.push(name.to_owned());
                 for d in documents(p, "details") {
-                    walk(d, path, out);
+                    walk(d, path, meta, out);
                 }
                 path.pop();
             }
@@ -373,7 +451,7 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
                 let Ok(key) = entry.get_str("propertyName") else { continue };
                 path.push(key.to_owned());
                 for d in documents(entry, "details") {
-                    walk(d, path, out);
+                    walk(d, path, meta, out);
                 }
                 path.pop();
             }
@@ -386,7 +464,7 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
             path.push(key);
             let before = out.len();
             for d in each("details") {
-                walk(d, path, out);
+                walk(d, path, meta, out);
             }
             if out.len() == before {
                 push(out, path, "additionalProperties", None, node.get_str("reason").ok().map(str::to_owned));
@@ -417,12 +495,12 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
             if let Ok(i) = node.get_i32("itemIndex") {
                 path.push(i.to_string());
                 for d in each("details") {
-                    walk(d, path, out);
+                    walk(d, path, meta, out);
                 }
                 path.pop();
             } else {
                 for d in each("details") {
-                    walk(d, path, out);
+                    walk(d, path, meta, out);
                 }
             }
             if out.len() == before {
@@ -435,18 +513,38 @@ fn walk(node: &Document, path: &mut Vec<String>, out: &mut Vec<FieldFailure>) {
             let actual = node.get("numberOfItems").or_else(|| node.get("consideredValue")).map(bson_text);
             push(out, path, op, expected, actual);
         }
-        "$expr" => push(
-            out,
-            path,
-            "$expr",
-            Some("every array counter equal to its array's size".into()),
-            Some("a counter out of step".into()),
-        ),
+        "$expr" => {
+            let check = node.get_document("specifiedAs").ok().and_then(|s| s.get("$expr"));
+            let pairs = check.map(crate::schema::counter_pairs).unwrap_or_default();
+            let rust = |stored: &str| rust_name(meta, stored, false).unwrap_or_else(|| stored.to_owned());
+            match pairs.as_slice() {
+                [(array, counter)] => out.push(FieldFailure {
+                    path: String::new(),
+                    stored_path: counter.clone(),
+                    rule: "$expr".to_owned(),
+                    expected: Some(format!("the length of {}", rust(array))),
+                    actual: Some("a different value".to_owned()),
+                }),
+                // A validator written by an earlier version checks every pair in one expression.
+                [_, ..] => {
+                    let each: Vec<String> =
+                        pairs.iter().map(|(a, c)| format!("{} == the length of {}", rust(c), rust(a))).collect();
+                    push(out, path, "$expr", Some(each.join(", ")), Some("a counter out of step".into()));
+                }
+                [] => push(
+                    out,
+                    path,
+                    "$expr",
+                    Some("every array counter equal to its array's size".into()),
+                    Some("a counter out of step".into()),
+                ),
+            }
+        }
         "" => {}
         other => {
             let before = out.len();
             for d in each("details") {
-                walk(d, path, out);
+                walk(d, path, meta, out);
             }
             if out.len() == before {
                 push(out, path, other, None, node.get_str("reason").ok().map(str::to_owned));

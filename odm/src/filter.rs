@@ -25,6 +25,7 @@
 //! assert_eq!(filter.into_document().unwrap(), doc! { "s": { "$gte": 4 }, "t": "fast" });
 //! ```
 
+use crate::meta::{name_paths, Marked};
 use crate::path::{ArrayLike, ArrayNode, AsPath, Path, Queryable};
 use bson::{Bson, Document};
 use std::fmt;
@@ -46,7 +47,7 @@ impl<R> Clone for Filter<R> {
 impl<R> fmt::Debug for Filter<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.error {
-            Some(e) => write!(f, "Filter(error: {e})"),
+            Some(e) => write!(f, "Filter(error: {})", name_paths(e, None)),
             None => write!(f, "Filter({})", self.doc),
         }
     }
@@ -77,6 +78,11 @@ impl<R> Filter<R> {
 
     /// The filter document, or the reason it cannot be sent (a value that failed to encode, a bad map key).
     pub fn into_document(self) -> Result<Document, String> {
+        self.into_marked().map_err(|e| name_paths(&e, None))
+    }
+
+    /// [`Filter::into_document`] with the paths in the reason still marked, for the collection to name them.
+    pub(crate) fn into_marked(self) -> Result<Document, String> {
         match self.error {
             Some(e) => Err(e),
             None => Ok(self.doc),
@@ -161,7 +167,7 @@ impl<R> Filter<R> {
             (Err(e), _) => e,
             // A query reads `$`, `$[]` and `$[id]` as field names, so the condition would silently match nothing.
             (Ok(()), _) if raw.positional => {
-                format!("`{}`: a filter cannot use a positional path (name the array with `any`)", raw.key)
+                format!("{}: a filter cannot use a positional path (name the array with `any`)", Marked(&raw.key))
             }
             (Ok(()), Err(e)) => e,
             (Ok(()), Ok(c)) => {
@@ -327,7 +333,7 @@ impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
     where
         A: Queryable,
     {
-        let inner = cond(self.element_root()).into_document().and_then(|d| element_condition(d, self.key()));
+        let inner = cond(self.element_root()).into_marked().and_then(|d| element_condition(d, self.key()));
         Filter::on(
             self,
             inner.map(|c| match c {
@@ -388,8 +394,9 @@ pub(crate) fn element_condition(d: Document, at: &str) -> Result<Element, String
     conjuncts(d, &mut parts);
     if parts.iter().any(|(k, _)| !k.is_empty()) {
         return Err(format!(
-            "`{at}`: a condition on the array element itself can only be combined with `and` of other such \
-             conditions (for alternatives use `is_in`/`not_in`, or `any(a).or(any(b))`)"
+            "{}: a condition on the array element itself can only be combined with `and` of other such \
+             conditions (for alternatives use `is_in`/`not_in`, or `any(a).or(any(b))`)",
+            Marked(at)
         ));
     }
     if let [(_, v)] = parts.as_slice() {
@@ -404,8 +411,9 @@ pub(crate) fn element_condition(d: Document, at: &str) -> Result<Element, String
         for (name, operand) in entries {
             if ops.contains_key(&name) {
                 return Err(format!(
-                    "`{at}`: `{name}` is applied twice to the array element itself (use `between`, `is_in` or one \
-                     bound)"
+                    "{}: `{name}` is applied twice to the array element itself (use `between`, `is_in` or one \
+                     bound)",
+                    Marked(at)
                 ));
             }
             ops.insert(name, operand);
@@ -444,9 +452,9 @@ impl<R> Sort<R> {
         if let Err(e) = path.raw.check() {
             self.error.get_or_insert(e);
         } else if path.raw.positional {
-            self.error.get_or_insert(format!("`{}`: a sort cannot use a positional path", path.key()));
+            self.error.get_or_insert(format!("{}: a sort cannot use a positional path", Marked(path.key())));
         } else if self.doc.contains_key(path.key()) {
-            self.error.get_or_insert(format!("`{}` appears twice in the sort", path.key()));
+            self.error.get_or_insert(format!("{} appears twice in the sort", Marked(path.key())));
         }
         self.doc.insert(path.key().to_owned(), dir);
     }
@@ -458,7 +466,7 @@ impl<R> Sort<R> {
         }
         for (k, v) in next.doc {
             if self.doc.contains_key(&k) {
-                self.error.get_or_insert(format!("`{k}` appears twice in the sort"));
+                self.error.get_or_insert(format!("{} appears twice in the sort", Marked(&k)));
             }
             self.doc.insert(k, v);
         }
@@ -467,6 +475,11 @@ impl<R> Sort<R> {
 
     /// The sort document, or why it cannot be sent.
     pub fn into_document(self) -> Result<Document, String> {
+        self.into_marked().map_err(|e| name_paths(&e, None))
+    }
+
+    /// [`Sort::into_document`] with the paths in the reason still marked, for the collection to name them.
+    pub(crate) fn into_marked(self) -> Result<Document, String> {
         match self.error {
             Some(e) => Err(e),
             None => Ok(self.doc),
@@ -474,7 +487,8 @@ impl<R> Sort<R> {
     }
 }
 
-/// Which fields a read returns (seed 001 §5(7): project early). Either an inclusion or an exclusion list.
+/// Which fields a read returns (project early: only what is read crosses the network). Either an inclusion or an
+/// exclusion list.
 ///
 /// ```
 /// # use odm::{Model, Projection, bson::{doc, oid::ObjectId}};
@@ -524,9 +538,9 @@ impl<R> Projection<R> {
         if let Err(e) = raw.check() {
             self.error.get_or_insert(e);
         } else if raw.positional {
-            self.error.get_or_insert(format!("`{}`: a projection cannot use a positional path", raw.key));
+            self.error.get_or_insert(format!("{}: a projection cannot use a positional path", Marked(&raw.key)));
         } else if let Some(clash) = self.doc.keys().find(|k| overlaps(k, &raw.key)) {
-            self.error.get_or_insert(format!("`{}` overlaps `{clash}` in the projection", raw.key));
+            self.error.get_or_insert(format!("{} overlaps {} in the projection", Marked(&raw.key), Marked(clash)));
         }
         self.doc.insert(raw.key.clone().into_owned(), if self.include { 1 } else { 0 });
         self
@@ -540,6 +554,11 @@ impl<R> Projection<R> {
 
     /// The projection document, or why it cannot be sent.
     pub fn into_document(self) -> Result<Document, String> {
+        self.into_marked().map_err(|e| name_paths(&e, None))
+    }
+
+    /// [`Projection::into_document`] with the paths in the reason still marked, for the collection to name them.
+    pub(crate) fn into_marked(self) -> Result<Document, String> {
         match self.error {
             Some(e) => Err(e),
             None => Ok(self.doc),

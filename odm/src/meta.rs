@@ -1,6 +1,8 @@
 //! Field metadata of derived types: Rust names beside stored keys, so server errors (which speak in stored keys)
 //! can be reported in Rust terms (`Order.items[2].price`).
 
+use std::fmt::{self, Write};
+
 /// The fields of a derived struct.
 #[derive(Debug)]
 pub struct TypeMeta {
@@ -41,9 +43,19 @@ impl TypeMeta {
     }
 
     /// Translates a stored path into a Rust path only when every field segment is known: `it.$[x].p` becomes
-    /// `items[$[x]].price`. Array indexes and positional segments (`$`, `$[]`, `$[id]`) are kept in brackets.
+    /// `items[$[x]].price`. Array indexes and positional segments (`$`, `$[id]`) are kept in brackets; `$[]` (every
+    /// element) becomes `[]`.
     pub fn rust_path_exact(&'static self, stored: &str) -> Option<String> {
         self.walk(stored.split('.'), true).filter(|p| !p.is_empty())
+    }
+
+    /// A Rust path under the type's name, as messages show it: `items[2].price` becomes `Order.items[2].price`.
+    pub fn qualified(&self, rust_path: &str) -> String {
+        if rust_path.starts_with('[') {
+            format!("{}{rust_path}", self.name)
+        } else {
+            format!("{}.{rust_path}", self.name)
+        }
     }
 
     /// The one walk behind both: `strict` gives up on an unknown segment instead of keeping it.
@@ -51,6 +63,10 @@ impl TypeMeta {
         let mut out = String::new();
         let mut current: Option<&'static TypeMeta> = Some(self);
         for seg in stored {
+            if seg == "$[]" {
+                out.push_str("[]");
+                continue;
+            }
             if seg.parse::<usize>().is_ok() || seg == "$" || (seg.starts_with("$[") && seg.ends_with(']')) {
                 out.push_str(&format!("[{seg}]"));
                 continue;
@@ -73,42 +89,61 @@ impl TypeMeta {
         }
         Some(out)
     }
+}
 
-    /// Rewrites every backquoted stored path in `message` as its Rust path, keeping the stored one beside it:
-    /// `` `it.$[].p` `` becomes `` `Order.items[$[]].price` (stored `it.$[].p`) ``.
-    pub fn name_paths(&'static self, message: &str) -> String {
-        let mut out = String::with_capacity(message.len() + 32);
-        let mut parts = message.split('`');
-        if let Some(first) = parts.next() {
-            out.push_str(first);
-        }
-        let rest: Vec<&str> = parts.collect();
-        let mut i = 0;
-        while i < rest.len() {
-            let quoted = rest[i];
-            let closed = i + 1 < rest.len();
-            match (closed, self.rust_path_exact(quoted)) {
-                (true, Some(rust)) => {
-                    out.push_str(&format!("`{}.{rust}` (stored `{quoted}`)", self.name));
-                    out.push_str(rest[i + 1]);
-                    i += 2;
-                }
-                (true, None) => {
-                    out.push('`');
-                    out.push_str(quoted);
-                    out.push('`');
-                    out.push_str(rest[i + 1]);
-                    i += 2;
-                }
-                (false, _) => {
-                    out.push('`');
-                    out.push_str(quoted);
-                    i += 1;
-                }
+/// Opens and closes a stored path inside an error message (see [`Marked`]). No stored key holds a NUL: BSON keys end
+/// at the first one.
+const MARK: char = '\0';
+
+/// A stored path inside an error message, marked so that only paths, never the explanation around them, are shown
+/// as Rust paths when the message reaches the user ([`name_paths`]). Messages are built as text far from the model
+/// (paths, filters and updates know stored keys only); the mark says exactly which parts are paths.
+pub(crate) struct Marked<'a>(pub(crate) &'a str);
+
+impl fmt::Display for Marked<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char(MARK)?;
+        // A refused key may hold a NUL: escaped, it cannot close the mark early.
+        for (i, part) in self.0.split(MARK).enumerate() {
+            if i > 0 {
+                f.write_str("\\0")?;
             }
+            f.write_str(part)?;
         }
-        out
+        f.write_char(MARK)
     }
+}
+
+/// The Rust path under the type's name (`Order.items[0].quantity`) of the field at a stored path, when `meta` knows
+/// it. `strict` answers only for paths whose every field segment is known (a path built from stored keys may reach
+/// into a map); otherwise unknown segments are kept as stored.
+pub(crate) fn rust_name(meta: Option<&'static TypeMeta>, stored: &str, strict: bool) -> Option<String> {
+    let m = meta?;
+    let rust = if strict { m.rust_path_exact(stored)? } else { m.rust_path(stored.split('.')) };
+    (!rust.is_empty()).then(|| m.qualified(&rust))
+}
+
+/// How every odm message names a field: its Rust path with the stored path beside
+/// (`` `Order.items[0].quantity` (stored `it.0.q`) ``), or the stored path alone when there is no Rust path.
+pub(crate) fn named(rust: Option<&str>, stored: &str) -> String {
+    match rust {
+        Some(rust) => format!("`{rust}` (stored `{stored}`)"),
+        None => format!("`{stored}`"),
+    }
+}
+
+/// Shows the paths marked in `message` ([`Marked`]) as [`named`] names them, in Rust terms only when every field
+/// segment is known. Text outside marks is never touched.
+pub(crate) fn name_paths(message: &str, meta: Option<&'static TypeMeta>) -> String {
+    let mut out = String::with_capacity(message.len() + 32);
+    for (i, part) in message.split(MARK).enumerate() {
+        if i % 2 == 0 {
+            out.push_str(part);
+        } else {
+            out.push_str(&named(rust_name(meta, part, true).as_deref(), part));
+        }
+    }
+    out
 }
 
 /// A `nested` function for fields without metadata.
@@ -132,7 +167,7 @@ pub struct FieldInfo {
 
 #[cfg(test)]
 mod tests {
-    use super::{no_meta, FieldMeta, TypeMeta};
+    use super::{name_paths, no_meta, FieldMeta, Marked, TypeMeta};
 
     static LINE: TypeMeta =
         TypeMeta { name: "Line", fields: &[FieldMeta { name: "price", key: "p", nested: no_meta, counter: None }] };
@@ -150,13 +185,28 @@ mod tests {
     #[test]
     fn stored_paths_in_messages_become_rust_paths() {
         assert_eq!(ORDER.rust_path_exact("it.$[big].p").as_deref(), Some("items[$[big]].price"));
+        assert_eq!(ORDER.rust_path_exact("it.$[].p").as_deref(), Some("items[].price"));
         assert_eq!(ORDER.rust_path_exact("it.2.p").as_deref(), Some("items[2].price"));
         assert_eq!(ORDER.rust_path_exact("it.x"), None);
+        let message = format!("{} is updated twice ($set and $inc): use `pop` or {}", Marked("ic"), Marked("it.$.p"));
         assert_eq!(
-            ORDER.name_paths("`ic` is updated twice ($set and $inc): use `pop` or `it.$.p`"),
+            name_paths(&message, Some(&ORDER)),
             "`Order.item_count` (stored `ic`) is updated twice ($set and $inc): use `pop` or `Order.items[$].price` \
              (stored `it.$.p`)"
         );
-        assert_eq!(ORDER.name_paths("unclosed `ic"), "unclosed `ic");
+        assert_eq!(name_paths(&message, None), "`ic` is updated twice ($set and $inc): use `pop` or `it.$.p`");
+    }
+
+    #[test]
+    fn only_marked_paths_are_rewritten() {
+        // Quoted text in the explanation is never a path, even when it reads like a stored key.
+        let message =
+            format!("map key \"$where\" under {} cannot be addressed: keys starting with `$` or `ic`", Marked("it"));
+        assert_eq!(
+            name_paths(&message, Some(&ORDER)),
+            "map key \"$where\" under `Order.items` (stored `it`) cannot be addressed: keys starting with `$` or `ic`"
+        );
+        // A NUL inside a refused key cannot end the mark early.
+        assert_eq!(name_paths(&format!("{} refused", Marked("it.a\0b")), Some(&ORDER)), "`it.a\\0b` refused");
     }
 }

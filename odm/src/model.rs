@@ -192,7 +192,10 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
         Vec::new()
     }
 
-    /// The collection validator: `{$jsonSchema: …}`, plus `$expr` when the model has counted arrays.
+    /// The collection validator: `{$jsonSchema: …}`, plus `$expr` when the model has a counted array, or `$and` of
+    /// one `{$expr: …}` per counted array when it has several. Separate clauses, because the server's report of a
+    /// refused write (code 121) says which clause failed but not which part of one expression: so the error names the
+    /// counter out of step (see [`crate::ValidationError`]).
     fn validator() -> Document {
         let mut v = doc! { "$jsonSchema": Self::bson_schema() };
         let mut exprs = Self::counter_exprs();
@@ -202,7 +205,8 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
                 v.insert("$expr", exprs.remove(0));
             }
             _ => {
-                v.insert("$expr", doc! { "$and": exprs });
+                let clauses: Vec<Bson> = exprs.into_iter().map(|e| Bson::from(doc! { "$expr": e })).collect();
+                v.insert("$and", clauses);
             }
         }
         v

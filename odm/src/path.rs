@@ -38,6 +38,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::ops::Deref;
 
+use crate::meta::Marked;
 use crate::schema::BsonSchema;
 
 /// What a path lets you write. Markers are types so that a forbidden write is a compile error at the call.
@@ -69,7 +70,7 @@ markers! {
     Counted: child = F, elem = Plain;
     /// `_id` and everything under it: immutable (the server answers 66 `ImmutableField`).
     IdField: child = IdField, elem = IdField;
-    /// A declared shard-key field: immutable once written (seed 001 §3(9)).
+    /// A declared shard-key field: immutable once written (typed updates never move a document between shards).
     ShardKeyField: child = ShardKeyField, elem = ShardKeyField;
     /// An array counter: it changes only together with its array.
     CounterField: child = CounterField, elem = CounterField;
@@ -255,7 +256,8 @@ impl RawPath {
 }
 
 /// Encodes a value for the stored path `at` the way the field's serializer writes it (through a serde converter when
-/// the field has one), refusing run-time keys that could be read as operators or paths.
+/// the field has one), refusing run-time keys that could be read as operators or paths. The error marks `at` for the
+/// collection to name in Rust terms; [`crate::Update::build`] and the collection show it.
 pub type Encoder<W> = fn(&W, &str) -> Result<Bson, String>;
 
 /// Serializes with `W`'s own `Serialize` impl (mixed fields, serde converters), then checks every key: such values
@@ -288,13 +290,13 @@ pub fn encode_converted(value: Result<Bson, bson::error::Error>, at: &str) -> Re
 
 /// The error of a value that does not encode at stored path `at`.
 pub(crate) fn unencodable(at: &str, e: bson::error::Error) -> String {
-    format!("`{at}`: cannot serialize the value: {e}")
+    format!("{}: cannot serialize the value: {e}", Marked(at))
 }
 
 /// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
 pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
     match crate::keys::first_bad(value) {
-        Some((_, k, why)) => Err(format!("`{at}`: key {k:?} in the value cannot be stored: {why}")),
+        Some((_, k, why)) => Err(format!("{}: key {k:?} in the value cannot be stored: {why}", Marked(at))),
         None => Ok(()),
     }
 }
@@ -564,14 +566,15 @@ impl<R, W: ArrayLike, A: Access> ArrayNode<R, W, A> {
             let key = raw.key.clone();
             raw.set_defect(|| {
                 format!(
-                    "array filter identifier `{identifier}` in `{key}`: it must start with a lowercase letter and be \
-                     alphanumeric"
+                    "array filter identifier `{identifier}` in {}: it must start with a lowercase letter and be \
+                     alphanumeric",
+                    Marked(&key)
                 )
             });
         }
         let root = RawPath { key: Cow::Borrowed(identifier), ..RawPath::default() };
         let filter = select(self.path.retyped::<W::Item, A::Elem>(root).into());
-        match filter.into_document() {
+        match filter.into_marked() {
             Ok(condition) => {
                 raw.extra.get_or_insert_with(Box::default).array_filters.push(ArrayFilter { identifier, condition })
             }
@@ -593,7 +596,7 @@ impl<R, W: MapLike, A: Access> MapNode<R, W, A> {
         let mut raw = self.path.raw.descend(self.path.raw.join(key), false);
         let problem = crate::keys::path_defect(key);
         if let Some(p) = problem {
-            raw.set_defect(|| format!("map key {key:?} under `{}` cannot be addressed: {p}", self.path.raw.key));
+            raw.set_defect(|| format!("map key {key:?} under {} cannot be addressed: {p}", Marked(&self.path.raw.key)));
         }
         self.path.retyped::<W::Value, A::Elem>(raw).into()
     }

@@ -287,13 +287,14 @@ fn array_of<T: BsonSchema>(closed: bool) -> Document {
     doc! { "bsonType": "array", "items": T::bson_schema_within(closed) }
 }
 
+/// The checks of the elements' counted arrays, each over every element. One check per counted array, never an `$and`
+/// of several: the server reports which clause of the validator failed but not which part of an expression, so a
+/// check that holds one pair lets a refused write name that pair (see [`counter_pairs`]).
 fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<Bson>) {
     let var = format!("e{depth}");
     let mut inner = Vec::new();
     T::counter_checks(&format!("$${var}"), depth + 1, &mut inner);
-    if !inner.is_empty() {
-        out.push(all_elements(value, &var, inner));
-    }
+    out.extend(inner.into_iter().map(|check| all_elements(value, &var, check)));
 }
 
 macro_rules! sequence {
@@ -428,21 +429,64 @@ impl<V: BsonSchema + Serialize> BsonSchema for BTreeMap<String, V> {
 
 /// `$allElementsTrue` over an array, with `$map` binding each element to `var`; a non-array value yields `true`
 /// (its type is the `$jsonSchema`'s business, and `$map` over a non-array would abort the validation).
-fn all_elements(value: &str, var: &str, checks: Vec<Bson>) -> Bson {
-    let cond = if checks.len() == 1 {
-        checks.into_iter().next().expect("one check")
-    } else {
-        Bson::from(doc! { "$and": checks })
-    };
+fn all_elements(value: &str, var: &str, check: Bson) -> Bson {
     Bson::from(doc! {
         "$allElementsTrue": [{
             "$map": {
                 "input": { "$cond": [{ "$isArray": [value] }, value, []] },
                 "as": var,
-                "in": cond,
+                "in": check,
             }
         }]
     })
+}
+
+/// The `(array, counter)` pairs a counter check compares, as stored paths from the document root with `$[]` for
+/// every element of an enclosing array (`("d.$[].m", "d.$[].mc")`): the reading of what [`build::counter_check`] and
+/// `all_elements` write, so that a failed check can be named. A check of today's validators holds one pair; an
+/// `$and` of several (validators written by earlier versions) yields them all.
+pub(crate) fn counter_pairs(check: &Bson) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    read_pairs(check, &mut Vec::new(), &mut out);
+    out
+}
+
+/// `bindings` holds the `$map` variables in scope, each with the stored path of the elements it stands for.
+fn read_pairs(check: &Bson, bindings: &mut Vec<(String, String)>, out: &mut Vec<(String, String)>) {
+    let Some(d) = check.as_document() else { return };
+    let resolve = |expr: &str, bindings: &[(String, String)]| -> Option<String> {
+        match expr.strip_prefix("$$") {
+            Some(var_path) => {
+                let (var, rest) = var_path.split_once('.').map_or((var_path, None), |(v, r)| (v, Some(r)));
+                let (_, base) = bindings.iter().rev().find(|(v, _)| v == var)?;
+                Some(rest.map_or_else(|| base.clone(), |rest| format!("{base}.{rest}")))
+            }
+            None => expr.strip_prefix('$').map(str::to_owned),
+        }
+    };
+    // The second argument of `$cond` (`{$size: array}`, or the array itself as `$map`'s input).
+    let cond_arg = |v: Option<&Bson>| v?.as_document()?.get_array("$cond").ok()?.get(1).cloned();
+    if let Ok(and) = d.get_array("$and") {
+        and.iter().for_each(|c| read_pairs(c, bindings, out));
+    } else if let Ok([size, count]) = d.get_array("$eq").map(Vec::as_slice) {
+        let array = cond_arg(Some(size)).and_then(|s| s.as_document()?.get_str("$size").ok().map(str::to_owned));
+        let counter = count.as_document().and_then(|c| c.get_array("$ifNull").ok()?.first()?.as_str());
+        if let (Some(array), Some(counter)) = (array, counter) {
+            if let (Some(a), Some(c)) = (resolve(&array, bindings), resolve(counter, bindings)) {
+                out.push((a, c));
+            }
+        }
+    } else if let Some(map) =
+        d.get_array("$allElementsTrue").ok().and_then(|a| a.first()?.as_document()?.get_document("$map").ok())
+    {
+        let input = cond_arg(map.get("input"));
+        let elements = input.as_ref().and_then(|i| resolve(i.as_str()?, bindings));
+        if let (Some(elements), Ok(var), Some(inner)) = (elements, map.get_str("as"), map.get("in")) {
+            bindings.push((var.to_owned(), format!("{elements}.$[]")));
+            read_pairs(inner, bindings, out);
+            bindings.pop();
+        }
+    }
 }
 
 /// Builders the derives call; public for generated code only.
@@ -611,6 +655,46 @@ pub mod build {
                 { "$ifNull": [counter, 0] },
             ]
         })
+    }
+}
+
+#[cfg(test)]
+mod counter_check_tests {
+    use super::{build::counter_check, counter_pairs, BsonSchema};
+    use bson::Bson;
+
+    #[derive(serde::Serialize)]
+    struct Team;
+    impl BsonSchema for Team {
+        const KIND: super::BsonKind = super::BsonKind::Object;
+        type Node<R, A: crate::path::Access, W> = crate::path::Path<R, W, A>;
+        fn bson_schema() -> bson::Document {
+            bson::Document::new()
+        }
+        fn counter_checks(value: &str, _depth: usize, out: &mut Vec<Bson>) {
+            out.push(counter_check(&format!("{value}.m"), &format!("{value}.mc")));
+            out.push(counter_check(&format!("{value}.l"), &format!("{value}.lc")));
+        }
+    }
+
+    /// Each counted array gets a check of its own, and each check reads back as the pair it compares.
+    #[test]
+    fn every_check_names_its_pair() {
+        let mut checks = Vec::new();
+        <Vec<Vec<Team>>>::counter_checks("$d", 0, &mut checks);
+        let pairs: Vec<Vec<(String, String)>> = checks.iter().map(counter_pairs).collect();
+        assert_eq!(
+            pairs,
+            [
+                [("d.$[].$[].m".to_owned(), "d.$[].$[].mc".to_owned())],
+                [("d.$[].$[].l".to_owned(), "d.$[].$[].lc".to_owned())],
+            ]
+        );
+        assert_eq!(counter_pairs(&counter_check("$it", "$ic")), [("it".to_owned(), "ic".to_owned())]);
+        // An `$and` of several (as earlier versions wrote) yields them all.
+        let both = Bson::from(bson::doc! { "$and": [checks[0].clone(), counter_check("$it", "$ic")] });
+        assert_eq!(counter_pairs(&both).len(), 2);
+        assert!(counter_pairs(&Bson::from(bson::doc! { "$gt": [1, 0] })).is_empty());
     }
 }
 

@@ -27,6 +27,7 @@
 //! ```
 
 use crate::filter::{element_condition, overlaps, Element, Filter, Sort};
+use crate::meta::{name_paths, Marked};
 use crate::path::{
     Access, ArrayFilter, ArrayLike, ArrayWritable, AsPath, Counted, ElemNode, IdField, Plain, RawPath, Settable,
     ShardKeyField, Uncounted, Writable,
@@ -128,7 +129,7 @@ impl<R> fmt::Debug for Update<R> {
         f.debug_struct("Update")
             .field("operators", &self.groups)
             .field("guard", &extra.map(|e| &e.guard))
-            .field("error", &extra.and_then(|e| e.error.as_ref()))
+            .field("error", &extra.and_then(|e| e.error.as_deref()).map(|e| name_paths(e, None)))
             .finish()
     }
 }
@@ -271,7 +272,7 @@ impl<R, W: ArrayLike, A: Access, S> Modifiers<R, W, A, S> {
     /// Sort the array by fields of its elements afterwards: `|e| e.price().desc()`.
     pub fn sort_by(mut self, order: impl FnOnce(ElemNode<R, W, A>) -> Sort<R>) -> Self {
         let root = crate::path::Path::<R, W::Item, A::Elem>::with_raw(RawPath::default());
-        self.sort = Some(order(root.into()).into_document().map(Bson::Document));
+        self.sort = Some(order(root.into()).into_marked().map(Bson::Document));
         self
     }
 
@@ -396,9 +397,9 @@ impl<R> Update<R> {
     fn guard(&mut self, raw: &RawPath, what: &str, key: String, cond: Bson) {
         if raw.positional {
             return self.fail(format!(
-                "`{what}` on the counted array `{}` needs a guard on the array itself, which a positional path cannot \
+                "`{what}` on the counted array {} needs a guard on the array itself, which a positional path cannot \
                  express; update the array through a non-positional path",
-                raw.key
+                Marked(&raw.key)
             ));
         }
         let guard = &mut self.extra().guard;
@@ -656,7 +657,7 @@ impl<R> Update<R> {
     }
 
     /// `$addToSet` of one element. On a counted array this becomes `$push` + `$inc` guarded by a filter condition that
-    /// excludes documents already holding `item` (the seed's helpful-votes case): a second vote matches nothing.
+    /// excludes documents already holding `item` (one helpful vote per voter): a second vote matches nothing.
     pub fn add_to_set<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
         P::Access: ArrayWritable,
@@ -724,7 +725,7 @@ impl<R> Update<R> {
         let root = crate::path::Path::<R, <P::Value as ArrayLike>::Item, <P::Access as Access>::Elem>::with_raw(
             RawPath::default(),
         );
-        let cond = cond(root.into()).into_document().and_then(|d| element_condition(d, &raw.key)).map(|c| match c {
+        let cond = cond(root.into()).into_marked().and_then(|d| element_condition(d, &raw.key)).map(|c| match c {
             // A condition on the element itself (`$pull: {tags: {$in: [...]}}`).
             Element::Itself(v) => v,
             Element::Fields(d) => Bson::Document(d),
@@ -769,6 +770,11 @@ impl<R> Update<R> {
     /// Checks the update (an error kept while building; two operators on one path or on a path and its prefix, which
     /// MongoDB refuses with code 40) and assembles the documents to send.
     pub fn build(self) -> Result<BuiltUpdate, String> {
+        self.build_marked().map_err(|e| name_paths(&e, None))
+    }
+
+    /// [`Update::build`] with the paths in the reason still marked, for the collection to name them.
+    pub(crate) fn build_marked(self) -> Result<BuiltUpdate, String> {
         let (guard, array_filters) = match self.extra.map(|e| *e) {
             Some(Extra { error: Some(e), .. }) => return Err(e),
             Some(Extra { guard, array_filters, .. }) => {
@@ -806,9 +812,9 @@ fn push_each_operand(mut each: Vec<Bson>) -> Bson {
 /// Why operators on `a` and `b` cannot go in one update (MongoDB answers code 40).
 fn conflict(a: &str, a_op: &str, b: &str, b_op: &str) -> String {
     let what = if a == b {
-        format!("`{a}` is updated twice ({a_op} and {b_op})")
+        format!("{} is updated twice ({a_op} and {b_op})", Marked(a))
     } else {
-        format!("`{a}` ({a_op}) and `{b}` ({b_op}) overlap")
+        format!("{} ({a_op}) and {} ({b_op}) overlap", Marked(a), Marked(b))
     };
     format!("{what}: MongoDB refuses conflicting paths in one update (code 40)")
 }

@@ -139,7 +139,9 @@ pub fn hostile_documents(validator: &Document, root: &Document) -> Vec<Hostile> 
     let schema = validator.get_document("$jsonSchema").expect("$jsonSchema");
     let mut out = Vec::new();
     walk_object(schema, root, &Bson::Document(root.clone()), &mut Vec::new(), &mut out);
-    if let Some(expr) = validator.get("$expr") {
+    // One `$expr`, or (several counted arrays) one `{$expr}` clause per array under `$and`.
+    let clauses = validator.get_array("$and").into_iter().flatten().filter_map(|c| c.as_document()?.get("$expr"));
+    for expr in validator.get("$expr").into_iter().chain(clauses) {
         for (array, counter) in counter_pairs(expr, &Vec::new()) {
             counter_mutations(root, &array, &counter, &mut out);
         }
