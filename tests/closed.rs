@@ -137,8 +137,8 @@ async fn a_closed_model_refuses_unknown_keys_at_every_level_it_owns() {
         (&["p", "0"], "Customer.payments[0].stray"),
         (&["p", "1"], "Customer.payments[1].stray"),
         (&["p", "2"], "Customer.payments[2].stray"),
-        (&["s", "home"], "Customer.shipping"),
-        (&["s", "home", "g"], "Customer.shipping"),
+        (&["s", "home"], "Customer.shipping[\"home\"].stray"),
+        (&["s", "home", "g"], "Customer.shipping[\"home\"].geo.stray"),
         (&["b", "g"], "Customer.billing.geo.stray"),
     ];
     for (path, rust) in refused {

@@ -23,6 +23,8 @@ pub struct FieldMeta {
     pub nested: fn() -> Option<&'static TypeMeta>,
     /// For a counted array: the Rust name of the integer field kept equal to its length.
     pub counter: Option<&'static str>,
+    /// True for a map: the next segment of a stored path is a key chosen at run time, shown as `field["key"]`.
+    pub map: bool,
 }
 
 impl TypeMeta {
@@ -62,7 +64,12 @@ impl TypeMeta {
     fn walk<'a>(&'static self, stored: impl IntoIterator<Item = &'a str>, strict: bool) -> Option<String> {
         let mut out = String::new();
         let mut current: Option<&'static TypeMeta> = Some(self);
+        let mut map_key_next = false;
         for seg in stored {
+            if std::mem::take(&mut map_key_next) {
+                out.push_str(&format!("[{seg:?}]"));
+                continue;
+            }
             if seg == "$[]" {
                 out.push_str("[]");
                 continue;
@@ -79,6 +86,7 @@ impl TypeMeta {
                 Some(f) => {
                     out.push_str(f.name);
                     current = (f.nested)();
+                    map_key_next = f.map;
                 }
                 None if strict => return None,
                 None => {
@@ -169,16 +177,19 @@ pub struct FieldInfo {
 mod tests {
     use super::{name_paths, no_meta, FieldMeta, Marked, TypeMeta};
 
-    static LINE: TypeMeta =
-        TypeMeta { name: "Line", fields: &[FieldMeta { name: "price", key: "p", nested: no_meta, counter: None }] };
+    static LINE: TypeMeta = TypeMeta {
+        name: "Line",
+        fields: &[FieldMeta { name: "price", key: "p", nested: no_meta, counter: None, map: false }],
+    };
     fn line() -> Option<&'static TypeMeta> {
         Some(&LINE)
     }
     static ORDER: TypeMeta = TypeMeta {
         name: "Order",
         fields: &[
-            FieldMeta { name: "items", key: "it", nested: line, counter: Some("item_count") },
-            FieldMeta { name: "item_count", key: "ic", nested: no_meta, counter: None },
+            FieldMeta { name: "items", key: "it", nested: line, counter: Some("item_count"), map: false },
+            FieldMeta { name: "lines", key: "l", nested: line, counter: None, map: true },
+            FieldMeta { name: "item_count", key: "ic", nested: no_meta, counter: None, map: false },
         ],
     };
 
@@ -188,6 +199,9 @@ mod tests {
         assert_eq!(ORDER.rust_path_exact("it.$[].p").as_deref(), Some("items[].price"));
         assert_eq!(ORDER.rust_path_exact("it.2.p").as_deref(), Some("items[2].price"));
         assert_eq!(ORDER.rust_path_exact("it.x"), None);
+        // A map's next segment is a key chosen at run time; its value's fields are named again after it.
+        assert_eq!(ORDER.rust_path_exact("l.home.p").as_deref(), Some("lines[\"home\"].price"));
+        assert_eq!(ORDER.rust_path(["l", "a b", "p", "zz"]), "lines[\"a b\"].price.zz");
         let message = format!("{} is updated twice ($set and $inc): use `pop` or {}", Marked("ic"), Marked("it.$.p"));
         assert_eq!(
             name_paths(&message, Some(&ORDER)),

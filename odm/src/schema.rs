@@ -53,6 +53,11 @@ impl BsonKind {
         matches!(self, BsonKind::Array)
     }
 
+    /// True for a document with keys chosen at run time (maps, `bson::Document`).
+    pub const fn is_map(self) -> bool {
+        matches!(self, BsonKind::Map)
+    }
+
     /// True for `int` and `long`, the types a counter may have.
     pub const fn is_integer(self) -> bool {
         matches!(self, BsonKind::Int | BsonKind::Long)
@@ -405,6 +410,9 @@ impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMa
     fn bson_schema_within(closed: bool) -> Document {
         map_of::<V>(closed)
     }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        V::type_meta()
+    }
     fn dynamic_keys(_depth: u8) -> bool {
         true
     }
@@ -421,6 +429,9 @@ impl<V: BsonSchema + Serialize> BsonSchema for BTreeMap<String, V> {
     }
     fn bson_schema_within(closed: bool) -> Document {
         map_of::<V>(closed)
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        V::type_meta()
     }
     fn dynamic_keys(_depth: u8) -> bool {
         true

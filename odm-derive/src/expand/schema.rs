@@ -128,7 +128,12 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                     }
                     None => quote!(::core::option::Option::None),
                 };
-                quote!(__odm::FieldMeta { name: #rust, key: #key, nested: #nested, counter: #counter })
+                let ty = f.ty;
+                let map = match source(f) {
+                    Source::Trait => quote!(<#ty as __odm::BsonSchema>::KIND.is_map()),
+                    _ => quote!(false),
+                };
+                quote!(__odm::FieldMeta { name: #rust, key: #key, nested: #nested, counter: #counter, map: #map })
             });
             let checks = counter_checks(fields);
             let dynamic = dynamic_keys(fields.iter());
