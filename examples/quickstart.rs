@@ -119,7 +119,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .inc(f.total(), 1200)
         .set(f.status(), OrderStatus::Paid)
         .set(f.remark(), "请尽快发货".to_owned());
-    println!("targeted update: {}", update.clone().build().map_err(odm::Error::Config)?.update);
+    println!("targeted update: {}", update.clone().build()?.update);
     let after = orders
         .find_one_and_update(f.id().eq(order.id), update, FindAndModify::after())
         .await?
@@ -130,7 +130,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut edited = after.clone();
     edited.items[1].quantity = 3;
     edited.remark = None;
-    println!("diff update: {}", Update::diff(&after, &edited).build().map_err(odm::Error::Config)?.update);
+    println!("diff update: {}", Update::diff(&after, &edited).build()?.update);
     orders.update_changes(f.id().eq(order.id), &after, &edited).await?;
     let paid = orders.find(f.status().eq(OrderStatus::Paid)).sort(f.created_at().desc()).limit(10).await?;
     assert_eq!(paid, vec![edited.clone()]);

@@ -1,7 +1,7 @@
 //! A typed collection: create it from its model (validator, level, action), insert and read typed values.
 //! Writes are checked before they are sent (16 MiB), and validation failures come back as field-level errors.
 
-use crate::error::{DecodeError, Error, Result, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};
+use crate::error::{model_name, DecodeError, Error, Result, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};
 use crate::filter::{Filter, Projection, Sort};
 use crate::meta::TypeMeta;
 use crate::model::Model;
@@ -48,10 +48,6 @@ impl<M: Model> Clone for Collection<M> {
     fn clone(&self) -> Self {
         Collection { raw: self.raw.clone(), _model: PhantomData }
     }
-}
-
-fn model_name<M: Model>() -> &'static str {
-    M::type_meta().map_or(M::COLLECTION, |m| m.name)
 }
 
 /// Serializes `value`, refusing documents over 16 MiB before anything is sent.
@@ -251,7 +247,7 @@ impl<M: Model> Collection<M> {
 
     /// The error for a refused filter, sort, projection or update: its marked paths named through the model.
     fn invalid(reason: String) -> Error {
-        Error::InvalidOperation { model: model_name::<M>(), reason: crate::meta::name_paths(&reason, M::type_meta()) }
+        Error::invalid_operation::<M>(&reason)
     }
 
     fn filter_doc(filter: Filter<M>) -> Result<Document> {

@@ -186,10 +186,16 @@ impl Error {
         }
     }
 
+    /// A filter, sort, projection or update for `M` refused before sending: the marked stored paths in `reason`
+    /// named as `M`'s Rust paths.
+    pub(crate) fn invalid_operation<M: crate::Model>(reason: &str) -> Self {
+        Error::InvalidOperation { model: model_name::<M>(), reason: crate::meta::name_paths(reason, M::type_meta()) }
+    }
+
     /// Interprets a driver error from a write to `M`'s collection (made with the raw driver, say): validation
     /// failures become a field-level [`ValidationError`], anything else stays a driver error.
     pub fn from_write<M: crate::Model>(e: mongodb::error::Error) -> Self {
-        Self::from_driver(e, M::type_meta().map_or(M::COLLECTION, |m| m.name), M::type_meta())
+        Self::from_driver(e, model_name::<M>(), M::type_meta())
     }
 
     /// Turns a driver error into a [`ValidationError`] when it is code 121, naming fields through `meta`, and into
@@ -222,6 +228,11 @@ impl Error {
             None => Error::Driver(e),
         }
     }
+}
+
+/// The name errors give model `M`: its Rust type name (the collection's for a model without field metadata).
+pub(crate) fn model_name<M: crate::Model>() -> &'static str {
+    M::type_meta().map_or(M::COLLECTION, |m| m.name)
 }
 
 fn driver_code(e: &mongodb::error::Error) -> Option<i32> {

@@ -25,7 +25,9 @@
 //! assert_eq!(filter.into_document().unwrap(), doc! { "s": { "$gte": 4 }, "t": "fast" });
 //! ```
 
+use crate::error::{Error, Result};
 use crate::meta::{name_paths, Marked};
+use crate::model::Model;
 use crate::path::{ArrayLike, ArrayNode, AsPath, Path, Queryable};
 use bson::{Bson, Document};
 use std::fmt;
@@ -74,11 +76,6 @@ impl<R> Filter<R> {
     /// The filter that matches every document (`{}`).
     pub fn everything() -> Self {
         Filter { doc: Document::new(), error: None, _root: PhantomData }
-    }
-
-    /// The filter document, or the reason it cannot be sent (a value that failed to encode, a bad map key).
-    pub fn into_document(self) -> Result<Document, String> {
-        self.into_marked().map_err(|e| name_paths(&e, None))
     }
 
     /// [`Filter::into_document`] with the paths in the reason still marked, for the collection to name them.
@@ -473,11 +470,6 @@ impl<R> Sort<R> {
         self
     }
 
-    /// The sort document, or why it cannot be sent.
-    pub fn into_document(self) -> Result<Document, String> {
-        self.into_marked().map_err(|e| name_paths(&e, None))
-    }
-
     /// [`Sort::into_document`] with the paths in the reason still marked, for the collection to name them.
     pub(crate) fn into_marked(self) -> Result<Document, String> {
         match self.error {
@@ -552,17 +544,34 @@ impl<R> Projection<R> {
         self
     }
 
-    /// The projection document, or why it cannot be sent.
-    pub fn into_document(self) -> Result<Document, String> {
-        self.into_marked().map_err(|e| name_paths(&e, None))
-    }
-
     /// [`Projection::into_document`] with the paths in the reason still marked, for the collection to name them.
     pub(crate) fn into_marked(self) -> Result<Document, String> {
         match self.error {
             Some(e) => Err(e),
             None => Ok(self.doc),
         }
+    }
+}
+
+impl<M: Model> Filter<M> {
+    /// The filter document, or [`Error::InvalidOperation`] saying why it cannot be sent (a value that failed to
+    /// encode, a bad map key), with Rust paths beside stored ones.
+    pub fn into_document(self) -> Result<Document> {
+        self.into_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+    }
+}
+
+impl<M: Model> Sort<M> {
+    /// The sort document, or [`Error::InvalidOperation`] saying why it cannot be sent.
+    pub fn into_document(self) -> Result<Document> {
+        self.into_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+    }
+}
+
+impl<M: Model> Projection<M> {
+    /// The projection document, or [`Error::InvalidOperation`] saying why it cannot be sent.
+    pub fn into_document(self) -> Result<Document> {
+        self.into_marked().map_err(|e| Error::invalid_operation::<M>(&e))
     }
 }
 

@@ -26,8 +26,10 @@
 //! assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
 //! ```
 
+use crate::error::Error;
 use crate::filter::{element_condition, overlaps, Element, Filter, Sort};
 use crate::meta::{name_paths, Marked};
+use crate::model::Model;
 use crate::path::{
     Access, ArrayFilter, ArrayLike, ArrayWritable, AsPath, Counted, ElemNode, IdField, Plain, RawPath, Settable,
     ShardKeyField, Uncounted, Writable,
@@ -767,12 +769,6 @@ impl<R> Update<R> {
         self
     }
 
-    /// Checks the update (an error kept while building; two operators on one path or on a path and its prefix, which
-    /// MongoDB refuses with code 40) and assembles the documents to send.
-    pub fn build(self) -> Result<BuiltUpdate, String> {
-        self.build_marked().map_err(|e| name_paths(&e, None))
-    }
-
     /// [`Update::build`] with the paths in the reason still marked, for the collection to name them.
     pub(crate) fn build_marked(self) -> Result<BuiltUpdate, String> {
         let (guard, array_filters) = match self.extra.map(|e| *e) {
@@ -839,6 +835,15 @@ fn check_conflicts(groups: &[(Operator, Document)]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+impl<M: Model> Update<M> {
+    /// Checks the update (an error kept while building; two operators on one path or on a path and its prefix, which
+    /// MongoDB refuses with code 40) and assembles the documents to send; a refusal is [`Error::InvalidOperation`]
+    /// with Rust paths beside stored ones.
+    pub fn build(self) -> crate::Result<BuiltUpdate> {
+        self.build_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+    }
 }
 
 impl<R> Update<R> {
