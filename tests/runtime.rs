@@ -383,6 +383,20 @@ struct Payment {
 async fn read_and_write_concern_come_from_the_model() {
     use odm::mongodb::event::{command::CommandEvent, EventHandler};
     use std::sync::{Arc, Mutex};
+    assert_eq!(Payment::READ_CONCERN, Some(odm::ReadConcernLevel::Majority));
+    assert_eq!(Payment::READ_PREFERENCE, Some(odm::ReadPreferenceMode::PrimaryPreferred));
+    assert_eq!(Payment::WRITE_CONCERN.and_then(|w| w.w), Some(odm::Acknowledgment::Tag("majority")));
+    // Every spelling the attribute takes names a level or mode, written as the server spells it.
+    for level in [
+        odm::ReadConcernLevel::Local,
+        odm::ReadConcernLevel::Available,
+        odm::ReadConcernLevel::Majority,
+        odm::ReadConcernLevel::Linearizable,
+        odm::ReadConcernLevel::Snapshot,
+    ] {
+        let doc = odm::bson::serialize_to_document(&level.to_driver()).expect("read concern");
+        assert_eq!(doc.get_str("level").ok(), Some(level.as_str()), "{doc}");
+    }
     let test_db = odm::testing::database("concern").await;
     let seen: Arc<Mutex<Vec<Document>>> = Arc::default();
     let sink = seen.clone();

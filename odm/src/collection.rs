@@ -189,26 +189,9 @@ impl<M: Model> Collection<M> {
     ///
     /// Reads and writes use the model's read concern, read preference and write concern, when it declares them.
     pub fn new(db: &Database) -> Self {
-        use mongodb::options::{CollectionOptions, ReadConcern, ReadPreference, SelectionCriteria};
-        let mut options = CollectionOptions::default();
-        options.read_concern = M::READ_CONCERN.map(|level| match level {
-            "local" => ReadConcern::local(),
-            "available" => ReadConcern::available(),
-            "majority" => ReadConcern::majority(),
-            "linearizable" => ReadConcern::linearizable(),
-            "snapshot" => ReadConcern::snapshot(),
-            other => ReadConcern::custom(other),
-        });
-        options.selection_criteria = M::READ_PREFERENCE.map(|p| {
-            let options = Default::default();
-            SelectionCriteria::ReadPreference(match p {
-                "primaryPreferred" => ReadPreference::PrimaryPreferred { options },
-                "secondary" => ReadPreference::Secondary { options },
-                "secondaryPreferred" => ReadPreference::SecondaryPreferred { options },
-                "nearest" => ReadPreference::Nearest { options },
-                _ => ReadPreference::Primary,
-            })
-        });
+        let mut options = mongodb::options::CollectionOptions::default();
+        options.read_concern = M::READ_CONCERN.map(crate::model::ReadConcernLevel::to_driver);
+        options.selection_criteria = M::READ_PREFERENCE.map(crate::model::ReadPreferenceMode::to_driver);
         options.write_concern = M::WRITE_CONCERN.map(crate::model::WriteConcernSpec::to_driver);
         Collection { raw: db.collection_with_options(M::COLLECTION, options), _model: PhantomData }
     }

@@ -146,7 +146,7 @@ fn join(prefix: &str, key: &str) -> String {
 }
 
 /// A counter's value as an integer (`None` if it does not serialize as one; the derive refuses such counters).
-pub fn integer<T: Serialize>(value: &T) -> Option<i64> {
+fn integer<T: Serialize>(value: &T) -> Option<i64> {
     match bson::serialize_to_bson(value) {
         Ok(Bson::Int32(n)) => Some(i64::from(n)),
         Ok(Bson::Int64(n)) => Some(n),
@@ -171,41 +171,6 @@ pub fn by_value<T: Serialize + ?Sized>(old: &T, new: &T, at: &mut DiffPath, out:
         (_, Ok(b)) => out.set_bson(at, b),
         (_, Err(e)) => out.fail(crate::path::unencodable(&at.0, e)),
     }
-}
-
-/// A field written through a serde converter (or stored as a fixed type): compares the converted forms; `skip` is its
-/// `skip_serializing_if`, if any.
-pub fn converted_skippable<T>(
-    old: &T,
-    new: &T,
-    enc: Encoder<T>,
-    skip: impl Fn(&T) -> bool,
-    at: &mut DiffPath,
-    key: &str,
-    out: &mut Diff,
-) {
-    at.with(key, |at| match (skip(old), skip(new)) {
-        (true, true) => {}
-        (false, true) => out.unset(at),
-        // Newly written: the whole value; written on both sides: only when the encoded forms differ.
-        (true, false) => match enc(new, &at.0) {
-            Ok(b) => out.set_bson(at, b),
-            Err(e) => out.fail(e),
-        },
-        (false, false) => match (enc(old, &at.0), enc(new, &at.0)) {
-            (Ok(a), Ok(b)) if a == b => {}
-            (_, Ok(b)) => out.set_bson(at, b),
-            (_, Err(e)) => out.fail(e),
-        },
-    });
-}
-
-/// A field that never changes (`_id`, a shard key): a change is an error, not an update.
-pub fn frozen<T: Serialize>(old: &T, new: &T, at: &mut DiffPath, key: &str, what: &str, out: &mut Diff) {
-    at.with(key, |at| match (bson::serialize_to_bson(old), bson::serialize_to_bson(new)) {
-        (Ok(a), Ok(b)) if a == b => {}
-        _ => out.fail(format!("{} differs between the two values, but {what} cannot change", Marked(&at.0))),
-    });
 }
 
 /// A sequence: same length → element by element; grown with an unchanged prefix → `$push` of the new elements;
@@ -288,5 +253,47 @@ impl<R: BsonSchema + Serialize> Update<R> {
             update.add_error(e);
         }
         update
+    }
+}
+
+/// What generated `BsonSchema::diff` impls call for converted and frozen fields; reachable only through
+/// `odm::__private`, so it is no part of the public API.
+pub(crate) mod generated {
+    use super::{Diff, DiffPath, Encoder, Marked};
+    use serde::Serialize;
+
+    /// A field written through a serde converter (or stored as a fixed type): compares the converted forms; `skip` is its
+    /// `skip_serializing_if`, if any.
+    pub fn converted_skippable<T>(
+        old: &T,
+        new: &T,
+        enc: Encoder<T>,
+        skip: impl Fn(&T) -> bool,
+        at: &mut DiffPath,
+        key: &str,
+        out: &mut Diff,
+    ) {
+        at.with(key, |at| match (skip(old), skip(new)) {
+            (true, true) => {}
+            (false, true) => out.unset(at),
+            // Newly written: the whole value; written on both sides: only when the encoded forms differ.
+            (true, false) => match enc(new, &at.0) {
+                Ok(b) => out.set_bson(at, b),
+                Err(e) => out.fail(e),
+            },
+            (false, false) => match (enc(old, &at.0), enc(new, &at.0)) {
+                (Ok(a), Ok(b)) if a == b => {}
+                (_, Ok(b)) => out.set_bson(at, b),
+                (_, Err(e)) => out.fail(e),
+            },
+        });
+    }
+
+    /// A field that never changes (`_id`, a shard key): a change is an error, not an update.
+    pub fn frozen<T: Serialize>(old: &T, new: &T, at: &mut DiffPath, key: &str, what: &str, out: &mut Diff) {
+        at.with(key, |at| match (bson::serialize_to_bson(old), bson::serialize_to_bson(new)) {
+            (Ok(a), Ok(b)) if a == b => {}
+            _ => out.fail(format!("{} differs between the two values, but {what} cannot change", Marked(&at.0))),
+        });
     }
 }

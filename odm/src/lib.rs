@@ -93,7 +93,10 @@ pub use error::{DecodeError, Error, FieldFailure, Result, ValidationError};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use meta::{FieldMeta, TypeMeta};
-pub use model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, WriteConcernSpec, W};
+pub use model::{
+    Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction, ValidationLevel,
+    WriteConcernSpec,
+};
 pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
@@ -107,15 +110,23 @@ pub use update::{BuiltUpdate, Update};
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::diff::{self, Diff, DiffPath};
+    pub use crate::diff::{Diff, DiffPath};
+    /// Diff helpers of generated code.
+    pub mod diff {
+        pub use crate::diff::generated::{converted_skippable, frozen};
+    }
     pub use crate::index::IndexSpec;
     pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
-    pub use crate::model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, WriteConcernSpec, W};
+    pub use crate::model::{
+        Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
+        ValidationLevel, WriteConcernSpec,
+    };
     pub use crate::path::{self as path, encode_converted, encode_schema, encode_value, Access, AsPath, Path};
     pub use crate::schema::{build, BsonKind, BsonSchema};
     pub use bson::{self, doc, Bson, Document};
     pub use core::ops::Deref;
     pub use serde;
+    pub use serde_with;
     pub use std::format;
     pub use std::string::String;
     pub use std::vec;

@@ -51,20 +51,101 @@ impl ValidationAction {
     }
 }
 
-/// The `w` of a write concern.
+/// The `w` of a write concern: who acknowledges a write.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum W {
+pub enum Acknowledgment {
     /// Acknowledged by this many nodes.
     Nodes(u32),
     /// `"majority"` or a custom tag set name.
     Tag(&'static str),
 }
 
+/// A read concern level: `#[odm(read_concern = "majority")]`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ReadConcernLevel {
+    /// `local`: the node's most recent data, which a rollback may still undo.
+    Local,
+    /// `available`: like `local`, without waiting for a sharded cluster's metadata.
+    Available,
+    /// `majority`: data acknowledged by a majority, never rolled back.
+    Majority,
+    /// `linearizable`: majority data reflecting every write acknowledged before the read began.
+    Linearizable,
+    /// `snapshot`: a consistent snapshot (transactions and sessions).
+    Snapshot,
+}
+
+impl ReadConcernLevel {
+    /// The server's spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ReadConcernLevel::Local => "local",
+            ReadConcernLevel::Available => "available",
+            ReadConcernLevel::Majority => "majority",
+            ReadConcernLevel::Linearizable => "linearizable",
+            ReadConcernLevel::Snapshot => "snapshot",
+        }
+    }
+
+    /// The driver's form.
+    pub fn to_driver(self) -> mongodb::options::ReadConcern {
+        use mongodb::options::ReadConcern;
+        match self {
+            ReadConcernLevel::Local => ReadConcern::local(),
+            ReadConcernLevel::Available => ReadConcern::available(),
+            ReadConcernLevel::Majority => ReadConcern::majority(),
+            ReadConcernLevel::Linearizable => ReadConcern::linearizable(),
+            ReadConcernLevel::Snapshot => ReadConcern::snapshot(),
+        }
+    }
+}
+
+/// A read preference mode: `#[odm(read_preference = "secondaryPreferred")]`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ReadPreferenceMode {
+    /// `primary`: only the primary.
+    Primary,
+    /// `primaryPreferred`: the primary, a secondary when there is none.
+    PrimaryPreferred,
+    /// `secondary`: only secondaries.
+    Secondary,
+    /// `secondaryPreferred`: a secondary, the primary when there is none.
+    SecondaryPreferred,
+    /// `nearest`: the member with the lowest latency.
+    Nearest,
+}
+
+impl ReadPreferenceMode {
+    /// The server's spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ReadPreferenceMode::Primary => "primary",
+            ReadPreferenceMode::PrimaryPreferred => "primaryPreferred",
+            ReadPreferenceMode::Secondary => "secondary",
+            ReadPreferenceMode::SecondaryPreferred => "secondaryPreferred",
+            ReadPreferenceMode::Nearest => "nearest",
+        }
+    }
+
+    /// The driver's form (no tag sets, no staleness bound).
+    pub fn to_driver(self) -> mongodb::options::SelectionCriteria {
+        use mongodb::options::{ReadPreference, SelectionCriteria};
+        let options = Default::default();
+        SelectionCriteria::ReadPreference(match self {
+            ReadPreferenceMode::Primary => ReadPreference::Primary,
+            ReadPreferenceMode::PrimaryPreferred => ReadPreference::PrimaryPreferred { options },
+            ReadPreferenceMode::Secondary => ReadPreference::Secondary { options },
+            ReadPreferenceMode::SecondaryPreferred => ReadPreference::SecondaryPreferred { options },
+            ReadPreferenceMode::Nearest => ReadPreference::Nearest { options },
+        })
+    }
+}
+
 /// A write concern declared on a model: `#[odm(write_concern(w = "majority", j = true, timeout_ms = 5000))]`.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct WriteConcernSpec {
     /// `w`.
-    pub w: Option<W>,
+    pub w: Option<Acknowledgment>,
     /// `j`.
     pub journal: Option<bool>,
     /// `wtimeout` in milliseconds.
@@ -74,12 +155,12 @@ pub struct WriteConcernSpec {
 impl WriteConcernSpec {
     /// The driver's form.
     pub fn to_driver(self) -> mongodb::options::WriteConcern {
-        use mongodb::options::Acknowledgment;
+        use mongodb::options::Acknowledgment as Ack;
         let mut wc = mongodb::options::WriteConcern::default();
         wc.w = self.w.map(|w| match w {
-            W::Nodes(n) => Acknowledgment::Nodes(n),
-            W::Tag("majority") => Acknowledgment::Majority,
-            W::Tag(t) => Acknowledgment::Custom(t.to_owned()),
+            Acknowledgment::Nodes(n) => Ack::Nodes(n),
+            Acknowledgment::Tag("majority") => Ack::Majority,
+            Acknowledgment::Tag(t) => Ack::Custom(t.to_owned()),
         });
         wc.journal = self.journal;
         wc.w_timeout = self.timeout_ms.map(std::time::Duration::from_millis);
@@ -171,10 +252,10 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
 
     /// The read concern level (`local`, `available`, `majority`, `linearizable`, `snapshot`) for reads through
     /// [`crate::Collection`], when the model sets one (seed 000 "一致性管理").
-    const READ_CONCERN: Option<&'static str> = None;
+    const READ_CONCERN: Option<ReadConcernLevel> = None;
     /// The read preference (`primary`, `primaryPreferred`, `secondary`, `secondaryPreferred`, `nearest`) when the
     /// model sets one (seed 001 §4(3)).
-    const READ_PREFERENCE: Option<&'static str> = None;
+    const READ_PREFERENCE: Option<ReadPreferenceMode> = None;
     /// The write concern when the model sets one (seed 001 §5(5)).
     const WRITE_CONCERN: Option<WriteConcernSpec> = None;
 

@@ -11,7 +11,7 @@ fn converter_fn(field: &Field) -> Option<TokenStream> {
     match (&field.attrs.serialize_fn, &field.attrs.converter) {
         (Some(f), _) => syn::parse_str::<syn::ExprPath>(f).ok().map(|p| quote!(#p)),
         (None, Some(as_ty)) => {
-            syn::parse_str::<syn::Type>(&as_ty.value).ok().map(|t| quote!(::serde_with::As::<#t>::serialize))
+            syn::parse_str::<syn::Type>(&as_ty.value).ok().map(|t| quote!(__odm::serde_with::As::<#t>::serialize))
         }
         (None, None) => None,
     }

@@ -32,19 +32,25 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
         }
     );
     let (index_items, index_asserts) = super::indexes::expand(cont);
-    let opt = |v: Option<&String>| match v {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
+    // The attribute spells the server's name (`secondaryPreferred`); the enum variant is the same, capitalised.
+    let variant = |ty: &str, v: Option<&String>| match v {
+        Some(v) => {
+            let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
+            let name =
+                syn::Ident::new(&format!("{}{}", v[..1].to_ascii_uppercase(), &v[1..]), proc_macro2::Span::call_site());
+            quote!(::core::option::Option::Some(__odm::#ty::#name))
+        }
         None => quote!(::core::option::Option::None),
     };
-    let read_concern = opt(a.read_concern.as_ref().map(|s| &s.value));
-    let read_preference = opt(a.read_preference.as_ref().map(|s| &s.value));
+    let read_concern = variant("ReadConcernLevel", a.read_concern.as_ref().map(|s| &s.value));
+    let read_preference = variant("ReadPreferenceMode", a.read_preference.as_ref().map(|s| &s.value));
     let write_concern = match &a.write_concern {
         None => quote!(::core::option::Option::None),
         Some(wc) => {
             let w = match &wc.w {
                 None => quote!(::core::option::Option::None),
-                Some(Ok(n)) => quote!(::core::option::Option::Some(__odm::W::Nodes(#n))),
-                Some(Err(tag)) => quote!(::core::option::Option::Some(__odm::W::Tag(#tag))),
+                Some(Ok(n)) => quote!(::core::option::Option::Some(__odm::Acknowledgment::Nodes(#n))),
+                Some(Err(tag)) => quote!(::core::option::Option::Some(__odm::Acknowledgment::Tag(#tag))),
             };
             let j = match wc.journal {
                 Some(j) => quote!(::core::option::Option::Some(#j)),
@@ -66,8 +72,8 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
             const VALIDATION_LEVEL: __odm::ValidationLevel = __odm::ValidationLevel::#level;
             const VALIDATION_ACTION: __odm::ValidationAction = __odm::ValidationAction::#action;
             #index_items
-            const READ_CONCERN: ::core::option::Option<&'static str> = #read_concern;
-            const READ_PREFERENCE: ::core::option::Option<&'static str> = #read_preference;
+            const READ_CONCERN: ::core::option::Option<__odm::ReadConcernLevel> = #read_concern;
+            const READ_PREFERENCE: ::core::option::Option<__odm::ReadPreferenceMode> = #read_preference;
             const WRITE_CONCERN: ::core::option::Option<__odm::WriteConcernSpec> = #write_concern;
             fn counter_exprs() -> __odm::Vec<__odm::Bson> {
                 let mut __out = __odm::Vec::new();
