@@ -11,3 +11,4 @@ fn ui() {
     t.compile_fail("ui/*.rs");
     t.pass("pass/*.rs");
 }
+

@@ -527,7 +527,7 @@ impl<T: MapLike> MapLike for Option<T> {
 
 /// The node type of an array's elements.
 pub type ElemNode<R, W, A> =
-    <<W as ArrayLike>::Item as BsonSchema>::Node<R, <A as Access>::Elem, <W as ArrayLike>::Item>;
+    <<W as ArrayLike>::Item as BsonSchema>::Node<R, <W as ArrayLike>::Item, <A as Access>::Elem>;
 
 impl<R, W: ArrayLike, A: Access> ArrayNode<R, W, A> {
     /// Every element (`$[]`).
@@ -592,7 +592,7 @@ impl<R, W: ArrayLike, A: Access> ArrayNode<R, W, A> {
 impl<R, W: MapLike, A: Access> MapNode<R, W, A> {
     /// The entry under `key`. A key MongoDB cannot address (empty, leading `$`, containing `.` or NUL) makes any
     /// filter or update using the path fail before sending.
-    pub fn entry(&self, key: &str) -> <W::Value as BsonSchema>::Node<R, A::Elem, W::Value> {
+    pub fn entry(&self, key: &str) -> <W::Value as BsonSchema>::Node<R, W::Value, A::Elem> {
         let mut raw = self.path.raw.descend(self.path.raw.join(key), false);
         let problem = crate::keys::path_defect(key);
         if let Some(p) = problem {

@@ -97,7 +97,7 @@ pub trait BsonSchema {
     /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a [`Path`] for
     /// plain values, an [`ArrayNode`] for arrays, a [`MapNode`] for maps, the generated `…Fields` struct for derived
     /// structs. A hand-written impl uses `odm::Path<R, W, A>`.
-    type Node<R, A: Access, W>: PathNode<R, W, A>;
+    type Node<R, W, A: Access>: PathNode<R, W, A>;
 
     /// The `$jsonSchema` fragment a stored value of this type satisfies.
     fn bson_schema() -> Document;
@@ -152,7 +152,7 @@ macro_rules! scalar {
     ($($ty:ty => $alias:literal, $kind:ident $(, |$v:ident| $conv:expr)?;)*) => {$(
         impl BsonSchema for $ty {
             const KIND: BsonKind = BsonKind::$kind;
-            type Node<R, A: Access, W> = Path<R, W, A>;
+            type Node<R, W, A: Access> = Path<R, W, A>;
             fn bson_schema() -> Document {
                 doc! { "bsonType": $alias }
             }
@@ -193,7 +193,7 @@ scalar! {
 /// A free-form document: its keys are chosen at run time.
 impl BsonSchema for bson::Document {
     const KIND: BsonKind = BsonKind::Map;
-    type Node<R, A: Access, W> = Path<R, W, A>;
+    type Node<R, W, A: Access> = Path<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
         crate::diff::by_eq(old, new, at, out)
     }
@@ -207,7 +207,7 @@ impl BsonSchema for bson::Document {
 
 impl BsonSchema for char {
     const KIND: BsonKind = BsonKind::String;
-    type Node<R, A: Access, W> = Path<R, W, A>;
+    type Node<R, W, A: Access> = Path<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
         crate::diff::by_eq(old, new, at, out)
     }
@@ -221,7 +221,7 @@ impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
     const KIND: BsonKind = T::KIND;
     const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
     const BOUNDED: bool = T::BOUNDED;
-    type Node<R, A: Access, W> = T::Node<R, A, W>;
+    type Node<R, W, A: Access> = T::Node<R, W, A>;
     /// `None` is written as `null` here; a field that is absent when `None` is handled by the parent's
     /// `skip_serializing_if`.
     fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> {
@@ -261,7 +261,7 @@ macro_rules! transparent {
             const KIND: BsonKind = T::KIND;
             const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
             const BOUNDED: bool = T::BOUNDED;
-            type Node<R, A: Access, W> = T::Node<R, A, W>;
+            type Node<R, W, A: Access> = T::Node<R, W, A>;
             fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) where Self: Serialize {
                 T::diff(old, new, at, out)
             }
@@ -307,7 +307,7 @@ macro_rules! sequence {
         impl<T: BsonSchema + Serialize> BsonSchema for $ty<T> {
             const KIND: BsonKind = BsonKind::Array;
             const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
-            type Node<R, A: Access, W> = ArrayNode<R, W, A>;
+            type Node<R, W, A: Access> = ArrayNode<R, W, A>;
             fn bson_schema() -> Document {
                 array_of::<T>(false)
             }
@@ -334,7 +334,7 @@ sequence!(Vec, VecDeque, BTreeSet);
 impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
     const KIND: BsonKind = BsonKind::Array;
     const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
-    type Node<R, A: Access, W> = ArrayNode<R, W, A>;
+    type Node<R, W, A: Access> = ArrayNode<R, W, A>;
     fn bson_schema() -> Document {
         array_of::<T>(false)
     }
@@ -357,7 +357,7 @@ impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
     const KIND: BsonKind = BsonKind::Array;
     const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
     const BOUNDED: bool = true;
-    type Node<R, A: Access, W> = ArrayNode<R, W, A>;
+    type Node<R, W, A: Access> = ArrayNode<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
     where
         Self: Serialize,
@@ -400,7 +400,7 @@ fn map_of<V: BsonSchema>(closed: bool) -> Document {
 
 impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMap<String, V, S> {
     const KIND: BsonKind = BsonKind::Map;
-    type Node<R, A: Access, W> = MapNode<R, W, A>;
+    type Node<R, W, A: Access> = MapNode<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
         crate::diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
     }
@@ -420,7 +420,7 @@ impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMa
 
 impl<V: BsonSchema + Serialize> BsonSchema for BTreeMap<String, V> {
     const KIND: BsonKind = BsonKind::Map;
-    type Node<R, A: Access, W> = MapNode<R, W, A>;
+    type Node<R, W, A: Access> = MapNode<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
         crate::diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
     }
@@ -678,7 +678,7 @@ mod counter_check_tests {
     struct Team;
     impl BsonSchema for Team {
         const KIND: super::BsonKind = super::BsonKind::Object;
-        type Node<R, A: crate::path::Access, W> = crate::path::Path<R, W, A>;
+        type Node<R, W, A: crate::path::Access> = crate::path::Path<R, W, A>;
         fn bson_schema() -> bson::Document {
             bson::Document::new()
         }

@@ -39,7 +39,7 @@ pub fn declare(cont: &Container, odm: &TokenStream) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        #vis struct #name<R, A, W> {
+        #vis struct #name<R, W, A> {
             path: #odm::Path<R, W, A>,
         }
     }
@@ -51,7 +51,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         return (
             TokenStream::new(),
             quote!(
-                type Node<R, A: __odm::Access, W> = __odm::Path<R, W, A>;
+                type Node<R, W, A: __odm::Access> = __odm::Path<R, W, A>;
             ),
         );
     };
@@ -68,7 +68,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         let m = format_ident!("{}", marker(f, fields, &shard));
         let access = quote!(<A as __odm::Access>::Child<__odm::path::#m>);
         let ret = match source(f) {
-            Source::Trait => quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::Node<R, #access, #ty>),
+            Source::Trait => quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::Node<R, #ty, #access>),
             _ => quote!(__odm::Path<R, #ty, #access>),
         };
         let enc = super::encode::path_encoder(f);
@@ -157,7 +157,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             #[automatically_derived]
             impl #ident {
                 /// Typed paths to this model's fields, for filters, sorts, projections and updates.
-                #vis fn fields() -> #name<#ident, __odm::path::Root, #ident> {
+                #vis fn fields() -> #name<#ident, #ident, __odm::path::Root> {
                     ::core::convert::From::from(__odm::Path::<#ident, #ident, __odm::path::Root>::__root())
                 }
             }
@@ -166,20 +166,20 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
 
     let items = quote! {
         #[automatically_derived]
-        impl<R, A, W> ::core::convert::From<__odm::Path<R, W, A>> for #name<R, A, W> {
+        impl<R, W, A> ::core::convert::From<__odm::Path<R, W, A>> for #name<R, W, A> {
             fn from(path: __odm::Path<R, W, A>) -> Self {
                 #name { path }
             }
         }
         #[automatically_derived]
-        impl<R, A, W> __odm::Deref for #name<R, A, W> {
+        impl<R, W, A> __odm::Deref for #name<R, W, A> {
             type Target = __odm::Path<R, W, A>;
             fn deref(&self) -> &__odm::Path<R, W, A> {
                 &self.path
             }
         }
         #[automatically_derived]
-        impl<R, A: __odm::Access, W> __odm::AsPath<R> for #name<R, A, W> {
+        impl<R, W, A: __odm::Access> __odm::AsPath<R> for #name<R, W, A> {
             type Value = W;
             type Access = A;
             fn as_path(&self) -> &__odm::Path<R, W, A> {
@@ -187,26 +187,26 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             }
         }
         #[automatically_derived]
-        impl<R, A, W> ::core::clone::Clone for #name<R, A, W> {
+        impl<R, W, A> ::core::clone::Clone for #name<R, W, A> {
             fn clone(&self) -> Self {
                 #name { path: ::core::clone::Clone::clone(&self.path) }
             }
         }
         #[automatically_derived]
-        impl<R, A, W> ::core::fmt::Debug for #name<R, A, W> {
+        impl<R, W, A> ::core::fmt::Debug for #name<R, W, A> {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 ::core::fmt::Debug::fmt(&self.path, f)
             }
         }
         #[automatically_derived]
         #[allow(clippy::wrong_self_convention)]
-        impl<R, A: __odm::Access, W> #name<R, A, W> {
+        impl<R, W, A: __odm::Access> #name<R, W, A> {
             #(#methods)*
         }
         #fields_fn
     };
     let schema_items = quote! {
-        type Node<R, A: __odm::Access, W> = #name<R, A, W>;
+        type Node<R, W, A: __odm::Access> = #name<R, W, A>;
         fn diff(__old: &Self, __new: &Self, __at: &mut __odm::DiffPath, __out: &mut __odm::Diff) {
             #(#diffs)*
             #(#steps)*

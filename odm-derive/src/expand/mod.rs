@@ -73,7 +73,7 @@ fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, serde_f
         #[automatically_derived]
         impl __odm::BsonSchema for #ident {
             const KIND: __odm::BsonKind = __odm::BsonKind::Other;
-            type Node<R, A: __odm::Access, W> = __odm::Path<R, W, A>;
+            type Node<R, W, A: __odm::Access> = __odm::Path<R, W, A>;
             fn bson_schema() -> __odm::Document {
                 ::core::unreachable!("odm derive failed to compile")
             }
