@@ -327,14 +327,22 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
         .await
         .and_then(|r| r.require_in_sync())
         .expect("setup");
+    // A collection no model names: the sync must not even list it.
+    db.db().create_collection("not_a_model").validator(doc! { "x": { "$exists": true } }).await.expect("other");
 
     let seen = Commands::default();
     let sink = seen.clone();
+    let listed = Arc::new(Mutex::new(Vec::new()));
+    let listed_sink = listed.clone();
     let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| {
-        if let CommandEvent::Started(s) = e {
-            sink.0.lock().unwrap().push(s.command_name.clone());
+    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| match e {
+        CommandEvent::Started(s) => sink.0.lock().unwrap().push(s.command_name.clone()),
+        CommandEvent::Succeeded(s) if s.command_name == "listCollections" => {
+            let batch = s.reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("firstBatch");
+            let names = batch.iter().filter_map(|c| c.as_document()?.get_str("name").ok().map(str::to_owned));
+            listed_sink.lock().unwrap().extend(names);
         }
+        _ => {}
     }));
     let client = odm::mongodb::Client::with_options(opts).expect("client");
     let report =
@@ -342,7 +350,12 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
     assert!(report.plan.actions.is_empty(), "{report}");
     let mut names = seen.0.lock().unwrap().clone();
     names.retain(|n| !["hello", "isMaster", "ismaster", "buildInfo", "endSessions"].contains(&n.as_str()));
+    // The listIndexes are sent concurrently, so they may start in any order: compare counts, not order.
+    names.sort();
     assert_eq!(names, ["listCollections", "listIndexes", "listIndexes"], "reads only, one per database and collection");
+    let mut listed = listed.lock().unwrap().clone();
+    listed.sort();
+    assert_eq!(listed, ["order_detail", "order_header"], "only the models' collections are listed");
 }
 
 /// Another model on `order_header`: a sync given both must refuse before sending anything.

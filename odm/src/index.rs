@@ -291,9 +291,7 @@ fn same_number(a: &Bson, b: &Bson) -> Option<bool> {
 /// Documents equal as values (numbers by exact value, field order ignored at every level).
 pub(crate) fn same_value(a: &Bson, b: &Bson) -> bool {
     match (a, b) {
-        (Bson::Document(x), Bson::Document(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
+        (Bson::Document(x), Bson::Document(y)) => same_document(x, y),
         (Bson::Array(x), Bson::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_value(v, w)),
         (x, y) => same_number(x, y).unwrap_or_else(|| x == y),
     }
@@ -302,9 +300,14 @@ pub(crate) fn same_value(a: &Bson, b: &Bson) -> bool {
 fn same_opt_doc(a: &Option<Document>, b: &Option<Document>) -> bool {
     match (a, b) {
         (None, None) => true,
-        (Some(x), Some(y)) => same_value(&Bson::Document(x.clone()), &Bson::Document(y.clone())),
+        (Some(x), Some(y)) => same_document(x, y),
         _ => false,
     }
+}
+
+/// [`same_value`] for two documents, without wrapping (cloning) them as [`Bson`].
+pub(crate) fn same_document(x: &Document, y: &Document) -> bool {
+    x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
 }
 
 /// The server expands a collation with defaults; compare only what was declared. `{locale: "simple"}` is the

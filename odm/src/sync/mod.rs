@@ -14,8 +14,9 @@
 //! # Ok(()) }
 //! ```
 //!
-//! A sync first reads the database — one `listCollections` per database and one `listIndexes` per existing
-//! collection, nothing else — and builds a [`Plan`]. Then, by [`SyncMode`]:
+//! A sync first reads the database — one `listCollections` per database, filtered to the models' collections, and
+//! one `listIndexes` per existing collection, a few at a time, nothing else — and builds a [`Plan`], in model
+//! order. Then, by [`SyncMode`]:
 //! - [`SyncMode::Verify`] changes nothing and fails with [`Error::Drift`] if the plan is not empty;
 //! - [`SyncMode::CreateMissing`] creates missing collections (with validator, level, action, capped options) and
 //!   missing indexes, and reports the rest;
@@ -24,7 +25,7 @@
 //!
 //! Ownership: indexes are matched by structure (key pattern and identity options) and owned by name (`idx_…`).
 //! An index odm does not own is never changed or dropped; a conflict with one is reported, not "fixed".
-//! Collections no model names are never read or touched beyond `listCollections`.
+//! Collections no model names are never read or touched.
 //!
 //! Many replicas may sync at once: a collection or index created by a concurrent sync counts as done
 //! (`NamespaceExists`, `IndexBuildAlreadyInProgress` and identical-index replies are expected outcomes).
@@ -35,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::index::{InPlaceChange, IndexSpec};
 use crate::model::{Capped, Model, ValidationAction, ValidationLevel};
 use bson::{doc, Bson, Document};
-use futures_util::TryStreamExt;
+use futures_util::{stream, StreamExt, TryStreamExt};
 use mongodb::{Client, Database};
 use plan::{Action, Namespace, Plan, StaleHandling};
 use std::collections::HashMap;
@@ -348,26 +349,33 @@ impl<'c> Sync<'c> {
     }
 
     async fn plan_inner(&self) -> Result<Plan> {
-        // One listCollections per database.
         let by_db = self.by_database()?;
         let mut actions = Vec::new();
         for (db_name, models) in by_db {
             let db = self.client.database(db_name);
-            let live = list_collections(&db).await?;
+            // One listCollections per database, for the models' collections only.
+            let names: Vec<&str> = models.iter().map(|m| m.collection).collect();
+            let mut live = list_collections(&db, &names).await?;
+            // One listIndexes per existing collection, sent concurrently; the plan still follows model order.
+            let existing: Vec<&str> = names.into_iter().filter(|c| live.contains_key(*c)).collect();
+            let mut live_indexes = list_indexes_of(&db, existing).await?;
             for m in models {
                 let ns = Namespace { db: db_name.to_owned(), collection: m.collection.to_owned() };
-                match live.get(m.collection) {
+                match live.remove(m.collection) {
                     None => {
                         actions.push(Action::CreateCollection { ns: ns.clone(), command: m.create_command() });
                         for spec in &m.indexes {
                             actions.push(Action::CreateIndex { ns: ns.clone(), spec: spec.clone() });
                         }
                     }
-                    Some(info) => {
-                        let options = info.get_document("options").cloned().unwrap_or_default();
+                    Some(mut info) => {
+                        let options = match info.remove("options") {
+                            Some(Bson::Document(options)) => options,
+                            _ => Document::new(),
+                        };
                         diff_collection(m, &ns, &options, &mut actions);
-                        let live_indexes = list_indexes(&db, m.collection).await?;
-                        diff_indexes(&ns, &m.indexes, &live_indexes, self.stale, &mut actions);
+                        let listed = live_indexes.remove(m.collection).unwrap_or_default();
+                        diff_indexes(&ns, &m.indexes, &listed, self.stale, &mut actions);
                     }
                 }
             }
@@ -485,11 +493,36 @@ async fn wait_for_index(db: &Database, ns: &Namespace, name: &str) -> Result<()>
     Err(Error::Config(format!("{ns}: index {name} was being built by another sync but never appeared")))
 }
 
-/// All collections of `db` by name, as raw documents (the driver's typed form rejects newer option values).
-async fn list_collections(db: &Database) -> Result<HashMap<String, Document>> {
-    let specs: Vec<Document> =
-        db.list_collections().batch_size(100_000).await?.with_type::<Document>().try_collect().await?;
+/// How many `listIndexes` a plan keeps in flight. Across a network, a sequential sweep of many collections spends
+/// most of its time waiting for round trips, and a few in flight hide that wait (against a server on the same busy
+/// machine, which is the bottleneck itself, it changes little). Eight stays below the driver's default pool
+/// (`maxPoolSize` 10: more would only queue for a connection), leaves connections to the application sharing the
+/// client, and is a light load for the server even when many replicas start at once.
+const CONCURRENT_READS: usize = 8;
+
+/// The named collections of `db` that exist, by name, as raw documents with their options (the driver's typed form
+/// rejects newer option values). The filter keeps a database's other collections, and their validators, off the
+/// wire; `nameOnly` cannot be used, since the options are what is compared.
+async fn list_collections(db: &Database, names: &[&str]) -> Result<HashMap<String, Document>> {
+    let specs: Vec<Document> = db
+        .list_collections()
+        .filter(doc! { "name": { "$in": names } })
+        .batch_size(100_000)
+        .await?
+        .with_type::<Document>()
+        .try_collect()
+        .await?;
     Ok(specs.into_iter().filter_map(|s| Some((s.get_str("name").ok()?.to_owned(), s))).collect())
+}
+
+/// The indexes of each named collection, read with at most [`CONCURRENT_READS`] `listIndexes` in flight.
+async fn list_indexes_of<'a>(db: &Database, collections: Vec<&'a str>) -> Result<HashMap<&'a str, Vec<IndexSpec>>> {
+    let reads: Vec<_> = collections.into_iter().map(|c| named_indexes(db, c)).collect();
+    stream::iter(reads).buffer_unordered(CONCURRENT_READS).try_collect().await
+}
+
+async fn named_indexes<'a>(db: &Database, collection: &'a str) -> Result<(&'a str, Vec<IndexSpec>)> {
+    Ok((collection, list_indexes(db, collection).await?))
 }
 
 async fn list_indexes(db: &Database, collection: &str) -> Result<Vec<IndexSpec>> {
@@ -512,8 +545,7 @@ fn action_of(options: &Document) -> &str {
 
 fn diff_collection(m: &ModelSpec, ns: &Namespace, options: &Document, actions: &mut Vec<Action>) {
     let live_validator = options.get_document("validator").ok();
-    let same_validator = live_validator
-        .is_some_and(|v| crate::index::same_value(&Bson::Document(v.clone()), &Bson::Document(m.validator.clone())));
+    let same_validator = live_validator.is_some_and(|v| crate::index::same_document(v, &m.validator));
     if !same_validator || level_of(options) != m.level.as_str() || action_of(options) != m.action.as_str() {
         actions.push(Action::UpdateValidator {
             ns: ns.clone(),
