@@ -81,7 +81,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let db: &odm::mongodb::Database = &test_db;
 
     // What a DBA reviews before launch: the plan, as a report and as a mongosh script.
-    let sync = || odm::Sync::new(test_db.client()).database(test_db.name()).model::<Order>();
+    let sync = || odm::SchemaSync::new(test_db.client()).database(test_db.name()).model::<Order>();
     let plan = sync().plan().await?;
     println!("Sync plan for `{}`:\n{plan}", Order::COLLECTION);
     println!("As a mongosh script:\n{}", plan.to_mongosh());

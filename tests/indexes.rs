@@ -4,7 +4,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, DateTime};
-use odm::{Embedded, IndexSpec, Model, Sync, SyncMode};
+use odm::{Embedded, IndexSpec, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
 
 #[derive(Embedded, Serialize, Deserialize, Debug, Clone)]
@@ -133,8 +133,9 @@ fn capped_text_geo_hashed() {
 #[tokio::test]
 async fn synced_indexes_are_recognised_as_in_sync() {
     let db = odm::testing::database("indexes").await;
-    let sync =
-        || Sync::new(db.client()).database(db.name()).model::<Order>().model::<OrderEvent>().model::<UserSession>();
+    let sync = || {
+        SchemaSync::new(db.client()).database(db.name()).model::<Order>().model::<OrderEvent>().model::<UserSession>()
+    };
     let report = sync().run().await.expect("create");
     assert!(report.remaining().next().is_none(), "{report}");
     // The server took the TTL on an array of dates as declared.
@@ -157,7 +158,7 @@ async fn synced_indexes_are_recognised_as_in_sync() {
 #[tokio::test]
 async fn index_types_the_server_refuses_are_reported_not_fatal() {
     let db = odm::testing::database("indexes_kinds").await;
-    let sync = || Sync::new(db.client()).database(db.name()).model::<Store>();
+    let sync = || SchemaSync::new(db.client()).database(db.name()).model::<Store>();
     let report = sync().run().await.expect("a refused index does not abort the sync");
     let plan = sync().plan().await.expect("plan");
     for (action, outcome) in report.plan.actions.iter().zip(&report.outcomes) {

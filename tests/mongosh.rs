@@ -6,7 +6,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, DateTime, Document};
-use odm::{Action, Model, Sync, SyncMode};
+use odm::{Action, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
 
 /// Numbers of every kind in the places a DBA script carries them: `long` bounds in the validator, a `long` and a
@@ -40,10 +40,10 @@ struct ExportEvent {
     message: String,
 }
 
-fn sync(client: &odm::mongodb::Client, db: &str) -> Sync<'static> {
+fn sync(client: &odm::mongodb::Client, db: &str) -> SchemaSync<'static> {
     // The client outlives every sync in these tests.
     let client: &'static odm::mongodb::Client = Box::leak(Box::new(client.clone()));
-    Sync::new(client).database(db).model::<ExportOrder>().model::<ExportEvent>()
+    SchemaSync::new(client).database(db).model::<ExportOrder>().model::<ExportEvent>()
 }
 
 /// Collection options and index specs exactly as the server lists them (BSON types included), by collection.

@@ -6,7 +6,7 @@ mod support;
 
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::sync::ModelSpec;
-use odm::{Action, IndexSpec, Model, Outcome, StaleHandling, Sync, SyncMode};
+use odm::{Action, IndexSpec, Model, Outcome, SchemaSync, StaleHandling, SyncMode};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
 
@@ -40,7 +40,7 @@ fn order_spec() -> ModelSpec {
 #[tokio::test]
 async fn create_missing_then_in_sync_then_verify() {
     let db = odm::testing::database("sync_fresh").await;
-    let sync = || Sync::new(db.client()).database(db.name()).spec(order_spec());
+    let sync = || SchemaSync::new(db.client()).database(db.name()).spec(order_spec());
 
     // Verify changes nothing and reports the drift.
     let err = sync().mode(SyncMode::Verify).run().await.expect_err("drift");
@@ -79,7 +79,7 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
         .insert_one(doc! { "mi": "m1", "st": "paid", "am": 5 })
         .await
         .expect("old doc");
-    let sync = || Sync::new(db.client()).database(db.name()).spec(ModelSpec::of::<Order>());
+    let sync = || SchemaSync::new(db.client()).database(db.name()).spec(ModelSpec::of::<Order>());
 
     let logs = Warnings::default();
     let report = {
@@ -132,7 +132,7 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
 #[tokio::test]
 async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() {
     let db = odm::testing::database("sync_indexes").await;
-    Sync::new(db.client())
+    SchemaSync::new(db.client())
         .database(db.name())
         .spec(order_spec())
         .run()
@@ -147,8 +147,13 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
     let mut spec = order_spec();
     spec.indexes[1] = ttl(60);
     spec.indexes.push(IndexSpec::new("idx_x", doc! { "x": 1 }));
-    let report =
-        Sync::new(db.client()).database(db.name()).spec(spec.clone()).mode(SyncMode::Apply).run().await.expect("apply");
+    let report = SchemaSync::new(db.client())
+        .database(db.name())
+        .spec(spec.clone())
+        .mode(SyncMode::Apply)
+        .run()
+        .await
+        .expect("apply");
     let kinds: Vec<&str> = report.plan.actions.iter().map(Action::kind).collect();
     assert_eq!(kinds, ["modifyIndex", "indexConflict"], "{report}");
     assert_eq!(report.outcomes, [Outcome::Done, Outcome::Pending]);
@@ -161,15 +166,20 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
     assert_eq!(by_name("dba_x").get_document("key").expect("key"), &doc! { "x": 1 }, "foreign index untouched");
     assert_eq!(live.len(), 4);
     // The conflict stays visible to verify.
-    let err =
-        Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Verify).run().await.expect_err("drift");
+    let err = SchemaSync::new(db.client())
+        .database(db.name())
+        .spec(spec)
+        .mode(SyncMode::Verify)
+        .run()
+        .await
+        .expect_err("drift");
     assert!(err.to_string().contains("CONFLICT"), "{err}");
 }
 
 #[tokio::test]
 async fn hidden_changes_in_place_or_are_reported_when_the_server_ignores_them() {
     let db = odm::testing::database("sync_hidden").await;
-    Sync::new(db.client())
+    SchemaSync::new(db.client())
         .database(db.name())
         .spec(order_spec())
         .run()
@@ -179,7 +189,7 @@ async fn hidden_changes_in_place_or_are_reported_when_the_server_ignores_them() 
     let mut spec = order_spec();
     spec.indexes[0].hidden = true;
     let report =
-        Sync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).run().await.expect("apply");
+        SchemaSync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).run().await.expect("apply");
     assert_eq!(report.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["modifyIndex"]);
     let live = support::live_indexes(&db, "order_header").await;
     let hidden =
@@ -200,7 +210,7 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     let db = odm::testing::database("sync_stale").await;
     let mut old = order_spec();
     old.indexes.push(IndexSpec::new("idx_st", doc! { "st": 1 }));
-    Sync::new(db.client())
+    SchemaSync::new(db.client())
         .database(db.name())
         .spec(old)
         .run()
@@ -210,7 +220,8 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     db.run_command(doc! { "createIndexes": "order_header", "indexes": [{ "key": { "st": -1 }, "name": "manual_st" }] })
         .await
         .expect("foreign");
-    let sync = |h| Sync::new(db.client()).database(db.name()).spec(order_spec()).mode(SyncMode::Apply).stale_indexes(h);
+    let sync =
+        |h| SchemaSync::new(db.client()).database(db.name()).spec(order_spec()).mode(SyncMode::Apply).stale_indexes(h);
 
     let kept = sync(StaleHandling::Keep).run().await.expect("keep");
     assert_eq!(kept.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["staleIndex"]);
@@ -241,7 +252,7 @@ async fn capped_collections_are_created_capped_and_mismatches_reported() {
     let mut spec = ModelSpec::of::<Order>();
     spec.collection = "log_order_event";
     spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(1000) });
-    Sync::new(db.client())
+    SchemaSync::new(db.client())
         .database(db.name())
         .spec(spec.clone())
         .run()
@@ -250,16 +261,22 @@ async fn capped_collections_are_created_capped_and_mismatches_reported() {
         .expect("create");
     let opts = support::collection_options(&db, "log_order_event").await;
     assert_eq!(opts.get_bool("capped").ok(), Some(true));
-    assert!(Sync::new(db.client()).database(db.name()).spec(spec.clone()).plan().await.expect("plan").is_in_sync());
+    assert!(SchemaSync::new(db.client())
+        .database(db.name())
+        .spec(spec.clone())
+        .plan()
+        .await
+        .expect("plan")
+        .is_in_sync());
     spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(50) });
-    let plan = Sync::new(db.client()).database(db.name()).spec(spec).plan().await.expect("plan");
+    let plan = SchemaSync::new(db.client()).database(db.name()).spec(spec).plan().await.expect("plan");
     assert_eq!(plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["cappedMismatch"]);
 }
 
 #[tokio::test]
 async fn plan_exports_as_mongosh_and_json() {
     let db = odm::testing::database("sync_export").await;
-    let plan = Sync::new(db.client()).database(db.name()).spec(order_spec()).plan().await.expect("plan");
+    let plan = SchemaSync::new(db.client()).database(db.name()).spec(order_spec()).plan().await.expect("plan");
     let script = plan.to_mongosh();
     assert_eq!(script.matches(&format!("\nodmStep(\"{}\", ", db.name())).count(), 3, "{script}");
     assert!(script.contains("EJSON.deserialize(command, { relaxed: false })"), "types kept: {script}");
@@ -290,7 +307,7 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
         let client = db.client().clone();
         let name = name.clone();
         tasks.push(tokio::spawn(async move {
-            Sync::new(&client).database(name).spec(order_spec()).mode(SyncMode::Apply).run().await
+            SchemaSync::new(&client).database(name).spec(order_spec()).mode(SyncMode::Apply).run().await
         }));
     }
     for t in tasks {
@@ -299,7 +316,7 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
     }
     let live = support::live_indexes(&db, "order_header").await;
     assert_eq!(live.len(), 3, "no duplicate indexes: {live:?}");
-    Sync::new(db.client())
+    SchemaSync::new(db.client())
         .database(db.name())
         .spec(order_spec())
         .mode(SyncMode::Verify)
@@ -319,7 +336,7 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
     let db = odm::testing::database("sync_cost").await;
     let mut spec2 = order_spec();
     spec2.collection = "order_detail";
-    Sync::new(db.client())
+    SchemaSync::new(db.client())
         .database(db.name())
         .spec(order_spec())
         .spec(spec2.clone())
@@ -346,7 +363,7 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
     }));
     let client = odm::mongodb::Client::with_options(opts).expect("client");
     let report =
-        Sync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).run().await.expect("steady state");
+        SchemaSync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).run().await.expect("steady state");
     assert!(report.plan.actions.is_empty(), "{report}");
     let mut names = seen.0.lock().unwrap().clone();
     names.retain(|n| !["hello", "isMaster", "ismaster", "buildInfo", "endSessions"].contains(&n.as_str()));
@@ -382,7 +399,7 @@ async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
     }));
     let client = odm::mongodb::Client::with_options(opts).expect("client");
     for mode in [SyncMode::Verify, SyncMode::CreateMissing, SyncMode::Apply] {
-        let sync = || Sync::new(&client).database(db.name()).model::<Order>().model::<OrderCopy>().mode(mode);
+        let sync = || SchemaSync::new(&client).database(db.name()).model::<Order>().model::<OrderCopy>().mode(mode);
         let err = sync().run().await.expect_err("two owners");
         let odm::Error::SharedCollection { namespace, first, second } = &err else { panic!("{err}") };
         assert_eq!(namespace, &format!("{}.order_header", db.name()));
@@ -391,7 +408,7 @@ async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
         assert!(text.contains("`sync::Order` and `sync::OrderCopy` both name the collection"), "{text}");
         assert!(matches!(sync().plan().await, Err(odm::Error::SharedCollection { .. })));
     }
-    let twice = Sync::new(&client).database(db.name()).model::<Order>().model::<Order>().run().await;
+    let twice = SchemaSync::new(&client).database(db.name()).model::<Order>().model::<Order>().run().await;
     assert!(twice.expect_err("twice").to_string().contains("`sync::Order` is given to one sync twice"));
     assert!(seen.0.lock().unwrap().is_empty(), "nothing was sent: {:?}", seen.0.lock().unwrap());
     assert!(db.list_collection_names().await.expect("names").is_empty());

@@ -1,4 +1,4 @@
-//! Sync under hostile conditions: four separate processes syncing the same models at the same moment, and a
+//! SchemaSync under hostile conditions: four separate processes syncing the same models at the same moment, and a
 //! server killed in the middle of a sync.
 
 mod support;
@@ -6,7 +6,7 @@ mod support;
 use odm::bson::{doc, Document};
 use odm::sync::ModelSpec;
 use odm::testing::ServerKind;
-use odm::{IndexSpec, Model, Sync, SyncMode};
+use odm::{IndexSpec, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -39,8 +39,8 @@ fn specs() -> Vec<ModelSpec> {
         .collect()
 }
 
-fn sync<'c>(client: &'c odm::mongodb::Client, db: &str) -> Sync<'c> {
-    specs().into_iter().fold(Sync::new(client).database(db), Sync::spec)
+fn sync<'c>(client: &'c odm::mongodb::Client, db: &str) -> SchemaSync<'c> {
+    specs().into_iter().fold(SchemaSync::new(client).database(db), SchemaSync::spec)
 }
 
 const WORKER_ENV: &str = "ODM_SYNC_WORKER";

@@ -11,4 +11,3 @@ fn ui() {
     t.compile_fail("ui/*.rs");
     t.pass("pass/*.rs");
 }
-

@@ -246,7 +246,7 @@ async fn get(coll: &Collection<Product>, id: ObjectId) -> Product {
 
 /// Asserts `result` is an `InvalidOperation` whose reason mentions `needle`.
 #[track_caller]
-fn assert_refused<T: std::fmt::Debug>(result: odm::Result<T>, needle: &str) {
+fn assert_refused<T: std::fmt::Debug>(result: odm::error::Result<T>, needle: &str) {
     match result {
         Err(Error::InvalidOperation { reason, .. }) => {
             assert!(reason.contains(needle), "reason {reason:?} should mention {needle:?}")
@@ -706,7 +706,7 @@ async fn set_unset_and_optional_fields() {
     assert_refused(coll.update_one(by_id(), Update::new().set(f.attrs().entry("$inc"), 1)).await, "$inc");
     assert_refused(coll.update_one(by_id(), Update::new().set(f.attrs().entry("x.y"), 1)).await, "x.y");
     // Only the paths in a refusal are named in Rust terms; the explanation reads as written, backquotes included.
-    let text = |result: odm::Result<_>| result.expect_err("refused").to_string();
+    let text = |result: odm::error::Result<_>| result.expect_err("refused").to_string();
     assert_eq!(
         text(coll.update_one(by_id(), Update::new().set(f.attrs().entry("$where"), 1)).await),
         "Product: map key \"$where\" under `Product.attrs` (stored `at`) cannot be addressed: keys starting with `$` \

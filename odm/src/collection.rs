@@ -269,7 +269,7 @@ impl<M: Model> Collection<M> {
     /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
     /// # #[odm(collection = "shop_review")]
     /// # struct Review { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "s")] stars: i32 }
-    /// # async fn f(reviews: Collection<Review>) -> odm::Result<()> {
+    /// # async fn f(reviews: Collection<Review>) -> odm::error::Result<()> {
     /// let f = Review::fields();
     /// let best: Vec<Review> = reviews.find(f.stars().gte(4)).sort(f.stars().desc()).limit(10).await?;
     /// # Ok(()) }

@@ -54,7 +54,7 @@
 //! `write_concern(w = "majority", j = true, timeout_ms = 5000)`, and `shard_key = "region, customer"` (top-level,
 //! required fields, not arrays or counters, served by a declared index — `_id` alone counts, `_id:hashed` needs its
 //! own; typed updates cannot change them; [`Model::SHARD_KEY`] gives the key document for `sh.shardCollection`).
-//! See [`Sync`] for bringing a database in line with the models.
+//! See [`SchemaSync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
 //! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
@@ -89,7 +89,7 @@ pub mod update;
 
 pub use bson;
 pub use collection::{create_collection, create_command, decode, encode, Collection, Find, FindAndModify};
-pub use error::{DecodeError, Error, FieldFailure, Result, ValidationError};
+pub use error::{DecodeError, Error, FieldFailure, ValidationError};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use meta::{FieldMeta, TypeMeta};
@@ -103,7 +103,7 @@ pub use odm_derive::{Embedded, Model};
 pub use path::{ArrayNode, AsPath, MapNode, Path};
 pub use schema::{BsonKind, BsonSchema};
 pub use sync::plan::{Action, Plan, StaleHandling};
-pub use sync::{Outcome, Sync, SyncMode, SyncReport, ValidatorRollout};
+pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, ValidatorRollout};
 pub use text::Lowercase;
 pub use update::{BuiltUpdate, Update};
 

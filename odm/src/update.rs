@@ -841,7 +841,7 @@ impl<M: Model> Update<M> {
     /// Checks the update (an error kept while building; two operators on one path or on a path and its prefix, which
     /// MongoDB refuses with code 40) and assembles the documents to send; a refusal is [`Error::InvalidOperation`]
     /// with Rust paths beside stored ones.
-    pub fn build(self) -> crate::Result<BuiltUpdate> {
+    pub fn build(self) -> crate::error::Result<BuiltUpdate> {
         self.build_marked().map_err(|e| Error::invalid_operation::<M>(&e))
     }
 }

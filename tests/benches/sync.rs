@@ -18,7 +18,7 @@ use futures_util::{stream, StreamExt, TryStreamExt};
 use odm::bson::{doc, Document};
 use odm::mongodb::Client;
 use odm::sync::ModelSpec;
-use odm::{IndexSpec, Model, Sync};
+use odm::{IndexSpec, Model, SchemaSync};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -67,14 +67,15 @@ impl Setup {
         let db = odm::testing::database("bench_sync").await;
         let client = db.client().clone();
         let specs = specs();
-        let report = specs.iter().cloned().fold(Sync::new(&client).database(db.name()), Sync::spec).run().await;
+        let report =
+            specs.iter().cloned().fold(SchemaSync::new(&client).database(db.name()), SchemaSync::spec).run().await;
         assert!(report.expect("setup").is_in_sync());
         Setup { client, db: db.name().to_owned(), specs }
     }
 
     /// One steady-state sync plan, as an application's startup would run it.
     async fn odm_plan(&self) {
-        let sync = self.specs.iter().cloned().fold(Sync::new(&self.client).database(&self.db), Sync::spec);
+        let sync = self.specs.iter().cloned().fold(SchemaSync::new(&self.client).database(&self.db), SchemaSync::spec);
         assert!(sync.plan().await.expect("plan").actions.is_empty());
     }
 

@@ -1,11 +1,11 @@
 //! Startup sync: one call brings the database in line with the models (seed 000 "模式管理", seed 001 §1(4)).
 //!
 //! ```no_run
-//! # async fn demo(client: odm::mongodb::Client) -> odm::Result<()> {
+//! # async fn demo(client: odm::mongodb::Client) -> odm::error::Result<()> {
 //! # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
 //! # #[odm(db = "shop", collection = "order_header")]
 //! # struct Order { #[serde(rename = "n")] name: String }
-//! let report = odm::Sync::new(&client)
+//! let report = odm::SchemaSync::new(&client)
 //!     .model::<Order>()
 //!     .mode(odm::SyncMode::CreateMissing)
 //!     .run()
@@ -122,7 +122,7 @@ impl ModelSpec {
 }
 
 /// A sync of several models (see the [module docs](self)).
-pub struct Sync<'c> {
+pub struct SchemaSync<'c> {
     client: &'c Client,
     default_db: Option<String>,
     models: Vec<ModelSpec>,
@@ -157,11 +157,11 @@ pub enum Outcome {
 /// [`SyncReport::require_in_sync`] to make pending drift an error instead:
 ///
 /// ```no_run
-/// # async fn demo(client: odm::mongodb::Client) -> odm::Result<()> {
+/// # async fn demo(client: odm::mongodb::Client) -> odm::error::Result<()> {
 /// # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
 /// # #[odm(db = "shop", collection = "order_header")]
 /// # struct Order { #[serde(rename = "n")] name: String }
-/// odm::Sync::new(&client).model::<Order>().run().await?.require_in_sync()?;
+/// odm::SchemaSync::new(&client).model::<Order>().run().await?.require_in_sync()?;
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Debug)]
@@ -224,10 +224,10 @@ impl fmt::Display for SyncReport {
     }
 }
 
-impl<'c> Sync<'c> {
+impl<'c> SchemaSync<'c> {
     /// A sync through `client`, in [`SyncMode::CreateMissing`], keeping stale indexes, staged validator rollout.
     pub fn new(client: &'c Client) -> Self {
-        Sync {
+        SchemaSync {
             client,
             default_db: None,
             models: Vec::new(),
@@ -282,7 +282,7 @@ impl<'c> Sync<'c> {
     fn db_name<'a>(&'a self, m: &'a ModelSpec) -> Result<&'a str> {
         m.db.or(self.default_db.as_deref()).ok_or_else(|| {
             Error::Config(format!(
-                "model `{}` names no database: add `#[odm(db = \"...\")]` or call `Sync::database`",
+                "model `{}` names no database: add `#[odm(db = \"...\")]` or call `SchemaSync::database`",
                 m.type_name
             ))
         })
