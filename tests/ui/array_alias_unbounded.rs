@@ -1,4 +1,4 @@
-// Rule 5: an array behind a type alias still declares its bound (checked by a generated const assertion).
+// `array-bound`: an array behind a type alias still declares its bound (checked by a generated const assertion).
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

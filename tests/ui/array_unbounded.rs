@@ -1,4 +1,4 @@
-// Rule 5: an embedded array declares its bound.
+// `array-bound`: an embedded array declares its bound.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: `unbounded` and `max_items` contradict each other.
+// `array-bound`: `unbounded` and `max_items` contradict each other.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 3: `bson_type` takes one of the server's `bsonType` aliases.
+// `type-declared`: `bson_type` takes one of the server's `bsonType` aliases.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Seed 000/001: a `log_` collection is capped or has a TTL index.
+// `capped-log`: a `log_` collection is capped or has a TTL index.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

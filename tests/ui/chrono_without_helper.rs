@@ -1,4 +1,4 @@
-// Rule 4: chrono's own serde impl writes a string; dates are stored as BSON dates.
+// `date-chrono`: chrono's own serde impl writes a string; dates are stored as BSON dates.
 //
 // The serde derives are left out on purpose: this test crate builds chrono without its `serde` feature, so they would
 // add errors of their own. odm's rule reads the field type and fires either way.

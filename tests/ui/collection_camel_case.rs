@@ -1,4 +1,4 @@
-// Rule 1: a CamelCase collection name gets its snake_case spelling as the fix.
+// `name-case`: a CamelCase collection name gets its snake_case spelling as the fix.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

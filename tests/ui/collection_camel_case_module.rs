@@ -1,4 +1,4 @@
-// Rule 1: the suggested name follows the module convention too.
+// `name-case`: the suggested name follows the module convention too.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: no fix is suggested when the derive would refuse it in turn (`system_log` is reserved).
+// `name-case`: no fix is suggested when the derive would refuse it in turn (`system_log` is reserved).
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: `-` is not allowed in collection names.
+// `name-case`: `-` is not allowed in collection names.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: a collection name starts with a lowercase letter.
+// `name-case`: a collection name starts with a lowercase letter.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: a model names its collection.
+// `name-collection`: a model names its collection.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

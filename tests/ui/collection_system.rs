@@ -1,4 +1,4 @@
-// Rule 1: `system` collections belong to the server.
+// `name-system`: `system` collections belong to the server.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: collection names are lowercase `[a-z0-9_]`.
+// `name-case`: collection names are lowercase `[a-z0-9_]`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
-// Rule 3/4: a `serde_as` converter applied to each element (`Vec<X>`) stores an array, not an `X`; odm refuses to
-// guess instead of generating a validator that rejects every document.
+// `type-converter`: a `serde_as` converter applied to each element (`Vec<X>`) stores an array, not an `X`; odm
+// refuses to guess instead of generating a validator that rejects every document.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

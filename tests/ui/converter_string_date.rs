@@ -1,4 +1,4 @@
-// Rule 4: a converter that writes a date as a string is refused.
+// `date-chrono`: a converter that writes a date as a string is refused.
 use odm::bson::DateTime;
 use odm::Model;
 use serde::{Deserialize, Serialize};

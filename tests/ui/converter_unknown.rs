@@ -1,4 +1,4 @@
-// Rule 3: odm cannot see what an unknown converter writes; declare it with `bson_type`.
+// `type-converter`: odm cannot see what an unknown converter writes; declare it with `bson_type`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: the counter's type hides behind an alias; the generated const assertion sees the real type.
+// `counter-integer`: the counter's type hides behind an alias; the generated const assertion sees the real type.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: counters are checked by the server for struct fields; inside enum variants they are refused.
+// `counter-field`: counters are checked by the server for struct fields; inside enum variants they are refused.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: a counter names a field beside the array.
+// `counter-field`: a counter names a field beside the array.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: a counter is an integer field.
+// `counter-integer`: a counter is an integer field.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

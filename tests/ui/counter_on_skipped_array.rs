@@ -1,4 +1,4 @@
-// Rule 5: a skipped field is never stored, so there is no array size to keep in step.
+// `counter-field`: a skipped field is never stored, so there is no array size to keep in step.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: a counter is always present, so the server can keep it equal to the array's size.
+// `counter-integer`: a counter is always present, so the server can keep it equal to the array's size.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

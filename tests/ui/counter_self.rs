@@ -1,4 +1,4 @@
-// Rule 5: an array cannot count itself.
+// `counter-field`: an array cannot count itself.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: one counter tracks one array.
+// `counter-field`: one counter tracks one array.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 6: `custom_id` marks the `_id` field only.
+// `id-objectid`: `custom_id` marks the `_id` field only.
 use odm::bson::oid::ObjectId;
 use odm::Model;
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-// Rule 1: database names are under 64 bytes.
+// `name-length`: database names are under 64 bytes.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: database names are lowercase `[a-z0-9_]`.
+// `name-case`: database names are lowercase `[a-z0-9_]`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 3: array elements cannot be `Option`: serde writes `None` elements as `null`.
+// `type-one-bson-type`: array elements cannot be `Option`: serde writes `None` elements as `null`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 3: an externally tagged enum with data variants stores a string or a document; it needs a tag.
+// `enum-tagged`: an externally tagged enum with data variants stores a string or a document; it needs a tag.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
-// Rule 3: an internally tagged newtype variant must wrap a document, since serde writes the tag into it (a string
-// would fail at runtime).
+// `enum-tagged`: an internally tagged newtype variant must wrap a document, since serde writes the tag into it
+// (a string would fail at runtime).
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

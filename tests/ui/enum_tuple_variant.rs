@@ -1,4 +1,4 @@
-// Rule 3: a tuple variant is stored as an array of mixed types.
+// `enum-tuple-variant`: a tuple variant is stored as an array of mixed types.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 6: `_id` is an ObjectId unless another type is chosen explicitly.
+// `id-objectid`: `_id` is an ObjectId unless another type is chosen explicitly.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Seed 002 §3: index names are `idx_<fields>`.
+// `index-name`: index names are `idx_<fields>`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

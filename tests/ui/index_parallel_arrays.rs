@@ -1,4 +1,4 @@
-// Seed 004 §3.1: a compound index cannot cover two arrays (parallel arrays).
+// `index-parallel-arrays`: a compound index cannot cover two arrays (parallel arrays).
 use odm::{Embedded, Model};
 use serde::{Deserialize, Serialize};
 

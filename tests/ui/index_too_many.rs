@@ -1,4 +1,4 @@
-// Seed 002 §3: at most 3 indexes by default; the message says how to raise the ceiling.
+// `index-ceiling`: at most 3 indexes by default; the message says how to raise the ceiling.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 3: BSON has no unsigned 64-bit integer.
+// `type-faithful`: BSON has no unsigned 64-bit integer.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 3: `usize` is a platform-width unsigned integer.
+// `type-faithful`: `usize` is a platform-width unsigned integer.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: keys do not start with `$` (operators).
+// `key-dollar`: keys do not start with `$` (operators).
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: keys contain no `.` (path separator).
+// `key-dot`: keys contain no `.` (path separator).
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

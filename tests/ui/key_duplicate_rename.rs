@@ -1,4 +1,4 @@
-// Rule 1: keys are unique within a document, after `rename`.
+// `key-unique`: keys are unique within a document, after `rename`.
 #![allow(unreachable_patterns)] // serde's own warning about the repeated key in its `Deserialize` match
 use odm::Model;
 use serde::{Deserialize, Serialize};

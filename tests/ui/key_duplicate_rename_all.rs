@@ -1,4 +1,4 @@
-// Rule 1 + 2: keys are unique after `rename_all`, mirrored exactly as serde applies it (`page_2` and `page2`
+// `key-unique`: keys are unique after `rename_all`, mirrored exactly as serde applies it (`page_2` and `page2`
 // both become `page2` in camelCase).
 #![allow(unreachable_patterns)] // serde's own warning about the repeated key in its `Deserialize` match
 use odm::Model;

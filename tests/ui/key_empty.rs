@@ -1,4 +1,4 @@
-// Rule 1: keys are not empty.
+// `key-empty`: keys are not empty.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: keys contain no NUL character.
+// `key-nul`: keys contain no NUL character.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
-// Rule 1: `#[serde(tag)]` on a struct writes the struct's name under the tag key, so a field cannot use that key,
-// and the tag key follows the naming rules like any other key.
+// `key-unique`, `key-short`: `#[serde(tag)]` on a struct writes the struct's name under the tag key, so a field
+// cannot use that key, and the tag key follows the naming rules like any other key.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

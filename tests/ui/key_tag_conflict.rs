@@ -1,4 +1,4 @@
-// Rule 1: an internally tagged enum writes its tag into the variant's document, so a field cannot use the tag key.
+// `key-unique`: an internally tagged enum writes its tag into the variant's document, so no field uses its key.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

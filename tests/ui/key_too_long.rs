@@ -1,4 +1,4 @@
-// Rule 2: stored keys are short (default limit 16 bytes); the message suggests `rename` and `max_key_len`.
+// `key-short`: stored keys are short (default limit 16 bytes); the message suggests `rename` and `max_key_len`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 2: the limit can be set per model with `max_key_len`.
+// `key-short`: the limit can be set per model with `max_key_len`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 1: a `log_` collection is `log_<module>_<table>`.
+// `name-module`: a `log_` collection is `log_<module>_<table>`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

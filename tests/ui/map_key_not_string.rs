@@ -1,4 +1,4 @@
-// Rule 1: map keys become document keys, so they are strings.
+// `key-map`: map keys become document keys, so they are strings.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

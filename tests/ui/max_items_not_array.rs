@@ -1,4 +1,4 @@
-// Rule 5: `max_items` applies to arrays only.
+// `array-keyword`: `max_items` applies to arrays only.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: `max_items` on a type alias is checked against the real type (a generated const assertion).
+// `array-keyword`: `max_items` on a type alias is checked against the real type (a generated const assertion).
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 5: `min_items` cannot exceed `max_items`.
+// `array-bound`: `min_items` cannot exceed `max_items`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

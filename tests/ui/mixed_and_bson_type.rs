@@ -1,4 +1,4 @@
-// Rule 3: `mixed` (any type) and `bson_type` (one declared type) contradict each other.
+// `type-declared`: `mixed` (any type) and `bson_type` (one declared type) contradict each other.
 use odm::bson::Bson;
 use odm::Model;
 use serde::{Deserialize, Serialize};

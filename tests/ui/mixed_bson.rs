@@ -1,4 +1,4 @@
-// Rule 3: `Bson` holds any type; a field stores one, unless it opts out with `mixed`.
+// `type-one-bson-type`: `Bson` holds any type; a field stores one, unless it opts out with `mixed`.
 use odm::bson::Bson;
 use odm::Model;
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-// Rule 1: with `module = "order"`, the collection is `order_<table>`, `base_order_<table>` or `log_order_<table>`.
+// `name-module`: in `module = "order"`, collections are `order_<table>`, `base_order_<table>`, `log_order_<table>`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

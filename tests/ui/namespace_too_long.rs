@@ -1,4 +1,4 @@
-// Rule 1: `<db>.<collection>` is at most 64 bytes. The collection alone (60 bytes) fits; with `analytics.` it does not.
+// `name-length`: `<db>.<collection>` is at most 64 bytes; the collection alone (60 bytes) fits, `analytics.` not.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 3: only an `Option` can store `null`.
+// `type-option-absent`: only an `Option` can store `null`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

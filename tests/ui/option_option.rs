@@ -1,4 +1,4 @@
-// Rule 3: `Option<Option<T>>` cannot tell absent from null once stored.
+// `type-option-absent`: `Option<Option<T>>` cannot tell absent from null once stored.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

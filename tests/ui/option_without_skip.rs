@@ -1,4 +1,4 @@
-// Rule 3: `Option` means absent; serde would write `None` as `null`.
+// `type-option-absent`: `Option` means absent; serde would write `None` as `null`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 3: an untagged enum stores several shapes in one field.
+// `enum-tagged`: an untagged enum stores several shapes in one field.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

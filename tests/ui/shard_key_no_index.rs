@@ -1,4 +1,4 @@
-// A shard key must be indexed (seed 001 §3(9)): declare an index whose keys start with the shard key's.
+// `shard-key-indexed`: a shard key must be indexed: declare an index whose keys start with the shard key's.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

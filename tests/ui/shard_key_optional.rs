@@ -1,4 +1,4 @@
-// Every document holds its shard key, never null (seed 001 §3(9)): an `Option` field cannot be in it.
+// `shard-key-required`: every document holds its shard key, never null: an `Option` field cannot be in it.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

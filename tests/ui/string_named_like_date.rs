@@ -1,4 +1,4 @@
-// Rule 4: a string field named like a date is flagged unless it opts out with `not_a_date`.
+// `date-string`: a string field named like a date is flagged unless it opts out with `not_a_date`.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

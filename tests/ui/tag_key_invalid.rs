@@ -1,4 +1,4 @@
-// Rule 1 applies to the enum's tag key as well.
+// `key-dollar`: the key rules apply to the enum's tag key as well.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Rule 3: a tuple is stored as an array of mixed types.
+// `type-one-bson-type`: a tuple is stored as an array of mixed types.
 use odm::Model;
 use serde::{Deserialize, Serialize};
 

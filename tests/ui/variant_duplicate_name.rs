@@ -1,4 +1,4 @@
-// Rule 1: two variants stored under one name could not be told apart.
+// `enum-variants`: two variants stored under one name could not be told apart.
 #![allow(unreachable_patterns)] // serde's own warning about the repeated name in its `Deserialize` match
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
