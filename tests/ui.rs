@@ -1,17 +1,37 @@
-//! Compile-time rules of `#[derive(Model)]` / `#[derive(Embedded)]` (trybuild).
+//! Compile-time rules of `#[derive(Model)]` / `#[derive(Embedded)]` and of typed paths and updates (trybuild).
 //!
-//! `ui/*.rs` must fail to compile with exactly the diagnostics in the `.stderr` beside each case (one rule per
-//! file); `pass/*.rs` must compile and run (each `main` asserts on the generated validator).
-//! Regenerate the expected output with `TRYBUILD=overwrite cargo test -p odm-tests --test ui`, then read every
-//! `.stderr` before committing it.
+//! `ui/<family>/*.rs` must fail to compile with exactly the diagnostics in the `.stderr` beside each case (one
+//! rule per file, grouped by rule family: `ui/keys` holds the `key-*` rules); `pass/*.rs` must compile and run
+//! (each `main` asserts on the generated validator). Regenerate the expected output with
+//! `TRYBUILD=overwrite cargo test -p odm-tests --test ui`, then read every `.stderr` before committing it.
 
 use std::path::{Path, PathBuf};
+
+/// The folders of `ui/`, one per rule family (see `odm::rules`).
+const FAMILIES: &[&str] = &[
+    "names", "keys", "types", "dates", "arrays", "strings", "counters", "ids", "enums", "closed", "indexes", "queries",
+    "shard", "capped", "concerns", "model", "serde", "attrs", "updates", "filters",
+];
 
 #[test]
 fn ui() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("ui/*.rs");
+    for family in FAMILIES {
+        t.compile_fail(format!("ui/{family}/*.rs"));
+    }
     t.pass("pass/*.rs");
+}
+
+/// Every case lives in a family folder that [`ui`] runs: none is skipped by a folder missing from [`FAMILIES`].
+#[test]
+fn every_ui_folder_is_run() {
+    let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui");
+    for entry in std::fs::read_dir(&ui).expect("tests/ui") {
+        let path = entry.expect("directory entry").path();
+        let name = path.file_name().expect("a name").to_string_lossy().into_owned();
+        assert!(path.is_dir(), "ui/{name}: cases go into a family folder, ui/<family>/{name}");
+        assert!(FAMILIES.contains(&name.as_str()), "ui/{name} is not in FAMILIES, so its cases would not run");
+    }
 }
 
 /// The files below `dir` (recursively) whose name ends with `suffix`.
