@@ -1,4 +1,4 @@
-//! The seed's order (seed 002 §2 "一对多-完整内嵌"): an order header with its items embedded, short keys, a bounded
+//! A sample order, one-to-many fully embedded: an order header with its items inside it, short keys, a bounded
 //! item array with its counter, a status enum and a real date.
 //!
 //! Run it with `cargo run --example quickstart`: it starts the embedded test server (or uses `MONGODB_URI`),
@@ -9,7 +9,7 @@ use odm::bson::{doc, oid::ObjectId, DateTime, Decimal128};
 use odm::{Collection, Embedded, FindAndModify, Model, Update};
 use serde::{Deserialize, Serialize};
 
-/// One line of an order (订单项): name, unit price, quantity.
+/// One line of an order: name, unit price, quantity.
 #[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(closed)]
 struct OrderItem {
@@ -25,7 +25,7 @@ struct OrderItem {
     quantity: i32,
 }
 
-/// Where an order stands (订单状态).
+/// Where an order stands.
 #[derive(Embedded, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(rename_all = "snake_case")]
 enum OrderStatus {
@@ -35,7 +35,7 @@ enum OrderStatus {
     Refunded,
 }
 
-/// An order header (订单) with its items embedded.
+/// An order header with its items embedded.
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(module = "order", collection = "order_header", closed)]
 #[odm(index(keys = "status, -created_at, total"))]
@@ -44,14 +44,14 @@ enum OrderStatus {
 struct Order {
     #[serde(rename = "_id")]
     id: ObjectId,
-    /// Order number shown to the customer (订单号).
+    /// Order number shown to the customer.
     #[serde(rename = "no")]
     #[odm(not_a_date)]
     number: String,
-    /// Freight in cents (运费).
+    /// Freight in cents.
     #[serde(rename = "fr")]
     freight: i64,
-    /// Total price in cents (总价格).
+    /// Total price in cents.
     #[serde(rename = "tot")]
     total: i64,
     #[serde(rename = "st")]
@@ -59,7 +59,7 @@ struct Order {
     /// When the order was placed.
     #[serde(rename = "ca")]
     created_at: DateTime,
-    /// The embedded items: at most 30 (seed 002 "小结").
+    /// The embedded items: at most 30, so the document stays small.
     #[serde(rename = "it")]
     #[odm(max_items = 30, counter = "item_count")]
     items: Vec<OrderItem>,
@@ -110,7 +110,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(back, order);
     println!("inserted and read back order {} with {} items\n", back.number, back.items.len());
 
-    // Targeted updates through typed paths (seed 001 §5): only the changed fields travel, and the item counter moves
+    // Targeted updates through typed paths: only the changed fields travel, and the item counter moves
     // with the items in the same atomic update.
     let f = Order::fields();
     let extra = item("炫迈口香糖", "12.00", 1);

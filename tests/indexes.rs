@@ -25,7 +25,7 @@ pub struct Point {
     coordinates: Vec<f64>,
 }
 
-/// Seed 004 §3.2's example: merchant and status (equality), newest first (sort), amount (range).
+/// The ESR example: merchant and status (equality), newest first (sort), amount (range).
 // clippy's `duplicated_attributes` reads the second `unique` flag (any flag or number option repeated across
 // `#[odm(index(...))]` attributes) as a duplicate attribute.
 #[allow(clippy::duplicated_attributes)]
@@ -78,7 +78,7 @@ fn declared_indexes_become_named_specs_in_stored_keys() {
     );
 }
 
-/// A log collection: capped, as seed 001 §2(5) suggests.
+/// A log collection: capped.
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
 #[odm(collection = "log_order_event", capped(size = 1048576, max = 10000))]
 #[odm(index(keys = "order"))]
@@ -178,7 +178,7 @@ async fn index_types_the_server_refuses_are_reported_not_fatal() {
     }
 }
 
-/// Seed 004 §3.2's query, declared as an access pattern: the derive builds its ESR index.
+/// The ESR example's query, declared as an access pattern: the derive builds its ESR index.
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
 #[odm(collection = "order_payment")]
 #[odm(query(eq = "merchant, status", sort = "-created_at", range = "amount"))]

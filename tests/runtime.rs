@@ -89,7 +89,7 @@ async fn level_and_action_come_from_the_model() {
     let options = collection_options(&db, "log_audit_event").await;
     assert_eq!(options.get_str("validationLevel").ok(), Some("moderate"));
     assert_eq!(options.get_str("validationAction").ok(), Some("warn"));
-    // A log collection is capped (seed 001 §2(5)).
+    // A log collection is capped.
     assert_eq!(options.get_bool("capped").ok(), Some(true));
     // `warn` lets an invalid document in (and logs it).
     db.collection::<Document>("log_audit_event").insert_one(doc! { "m": 42 }).await.expect("warn accepts");
@@ -370,7 +370,7 @@ async fn run_time_map_keys_are_checked_before_sending() {
     assert_eq!(coll.count(Filter::everything()).await.expect("count"), 1, "nothing invalid reached the server");
 }
 
-/// Consistency settings on the model (seed 000 "一致性管理", seed 001 §5(5)).
+/// Consistency settings on the model.
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(collection = "shop_payment", read_concern = "majority", read_preference = "primaryPreferred")]
 #[odm(write_concern(w = "majority", j = true, timeout_ms = 5000))]

@@ -85,7 +85,7 @@ pub enum Error {
         reason: String,
     },
     /// A sync in verify mode found the database different from the models, or a report's pending drift was
-    /// turned into an error ([`crate::SyncReport::into_result`]); the plan says how.
+    /// turned into an error ([`crate::SyncReport::require_in_sync`]); the plan says how.
     Drift(Box<crate::sync::plan::Plan>),
     /// Two models given to one sync name the same collection: each would replace the other's validator and drop
     /// its indexes as stale. Nothing was sent.

@@ -1,6 +1,6 @@
 //! Index specifications: what a model declares, what the server lists, and when two are the same index.
 //!
-//! Identity follows the server (reference/mongodb.md §3.2): two indexes are the same when their key pattern
+//! Identity follows the server: two indexes are the same when their key pattern
 //! (ordered, numbers compared numerically), `unique`, `sparse`, partial filter, collation and wildcard
 //! projection match. `expireAfterSeconds` and `hidden` are options of an existing index, changed with `collMod`
 //! without a rebuild. Names decide ownership: odm owns the indexes named `idx_…` on its models' collections.
@@ -8,7 +8,7 @@
 use bson::{doc, Bson, Document};
 use std::fmt;
 
-/// The prefix of every index name odm generates and owns (seed 002 §3: `idx_<fields>`).
+/// The prefix of every index name odm owns (`idx_<fields>`, rule [`index-name`](crate::rules#index-name)).
 pub const OWNED_PREFIX: &str = "idx_";
 
 /// One index of a collection.
@@ -56,7 +56,7 @@ impl IndexSpec {
         }
     }
 
-    /// The default name of an index on `keys`: `idx_` and the stored key paths, dots as `_` (seed 002 §3:
+    /// The default name of an index on `keys`: `idx_` and the stored key paths, dots as `_` (naming rule
     /// `idx_<fields>`, nested `a.b` as `idx_a_b`).
     ///
     /// ```

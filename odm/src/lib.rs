@@ -5,6 +5,10 @@
 //! into a compile-time error on the exact field, and generates what a DBA reviews — the `$jsonSchema` validator
 //! with its `validationLevel` and `validationAction` — from the Rust types.
 //!
+//! Every rule has a stable id, and every compile error ends with it: `… (rule `key-short`)`. The [`rules`] page
+//! lists them all, each with what it checks, why, how to fix a breach, and the validator keywords that enforce it
+//! at run time.
+//!
 //! ```
 //! use odm::{Embedded, Model, bson::oid::ObjectId};
 //! use serde::{Deserialize, Serialize};
@@ -80,6 +84,7 @@ mod keys;
 pub mod meta;
 mod model;
 pub mod path;
+pub mod rules;
 pub mod schema;
 pub mod sync;
 #[cfg(feature = "testing")]

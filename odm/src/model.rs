@@ -177,9 +177,9 @@ pub struct Capped {
     pub max: Option<u64>,
 }
 
-/// A declared shard key (seed 001 §3(9)): indexed, always present, never changed once written. odm checks those
-/// rules at compile time and gives the fields no setter; sharding the collection stays a DBA's step on `mongos`,
-/// with this key.
+/// A declared shard key (the [`shard-key-*`](crate::rules#shard-key-indexed) rules): indexed, always present, never
+/// changed once written. odm checks those rules at compile time and gives the fields no setter; sharding the
+/// collection stays a DBA's step on `mongos`, with this key.
 ///
 /// ```
 /// use odm::{Model, ShardKey, bson::{doc, oid::ObjectId}};
@@ -251,15 +251,15 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     const VALIDATION_ACTION: ValidationAction;
 
     /// The read concern level (`local`, `available`, `majority`, `linearizable`, `snapshot`) for reads through
-    /// [`crate::Collection`], when the model sets one (seed 000 "一致性管理").
+    /// [`crate::Collection`], when the model sets one (rule [`concern-value`](crate::rules#concern-value)).
     const READ_CONCERN: Option<ReadConcernLevel> = None;
     /// The read preference (`primary`, `primaryPreferred`, `secondary`, `secondaryPreferred`, `nearest`) when the
-    /// model sets one (seed 001 §4(3)).
+    /// model sets one.
     const READ_PREFERENCE: Option<ReadPreferenceMode> = None;
-    /// The write concern when the model sets one (seed 001 §5(5)).
+    /// The write concern when the model sets one: `w > 1` or `majority` where consistency matters.
     const WRITE_CONCERN: Option<WriteConcernSpec> = None;
 
-    /// Capped collection settings (seed 000 "删除旧数据"), when the model declares them.
+    /// Capped collection settings (rule [`capped-size`](crate::rules#capped-size)), when the model declares them.
     const CAPPED: Option<Capped> = None;
 
     /// The shard key, when the model declares one (`#[odm(shard_key = "region, customer")]`).

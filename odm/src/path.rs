@@ -79,7 +79,7 @@ markers! {
 /// Paths that can be `$set`, `$min`/`$max`-ed, `$inc`-ed, …: plain fields, and counted arrays as a whole (the counter
 /// is set to the new length in the same update).
 #[diagnostic::on_unimplemented(
-    message = "this field has no setter (`{Self}`)",
+    message = "this field has no setter (`{Self}`) (rule `update-protected`)",
     label = "cannot be written by a typed update",
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
             changes only together with its array: push to the array and odm updates the counter in the same update; \
@@ -91,7 +91,7 @@ impl Settable for Counted {}
 
 /// Paths a scalar-only operator (`$inc`, `$unset`, `$currentDate`, …) may target: not a counted array.
 #[diagnostic::on_unimplemented(
-    message = "this operator cannot write this field (`{Self}`)",
+    message = "this operator cannot write this field (`{Self}`) (rule `update-protected`)",
     label = "not writable by this operator",
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
             changes only together with its array: push to the array and odm updates the counter in the same update; \
@@ -104,7 +104,7 @@ impl Writable for Plain {}
 /// Arrays whose length may change in ways the update cannot know (`$pull`, `$push` with `$slice`): only arrays
 /// without a counter.
 #[diagnostic::on_unimplemented(
-    message = "this operation is not offered on a counted or immutable array (`{Self}`)",
+    message = "this operation is not offered on a counted or immutable array (`{Self}`) (rule `update-protected`)",
     label = "its effect on the array's length cannot be known, so a counter could not be kept in step",
     note = "counted arrays (Counted) take `push`, `push_each`, `add_to_set` (guarded), `pop_first`/`pop_last` \
             (guarded) and `set` of the whole array; drop the `counter` to use this operation. Arrays under `_id` \
@@ -115,7 +115,7 @@ impl Uncounted for Plain {}
 
 /// Arrays that can grow or shrink through typed updates.
 #[diagnostic::on_unimplemented(
-    message = "this array has no setter (`{Self}`)",
+    message = "this array has no setter (`{Self}`) (rule `update-protected`)",
     label = "cannot be written by a typed update",
     note = "`_id` and shard-key fields never change once written"
 )]
@@ -131,7 +131,10 @@ impl ArrayWritable for Counted {
 }
 
 /// Paths a filter, sort or projection may name: every field (not the document root).
-#[diagnostic::on_unimplemented(message = "the document root is not a field path", label = "name one of its fields")]
+#[diagnostic::on_unimplemented(
+    message = "the document root is not a field path (rule `path-model`)",
+    label = "name one of its fields"
+)]
 pub trait Queryable: Access {}
 impl Queryable for Plain {}
 impl Queryable for Counted {}
@@ -397,7 +400,7 @@ impl<R, W, A> Path<R, W, A> {
 
 /// Converts a path node (a plain path, an array or map node, an embedded struct's fields) into its [`Path`].
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a path into `{R}` documents",
+    message = "`{Self}` is not a path into `{R}` documents (rule `path-model`)",
     label = "expected a path from `{R}::fields()`",
     note = "a path belongs to the model whose `fields()` it was taken from; updates and projections of `{R}` take \
             only paths rooted at `{R}`"

@@ -2,8 +2,8 @@
 //!
 //! [`BsonSchema`] is implemented here for every type odm can store faithfully and by `#[derive(Model)]` /
 //! `#[derive(Embedded)]` for user types. A type without an impl cannot be a field, and the compiler says so at the
-//! field. The mapping follows what `bson`'s serializer writes (reference/mongodb.md §2.4): `i8`–`i32`, `u8`, `u16`
-//! → `int`; `i64`, `u32` → `long`; `f32`, `f64` → `double`.
+//! field. The mapping follows what `bson`'s serializer writes: `i8`–`i32`, `u8`, `u16` → `int`; `i64`, `u32` →
+//! `long`; `f32`, `f64` → `double` (rule [`type-faithful`](crate::rules#type-faithful)).
 
 use crate::diff::{Diff, DiffPath};
 use crate::meta::TypeMeta;
@@ -78,7 +78,7 @@ pub(crate) const KEY_DEPTH: u8 = 8;
 /// assert_eq!(Option::<i16>::bson_schema(), odm::bson::doc! { "bsonType": "int" });
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be stored as one faithful BSON type",
+    message = "`{Self}` cannot be stored as one faithful BSON type (rule `type-faithful`)",
     label = "odm cannot generate a validator for `{Self}`",
     note = "derive `odm::Embedded` for your own structs and enums; use `bson::DateTime` for dates, `i64` instead of \
             `u64`, and `#[odm(mixed)]` only for fields that really hold several types"
@@ -385,7 +385,8 @@ impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
 }
 
 /// A key MongoDB can store as data and address in a path: empty, or not starting with `$` and without `.` (NUL
-/// cannot occur in a BSON key). The server's half of the check odm makes before sending.
+/// cannot occur in a BSON key). The server's half of the check odm makes before sending (rule
+/// [`key-map`](crate::rules#key-map)).
 pub const MAP_KEY_PATTERN: &str = "^([^$.][^.]*)?$";
 
 /// A map: every key must match [`MAP_KEY_PATTERN`] (so a document written around odm with a key `a.b` or `$where`
@@ -532,7 +533,8 @@ pub mod build {
             self
         }
 
-        /// Adds `_id: objectId` unless the model declares its own `_id` field (every stored document has one).
+        /// Adds `_id: objectId` unless the model declares its own `_id` field (every stored document has one; rule
+        /// [`id-objectid`](crate::rules#id-objectid)).
         pub fn implicit_id(&mut self) -> &mut Self {
             if !self.properties.contains_key("_id") {
                 let mut props = doc! { "_id": { "bsonType": "objectId" } };
@@ -569,7 +571,7 @@ pub mod build {
         Document::new()
     }
 
-    /// Adds `null` as an accepted value (`#[odm(nullable)]`).
+    /// Adds `null` as an accepted value (`#[odm(nullable)]`, rule [`type-option-absent`](crate::rules#type-option-absent)).
     pub fn nullable(mut schema: Document) -> Document {
         if let Ok(list) = schema.get_array_mut("enum") {
             list.push(Bson::Null);
@@ -658,7 +660,8 @@ pub mod build {
         }
     }
 
-    /// `size(array) == counter`, tolerant of absence (both count as 0) and of wrong types (left to `$jsonSchema`).
+    /// `size(array) == counter`, tolerant of absence (both count as 0) and of wrong types (left to `$jsonSchema`);
+    /// rule [`counter-in-step`](crate::rules#counter-in-step).
     pub fn counter_check(array: &str, counter: &str) -> Bson {
         Bson::from(doc! {
             "$eq": [

@@ -1,5 +1,5 @@
-//! Case-normalized text (seed 001 §3(6): MongoDB compares case-sensitively, so fields that should not be, like
-//! e-mail addresses, are stored in one case).
+//! Case-normalized text (rule [`string-lowercase`](crate::rules#string-lowercase)): MongoDB compares
+//! case-sensitively, so fields that should not be, like e-mail addresses, are stored in one case.
 
 use crate::diff::{Diff, DiffPath};
 use crate::path::{Access, Path};

@@ -156,7 +156,8 @@ pub struct BuiltUpdate {
 
 /// Types `$inc` and `$mul` apply to; the operand has the field's own type, so the stored BSON type is kept.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a number: `$inc` and `$mul` need an integer, float or decimal field",
+    message = "`{Self}` is not a number: `$inc` and `$mul` need an integer, float or decimal field (rule \
+               `update-operator-type`)",
     label = "not a numeric field"
 )]
 pub trait Numeric {
@@ -173,7 +174,7 @@ impl<T: Numeric> Numeric for Option<T> {
 
 /// Fields that may be absent: only these can be `$unset` (a required field must stay, or the validator refuses).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is a required field: only an `Option` field can be `$unset`",
+    message = "`{Self}` is a required field: only an `Option` field can be `$unset` (rule `update-operator-type`)",
     label = "required by the validator",
     note = "make the field `Option<...>` with `#[serde(skip_serializing_if = \"Option::is_none\")]` if it may be absent"
 )]
@@ -182,7 +183,7 @@ impl<T> Optional for Option<T> {}
 
 /// Fields `$currentDate` can write: dates and timestamps.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a date: `$currentDate` writes a BSON date or timestamp",
+    message = "`{Self}` is not a date: `$currentDate` writes a BSON date or timestamp (rule `update-operator-type`)",
     label = "not a `bson::DateTime` or `bson::Timestamp` field"
 )]
 pub trait DateLike {
@@ -207,7 +208,7 @@ impl<T: DateLike> DateLike for Option<T> {
 
 /// Paths `$setOnInsert` may write: plain fields, and `_id` and shard keys, which an upsert writes once.
 #[diagnostic::on_unimplemented(
-    message = "`$setOnInsert` cannot write this field (`{Self}`)",
+    message = "`$setOnInsert` cannot write this field (`{Self}`) (rule `update-protected`)",
     label = "a counter or counted array would be written without its partner",
     note = "push to the counted array instead: the counter follows in the same update"
 )]
@@ -223,7 +224,7 @@ pub enum Sliced {}
 
 /// Which arrays take a `$slice`: only those without a counter (the number of elements cut is unknown).
 #[diagnostic::on_unimplemented(
-    message = "this `$push` is not offered on this array (`{Self}`)",
+    message = "this `$push` is not offered on this array (`{Self}`) (rule `update-protected`)",
     label = "a counted array takes no `$slice`: the number of elements it cuts cannot be known, so the counter could \
              not be kept in step",
     note = "drop the `slice`, or declare `#[odm(max_items = N, keep_last)]` on an array without counter to keep only \

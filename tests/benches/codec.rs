@@ -1,5 +1,5 @@
 //! Encode/decode cost of a derived model against the same struct with only serde derives, in the same run
-//! (target ≤ 1.02×), and the stored size of the seed's order with short keys against full field names.
+//! (target ≤ 1.02×), and the stored size of the sample order with short keys against full field names.
 //!
 //! Run with `cargo bench -p odm-tests --bench codec` (no server needed). Instruction counts, which machine noise
 //! cannot move: build with `--no-run`, then run the binary under `valgrind --tool=callgrind` with
@@ -11,7 +11,7 @@ use odm::{Embedded, Model};
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
 
-/// One line of the seed's order (seed 002 §2), short keys.
+/// One line of the sample order, short keys.
 #[derive(Embedded, Serialize, Deserialize, Clone)]
 struct Item {
     #[serde(rename = "n")]
@@ -149,7 +149,7 @@ fn bench(c: &mut Criterion) {
     let short = odm::encode(&o).expect("encode").into_bytes().len();
     let long = odm::bson::serialize_to_raw_document_buf(&plain).expect("encode").into_bytes().len();
     println!(
-        "stored size of the seed order: short keys {short} bytes, full names {long} bytes ({:.0}% smaller)",
+        "stored size of the sample order: short keys {short} bytes, full names {long} bytes ({:.0}% smaller)",
         100.0 * (1.0 - short as f64 / long as f64)
     );
 

@@ -46,7 +46,7 @@ enum Status {
     Shipped,
 }
 
-/// The seed's order header with its lines embedded and counted.
+/// The sample order header with its lines embedded and counted.
 #[derive(Model, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[odm(collection = "bench_order", closed)]
 struct Order {

@@ -3,6 +3,7 @@
 
 use crate::internals::ast::{Container, Data, Field, Style};
 use crate::internals::check::{source, Source};
+use crate::internals::rules;
 use crate::internals::ty::{self, TyKind};
 use proc_macro2::TokenStream;
 use quote::quote_spanned;
@@ -48,10 +49,10 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
             .into_iter()
             .find_map(|(attr, name)| Some((attr?.span(), name)));
         if let Some((span, name)) = string_attr {
-            let msg = format!(
+            let msg = rules::STRING_LENGTH.message(format_args!(
                 "field `{}`: `{name}` applies only to string fields, and `{shown}` is not stored as a string; remove it",
                 field.rust_name
-            );
+            ));
             out.extend(quote_spanned! {span=>
                 const _: () = if !::core::matches!(<#ty as __odm::BsonSchema>::KIND, __odm::BsonKind::String) {
                     ::core::panic!(#msg)
@@ -71,12 +72,12 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
         .find_map(|(span, name)| Some((span?, name)));
         match array_attr {
             None => {
-                let msg = format!(
+                let msg = rules::ARRAY_BOUND.message(format_args!(
                     "field `{}`: `{shown}` is stored as an array without a bound of its own, and arrays must be \
-                     bounded (seed 002); add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really \
+                     bounded; add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really \
                      unbounded",
                     field.rust_name
-                );
+                ));
                 out.extend(quote_spanned! {ty.span()=>
                     const _: () = if <#ty as __odm::BsonSchema>::KIND.is_array()
                         && !<#ty as __odm::BsonSchema>::BOUNDED
@@ -86,10 +87,10 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
                 });
             }
             Some((span, name)) => {
-                let msg = format!(
+                let msg = rules::ARRAY_KEYWORD.message(format_args!(
                     "field `{}`: `{name}` applies only to array fields, and `{shown}` is not an array",
                     field.rust_name
-                );
+                ));
                 out.extend(quote_spanned! {span=>
                     const _: () = if !<#ty as __odm::BsonSchema>::KIND.is_array() { ::core::panic!(#msg) };
                 });
@@ -111,12 +112,12 @@ fn counter_asserts(fields: &[Field], out: &mut TokenStream) {
             continue; // decided from the tokens by the rules
         }
         let cty = target.ty;
-        let msg = format!(
+        let msg = rules::COUNTER_INTEGER.message(format_args!(
             "counter `{}` must be an integer field (`i32`, `i64` or `u32`) holding the array's size; its type `{}` is \
              not stored as `int` or `long`",
             counter.value,
             ty::display(cty)
-        );
+        ));
         out.extend(quote_spanned! {counter.span()=>
             const _: () = if !<#cty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!(#msg) };
         });

@@ -12,6 +12,7 @@ use crate::internals::check_index::{
 };
 use crate::internals::index_attr::IndexAttr;
 use crate::internals::lists::{entries, location, range_in, span_within, Lang, KEYS, PARTIAL, WEIGHTS};
+use crate::internals::rules;
 use crate::internals::ty;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -417,14 +418,14 @@ fn nested_path_exists(n: &NestedPath) -> TokenStream {
     let (path, at) = (&n.label, n.span());
     let table = table_of(inner, at);
     let place = if n.for_query { String::new() } else { location(&n.lit.value(), n.at.start, n.lang) };
-    let not_embedded = format!(
+    let not_embedded = rules::PATH_FIELD.message(format_args!(
         "`{path}`{place}: field `{}` (`{}`) is not an embedded struct with named fields, so it has no field `{seg}`; \
          nested paths go into `#[derive(Embedded)]` structs",
         f.rust_name,
         ty::display(f.ty)
-    );
+    ));
     let subject = format!("`{path}`{place}: `{}` has no stored field `{seg}`", ty::display(inner));
-    let rule = "; nested paths use the Rust field names of the embedded struct";
+    let rule = rules::PATH_FIELD.message("; nested paths use the Rust field names of the embedded struct");
     let missing = format!("{subject}{rule}");
     let before = format!("{subject} (did you mean `{}.", f.rust_name);
     let after = format!("`?){rule}");
@@ -573,10 +574,10 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
             (Some(f), None) => format!("`{}` (`{}`)", f.rust_name, ty::display(f.ty)),
             _ => format!("`{}`", key_label(&keys[0])),
         };
-        let msg = format!(
+        let msg = rules::INDEX_TTL.message(format_args!(
             "TTL index on {what}, which is not a date: documents would never expire; index a `bson::DateTime` field \
              (or an array of them)"
-        );
+        ));
         let panic = match &idx.ttl_tokens {
             Some(tokens) => panic_over(tokens, &msg),
             None => quote_spanned!(span=> ::core::panic!(#msg)),
@@ -620,10 +621,10 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
                 siblings.push(quote!(((0 #(+ (#nested as usize))*) > 1)));
             }
         }
-        let msg = format!(
+        let msg = rules::INDEX_PARALLEL_ARRAYS.message(format_args!(
             "index `{label}` reaches through two arrays side by side (parallel arrays): MongoDB cannot index two arrays \
-             in one compound index (seed 004 §3.1); index the arrays separately"
-        );
+             in one compound index; index the arrays separately"
+        ));
         asserts.extend(quote_spanned! {span=>
             const _: () = if (0 #(+ #per_group)*) > 1 #(|| #siblings)* { ::core::panic!(#msg) };
         });
@@ -632,7 +633,10 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
     for k in keys.iter().filter(|k| k.kind == KeyKind::Hashed) {
         let top = top_is_array(k);
         let kind = key_kind_expr(k, span);
-        let msg = format!("`{}` holds an array: hashed indexes cannot hold arrays; hash a scalar field", key_label(k));
+        let msg = rules::INDEX_HASHED.message(format_args!(
+            "`{}` holds an array: hashed indexes cannot hold arrays; hash a scalar field",
+            key_label(k)
+        ));
         asserts.extend(quote_spanned! {span=>
             const _: () = if #top || ::core::matches!(#kind, ::core::option::Option::Some(__odm::BsonKind::Array)) {
                 ::core::panic!(#msg)
@@ -650,7 +654,7 @@ fn label(idx: &IndexAttr) -> String {
 /// The `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model`, and the index const assertions.
 pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     let Data::Struct(fields) = &cont.data else { return (TokenStream::new(), TokenStream::new()) };
-    // Declared access patterns no declared index serves get their own ESR index (seed 004 §3.2).
+    // Declared access patterns no declared index serves get their own ESR index.
     let for_queries: Vec<IndexAttr> = crate::internals::check_query::generated(cont)
         .into_iter()
         .map(|(q, keys)| IndexAttr::for_query(&keys, q.tokens.clone()))
@@ -692,6 +696,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
                     label(a.idx)
                 ),
             };
+            let msg = rules::INDEX_NAME.message(msg);
             asserts.extend(quote_spanned! {at=>
                 const _: () = if #(#ka &&)* #(#kb &&)* __odm_concat_eq(&[#(#pa),*], &[#(#pb),*]) { ::core::panic!(#msg) };
             });

@@ -4,6 +4,7 @@
 use super::attr::{self, Sp};
 use super::case::RenameRule;
 use super::ctxt::Ctxt;
+use super::rules;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -114,14 +115,14 @@ impl<'a> Container<'a> {
                         "`#[derive(Embedded)]` needs a struct with named fields, a newtype struct `struct Email(String);`, \
                          or an enum"
                     };
-                    cx.error_spanned_by(input.ident.clone(), what);
+                    cx.error_spanned_by(input.ident.clone(), rules::MODEL_SHAPE, what);
                     return None;
                 }
             },
             syn::Data::Enum(e) => {
                 if derive == Derive::Model {
                     cx.error_spanned_by(
-                        input.ident.clone(),
+                        input.ident.clone(), rules::MODEL_SHAPE,
                         "`#[derive(Model)]` needs a struct with named fields; derive `Embedded` for enums stored inside a model",
                     );
                     return None;
@@ -130,7 +131,11 @@ impl<'a> Container<'a> {
                 Data::Enum(e.variants.iter().map(|v| variant_from_ast(cx, v, rule, fields_rule)).collect())
             }
             syn::Data::Union(u) => {
-                cx.error_spanned_by(u.union_token, "odm derives do not support unions: a union has no stored shape");
+                cx.error_spanned_by(
+                    u.union_token,
+                    rules::MODEL_SHAPE,
+                    "odm derives do not support unions: a union has no stored shape",
+                );
                 return None;
             }
         };

@@ -7,6 +7,7 @@
 use super::case::RenameRule;
 use super::ctxt::Ctxt;
 use super::distance::{close_enough, distance};
+use super::rules::{self, Rule};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -67,6 +68,7 @@ impl<'c, T> Attr<'c, T> {
         } else {
             self.cx.error_spanned_by(
                 key,
+                rules::ATTR_DUPLICATE,
                 format!("duplicate odm attribute `{}`: it is already set on this item; keep one", self.name),
             );
         }
@@ -82,7 +84,11 @@ fn lit_str(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
     match parsed {
         Ok(lit) => Some(lit),
         Err(_) => {
-            cx.error_spanned_by(&meta.path, format!("expected `{attr}` to be a string: `{attr} = \"...\"`"));
+            cx.error_spanned_by(
+                &meta.path,
+                rules::ATTR_SYNTAX,
+                format!("expected `{attr}` to be a string: `{attr} = \"...\"`"),
+            );
             skip_rest(meta);
             None
         }
@@ -94,7 +100,11 @@ fn lit_usize(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<(usize, Li
     match parsed.as_ref().map(|lit| (lit.base10_parse::<usize>(), lit)) {
         Ok((Ok(n), lit)) => Some((n, lit.clone())),
         _ => {
-            cx.error_spanned_by(&meta.path, format!("expected `{attr}` to be a non-negative integer: `{attr} = 30`"));
+            cx.error_spanned_by(
+                &meta.path,
+                rules::ATTR_SYNTAX,
+                format!("expected `{attr}` to be a non-negative integer: `{attr} = 30`"),
+            );
             skip_rest(meta);
             None
         }
@@ -186,7 +196,11 @@ fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, expected: &str) {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
     // `expected` lists the names in backticks: "`a`, `b`".
     let hint = did_you_mean(&name, expected.split('`').skip(1).step_by(2));
-    cx.error_spanned_by(&meta.path, format!("unknown {what} attribute `{name}`{hint}: expected one of {expected}"));
+    cx.error_spanned_by(
+        &meta.path,
+        rules::ATTR_UNKNOWN,
+        format!("unknown {what} attribute `{name}`{hint}: expected one of {expected}"),
+    );
     skip_rest(meta);
 }
 
@@ -206,9 +220,9 @@ pub(super) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a s
 }
 
 /// A serde attribute odm cannot mirror: refused rather than silently misread.
-fn refuse_serde(cx: &Ctxt, meta: &ParseNestedMeta, why: &str) {
+fn refuse_serde(cx: &Ctxt, meta: &ParseNestedMeta, rule: Rule, why: &str) {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
-    cx.error_spanned_by(&meta.path, format!("`#[serde({name})]` is not supported by odm: {why}"));
+    cx.error_spanned_by(&meta.path, rule, format!("`#[serde({name})]` is not supported by odm: {why}"));
     skip_rest(meta);
 }
 
@@ -242,11 +256,11 @@ pub struct Container {
     pub indexes: Vec<super::index_attr::IndexAttr>,
     /// `#[odm(capped(...))]`.
     pub capped: Option<super::index_attr::CappedAttr>,
-    /// `#[odm(max_indexes = N)]`: the ceiling on declared indexes (default 3, seed 002 §3).
+    /// `#[odm(max_indexes = N)]`: the ceiling on declared indexes (default 3).
     pub max_indexes: Option<Sp<usize>>,
-    /// `#[odm(query(...))]`: declared access patterns (seed 004 §3.2).
+    /// `#[odm(query(...))]`: declared access patterns.
     pub queries: Vec<super::query_attr::QueryAttr>,
-    /// `#[odm(shard_key = "region, customer")]`: the shard key's fields, in order (seed 001 §3(9)).
+    /// `#[odm(shard_key = "region, customer")]`: the shard key's fields, in order.
     pub shard_key: Option<Sp<String>>,
 }
 
@@ -285,7 +299,7 @@ impl Container {
                 indexes.push(super::index_attr::parse_index(cx, meta));
             } else if p.is_ident("capped") {
                 if capped.is_some() {
-                    cx.error_spanned_by(p, "duplicate odm attribute `capped`: keep one");
+                    cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate odm attribute `capped`: keep one");
                 }
                 capped = Some(super::index_attr::parse_capped(cx, meta));
             } else if p.is_ident("max_indexes") {
@@ -320,6 +334,7 @@ impl Container {
                     } else {
                         cx.error_spanned_by(
                             &l,
+                            rules::MODEL_VALIDATION,
                             format!("unknown validation level `{v}`: expected `strict`, `moderate` or `off`"),
                         );
                     }
@@ -332,6 +347,7 @@ impl Container {
                     } else {
                         cx.error_spanned_by(
                             &l,
+                            rules::MODEL_VALIDATION,
                             format!("unknown validation action `{v}`: expected `error`, `warn` or `errorAndLog`"),
                         );
                     }
@@ -353,14 +369,14 @@ impl Container {
                 }
             } else if p.is_ident("write_concern") {
                 if write_concern.is_some() {
-                    cx.error_spanned_by(p, "duplicate odm attribute `write_concern`: keep one");
+                    cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate odm attribute `write_concern`: keep one");
                 }
                 write_concern = Some(super::concern_attr::parse_write_concern(cx, meta));
             } else if p.is_ident("crate") {
                 if let Some(l) = lit_str(cx, "crate", meta) {
                     match l.parse::<syn::Path>() {
                         Ok(path) => crate_path.set_at(p, &l, path),
-                        Err(_) => cx.error_spanned_by(&l, "expected a path: `crate = \"::odm\"`"),
+                        Err(_) => cx.error_spanned_by(&l, rules::ATTR_SYNTAX, "expected a path: `crate = \"::odm\"`"),
                     }
                 }
             } else {
@@ -404,6 +420,7 @@ impl Container {
                 refuse_serde(
                     cx,
                     meta,
+                    rules::ENUM_TAGGED,
                     "an untagged enum stores several BSON shapes in one field; \
                      use `#[serde(tag = \"t\")]` so each variant is told apart by its tag",
                 );
@@ -411,17 +428,18 @@ impl Container {
                 refuse_serde(
                     cx,
                     meta,
+                    rules::SERDE_UNSUPPORTED,
                     "odm cannot see the shape of the proxy type, so it cannot generate a validator that matches it",
                 );
             } else if p.is_ident("field_identifier") || p.is_ident("variant_identifier") {
-                refuse_serde(cx, meta, "identifier enums are not stored values");
+                refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "identifier enums are not stored values");
             } else if ["deny_unknown_fields", "default", "bound", "crate", "expecting"].iter().any(|k| p.is_ident(k)) {
                 // These change neither the stored keys nor what serialization writes.
                 skip_rest(meta);
             } else {
                 let name = p.to_token_stream().to_string().replace(' ', "");
                 cx.error_spanned_by(
-                    p,
+                    p, rules::SERDE_UNKNOWN,
                     format!("unknown serde container attribute `{name}`: odm cannot tell what it does to the stored document"),
                 );
                 cx.serde_rejects();
@@ -576,12 +594,12 @@ impl Field {
             } else if p.is_ident("flatten") {
                 refuse_serde(
                     cx,
-                    meta,
+                    meta, rules::SERDE_UNSUPPORTED,
                     "flattened fields hide their keys from the derive, so key rules and the validator cannot see them; \
                      embed the struct as a field instead",
                 );
             } else if p.is_ident("getter") {
-                refuse_serde(cx, meta, "remote derives are not stored models");
+                refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "remote derives are not stored models");
             } else if ["alias", "default", "skip_deserializing", "deserialize_with", "borrow", "bound"]
                 .iter()
                 .any(|k| p.is_ident(k))
@@ -592,6 +610,7 @@ impl Field {
                 let name = p.to_token_stream().to_string().replace(' ', "");
                 cx.error_spanned_by(
                     p,
+                    rules::SERDE_UNKNOWN,
                     format!(
                         "unknown serde field attribute `{name}`: odm cannot tell what it does to the stored document"
                     ),
@@ -658,6 +677,7 @@ impl Variant {
         each_nested(cx, attrs, "odm", |meta| {
             cx.error_spanned_by(
                 &meta.path,
+                rules::ATTR_UNKNOWN,
                 "odm has no attributes for enum variants: put `#[odm(...)]` on the enum or on a variant's fields",
             );
             skip_rest(meta);
@@ -678,10 +698,11 @@ impl Variant {
                 refuse_serde(
                     cx,
                     meta,
+                    rules::ENUM_TAGGED,
                     "an untagged variant is written without its tag, so the validator cannot tell it apart",
                 );
             } else if ["with", "serialize_with"].iter().any(|k| p.is_ident(k)) {
-                refuse_serde(cx, meta, "odm cannot see what this variant writes");
+                refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "odm cannot see what this variant writes");
             } else if ["alias", "other", "skip_deserializing", "deserialize_with", "borrow", "bound"]
                 .iter()
                 .any(|k| p.is_ident(k))
@@ -691,6 +712,7 @@ impl Variant {
                 let name = p.to_token_stream().to_string().replace(' ', "");
                 cx.error_spanned_by(
                     p,
+                    rules::SERDE_UNKNOWN,
                     format!(
                         "unknown serde variant attribute `{name}`: odm cannot tell what it does to the stored document"
                     ),

@@ -1,16 +1,18 @@
-//! The compile-time rules (design.md §1–6). One `check_*` function per rule; each reports to the [`Ctxt`] with the
-//! span of the exact culprit and never stops the others.
+//! The compile-time rules of a type's keys, fields, counters, enums and `_id`. One `check_*` function per rule
+//! family; each reports to the [`Ctxt`] with the span of the exact culprit and the rule's id, and never stops the
+//! others.
 
 use super::ast::{Container, Data, Derive, Field, Style, Variant};
 use super::ctxt::Ctxt;
 use super::names;
+use super::rules::{self, Rule};
 use super::ty::{self, TyKind};
 use std::collections::HashMap;
 
-/// Stored keys longer than this are refused unless the model raises its limit (seed 001 §3(3): short keys).
+/// Stored keys longer than this are refused unless the model raises its limit: every document stores its keys.
 pub const DEFAULT_MAX_KEY_LEN: usize = 16;
 
-/// The `bsonType` aliases the server accepts (reference/mongodb.md §2.3).
+/// The `bsonType` aliases the server accepts.
 pub const BSON_TYPES: &[&str] = &[
     "double",
     "string",
@@ -37,7 +39,7 @@ pub enum Source {
     Trait,
     /// Fixed by a serde converter (`with`/`serde_as`) or `#[odm(bson_type)]`.
     Fixed(String),
-    /// `#[odm(mixed)]`: any type accepted (explicit opt-out of rule 3).
+    /// `#[odm(mixed)]`: any type accepted (explicit opt-out of `type-one-bson-type`).
     Mixed,
 }
 
@@ -58,24 +60,30 @@ pub fn source(field: &Field) -> Source {
     }
 }
 
-/// What a known serde converter writes.
-fn converter_type(path: &str) -> Result<&'static str, &'static str> {
+/// What a known serde converter writes, or why odm cannot use it (and the rule that says so).
+fn converter_type(path: &str) -> Result<&'static str, (Rule, &'static str)> {
     let p = path.replace(' ', "");
     let has = |s: &str| p.contains(s);
     // `serde_as(as = "Vec<X>")` applies `X` to each element: the field is an array, not an `X`.
     if let Ok(t) = syn::parse_str::<syn::Type>(&p) {
         if let TyKind::Array { .. } | TyKind::Map { .. } = ty::classify(ty::unwrap_option(&t)) {
-            return Err("odm reads a converter applied to the whole field (or inside `Option<...>`), not one applied \
+            return Err((rules::TYPE_CONVERTER, "odm reads a converter applied to the whole field (or inside `Option<...>`), not one applied \
                         to each element of an array or map; store the elements as BSON types (`Vec<odm::bson::DateTime>`), \
-                        or declare the field's type with `#[odm(bson_type = \"...\")]`");
+                        or declare the field's type with `#[odm(bson_type = \"...\")]`"));
         }
     }
     if has("AsRfc3339String") || has("rfc3339") || has("Rfc3339") && !has("FromRfc3339String") {
-        Err("it writes the date as a string, but dates must be stored as BSON dates (seed 001 §3(5)); store \
-             `odm::bson::DateTime`, or convert chrono with `odm::bson::serde_helpers::datetime::FromChrono04DateTime`")
+        Err((
+            rules::DATE_CHRONO,
+            "it writes the date as a string, but dates must be stored as BSON dates; store `odm::bson::DateTime`, or \
+             convert chrono with `odm::bson::serde_helpers::datetime::FromChrono04DateTime`",
+        ))
     } else if has("ts_seconds") || has("ts_milliseconds") || has("ts_microseconds") || has("ts_nanoseconds") {
-        Err("it writes the date as a number, but dates must be stored as BSON dates (seed 001 §3(5)); use \
-             `odm::bson::serde_helpers::datetime::FromChrono04DateTime` instead")
+        Err((
+            rules::DATE_CHRONO,
+            "it writes the date as a number, but dates must be stored as BSON dates; use \
+             `odm::bson::serde_helpers::datetime::FromChrono04DateTime` instead",
+        ))
     } else if has("FromChrono04DateTime")
         || has("FromRfc3339String")
         || has("FromI64")
@@ -96,7 +104,10 @@ fn converter_type(path: &str) -> Result<&'static str, &'static str> {
     } else if has("AsF64") {
         Ok("double")
     } else {
-        Err("odm cannot tell which BSON type it writes; declare it with `#[odm(bson_type = \"...\")]`")
+        Err((
+            rules::TYPE_CONVERTER,
+            "odm cannot tell which BSON type it writes; declare it with `#[odm(bson_type = \"...\")]`",
+        ))
     }
 }
 
@@ -131,7 +142,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             }
             check_field_type(cx, field);
             if let Some(c) = &field.attrs.counter {
-                cx.error_spanned_by(c, "a newtype has no sibling field to hold a counter");
+                cx.error_spanned_by(c, rules::COUNTER_FIELD, "a newtype has no sibling field to hold a counter");
             }
         }
         Data::Enum(variants) => check_enum(cx, cont, variants, limit),
@@ -150,6 +161,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             if let Some(tokens) = attr {
                 cx.error_spanned_by(
                     tokens,
+                    rules::MODEL_ONLY,
                     format!(
                         "`{name}` belongs on a `#[derive(Model)]` collection model, not on an embedded type; remove \
                          it, or derive `Model` if this type is a collection's document"
@@ -162,6 +174,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         if let (Data::Enum(_), Some(c), None) = (&cont.data, attr, &cont.attrs.tag) {
             cx.error_spanned_by(
                 c,
+                rules::CLOSED_OPEN,
                 format!(
                     "`{name}` applies to documents, but an enum without `#[serde(tag = \"...\")]` is stored as a \
                      string; remove `{name}`"
@@ -172,6 +185,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     if let (Some(_), Some(open)) = (&cont.attrs.closed, &cont.attrs.open) {
         cx.error_spanned_by(
             open,
+            rules::CLOSED_OPEN,
             "`open` and `closed` contradict each other: keep `closed` to refuse unknown keys at every level this type \
              owns, or `open` to accept them here even inside a closed document",
         );
@@ -183,6 +197,7 @@ fn check_generics(cx: &Ctxt, cont: &Container) {
     if !g.params.is_empty() {
         cx.error_spanned_by(
             g,
+            rules::MODEL_SHAPE,
             format!(
                 "`#[derive({})]` does not support generic types: the validator is generated for one concrete shape; \
                  use concrete field types",
@@ -192,7 +207,7 @@ fn check_generics(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// Rule 1 (keys) and 2 (short keys) for one document level; then rule 3–5 per field.
+/// The key rules (`key-*`) for one document level; then the type, date and array rules per field.
 fn check_fields(
     cx: &Ctxt,
     cont: &Container,
@@ -215,6 +230,7 @@ fn check_fields(
         match seen.get(key.as_str()) {
             Some(Some(first)) => cx.error_spanned_by(
                 &field.key_tokens,
+                rules::KEY_UNIQUE,
                 format!(
                     "duplicate stored key `{key}`: field `{first}` is already stored under `{key}`, and one document \
                      cannot hold a key twice; give one of them another `#[serde(rename = \"...\")]`"
@@ -222,6 +238,7 @@ fn check_fields(
             ),
             Some(None) => cx.error_spanned_by(
                 &field.key_tokens,
+                rules::KEY_UNIQUE,
                 format!(
                     "stored key `{key}` is the {owner} tag (`#[serde(tag = \"{key}\")]`), which serde writes into \
                      {doc} too; rename the field or choose another tag"
@@ -235,12 +252,16 @@ fn check_fields(
     }
     for field in fields.iter().filter(|f| !f.is_stored()) {
         if let Some(c) = &field.attrs.counter {
-            cx.error_spanned_by(c, "a skipped field is never stored, so it has no size to count; remove `counter`");
+            cx.error_spanned_by(
+                c,
+                rules::COUNTER_FIELD,
+                "a skipped field is never stored, so it has no size to count; remove `counter`",
+            );
         }
     }
 }
 
-/// Rules 3 (one BSON type), 4 (dates are dates) and 5 (bounded arrays) for one field.
+/// The type (`type-*`), date (`date-*`) and array (`array-*`) rules for one field.
 fn check_field_type(cx: &Ctxt, field: &Field) {
     let a = &field.attrs;
     let ty = field.ty;
@@ -248,11 +269,12 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
 
     if let Some(conv) = &a.converter {
         if a.bson_type.is_none() && a.mixed.is_none() {
-            if let Err(why) = converter_type(&conv.value) {
+            if let Err((rule, why)) = converter_type(&conv.value) {
                 // An unknown converter is satisfied by `bson_type`, perhaps misspelt among the unknown odm keys.
                 if !(field.attrs.unknown_odm && why.contains("bson_type")) {
                     cx.error_spanned_by(
                         conv,
+                        rule,
                         format!("field `{name}`: serde converter `{}`: {why}", conv.value.replace(' ', "")),
                     );
                 }
@@ -263,6 +285,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         if !BSON_TYPES.contains(&t.value.as_str()) {
             cx.error_spanned_by(
                 t,
+                rules::TYPE_DECLARED,
                 format!("unknown BSON type `{}`: expected one of {}", t.value, BSON_TYPES.join(", ")),
             );
         }
@@ -270,6 +293,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     if let (Some(m), Some(_)) = (&a.mixed, &a.bson_type) {
         cx.error_spanned_by(
             m,
+            rules::TYPE_DECLARED,
             "`mixed` and `bson_type` contradict each other: a field has one declared type or none; keep one of them",
         );
     }
@@ -278,7 +302,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     // stay quiet: the unknown key is most likely that attribute, misspelt.
     let lenient = a.unknown_odm;
 
-    // Option: absent, not null (rule 3).
+    // Option: absent, not null (`type-option-absent`).
     let (inner, is_option) = match ty::classify(ty) {
         TyKind::Option(inner) => (inner, true),
         _ => (ty, false),
@@ -287,6 +311,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         if let TyKind::Option(_) = ty::classify(inner) {
             cx.error_spanned_by(
                 ty,
+                rules::TYPE_OPTION_ABSENT,
                 format!(
                     "field `{name}`: `Option<Option<T>>` cannot be stored: absent and null would be the same key; \
                          use `Option<T>` with `#[odm(nullable)]`"
@@ -295,7 +320,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         }
         if field.attrs.skip_serializing_if.is_none() && a.nullable.is_none() && field.is_stored() && !lenient {
             cx.error_spanned_by(
-                ty,
+                ty, rules::TYPE_OPTION_ABSENT,
                 format!(
                     "field `{name}`: `Option` means the key is absent, but serde writes `None` as `null`; add \
                      `#[serde(skip_serializing_if = \"Option::is_none\")]`, or `#[odm(nullable)]` to store `null` on purpose"
@@ -305,6 +330,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     } else if let Some(n) = &a.nullable {
         cx.error_spanned_by(
             n,
+            rules::TYPE_OPTION_ABSENT,
             format!(
                 "field `{name}`: only an `Option` field can be `nullable` (store `null` for `None`); make the field \
                  `Option<{}>`, or remove `nullable`",
@@ -327,31 +353,34 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
             if !matches!(ty::classify(key), TyKind::Str) {
                 cx.error_spanned_by(
                     key,
+                    rules::KEY_MAP,
                     format!(
                         "field `{name}`: map keys are stored as document keys, so they must be `String`; it is `{}`",
                         ty::display(key)
                     ),
                 );
             }
-            if let Some(problem) = element_problem(value) {
-                cx.error_spanned_by(value, format!("field `{name}` (map value): {problem}"));
+            if let Some((rule, problem)) = element_problem(value) {
+                cx.error_spanned_by(value, rule, format!("field `{name}` (map value): {problem}"));
             }
         }
         TyKind::Array { elem, fixed: len } => {
-            if let Some(problem) = element_problem(elem) {
-                cx.error_spanned_by(elem, format!("field `{name}` (array element): {problem}"));
+            if let Some((rule, problem)) = element_problem(elem) {
+                cx.error_spanned_by(elem, rule, format!("field `{name}` (array element): {problem}"));
             }
             let bounded = a.max_items.is_some() || len.is_some();
             match (&a.unbounded, bounded) {
                 (None, false) if !lenient => cx.error_spanned_by(
                     ty,
+                    rules::ARRAY_BOUND,
                     format!(
-                        "field `{name}`: arrays must be bounded (seed 002: embedded arrays stay small, about 30 items); \
+                        "field `{name}`: arrays must be bounded (an embedded array should stay small, tens of items); \
                          add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really unbounded"
                     ),
                 ),
                 (Some(u), true) => cx.error_spanned_by(
                     u,
+                    rules::ARRAY_BOUND,
                     format!("field `{name}`: `unbounded` contradicts `max_items`; keep one of them"),
                 ),
                 _ => {}
@@ -360,6 +389,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
                 if min.value > max.value {
                     cx.error_spanned_by(
                         min,
+                        rules::ARRAY_BOUND,
                         format!(
                             "field `{name}`: `min_items = {}` is greater than `max_items = {}`, so no array could be \
                              stored; lower `min_items` or raise `max_items`",
@@ -370,8 +400,8 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
             }
         }
         _ => {
-            if let Some(problem) = type_problem(&kind, shape) {
-                cx.error_spanned_by(shape, format!("field `{name}`: {problem}"));
+            if let Some((rule, problem)) = type_problem(&kind, shape) {
+                cx.error_spanned_by(shape, rule, format!("field `{name}`: {problem}"));
             }
         }
     }
@@ -388,17 +418,17 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         },
     };
     let keywords = [
-        (array_ok, "array", a.max_items.as_ref().map(|s| s.tokens.clone()), "max_items"),
-        (array_ok, "array", a.min_items.as_ref().map(|s| s.tokens.clone()), "min_items"),
-        (array_ok, "array", a.unbounded.as_ref().map(|s| s.tokens.clone()), "unbounded"),
-        (array_ok, "array", a.counter.as_ref().map(|s| s.tokens.clone()), "counter"),
-        (string_ok, "string", a.max_len.as_ref().map(|s| s.tokens.clone()), "max_len"),
-        (string_ok, "string", a.min_len.as_ref().map(|s| s.tokens.clone()), "min_len"),
+        (array_ok, "array", a.max_items.as_ref().map(|s| s.tokens.clone()), "max_items", rules::ARRAY_KEYWORD),
+        (array_ok, "array", a.min_items.as_ref().map(|s| s.tokens.clone()), "min_items", rules::ARRAY_KEYWORD),
+        (array_ok, "array", a.unbounded.as_ref().map(|s| s.tokens.clone()), "unbounded", rules::ARRAY_KEYWORD),
+        (array_ok, "array", a.counter.as_ref().map(|s| s.tokens.clone()), "counter", rules::ARRAY_KEYWORD),
+        (string_ok, "string", a.max_len.as_ref().map(|s| s.tokens.clone()), "max_len", rules::STRING_LENGTH),
+        (string_ok, "string", a.min_len.as_ref().map(|s| s.tokens.clone()), "min_len", rules::STRING_LENGTH),
     ];
-    for (ok, kind_name, tokens, keyword) in keywords {
+    for (ok, kind_name, tokens, keyword, rule) in keywords {
         if let (Some(false), Some(tokens)) = (ok, tokens) {
             cx.error_spanned_by(
-                tokens,
+                tokens, rule,
                 format!("field `{name}`: `{keyword}` applies only to {kind_name} fields, and this field {what_it_is}; remove it"),
             );
         }
@@ -406,53 +436,68 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     let is_str = matches!(kind, TyKind::Str) && !fixed;
     if is_str && a.not_a_date.is_none() && !lenient && looks_like_date(&field.rust_name, &field.key) {
         cx.error_spanned_by(
-            ty,
+            ty, rules::DATE_STRING,
             format!(
                 "field `{name}` is named like a date but stored as a string; string dates in mixed formats break equality \
-                 and range queries (seed 001 §3(5)); use `odm::bson::DateTime`, or add `#[odm(not_a_date)]` if it is not a date"
+                 and range queries; use `odm::bson::DateTime`, or add `#[odm(not_a_date)]` if it is not a date"
             ),
         );
     }
 }
 
-/// Why a value of this kind cannot be stored as one faithful BSON type (rules 3 and 4), if it cannot.
-fn type_problem(kind: &TyKind, ty: &syn::Type) -> Option<String> {
+/// Why a value of this kind cannot be stored as one faithful BSON type, and the rule that says so, if it cannot.
+fn type_problem(kind: &TyKind, ty: &syn::Type) -> Option<(Rule, String)> {
     let shown = ty::display(ty);
     Some(match kind {
-        TyKind::Multi { name } => format!(
-            "`{name}` can hold any BSON type, but a field stores one type (seed 001 §3(4)); use a concrete type, or \
-             opt out with `#[odm(mixed)]`"
+        TyKind::Multi { name } => (
+            rules::TYPE_ONE_BSON_TYPE,
+            format!(
+                "`{name}` can hold any BSON type, but a field stores one type; use a concrete type, or opt out with \
+                 `#[odm(mixed)]`"
+            ),
         ),
-        TyKind::Tuple => {
-            "a tuple is stored as an array of unnamed positions that may differ in type (seed 001 §3(4)); \
-                          use an `Embedded` struct with named fields, or `[T; N]` if every element has one type"
-                .to_owned()
+        TyKind::Tuple => (
+            rules::TYPE_ONE_BSON_TYPE,
+            "a tuple is stored as an array of unnamed positions that may differ in type; use an `Embedded` struct \
+             with named fields, or `[T; N]` if every element has one type"
+                .to_owned(),
+        ),
+        TyKind::Unfaithful { name, why } => {
+            (rules::TYPE_FAITHFUL, format!("`{name}` cannot be stored faithfully: {why}"))
         }
-        TyKind::Unfaithful { name, why } => format!("`{name}` cannot be stored faithfully: {why}"),
-        TyKind::ChronoLike => format!(
-            "`{shown}` is not written as a BSON date by its own serde impl (chrono writes a string), but dates must be \
-             stored as BSON dates (seed 001 §3(5)); use `odm::bson::DateTime`, or add \
-             `#[serde(with = \"odm::bson::serde_helpers::datetime::FromChrono04DateTime\")]`"
+        TyKind::ChronoLike => (
+            rules::DATE_CHRONO,
+            format!(
+                "`{shown}` is not written as a BSON date by its own serde impl (chrono writes a string), but dates \
+                 must be stored as BSON dates; use `odm::bson::DateTime`, or add \
+                 `#[serde(with = \"odm::bson::serde_helpers::datetime::FromChrono04DateTime\")]`"
+            ),
         ),
         _ => return None,
     })
 }
 
 /// [`type_problem`] for array elements and map values, which also must not be `Option` (serde writes `null`).
-fn element_problem(ty: &syn::Type) -> Option<String> {
+fn element_problem(ty: &syn::Type) -> Option<(Rule, String)> {
     match ty::classify(ty) {
-        TyKind::Option(inner) => Some(format!(
-            "`{}` writes `null` for `None`, so the array or map would mix `null` with `{}` (seed 001 §3(4)); store \
-             `{}` and leave missing values out",
-            ty::display(ty),
-            ty::display(inner),
-            ty::display(inner)
+        TyKind::Option(inner) => Some((
+            rules::TYPE_ONE_BSON_TYPE,
+            format!(
+                "`{}` writes `null` for `None`, so the array or map would mix `null` with `{}`; store `{}` and leave \
+                 missing values out",
+                ty::display(ty),
+                ty::display(inner),
+                ty::display(inner)
+            ),
         )),
         // A field-level converter cannot reach the elements: only the element type can change.
-        TyKind::ChronoLike => Some(format!(
-            "`{}` is not written as a BSON date by its own serde impl (chrono writes a string), but dates must be \
-             stored as BSON dates (seed 001 §3(5)); use `odm::bson::DateTime` elements",
-            ty::display(ty)
+        TyKind::ChronoLike => Some((
+            rules::DATE_CHRONO,
+            format!(
+                "`{}` is not written as a BSON date by its own serde impl (chrono writes a string), but dates must \
+                 be stored as BSON dates; use `odm::bson::DateTime` elements",
+                ty::display(ty)
+            ),
         )),
         kind => type_problem(&kind, ty),
     }
@@ -470,7 +515,7 @@ fn looks_like_date(rust_name: &str, key: &str) -> bool {
     check(rust_name) || check(key)
 }
 
-/// Rule 5 (counters): the counter exists beside the array, is a plain integer, counts one array, and is not `_id`.
+/// `counter-field` and `counter-integer`: the counter exists beside the array, is a plain integer, counts one array, and is not `_id`.
 fn check_counters(cx: &Ctxt, fields: &[Field]) {
     let mut used: HashMap<String, &Field> = HashMap::new();
     for field in fields {
@@ -482,6 +527,7 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
                 fields.iter().filter(|f| !std::ptr::eq(*f, field)).map(|f| format!("`{}`", f.rust_name)).collect();
             cx.error_spanned_by(
                 counter,
+                rules::COUNTER_FIELD,
                 format!(
                     "counter `{}` is not a field of this struct; add an integer field `{}: i32` beside the array \
                      (fields here: {})",
@@ -495,6 +541,7 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
         if std::ptr::eq(target, field) {
             cx.error_spanned_by(
                 counter,
+                rules::COUNTER_FIELD,
                 "an array cannot be its own counter; name an integer field beside it that holds its size",
             );
             continue;
@@ -506,7 +553,7 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
             TyKind::Int | TyKind::Other | TyKind::Unfaithful { .. } => {
                 if !target.is_always_written() {
                     cx.error_spanned_by(
-                        counter,
+                        counter, rules::COUNTER_INTEGER,
                         format!(
                             "counter `{c}` is not always written (`skip_serializing_if`), but the server compares it with \
                              the array's size on every write; remove the `skip_serializing_if`"
@@ -520,7 +567,7 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
                     _ => "i32".to_owned(),
                 };
                 cx.error_spanned_by(
-                    counter,
+                    counter, rules::COUNTER_INTEGER,
                     format!(
                         "counter `{c}` is `{}`, but a counter is always present: the server compares it with the \
                          array's size on every write; make it a plain `{plain}` (an empty array counts 0)",
@@ -529,7 +576,7 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
                 );
             }
             _ => cx.error_spanned_by(
-                counter,
+                counter, rules::COUNTER_INTEGER,
                 format!(
                     "counter `{c}` must be an integer field (`i32`, `i64` or `u32`) holding the array's size; it is `{}`",
                     ty::display(target.ty)
@@ -537,14 +584,19 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
             ),
         }
         if target.key == "_id" {
-            cx.error_spanned_by(counter, "`_id` is immutable and cannot count anything");
+            cx.error_spanned_by(counter, rules::COUNTER_FIELD, "`_id` is immutable and cannot count anything");
         }
         if target.attrs.counter.is_some() {
-            cx.error_spanned_by(counter, format!("counter `{}` is itself an array with a counter", counter.value));
+            cx.error_spanned_by(
+                counter,
+                rules::COUNTER_FIELD,
+                format!("counter `{}` is itself an array with a counter", counter.value),
+            );
         }
         if let Some(first) = used.get(&counter.value) {
             cx.error_spanned_by(
                 counter,
+                rules::COUNTER_FIELD,
                 format!(
                     "counter `{}` already counts `{}`; one integer cannot track the length of two arrays",
                     counter.value, first.rust_name
@@ -556,7 +608,7 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
     }
 }
 
-/// Rule 6: `_id` is an ObjectId unless chosen explicitly.
+/// `id-objectid`: `_id` is an ObjectId unless chosen explicitly.
 fn check_id(cx: &Ctxt, fields: &[Field]) {
     for field in fields {
         let is_id = field.key == "_id" && field.is_stored();
@@ -566,12 +618,14 @@ fn check_id(cx: &Ctxt, fields: &[Field]) {
             {
                 cx.error_spanned_by(
                     field.ty,
-                    "`_id` should be the default ObjectId (seed 001 §3(2): custom `_id` values slow inserts); use \
+                    rules::ID_OBJECTID,
+                    "`_id` should be the default ObjectId (custom `_id` values slow inserts); use \
                  `odm::bson::oid::ObjectId`, or add `#[odm(custom_id)]` to choose another type on purpose",
                 )
             }
             (Some(c), false) => cx.error_spanned_by(
                 c,
+                rules::ID_OBJECTID,
                 "`custom_id` applies only to the field stored as `_id` (`#[serde(rename = \"_id\")]`)",
             ),
             _ => {}
@@ -599,12 +653,13 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
     let mut names_seen: HashMap<&str, &syn::Ident> = HashMap::new();
     let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
     if stored.is_empty() {
-        cx.error_spanned_by(cont.ident, "an enum with no stored variants has no value to store");
+        cx.error_spanned_by(cont.ident, rules::ENUM_VARIANTS, "an enum with no stored variants has no value to store");
     }
     for v in &stored {
         if let Some(first) = names_seen.get(v.name.as_str()) {
             cx.error_spanned_by(
                 &v.name_tokens,
+                rules::ENUM_VARIANTS,
                 format!(
                     "duplicate variant name `{}`: variant `{first}` is already stored as `{}`, so the two could not be \
                      told apart; rename one of them",
@@ -618,10 +673,10 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
         if needs_tag && !tagging_reported && !untagged_data_reported {
             untagged_data_reported = true;
             cx.error_spanned_by(
-                v.ident,
+                v.ident, rules::ENUM_TAGGED,
                 format!(
                     "variant `{}` carries data, and without a tag serde writes it as `{{ \"{}\": ... }}`: the variant name \
-                     becomes a key and unit variants stay strings, so the field has no single shape (seed 001 §3(4)); \
+                     becomes a key and unit variants stay strings, so the field has no single shape; \
                      add `#[serde(tag = \"t\")]` to the enum so every variant is a document told apart by its tag",
                     v.ident, v.name
                 ),
@@ -630,7 +685,8 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
         match &v.style {
             Style::Tuple => cx.error_spanned_by(
                 &v.original.fields,
-                "tuple variants are stored as arrays of mixed types (seed 001 §3(4)); use named fields `{ a: T, b: U }`",
+                rules::ENUM_TUPLE_VARIANT,
+                "tuple variants are stored as arrays of mixed types; use named fields `{ a: T, b: U }`",
             ),
             Style::Unit => {}
             Style::Newtype(field) => {
@@ -646,6 +702,7 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
                 for c in fields.iter().filter_map(|f| f.attrs.counter.as_ref()) {
                     cx.error_spanned_by(
                         c,
+                        rules::COUNTER_FIELD,
                         "counters inside enum variants are not supported: the server-side check covers struct fields; \
                          move the array and its counter into an `Embedded` struct",
                     );
@@ -665,6 +722,7 @@ fn check_internally_tagged_newtype(cx: &Ctxt, v: &Variant, field: &Field) {
     if not_a_document && field.attrs.converter.is_none() {
         cx.error_spanned_by(
             field.ty,
+            rules::ENUM_TAGGED,
             format!(
                 "variant `{}` of an internally tagged enum wraps `{}`, which is not a document, so serde cannot write \
                  the tag into it and fails at runtime; use a struct variant `{} {{ value: {} }}`, or adjacent tagging \
@@ -689,9 +747,9 @@ mod tests {
         assert_eq!(converter_type(&format!("Option<{dt}FromChrono04DateTime>")), Ok("date"));
         assert_eq!(converter_type(&format!("{dt}FromRfc3339String")), Ok("date"));
         assert_eq!(converter_type("bson::serde_helpers::object_id::FromHexString"), Ok("objectId"));
-        assert!(converter_type(&format!("{dt}AsRfc3339String")).unwrap_err().contains("string"));
-        assert!(converter_type("chrono::serde::ts_seconds").unwrap_err().contains("number"));
-        assert!(converter_type(&format!("Vec<{dt}FromChrono04DateTime>")).unwrap_err().contains("each element"));
-        assert!(converter_type("my_mod").unwrap_err().contains("bson_type"));
+        assert!(converter_type(&format!("{dt}AsRfc3339String")).unwrap_err().1.contains("string"));
+        assert!(converter_type("chrono::serde::ts_seconds").unwrap_err().1.contains("number"));
+        assert!(converter_type(&format!("Vec<{dt}FromChrono04DateTime>")).unwrap_err().1.contains("each element"));
+        assert!(converter_type("my_mod").unwrap_err().1.contains("bson_type"));
     }
 }

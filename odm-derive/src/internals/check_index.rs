@@ -1,5 +1,5 @@
-//! Rules 7 and 10 (design.md): indexes and capped/TTL settings declared on a model, resolved to stored key paths
-//! (seed 002 §3 naming `idx_<keys>`, seed 004 §3.1 index types and the parallel-arrays limit, seed 000 "删除旧数据").
+//! The `index-*` and `capped-*` rules: indexes and capped/TTL settings declared on a model, resolved to stored key
+//! paths (names `idx_<keys>`, index types and the parallel-arrays limit, ways to remove old data).
 
 use super::ast::{Container, Data, Derive, Field};
 use super::attr::{closest, did_you_mean};
@@ -8,10 +8,11 @@ use super::ctxt::Ctxt;
 use super::index_attr::IndexAttr;
 use super::lists::{entries, PartError, KEYS, PARTIAL, WEIGHTS};
 use super::names::charset_error;
+use super::rules;
 use super::ty::{self, TyKind};
 use quote::ToTokens;
 
-/// Indexes per collection the seed recommends at most (002 §3: "索引的数量不宜过多，建议控制在3个以内").
+/// Indexes per collection by default: every index slows every write, so a few well-chosen ones are the norm.
 pub const DEFAULT_MAX_INDEXES: usize = 3;
 /// The server's hard limit, `_id` included.
 pub const SERVER_MAX_INDEXES: usize = 63;
@@ -104,6 +105,7 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<
     let segments: Vec<&str> = path.split('.').collect();
     if segments.iter().any(|s| s.is_empty() || s.contains(char::is_whitespace)) {
         return Err(PartError::at(
+            rules::PATH_FIELD,
             path,
             path,
             format!("`{path}`"),
@@ -112,6 +114,7 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<
     }
     if segments.len() > 2 {
         return Err(PartError::at(
+            rules::PATH_FIELD,
             path,
             path,
             format!("`{path}`"),
@@ -126,6 +129,7 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<
     };
     if !field.is_stored() {
         return Err(PartError::at(
+            rules::PATH_FIELD,
             path,
             segments[0],
             format!("field `{}`", field.rust_name),
@@ -138,6 +142,7 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Resolved<
     }
     let not_embedded = || {
         Err(PartError::at(
+            rules::PATH_FIELD,
             path,
             path,
             format!("field `{}` (`{}`)", field.rust_name, ty::display(field.ty)),
@@ -166,6 +171,7 @@ pub fn unknown_field(fields: &[Field], text: &str, name: &str, rest: &str) -> Pa
         .or_else(|| closest(name, stored().map(|f| f.rust_name.as_str())));
     let hint = guess.map_or_else(String::new, |g| format!(" (did you mean `{g}{rest}`?)"));
     PartError::at(
+        rules::PATH_FIELD,
         text,
         name,
         format!("unknown field `{name}`"),
@@ -192,7 +198,7 @@ pub fn resolve_keys<'a>(fields: &'a [Field<'a>], keys: &str) -> Result<Vec<Key<'
 /// One entry of `keys` (a slice of it): the path it indexes (`None` for `$**`), as a slice too, and its kind.
 pub fn parse_key<'t>(keys: &str, raw: &'t str) -> Result<(Option<&'t str>, KeyKind), PartError> {
     if raw.is_empty() {
-        return Err(PartError::quoting(keys, raw, "empty key in `keys`: write `keys = \"a, -b\"`"));
+        return Err(PartError::quoting(rules::INDEX_KEYS, keys, raw, "empty key in `keys`: write `keys = \"a, -b\"`"));
     }
     if raw == "$**" {
         return Ok((None, KeyKind::Wildcard));
@@ -210,7 +216,7 @@ pub fn parse_key<'t>(keys: &str, raw: &'t str) -> Result<(Option<&'t str>, KeyKi
                         "unknown index type `{other}` for `{}`: expected `text`, `hashed`, `2dsphere`, `1` or `-1`",
                         p.trim()
                     );
-                    return Err(PartError::quoting(keys, other, msg));
+                    return Err(PartError::quoting(rules::INDEX_KEYS, keys, other, msg));
                 }
             };
             (p.trim(), kind)
@@ -306,6 +312,7 @@ pub fn parse_partial<'t>(fields: &[Field], text: &'t str) -> Result<Vec<(&'t str
         let mut parts = entry.splitn(3, ' ').map(str::trim);
         let (Some(path), Some(op)) = (parts.next(), parts.next()) else {
             return Err(PartError::quoting(
+                rules::INDEX_PARTIAL,
                 text,
                 entry,
                 format!(
@@ -316,8 +323,10 @@ pub fn parse_partial<'t>(fields: &[Field], text: &'t str) -> Result<Vec<(&'t str
         };
         resolve_path(fields, path).map_err(|e| e.within(text, path))?;
         let value = parts.next().unwrap_or("");
-        let fail = |part: &str, msg: String| Err(PartError::quoting(text, part, msg));
-        let parse = |v: &str| PartialValue::parse(entry, v).map_err(|msg| PartError::quoting(text, v, msg));
+        let fail = |part: &str, msg: String| Err(PartError::quoting(rules::INDEX_PARTIAL, text, part, msg));
+        let parse = |v: &str| {
+            PartialValue::parse(entry, v).map_err(|msg| PartError::quoting(rules::INDEX_PARTIAL, text, v, msg))
+        };
         let (op, v) = match op {
             "exists" if value.is_empty() => ("$exists", PartialValue::Bool(true)),
             "exists" => {
@@ -399,16 +408,15 @@ fn index_name_problem(name: &str) -> Option<String> {
         [Some(s), prefixed].into_iter().flatten().find(|c| index_name_problem(c).is_none())
     };
     charset_error("index", name, &fix).or_else(|| {
-        (!name.starts_with("idx_") || name.len() <= 4).then(|| {
-            format!("index name `{name}` must follow the naming rule `idx_<fields>` (seed 002 §3), e.g. `idx_order_no`")
-        })
+        (!name.starts_with("idx_") || name.len() <= 4)
+            .then(|| format!("index name `{name}` must follow the naming rule `idx_<fields>`, e.g. `idx_order_no`"))
     })
 }
 
 fn check_name(cx: &Ctxt, lit: &syn::LitStr) -> bool {
     let problem = index_name_problem(&lit.value());
     if let Some(msg) = &problem {
-        cx.error_spanned_by(lit, msg);
+        cx.error_spanned_by(lit, rules::INDEX_NAME, msg);
     }
     problem.is_none()
 }
@@ -432,19 +440,19 @@ fn check_weights(cx: &Ctxt, w: &syn::LitStr, keys: &[Key], labels: &[String]) {
     for entry in entries(&text) {
         let Some((field, weight)) = entry.split_once(':').map(|(f, n)| (f.trim(), n.trim())) else {
             let msg = format!("`{entry}`: weights are `text_field:weight`, e.g. `weights = \"title:10, body:2\"`");
-            PartError::quoting(&text, entry, msg).report(cx, w, &WEIGHTS);
+            PartError::quoting(rules::INDEX_TEXT, &text, entry, msg).report(cx, w, &WEIGHTS);
             continue;
         };
         if !weight.parse::<i32>().is_ok_and(|n| (1..=99_999).contains(&n)) {
             let msg = format!("`{entry}`: a weight is an integer from 1 to 99999");
-            PartError::quoting(&text, weight, msg).report(cx, w, &WEIGHTS);
+            PartError::quoting(rules::INDEX_TEXT, &text, weight, msg).report(cx, w, &WEIGHTS);
         } else if !text_fields.contains(&field) {
             let hint = did_you_mean(field, text_fields.iter().copied());
             let detail = format!(
                 " is not a text key of this index{hint}: weights apply to its `:text` keys ({})",
                 listed.join(", ")
             );
-            PartError::at(&text, field, format!("`{field}`"), detail).report(cx, w, &WEIGHTS);
+            PartError::at(rules::INDEX_TEXT, &text, field, format!("`{field}`"), detail).report(cx, w, &WEIGHTS);
         }
     }
 }
@@ -455,15 +463,17 @@ fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key]) {
     if keys.len() != 1 {
         cx.error_spanned_by(
             tokens,
+            rules::INDEX_TTL,
             "a TTL index has exactly one key, a date field: the server ignores `expireAfterSeconds` on compound \
              indexes; declare the TTL on its own index, e.g. `index(keys = \"created_at\", ttl = 2592000)`",
         );
     } else if keys[0].kind != KeyKind::Asc && keys[0].kind != KeyKind::Desc {
-        cx.error_spanned_by(tokens, "a TTL index must be an ascending or descending index on a date field, not a text, hashed, geo or wildcard index");
+        cx.error_spanned_by(tokens, rules::INDEX_TTL, "a TTL index must be an ascending or descending index on a date field, not a text, hashed, geo or wildcard index");
     } else if let (Some(f), None) = (keys[0].field, &keys[0].nested) {
         if field_is_date(f) == Some(false) {
             cx.error_spanned_by(
                 tokens,
+                rules::INDEX_TTL,
                 format!(
                     "TTL index on `{}` (`{}`), which is not a date: documents would never expire; index a \
                      `bson::DateTime` field (or an array of them)",
@@ -474,7 +484,7 @@ fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key]) {
         }
     }
     if *ttl > i64::from(i32::MAX) {
-        cx.error_spanned_by(lit, "`ttl` is at most 2147483647 seconds");
+        cx.error_spanned_by(lit, rules::INDEX_TTL, "`ttl` is at most 2147483647 seconds");
     }
 }
 
@@ -482,10 +492,14 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     let a = &cont.attrs;
     if cont.derive == Derive::Embedded {
         for idx in &a.indexes {
-            cx.error_spanned_by(&idx.span_tokens, "indexes belong on a `#[derive(Model)]` collection model; declare them there with nested paths (`field.nested`)");
+            cx.error_spanned_by(&idx.span_tokens, rules::MODEL_ONLY, "indexes belong on a `#[derive(Model)]` collection model; declare them there with nested paths (`field.nested`)");
         }
         if let Some(c) = &a.capped {
-            cx.error_spanned_by(&c.tokens, "`capped` belongs on a `#[derive(Model)]` collection model");
+            cx.error_spanned_by(
+                &c.tokens,
+                rules::MODEL_ONLY,
+                "`capped` belongs on a `#[derive(Model)]` collection model",
+            );
         }
         return;
     }
@@ -493,7 +507,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     let limit = a.max_indexes.as_ref().map_or(DEFAULT_MAX_INDEXES, |m| m.value);
     if let Some(m) = &a.max_indexes {
         if m.value > SERVER_MAX_INDEXES {
-            cx.error_spanned_by(m, format!("MongoDB allows at most 64 indexes per collection, `_id` included; `max_indexes` can be at most {SERVER_MAX_INDEXES}"));
+            cx.error_spanned_by(m, rules::INDEX_CEILING, format!("MongoDB allows at most 64 indexes per collection, `_id` included; `max_indexes` can be at most {SERVER_MAX_INDEXES}"));
         }
     }
     // (name, exact, the keys of an index named by default): see `default_name`.
@@ -510,7 +524,11 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             };
             cx.error_spanned_by(
                 &idx.span_tokens,
-                format!("{} indexes declared, over the ceiling of {limit} per collection (seed 002 §3: every index slows writes){how}", a.indexes.len()),
+                rules::INDEX_CEILING,
+                format!(
+                    "{} indexes declared, over the ceiling of {limit} per collection (every index slows writes){how}",
+                    a.indexes.len()
+                ),
             );
         }
         has_ttl |= idx.ttl.is_some();
@@ -525,27 +543,32 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         let labels: Vec<String> = keys.iter().map(key_label).collect();
         for (j, l) in labels.iter().enumerate() {
             if labels[..j].contains(l) {
-                cx.error_spanned_by(keys_lit, format!("`{l}` appears twice in one index; keep one"));
+                cx.error_spanned_by(keys_lit, rules::INDEX_KEYS, format!("`{l}` appears twice in one index; keep one"));
             }
         }
         let count = |k: KeyKind| keys.iter().filter(|x| x.kind == k).count();
         let is_text = count(KeyKind::Text) > 0;
         if is_text {
             if text_index.is_some() {
-                cx.error_spanned_by(keys_lit, "a collection can have only one text index; put all text fields in one index (`keys = \"title:text, body:text\"`)");
+                cx.error_spanned_by(keys_lit, rules::INDEX_TEXT, "a collection can have only one text index; put all text fields in one index (`keys = \"title:text, body:text\"`)");
             }
             text_index = Some(idx);
         }
         if count(KeyKind::Hashed) > 1 {
-            cx.error_spanned_by(keys_lit, "an index can hash only one field; keep one `:hashed` key");
+            cx.error_spanned_by(
+                keys_lit,
+                rules::INDEX_HASHED,
+                "an index can hash only one field; keep one `:hashed` key",
+            );
         }
         if count(KeyKind::Wildcard) > 0 && keys.len() > 1 {
             cx.error_spanned_by(
                 keys_lit,
+                rules::INDEX_WILDCARD,
                 "a wildcard index (`$**`) stands alone in this version of odm; declare it as its own index",
             );
         }
-        // Parallel arrays (seed 004 §3.1): keys may reach through one array only. Keys under the same array field
+        // Parallel arrays: keys may reach through one array only. Keys under the same array field
         // (`items.name, items.quantity`) share it; nested arrays are checked by the generated const assertions.
         let mut array_fields: Vec<&str> = Vec::new();
         for k in keys.iter().filter(|k| k.first_is_array) {
@@ -557,9 +580,10 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         if array_fields.len() > 1 {
             cx.error_spanned_by(
                 keys_lit,
+                rules::INDEX_PARALLEL_ARRAYS,
                 format!(
                     "`{}` and `{}` are both arrays: MongoDB cannot index two arrays in one compound index (parallel \
-                     arrays, seed 004 §3.1); index them separately",
+                     arrays); index them separately",
                     array_fields[0], array_fields[1]
                 ),
             );
@@ -568,23 +592,26 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             if k.kind == KeyKind::Hashed && k.first_is_array {
                 cx.error_spanned_by(
                     keys_lit,
+                    rules::INDEX_HASHED,
                     format!("`{l}` reaches into an array: hashed indexes cannot hold arrays; hash a scalar field"),
                 );
             }
         }
         check_ttl(cx, idx, &keys);
         if let (Some(s), Some(_)) = (&idx.sparse, &idx.partial) {
-            cx.error_spanned_by(s, "`sparse` and `partial` cannot go together (the server refuses the index); keep `partial`, e.g. `partial = \"email exists\"`");
+            cx.error_spanned_by(s, rules::INDEX_PARTIAL, "`sparse` and `partial` cannot go together (the server refuses the index); keep `partial`, e.g. `partial = \"email exists\"`");
         }
         if let Some(u) = &idx.unique {
             if count(KeyKind::Hashed) > 0 {
                 cx.error_spanned_by(
                     u,
+                    rules::INDEX_HASHED,
                     "a hashed index cannot be unique; put `unique` on an ascending index of the same field",
                 );
             } else if count(KeyKind::Wildcard) > 0 {
                 cx.error_spanned_by(
                     u,
+                    rules::INDEX_WILDCARD,
                     "a wildcard index cannot be unique; remove `unique`, or declare a unique index on the field itself",
                 );
             }
@@ -593,14 +620,22 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             if is_text {
                 check_weights(cx, w, &keys, &labels);
             } else {
-                cx.error_spanned_by(w, "`weights` applies to text indexes only (keys like `title:text`)");
+                cx.error_spanned_by(
+                    w,
+                    rules::INDEX_TEXT,
+                    "`weights` applies to text indexes only (keys like `title:text`)",
+                );
             }
         }
         if let (Some(l), false) = (&idx.default_language, is_text) {
-            cx.error_spanned_by(l, "`default_language` applies to text indexes only (keys like `title:text`)");
+            cx.error_spanned_by(
+                l,
+                rules::INDEX_TEXT,
+                "`default_language` applies to text indexes only (keys like `title:text`)",
+            );
         }
         if let (Some((_, c)), true) = (&idx.collation, is_text) {
-            cx.error_spanned_by(c, "text indexes do not support a collation (they compare by simple binary comparison); remove `collation`");
+            cx.error_spanned_by(c, rules::INDEX_COLLATION, "text indexes do not support a collation (they compare by simple binary comparison); remove `collation`");
         }
         if let Some(p) = &idx.partial {
             if let Err(e) = parse_partial(fields, &p.value()) {
@@ -616,6 +651,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         if patterns.iter().any(|(p, o)| *p == pattern && identity(o) == identity(idx)) {
             cx.error_spanned_by(
                 keys_lit,
+                rules::INDEX_DUPLICATE,
                 "the same keys are already indexed with the same options; remove the duplicate index",
             );
             continue;
@@ -634,14 +670,14 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 (Some(n), None) => (n.to_token_stream(), "give one of them another `name`".to_owned()),
                 (None, Some(keys)) if !exact => {
                     cx.error_spanned_by(
-                        keys_lit,
+                        keys_lit, rules::INDEX_NAME,
                         format!("this index gets the same default name as index `{keys}` (`idx_` and the stored keys); give one of them a `name`"),
                     );
                     continue;
                 }
                 (None, _) => (keys_lit.to_token_stream(), format!("`{name}` is the default name of these keys (`idx_` and the stored keys); give one of the indexes a `name`")),
             };
-            cx.error_spanned_by(at, format!("two indexes are named `{name}`: {why}"));
+            cx.error_spanned_by(at, rules::INDEX_NAME, format!("two indexes are named `{name}`: {why}"));
         }
         names.push((name, exact, by_default));
     }
@@ -649,6 +685,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         if has_ttl {
             cx.error_spanned_by(
                 &capped.tokens,
+                rules::CAPPED_TTL,
                 "a capped collection cannot have a TTL index: choose one way to remove old data",
             );
         }
@@ -656,10 +693,10 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     if let Some(coll) = &a.collection {
         if coll.value.starts_with("log_") && a.capped.is_none() && !has_ttl {
             cx.error_spanned_by(
-                coll,
+                coll, rules::CAPPED_LOG,
                 format!(
                     "log collection `{}` keeps growing: declare `#[odm(capped(size = <bytes>, max = <docs>))]` or a TTL index \
-                     `#[odm(index(keys = \"created_at\", ttl = <seconds>))]` (seed 000 \"删除旧数据\", seed 001 §2(5))",
+                     `#[odm(index(keys = \"created_at\", ttl = <seconds>))]`",
                     coll.value
                 ),
             );

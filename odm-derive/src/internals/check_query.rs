@@ -1,4 +1,4 @@
-//! Access patterns → ESR (seed 004 §3.2): every declared query is served by an index whose keys run Equality →
+//! Access patterns → ESR (`query-esr`): every declared query is served by an index whose keys run Equality →
 //! Sort → Range, either one the model declares or one the derive builds for it.
 
 use super::ast::{Container, Data, Field};
@@ -6,6 +6,7 @@ use super::check_index::{resolve_keys, resolve_path, KeyKind, DEFAULT_MAX_INDEXE
 use super::ctxt::Ctxt;
 use super::lists::{entries, Lang, PartError, EQ, RANGE, SORT};
 use super::query_attr::QueryAttr;
+use super::rules;
 use super::ty;
 
 /// A query's fields, resolved: labels (`a` or `a.b`) with sort directions.
@@ -55,11 +56,13 @@ pub fn resolve<'a, 'q>(
             let (field, _, _) = resolve_path(fields, path).map_err(|e| fail(e.within(&text, path)))?;
             if esr.labels().contains(&path) {
                 let msg = format!("`{path}` appears twice in one query; a field is either equality, sort or range");
-                return Err(fail(PartError::quoting(&text, path, msg)));
+                return Err(fail(PartError::quoting(rules::QUERY_FIELDS, &text, path, msg)));
             }
             match lang.attr {
                 "eq" => {
-                    let f = field.ok_or_else(|| fail(PartError::quoting(&text, path, "`$**` is not a field")))?;
+                    let f = field.ok_or_else(|| {
+                        fail(PartError::quoting(rules::QUERY_FIELDS, &text, path, "`$**` is not a field"))
+                    })?;
                     esr.eq.push((path.to_owned(), f));
                 }
                 "sort" => esr.sort.push((path.to_owned(), asc)),
@@ -129,13 +132,17 @@ pub fn generated<'a>(cont: &'a Container<'a>) -> Vec<(&'a QueryAttr, String)> {
 pub fn check(cx: &Ctxt, cont: &Container) {
     let Data::Struct(fields) = &cont.data else {
         for q in &cont.attrs.queries {
-            cx.error_spanned_by(&q.tokens, "queries are declared on `#[derive(Model)]` structs");
+            cx.error_spanned_by(&q.tokens, rules::MODEL_ONLY, "queries are declared on `#[derive(Model)]` structs");
         }
         return;
     };
     if cont.derive == super::ast::Derive::Embedded {
         for q in &cont.attrs.queries {
-            cx.error_spanned_by(&q.tokens, "queries belong on a `#[derive(Model)]` collection model");
+            cx.error_spanned_by(
+                &q.tokens,
+                rules::MODEL_ONLY,
+                "queries belong on a `#[derive(Model)]` collection model",
+            );
         }
         return;
     }
@@ -143,17 +150,17 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         match resolve(fields, q) {
             Err((e, lit, lang)) => e.report(cx, lit, lang),
             Ok(esr) => {
-                // A low-cardinality boolean first wastes the most selective position (seed 004 §3.2).
+                // A low-cardinality boolean first wastes the most selective position.
                 if let Some((label, f)) = esr.eq.first() {
                     let is_bool = quote::ToTokens::to_token_stream(ty::unwrap_option(f.ty)).to_string() == "bool";
                     if is_bool && esr.eq.len() > 1 {
                         if let Some(lit) = &q.eq {
                             let rest: Vec<&str> = esr.eq[1..].iter().map(|(l, _)| l.as_str()).collect();
                             cx.error_spanned_by(
-                                lit,
+                                lit, rules::QUERY_ESR,
                                 format!(
                                     "`{label}` is a bool, a low-cardinality field that only halves the collection; list the \
-                                     more selective equality fields first: `eq = \"{}, {label}\"` (seed 004 §3.2)",
+                                     more selective equality fields first: `eq = \"{}, {label}\"`",
                                     rest.join(", ")
                                 ),
                             );
@@ -174,8 +181,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                  indexes; reorder an existing index to serve it, or raise `#[odm(max_indexes = N)]`"
             );
             match at {
-                Some(lit) => cx.error_spanned_by(lit, msg),
-                None => cx.error_spanned_by(&q.tokens, msg),
+                Some(lit) => cx.error_spanned_by(lit, rules::INDEX_CEILING, msg),
+                None => cx.error_spanned_by(&q.tokens, rules::INDEX_CEILING, msg),
             }
         }
     }

@@ -1,10 +1,11 @@
-//! Rules that shape typed updates: declared shard keys (seed 001 §3(9): indexed, always present, never null, never
-//! changed) and `keep_last` arrays (the one case where a push may cut elements).
+//! Rules that shape typed updates: declared shard keys (the `shard-key-*` rules: indexed, always present, never
+//! null, never changed) and `keep_last` arrays (the one case where a push may cut elements).
 
 use super::ast::{Container, Data, Derive, Field};
 use super::check_index::{resolve_keys, resolve_path, unknown_field, KeyKind};
 use super::ctxt::Ctxt;
 use super::lists::{entries, PartError, SHARD_KEY};
+use super::rules;
 use super::ty::{self, TyKind};
 
 /// The shard key's fields, in order, with `hashed` marks; unknown names are reported and left out.
@@ -35,6 +36,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     if cont.derive == Derive::Embedded {
         cx.error_spanned_by(
             sk,
+            rules::MODEL_ONLY,
             "`shard_key` belongs on a `#[derive(Model)]` collection model; declare it there, naming top-level fields",
         );
         return;
@@ -42,7 +44,9 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     let Data::Struct(fields) = &cont.data else { return };
     let mut names = Vec::new();
     let text = &sk.value;
-    let report = |part: &str, msg: String| PartError::quoting(text, part, msg).report(cx, sk, &SHARD_KEY);
+    let report = |part: &str, msg: String| {
+        PartError::quoting(rules::SHARD_KEY_FIELDS, text, part, msg).report(cx, sk, &SHARD_KEY)
+    };
     for (name, kind) in shard_entries(text) {
         if let Some(k) = kind.filter(|k| *k != "hashed" && *k != "1") {
             report(k, format!("shard key `{name}:{k}`: a shard key field is ranged (`{name}`) or `{name}:hashed`"));
@@ -73,8 +77,9 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         {
             cx.error_spanned_by(
                 field.ty,
+                rules::SHARD_KEY_REQUIRED,
                 format!(
-                    "field `{name}` is in the shard key, so every document must hold it, never null (seed 001 §3(9)); \
+                    "field `{name}` is in the shard key, so every document must hold it, never null; \
                      make it a required field: no `Option`, `nullable`, `skip` or `skip_serializing_if`"
                 ),
             );
@@ -89,6 +94,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         if array && !optional {
             cx.error_spanned_by(
                 field.ty,
+                rules::SHARD_KEY_SCALAR,
                 format!(
                     "field `{name}` is in the shard key, but it is an array: MongoDB refuses arrays in a shard key \
                      (its index cannot be multikey); shard on scalar fields"
@@ -97,10 +103,10 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         }
         if let Some(counted) = fields.iter().find(|f| f.attrs.counter.as_ref().is_some_and(|c| c.value == name)) {
             cx.error_spanned_by(
-                field.ty,
+                field.ty, rules::SHARD_KEY_IMMUTABLE,
                 format!(
                     "field `{name}` is in the shard key, but it counts the array `{}`, so every push or pop changes it; \
-                     a shard key never changes once written (seed 001 §3(9)): shard on other fields",
+                     a shard key never changes once written: shard on other fields",
                     counted.rust_name
                 ),
             );
@@ -133,8 +139,9 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             .join(", ");
         cx.error_spanned_by(
             sk,
+            rules::SHARD_KEY_INDEXED,
             format!(
-                "shard key `{keys}` has no index (seed 001 §3(9): a shard key must be indexed); declare \
+                "shard key `{keys}` has no index, and a shard key must be indexed; declare \
                  `#[odm(index(keys = \"{keys}\"))]`, or an index whose keys start with the shard key's, not partial \
                  and without collation"
             ),
@@ -148,6 +155,7 @@ fn check_keep_last(cx: &Ctxt, fields: &[Field]) {
         if f.attrs.max_items.is_none() {
             cx.error_spanned_by(
                 k,
+                rules::ARRAY_KEEP_LAST,
                 format!(
                     "field `{}`: `keep_last` keeps the last `max_items` elements; add `max_items = N`",
                     f.rust_name
@@ -157,6 +165,7 @@ fn check_keep_last(cx: &Ctxt, fields: &[Field]) {
         if f.attrs.counter.is_some() {
             cx.error_spanned_by(
                 k,
+                rules::ARRAY_KEEP_LAST,
                 format!(
                     "field `{}`: `keep_last` cuts elements on push, so the counter could not follow the array's size; \
                      drop `keep_last` or the `counter`",

@@ -1,8 +1,9 @@
-//! `read_concern`, `write_concern(...)` and `read_preference` on a model (seed 000 "一致性管理", seed 001 §4(3),
-//! §5(5)).
+//! `read_concern`, `write_concern(...)` and `read_preference` on a model: the consistency every read and write of
+//! its collection asks for.
 
 use super::attr::Sp;
 use super::ctxt::Ctxt;
+use super::rules;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 
@@ -22,14 +23,18 @@ pub fn parse_choice(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, choices: &[&s
     let lit = match meta.value().and_then(|v| v.parse::<syn::LitStr>()) {
         Ok(l) => l,
         Err(_) => {
-            cx.error_spanned_by(&meta.path, format!("expected `{what} = \"{}\"`", choices[0]));
+            cx.error_spanned_by(&meta.path, rules::ATTR_SYNTAX, format!("expected `{what} = \"{}\"`", choices[0]));
             return None;
         }
     };
     let v = lit.value();
     if !choices.contains(&v.as_str()) {
         let list: Vec<String> = choices.iter().map(|c| format!("`{c}`")).collect();
-        cx.error_spanned_by(&lit, format!("unknown {what} `{v}`: expected one of {}", list.join(", ")));
+        cx.error_spanned_by(
+            &lit,
+            rules::CONCERN_VALUE,
+            format!("unknown {what} `{v}`: expected one of {}", list.join(", ")),
+        );
         return None;
     }
     Some(Sp { value: v, tokens: lit.into_token_stream() })
@@ -43,18 +48,23 @@ pub fn parse_write_concern(cx: &Ctxt, meta: &ParseNestedMeta) -> WriteConcernAtt
         match (p.get_ident().map(ToString::to_string).as_deref(), value) {
             (Some("w"), Ok(syn::Lit::Int(n))) => match n.base10_parse::<u32>() {
                 Ok(n) => out.w = Some(Ok(n)),
-                Err(_) => cx.error_spanned_by(&n, "`w` is a number of nodes or a string such as `\"majority\"`"),
+                Err(_) => cx.error_spanned_by(
+                    &n,
+                    rules::CONCERN_VALUE,
+                    "`w` is a number of nodes or a string such as `\"majority\"`",
+                ),
             },
             (Some("w"), Ok(syn::Lit::Str(s))) if !s.value().is_empty() => out.w = Some(Err(s.value())),
             (Some("j" | "journal"), Ok(syn::Lit::Bool(b))) => out.journal = Some(b.value),
             (Some("timeout_ms" | "wtimeout"), Ok(syn::Lit::Int(n))) => match n.base10_parse::<u64>() {
                 Ok(n) => out.timeout_ms = Some(n),
-                Err(_) => cx.error_spanned_by(&n, "`timeout_ms` is a number of milliseconds"),
+                Err(_) => cx.error_spanned_by(&n, rules::CONCERN_VALUE, "`timeout_ms` is a number of milliseconds"),
             },
             _ => cx.error_spanned_by(
                 p,
-                "expected `write_concern(w = \"majority\" | <nodes>, j = true, timeout_ms = <ms>)` (seed 001 §5(5): \
-                 `w > 1` or `majority` where consistency matters)",
+                rules::CONCERN_VALUE,
+                "expected `write_concern(w = \"majority\" | <nodes>, j = true, timeout_ms = <ms>)` (`w > 1` or \
+                 `majority` where consistency matters)",
             ),
         }
         Ok(())
@@ -65,6 +75,7 @@ pub fn parse_write_concern(cx: &Ctxt, meta: &ParseNestedMeta) -> WriteConcernAtt
     if let (Some(Ok(0)), Some(true)) = (&out.w, out.journal) {
         cx.error_spanned_by(
             &out.tokens,
+            rules::CONCERN_JOURNAL,
             "`w = 0` with `j = true` is refused by the driver: an unacknowledged write cannot be journaled",
         );
     }

@@ -1,6 +1,8 @@
 //! The error accumulator: every rule reports here, and the derive checks once before generating code,
-//! so a user sees all problems of one type in one build (serde's `Ctxt` pattern).
+//! so a user sees all problems of one type in one build (serde's `Ctxt` pattern). Every message ends with the id of
+//! the rule it reports (see [`super::rules`]).
 
+use super::rules::{self, Rule};
 use quote::ToTokens;
 use std::cell::{Cell, RefCell};
 use std::fmt::Display;
@@ -16,20 +18,23 @@ impl Ctxt {
         Ctxt { errors: RefCell::new(Some(Vec::new())), serde_rejects: Cell::new(false) }
     }
 
-    /// Records an error spanning the tokens of `obj`.
-    pub fn error_spanned_by<A: ToTokens, T: Display>(&self, obj: A, msg: T) {
+    /// Records an error about `rule` spanning the tokens of `obj`.
+    pub fn error_spanned_by<A: ToTokens, T: Display>(&self, obj: A, rule: Rule, msg: T) {
         // Converting to a TokenStream first keeps monomorphisation down (one instance per message type).
-        self.push(syn::Error::new_spanned(obj.into_token_stream(), msg));
+        self.push(syn::Error::new_spanned(obj.into_token_stream(), rule.message(msg)));
     }
 
-    /// Records an error at `span`.
-    pub fn error_at<T: Display>(&self, span: proc_macro2::Span, msg: T) {
-        self.push(syn::Error::new(span, msg));
+    /// Records an error about `rule` at `span`.
+    pub fn error_at<T: Display>(&self, span: proc_macro2::Span, rule: Rule, msg: T) {
+        self.push(syn::Error::new(span, rule.message(msg)));
     }
 
-    /// Records a parse error from syn.
+    /// Records a parse error from syn (an attribute that is not `key = value`, `flag` or `key(...)`). syn places
+    /// its errors at one token, so each keeps its span.
     pub fn syn_error(&self, err: syn::Error) {
-        self.push(err);
+        for e in err {
+            self.push(syn::Error::new(e.span(), rules::ATTR_SYNTAX.message(e)));
+        }
     }
 
     /// Notes a problem serde's own derive reports (a duplicate or malformed `#[serde(...)]` attribute, `content`

@@ -2,6 +2,7 @@
 
 use super::attr::{did_you_mean, skip_rest};
 use super::ctxt::Ctxt;
+use super::rules;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
@@ -84,7 +85,7 @@ fn str_value(cx: &Ctxt, what: &str, example: &str, meta: &ParseNestedMeta) -> Op
     match meta.value().and_then(|v| v.parse::<LitStr>()) {
         Ok(l) => Some(l),
         Err(_) => {
-            cx.error_spanned_by(&meta.path, format!("expected a string: `{what} = \"{example}\"`"));
+            cx.error_spanned_by(&meta.path, rules::ATTR_SYNTAX, format!("expected a string: `{what} = \"{example}\"`"));
             skip_rest(meta);
             None
         }
@@ -98,13 +99,18 @@ fn int_value(cx: &Ctxt, what: &str, meta: &ParseNestedMeta) -> Option<(i64, LitI
             _ => {
                 cx.error_spanned_by(
                     &l,
+                    rules::INDEX_TTL,
                     format!("`{what}` is a number of seconds, 0 or more: `{what} = 2592000` (30 days)"),
                 );
                 None
             }
         },
         Err(_) => {
-            cx.error_spanned_by(&meta.path, format!("expected a number of seconds: `{what} = 3600`"));
+            cx.error_spanned_by(
+                &meta.path,
+                rules::ATTR_SYNTAX,
+                format!("expected a number of seconds: `{what} = 3600`"),
+            );
             skip_rest(meta);
             None
         }
@@ -115,7 +121,11 @@ fn int_value(cx: &Ctxt, what: &str, meta: &ParseNestedMeta) -> Option<(i64, LitI
 fn flag(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<TokenStream> {
     if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
         let name = meta.path.to_token_stream().to_string();
-        cx.error_spanned_by(&meta.path, format!("`{name}` is a flag: write `{name}` alone, without a value"));
+        cx.error_spanned_by(
+            &meta.path,
+            rules::ATTR_SYNTAX,
+            format!("`{name}` is a flag: write `{name}` alone, without a value"),
+        );
         skip_rest(meta);
         return None;
     }
@@ -125,7 +135,7 @@ fn flag(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<TokenStream> {
 fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit)>> {
     let example = "e.g. `collation(locale = \"fr\", strength = 2)`";
     if !meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(&meta.path, format!("expected the collation's fields, {example}"));
+        cx.error_spanned_by(&meta.path, rules::ATTR_SYNTAX, format!("expected the collation's fields, {example}"));
         skip_rest(meta);
         return None;
     }
@@ -138,6 +148,7 @@ fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit
             let names: Vec<String> = COLLATION_FIELDS.iter().map(|(k, _)| format!("`{k}`")).collect();
             cx.error_spanned_by(
                 &c.path,
+                rules::INDEX_COLLATION,
                 format!(
                     "unknown collation field `{key}`{hint}: expected one of {} (the server's names)",
                     names.join(", ")
@@ -162,12 +173,12 @@ fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit
                         "bool" => "`true` or `false`",
                         _ => "a level from 1 to 5",
                     };
-                    cx.error_spanned_by(&lit, format!("collation `{key}` takes {what}"));
+                    cx.error_spanned_by(&lit, rules::INDEX_COLLATION, format!("collation `{key}` takes {what}"));
                     ok = false;
                 }
             }
             Err(_) => {
-                cx.error_spanned_by(&c.path, format!("expected `{key} = value`, {example}"));
+                cx.error_spanned_by(&c.path, rules::ATTR_SYNTAX, format!("expected `{key} = value`, {example}"));
                 ok = false;
                 skip_rest(&c);
             }
@@ -179,7 +190,7 @@ fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit
         return None;
     }
     if ok && !fields.iter().any(|(k, _)| k == "locale") {
-        cx.error_spanned_by(&meta.path, format!("a collation needs a `locale`, {example}"));
+        cx.error_spanned_by(&meta.path, rules::INDEX_COLLATION, format!("a collation needs a `locale`, {example}"));
         ok = false;
     }
     ok.then_some(fields)
@@ -188,7 +199,11 @@ fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit
 pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
     let mut out = IndexAttr::empty(meta.path.to_token_stream());
     if !meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(&meta.path, "expected the index's keys: `index(keys = \"merchant, status, -created_at\")`");
+        cx.error_spanned_by(
+            &meta.path,
+            rules::INDEX_KEYS,
+            "expected the index's keys: `index(keys = \"merchant, status, -created_at\")`",
+        );
         skip_rest(meta);
         out.malformed = true;
         return out;
@@ -200,7 +215,7 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
         let p = &inner.path;
         let dup = |set: bool| {
             if set {
-                cx.error_spanned_by(p, "duplicate index option: keep one");
+                cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate index option: keep one");
             }
         };
         if p.is_ident("keys") {
@@ -245,7 +260,11 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
         } else {
             let name = p.to_token_stream().to_string().replace(' ', "");
             let hint = did_you_mean(&name, INDEX_KEYS.split('`').skip(1).step_by(2));
-            cx.error_spanned_by(p, format!("unknown index option `{name}`{hint}: expected one of {INDEX_KEYS}"));
+            cx.error_spanned_by(
+                p,
+                rules::ATTR_UNKNOWN,
+                format!("unknown index option `{name}`{hint}: expected one of {INDEX_KEYS}"),
+            );
             malformed = true;
             keys_attempted = true;
             skip_rest(&inner);
@@ -259,7 +278,11 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
     }
     out.malformed = malformed;
     if out.keys.is_none() && !keys_attempted {
-        cx.error_spanned_by(&meta.path, "an index needs its keys: `index(keys = \"merchant, status, -created_at\")`");
+        cx.error_spanned_by(
+            &meta.path,
+            rules::INDEX_KEYS,
+            "an index needs its keys: `index(keys = \"merchant, status, -created_at\")`",
+        );
     }
     out
 }
@@ -268,7 +291,11 @@ pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
     let mut out = CappedAttr { tokens: meta.path.to_token_stream(), size: None, max: None };
     let example = "`capped(size = 1048576, max = 1000)`";
     if !meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(&meta.path, format!("a capped collection needs its size in bytes: {example}"));
+        cx.error_spanned_by(
+            &meta.path,
+            rules::CAPPED_SIZE,
+            format!("a capped collection needs its size in bytes: {example}"),
+        );
         skip_rest(meta);
         return out;
     }
@@ -280,7 +307,7 @@ pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
         if is_size || p.is_ident("max") {
             let what = if is_size { "size" } else { "max" };
             if (is_size && out.size.is_some()) || (!is_size && out.max.is_some()) {
-                cx.error_spanned_by(p, format!("duplicate capped option `{what}`: keep one"));
+                cx.error_spanned_by(p, rules::ATTR_DUPLICATE, format!("duplicate capped option `{what}`: keep one"));
             }
             match inner.value().and_then(|v| v.parse::<LitInt>()) {
                 Ok(l) => match l.base10_parse::<u64>() {
@@ -293,12 +320,16 @@ pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
                     }
                     _ => {
                         let unit = if is_size { "bytes" } else { "documents" };
-                        cx.error_spanned_by(&l, format!("capped `{what}` is a positive number of {unit}"));
+                        cx.error_spanned_by(
+                            &l,
+                            rules::CAPPED_SIZE,
+                            format!("capped `{what}` is a positive number of {unit}"),
+                        );
                         size_attempted |= is_size;
                     }
                 },
                 Err(_) => {
-                    cx.error_spanned_by(p, format!("expected a number: {example}"));
+                    cx.error_spanned_by(p, rules::ATTR_SYNTAX, format!("expected a number: {example}"));
                     size_attempted |= is_size;
                     skip_rest(&inner);
                 }
@@ -308,6 +339,7 @@ pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
             let hint = did_you_mean(&name, ["size", "max"]);
             cx.error_spanned_by(
                 p,
+                rules::ATTR_UNKNOWN,
                 format!(
                     "unknown capped option `{name}`{hint}: expected `size` (bytes) and optionally `max` (documents)"
                 ),
@@ -322,7 +354,11 @@ pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
         size_attempted = true;
     }
     if out.size.is_none() && !size_attempted {
-        cx.error_spanned_by(&meta.path, format!("a capped collection needs its size in bytes: {example}"));
+        cx.error_spanned_by(
+            &meta.path,
+            rules::CAPPED_SIZE,
+            format!("a capped collection needs its size in bytes: {example}"),
+        );
     }
     out
 }

@@ -7,6 +7,7 @@
 //! field `stauts` in the 2nd key of `keys`"). On a compiler that can, it underlines the name itself.
 
 use super::ctxt::Ctxt;
+use super::rules::Rule;
 use proc_macro2::{Span, TokenTree};
 use quote::ToTokens;
 use std::ops::Range;
@@ -63,17 +64,19 @@ pub struct PartError {
     at: Range<usize>,
     /// Whether the message should say which entry: not when the subject quotes the whole entry already.
     locate: bool,
+    /// The rule the error reports.
+    rule: Rule,
 }
 
 impl PartError {
     /// An error about `part`, a slice of the value `text`: "{subject} in the 2nd key of `keys`{detail}".
-    pub fn at(text: &str, part: &str, subject: impl Into<String>, detail: impl Into<String>) -> Self {
-        PartError { subject: subject.into(), detail: detail.into(), at: range_in(text, part), locate: true }
+    pub fn at(rule: Rule, text: &str, part: &str, subject: impl Into<String>, detail: impl Into<String>) -> Self {
+        PartError { subject: subject.into(), detail: detail.into(), at: range_in(text, part), locate: true, rule }
     }
 
     /// An error about `part` whose message already quotes the entry, so it need not say where it is.
-    pub fn quoting(text: &str, part: &str, msg: impl Into<String>) -> Self {
-        PartError { subject: msg.into(), detail: String::new(), at: range_in(text, part), locate: false }
+    pub fn quoting(rule: Rule, text: &str, part: &str, msg: impl Into<String>) -> Self {
+        PartError { subject: msg.into(), detail: String::new(), at: range_in(text, part), locate: false, rule }
     }
 
     /// The same error about the value `text` as a whole (whose part `part` still is).
@@ -97,13 +100,13 @@ impl PartError {
         };
         let text = literal.as_ref().and_then(|l| syn::parse2::<syn::LitStr>(l.to_token_stream()).ok());
         let Some((literal, text)) = literal.zip(text) else {
-            cx.error_spanned_by(tokens, format!("{}{}", self.subject, self.detail));
+            cx.error_spanned_by(tokens, self.rule, format!("{}{}", self.subject, self.detail));
             return;
         };
         let msg = self.message(&text.value(), lang);
         match span_within(&literal, self.at.clone()) {
-            Some(span) => cx.error_at(span, msg),
-            None => cx.error_spanned_by(tokens, msg),
+            Some(span) => cx.error_at(span, self.rule, msg),
+            None => cx.error_spanned_by(tokens, self.rule, msg),
         }
     }
 }
@@ -158,6 +161,7 @@ pub fn span_within(lit: &proc_macro2::Literal, at: Range<usize>) -> Option<Span>
 #[cfg(test)]
 mod tests {
     use super::{entries, location, ordinal, range_in, PartError, KEYS, PARTIAL};
+    use crate::internals::rules::PATH_FIELD;
 
     #[test]
     fn commas_inside_quotes_stay_in_the_entry() {
@@ -178,15 +182,15 @@ mod tests {
     #[test]
     fn the_message_says_which_entry() {
         let text = "merchant, status, stauts";
-        let e = PartError::at(text, &text[18..], "unknown field `stauts`", ": paths use Rust field names");
+        let e = PartError::at(PATH_FIELD, text, &text[18..], "unknown field `stauts`", ": paths use Rust field names");
         assert_eq!(
             e.message(text, &KEYS),
             "unknown field `stauts` in the 3rd key of `keys`: paths use Rust field names"
         );
         let one = "stauts exists";
-        let e = PartError::at(one, &one[..6], "unknown field `stauts`", "");
+        let e = PartError::at(PATH_FIELD, one, &one[..6], "unknown field `stauts`", "");
         assert_eq!(e.message(one, &PARTIAL), "unknown field `stauts`");
-        let e = PartError::quoting(text, &text[18..], "`stauts` is odd");
+        let e = PartError::quoting(PATH_FIELD, text, &text[18..], "`stauts` is odd");
         assert_eq!(e.message(text, &KEYS), "`stauts` is odd");
     }
 
@@ -194,7 +198,7 @@ mod tests {
     fn within_shifts_to_the_whole_value() {
         let text = "a exists, line.nme exists";
         let entry = entries(text)[1];
-        let e = PartError::at(entry, &entry[..8], "`line.nme`", "").within(text, entry);
+        let e = PartError::at(PATH_FIELD, entry, &entry[..8], "`line.nme`", "").within(text, entry);
         assert_eq!(e.at, 10..18);
         assert_eq!(location(text, e.at.start, &PARTIAL), " in the 2nd condition of `partial`");
     }

@@ -16,4 +16,5 @@ pub mod index_attr;
 pub mod lists;
 pub mod names;
 pub mod query_attr;
+pub mod rules;
 pub mod ty;

@@ -1,12 +1,13 @@
-//! Rule 1: database, collection and key names (seed 001 §1–2, §3(1); reference/mongodb.md §1).
+//! Database, collection, module and key names (the `name-*` and `key-*` rules).
 
 use super::ast::{Container, Derive};
 use super::ctxt::Ctxt;
+use super::rules::{self, Rule};
 use proc_macro2::TokenStream;
 
 /// Longest database name in bytes (the server rejects 64 and more).
 pub const MAX_DB_LEN: usize = 63;
-/// Longest `<db>.<collection>` in bytes, per the seed's naming rule (stricter than the server's 255).
+/// Longest `<db>.<collection>` in bytes (stricter than the server's 255, so names stay readable in every tool).
 pub const MAX_NS_LEN: usize = 64;
 
 /// The charset rule shared by database, collection, module and index names. On a breach the message suggests a
@@ -59,11 +60,16 @@ pub fn snake_case(name: &str) -> Option<String> {
     out.starts_with(|c: char| c.is_ascii_lowercase()).then(|| out.to_owned())
 }
 
-/// The problem with a database name, if any.
-fn db_problem(db: &str) -> Option<String> {
-    charset_error("database", db, &|s| db_problem(&s).is_none().then_some(s)).or_else(|| {
-        (db.len() > MAX_DB_LEN)
-            .then(|| format!("database name `{db}` is {} bytes; the limit is {MAX_DB_LEN}: shorten it", db.len()))
+/// The problem with a database name, if any, and the rule it breaks.
+fn db_problem(db: &str) -> Option<(Rule, String)> {
+    if let Some(msg) = charset_error("database", db, &|s| db_problem(&s).is_none().then_some(s)) {
+        return Some((rules::NAME_CASE, msg));
+    }
+    (db.len() > MAX_DB_LEN).then(|| {
+        (
+            rules::NAME_LENGTH,
+            format!("database name `{db}` is {} bytes; the limit is {MAX_DB_LEN}: shorten it", db.len()),
+        )
     })
 }
 
@@ -76,8 +82,8 @@ enum Module<'a> {
     Invalid,
 }
 
-/// The naming rules a collection name breaks, given its database (when valid) and module.
-fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<String> {
+/// The naming rules a collection name breaks, given its database (when valid) and module, with their messages.
+fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<(Rule, String)> {
     // `OrderHeader` in module `shop` is `shop_order_header`.
     let fix = |s: String| {
         let prefixed = match module {
@@ -87,33 +93,42 @@ fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<Stri
         [Some(s), prefixed].into_iter().flatten().find(|c| collection_problems(c, db, module).is_empty())
     };
     if let Some(msg) = charset_error("collection", name, &fix) {
-        return vec![msg];
+        return vec![(rules::NAME_CASE, msg)];
     }
     let mut out = Vec::new();
     if name.split('_').next() == Some("system") {
-        out.push(format!(
-            "collection name `{name}` starts with `system`, the prefix of the server's own `system.*` collections \
-             (seed 001 §2); choose another name"
+        out.push((
+            rules::NAME_SYSTEM,
+            format!(
+                "collection name `{name}` starts with `system`, the prefix of the server's own `system.*` \
+                 collections; choose another name"
+            ),
         ));
     }
     let ns_len = db.map_or(0, |d| d.len() + 1) + name.len();
     if ns_len > MAX_NS_LEN {
         let ns = db.map_or_else(|| name.to_owned(), |d| format!("{d}.{name}"));
-        out.push(format!(
-            "namespace `{ns}` is {ns_len} bytes; the limit is {MAX_NS_LEN} including the `db.` prefix \
-             (seed 001 §2(3)): shorten the collection name"
+        out.push((
+            rules::NAME_LENGTH,
+            format!(
+                "namespace `{ns}` is {ns_len} bytes; the limit is {MAX_NS_LEN} including the `db.` prefix: shorten \
+                 the collection name"
+            ),
         ));
     }
     match module {
-        // Module conventions (seed 001 §2(4)): <module>_<table>, base_<module>_<table>, log_<module>_<table>.
+        // Module conventions: <module>_<table>, base_<module>_<table> (code tables), log_<module>_<table> (logs).
         Module::Valid(m) => {
             let ok = [format!("{m}_"), format!("base_{m}_"), format!("log_{m}_")]
                 .iter()
                 .any(|prefix| name.starts_with(prefix.as_str()) && name.len() > prefix.len());
             if !ok {
-                out.push(format!(
-                    "collection `{name}` does not follow the module convention: expected `{m}_<table>` (data), \
-                     `base_{m}_<table>` (code table) or `log_{m}_<table>` (log table)"
+                out.push((
+                    rules::NAME_MODULE,
+                    format!(
+                        "collection `{name}` does not follow the module convention: expected `{m}_<table>` (data), \
+                         `base_{m}_<table>` (code table) or `log_{m}_<table>` (log table)"
+                    ),
                 ));
             }
         }
@@ -122,8 +137,9 @@ fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<Stri
                 if let Some(rest) = name.strip_prefix(kind).and_then(|r| r.strip_prefix('_')) {
                     let parts: Vec<&str> = rest.split('_').collect();
                     if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
-                        out.push(format!(
-                            "collection `{name}` starts with `{kind}_` but is not `{kind}_<module>_<table>` (seed 001 §2(4))"
+                        out.push((
+                            rules::NAME_MODULE,
+                            format!("collection `{name}` starts with `{kind}_` but is not `{kind}_<module>_<table>`"),
                         ));
                     }
                 }
@@ -132,7 +148,7 @@ fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<Stri
         Module::Invalid => return out,
     }
     if name.contains("__") || name.ends_with('_') {
-        out.push(format!("collection name `{name}` has an empty part between underscores"));
+        out.push((rules::NAME_CASE, format!("collection name `{name}` has an empty part between underscores")));
     }
     out
 }
@@ -143,7 +159,7 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
     let mut db = None;
     if let Some(d) = &a.db {
         match db_problem(&d.value) {
-            Some(msg) => cx.error_spanned_by(d, msg),
+            Some((rule, msg)) => cx.error_spanned_by(d, rule, msg),
             None => db = Some(d.value.as_str()),
         }
     }
@@ -151,7 +167,7 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
         None => Module::None,
         Some(m) => match charset_error("module", &m.value, &Some) {
             Some(msg) => {
-                cx.error_spanned_by(m, msg);
+                cx.error_spanned_by(m, rules::NAME_CASE, msg);
                 Module::Invalid
             }
             None => Module::Valid(&m.value),
@@ -161,13 +177,14 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
         if cont.derive == Derive::Model {
             cx.error_spanned_by(
                 cont.ident,
+                rules::NAME_COLLECTION,
                 "a model needs its collection name: add `#[odm(collection = \"module_table\")]` (lowercase, `_` only)",
             );
         }
         return;
     };
-    for msg in collection_problems(&coll.value, db, module) {
-        cx.error_spanned_by(coll, msg);
+    for (rule, msg) in collection_problems(&coll.value, db, module) {
+        cx.error_spanned_by(coll, rule, msg);
     }
 }
 
@@ -175,35 +192,34 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
 /// Checks a stored key; `attr` is the serde attribute that sets it (`rename`, `tag`, `content`), for the fix.
 pub fn check_key(cx: &Ctxt, key: &str, tokens: &TokenStream, attr: &str, limit: usize, custom_limit: bool) {
     if key.is_empty() {
-        cx.error_spanned_by(tokens, "stored key is empty; MongoDB cannot query an empty field name");
+        cx.error_spanned_by(tokens, rules::KEY_EMPTY, "stored key is empty; MongoDB cannot query an empty field name");
         return;
     }
     if key.starts_with('$') {
         cx.error_spanned_by(
             tokens,
-            format!(
-                "stored key `{key}` starts with `$`, which MongoDB reserves for operators (seed 001 §3(1)); rename it"
-            ),
+            rules::KEY_DOLLAR,
+            format!("stored key `{key}` starts with `$`, which MongoDB reserves for operators; rename it"),
         );
     }
     if key.contains('.') {
         cx.error_spanned_by(
             tokens,
-            format!(
-                "stored key `{key}` contains `.`, which MongoDB reads as a path separator (seed 001 §3(1)); rename it"
-            ),
+            rules::KEY_DOT,
+            format!("stored key `{key}` contains `.`, which MongoDB reads as a path separator; rename it"),
         );
     }
     if key.contains('\0') {
-        cx.error_spanned_by(tokens, "stored key contains a NUL character, which BSON keys cannot hold");
+        cx.error_spanned_by(tokens, rules::KEY_NUL, "stored key contains a NUL character, which BSON keys cannot hold");
     }
     if key != "_id" && key.len() > limit {
         let how = if custom_limit { "" } else { ", or raise the limit with `#[odm(max_key_len = N)]` on the type" };
         cx.error_spanned_by(
             tokens,
+            rules::KEY_SHORT,
             format!(
-                "stored key `{key}` is {} bytes, over the short-key limit of {limit} (seed 001 §3(3): every document \
-                 stores its keys); declare a short key with `#[serde({attr} = \"{}\")]`{how}",
+                "stored key `{key}` is {} bytes, over the short-key limit of {limit} (every document stores its \
+                 keys); declare a short key with `#[serde({attr} = \"{}\")]`{how}",
                 key.len(),
                 suggest_short(key, limit)
             ),
@@ -252,14 +268,14 @@ mod tests {
     #[test]
     fn the_suggestion_passes_every_rule() {
         let problems = |name| collection_problems(name, None, Module::None);
-        assert!(problems("OrderHeader")[0].ends_with(": use `order_header`"));
+        assert!(problems("OrderHeader")[0].1.ends_with(": use `order_header`"));
         // `system_log` is refused in turn, so nothing is suggested.
-        assert!(problems("SystemLog")[0].ends_with("only"));
+        assert!(problems("SystemLog")[0].1.ends_with("only"));
         let in_shop = collection_problems("OrderHeader", None, Module::Valid("shop"));
-        assert!(in_shop[0].ends_with(": use `shop_order_header`"), "{in_shop:?}");
+        assert!(in_shop[0].1.ends_with(": use `shop_order_header`"), "{in_shop:?}");
         let long_db = "d".repeat(50);
         let with_db = collection_problems("OrderHeaderLines", Some(&long_db), Module::None);
-        assert!(with_db[0].ends_with("only"), "namespace too long: {with_db:?}");
-        assert!(db_problem("ShopDb").unwrap().ends_with(": use `shop_db`"));
+        assert!(with_db[0].1.ends_with("only"), "namespace too long: {with_db:?}");
+        assert!(db_problem("ShopDb").unwrap().1.ends_with(": use `shop_db`"));
     }
 }

@@ -1,7 +1,8 @@
-//! Access patterns (seed 004 §3.2): `#[odm(query(eq = "merchant, status", sort = "-created_at", range = "amount"))]`.
+//! Access patterns: `#[odm(query(eq = "merchant, status", sort = "-created_at", range = "amount"))]`.
 //! Each declared query is served by a declared index in Equality → Sort → Range order, or gets its own ESR index.
 
 use super::ctxt::Ctxt;
+use super::rules;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
@@ -26,16 +27,20 @@ pub fn parse_query(cx: &Ctxt, meta: &ParseNestedMeta) -> QueryAttr {
         } else if p.is_ident("range") {
             &mut out.range
         } else {
-            cx.error_spanned_by(p, "unknown query part: expected `eq`, `sort` and `range` (field lists)");
+            cx.error_spanned_by(
+                p,
+                rules::ATTR_UNKNOWN,
+                "unknown query part: expected `eq`, `sort` and `range` (field lists)",
+            );
             let _ = inner.value().and_then(|v| v.parse::<syn::Lit>());
             return Ok(());
         };
         if slot.is_some() {
-            cx.error_spanned_by(p, "duplicate query part: list all its fields in one string");
+            cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate query part: list all its fields in one string");
         }
         match inner.value().and_then(|v| v.parse::<LitStr>()) {
             Ok(l) => *slot = Some(l),
-            Err(_) => cx.error_spanned_by(p, "expected a field list: `eq = \"merchant, status\"`"),
+            Err(_) => cx.error_spanned_by(p, rules::ATTR_SYNTAX, "expected a field list: `eq = \"merchant, status\"`"),
         }
         Ok(())
     });
@@ -45,6 +50,7 @@ pub fn parse_query(cx: &Ctxt, meta: &ParseNestedMeta) -> QueryAttr {
     if out.eq.is_none() && out.sort.is_none() && out.range.is_none() {
         cx.error_spanned_by(
             &meta.path,
+            rules::QUERY_FIELDS,
             "a query names its fields: `query(eq = \"a, b\", sort = \"-c\", range = \"d\")`",
         );
     }

@@ -1,4 +1,4 @@
-//! Startup sync: one call brings the database in line with the models (seed 000 "模式管理", seed 001 §1(4)).
+//! Startup sync: one call brings the database in line with the models, so schema changes ship with the code.
 //!
 //! ```no_run
 //! # async fn demo(client: odm::mongodb::Client) -> odm::error::Result<()> {

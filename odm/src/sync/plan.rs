@@ -1,5 +1,5 @@
 //! The sync plan: what differs between the models and the database, as a readable report, a mongosh script and
-//! JSON, so a DBA can review it before launch (seed 001 §1(4)).
+//! JSON, so a DBA can review it before launch.
 
 use crate::index::{InPlaceChange, IndexSpec};
 use bson::{doc, Bson, Document};

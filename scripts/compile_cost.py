@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Compile cost of the derive: `cargo check` after a `touch` of a crate with N derived models, against the same
+crate with serde derives only, in one run (alternating, median of each side).
+
+Each model is an order with embedded lines, a bounded array counted by an integer field, and one index. Both
+crates live in a scratch workspace under `target/compile-cost/` (its own target directory, so dependencies are
+built once and the figure counts only the models' crate).
+
+Usage: python3 scripts/compile_cost.py [--models 100] [--rounds 7]
+"""
+
+import argparse
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def model_source(i: int, derive: bool) -> str:
+    odm_line = "#[derive(odm::Embedded, serde::Serialize, serde::Deserialize)]" if derive else \
+        "#[derive(serde::Serialize, serde::Deserialize)]"
+    model_line = "#[derive(odm::Model, serde::Serialize, serde::Deserialize)]" if derive else \
+        "#[derive(serde::Serialize, serde::Deserialize)]"
+    attrs = (f'#[odm(collection = "order_{i}", closed, index(keys = "number, -created"))]\n') if derive else ""
+    bound = '    #[odm(max_items = 50, counter = "line_count")]\n' if derive else ""
+    return f"""
+/// A line of order {i}.
+{odm_line}
+pub struct Line{i} {{
+    #[serde(rename = "n")]
+    pub name: String,
+    #[serde(rename = "p")]
+    pub price: f64,
+    #[serde(rename = "q")]
+    pub quantity: i32,
+}}
+
+/// Order {i}.
+{model_line}
+{attrs}pub struct Order{i} {{
+    #[serde(rename = "_id")]
+    pub id: bson::oid::ObjectId,
+    #[serde(rename = "no")]
+    pub number: String,
+    #[serde(rename = "ca")]
+    pub created: bson::DateTime,
+    #[serde(rename = "l")]
+{bound}    pub lines: Vec<Line{i}>,
+    #[serde(rename = "lc")]
+    pub line_count: i32,
+    #[serde(rename = "rm", skip_serializing_if = "Option::is_none")]
+    pub remark: Option<String>,
+}}
+"""
+
+
+def write_workspace(base: pathlib.Path, models: int) -> None:
+    (base / "odm_models" / "src").mkdir(parents=True, exist_ok=True)
+    (base / "serde_models" / "src").mkdir(parents=True, exist_ok=True)
+    (base / "Cargo.toml").write_text('[workspace]\nresolver = "2"\nmembers = ["odm_models", "serde_models"]\n')
+    odm = ROOT / "odm"
+    common = ('serde = { version = "1", features = ["derive"] }\n'
+              'bson = { version = "3.1", features = ["serde"] }\n')
+    (base / "odm_models" / "Cargo.toml").write_text(
+        '[package]\nname = "odm_models"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n'
+        + common + f'odm = {{ path = "{odm}" }}\n')
+    (base / "serde_models" / "Cargo.toml").write_text(
+        '[package]\nname = "serde_models"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n'
+        + common)
+    for crate, derive in (("odm_models", True), ("serde_models", False)):
+        src = "#![allow(missing_docs)]\n" + "".join(model_source(i, derive) for i in range(models))
+        (base / crate / "src" / "lib.rs").write_text(src)
+    lock = ROOT / "Cargo.lock"
+    if lock.exists() and not (base / "Cargo.lock").exists():
+        (base / "Cargo.lock").write_text(lock.read_text())
+
+
+def check(base: pathlib.Path, crate: str) -> float:
+    (base / crate / "src" / "lib.rs").touch()
+    env = dict(os.environ, CARGO_TARGET_DIR=str(base / "target"), CARGO_TERM_COLOR="never")
+    start = time.perf_counter()
+    subprocess.run(["cargo", "check", "-q", "-p", crate], cwd=base, env=env, check=True)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    base = ROOT / "target" / "compile-cost"
+    write_workspace(base, args.models)
+    for crate in ("odm_models", "serde_models"):  # warm-up: dependencies and a first check of each
+        check(base, crate)
+    times = {"odm_models": [], "serde_models": []}
+    for r in range(args.rounds):
+        order = ("odm_models", "serde_models") if r % 2 == 0 else ("serde_models", "odm_models")
+        for crate in order:
+            times[crate].append(check(base, crate))
+    odm, serde = statistics.median(times["odm_models"]), statistics.median(times["serde_models"])
+    fmt = lambda xs: ", ".join(f"{x:.2f}" for x in xs)
+    print(f"cargo check after touch, {args.models} models, {args.rounds} alternating rounds")
+    print(f"odm derives:       median {odm:.2f} s  [{fmt(times['odm_models'])}]")
+    print(f"serde derives only: median {serde:.2f} s  [{fmt(times['serde_models'])}]")
+    print(f"ratio (median): {odm / serde:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

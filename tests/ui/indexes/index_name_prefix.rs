@@ -1,0 +1,17 @@
+// `index-name`: index names are `idx_<fields>`.
+use odm::Model;
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "order_header")]
+#[odm(index(keys = "merchant", name = "merchant_1"))]
+struct Order {
+    #[serde(rename = "mi")]
+    merchant: String,
+    #[serde(rename = "st")]
+    status: String,
+    #[serde(rename = "am")]
+    amount: i64,
+}
+
+fn main() {}
