@@ -1,8 +1,11 @@
 //! Derive macros for [`odm`](https://docs.rs/odm). Use them through the `odm` crate (`use odm::{Model, Embedded};`);
 //! generated code reaches the runtime only through `odm::__private`.
 //!
-//! The derive runs in three stages, as serde's does: parse (`internals::ast`, `internals::attr`) → check (every
-//! schema-design rule, all errors collected in one pass) → generate (`expand`).
+//! The derive runs in stages, as serde's does: parse (`internals::ast`, `internals::attr`) → facts read by every
+//! later stage (`internals::source`: how a field's stored type is known; `index_keys`, `esr`, `shard`: the small
+//! languages of `keys`, `partial`, queries and shard keys resolved to fields) → check (`internals::check`, every
+//! schema-design rule by family, all errors collected in one pass) → generate (`expand`, which reads facts and never
+//! imports a rule module). Files import one way: no module imports one that imports it back.
 
 mod expand;
 mod internals;

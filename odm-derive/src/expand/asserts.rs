@@ -2,8 +2,8 @@
 //! They run after type checking, so they see through aliases (bytemuck's `traits.rs` pattern).
 
 use crate::internals::ast::{Container, Data, Field, Style};
-use crate::internals::check::{source, Source};
 use crate::internals::rules;
+use crate::internals::source::{source, Source};
 use crate::internals::ty::{self, TyKind};
 use proc_macro2::TokenStream;
 use quote::quote_spanned;

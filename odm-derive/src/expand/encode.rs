@@ -2,7 +2,7 @@
 //! serializer writes it.
 
 use crate::internals::ast::Field;
-use crate::internals::check::{source, Source};
+use crate::internals::source::{source, Source};
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -2,8 +2,8 @@
 //! value type and access marker), `Model::fields()`, and `BsonSchema::diff` field by field.
 
 use crate::internals::ast::{Container, Data, Derive, Field};
-use crate::internals::check::{source, Source};
-use crate::internals::check_update::shard_fields;
+use crate::internals::shard::shard_fields;
+use crate::internals::source::{source, Source};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;

@@ -6,13 +6,13 @@
 //! (`None`), so every problem ends in a const assertion with a message of ours, pointing at the literal.
 
 use crate::internals::ast::{Container, Data, Field};
-use crate::internals::check::{source, Source};
-use crate::internals::check_index::{
+use crate::internals::attr::index::IndexAttr;
+use crate::internals::index_keys::{
     default_name, key_label, parse_key, parse_partial, resolve_keys, resolve_path, Key, KeyKind, PartialValue,
 };
-use crate::internals::index_attr::IndexAttr;
 use crate::internals::lists::{entries, location, range_in, span_within, Lang, KEYS, PARTIAL, WEIGHTS};
 use crate::internals::rules;
+use crate::internals::source::{source, Source};
 use crate::internals::ty;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -655,7 +655,7 @@ fn label(idx: &IndexAttr) -> String {
 pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     let Data::Struct(fields) = &cont.data else { return (TokenStream::new(), TokenStream::new()) };
     // Declared access patterns no declared index serves get their own ESR index.
-    let for_queries: Vec<IndexAttr> = crate::internals::check_query::generated(cont)
+    let for_queries: Vec<IndexAttr> = crate::internals::esr::generated(cont)
         .into_iter()
         .map(|(q, keys)| IndexAttr::for_query(&keys, q.tokens.clone()))
         .collect();
@@ -717,7 +717,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         }
         None => TokenStream::new(),
     };
-    let shard_keys = crate::internals::check_update::shard_fields(cont);
+    let shard_keys = crate::internals::shard::shard_fields(cont);
     let shard_key = (!shard_keys.is_empty()).then(|| {
         let keys = shard_keys.iter().map(|(f, hashed)| {
             let key = &f.key;

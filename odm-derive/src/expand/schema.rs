@@ -1,7 +1,7 @@
 //! `impl BsonSchema`: the validator fragment, field metadata and counter checks of a struct or enum.
 
 use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
-use crate::internals::check::{source, Source};
+use crate::internals::source::{source, Source};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;

@@ -1,8 +1,8 @@
-//! `#[odm(index(...))]`, `#[odm(capped(...))]`: parsing only (rules live in `check_index.rs`).
+//! `#[odm(index(...))]`, `#[odm(capped(...))]`: parsing only (rules live in `check/index.rs`).
 
-use super::attr::{did_you_mean, skip_rest};
-use super::ctxt::Ctxt;
-use super::rules;
+use super::common::{did_you_mean, skip_rest};
+use crate::internals::ctxt::Ctxt;
+use crate::internals::rules;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;

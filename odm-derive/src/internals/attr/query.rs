@@ -1,8 +1,8 @@
 //! Access patterns: `#[odm(query(eq = "merchant, status", sort = "-created_at", range = "amount"))]`.
 //! Each declared query is served by a declared index in Equality → Sort → Range order, or gets its own ESR index.
 
-use super::ctxt::Ctxt;
-use super::rules;
+use crate::internals::ctxt::Ctxt;
+use crate::internals::rules;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;

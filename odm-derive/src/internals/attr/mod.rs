@@ -4,34 +4,21 @@
 //! Like serde's `attr.rs`, nothing here returns `Result`: malformed, duplicate or unknown attributes are reported to
 //! the [`Ctxt`] and skipped, so every problem of a type is shown in one build.
 
+pub mod common;
+pub mod concern;
+pub mod index;
+pub mod query;
+
+pub use common::{closest, did_you_mean, Sp};
+
 use super::case::RenameRule;
 use super::ctxt::Ctxt;
-use super::distance::{close_enough, distance};
 use super::rules::{self, Rule};
-use proc_macro2::{Span, TokenStream};
+use common::skip_rest;
 use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
 use syn::{LitInt, LitStr, Token};
-
-/// A value together with the tokens that set it, so later rules can point at the attribute responsible.
-#[derive(Clone, Debug)]
-pub struct Sp<T> {
-    pub value: T,
-    pub tokens: TokenStream,
-}
-
-impl<T> Sp<T> {
-    pub fn span(&self) -> Span {
-        self.tokens.clone().into_iter().next().map_or_else(Span::call_site, |t| t.span())
-    }
-}
-
-impl<T> ToTokens for Sp<T> {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(self.tokens.clone());
-    }
-}
 
 /// An attribute that may be set at most once.
 struct Attr<'c, T> {
@@ -123,22 +110,6 @@ fn serde_lit_str(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<LitStr> {
     }
 }
 
-/// Consumes whatever value follows an attribute key we do not interpret (`= expr` or `(...)`), so parsing can go on.
-pub(super) fn skip_rest(meta: &ParseNestedMeta) {
-    let _ = meta.input.step(|cursor| {
-        let mut rest = *cursor;
-        while let Some((tt, next)) = rest.token_tree() {
-            if let proc_macro2::TokenTree::Punct(p) = &tt {
-                if p.as_char() == ',' {
-                    break;
-                }
-            }
-            rest = next;
-        }
-        Ok(((), rest))
-    });
-}
-
 /// `rename = "x"` or `rename(serialize = "x", deserialize = "y")`: odm only needs the serialized name.
 fn ser_name(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<LitStr> {
     if meta.input.peek(Token![=]) {
@@ -204,21 +175,6 @@ fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, expected: &str) {
     skip_rest(meta);
 }
 
-/// The known name closest to the misspelt `name`, if one is close enough to suggest.
-pub(super) fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    known
-        .into_iter()
-        .map(|k| (distance(name, k), k))
-        .filter(|(d, _)| close_enough(name, *d))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
-}
-
-/// " (did you mean `x`?)" for a misspelt `name`, or nothing.
-pub(super) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    closest(name, known).map_or_else(String::new, |k| format!(" (did you mean `{k}`?)"))
-}
-
 /// A serde attribute odm cannot mirror: refused rather than silently misread.
 fn refuse_serde(cx: &Ctxt, meta: &ParseNestedMeta, rule: Rule, why: &str) {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
@@ -240,7 +196,7 @@ pub struct Container {
     pub validation_action: Option<Sp<String>>,
     pub read_concern: Option<Sp<String>>,
     pub read_preference: Option<Sp<String>>,
-    pub write_concern: Option<super::concern_attr::WriteConcernAttr>,
+    pub write_concern: Option<concern::WriteConcernAttr>,
     pub crate_path: Option<syn::Path>,
     // serde
     /// The container's serialized name: what serde writes as a struct's `tag` value.
@@ -253,13 +209,13 @@ pub struct Container {
     /// `#[serde(untagged)]` was given (and refused); the enum rules skip their follow-on "needs a tag" errors.
     pub untagged: bool,
     /// `#[odm(index(...))]`, in declaration order.
-    pub indexes: Vec<super::index_attr::IndexAttr>,
+    pub indexes: Vec<index::IndexAttr>,
     /// `#[odm(capped(...))]`.
-    pub capped: Option<super::index_attr::CappedAttr>,
+    pub capped: Option<index::CappedAttr>,
     /// `#[odm(max_indexes = N)]`: the ceiling on declared indexes (default 3).
     pub max_indexes: Option<Sp<usize>>,
     /// `#[odm(query(...))]`: declared access patterns.
-    pub queries: Vec<super::query_attr::QueryAttr>,
+    pub queries: Vec<query::QueryAttr>,
     /// `#[odm(shard_key = "region, customer")]`: the shard key's fields, in order.
     pub shard_key: Option<Sp<String>>,
 }
@@ -294,14 +250,14 @@ impl Container {
                     shard_key.set_at(p, &l, l.value());
                 }
             } else if p.is_ident("query") {
-                queries.push(super::query_attr::parse_query(cx, meta));
+                queries.push(query::parse_query(cx, meta));
             } else if p.is_ident("index") {
-                indexes.push(super::index_attr::parse_index(cx, meta));
+                indexes.push(index::parse_index(cx, meta));
             } else if p.is_ident("capped") {
                 if capped.is_some() {
                     cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate odm attribute `capped`: keep one");
                 }
-                capped = Some(super::index_attr::parse_capped(cx, meta));
+                capped = Some(index::parse_capped(cx, meta));
             } else if p.is_ident("max_indexes") {
                 if let Some((n, l)) = lit_usize(cx, "max_indexes", meta) {
                     max_indexes.set_at(p, &l, n);
@@ -353,25 +309,18 @@ impl Container {
                     }
                 }
             } else if p.is_ident("read_concern") {
-                if let Some(v) =
-                    super::concern_attr::parse_choice(cx, meta, "read_concern", super::concern_attr::READ_CONCERNS)
-                {
+                if let Some(v) = concern::parse_choice(cx, meta, "read_concern", concern::READ_CONCERNS) {
                     read_concern.set_at(p, v.tokens, v.value);
                 }
             } else if p.is_ident("read_preference") {
-                if let Some(v) = super::concern_attr::parse_choice(
-                    cx,
-                    meta,
-                    "read_preference",
-                    super::concern_attr::READ_PREFERENCES,
-                ) {
+                if let Some(v) = concern::parse_choice(cx, meta, "read_preference", concern::READ_PREFERENCES) {
                     read_preference.set_at(p, v.tokens, v.value);
                 }
             } else if p.is_ident("write_concern") {
                 if write_concern.is_some() {
                     cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate odm attribute `write_concern`: keep one");
                 }
-                write_concern = Some(super::concern_attr::parse_write_concern(cx, meta));
+                write_concern = Some(concern::parse_write_concern(cx, meta));
             } else if p.is_ident("crate") {
                 if let Some(l) = lit_str(cx, "crate", meta) {
                     match l.parse::<syn::Path>() {
@@ -740,21 +689,4 @@ pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
     }
     let text = lines.join(" ").trim().to_owned();
     (!text.is_empty()).then_some(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::closest;
-
-    #[test]
-    fn closest_suggests_near_names_only() {
-        let known = ["merchant", "status", "amount", "id"];
-        assert_eq!(closest("stauts", known), Some("status"));
-        assert_eq!(closest("STATUS", known), Some("status"));
-        assert_eq!(closest("merchnt", known), Some("merchant"));
-        // Short names allow one edit, not two: `am` is no typo of `id`.
-        assert_eq!(closest("ix", known), Some("id"));
-        assert_eq!(closest("am", known), None);
-        assert_eq!(closest("created_at", known), None);
-    }
 }

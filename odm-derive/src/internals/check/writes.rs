@@ -1,32 +1,13 @@
 //! Rules that shape typed updates: declared shard keys (the `shard-key-*` rules: indexed, always present, never
 //! null, never changed) and `keep_last` arrays (the one case where a push may cut elements).
 
-use super::ast::{Container, Data, Derive, Field};
-use super::check_index::{resolve_keys, resolve_path, unknown_field, KeyKind};
-use super::ctxt::Ctxt;
-use super::lists::{entries, PartError, SHARD_KEY};
-use super::rules;
-use super::ty::{self, TyKind};
-
-/// The shard key's fields, in order, with `hashed` marks; unknown names are reported and left out.
-pub fn shard_fields<'a>(cont: &'a Container<'a>) -> Vec<(&'a Field<'a>, bool)> {
-    let (Some(sk), Data::Struct(fields)) = (&cont.attrs.shard_key, &cont.data) else { return Vec::new() };
-    shard_entries(&sk.value)
-        .into_iter()
-        .filter_map(|(name, kind)| fields.iter().find(|f| f.rust_name == name).map(|f| (f, kind == Some("hashed"))))
-        .collect()
-}
-
-/// The entries of `shard_key = "region, customer:hashed"`: each name, with its kind when one is written.
-fn shard_entries(text: &str) -> Vec<(&str, Option<&str>)> {
-    entries(text)
-        .into_iter()
-        .map(|part| match part.split_once(':') {
-            Some((n, k)) => (n.trim(), Some(k.trim())),
-            None => (part, None),
-        })
-        .collect()
-}
+use crate::internals::ast::{Container, Data, Derive, Field};
+use crate::internals::ctxt::Ctxt;
+use crate::internals::index_keys::{resolve_keys, resolve_path, unknown_field, KeyKind};
+use crate::internals::lists::{PartError, SHARD_KEY};
+use crate::internals::rules;
+use crate::internals::shard::shard_entries;
+use crate::internals::ty::{self, TyKind};
 
 pub fn check(cx: &Ctxt, cont: &Container) {
     if let Data::Struct(fields) = &cont.data {

@@ -1,9 +1,9 @@
 //! `read_concern`, `write_concern(...)` and `read_preference` on a model: the consistency every read and write of
 //! its collection asks for.
 
-use super::attr::Sp;
-use super::ctxt::Ctxt;
-use super::rules;
+use super::common::Sp;
+use crate::internals::ctxt::Ctxt;
+use crate::internals::rules;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 

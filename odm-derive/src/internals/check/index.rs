@@ -1,0 +1,319 @@
+//! The `index-*` and `capped-*` rules: indexes and capped/TTL settings declared on a model, resolved to stored key
+//! paths (names `idx_<keys>`, index types and the parallel-arrays limit, ways to remove old data).
+
+use crate::internals::ast::{Container, Data, Derive};
+use crate::internals::attr::did_you_mean;
+use crate::internals::attr::index::IndexAttr;
+use crate::internals::ctxt::Ctxt;
+use crate::internals::index_keys::{
+    default_name, field_is_date, key_label, parse_partial, resolve_keys, Key, KeyKind, DEFAULT_MAX_INDEXES,
+    SERVER_MAX_INDEXES,
+};
+use crate::internals::lists::{entries, PartError, KEYS, PARTIAL, WEIGHTS};
+use crate::internals::names::charset_error;
+use crate::internals::rules;
+use crate::internals::ty::{self};
+use quote::ToTokens;
+
+/// The problem with an explicit index name, if any.
+fn index_name_problem(name: &str) -> Option<String> {
+    let fix = |s: String| {
+        let prefixed = (!s.starts_with("idx_")).then(|| format!("idx_{s}"));
+        [Some(s), prefixed].into_iter().flatten().find(|c| index_name_problem(c).is_none())
+    };
+    charset_error("index", name, &fix).or_else(|| {
+        (!name.starts_with("idx_") || name.len() <= 4)
+            .then(|| format!("index name `{name}` must follow the naming rule `idx_<fields>`, e.g. `idx_order_no`"))
+    })
+}
+
+fn check_name(cx: &Ctxt, lit: &syn::LitStr) -> bool {
+    let problem = index_name_problem(&lit.value());
+    if let Some(msg) = &problem {
+        cx.error_spanned_by(lit, rules::INDEX_NAME, msg);
+    }
+    problem.is_none()
+}
+
+/// The options that tell two indexes on the same keys apart, as text.
+fn identity(idx: &IndexAttr) -> (bool, bool, Option<String>, Option<String>) {
+    let collation = idx.collation.as_ref().map(|(fields, _)| {
+        let mut f: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={}", v.to_token_stream())).collect();
+        f.sort();
+        f.join(",")
+    });
+    (idx.unique.is_some(), idx.sparse.is_some(), idx.partial.as_ref().map(|p| p.value().replace(' ', "")), collation)
+}
+
+/// Rules for the `weights` of a text index.
+fn check_weights(cx: &Ctxt, w: &syn::LitStr, keys: &[Key], labels: &[String]) {
+    let text_fields: Vec<&str> =
+        keys.iter().zip(labels).filter(|(k, _)| k.kind == KeyKind::Text).map(|(_, l)| l.as_str()).collect();
+    let listed: Vec<String> = text_fields.iter().map(|l| format!("`{l}`")).collect();
+    let text = w.value();
+    for entry in entries(&text) {
+        let Some((field, weight)) = entry.split_once(':').map(|(f, n)| (f.trim(), n.trim())) else {
+            let msg = format!("`{entry}`: weights are `text_field:weight`, e.g. `weights = \"title:10, body:2\"`");
+            PartError::quoting(rules::INDEX_TEXT, &text, entry, msg).report(cx, w, &WEIGHTS);
+            continue;
+        };
+        if !weight.parse::<i32>().is_ok_and(|n| (1..=99_999).contains(&n)) {
+            let msg = format!("`{entry}`: a weight is an integer from 1 to 99999");
+            PartError::quoting(rules::INDEX_TEXT, &text, weight, msg).report(cx, w, &WEIGHTS);
+        } else if !text_fields.contains(&field) {
+            let hint = did_you_mean(field, text_fields.iter().copied());
+            let detail = format!(
+                " is not a text key of this index{hint}: weights apply to its `:text` keys ({})",
+                listed.join(", ")
+            );
+            PartError::at(rules::INDEX_TEXT, &text, field, format!("`{field}`"), detail).report(cx, w, &WEIGHTS);
+        }
+    }
+}
+
+/// Rules for a TTL index (`expireAfterSeconds`).
+fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key]) {
+    let (Some((ttl, lit)), Some(tokens)) = (&idx.ttl, &idx.ttl_tokens) else { return };
+    if keys.len() != 1 {
+        cx.error_spanned_by(
+            tokens,
+            rules::INDEX_TTL,
+            "a TTL index has exactly one key, a date field: the server ignores `expireAfterSeconds` on compound \
+             indexes; declare the TTL on its own index, e.g. `index(keys = \"created_at\", ttl = 2592000)`",
+        );
+    } else if keys[0].kind != KeyKind::Asc && keys[0].kind != KeyKind::Desc {
+        cx.error_spanned_by(tokens, rules::INDEX_TTL, "a TTL index must be an ascending or descending index on a date field, not a text, hashed, geo or wildcard index");
+    } else if let (Some(f), None) = (keys[0].field, &keys[0].nested) {
+        if field_is_date(f) == Some(false) {
+            cx.error_spanned_by(
+                tokens,
+                rules::INDEX_TTL,
+                format!(
+                    "TTL index on `{}` (`{}`), which is not a date: documents would never expire; index a \
+                     `bson::DateTime` field (or an array of them)",
+                    f.rust_name,
+                    ty::display(f.ty)
+                ),
+            );
+        }
+    }
+    if *ttl > i64::from(i32::MAX) {
+        cx.error_spanned_by(lit, rules::INDEX_TTL, "`ttl` is at most 2147483647 seconds");
+    }
+}
+
+pub fn check(cx: &Ctxt, cont: &Container) {
+    let a = &cont.attrs;
+    if cont.derive == Derive::Embedded {
+        for idx in &a.indexes {
+            cx.error_spanned_by(&idx.span_tokens, rules::MODEL_ONLY, "indexes belong on a `#[derive(Model)]` collection model; declare them there with nested paths (`field.nested`)");
+        }
+        if let Some(c) = &a.capped {
+            cx.error_spanned_by(
+                &c.tokens,
+                rules::MODEL_ONLY,
+                "`capped` belongs on a `#[derive(Model)]` collection model",
+            );
+        }
+        return;
+    }
+    let Data::Struct(fields) = &cont.data else { return };
+    let limit = a.max_indexes.as_ref().map_or(DEFAULT_MAX_INDEXES, |m| m.value);
+    if let Some(m) = &a.max_indexes {
+        if m.value > SERVER_MAX_INDEXES {
+            cx.error_spanned_by(m, rules::INDEX_CEILING, format!("MongoDB allows at most 64 indexes per collection, `_id` included; `max_indexes` can be at most {SERVER_MAX_INDEXES}"));
+        }
+    }
+    // (name, exact, the keys of an index named by default): see `default_name`.
+    let mut names: Vec<(String, bool, Option<String>)> = Vec::new();
+    let mut patterns: Vec<(Vec<(String, KeyKind)>, &IndexAttr)> = Vec::new();
+    let mut text_index: Option<&IndexAttr> = None;
+    let mut has_ttl = false;
+    for (i, idx) in a.indexes.iter().enumerate() {
+        if i == limit {
+            let how = if a.max_indexes.is_some() {
+                "; drop an index, or raise `max_indexes` if the workload really needs it".to_owned()
+            } else {
+                format!("; raise the ceiling with `#[odm(max_indexes = {})]` if the workload needs it", a.indexes.len())
+            };
+            cx.error_spanned_by(
+                &idx.span_tokens,
+                rules::INDEX_CEILING,
+                format!(
+                    "{} indexes declared, over the ceiling of {limit} per collection (every index slows writes){how}",
+                    a.indexes.len()
+                ),
+            );
+        }
+        has_ttl |= idx.ttl.is_some();
+        let Some(keys_lit) = &idx.keys else { continue };
+        let keys = match resolve_keys(fields, &keys_lit.value()) {
+            Ok(k) => k,
+            Err(e) => {
+                e.report(cx, keys_lit, &KEYS);
+                continue;
+            }
+        };
+        let labels: Vec<String> = keys.iter().map(key_label).collect();
+        for (j, l) in labels.iter().enumerate() {
+            if labels[..j].contains(l) {
+                cx.error_spanned_by(keys_lit, rules::INDEX_KEYS, format!("`{l}` appears twice in one index; keep one"));
+            }
+        }
+        let count = |k: KeyKind| keys.iter().filter(|x| x.kind == k).count();
+        let is_text = count(KeyKind::Text) > 0;
+        if is_text {
+            if text_index.is_some() {
+                cx.error_spanned_by(keys_lit, rules::INDEX_TEXT, "a collection can have only one text index; put all text fields in one index (`keys = \"title:text, body:text\"`)");
+            }
+            text_index = Some(idx);
+        }
+        if count(KeyKind::Hashed) > 1 {
+            cx.error_spanned_by(
+                keys_lit,
+                rules::INDEX_HASHED,
+                "an index can hash only one field; keep one `:hashed` key",
+            );
+        }
+        if count(KeyKind::Wildcard) > 0 && keys.len() > 1 {
+            cx.error_spanned_by(
+                keys_lit,
+                rules::INDEX_WILDCARD,
+                "a wildcard index (`$**`) stands alone in this version of odm; declare it as its own index",
+            );
+        }
+        // Parallel arrays: keys may reach through one array only. Keys under the same array field
+        // (`items.name, items.quantity`) share it; nested arrays are checked by the generated const assertions.
+        let mut array_fields: Vec<&str> = Vec::new();
+        for k in keys.iter().filter(|k| k.first_is_array) {
+            let name = k.field.map_or("", |f| f.rust_name.as_str());
+            if !array_fields.contains(&name) {
+                array_fields.push(name);
+            }
+        }
+        if array_fields.len() > 1 {
+            cx.error_spanned_by(
+                keys_lit,
+                rules::INDEX_PARALLEL_ARRAYS,
+                format!(
+                    "`{}` and `{}` are both arrays: MongoDB cannot index two arrays in one compound index (parallel \
+                     arrays); index them separately",
+                    array_fields[0], array_fields[1]
+                ),
+            );
+        }
+        for (k, l) in keys.iter().zip(&labels) {
+            if k.kind == KeyKind::Hashed && k.first_is_array {
+                cx.error_spanned_by(
+                    keys_lit,
+                    rules::INDEX_HASHED,
+                    format!("`{l}` reaches into an array: hashed indexes cannot hold arrays; hash a scalar field"),
+                );
+            }
+        }
+        check_ttl(cx, idx, &keys);
+        if let (Some(s), Some(_)) = (&idx.sparse, &idx.partial) {
+            cx.error_spanned_by(s, rules::INDEX_PARTIAL, "`sparse` and `partial` cannot go together (the server refuses the index); keep `partial`, e.g. `partial = \"email exists\"`");
+        }
+        if let Some(u) = &idx.unique {
+            if count(KeyKind::Hashed) > 0 {
+                cx.error_spanned_by(
+                    u,
+                    rules::INDEX_HASHED,
+                    "a hashed index cannot be unique; put `unique` on an ascending index of the same field",
+                );
+            } else if count(KeyKind::Wildcard) > 0 {
+                cx.error_spanned_by(
+                    u,
+                    rules::INDEX_WILDCARD,
+                    "a wildcard index cannot be unique; remove `unique`, or declare a unique index on the field itself",
+                );
+            }
+        }
+        if let Some(w) = &idx.weights {
+            if is_text {
+                check_weights(cx, w, &keys, &labels);
+            } else {
+                cx.error_spanned_by(
+                    w,
+                    rules::INDEX_TEXT,
+                    "`weights` applies to text indexes only (keys like `title:text`)",
+                );
+            }
+        }
+        if let (Some(l), false) = (&idx.default_language, is_text) {
+            cx.error_spanned_by(
+                l,
+                rules::INDEX_TEXT,
+                "`default_language` applies to text indexes only (keys like `title:text`)",
+            );
+        }
+        if let (Some((_, c)), true) = (&idx.collation, is_text) {
+            cx.error_spanned_by(c, rules::INDEX_COLLATION, "text indexes do not support a collation (they compare by simple binary comparison); remove `collation`");
+        }
+        if let Some(p) = &idx.partial {
+            if let Err(e) = parse_partial(fields, &p.value()) {
+                e.report(cx, p, &PARTIAL);
+            }
+        }
+        let name_ok = idx.name.as_ref().is_none_or(|lit| check_name(cx, lit));
+        if idx.malformed || !name_ok {
+            continue;
+        }
+        // The same keys with the same options: a duplicate, whatever the names.
+        let pattern: Vec<(String, KeyKind)> = labels.iter().cloned().zip(keys.iter().map(|k| k.kind)).collect();
+        if patterns.iter().any(|(p, o)| *p == pattern && identity(o) == identity(idx)) {
+            cx.error_spanned_by(
+                keys_lit,
+                rules::INDEX_DUPLICATE,
+                "the same keys are already indexed with the same options; remove the duplicate index",
+            );
+            continue;
+        }
+        patterns.push((pattern, idx));
+        // Names: explicit ones follow the rule; defaults are `idx_<stored keys>` (exact comparisons here, the others
+        // by const assertions in the generated code).
+        let (name, exact) = match &idx.name {
+            Some(lit) => (lit.value(), true),
+            None => default_name(&keys),
+        };
+        let by_default = idx.name.is_none().then(|| keys_lit.value());
+        if let Some((_, _, other)) = names.iter().find(|(n, e, _)| *n == name && *e == exact) {
+            let (at, why) = match (&idx.name, other) {
+                (Some(n), Some(keys)) => (n.to_token_stream(), format!("it is the default name of index `{keys}` (`idx_` and its stored keys); choose another `name`")),
+                (Some(n), None) => (n.to_token_stream(), "give one of them another `name`".to_owned()),
+                (None, Some(keys)) if !exact => {
+                    cx.error_spanned_by(
+                        keys_lit, rules::INDEX_NAME,
+                        format!("this index gets the same default name as index `{keys}` (`idx_` and the stored keys); give one of them a `name`"),
+                    );
+                    continue;
+                }
+                (None, _) => (keys_lit.to_token_stream(), format!("`{name}` is the default name of these keys (`idx_` and the stored keys); give one of the indexes a `name`")),
+            };
+            cx.error_spanned_by(at, rules::INDEX_NAME, format!("two indexes are named `{name}`: {why}"));
+        }
+        names.push((name, exact, by_default));
+    }
+    if let Some(capped) = &a.capped {
+        if has_ttl {
+            cx.error_spanned_by(
+                &capped.tokens,
+                rules::CAPPED_TTL,
+                "a capped collection cannot have a TTL index: choose one way to remove old data",
+            );
+        }
+    }
+    if let Some(coll) = &a.collection {
+        if coll.value.starts_with("log_") && a.capped.is_none() && !has_ttl {
+            cx.error_spanned_by(
+                coll, rules::CAPPED_LOG,
+                format!(
+                    "log collection `{}` keeps growing: declare `#[odm(capped(size = <bytes>, max = <docs>))]` or a TTL index \
+                     `#[odm(index(keys = \"created_at\", ttl = <seconds>))]`",
+                    coll.value
+                ),
+            );
+        }
+    }
+}
