@@ -15,6 +15,7 @@ use super::case::RenameRule;
 use super::ctxt::Ctxt;
 use super::rules::{self, Rule};
 use common::skip_rest;
+use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
@@ -27,17 +28,19 @@ struct Attr<'c, T> {
     /// A mirrored serde attribute: serde itself reports duplicates, so odm stays silent.
     serde: bool,
     value: Option<Sp<T>>,
+    /// Where the first copy was set (its name), for a duplicate's second error.
+    first_key: TokenStream,
 }
 
 impl<'c, T> Attr<'c, T> {
     /// An `#[odm(...)]` attribute.
     fn none(cx: &'c Ctxt, name: &'static str) -> Self {
-        Attr { cx, name, serde: false, value: None }
+        Attr { cx, name, serde: false, value: None, first_key: TokenStream::new() }
     }
 
     /// A `#[serde(...)]` attribute odm reads.
     fn serde(cx: &'c Ctxt, name: &'static str) -> Self {
-        Attr { cx, name, serde: true, value: None }
+        Attr { cx, name, serde: true, value: None, first_key: TokenStream::new() }
     }
 
     /// Sets the value; `obj` is what later rules point at.
@@ -50,20 +53,31 @@ impl<'c, T> Attr<'c, T> {
     fn set_at<K: ToTokens, A: ToTokens>(&mut self, key: K, obj: A, value: T) {
         if self.value.is_none() {
             self.value = Some(Sp { value, tokens: obj.into_token_stream() });
+            self.first_key = key.into_token_stream();
         } else if self.serde {
             self.cx.serde_rejects();
         } else {
-            self.cx.error_spanned_by(
-                key,
-                rules::ATTR_DUPLICATE,
-                format!("duplicate odm attribute `{}`: it is already set on this item; keep one", self.name),
-            );
+            duplicate(self.cx, self.name, &self.first_key, key);
         }
     }
 
     fn get(self) -> Option<Sp<T>> {
         self.value
     }
+}
+
+/// A duplicate odm attribute, reported at both places: the second copy, and the first one it repeats.
+fn duplicate(cx: &Ctxt, name: &str, first: &TokenStream, second: impl ToTokens) {
+    cx.error_spanned_by(
+        second,
+        rules::ATTR_DUPLICATE,
+        format!("duplicate odm attribute `{name}`: it is already set on this item (see the next error); keep one"),
+    );
+    cx.error_spanned_by(
+        first,
+        rules::ATTR_DUPLICATE,
+        format!("`{name}` is first set here; the duplicate is reported above"),
+    );
 }
 
 fn lit_str(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
@@ -241,6 +255,8 @@ impl Container {
         let mut indexes = Vec::new();
         let mut queries = Vec::new();
         let mut capped = None;
+        let mut capped_at: Option<TokenStream> = None;
+        let mut write_concern_at: Option<TokenStream> = None;
         let mut max_indexes = Attr::none(cx, "max_indexes");
         let mut shard_key = Attr::none(cx, "shard_key");
         each_nested(cx, &input.attrs, "odm", |meta| {
@@ -254,8 +270,9 @@ impl Container {
             } else if p.is_ident("index") {
                 indexes.push(index::parse_index(cx, meta));
             } else if p.is_ident("capped") {
-                if capped.is_some() {
-                    cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate odm attribute `capped`: keep one");
+                match &capped_at {
+                    Some(first) => duplicate(cx, "capped", first, p),
+                    None => capped_at = Some(p.to_token_stream()),
                 }
                 capped = Some(index::parse_capped(cx, meta));
             } else if p.is_ident("max_indexes") {
@@ -317,8 +334,9 @@ impl Container {
                     read_preference.set_at(p, v.tokens, v.value);
                 }
             } else if p.is_ident("write_concern") {
-                if write_concern.is_some() {
-                    cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate odm attribute `write_concern`: keep one");
+                match &write_concern_at {
+                    Some(first) => duplicate(cx, "write_concern", first, p),
+                    None => write_concern_at = Some(p.to_token_stream()),
                 }
                 write_concern = Some(concern::parse_write_concern(cx, meta));
             } else if p.is_ident("crate") {
