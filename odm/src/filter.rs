@@ -28,7 +28,7 @@
 use crate::error::{Error, Result};
 use crate::meta::{name_paths, Marked};
 use crate::model::Model;
-use crate::path::{ArrayLike, ArrayNode, AsPath, Path, Queryable};
+use crate::path::{Access, ArrayFilter, ArrayLike, ArrayNode, AsPath, ElemNode, Path, Queryable, RawPath};
 use bson::{Bson, Document};
 use std::fmt;
 use std::marker::PhantomData;
@@ -326,7 +326,7 @@ impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
     }
 
     /// Some element satisfies `cond`, built from a path to the element (`$elemMatch`).
-    pub fn any(&self, cond: impl FnOnce(crate::path::ElemNode<R, W, A>) -> Filter<R>) -> Filter<R>
+    pub fn any(&self, cond: impl FnOnce(ElemNode<R, W, A>) -> Filter<R>) -> Filter<R>
     where
         A: Queryable,
     {
@@ -339,6 +339,44 @@ impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
                 Element::Fields(d) => op("$elemMatch", Bson::Document(d)),
             }),
         )
+    }
+
+    // Defined beside the filters rather than with the other element paths: its condition is a filter, and paths
+    // come before filters.
+    /// The elements selected by an array filter (`$[identifier]`), whose condition `select` builds from a path to
+    /// the element. The condition travels with the path into the update's `arrayFilters`.
+    ///
+    /// `identifier` must start with a lowercase ASCII letter and be alphanumeric; otherwise the update is refused
+    /// before sending.
+    pub fn filtered(
+        &self,
+        identifier: &'static str,
+        select: impl FnOnce(ElemNode<R, W, A>) -> Filter<R>,
+    ) -> ElemNode<R, W, A>
+    where
+        A: Access,
+    {
+        let segment = format!("$[{identifier}]");
+        let mut raw = self.raw.descend(self.raw.join(&segment), true);
+        let valid = identifier.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && identifier.chars().all(|c| c.is_ascii_alphanumeric());
+        if !valid {
+            let key = raw.key.clone();
+            raw.set_defect(|| {
+                format!(
+                    "array filter identifier `{identifier}` in {}: it must start with a lowercase letter and be \
+                     alphanumeric",
+                    Marked(&key)
+                )
+            });
+        }
+        let root = RawPath::from_key(identifier);
+        let filter = select(Path::<R, W::Item, A::Elem>::with_raw(root).into());
+        match filter.into_marked() {
+            Ok(condition) => raw.add_array_filter(ArrayFilter { identifier, condition }),
+            Err(e) => raw.set_defect(|| e),
+        }
+        Path::<R, W::Item, A::Elem>::with_raw(raw).into()
     }
 }
 

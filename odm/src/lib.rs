@@ -73,6 +73,14 @@
 //! serde's `rename`, `rename_all`, `rename_all_fields`, `skip`, `skip_serializing_if`, `default`, `tag` and
 //! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `from`/`into`, unknown
 //! converters) are refused at compile time.
+//!
+//! ## Layout
+//!
+//! Modules import one way, from the vocabulary up: [`BsonKind`], the field tables ([`meta`]), the path types and the
+//! diff recorder name no stored type; [`schema`] defines [`BsonSchema`] over them; the walks that need the trait sit
+//! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons, the std impls); then [`filter`]
+//! (which also builds array-filtered paths), [`update`] (which owns the operators a diff records, and
+//! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema.
 #![deny(missing_docs)]
 
 mod collection;
@@ -81,6 +89,7 @@ pub mod error;
 pub mod filter;
 pub mod index;
 mod keys;
+mod kind;
 pub mod meta;
 mod model;
 pub mod path;
@@ -97,6 +106,7 @@ pub use collection::{create_collection, create_command, decode, encode, Collecti
 pub use error::{DecodeError, Error, FieldFailure, ValidationError};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
+pub use kind::BsonKind;
 pub use meta::{FieldMeta, TypeMeta};
 pub use model::{
     Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction, ValidationLevel,
@@ -106,7 +116,7 @@ pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
 pub use path::{ArrayNode, AsPath, MapNode, Path};
-pub use schema::{BsonKind, BsonSchema};
+pub use schema::BsonSchema;
 pub use sync::plan::{Action, Plan, StaleHandling};
 pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, ValidatorRollout};
 pub use text::Lowercase;
@@ -121,13 +131,14 @@ pub mod __private {
         pub use crate::diff::generated::{converted_skippable, frozen};
     }
     pub use crate::index::IndexSpec;
+    pub use crate::kind::BsonKind;
     pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
     pub use crate::model::{
         Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
         ValidationLevel, WriteConcernSpec,
     };
     pub use crate::path::{self as path, encode_converted, encode_schema, encode_value, Access, AsPath, Path};
-    pub use crate::schema::{build, BsonKind, BsonSchema};
+    pub use crate::schema::{build, BsonSchema};
     pub use bson::{self, doc, Bson, Document};
     pub use core::ops::Deref;
     pub use serde;

@@ -168,9 +168,9 @@ pub struct FieldInfo {
     /// The stored key.
     pub key: &'static str,
     /// The field's BSON type family.
-    pub kind: crate::schema::BsonKind,
+    pub kind: crate::kind::BsonKind,
     /// For an array field, its elements' type family.
-    pub item: Option<crate::schema::BsonKind>,
+    pub item: Option<crate::kind::BsonKind>,
 }
 
 #[cfg(test)]

@@ -4,6 +4,10 @@
 //! `R`, its value type `W` and an [`Access`] marker `A` that says which writes it accepts: `_id`, shard-key fields and
 //! array counters have no setter at all, and counted arrays only offer operations whose effect on the length is known.
 //!
+//! The path types themselves know stored keys only, so the schema can name them; what needs a stored type's
+//! [`BsonSchema`] (encoding by type, paths to elements and entries) is added here, and filtered elements (`$[id]`,
+//! whose condition is a filter) in [`crate::filter`].
+//!
 //! ```
 //! use odm::{Model, Embedded, bson::oid::ObjectId};
 //! use serde::{Deserialize, Serialize};
@@ -30,51 +34,20 @@
 //! assert_eq!(f.items().at(2).price().key(), "it.2.p");
 //! ```
 
+mod types;
+
+pub(crate) use self::types::{check_dynamic_keys, unencodable};
+pub use self::types::{
+    encode_converted, encode_value, Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, IdField,
+    MapNode, Path, PathNode, Plain, RawPath, Root, ShardKeyField,
+};
+
 use bson::Bson;
 use serde::Serialize;
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
-use std::fmt;
-use std::marker::PhantomData;
-use std::ops::Deref;
 
 use crate::meta::Marked;
 use crate::schema::BsonSchema;
-
-/// What a path lets you write. Markers are types so that a forbidden write is a compile error at the call.
-pub trait Access: 'static {
-    /// The marker of a field below this one whose own marker is `F` (immutability is inherited).
-    type Child<F: Access>: Access;
-    /// The marker of an element of an array at this path.
-    type Elem: Access;
-}
-
-macro_rules! markers {
-    ($($(#[$doc:meta])* $name:ident: child = $child:ty, elem = $elem:ty;)*) => {$(
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy)]
-        pub enum $name {}
-        impl Access for $name {
-            type Child<F: Access> = $child;
-            type Elem = $elem;
-        }
-    )*};
-}
-
-markers! {
-    /// The document itself (`Order::fields()`): only its fields are paths.
-    Root: child = F, elem = Plain;
-    /// An ordinary field: every operator its type allows.
-    Plain: child = F, elem = Plain;
-    /// An array with a counter: only operations that keep the counter in step.
-    Counted: child = F, elem = Plain;
-    /// `_id` and everything under it: immutable (the server answers 66 `ImmutableField`).
-    IdField: child = IdField, elem = IdField;
-    /// A declared shard-key field: immutable once written (typed updates never move a document between shards).
-    ShardKeyField: child = ShardKeyField, elem = ShardKeyField;
-    /// An array counter: it changes only together with its array.
-    CounterField: child = CounterField, elem = CounterField;
-}
 
 /// Paths that can be `$set`, `$min`/`$max`-ed, `$inc`-ed, …: plain fields, and counted arrays as a whole (the counter
 /// is set to the new length in the same update).
@@ -142,135 +115,6 @@ impl Queryable for IdField {}
 impl Queryable for ShardKeyField {}
 impl Queryable for CounterField {}
 
-/// An `arrayFilters` entry contributed by a filtered positional path (`$[id]`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ArrayFilter {
-    /// The identifier (`id` in `$[id]`).
-    pub identifier: &'static str,
-    /// The condition document (`{"id.p": {"$gt": 5}}`).
-    pub condition: bson::Document,
-}
-
-/// The untyped part of a path: stored key path and what typed operations need to know about it.
-#[derive(Clone, Debug, Default)]
-pub struct RawPath {
-    pub(crate) key: Cow<'static, str>,
-    /// For a counted array: the counter's stored key, a sibling of the array's last segment (see
-    /// [`RawPath::counter_key`]).
-    pub(crate) counter: Option<&'static str>,
-    /// True when the counter is a `long` (its `$set` must write a long, or the validator refuses it).
-    pub(crate) counter_long: bool,
-    /// For an array declared `keep_last`: how many elements pushes keep.
-    pub(crate) keep_last: Option<u32>,
-    /// True when `None` is written as an absent key (so setting `None` means `$unset`).
-    pub(crate) none_is_absent: bool,
-    /// True when the path goes through a positional segment (`$`, `$[]`, `$[id]`).
-    pub(crate) positional: bool,
-    /// Array filters and defects, boxed: most paths have neither, and paths are moved often.
-    extra: Option<Box<PathExtra>>,
-}
-
-/// The rarely present parts of a [`RawPath`].
-#[derive(Clone, Debug, Default)]
-struct PathExtra {
-    array_filters: Vec<ArrayFilter>,
-    /// A problem found while building the path (bad map key, bad identifier), reported when it is used.
-    defect: Option<String>,
-}
-
-impl RawPath {
-    /// The stored key path, dot-separated (`it.$[].p`).
-    pub fn key(&self) -> &str {
-        &self.key
-    }
-
-    /// Appends `segment` (already a valid stored segment) to this path.
-    fn join(&self, segment: &str) -> Cow<'static, str> {
-        if self.key.is_empty() {
-            Cow::Owned(segment.to_owned())
-        } else {
-            let mut s = String::with_capacity(self.key.len() + 1 + segment.len());
-            s.push_str(&self.key);
-            s.push('.');
-            s.push_str(segment);
-            Cow::Owned(s)
-        }
-    }
-
-    fn join_static(&self, segment: &'static str) -> Cow<'static, str> {
-        if self.key.is_empty() {
-            Cow::Borrowed(segment)
-        } else {
-            self.join(segment)
-        }
-    }
-
-    fn descend(&self, key: Cow<'static, str>, positional: bool) -> RawPath {
-        RawPath {
-            key,
-            counter: None,
-            counter_long: false,
-            keep_last: None,
-            none_is_absent: false,
-            positional: self.positional || positional,
-            extra: self.extra.clone(),
-        }
-    }
-
-    /// For a counted array: the counter's stored path, beside the array (`a.b.it` → `a.b.ic`). Computed when
-    /// needed, so paths to nested counted arrays cost no allocation until a write uses the counter.
-    pub(crate) fn counter_key(&self) -> Option<Cow<'static, str>> {
-        let counter = self.counter?;
-        let parent = match &self.key {
-            // Static keys are a model's own fields (joined paths are owned): no parent to prefix.
-            Cow::Borrowed(key) => {
-                debug_assert!(!key.contains('.'), "static keys are single segments");
-                None
-            }
-            Cow::Owned(key) => key.rfind('.').map(|dot| &key[..=dot]),
-        };
-        Some(match parent {
-            None => Cow::Borrowed(counter),
-            Some(parent) => Cow::Owned(format!("{parent}{counter}")),
-        })
-    }
-
-    /// The path's problem, if building it found one (bad map key, bad identifier).
-    #[inline]
-    pub(crate) fn check(&self) -> Result<(), String> {
-        match self.extra.as_ref().and_then(|e| e.defect.as_ref()) {
-            Some(d) => Err(d.clone()),
-            None => Ok(()),
-        }
-    }
-
-    /// Records a problem, keeping the first one.
-    fn set_defect(&mut self, why: impl FnOnce() -> String) {
-        let extra = self.extra.get_or_insert_with(Box::default);
-        if extra.defect.is_none() {
-            extra.defect = Some(why());
-        }
-    }
-
-    /// The `arrayFilters` entries of the filtered positional segments on this path.
-    pub(crate) fn array_filters(&self) -> &[ArrayFilter] {
-        self.extra.as_ref().map_or(&[], |e| &e.array_filters)
-    }
-}
-
-/// Encodes a value for the stored path `at` the way the field's serializer writes it (through a serde converter when
-/// the field has one), refusing run-time keys that could be read as operators or paths. The error marks `at` for the
-/// collection to name in Rust terms; [`crate::Update::build`] and the collection show it.
-pub type Encoder<W> = fn(&W, &str) -> Result<Bson, String>;
-
-/// Serializes with `W`'s own `Serialize` impl (mixed fields, serde converters), then checks every key: such values
-/// may carry keys chosen at run time.
-pub fn encode_value<W: Serialize>(value: &W, at: &str) -> Result<Bson, String> {
-    let v = bson::serialize_to_bson(value).map_err(|e| unencodable(at, e))?;
-    check_dynamic_keys(&v, at)?;
-    Ok(v)
-}
-
 /// Encodes through [`BsonSchema::to_bson`], which converts scalars directly; keys are walked only when the type
 /// can carry run-time keys (maps, free-form documents).
 #[inline]
@@ -283,109 +127,7 @@ pub fn encode_schema<W: BsonSchema + Serialize>(value: &W, at: &str) -> Result<B
     Ok(v)
 }
 
-/// Checks a value a serde converter wrote for the stored path `at` (its keys are not known to the type).
-#[doc(hidden)]
-pub fn encode_converted(value: Result<Bson, bson::error::Error>, at: &str) -> Result<Bson, String> {
-    let v = value.map_err(|e| unencodable(at, e))?;
-    check_dynamic_keys(&v, at)?;
-    Ok(v)
-}
-
-/// The error of a value that does not encode at stored path `at`.
-pub(crate) fn unencodable(at: &str, e: bson::error::Error) -> String {
-    format!("{}: cannot serialize the value: {e}", Marked(at))
-}
-
-/// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
-pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
-    match crate::keys::first_bad(value) {
-        Some((_, k, why)) => Err(format!("{}: key {k:?} in the value cannot be stored: {why}", Marked(at))),
-        None => Ok(()),
-    }
-}
-
-/// A typed path to a value of type `W` inside documents of model `R`, writable as allowed by `A`.
-pub struct Path<R, W, A> {
-    pub(crate) raw: RawPath,
-    pub(crate) enc: Encoder<W>,
-    _marker: PhantomData<fn() -> (R, A)>,
-}
-
-impl<R, W, A> Clone for Path<R, W, A> {
-    fn clone(&self) -> Self {
-        Path { raw: self.raw.clone(), enc: self.enc, _marker: PhantomData }
-    }
-}
-
-impl<R, W, A> fmt::Debug for Path<R, W, A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Path({:?})", self.raw.key)
-    }
-}
-
 impl<R, W, A> Path<R, W, A> {
-    /// The stored key path, dot-separated, as the server sees it (`it.$[].p`).
-    pub fn key(&self) -> &str {
-        &self.raw.key
-    }
-
-    /// The untyped part of the path.
-    pub fn raw(&self) -> &RawPath {
-        &self.raw
-    }
-
-    /// Encodes a value for this path, refusing run-time keys that could be read as operators or paths.
-    #[inline]
-    pub(crate) fn encode(&self, value: &W) -> Result<Bson, String> {
-        (self.enc)(value, &self.raw.key)
-    }
-
-    /// The root of `R`'s paths. Used by generated code.
-    #[doc(hidden)]
-    pub fn __root() -> Self
-    where
-        W: Serialize,
-    {
-        Path { raw: RawPath::default(), enc: encode_value::<W>, _marker: PhantomData }
-    }
-
-    /// A field below this path. Used by generated code.
-    #[doc(hidden)]
-    #[inline]
-    pub fn __field<F, FA: Access>(
-        &self,
-        key: &'static str,
-        enc: Encoder<F>,
-        counter: Option<(&'static str, crate::schema::BsonKind)>,
-        keep_last: Option<u32>,
-        none_is_absent: bool,
-    ) -> Path<R, F, A::Child<FA>>
-    where
-        A: Access,
-    {
-        let counter_long = counter.is_some_and(|(_, kind)| kind == crate::schema::BsonKind::Long);
-        let raw = if self.raw.key.is_empty() && self.raw.extra.is_none() {
-            // A model's own field: every part is static, nothing to copy from the parent.
-            RawPath {
-                key: Cow::Borrowed(key),
-                counter: counter.map(|(c, _)| c),
-                counter_long,
-                keep_last,
-                none_is_absent,
-                positional: false,
-                extra: None,
-            }
-        } else {
-            let mut raw = self.raw.descend(self.raw.join(key), false);
-            raw.counter = counter.map(|(c, _)| c);
-            raw.counter_long = counter_long;
-            raw.keep_last = keep_last;
-            raw.none_is_absent = none_is_absent;
-            raw
-        };
-        Path { raw, enc, _marker: PhantomData }
-    }
-
     fn retyped<W2: BsonSchema + Serialize, A2>(&self, raw: RawPath) -> Path<R, W2, A2> {
         Path::with_raw(raw)
     }
@@ -394,31 +136,7 @@ impl<R, W, A> Path<R, W, A> {
     where
         W: BsonSchema + Serialize,
     {
-        Path { raw, enc: encode_schema::<W>, _marker: PhantomData }
-    }
-}
-
-/// Converts a path node (a plain path, an array or map node, an embedded struct's fields) into its [`Path`].
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a path into `{R}` documents (rule `path-model`)",
-    label = "expected a path from `{R}::fields()`",
-    note = "a path belongs to the model whose `fields()` it was taken from; updates and projections of `{R}` take \
-            only paths rooted at `{R}`"
-)]
-pub trait AsPath<R> {
-    /// The value type at the path.
-    type Value;
-    /// The access marker.
-    type Access: Access;
-    /// The typed path.
-    fn as_path(&self) -> &Path<R, Self::Value, Self::Access>;
-}
-
-impl<R, T: AsPath<R>> AsPath<R> for &T {
-    type Value = T::Value;
-    type Access = T::Access;
-    fn as_path(&self) -> &Path<R, T::Value, T::Access> {
-        (**self).as_path()
+        Path::from_raw(raw, encode_schema::<W>)
     }
 }
 
@@ -428,64 +146,6 @@ impl<R, W, A: Access> AsPath<R> for Path<R, W, A> {
     fn as_path(&self) -> &Path<R, W, A> {
         self
     }
-}
-
-/// The node of a type's paths: plain types give a [`Path`], arrays an [`ArrayNode`], maps a [`MapNode`], derived
-/// structs their generated `…Fields` struct. Every node dereferences to its [`Path`].
-pub trait PathNode<R, W, A: Access>: AsPath<R, Value = W, Access = A> + From<Path<R, W, A>> {}
-impl<R, W, A: Access, T: AsPath<R, Value = W, Access = A> + From<Path<R, W, A>>> PathNode<R, W, A> for T {}
-
-macro_rules! node {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        pub struct $name<R, W, A> {
-            path: Path<R, W, A>,
-        }
-
-        impl<R, W, A> From<Path<R, W, A>> for $name<R, W, A> {
-            fn from(path: Path<R, W, A>) -> Self {
-                $name { path }
-            }
-        }
-
-        impl<R, W, A> Deref for $name<R, W, A> {
-            type Target = Path<R, W, A>;
-            fn deref(&self) -> &Path<R, W, A> {
-                &self.path
-            }
-        }
-
-        impl<R, W, A: Access> AsPath<R> for $name<R, W, A> {
-            type Value = W;
-            type Access = A;
-            fn as_path(&self) -> &Path<R, W, A> {
-                &self.path
-            }
-        }
-
-        impl<R, W, A> Clone for $name<R, W, A> {
-            fn clone(&self) -> Self {
-                $name { path: self.path.clone() }
-            }
-        }
-
-        impl<R, W, A> fmt::Debug for $name<R, W, A> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                self.path.fmt(f)
-            }
-        }
-    };
-}
-
-node! {
-    /// The path of an array, with paths to its elements: all of them (`$[]`), the one the filter matched (`$`), the
-    /// ones an array filter selects (`$[id]`), or one by index.
-    ArrayNode
-}
-
-node! {
-    /// The path of a map (dynamic keys), with paths to its entries.
-    MapNode
 }
 
 /// A stored array: `Vec`, `VecDeque`, sets, fixed-size arrays, and `Option`s of them.
@@ -548,41 +208,6 @@ impl<R, W: ArrayLike, A: Access> ArrayNode<R, W, A> {
     /// The element at `index`.
     pub fn at(&self, index: usize) -> ElemNode<R, W, A> {
         let raw = self.path.raw.descend(self.path.raw.join(&index.to_string()), false);
-        self.path.retyped::<W::Item, A::Elem>(raw).into()
-    }
-
-    /// The elements selected by an array filter (`$[identifier]`), whose condition `select` builds from a path to
-    /// the element. The condition travels with the path into the update's `arrayFilters`.
-    ///
-    /// `identifier` must start with a lowercase ASCII letter and be alphanumeric; otherwise the update is refused
-    /// before sending.
-    pub fn filtered(
-        &self,
-        identifier: &'static str,
-        select: impl FnOnce(ElemNode<R, W, A>) -> crate::filter::Filter<R>,
-    ) -> ElemNode<R, W, A> {
-        let segment = format!("$[{identifier}]");
-        let mut raw = self.path.raw.descend(self.path.raw.join(&segment), true);
-        let valid = identifier.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-            && identifier.chars().all(|c| c.is_ascii_alphanumeric());
-        if !valid {
-            let key = raw.key.clone();
-            raw.set_defect(|| {
-                format!(
-                    "array filter identifier `{identifier}` in {}: it must start with a lowercase letter and be \
-                     alphanumeric",
-                    Marked(&key)
-                )
-            });
-        }
-        let root = RawPath { key: Cow::Borrowed(identifier), ..RawPath::default() };
-        let filter = select(self.path.retyped::<W::Item, A::Elem>(root).into());
-        match filter.into_marked() {
-            Ok(condition) => {
-                raw.extra.get_or_insert_with(Box::default).array_filters.push(ArrayFilter { identifier, condition })
-            }
-            Err(e) => raw.set_defect(|| e),
-        }
         self.path.retyped::<W::Item, A::Elem>(raw).into()
     }
 

@@ -1,68 +1,25 @@
 //! The `$jsonSchema` side of a type: what serialization writes, as a validator fragment.
 //!
-//! [`BsonSchema`] is implemented here for every type odm can store faithfully and by `#[derive(Model)]` /
-//! `#[derive(Embedded)]` for user types. A type without an impl cannot be a field, and the compiler says so at the
-//! field. The mapping follows what `bson`'s serializer writes: `i8`–`i32`, `u8`, `u16` → `int`; `i64`, `u32` →
-//! `long`; `f32`, `f64` → `double` (rule [`type-faithful`](crate::rules#type-faithful)).
+//! [`BsonSchema`] is implemented for every std and `bson` type odm can store faithfully (the `impls` submodule) and by
+//! `#[derive(Model)]` / `#[derive(Embedded)]` for user types. A type without an impl cannot be a field, and the
+//! compiler says so at the field. The mapping follows what `bson`'s serializer writes: `i8`–`i32`, `u8`, `u16` →
+//! `int`; `i64`, `u32` → `long`; `f32`, `f64` → `double`.
+//!
+//! The trait names the path types ([`crate::path::Access`], the node it converts into) and the diff recorder
+//! ([`crate::diff::Diff`]) only: the walks over stored types that need the trait (navigating paths, diffing
+//! sequences and maps) live above it, in [`crate::path`] and [`crate::diff`].
+
+mod counters;
+mod impls;
+
+pub(crate) use self::counters::{all_elements, counter_pairs};
+pub use crate::kind::BsonKind;
 
 use crate::diff::{Diff, DiffPath};
 use crate::meta::TypeMeta;
-use crate::path::{Access, ArrayNode, MapNode, Path, PathNode};
+use crate::path::{Access, PathNode};
 use bson::{doc, Bson, Document};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
-use std::sync::Arc;
-
-/// The BSON type family of a Rust type, available in `const` context so the derive can assert on it
-/// (e.g. "a counter is an integer", "an array declares its bound") even through type aliases.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum BsonKind {
-    /// `int` (32-bit).
-    Int,
-    /// `long` (64-bit).
-    Long,
-    /// `double`.
-    Double,
-    /// `decimal`.
-    Decimal,
-    /// `string`.
-    String,
-    /// `bool`.
-    Bool,
-    /// `objectId`.
-    ObjectId,
-    /// `date`.
-    Date,
-    /// `timestamp`.
-    Timestamp,
-    /// `binData`.
-    Binary,
-    /// A document with known fields (embedded structs, tagged enums).
-    Object,
-    /// A document with dynamic keys (maps).
-    Map,
-    /// `array`.
-    Array,
-    /// Anything else.
-    Other,
-}
-
-impl BsonKind {
-    /// True for `array`.
-    pub const fn is_array(self) -> bool {
-        matches!(self, BsonKind::Array)
-    }
-
-    /// True for a document with keys chosen at run time (maps, `bson::Document`).
-    pub const fn is_map(self) -> bool {
-        matches!(self, BsonKind::Map)
-    }
-
-    /// True for `int` and `long`, the types a counter may have.
-    pub const fn is_integer(self) -> bool {
-        matches!(self, BsonKind::Int | BsonKind::Long)
-    }
-}
 
 /// How deep [`BsonSchema::dynamic_keys`] looks before answering `true`. Small on purpose: a type with two
 /// recursive fields costs `2^depth` calls, and answering `true` only means a key walk that finds nothing.
@@ -94,9 +51,10 @@ pub trait BsonSchema {
     /// fixed-size array, or a derived newtype whose array field declares `max_items` (or `unbounded`).
     const BOUNDED: bool = false;
 
-    /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a [`Path`] for
-    /// plain values, an [`ArrayNode`] for arrays, a [`MapNode`] for maps, the generated `…Fields` struct for derived
-    /// structs. A hand-written impl uses `odm::Path<R, W, A>`.
+    /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a
+    /// [`Path`](crate::Path) for plain values, an [`ArrayNode`](crate::ArrayNode) for arrays, a
+    /// [`MapNode`](crate::MapNode) for maps, the generated `…Fields` struct for derived structs. A hand-written impl
+    /// uses `odm::Path<R, W, A>`.
     type Node<R, W, A: Access>: PathNode<R, W, A>;
 
     /// The `$jsonSchema` fragment a stored value of this type satisfies.
@@ -148,357 +106,19 @@ pub trait BsonSchema {
     }
 }
 
-macro_rules! scalar {
-    ($($ty:ty => $alias:literal, $kind:ident $(, |$v:ident| $conv:expr)?;)*) => {$(
-        impl BsonSchema for $ty {
-            const KIND: BsonKind = BsonKind::$kind;
-            type Node<R, W, A: Access> = Path<R, W, A>;
-            fn bson_schema() -> Document {
-                doc! { "bsonType": $alias }
-            }
-            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-                crate::diff::by_eq(old, new, at, out)
-            }
-            $(
-                fn to_bson($v: &Self) -> Result<Bson, bson::error::Error> {
-                    Ok($conv)
-                }
-            )?
-        }
-    )*};
-}
-
-// The conversions are what bson's serializer writes for each type (`u32` as `long`, `f32` widened), without the
-// serde round trip (an ObjectId goes through hex text there).
-scalar! {
-    i8 => "int", Int, |v| Bson::Int32(i32::from(*v));
-    i16 => "int", Int, |v| Bson::Int32(i32::from(*v));
-    i32 => "int", Int, |v| Bson::Int32(*v);
-    u8 => "int", Int, |v| Bson::Int32(i32::from(*v));
-    u16 => "int", Int, |v| Bson::Int32(i32::from(*v));
-    i64 => "long", Long, |v| Bson::Int64(*v);
-    u32 => "long", Long, |v| Bson::Int64(i64::from(*v));
-    f32 => "double", Double, |v| Bson::Double(f64::from(*v));
-    f64 => "double", Double, |v| Bson::Double(*v);
-    bool => "bool", Bool, |v| Bson::Boolean(*v);
-    String => "string", String, |v| Bson::String(v.clone());
-    bson::oid::ObjectId => "objectId", ObjectId, |v| Bson::ObjectId(*v);
-    bson::DateTime => "date", Date, |v| Bson::DateTime(*v);
-    bson::Decimal128 => "decimal", Decimal, |v| Bson::Decimal128(*v);
-    bson::Binary => "binData", Binary;
-    bson::Uuid => "binData", Binary;
-    bson::Timestamp => "timestamp", Timestamp, |v| Bson::Timestamp(*v);
-}
-
-/// A free-form document: its keys are chosen at run time.
-impl BsonSchema for bson::Document {
-    const KIND: BsonKind = BsonKind::Map;
-    type Node<R, W, A: Access> = Path<R, W, A>;
-    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-        crate::diff::by_eq(old, new, at, out)
-    }
-    fn bson_schema() -> Document {
-        doc! { "bsonType": "object" }
-    }
-    fn dynamic_keys(_depth: u8) -> bool {
-        true
-    }
-}
-
-impl BsonSchema for char {
-    const KIND: BsonKind = BsonKind::String;
-    type Node<R, W, A: Access> = Path<R, W, A>;
-    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-        crate::diff::by_eq(old, new, at, out)
-    }
-    fn bson_schema() -> Document {
-        doc! { "bsonType": "string", "minLength": 1, "maxLength": 1 }
-    }
-}
-
-/// `Option<T>` is stored as `T` when present; absence is expressed by the parent's `required` list.
-impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
-    const KIND: BsonKind = T::KIND;
-    const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
-    const BOUNDED: bool = T::BOUNDED;
-    type Node<R, W, A: Access> = T::Node<R, W, A>;
-    /// `None` is written as `null` here; a field that is absent when `None` is handled by the parent's
-    /// `skip_serializing_if`.
-    fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> {
-        match value {
-            Some(v) => T::to_bson(v),
-            None => Ok(Bson::Null),
-        }
-    }
-    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-        match (old, new) {
-            (None, None) => {}
-            (Some(a), Some(b)) => T::diff(a, b, at, out),
-            (_, None) => out.set_bson(at, Bson::Null),
-            (None, Some(b)) => out.set(at, b),
-        }
-    }
-    fn bson_schema() -> Document {
-        T::bson_schema()
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        T::bson_schema_within(closed)
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        T::type_meta()
-    }
-    fn dynamic_keys(depth: u8) -> bool {
-        depth == 0 || T::dynamic_keys(depth - 1)
-    }
-    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-        T::counter_checks(value, depth, out)
-    }
-}
-
-macro_rules! transparent {
-    ($($wrapper:ident),*) => {$(
-        impl<T: BsonSchema + Serialize> BsonSchema for $wrapper<T> {
-            const KIND: BsonKind = T::KIND;
-            const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
-            const BOUNDED: bool = T::BOUNDED;
-            type Node<R, W, A: Access> = T::Node<R, W, A>;
-            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) where Self: Serialize {
-                T::diff(old, new, at, out)
-            }
-            fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> where Self: Serialize {
-                T::to_bson(value)
-            }
-            fn bson_schema() -> Document {
-                T::bson_schema()
-            }
-            fn bson_schema_within(closed: bool) -> Document {
-                T::bson_schema_within(closed)
-            }
-            fn type_meta() -> Option<&'static TypeMeta> {
-                T::type_meta()
-            }
-            fn dynamic_keys(depth: u8) -> bool {
-                depth == 0 || T::dynamic_keys(depth - 1)
-            }
-            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-                T::counter_checks(value, depth, out)
-            }
-        }
-    )*};
-}
-transparent!(Box, Arc);
-
-fn array_of<T: BsonSchema>(closed: bool) -> Document {
-    doc! { "bsonType": "array", "items": T::bson_schema_within(closed) }
-}
-
-/// The checks of the elements' counted arrays, each over every element. One check per counted array, never an `$and`
-/// of several: the server reports which clause of the validator failed but not which part of an expression, so a
-/// check that holds one pair lets a refused write name that pair (see [`counter_pairs`]).
-fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<Bson>) {
-    let var = format!("e{depth}");
-    let mut inner = Vec::new();
-    T::counter_checks(&format!("$${var}"), depth + 1, &mut inner);
-    out.extend(inner.into_iter().map(|check| all_elements(value, &var, check)));
-}
-
-macro_rules! sequence {
-    ($($ty:ident),*) => {$(
-        impl<T: BsonSchema + Serialize> BsonSchema for $ty<T> {
-            const KIND: BsonKind = BsonKind::Array;
-            const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
-            type Node<R, W, A: Access> = ArrayNode<R, W, A>;
-            fn bson_schema() -> Document {
-                array_of::<T>(false)
-            }
-            fn bson_schema_within(closed: bool) -> Document {
-                array_of::<T>(closed)
-            }
-            fn type_meta() -> Option<&'static TypeMeta> {
-                T::type_meta()
-            }
-            fn dynamic_keys(depth: u8) -> bool {
-                depth == 0 || T::dynamic_keys(depth - 1)
-            }
-            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-                array_counter_checks::<T>(value, depth, out)
-            }
-            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-                crate::diff::sequence(old.iter(), new.iter(), at, out)
-            }
-        }
-    )*};
-}
-sequence!(Vec, VecDeque, BTreeSet);
-
-impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
-    const KIND: BsonKind = BsonKind::Array;
-    const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
-    type Node<R, W, A: Access> = ArrayNode<R, W, A>;
-    fn bson_schema() -> Document {
-        array_of::<T>(false)
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        array_of::<T>(closed)
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        T::type_meta()
-    }
-    fn dynamic_keys(depth: u8) -> bool {
-        depth == 0 || T::dynamic_keys(depth - 1)
-    }
-    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-        array_counter_checks::<T>(value, depth, out)
-    }
-}
-
-/// Fixed-size arrays carry their bound: `minItems == maxItems == N`.
-impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
-    const KIND: BsonKind = BsonKind::Array;
-    const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
-    const BOUNDED: bool = true;
-    type Node<R, W, A: Access> = ArrayNode<R, W, A>;
-    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
-    where
-        Self: Serialize,
-    {
-        crate::diff::sequence(old.iter(), new.iter(), at, out)
-    }
-    fn bson_schema() -> Document {
-        Self::bson_schema_within(false)
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        let mut d = array_of::<T>(closed);
-        d.insert("minItems", N as i64);
-        d.insert("maxItems", N as i64);
-        d
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        T::type_meta()
-    }
-    fn dynamic_keys(depth: u8) -> bool {
-        depth == 0 || T::dynamic_keys(depth - 1)
-    }
-    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-        array_counter_checks::<T>(value, depth, out)
-    }
-}
-
 /// A key MongoDB can store as data and address in a path: empty, or not starting with `$` and without `.` (NUL
 /// cannot occur in a BSON key). The server's half of the check odm makes before sending (rule
 /// [`key-map`](crate::rules#key-map)).
 pub const MAP_KEY_PATTERN: &str = "^([^$.][^.]*)?$";
 
-/// A map: every key must match [`MAP_KEY_PATTERN`] (so a document written around odm with a key `a.b` or `$where`
-/// is refused), every value must match `V`.
-fn map_of<V: BsonSchema>(closed: bool) -> Document {
-    doc! {
-        "bsonType": "object",
-        "patternProperties": { MAP_KEY_PATTERN: V::bson_schema_within(closed) },
-        "additionalProperties": false,
-    }
-}
-
-impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMap<String, V, S> {
-    const KIND: BsonKind = BsonKind::Map;
-    type Node<R, W, A: Access> = MapNode<R, W, A>;
-    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-        crate::diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
-    }
-    fn bson_schema() -> Document {
-        map_of::<V>(false)
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        map_of::<V>(closed)
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        V::type_meta()
-    }
-    fn dynamic_keys(_depth: u8) -> bool {
-        true
-    }
-}
-
-impl<V: BsonSchema + Serialize> BsonSchema for BTreeMap<String, V> {
-    const KIND: BsonKind = BsonKind::Map;
-    type Node<R, W, A: Access> = MapNode<R, W, A>;
-    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-        crate::diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
-    }
-    fn bson_schema() -> Document {
-        map_of::<V>(false)
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        map_of::<V>(closed)
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        V::type_meta()
-    }
-    fn dynamic_keys(_depth: u8) -> bool {
-        true
-    }
-}
-
-/// `$allElementsTrue` over an array, with `$map` binding each element to `var`; a non-array value yields `true`
-/// (its type is the `$jsonSchema`'s business, and `$map` over a non-array would abort the validation).
-fn all_elements(value: &str, var: &str, check: Bson) -> Bson {
-    Bson::from(doc! {
-        "$allElementsTrue": [{
-            "$map": {
-                "input": { "$cond": [{ "$isArray": [value] }, value, []] },
-                "as": var,
-                "in": check,
-            }
-        }]
-    })
-}
-
-/// The `(array, counter)` pairs a counter check compares, as stored paths from the document root with `$[]` for
-/// every element of an enclosing array (`("d.$[].m", "d.$[].mc")`): the reading of what [`build::counter_check`] and
-/// `all_elements` write, so that a failed check can be named. A check of today's validators holds one pair; an
-/// `$and` of several (validators written by earlier versions) yields them all.
-pub(crate) fn counter_pairs(check: &Bson) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    read_pairs(check, &mut Vec::new(), &mut out);
-    out
-}
-
-/// `bindings` holds the `$map` variables in scope, each with the stored path of the elements it stands for.
-fn read_pairs(check: &Bson, bindings: &mut Vec<(String, String)>, out: &mut Vec<(String, String)>) {
-    let Some(d) = check.as_document() else { return };
-    let resolve = |expr: &str, bindings: &[(String, String)]| -> Option<String> {
-        match expr.strip_prefix("$$") {
-            Some(var_path) => {
-                let (var, rest) = var_path.split_once('.').map_or((var_path, None), |(v, r)| (v, Some(r)));
-                let (_, base) = bindings.iter().rev().find(|(v, _)| v == var)?;
-                Some(rest.map_or_else(|| base.clone(), |rest| format!("{base}.{rest}")))
-            }
-            None => expr.strip_prefix('$').map(str::to_owned),
-        }
-    };
-    // The second argument of `$cond` (`{$size: array}`, or the array itself as `$map`'s input).
-    let cond_arg = |v: Option<&Bson>| v?.as_document()?.get_array("$cond").ok()?.get(1).cloned();
-    if let Ok(and) = d.get_array("$and") {
-        and.iter().for_each(|c| read_pairs(c, bindings, out));
-    } else if let Ok([size, count]) = d.get_array("$eq").map(Vec::as_slice) {
-        let array = cond_arg(Some(size)).and_then(|s| s.as_document()?.get_str("$size").ok().map(str::to_owned));
-        let counter = count.as_document().and_then(|c| c.get_array("$ifNull").ok()?.first()?.as_str());
-        if let (Some(array), Some(counter)) = (array, counter) {
-            if let (Some(a), Some(c)) = (resolve(&array, bindings), resolve(counter, bindings)) {
-                out.push((a, c));
-            }
-        }
-    } else if let Some(map) =
-        d.get_array("$allElementsTrue").ok().and_then(|a| a.first()?.as_document()?.get_document("$map").ok())
-    {
-        let input = cond_arg(map.get("input"));
-        let elements = input.as_ref().and_then(|i| resolve(i.as_str()?, bindings));
-        if let (Some(elements), Ok(var), Some(inner)) = (elements, map.get_str("as"), map.get("in")) {
-            bindings.push((var.to_owned(), format!("{elements}.$[]")));
-            read_pairs(inner, bindings, out);
-            bindings.pop();
-        }
-    }
+/// The checks of the elements' counted arrays, each over every element. One check per counted array, never an `$and`
+/// of several: the server reports which clause of the validator failed but not which part of an expression, so a
+/// check that holds one pair lets a refused write name that pair (see [`counter_pairs`]).
+pub(crate) fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<Bson>) {
+    let var = format!("e{depth}");
+    let mut inner = Vec::new();
+    T::counter_checks(&format!("$${var}"), depth + 1, &mut inner);
+    out.extend(inner.into_iter().map(|check| all_elements(value, &var, check)));
 }
 
 /// Builders the derives call; public for generated code only.
@@ -660,16 +280,7 @@ pub mod build {
         }
     }
 
-    /// `size(array) == counter`, tolerant of absence (both count as 0) and of wrong types (left to `$jsonSchema`);
-    /// rule [`counter-in-step`](crate::rules#counter-in-step).
-    pub fn counter_check(array: &str, counter: &str) -> Bson {
-        Bson::from(doc! {
-            "$eq": [
-                { "$cond": [{ "$isArray": [array] }, { "$size": array }, 0] },
-                { "$ifNull": [counter, 0] },
-            ]
-        })
-    }
+    pub use super::counters::counter_check;
 }
 
 #[cfg(test)]

@@ -26,13 +26,14 @@
 //! assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
 //! ```
 
+use crate::diff::{Change, Diff, DiffOp, DiffPath};
 use crate::error::Error;
 use crate::filter::{element_condition, overlaps, Element, Filter, Sort};
 use crate::meta::{name_paths, Marked};
 use crate::model::Model;
 use crate::path::{
-    Access, ArrayFilter, ArrayLike, ArrayWritable, AsPath, Counted, ElemNode, IdField, Plain, RawPath, Settable,
-    ShardKeyField, Uncounted, Writable,
+    check_dynamic_keys, Access, ArrayFilter, ArrayLike, ArrayWritable, AsPath, Counted, ElemNode, IdField, Plain,
+    RawPath, Settable, ShardKeyField, Uncounted, Writable,
 };
 use crate::schema::BsonSchema;
 use bson::{Bson, Document};
@@ -53,8 +54,6 @@ pub(crate) enum Operator {
     SetOnInsert,
     /// `$push`: the value is the element, or a `{$each, …}` spec.
     Push,
-    /// A `$push` of a list as a diff records it: the `$each` list (`Bson::Array`), written as a [`Operator::Push`].
-    PushEach,
     AddToSet,
     Pull,
     Pop,
@@ -71,20 +70,12 @@ impl Operator {
             Operator::Max => "$max",
             Operator::CurrentDate => "$currentDate",
             Operator::SetOnInsert => "$setOnInsert",
-            Operator::Push | Operator::PushEach => "$push",
+            Operator::Push => "$push",
             Operator::AddToSet => "$addToSet",
             Operator::Pull => "$pull",
             Operator::Pop => "$pop",
         }
     }
-}
-
-/// One operator on one path, as a diff records it.
-#[derive(Clone, Debug)]
-pub(crate) struct Op {
-    pub(crate) op: Operator,
-    pub(crate) key: Cow<'static, str>,
-    pub(crate) value: Bson,
 }
 
 /// A targeted update of documents of model `R`. Build it with the typed methods, then run it with
@@ -366,22 +357,14 @@ impl<R> Update<R> {
         self.groups.iter_mut().find(|(o, _)| *o == op).map(|(_, d)| d)
     }
 
-    /// Records an operator on a stored path as a diff produces it (a `PushEach` list becomes the `$push` operand).
-    pub(crate) fn add_raw(&mut self, op: Operator, key: Cow<'static, str>, value: Bson) {
-        let (op, value) = match (op, value) {
-            (Operator::PushEach, Bson::Array(each)) => (Operator::Push, push_each_operand(each)),
-            other => other,
-        };
+    /// Records an operator on a stored path whose value is already encoded (a counter's, a diff's).
+    fn add_raw(&mut self, op: Operator, key: Cow<'static, str>, value: Bson) {
         self.note_path(&key);
         let group = self.group(op);
         if group.contains_key(&*key) {
             return self.fail(conflict(&key, op.name(), &key, op.name()));
         }
         group.insert(key.into_owned(), value);
-    }
-
-    pub(crate) fn add_error(&mut self, why: String) {
-        self.fail(why);
     }
 
     fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, String> {
@@ -836,6 +819,37 @@ fn check_conflicts(groups: &[(Operator, Document)]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+impl<R: BsonSchema + serde::Serialize> Update<R> {
+    /// The minimal targeted update turning `old` into `new`: changed paths only, appended elements as `$push`, and
+    /// counters as `$inc` when they grew with their arrays. A change to `_id` or a shard key is refused.
+    pub fn diff(old: &R, new: &R) -> Self {
+        let mut out = Diff::default();
+        R::diff(old, new, &mut DiffPath::default(), &mut out);
+        let mut update = Update::new();
+        // New values of maps and free-form fields carry run-time keys: refused here, as in typed updates.
+        let dynamic = R::dynamic_keys(crate::schema::KEY_DEPTH);
+        for Change { op, key, value } in out.ops {
+            if dynamic {
+                if let Err(e) = check_dynamic_keys(&value, &key) {
+                    update.fail(e);
+                }
+            }
+            let (op, value) = match (op, value) {
+                (DiffOp::Set, v) => (Operator::Set, v),
+                (DiffOp::Unset, v) => (Operator::Unset, v),
+                (DiffOp::Inc, v) => (Operator::Inc, v),
+                (DiffOp::PushEach, Bson::Array(each)) => (Operator::Push, push_each_operand(each)),
+                (DiffOp::PushEach, v) => (Operator::Push, v),
+            };
+            update.add_raw(op, Cow::Owned(key), value);
+        }
+        if let Some(e) = out.error {
+            update.fail(e);
+        }
+        update
+    }
 }
 
 impl<M: Model> Update<M> {

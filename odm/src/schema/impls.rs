@@ -1,0 +1,287 @@
+//! [`BsonSchema`] for the std and `bson` types odm stores faithfully. Apart from the trait so that their `diff`
+//! items can call the walks of [`crate::diff`], which themselves need the trait.
+
+use super::{array_counter_checks, BsonKind, BsonSchema, MAP_KEY_PATTERN};
+use crate::diff::{self, Diff, DiffPath};
+use crate::meta::TypeMeta;
+use crate::path::{Access, ArrayNode, MapNode, Path};
+use bson::{doc, Bson, Document};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+macro_rules! scalar {
+    ($($ty:ty => $alias:literal, $kind:ident $(, |$v:ident| $conv:expr)?;)*) => {$(
+        impl BsonSchema for $ty {
+            const KIND: BsonKind = BsonKind::$kind;
+            type Node<R, W, A: Access> = Path<R, W, A>;
+            fn bson_schema() -> Document {
+                doc! { "bsonType": $alias }
+            }
+            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+                diff::by_eq(old, new, at, out)
+            }
+            $(
+                fn to_bson($v: &Self) -> Result<Bson, bson::error::Error> {
+                    Ok($conv)
+                }
+            )?
+        }
+    )*};
+}
+
+// The conversions are what bson's serializer writes for each type (`u32` as `long`, `f32` widened), without the
+// serde round trip (an ObjectId goes through hex text there).
+scalar! {
+    i8 => "int", Int, |v| Bson::Int32(i32::from(*v));
+    i16 => "int", Int, |v| Bson::Int32(i32::from(*v));
+    i32 => "int", Int, |v| Bson::Int32(*v);
+    u8 => "int", Int, |v| Bson::Int32(i32::from(*v));
+    u16 => "int", Int, |v| Bson::Int32(i32::from(*v));
+    i64 => "long", Long, |v| Bson::Int64(*v);
+    u32 => "long", Long, |v| Bson::Int64(i64::from(*v));
+    f32 => "double", Double, |v| Bson::Double(f64::from(*v));
+    f64 => "double", Double, |v| Bson::Double(*v);
+    bool => "bool", Bool, |v| Bson::Boolean(*v);
+    String => "string", String, |v| Bson::String(v.clone());
+    bson::oid::ObjectId => "objectId", ObjectId, |v| Bson::ObjectId(*v);
+    bson::DateTime => "date", Date, |v| Bson::DateTime(*v);
+    bson::Decimal128 => "decimal", Decimal, |v| Bson::Decimal128(*v);
+    bson::Binary => "binData", Binary;
+    bson::Uuid => "binData", Binary;
+    bson::Timestamp => "timestamp", Timestamp, |v| Bson::Timestamp(*v);
+}
+
+/// A free-form document: its keys are chosen at run time.
+impl BsonSchema for bson::Document {
+    const KIND: BsonKind = BsonKind::Map;
+    type Node<R, W, A: Access> = Path<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        diff::by_eq(old, new, at, out)
+    }
+    fn bson_schema() -> Document {
+        doc! { "bsonType": "object" }
+    }
+    fn dynamic_keys(_depth: u8) -> bool {
+        true
+    }
+}
+
+impl BsonSchema for char {
+    const KIND: BsonKind = BsonKind::String;
+    type Node<R, W, A: Access> = Path<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        diff::by_eq(old, new, at, out)
+    }
+    fn bson_schema() -> Document {
+        doc! { "bsonType": "string", "minLength": 1, "maxLength": 1 }
+    }
+}
+
+/// `Option<T>` is stored as `T` when present; absence is expressed by the parent's `required` list.
+impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
+    const KIND: BsonKind = T::KIND;
+    const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
+    const BOUNDED: bool = T::BOUNDED;
+    type Node<R, W, A: Access> = T::Node<R, W, A>;
+    /// `None` is written as `null` here; a field that is absent when `None` is handled by the parent's
+    /// `skip_serializing_if`.
+    fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> {
+        match value {
+            Some(v) => T::to_bson(v),
+            None => Ok(Bson::Null),
+        }
+    }
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        match (old, new) {
+            (None, None) => {}
+            (Some(a), Some(b)) => T::diff(a, b, at, out),
+            (_, None) => out.set_bson(at, Bson::Null),
+            (None, Some(b)) => out.set(at, b),
+        }
+    }
+    fn bson_schema() -> Document {
+        T::bson_schema()
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        T::bson_schema_within(closed)
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        T::type_meta()
+    }
+    fn dynamic_keys(depth: u8) -> bool {
+        depth == 0 || T::dynamic_keys(depth - 1)
+    }
+    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        T::counter_checks(value, depth, out)
+    }
+}
+
+macro_rules! transparent {
+    ($($wrapper:ident),*) => {$(
+        impl<T: BsonSchema + Serialize> BsonSchema for $wrapper<T> {
+            const KIND: BsonKind = T::KIND;
+            const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
+            const BOUNDED: bool = T::BOUNDED;
+            type Node<R, W, A: Access> = T::Node<R, W, A>;
+            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) where Self: Serialize {
+                T::diff(old, new, at, out)
+            }
+            fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> where Self: Serialize {
+                T::to_bson(value)
+            }
+            fn bson_schema() -> Document {
+                T::bson_schema()
+            }
+            fn bson_schema_within(closed: bool) -> Document {
+                T::bson_schema_within(closed)
+            }
+            fn type_meta() -> Option<&'static TypeMeta> {
+                T::type_meta()
+            }
+            fn dynamic_keys(depth: u8) -> bool {
+                depth == 0 || T::dynamic_keys(depth - 1)
+            }
+            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+                T::counter_checks(value, depth, out)
+            }
+        }
+    )*};
+}
+transparent!(Box, Arc);
+
+fn array_of<T: BsonSchema>(closed: bool) -> Document {
+    doc! { "bsonType": "array", "items": T::bson_schema_within(closed) }
+}
+
+macro_rules! sequence {
+    ($($ty:ident),*) => {$(
+        impl<T: BsonSchema + Serialize> BsonSchema for $ty<T> {
+            const KIND: BsonKind = BsonKind::Array;
+            const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
+            type Node<R, W, A: Access> = ArrayNode<R, W, A>;
+            fn bson_schema() -> Document {
+                array_of::<T>(false)
+            }
+            fn bson_schema_within(closed: bool) -> Document {
+                array_of::<T>(closed)
+            }
+            fn type_meta() -> Option<&'static TypeMeta> {
+                T::type_meta()
+            }
+            fn dynamic_keys(depth: u8) -> bool {
+                depth == 0 || T::dynamic_keys(depth - 1)
+            }
+            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+                array_counter_checks::<T>(value, depth, out)
+            }
+            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+                diff::sequence(old.iter(), new.iter(), at, out)
+            }
+        }
+    )*};
+}
+sequence!(Vec, VecDeque, BTreeSet);
+
+impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
+    const KIND: BsonKind = BsonKind::Array;
+    const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
+    type Node<R, W, A: Access> = ArrayNode<R, W, A>;
+    fn bson_schema() -> Document {
+        array_of::<T>(false)
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        array_of::<T>(closed)
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        T::type_meta()
+    }
+    fn dynamic_keys(depth: u8) -> bool {
+        depth == 0 || T::dynamic_keys(depth - 1)
+    }
+    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        array_counter_checks::<T>(value, depth, out)
+    }
+}
+
+/// Fixed-size arrays carry their bound: `minItems == maxItems == N`.
+impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
+    const KIND: BsonKind = BsonKind::Array;
+    const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
+    const BOUNDED: bool = true;
+    type Node<R, W, A: Access> = ArrayNode<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
+    where
+        Self: Serialize,
+    {
+        diff::sequence(old.iter(), new.iter(), at, out)
+    }
+    fn bson_schema() -> Document {
+        Self::bson_schema_within(false)
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        let mut d = array_of::<T>(closed);
+        d.insert("minItems", N as i64);
+        d.insert("maxItems", N as i64);
+        d
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        T::type_meta()
+    }
+    fn dynamic_keys(depth: u8) -> bool {
+        depth == 0 || T::dynamic_keys(depth - 1)
+    }
+    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        array_counter_checks::<T>(value, depth, out)
+    }
+}
+
+/// A map: every key must match [`MAP_KEY_PATTERN`] (so a document written around odm with a key `a.b` or `$where`
+/// is refused), every value must match `V`.
+fn map_of<V: BsonSchema>(closed: bool) -> Document {
+    doc! {
+        "bsonType": "object",
+        "patternProperties": { MAP_KEY_PATTERN: V::bson_schema_within(closed) },
+        "additionalProperties": false,
+    }
+}
+
+impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMap<String, V, S> {
+    const KIND: BsonKind = BsonKind::Map;
+    type Node<R, W, A: Access> = MapNode<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
+    }
+    fn bson_schema() -> Document {
+        map_of::<V>(false)
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        map_of::<V>(closed)
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        V::type_meta()
+    }
+    fn dynamic_keys(_depth: u8) -> bool {
+        true
+    }
+}
+
+impl<V: BsonSchema + Serialize> BsonSchema for BTreeMap<String, V> {
+    const KIND: BsonKind = BsonKind::Map;
+    type Node<R, W, A: Access> = MapNode<R, W, A>;
+    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+        diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
+    }
+    fn bson_schema() -> Document {
+        map_of::<V>(false)
+    }
+    fn bson_schema_within(closed: bool) -> Document {
+        map_of::<V>(closed)
+    }
+    fn type_meta() -> Option<&'static TypeMeta> {
+        V::type_meta()
+    }
+    fn dynamic_keys(_depth: u8) -> bool {
+        true
+    }
+}
