@@ -1,0 +1,141 @@
+//! Comparing a model with what the database has: the plan's actions for one collection and its indexes.
+
+use super::plan::{Action, Namespace, StaleHandling};
+use super::spec::ModelSpec;
+use crate::index::IndexSpec;
+use bson::{doc, Bson, Document};
+
+fn level_of(options: &Document) -> &str {
+    options.get_str("validationLevel").unwrap_or("strict")
+}
+
+fn action_of(options: &Document) -> &str {
+    options.get_str("validationAction").unwrap_or("error")
+}
+
+pub(super) fn diff_collection(m: &ModelSpec, ns: &Namespace, options: &Document, actions: &mut Vec<Action>) {
+    let live_validator = options.get_document("validator").ok();
+    let same_validator = live_validator.is_some_and(|v| crate::index::same_document(v, &m.validator));
+    if !same_validator || level_of(options) != m.level.as_str() || action_of(options) != m.action.as_str() {
+        actions.push(Action::UpdateValidator {
+            ns: ns.clone(),
+            live: live_validator.cloned(),
+            live_level: level_of(options).to_owned(),
+            live_action: action_of(options).to_owned(),
+            command: doc! {
+                "collMod": m.collection,
+                "validator": m.validator.clone(),
+                "validationLevel": m.level.as_str(),
+                "validationAction": m.action.as_str(),
+            },
+        });
+    }
+    let int = |k: &str| {
+        options.get(k).and_then(|v| match v {
+            Bson::Int32(n) => Some(i64::from(*n)),
+            Bson::Int64(n) => Some(*n),
+            Bson::Double(n) => Some(*n as i64),
+            _ => None,
+        })
+    };
+    let live =
+        options.get_bool("capped").unwrap_or(false).then(|| (int("size").unwrap_or(0), int("max").filter(|m| *m > 0)));
+    let desired = m.capped.map(|c| (c.size as i64, c.max.map(|m| m as i64)));
+    let same = match (live, desired) {
+        (None, None) => true,
+        // The server rounds capped sizes up (to a multiple of 256 bytes); a live size at least as large is fine.
+        (Some((ls, lm)), Some((ds, dm))) => ls >= ds && ls - ds < 4096 && lm == dm,
+        _ => false,
+    };
+    if !same {
+        actions.push(Action::CappedMismatch { ns: ns.clone(), live, desired });
+    }
+}
+
+/// Matches declared indexes to live ones: by name first, then by structure.
+pub(super) fn diff_indexes(
+    ns: &Namespace,
+    desired: &[IndexSpec],
+    live: &[IndexSpec],
+    stale: StaleHandling,
+    actions: &mut Vec<Action>,
+) {
+    let mut used = vec![false; live.len()];
+    for d in desired {
+        if let Some(i) = live.iter().position(|l| l.name == d.name) {
+            used[i] = true;
+            let l = &live[i];
+            if d.same_structure(l) {
+                for change in d.in_place_changes(l) {
+                    actions.push(Action::ModifyIndex { ns: ns.clone(), name: d.name.clone(), change });
+                }
+            } else if l.is_owned() {
+                actions.push(Action::RebuildIndex { ns: ns.clone(), live: l.clone(), desired: d.clone() });
+            } else {
+                actions.push(Action::IndexConflict {
+                    ns: ns.clone(),
+                    live: l.clone(),
+                    desired: d.clone(),
+                    reason: format!("an index odm does not own is named `{}` with another definition", d.name),
+                });
+            }
+        } else if let Some(i) = live.iter().enumerate().position(|(i, l)| !used[i] && d.same_structure(l)) {
+            used[i] = true;
+            let l = &live[i];
+            if l.is_owned() {
+                // Renamed in the model: the server refuses a second index with the same keys, so rebuild.
+                actions.push(Action::RebuildIndex { ns: ns.clone(), live: l.clone(), desired: d.clone() });
+            } else {
+                actions.push(Action::IndexConflict {
+                    ns: ns.clone(),
+                    live: l.clone(),
+                    desired: d.clone(),
+                    reason: format!("the index `{}` (not owned by odm) already has these keys and options", l.name),
+                });
+            }
+        } else {
+            actions.push(Action::CreateIndex { ns: ns.clone(), spec: d.clone() });
+        }
+    }
+    for (l, _) in live.iter().zip(&used).filter(|(l, used)| !**used && l.is_owned()) {
+        actions.push(Action::StaleIndex { ns: ns.clone(), live: l.clone(), handling: stale });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ns() -> Namespace {
+        Namespace { db: "d".into(), collection: "c".into() }
+    }
+
+    #[test]
+    fn index_diff_matches_by_name_then_structure_and_leaves_foreign_indexes_alone() {
+        let mut ttl = IndexSpec::new("idx_at", doc! { "at": 1 });
+        ttl.expire_after_seconds = Some(60);
+        let desired = vec![
+            IndexSpec::new("idx_a", doc! { "a": 1 }),
+            ttl.clone(),
+            IndexSpec::new("idx_b_c", doc! { "b": 1, "c": -1 }),
+            IndexSpec::new("idx_e", doc! { "e": 1 }),
+            IndexSpec::new("idx_f", doc! { "f": 1 }),
+        ];
+        let mut live_ttl = ttl.clone();
+        live_ttl.expire_after_seconds = Some(30);
+        let live = vec![
+            IndexSpec::new("idx_a", doc! { "a": 1 }),
+            live_ttl,
+            IndexSpec::new("idx_b_c", doc! { "c": -1, "b": 1 }), // owned, other keys: rebuild
+            IndexSpec::new("e_1", doc! { "e": 1 }),              // foreign with our keys: conflict
+            IndexSpec::new("idx_old", doc! { "z": 1 }),          // owned, undeclared: stale
+            IndexSpec::new("manual", doc! { "y": 1 }),           // foreign: untouched, unreported
+        ];
+        let mut actions = Vec::new();
+        diff_indexes(&ns(), &desired, &live, StaleHandling::Keep, &mut actions);
+        let kinds: Vec<&str> = actions.iter().map(Action::kind).collect();
+        assert_eq!(kinds, ["modifyIndex", "rebuildIndex", "indexConflict", "createIndex", "staleIndex"]);
+        assert!(actions.iter().all(|a| a.to_string().contains("d.c")));
+        assert!(!actions.iter().any(|a| a.to_string().contains("manual")));
+    }
+}

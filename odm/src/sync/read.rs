@@ -1,0 +1,53 @@
+//! Reading what the database has: the models' collections (one `listCollections` per database) and their indexes.
+
+use crate::error::{Error, Result};
+use crate::index::IndexSpec;
+use bson::{doc, Document};
+use futures_util::{stream, StreamExt, TryStreamExt};
+use mongodb::Database;
+use std::collections::HashMap;
+
+/// How many `listIndexes` a plan keeps in flight. Across a network, a sequential sweep of many collections spends
+/// most of its time waiting for round trips, and a few in flight hide that wait (against a server on the same busy
+/// machine, which is the bottleneck itself, it changes little). Eight stays below the driver's default pool
+/// (`maxPoolSize` 10: more would only queue for a connection), leaves connections to the application sharing the
+/// client, and is a light load for the server even when many replicas start at once.
+const CONCURRENT_READS: usize = 8;
+
+/// The named collections of `db` that exist, by name, as raw documents with their options (the driver's typed form
+/// rejects newer option values). The filter keeps a database's other collections, and their validators, off the
+/// wire; `nameOnly` cannot be used, since the options are what is compared.
+pub(super) async fn list_collections(db: &Database, names: &[&str]) -> Result<HashMap<String, Document>> {
+    let specs: Vec<Document> = db
+        .list_collections()
+        .filter(doc! { "name": { "$in": names } })
+        .batch_size(100_000)
+        .await?
+        .with_type::<Document>()
+        .try_collect()
+        .await?;
+    Ok(specs.into_iter().filter_map(|s| Some((s.get_str("name").ok()?.to_owned(), s))).collect())
+}
+
+/// The indexes of each named collection, read with at most [`CONCURRENT_READS`] `listIndexes` in flight.
+pub(super) async fn list_indexes_of<'a>(
+    db: &Database,
+    collections: Vec<&'a str>,
+) -> Result<HashMap<&'a str, Vec<IndexSpec>>> {
+    let reads: Vec<_> = collections.into_iter().map(|c| named_indexes(db, c)).collect();
+    stream::iter(reads).buffer_unordered(CONCURRENT_READS).try_collect().await
+}
+
+pub(super) async fn named_indexes<'a>(db: &Database, collection: &'a str) -> Result<(&'a str, Vec<IndexSpec>)> {
+    Ok((collection, list_indexes(db, collection).await?))
+}
+
+pub(super) async fn list_indexes(db: &Database, collection: &str) -> Result<Vec<IndexSpec>> {
+    let coll = db.collection::<Document>(collection);
+    let listed: Vec<Document> = match coll.list_indexes().batch_size(100_000).await {
+        Ok(cursor) => cursor.with_type::<Document>().try_collect().await?,
+        Err(e) if Error::from(e.clone()).code() == Some(26) => Vec::new(), // dropped meanwhile
+        Err(e) => return Err(e.into()),
+    };
+    Ok(listed.iter().filter_map(IndexSpec::from_listed).filter(|s| s.name != "_id_").collect())
+}

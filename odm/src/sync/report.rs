@@ -1,0 +1,97 @@
+//! The result of a sync: the plan and what happened to each action, as a report that makes pending drift visible.
+
+use super::plan::{Action, Plan};
+use crate::error::{Error, Result};
+use std::fmt;
+
+/// What a sync did with one action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Carried out.
+    Done,
+    /// Already done by a concurrent sync.
+    AlreadyDone,
+    /// Validator applied as `moderate`/`warn`; this many documents fail it, so it was not made stricter.
+    Staged {
+        /// Documents that fail the new validator.
+        failing: u64,
+    },
+    /// Not carried out: the mode does not allow it, or a person must decide.
+    Pending,
+    /// The server refused it (e.g. index conflicts 85/86); the message says why.
+    Refused(String),
+}
+
+/// The result of a sync: the plan and what happened to each action.
+///
+/// A sync in [`SyncMode::CreateMissing`] (the default) succeeds while validators or indexes still differ from the
+/// models: it logs each such item as a `tracing` warning (target `odm::sync`) and lists it in the report. Call
+/// [`SyncReport::require_in_sync`] to make pending drift an error instead:
+///
+/// ```no_run
+/// # async fn demo(client: odm::mongodb::Client) -> odm::error::Result<()> {
+/// # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
+/// # #[odm(db = "shop", collection = "order_header")]
+/// # struct Order { #[serde(rename = "n")] name: String }
+/// odm::SchemaSync::new(&client).model::<Order>().run().await?.require_in_sync()?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+#[must_use = "a sync can succeed while the database still differs from the models: read `remaining()` or call \
+              `require_in_sync()`"]
+pub struct SyncReport {
+    /// What differed.
+    pub plan: Plan,
+    /// The outcome of each action of the plan, in order.
+    pub outcomes: Vec<Outcome>,
+}
+
+impl SyncReport {
+    /// Actions that still differ after this sync (pending, staged or refused).
+    pub fn remaining(&self) -> impl Iterator<Item = (&Action, &Outcome)> {
+        self.plan
+            .actions
+            .iter()
+            .zip(&self.outcomes)
+            .filter(|(a, o)| a.is_drift() && !matches!(o, Outcome::Done | Outcome::AlreadyDone))
+    }
+
+    /// True when nothing differs any more.
+    pub fn is_in_sync(&self) -> bool {
+        self.remaining().next().is_none()
+    }
+
+    /// `Ok` when nothing differs any more; otherwise [`Error::Drift`] with the plan of what still differs.
+    pub fn require_in_sync(&self) -> Result<()> {
+        if self.is_in_sync() {
+            return Ok(());
+        }
+        let actions = self.remaining().map(|(a, _)| a.clone()).collect();
+        Err(Error::Drift(Box::new(Plan { actions })))
+    }
+}
+
+impl fmt::Display for SyncReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.plan.actions.is_empty() {
+            return writeln!(f, "in sync: nothing to do");
+        }
+        match self.remaining().count() {
+            0 => writeln!(f, "in sync after this run:")?,
+            n => writeln!(f, "STILL DIFFERS: {n} item(s) below are not in line with the models:")?,
+        }
+        for (action, outcome) in self.plan.actions.iter().zip(&self.outcomes) {
+            let o = match outcome {
+                Outcome::Done => "done".to_owned(),
+                Outcome::AlreadyDone => "already done (concurrent sync)".to_owned(),
+                Outcome::Staged { failing } => {
+                    format!("staged as moderate/warn: {failing} existing documents fail the new validator")
+                }
+                Outcome::Pending => "pending".to_owned(),
+                Outcome::Refused(m) => format!("refused: {m}"),
+            };
+            writeln!(f, "- {action} [{o}]")?;
+        }
+        Ok(())
+    }
+}

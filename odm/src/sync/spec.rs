@@ -1,0 +1,60 @@
+//! What sync knows about one model: its collection, validator, options and declared indexes.
+
+use crate::index::IndexSpec;
+use crate::model::{Capped, Model, ValidationAction, ValidationLevel};
+use bson::{doc, Document};
+
+/// What sync knows about one model.
+#[derive(Clone, Debug)]
+pub struct ModelSpec {
+    /// The Rust type's full path (`shop::Order`).
+    pub type_name: &'static str,
+    /// The model's database, if it names one.
+    pub db: Option<&'static str>,
+    /// The collection.
+    pub collection: &'static str,
+    /// The validator.
+    pub validator: Document,
+    /// `validationLevel`.
+    pub level: ValidationLevel,
+    /// `validationAction`.
+    pub action: ValidationAction,
+    /// Capped settings.
+    pub capped: Option<Capped>,
+    /// Declared indexes.
+    pub indexes: Vec<IndexSpec>,
+}
+
+impl ModelSpec {
+    /// The spec of model `M`.
+    pub fn of<M: Model>() -> Self {
+        ModelSpec {
+            type_name: std::any::type_name::<M>(),
+            db: M::DATABASE,
+            collection: M::COLLECTION,
+            validator: M::validator(),
+            level: M::VALIDATION_LEVEL,
+            action: M::VALIDATION_ACTION,
+            capped: M::CAPPED,
+            indexes: M::indexes(),
+        }
+    }
+
+    /// The `create` command for this model's collection.
+    pub fn create_command(&self) -> Document {
+        let mut c = doc! {
+            "create": self.collection,
+            "validator": self.validator.clone(),
+            "validationLevel": self.level.as_str(),
+            "validationAction": self.action.as_str(),
+        };
+        if let Some(capped) = self.capped {
+            c.insert("capped", true);
+            c.insert("size", capped.size as i64);
+            if let Some(max) = capped.max {
+                c.insert("max", max as i64);
+            }
+        }
+        c
+    }
+}
