@@ -132,13 +132,20 @@ pub mod __private {
     }
     pub use crate::index::IndexSpec;
     pub use crate::kind::BsonKind;
-    pub use crate::meta::{no_meta, FieldInfo, FieldMeta, TypeMeta};
+    pub use crate::meta::generated::{no_meta, FieldInfo};
+    pub use crate::meta::{FieldMeta, TypeMeta};
     pub use crate::model::{
         Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
         ValidationLevel, WriteConcernSpec,
     };
-    pub use crate::path::{self as path, encode_converted, encode_schema, encode_value, Access, AsPath, Path};
-    pub use crate::schema::{build, BsonSchema};
+    pub use crate::path::encode::encode_schema;
+    pub use crate::path::types::{encode_converted, encode_value};
+    pub use crate::path::{self as path, Access, AsPath, Path};
+    pub use crate::schema::BsonSchema;
+    /// Validator builders of generated code.
+    pub mod build {
+        pub use crate::schema::build::*;
+    }
     pub use bson::{self, doc, Bson, Document};
     pub use core::ops::Deref;
     pub use serde;

@@ -154,28 +154,32 @@ pub(crate) fn name_paths(message: &str, meta: Option<&'static TypeMeta>) -> Stri
     out
 }
 
-/// A `nested` function for fields without metadata.
-#[doc(hidden)]
-pub fn no_meta() -> Option<&'static TypeMeta> {
-    None
-}
+/// What generated code needs for its field tables; reachable through `odm::__private` only.
+pub(crate) mod generated {
+    use super::TypeMeta;
 
-/// A stored field as other derives see it at compile time: its key and BSON type family (for index paths
-/// such as `items.name`, and the index rules that depend on types).
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy)]
-pub struct FieldInfo {
-    /// The stored key.
-    pub key: &'static str,
-    /// The field's BSON type family.
-    pub kind: crate::kind::BsonKind,
-    /// For an array field, its elements' type family.
-    pub item: Option<crate::kind::BsonKind>,
+    /// A `nested` function for fields without metadata.
+    pub fn no_meta() -> Option<&'static TypeMeta> {
+        None
+    }
+
+    /// A stored field as other derives see it at compile time: its key and BSON type family (for index paths
+    /// such as `items.name`, and the index rules that depend on types).
+    #[derive(Debug, Clone, Copy)]
+    pub struct FieldInfo {
+        /// The stored key.
+        pub key: &'static str,
+        /// The field's BSON type family.
+        pub kind: crate::kind::BsonKind,
+        /// For an array field, its elements' type family.
+        pub item: Option<crate::kind::BsonKind>,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{name_paths, no_meta, FieldMeta, Marked, TypeMeta};
+    use super::generated::no_meta;
+    use super::{name_paths, FieldMeta, Marked, TypeMeta};
 
     static LINE: TypeMeta = TypeMeta {
         name: "Line",

@@ -34,15 +34,14 @@
 //! assert_eq!(f.items().at(2).price().key(), "it.2.p");
 //! ```
 
-mod types;
+pub(crate) mod types;
 
 pub(crate) use self::types::{check_dynamic_keys, unencodable};
 pub use self::types::{
-    encode_converted, encode_value, Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, IdField,
-    MapNode, Path, PathNode, Plain, RawPath, Root, ShardKeyField,
+    Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, IdField, MapNode, Path, PathNode, Plain,
+    RawPath, Root, ShardKeyField,
 };
 
-use bson::Bson;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
@@ -115,17 +114,26 @@ impl Queryable for IdField {}
 impl Queryable for ShardKeyField {}
 impl Queryable for CounterField {}
 
-/// Encodes through [`BsonSchema::to_bson`], which converts scalars directly; keys are walked only when the type
-/// can carry run-time keys (maps, free-form documents).
-#[inline]
-pub fn encode_schema<W: BsonSchema + Serialize>(value: &W, at: &str) -> Result<Bson, String> {
-    let v = W::to_bson(value).map_err(|e| unencodable(at, e))?;
-    // A bounded depth: a recursive type answers `true` (walk) rather than recurse without end.
-    if W::dynamic_keys(crate::schema::KEY_DEPTH) {
-        check_dynamic_keys(&v, at)?;
+/// The encoder typed paths use by default; generated code reaches it through `odm::__private` only.
+pub(crate) mod encode {
+    use super::{check_dynamic_keys, unencodable, BsonSchema};
+    use bson::Bson;
+    use serde::Serialize;
+
+    /// Encodes through [`BsonSchema::to_bson`], which converts scalars directly; keys are walked only when the type
+    /// can carry run-time keys (maps, free-form documents).
+    #[inline]
+    pub fn encode_schema<W: BsonSchema + Serialize>(value: &W, at: &str) -> Result<Bson, String> {
+        let v = W::to_bson(value).map_err(|e| unencodable(at, e))?;
+        // A bounded depth: a recursive type answers `true` (walk) rather than recurse without end.
+        if W::dynamic_keys(crate::schema::KEY_DEPTH) {
+            check_dynamic_keys(&v, at)?;
+        }
+        Ok(v)
     }
-    Ok(v)
 }
+
+pub(crate) use encode::encode_schema;
 
 impl<R, W, A> Path<R, W, A> {
     fn retyped<W2: BsonSchema + Serialize, A2>(&self, raw: RawPath) -> Path<R, W2, A2> {

@@ -121,9 +121,8 @@ pub(crate) fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out
     out.extend(inner.into_iter().map(|check| all_elements(value, &var, check)));
 }
 
-/// Builders the derives call; public for generated code only.
-#[doc(hidden)]
-pub mod build {
+/// Builders the derives call; reachable through `odm::__private` only.
+pub(crate) mod build {
     use super::*;
 
     /// An object schema under construction (field order is preserved, as serialization writes it).
