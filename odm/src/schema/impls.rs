@@ -154,27 +154,41 @@ fn array_of<T: BsonSchema>(closed: bool) -> Document {
     doc! { "bsonType": "array", "items": T::bson_schema_within(closed) }
 }
 
+/// The items every array of `T` shares (schema, element metadata, key walk, counter checks), inside its impl.
+macro_rules! array_items {
+    () => {
+        const KIND: BsonKind = BsonKind::Array;
+        const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
+        type Node<R, W, A: Access> = ArrayNode<R, W, A>;
+        fn type_meta() -> Option<&'static TypeMeta> {
+            T::type_meta()
+        }
+        fn dynamic_keys(depth: u8) -> bool {
+            depth == 0 || T::dynamic_keys(depth - 1)
+        }
+        fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+            array_counter_checks::<T>(value, depth, out)
+        }
+    };
+}
+
+/// Arrays without a bound of their own: the field declares it.
+macro_rules! unbounded_array_schema {
+    () => {
+        fn bson_schema() -> Document {
+            array_of::<T>(false)
+        }
+        fn bson_schema_within(closed: bool) -> Document {
+            array_of::<T>(closed)
+        }
+    };
+}
+
 macro_rules! sequence {
     ($($ty:ident),*) => {$(
         impl<T: BsonSchema + Serialize> BsonSchema for $ty<T> {
-            const KIND: BsonKind = BsonKind::Array;
-            const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
-            type Node<R, W, A: Access> = ArrayNode<R, W, A>;
-            fn bson_schema() -> Document {
-                array_of::<T>(false)
-            }
-            fn bson_schema_within(closed: bool) -> Document {
-                array_of::<T>(closed)
-            }
-            fn type_meta() -> Option<&'static TypeMeta> {
-                T::type_meta()
-            }
-            fn dynamic_keys(depth: u8) -> bool {
-                depth == 0 || T::dynamic_keys(depth - 1)
-            }
-            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-                array_counter_checks::<T>(value, depth, out)
-            }
+            array_items!();
+            unbounded_array_schema!();
             fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
                 diff::sequence(old.iter(), new.iter(), at, out)
             }
@@ -183,33 +197,16 @@ macro_rules! sequence {
 }
 sequence!(Vec, VecDeque, BTreeSet);
 
+/// Unordered: a change is written as the whole new set (the default diff).
 impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
-    const KIND: BsonKind = BsonKind::Array;
-    const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
-    type Node<R, W, A: Access> = ArrayNode<R, W, A>;
-    fn bson_schema() -> Document {
-        array_of::<T>(false)
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        array_of::<T>(closed)
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        T::type_meta()
-    }
-    fn dynamic_keys(depth: u8) -> bool {
-        depth == 0 || T::dynamic_keys(depth - 1)
-    }
-    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-        array_counter_checks::<T>(value, depth, out)
-    }
+    array_items!();
+    unbounded_array_schema!();
 }
 
 /// Fixed-size arrays carry their bound: `minItems == maxItems == N`.
 impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
-    const KIND: BsonKind = BsonKind::Array;
-    const ITEM_KIND: Option<BsonKind> = Some(T::KIND);
+    array_items!();
     const BOUNDED: bool = true;
-    type Node<R, W, A: Access> = ArrayNode<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
     where
         Self: Serialize,
@@ -225,15 +222,6 @@ impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
         d.insert("maxItems", N as i64);
         d
     }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        T::type_meta()
-    }
-    fn dynamic_keys(depth: u8) -> bool {
-        depth == 0 || T::dynamic_keys(depth - 1)
-    }
-    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-        array_counter_checks::<T>(value, depth, out)
-    }
 }
 
 /// A map: every key must match [`MAP_KEY_PATTERN`] (so a document written around odm with a key `a.b` or `$where`
@@ -246,42 +234,27 @@ fn map_of<V: BsonSchema>(closed: bool) -> Document {
     }
 }
 
-impl<V: BsonSchema + Serialize, S: std::hash::BuildHasher> BsonSchema for HashMap<String, V, S> {
-    const KIND: BsonKind = BsonKind::Map;
-    type Node<R, W, A: Access> = MapNode<R, W, A>;
-    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-        diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
-    }
-    fn bson_schema() -> Document {
-        map_of::<V>(false)
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        map_of::<V>(closed)
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        V::type_meta()
-    }
-    fn dynamic_keys(_depth: u8) -> bool {
-        true
-    }
+macro_rules! map {
+    ($($ty:ident$(<$s:ident: $bound:path>)?),*) => {$(
+        impl<V: BsonSchema + Serialize $(, $s: $bound)?> BsonSchema for $ty<String, V $(, $s)?> {
+            const KIND: BsonKind = BsonKind::Map;
+            type Node<R, W, A: Access> = MapNode<R, W, A>;
+            fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
+                diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
+            }
+            fn bson_schema() -> Document {
+                map_of::<V>(false)
+            }
+            fn bson_schema_within(closed: bool) -> Document {
+                map_of::<V>(closed)
+            }
+            fn type_meta() -> Option<&'static TypeMeta> {
+                V::type_meta()
+            }
+            fn dynamic_keys(_depth: u8) -> bool {
+                true
+            }
+        }
+    )*};
 }
-
-impl<V: BsonSchema + Serialize> BsonSchema for BTreeMap<String, V> {
-    const KIND: BsonKind = BsonKind::Map;
-    type Node<R, W, A: Access> = MapNode<R, W, A>;
-    fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
-        diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)
-    }
-    fn bson_schema() -> Document {
-        map_of::<V>(false)
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        map_of::<V>(closed)
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        V::type_meta()
-    }
-    fn dynamic_keys(_depth: u8) -> bool {
-        true
-    }
-}
+map!(HashMap<S: std::hash::BuildHasher>, BTreeMap);
