@@ -80,6 +80,23 @@ fn duplicate(cx: &Ctxt, name: &str, first: &TokenStream, second: impl ToTokens) 
     );
 }
 
+/// `validation_level = "…"` / `validation_action = "…"`: one of `allowed`, or an error listing them.
+fn validation_choice(cx: &Ctxt, meta: &ParseNestedMeta, attr: &str, allowed: &[&str]) -> Option<(LitStr, String)> {
+    let l = lit_str(cx, attr, meta)?;
+    let v = l.value();
+    if allowed.contains(&v.as_str()) {
+        return Some((l, v));
+    }
+    let quoted: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
+    let (last, rest) = quoted.split_last().expect("choices");
+    cx.error_spanned_by(
+        &l,
+        rules::MODEL_VALIDATION,
+        format!("unknown {} `{v}`: expected {} or {last}", attr.replace('_', " "), rest.join(", ")),
+    );
+    None
+}
+
 fn lit_str(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
     let parsed = meta.value().and_then(|v| v.parse::<LitStr>());
     match parsed {
@@ -300,30 +317,14 @@ impl Container {
             } else if p.is_ident("open") {
                 open.set(p, ());
             } else if p.is_ident("validation_level") {
-                if let Some(l) = lit_str(cx, "validation_level", meta) {
-                    let v = l.value();
-                    if ["strict", "moderate", "off"].contains(&v.as_str()) {
-                        level.set_at(p, &l, v);
-                    } else {
-                        cx.error_spanned_by(
-                            &l,
-                            rules::MODEL_VALIDATION,
-                            format!("unknown validation level `{v}`: expected `strict`, `moderate` or `off`"),
-                        );
-                    }
+                if let Some((l, v)) = validation_choice(cx, meta, "validation_level", &["strict", "moderate", "off"]) {
+                    level.set_at(p, &l, v);
                 }
             } else if p.is_ident("validation_action") {
-                if let Some(l) = lit_str(cx, "validation_action", meta) {
-                    let v = l.value();
-                    if ["error", "warn", "errorAndLog"].contains(&v.as_str()) {
-                        action.set_at(p, &l, v);
-                    } else {
-                        cx.error_spanned_by(
-                            &l,
-                            rules::MODEL_VALIDATION,
-                            format!("unknown validation action `{v}`: expected `error`, `warn` or `errorAndLog`"),
-                        );
-                    }
+                if let Some((l, v)) =
+                    validation_choice(cx, meta, "validation_action", &["error", "warn", "errorAndLog"])
+                {
+                    action.set_at(p, &l, v);
                 }
             } else if p.is_ident("read_concern") {
                 if let Some(v) = concern::parse_choice(cx, meta, "read_concern", concern::READ_CONCERNS) {
