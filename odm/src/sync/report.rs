@@ -24,7 +24,7 @@ pub enum Outcome {
 
 /// The result of a sync: the plan and what happened to each action.
 ///
-/// A sync in [`SyncMode::CreateMissing`] (the default) succeeds while validators or indexes still differ from the
+/// A sync in [`SyncMode::CreateMissing`](super::SyncMode::CreateMissing) (the default) succeeds while validators or indexes still differ from the
 /// models: it logs each such item as a `tracing` warning (target `odm::sync`) and lists it in the report. Call
 /// [`SyncReport::require_in_sync`] to make pending drift an error instead:
 ///
