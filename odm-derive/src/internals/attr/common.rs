@@ -1,6 +1,8 @@
 //! Pieces every attribute parser shares: values with their spans, skipping what is not ours, "did you mean" hints.
 
+use crate::internals::ctxt::Ctxt;
 use crate::internals::distance::{close_enough, distance};
+use crate::internals::rules;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
@@ -53,6 +55,21 @@ pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Opti
 /// " (did you mean `x`?)" for a misspelt `name`, or nothing.
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
     closest(name, known).map_or_else(String::new, |k| format!(" (did you mean `{k}`?)"))
+}
+
+/// A duplicate `what` (an odm attribute, an index option) named `name`, reported at both places: the second copy,
+/// and the first one it repeats.
+pub fn duplicate(cx: &Ctxt, what: &str, name: &str, first: &TokenStream, second: impl ToTokens) {
+    cx.error_spanned_by(
+        second,
+        rules::ATTR_DUPLICATE,
+        format!("duplicate {what} `{name}`: it is already set here (see the next error); keep one"),
+    );
+    cx.error_spanned_by(
+        first,
+        rules::ATTR_DUPLICATE,
+        format!("`{name}` is first set here; the duplicate is reported above"),
+    );
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `#[odm(index(...))]`, `#[odm(capped(...))]`: parsing only (rules live in `check/index.rs`).
 
-use super::common::{did_you_mean, skip_rest};
+use super::common::{did_you_mean, duplicate, skip_rest};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::rules;
 use proc_macro2::TokenStream;
@@ -211,48 +211,50 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
     let mut malformed = false;
     // An unknown option may be misspelt `keys`: then "needs its keys" would only repeat the error.
     let mut keys_attempted = false;
+    // Options seen so far, with where: a repeated one is reported at both places.
+    let mut seen: Vec<(String, TokenStream)> = Vec::new();
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
-        let dup = |set: bool| {
-            if set {
-                cx.error_spanned_by(p, rules::ATTR_DUPLICATE, "duplicate index option: keep one");
-            }
+        // `key` names the option however it is spelt (`ttl` or `expire_after_seconds`).
+        let mut dup = |key: &str| match seen.iter().find(|(n, _)| n == key) {
+            Some((_, first)) => duplicate(cx, "index option", &p.to_token_stream().to_string(), first, p),
+            None => seen.push((key.to_owned(), p.to_token_stream())),
         };
         if p.is_ident("keys") {
-            dup(out.keys.is_some());
+            dup("keys");
             out.keys = str_value(cx, "keys", "merchant, -created_at", &inner);
             keys_attempted = true;
             malformed |= out.keys.is_none();
         } else if p.is_ident("name") {
-            dup(out.name.is_some());
+            dup("name");
             out.name = str_value(cx, "name", "idx_order_no", &inner);
         } else if p.is_ident("unique") {
-            dup(out.unique.is_some());
+            dup("unique");
             out.unique = flag(cx, &inner);
         } else if p.is_ident("sparse") {
-            dup(out.sparse.is_some());
+            dup("sparse");
             out.sparse = flag(cx, &inner);
         } else if p.is_ident("hidden") {
-            dup(out.hidden.is_some());
+            dup("hidden");
             out.hidden = flag(cx, &inner);
         } else if p.is_ident("ttl") || p.is_ident("expire_after_seconds") {
-            dup(out.ttl.is_some());
+            dup("ttl");
             out.ttl = int_value(cx, "ttl", &inner);
             malformed |= out.ttl.is_none();
             if let Some((_, lit)) = &out.ttl {
                 out.ttl_tokens = Some(quote::quote!(#p = #lit));
             }
         } else if p.is_ident("partial") {
-            dup(out.partial.is_some());
+            dup("partial");
             out.partial = str_value(cx, "partial", "status = 'paid', amount >= 10", &inner);
         } else if p.is_ident("weights") {
-            dup(out.weights.is_some());
+            dup("weights");
             out.weights = str_value(cx, "weights", "title:10, body:2", &inner);
         } else if p.is_ident("default_language") {
-            dup(out.default_language.is_some());
+            dup("default_language");
             out.default_language = str_value(cx, "default_language", "english", &inner);
         } else if p.is_ident("collation") {
-            dup(out.collation.is_some());
+            dup("collation");
             match parse_collation(cx, &inner) {
                 Some(fields) => out.collation = Some((fields, p.to_token_stream())),
                 None => malformed = true,
@@ -301,13 +303,16 @@ pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
     }
     // A malformed `size` (or an unknown option, maybe a misspelt `size`) is already reported.
     let mut size_attempted = false;
+    // Where `size` and `max` were first given: a repeated one is reported at both places.
+    let mut seen: Vec<(&str, TokenStream)> = Vec::new();
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
         let is_size = p.is_ident("size");
         if is_size || p.is_ident("max") {
             let what = if is_size { "size" } else { "max" };
-            if (is_size && out.size.is_some()) || (!is_size && out.max.is_some()) {
-                cx.error_spanned_by(p, rules::ATTR_DUPLICATE, format!("duplicate capped option `{what}`: keep one"));
+            match seen.iter().find(|(n, _)| *n == what) {
+                Some((_, first)) => duplicate(cx, "capped option", what, first, p),
+                None => seen.push((what, p.to_token_stream())),
             }
             match inner.value().and_then(|v| v.parse::<LitInt>()) {
                 Ok(l) => match l.base10_parse::<u64>() {

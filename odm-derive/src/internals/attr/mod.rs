@@ -11,6 +11,8 @@ pub mod query;
 
 pub use common::{closest, did_you_mean, Sp};
 
+use common::duplicate;
+
 use super::case::RenameRule;
 use super::ctxt::Ctxt;
 use super::rules::{self, Rule};
@@ -57,27 +59,13 @@ impl<'c, T> Attr<'c, T> {
         } else if self.serde {
             self.cx.serde_rejects();
         } else {
-            duplicate(self.cx, self.name, &self.first_key, key);
+            duplicate(self.cx, "odm attribute", self.name, &self.first_key, key);
         }
     }
 
     fn get(self) -> Option<Sp<T>> {
         self.value
     }
-}
-
-/// A duplicate odm attribute, reported at both places: the second copy, and the first one it repeats.
-fn duplicate(cx: &Ctxt, name: &str, first: &TokenStream, second: impl ToTokens) {
-    cx.error_spanned_by(
-        second,
-        rules::ATTR_DUPLICATE,
-        format!("duplicate odm attribute `{name}`: it is already set on this item (see the next error); keep one"),
-    );
-    cx.error_spanned_by(
-        first,
-        rules::ATTR_DUPLICATE,
-        format!("`{name}` is first set here; the duplicate is reported above"),
-    );
 }
 
 /// `validation_level = "…"` / `validation_action = "…"`: one of `allowed`, or an error listing them.
@@ -288,7 +276,7 @@ impl Container {
                 indexes.push(index::parse_index(cx, meta));
             } else if p.is_ident("capped") {
                 match &capped_at {
-                    Some(first) => duplicate(cx, "capped", first, p),
+                    Some(first) => duplicate(cx, "odm attribute", "capped", first, p),
                     None => capped_at = Some(p.to_token_stream()),
                 }
                 capped = Some(index::parse_capped(cx, meta));
@@ -336,7 +324,7 @@ impl Container {
                 }
             } else if p.is_ident("write_concern") {
                 match &write_concern_at {
-                    Some(first) => duplicate(cx, "write_concern", first, p),
+                    Some(first) => duplicate(cx, "odm attribute", "write_concern", first, p),
                     None => write_concern_at = Some(p.to_token_stream()),
                 }
                 write_concern = Some(concern::parse_write_concern(cx, meta));
