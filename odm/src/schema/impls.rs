@@ -78,12 +78,35 @@ impl BsonSchema for char {
     }
 }
 
+/// The items a wrapper stored as its `T` forwards to `T` (schema, kind, node, metadata, key walk, counter checks),
+/// inside its impl.
+macro_rules! forwarded_items {
+    () => {
+        const KIND: BsonKind = T::KIND;
+        const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
+        const BOUNDED: bool = T::BOUNDED;
+        type Node<R, W, A: Access> = T::Node<R, W, A>;
+        fn bson_schema() -> Document {
+            T::bson_schema()
+        }
+        fn bson_schema_within(closed: bool) -> Document {
+            T::bson_schema_within(closed)
+        }
+        fn type_meta() -> Option<&'static TypeMeta> {
+            T::type_meta()
+        }
+        fn dynamic_keys(depth: u8) -> bool {
+            depth == 0 || T::dynamic_keys(depth - 1)
+        }
+        fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+            T::counter_checks(value, depth, out)
+        }
+    };
+}
+
 /// `Option<T>` is stored as `T` when present; absence is expressed by the parent's `required` list.
 impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
-    const KIND: BsonKind = T::KIND;
-    const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
-    const BOUNDED: bool = T::BOUNDED;
-    type Node<R, W, A: Access> = T::Node<R, W, A>;
+    forwarded_items!();
     /// `None` is written as `null` here; a field that is absent when `None` is handled by the parent's
     /// `skip_serializing_if`.
     fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> {
@@ -100,51 +123,18 @@ impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
             (None, Some(b)) => out.set(at, b),
         }
     }
-    fn bson_schema() -> Document {
-        T::bson_schema()
-    }
-    fn bson_schema_within(closed: bool) -> Document {
-        T::bson_schema_within(closed)
-    }
-    fn type_meta() -> Option<&'static TypeMeta> {
-        T::type_meta()
-    }
-    fn dynamic_keys(depth: u8) -> bool {
-        depth == 0 || T::dynamic_keys(depth - 1)
-    }
-    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-        T::counter_checks(value, depth, out)
-    }
 }
 
 macro_rules! transparent {
     ($($wrapper:ident),*) => {$(
         impl<T: BsonSchema + Serialize> BsonSchema for $wrapper<T> {
-            const KIND: BsonKind = T::KIND;
-            const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
-            const BOUNDED: bool = T::BOUNDED;
-            type Node<R, W, A: Access> = T::Node<R, W, A>;
             fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) where Self: Serialize {
                 T::diff(old, new, at, out)
             }
             fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> where Self: Serialize {
                 T::to_bson(value)
             }
-            fn bson_schema() -> Document {
-                T::bson_schema()
-            }
-            fn bson_schema_within(closed: bool) -> Document {
-                T::bson_schema_within(closed)
-            }
-            fn type_meta() -> Option<&'static TypeMeta> {
-                T::type_meta()
-            }
-            fn dynamic_keys(depth: u8) -> bool {
-                depth == 0 || T::dynamic_keys(depth - 1)
-            }
-            fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-                T::counter_checks(value, depth, out)
-            }
+            forwarded_items!();
         }
     )*};
 }

@@ -194,6 +194,18 @@ fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, expected: &str) {
     skip_rest(meta);
 }
 
+/// A serde attribute odm does not know: its effect on the stored document is unknown, so it is refused.
+fn unknown_serde(cx: &Ctxt, meta: &ParseNestedMeta, what: &str) {
+    let name = meta.path.to_token_stream().to_string().replace(' ', "");
+    cx.error_spanned_by(
+        &meta.path,
+        rules::SERDE_UNKNOWN,
+        format!("unknown serde {what} attribute `{name}`: odm cannot tell what it does to the stored document"),
+    );
+    cx.serde_rejects();
+    skip_rest(meta);
+}
+
 /// A serde attribute odm cannot mirror: refused rather than silently misread.
 fn refuse_serde(cx: &Ctxt, meta: &ParseNestedMeta, rule: Rule, why: &str) {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
@@ -563,16 +575,7 @@ impl Field {
                 // Reading-side only: the stored document is unchanged.
                 skip_rest(meta);
             } else {
-                let name = p.to_token_stream().to_string().replace(' ', "");
-                cx.error_spanned_by(
-                    p,
-                    rules::SERDE_UNKNOWN,
-                    format!(
-                        "unknown serde field attribute `{name}`: odm cannot tell what it does to the stored document"
-                    ),
-                );
-                cx.serde_rejects();
-                skip_rest(meta);
+                unknown_serde(cx, meta, "field");
             }
         });
         // `#[serde_with::serde_as]` rewrites `#[serde_as(as = "T")]` into `#[serde(with = "::serde_with::As::<T>")]`
@@ -665,16 +668,7 @@ impl Variant {
             {
                 skip_rest(meta);
             } else {
-                let name = p.to_token_stream().to_string().replace(' ', "");
-                cx.error_spanned_by(
-                    p,
-                    rules::SERDE_UNKNOWN,
-                    format!(
-                        "unknown serde variant attribute `{name}`: odm cannot tell what it does to the stored document"
-                    ),
-                );
-                cx.serde_rejects();
-                skip_rest(meta);
+                unknown_serde(cx, meta, "variant");
             }
         });
         Variant { rename: rename.get(), rename_all: rename_all.get(), skip }
