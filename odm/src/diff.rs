@@ -120,7 +120,38 @@ pub fn map<'a, V: BsonSchema + Serialize + 'a>(
 /// `odm::__private`, so it is no part of the public API.
 pub(crate) mod generated {
     use super::{Diff, DiffPath, Encoder, Marked};
+    #[cfg(doc)]
+    use crate::schema::BsonSchema;
     use serde::Serialize;
+
+    /// The diff of a field's type (`<T as BsonSchema>::diff`). Passed in rather than named through a bound, so that
+    /// a field type without [`BsonSchema`] gets the one error its schema already reports.
+    pub type DiffFn<T> = fn(&T, &T, &mut DiffPath, &mut Diff);
+
+    /// A field stored under `key`, compared by its type's `diff`.
+    #[inline]
+    pub fn field<T>(diff: DiffFn<T>, old: &T, new: &T, key: &str, at: &mut DiffPath, out: &mut Diff) {
+        at.with(key, |at| diff(old, new, at, out))
+    }
+
+    /// A field serialization leaves out when `skip` holds (`skip_serializing_if`): left out now, it is `$unset`;
+    /// newly written, it is set whole; written on both sides, it is compared by its type's `diff`.
+    pub fn skippable<T: Serialize>(
+        diff: DiffFn<T>,
+        old: &T,
+        new: &T,
+        skip: impl Fn(&T) -> bool,
+        key: &str,
+        at: &mut DiffPath,
+        out: &mut Diff,
+    ) {
+        at.with(key, |at| match (skip(old), skip(new)) {
+            (true, true) => {}
+            (false, true) => out.unset(at),
+            (true, false) => out.set(at, new),
+            (false, false) => diff(old, new, at, out),
+        })
+    }
 
     /// A field written through a serde converter (or stored as a fixed type): compares the converted forms; `skip` is its
     /// `skip_serializing_if`, if any.

@@ -75,6 +75,18 @@ impl IndexSpec {
         format!("{OWNED_PREFIX}{}", parts.join("_"))
     }
 
+    /// An index on `keys` named `name`, or by [`IndexSpec::default_name`] when `None`; no options.
+    ///
+    /// ```
+    /// use odm::{bson::doc, IndexSpec};
+    /// assert_eq!(IndexSpec::named(None, doc! { "no": 1, "ca": -1 }).name, "idx_no_ca");
+    /// assert_eq!(IndexSpec::named(Some("by_number"), doc! { "no": 1 }).name, "by_number");
+    /// ```
+    pub fn named(name: Option<&str>, keys: Document) -> Self {
+        let name = name.map_or_else(|| Self::default_name(&keys), str::to_owned);
+        Self::new(name, keys)
+    }
+
     /// True when odm owns this index (by the naming scheme).
     pub fn is_owned(&self) -> bool {
         self.name.starts_with(OWNED_PREFIX)

@@ -107,7 +107,7 @@ pub use error::{DecodeError, Error, FieldFailure, ValidationError};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use kind::BsonKind;
-pub use meta::{FieldMeta, TypeMeta};
+pub use meta::{FieldMeta, FieldType, TypeMeta};
 pub use model::{
     Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction, ValidationLevel,
     WriteConcernSpec,
@@ -115,7 +115,7 @@ pub use model::{
 pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
-pub use path::{ArrayNode, AsPath, MapNode, Path};
+pub use path::{ArrayNode, AsPath, MapNode, Object, Path};
 pub use schema::BsonSchema;
 pub use sync::plan::{Action, Plan, StaleHandling};
 pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, ValidatorRollout};
@@ -128,19 +128,18 @@ pub mod __private {
     pub use crate::diff::{Diff, DiffPath};
     /// Diff helpers of generated code.
     pub mod diff {
-        pub use crate::diff::generated::{converted_skippable, frozen};
+        pub use crate::diff::generated::{converted_skippable, field, frozen, skippable};
     }
     pub use crate::index::IndexSpec;
     pub use crate::kind::BsonKind;
-    pub use crate::meta::generated::{no_meta, FieldInfo};
-    pub use crate::meta::{FieldMeta, TypeMeta};
+    pub use crate::meta::{FieldMeta, FieldType, TypeMeta};
     pub use crate::model::{
         Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
         ValidationLevel, WriteConcernSpec,
     };
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};
-    pub use crate::path::{self as path, Access, AsPath, Path};
+    pub use crate::path::{self as path, Access, AsPath, Fields, Path};
     pub use crate::schema::BsonSchema;
     /// Validator builders of generated code.
     pub mod build {

@@ -1,15 +1,27 @@
 //! Field metadata of derived types: Rust names beside stored keys, so server errors (which speak in stored keys)
 //! can be reported in Rust terms (`Order.items[2].price`).
 
+use crate::kind::BsonKind;
+use bson::{Bson, Document};
 use std::fmt::{self, Write};
 
-/// The fields of a derived struct.
+/// The fields of a derived struct: the one table generated per struct. Server errors are named in Rust terms from
+/// it, the struct's validator fragment and counter checks are built from it, its typed paths read their stored keys
+/// and counters from it, and other derives read it at compile time to resolve nested index paths (`items.name`).
 #[derive(Debug)]
 pub struct TypeMeta {
     /// The Rust type name.
     pub name: &'static str,
     /// Its stored fields, in declaration order.
     pub fields: &'static [FieldMeta],
+    /// `Some(true)` for `#[odm(closed)]`, `Some(false)` for `#[odm(open)]`, `None` to follow the enclosing document.
+    pub closed: Option<bool>,
+    /// The doc comment, as the schema's `description`.
+    pub description: Option<&'static str>,
+    /// True for a collection model: every stored document has an `_id`, declared or not.
+    pub implicit_id: bool,
+    /// For a struct with serde's `tag`: the tag key and the value serde writes under it.
+    pub tag: Option<(&'static str, &'static str)>,
 }
 
 /// One stored field.
@@ -19,18 +31,185 @@ pub struct FieldMeta {
     pub name: &'static str,
     /// The key serde writes (short key).
     pub key: &'static str,
-    /// The metadata of the field's embedded type, looking through `Option`, `Vec`, `Box`, … (`None` for scalars).
-    pub nested: fn() -> Option<&'static TypeMeta>,
-    /// For a counted array: the Rust name of the integer field kept equal to its length.
-    pub counter: Option<&'static str>,
+    /// What the field's Rust type says about its stored form.
+    pub ty: &'static FieldType,
+    /// A BSON type fixed by a converter or `#[odm(bson_type)]` (`"string"`), overriding the type's own schema.
+    pub fixed: Option<&'static str>,
+    /// True when serialization may leave the key out (`skip_serializing_if`): not required, and `None` is `$unset`.
+    pub optional: bool,
+    /// For a counted array: the index in the table of the integer field kept equal to its length.
+    pub counter: Option<usize>,
+    /// For an array declared `keep_last`: how many elements pushes keep.
+    pub keep_last: Option<u32>,
+    /// Integer keywords the field declares (`maxItems`, `minLength`, …), in the order they apply.
+    pub keywords: &'static [(&'static str, i64)],
+    /// True for `#[odm(nullable)]`: `null` is accepted too.
+    pub nullable: bool,
+    /// The doc comment, as the field's `description`.
+    pub description: Option<&'static str>,
+}
+
+/// What a Rust type says about its stored form, for the field tables: [`BsonSchema::FIELD_TYPE`] of the type.
+///
+/// [`BsonSchema::FIELD_TYPE`]: crate::BsonSchema::FIELD_TYPE
+#[derive(Debug)]
+pub struct FieldType {
+    /// The type family.
+    pub kind: BsonKind,
+    /// For an array, its elements' type family.
+    pub item: Option<BsonKind>,
+    /// The field tables of an embedded type, looking through `Option`, `Vec`, `Box`, … (`None` for scalars).
+    pub meta: fn() -> Option<&'static TypeMeta>,
+    /// The validator fragment inside a closed document (or not).
+    pub schema: fn(bool) -> Document,
+    /// Whether values may carry keys chosen at run time, within a depth.
+    pub dynamic_keys: fn(u8) -> bool,
+    /// The counter checks of a value at an aggregation expression.
+    pub counter_checks: fn(&str, usize, &mut Vec<Bson>),
+}
+
+fn no_meta() -> Option<&'static TypeMeta> {
+    None
+}
+fn any_schema(_closed: bool) -> Document {
+    Document::new()
+}
+fn keys_fixed(_depth: u8) -> bool {
+    false
+}
+fn keys_chosen_at_run_time(_depth: u8) -> bool {
+    true
+}
+fn no_counter_checks(_value: &str, _depth: usize, _out: &mut Vec<Bson>) {}
+
+impl FieldType {
+    /// A field whose BSON type a converter or `#[odm(bson_type)]` fixes: of family `kind`, no keys of its own.
+    pub const fn fixed(kind: BsonKind) -> FieldType {
+        FieldType {
+            kind,
+            item: None,
+            meta: no_meta,
+            schema: any_schema,
+            dynamic_keys: keys_fixed,
+            counter_checks: no_counter_checks,
+        }
+    }
+
+    /// A `#[odm(mixed)]` field: any value, keys chosen at run time.
+    pub const MIXED: FieldType = FieldType {
+        kind: BsonKind::Other,
+        item: None,
+        meta: no_meta,
+        schema: any_schema,
+        dynamic_keys: keys_chosen_at_run_time,
+        counter_checks: no_counter_checks,
+    };
+}
+
+impl FieldMeta {
+    /// A required field `name` stored under `key`, of a type described by `ty`. Generated code sets the rest with
+    /// the builder methods below.
+    pub const fn new(name: &'static str, key: &'static str, ty: &'static FieldType) -> FieldMeta {
+        FieldMeta {
+            name,
+            key,
+            ty,
+            fixed: None,
+            optional: false,
+            counter: None,
+            keep_last: None,
+            keywords: &[],
+            nullable: false,
+            description: None,
+        }
+    }
+
+    /// Stored as the BSON type `alias`, whatever the Rust type.
+    pub const fn fixed(mut self, alias: &'static str) -> Self {
+        self.fixed = Some(alias);
+        self
+    }
+
+    /// May be left out by serialization.
+    pub const fn optional(mut self) -> Self {
+        self.optional = true;
+        self
+    }
+
+    /// Counted by the field at `index` of the same table.
+    pub const fn counter(mut self, index: usize) -> Self {
+        self.counter = Some(index);
+        self
+    }
+
+    /// Pushes keep the last `n` elements.
+    pub const fn keep_last(mut self, n: u32) -> Self {
+        self.keep_last = Some(n);
+        self
+    }
+
+    /// Integer schema keywords.
+    pub const fn keywords(mut self, keywords: &'static [(&'static str, i64)]) -> Self {
+        self.keywords = keywords;
+        self
+    }
+
+    /// Accepts `null`.
+    pub const fn nullable(mut self) -> Self {
+        self.nullable = true;
+        self
+    }
+
+    /// The field's `description`.
+    pub const fn describe(mut self, description: &'static str) -> Self {
+        self.description = Some(description);
+        self
+    }
+
+    /// The metadata of the field's embedded type.
+    pub fn nested(&self) -> Option<&'static TypeMeta> {
+        (self.ty.meta)()
+    }
+
     /// True for a map: the next segment of a stored path is a key chosen at run time, shown as `field["key"]`.
-    pub map: bool,
+    pub fn is_map(&self) -> bool {
+        self.ty.kind.is_map()
+    }
 }
 
 impl TypeMeta {
+    /// The table of struct `name` with these fields, following the enclosing document's `closed`.
+    pub const fn new(name: &'static str, fields: &'static [FieldMeta]) -> TypeMeta {
+        TypeMeta { name, fields, closed: None, description: None, implicit_id: false, tag: None }
+    }
+
+    /// `#[odm(closed)]` (`true`) or `#[odm(open)]` (`false`).
+    pub const fn closed(mut self, closed: bool) -> Self {
+        self.closed = Some(closed);
+        self
+    }
+
+    /// The struct's `description`.
+    pub const fn describe(mut self, description: &'static str) -> Self {
+        self.description = Some(description);
+        self
+    }
+
+    /// A collection model: `_id` is in the schema even when undeclared.
+    pub const fn model(mut self) -> Self {
+        self.implicit_id = true;
+        self
+    }
+
+    /// Serialized with serde's `tag`: `value` under `tag`, first.
+    pub const fn tagged(mut self, tag: &'static str, value: &'static str) -> Self {
+        self.tag = Some((tag, value));
+        self
+    }
+
     /// The counted arrays of this type, as `(array, counter)` Rust names.
     pub fn counted_arrays(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
-        self.fields.iter().filter_map(|f| f.counter.map(|c| (f.name, c)))
+        self.fields.iter().filter_map(|f| Some((f.name, self.fields.get(f.counter?)?.name)))
     }
 
     /// The field stored under `key`.
@@ -85,8 +264,8 @@ impl TypeMeta {
             match field {
                 Some(f) => {
                     out.push_str(f.name);
-                    current = (f.nested)();
-                    map_key_next = f.map;
+                    current = f.nested();
+                    map_key_next = f.is_map();
                 }
                 None if strict => return None,
                 None => {
@@ -154,48 +333,31 @@ pub(crate) fn name_paths(message: &str, meta: Option<&'static TypeMeta>) -> Stri
     out
 }
 
-/// What generated code needs for its field tables; reachable through `odm::__private` only.
-pub(crate) mod generated {
-    use super::TypeMeta;
-
-    /// A `nested` function for fields without metadata.
-    pub fn no_meta() -> Option<&'static TypeMeta> {
-        None
-    }
-
-    /// A stored field as other derives see it at compile time: its key and BSON type family (for index paths
-    /// such as `items.name`, and the index rules that depend on types).
-    #[derive(Debug, Clone, Copy)]
-    pub struct FieldInfo {
-        /// The stored key.
-        pub key: &'static str,
-        /// The field's BSON type family.
-        pub kind: crate::kind::BsonKind,
-        /// For an array field, its elements' type family.
-        pub item: Option<crate::kind::BsonKind>,
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::generated::no_meta;
-    use super::{name_paths, FieldMeta, Marked, TypeMeta};
+    use super::{name_paths, FieldMeta, FieldType, Marked, TypeMeta};
+    use crate::kind::BsonKind;
 
-    static LINE: TypeMeta = TypeMeta {
-        name: "Line",
-        fields: &[FieldMeta { name: "price", key: "p", nested: no_meta, counter: None, map: false }],
-    };
     fn line() -> Option<&'static TypeMeta> {
         Some(&LINE)
     }
-    static ORDER: TypeMeta = TypeMeta {
-        name: "Order",
-        fields: &[
-            FieldMeta { name: "items", key: "it", nested: line, counter: Some("item_count"), map: false },
-            FieldMeta { name: "lines", key: "l", nested: line, counter: None, map: true },
-            FieldMeta { name: "item_count", key: "ic", nested: no_meta, counter: None, map: false },
+    const SCALAR: FieldType = FieldType::fixed(BsonKind::Long);
+    const LINES: FieldType = FieldType { kind: BsonKind::Array, item: Some(BsonKind::Object), meta: line, ..SCALAR };
+    const LINE_MAP: FieldType = FieldType { kind: BsonKind::Map, meta: line, ..SCALAR };
+    static LINE: TypeMeta = TypeMeta::new("Line", &[FieldMeta::new("price", "p", &SCALAR)]);
+    static ORDER: TypeMeta = TypeMeta::new(
+        "Order",
+        &[
+            FieldMeta::new("items", "it", &LINES).counter(2),
+            FieldMeta::new("lines", "l", &LINE_MAP),
+            FieldMeta::new("item_count", "ic", &SCALAR),
         ],
-    };
+    );
+
+    #[test]
+    fn counted_arrays_name_their_counters() {
+        assert_eq!(ORDER.counted_arrays().collect::<Vec<_>>(), [("items", "item_count")]);
+    }
 
     #[test]
     fn stored_paths_in_messages_become_rust_paths() {

@@ -244,11 +244,11 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// The collection name (checked at compile time: lowercase `[a-z0-9_]`, module conventions).
     const COLLECTION: &'static str;
     /// The database, when the model names one.
-    const DATABASE: Option<&'static str>;
-    /// `validationLevel` to create the collection with.
-    const VALIDATION_LEVEL: ValidationLevel;
+    const DATABASE: Option<&'static str> = None;
+    /// `validationLevel` to create the collection with (rule [`model-validation`](crate::rules#model-validation)).
+    const VALIDATION_LEVEL: ValidationLevel = ValidationLevel::Strict;
     /// `validationAction` to create the collection with.
-    const VALIDATION_ACTION: ValidationAction;
+    const VALIDATION_ACTION: ValidationAction = ValidationAction::Error;
 
     /// The read concern level (`local`, `available`, `majority`, `linearizable`, `snapshot`) for reads through
     /// [`crate::Collection`], when the model sets one (rule [`concern-value`](crate::rules#concern-value)).
@@ -265,8 +265,15 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// The shard key, when the model declares one (`#[odm(shard_key = "region, customer")]`).
     const SHARD_KEY: Option<ShardKey> = None;
 
-    /// The `$expr` checks that keep counted arrays and their counters in step, at every nesting level.
-    fn counter_exprs() -> Vec<Bson>;
+    /// The `$expr` checks that keep counted arrays and their counters in step, at every nesting level. The default
+    /// reads the model's field table.
+    fn counter_exprs() -> Vec<Bson> {
+        let mut out = Vec::new();
+        if let Some(meta) = Self::type_meta() {
+            crate::schema::checks_under(meta, "$", 0, &mut out);
+        }
+        out
+    }
 
     /// The indexes the model declares (named, in stored keys).
     fn indexes() -> Vec<IndexSpec> {

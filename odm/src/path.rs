@@ -38,14 +38,14 @@ pub(crate) mod types;
 
 pub(crate) use self::types::{check_dynamic_keys, unencodable};
 pub use self::types::{
-    Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, IdField, MapNode, Path, PathNode, Plain,
-    RawPath, Root, ShardKeyField,
+    Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, Fields, IdField, MapNode, Object, Path,
+    PathNode, Plain, RawPath, Root, ShardKeyField,
 };
 
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
-use crate::meta::Marked;
+use crate::meta::{Marked, TypeMeta};
 use crate::schema::BsonSchema;
 
 /// Paths that can be `$set`, `$min`/`$max`-ed, `$inc`-ed, …: plain fields, and counted arrays as a whole (the counter
@@ -136,6 +136,20 @@ pub(crate) mod encode {
 pub(crate) use encode::encode_schema;
 
 impl<R, W, A> Path<R, W, A> {
+    /// The field at `index` of `meta` below this path, encoded by its type. Used by generated code.
+    #[doc(hidden)]
+    #[inline]
+    pub fn __field<F: BsonSchema + Serialize, FA: Access>(
+        &self,
+        meta: &'static TypeMeta,
+        index: usize,
+    ) -> FieldNode<R, F, A, FA>
+    where
+        A: Access,
+    {
+        self.__field_with(meta, index, encode_schema::<F>).into()
+    }
+
     fn retyped<W2: BsonSchema + Serialize, A2>(&self, raw: RawPath) -> Path<R, W2, A2> {
         Path::with_raw(raw)
     }
@@ -195,6 +209,10 @@ impl<V: BsonSchema + Serialize> MapLike for BTreeMap<String, V> {
 impl<T: MapLike> MapLike for Option<T> {
     type Value = T::Value;
 }
+
+/// The node of a field of type `T` with access marker `M`, below a path with access `A` (what a generated field
+/// method returns).
+pub type FieldNode<R, T, A, M> = <T as BsonSchema>::Node<R, T, <A as Access>::Child<M>>;
 
 /// The node type of an array's elements.
 pub type ElemNode<R, W, A> =

@@ -11,12 +11,14 @@
 
 mod counters;
 mod impls;
+mod object;
 
 pub(crate) use self::counters::{all_elements, counter_pairs};
+pub(crate) use self::object::checks_under;
 pub use crate::kind::BsonKind;
 
 use crate::diff::{Diff, DiffPath};
-use crate::meta::TypeMeta;
+use crate::meta::{FieldType, TypeMeta};
 use crate::path::{Access, PathNode};
 use bson::{doc, Bson, Document};
 use serde::Serialize;
@@ -60,33 +62,51 @@ pub trait BsonSchema {
     /// The `$jsonSchema` fragment a stored value of this type satisfies.
     fn bson_schema() -> Document;
 
+    /// The field table of a derived struct (its own fields, not those of a type it wraps); the provided items
+    /// below read it. `None` for every other type.
+    const OBJECT: Option<&'static TypeMeta> = None;
+
     /// The fragment of this type inside a document that is `closed` (or not). A closed document closes every
     /// level it owns: a derived struct or enum variant without `#[odm(open)]` inside it gets
     /// `additionalProperties: false` too, through options, boxes, arrays and map values. Free-form values
-    /// (`bson::Document`, `#[odm(mixed)]`) stay open. The default ignores the context (scalars have no keys).
+    /// (`bson::Document`, `#[odm(mixed)]`) stay open. The default builds a struct's fragment from [`Self::OBJECT`]
+    /// and otherwise ignores the context (scalars have no keys).
     fn bson_schema_within(closed: bool) -> Document {
-        let _ = closed;
-        Self::bson_schema()
+        match Self::OBJECT {
+            Some(meta) => object::object(meta, closed),
+            None => Self::bson_schema(),
+        }
     }
 
     /// Field names of an embedded type, to translate stored key paths back to Rust paths in errors.
     fn type_meta() -> Option<&'static TypeMeta> {
-        None
+        Self::OBJECT
     }
 
     /// True when values of this type may carry keys chosen at run time (maps, `bson::Document`, `mixed` fields),
     /// which must then be checked before sending. `depth` bounds the walk through recursive types (`0` answers
     /// `true`, the safe side).
     fn dynamic_keys(depth: u8) -> bool {
-        let _ = depth;
-        false
+        Self::OBJECT.is_some_and(|meta| object::dynamic_keys(meta, depth))
     }
 
     /// Server-side checks (`$expr`) that keep array counters equal to array sizes. `value` is the aggregation
     /// expression of this value (`"$it"`, `"$$e0.v"`); `depth` names `$map` variables uniquely.
     fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
-        let _ = (value, depth, out);
+        if let Some(meta) = Self::OBJECT {
+            object::counter_checks(meta, value, depth, out);
+        }
     }
+
+    /// What a field table needs of this type: the items above, as one value a table entry can point to.
+    const FIELD_TYPE: FieldType = FieldType {
+        kind: Self::KIND,
+        item: Self::ITEM_KIND,
+        meta: Self::type_meta,
+        schema: Self::bson_schema_within,
+        dynamic_keys: Self::dynamic_keys,
+        counter_checks: Self::counter_checks,
+    };
 
     /// Encodes a value exactly as `bson`'s serializer writes it. Scalars convert directly; the default serializes.
     fn to_bson(value: &Self) -> Result<Bson, bson::error::Error>
@@ -123,62 +143,8 @@ pub(crate) fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out
 
 /// Builders the derives call; reachable through `odm::__private` only.
 pub(crate) mod build {
+    pub use super::object::{nullable, object, ObjectSchema};
     use super::*;
-
-    /// An object schema under construction (field order is preserved, as serialization writes it).
-    pub struct ObjectSchema {
-        properties: Document,
-        required: Vec<Bson>,
-    }
-
-    impl Default for ObjectSchema {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-
-    impl ObjectSchema {
-        /// An empty object schema.
-        pub fn new() -> Self {
-            ObjectSchema { properties: Document::new(), required: Vec::new() }
-        }
-
-        /// Adds a property; `required` when serialization always writes it.
-        pub fn field(&mut self, key: &str, schema: Document, required: bool) -> &mut Self {
-            self.properties.insert(key, schema);
-            if required {
-                self.required.push(Bson::String(key.to_owned()));
-            }
-            self
-        }
-
-        /// Adds `_id: objectId` unless the model declares its own `_id` field (every stored document has one; rule
-        /// [`id-objectid`](crate::rules#id-objectid)).
-        pub fn implicit_id(&mut self) -> &mut Self {
-            if !self.properties.contains_key("_id") {
-                let mut props = doc! { "_id": { "bsonType": "objectId" } };
-                props.extend(std::mem::take(&mut self.properties));
-                self.properties = props;
-            }
-            self
-        }
-
-        /// The finished `{bsonType: "object", …}` document.
-        pub fn finish(&mut self, closed: bool, description: Option<&str>) -> Document {
-            let mut d = doc! { "bsonType": "object" };
-            if let Some(desc) = description {
-                d.insert("description", desc);
-            }
-            if !self.required.is_empty() {
-                d.insert("required", std::mem::take(&mut self.required));
-            }
-            d.insert("properties", std::mem::take(&mut self.properties));
-            if closed {
-                d.insert("additionalProperties", false);
-            }
-            d
-        }
-    }
 
     /// `{bsonType: <alias>}` for fields whose type a converter or `#[odm(bson_type)]` fixes.
     pub fn fixed(alias: &str) -> Document {
@@ -190,26 +156,9 @@ pub(crate) mod build {
         Document::new()
     }
 
-    /// Adds `null` as an accepted value (`#[odm(nullable)]`, rule [`type-option-absent`](crate::rules#type-option-absent)).
-    pub fn nullable(mut schema: Document) -> Document {
-        if let Ok(list) = schema.get_array_mut("enum") {
-            list.push(Bson::Null);
-            return schema;
-        }
-        if schema.contains_key("oneOf") {
-            return doc! { "anyOf": [schema, { "bsonType": "null" }] };
-        }
-        match schema.get("bsonType").cloned() {
-            Some(Bson::String(t)) => {
-                schema.insert("bsonType", vec![Bson::String(t), Bson::String("null".into())]);
-            }
-            Some(Bson::Array(mut ts)) => {
-                ts.push(Bson::String("null".into()));
-                schema.insert("bsonType", ts);
-            }
-            _ => {}
-        }
-        schema
+    /// An index key pattern of ascending (`1`) and descending (`-1`) keys, in order.
+    pub fn index_keys(keys: &[(&str, i32)]) -> Document {
+        keys.iter().map(|&(k, v)| (k.to_owned(), Bson::Int32(v))).collect()
     }
 
     /// Sets a keyword (bounds, lengths) on a field schema.

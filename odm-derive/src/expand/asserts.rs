@@ -1,13 +1,12 @@
 //! Const assertions for what tokens cannot show: a type alias hiding an array or a non-integer counter.
 //! They run after type checking, so they see through aliases (bytemuck's `traits.rs` pattern).
 
-use crate::internals::ast::{Container, Data, Field, Style};
+use crate::internals::ast::{counter_target, Container, Data, Field, Style};
 use crate::internals::rules;
 use crate::internals::source::{source, Source};
 use crate::internals::ty::{self, TyKind};
 use proc_macro2::TokenStream;
 use quote::quote_spanned;
-use syn::spanned::Spanned;
 
 fn is_syntactic_array(field: &Field) -> bool {
     let mut t = ty::unwrap_option(field.ty);
@@ -48,7 +47,8 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
         let string_attr = [(a.max_len.as_ref(), "max_len"), (a.min_len.as_ref(), "min_len")]
             .into_iter()
             .find_map(|(attr, name)| Some((attr?.span(), name)));
-        if let Some((span, name)) = string_attr {
+        let is_string = matches!(ty::classify(ty::unwrap_option(ty)), TyKind::Str);
+        if let (Some((span, name)), false) = (string_attr, is_string) {
             let msg = rules::STRING_LENGTH.message(format_args!(
                 "field `{}`: `{name}` applies only to string fields, and `{shown}` is not stored as a string; remove it",
                 field.rust_name
@@ -71,14 +71,17 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
         .into_iter()
         .find_map(|(span, name)| Some((span?, name)));
         match array_attr {
+            // Not an array, by its tokens: nothing to assert.
+            None if ty::is_known_scalar(ty) => {}
             None => {
+                let tspan = field.ty_span;
                 let msg = rules::ARRAY_BOUND.message(format_args!(
                     "field `{}`: `{shown}` is stored as an array without a bound of its own, and arrays must be \
                      bounded; add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really \
                      unbounded",
                     field.rust_name
                 ));
-                out.extend(quote_spanned! {ty.span()=>
+                out.extend(quote_spanned! {tspan=>
                     const _: () = if <#ty as __odm::BsonSchema>::KIND.is_array()
                         && !<#ty as __odm::BsonSchema>::BOUNDED
                     {
@@ -105,7 +108,7 @@ fn counter_asserts(fields: &[Field], out: &mut TokenStream) {
         let Some(counter) = &field.attrs.counter else {
             continue;
         };
-        let Some(target) = fields.iter().find(|t| t.rust_name == counter.value) else {
+        let Some(target) = counter_target(field, fields) else {
             continue;
         };
         if !matches!(ty::classify(target.ty), TyKind::Other) {

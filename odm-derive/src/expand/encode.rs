@@ -40,18 +40,22 @@ fn converter_item(field: &Field, f: &TokenStream) -> TokenStream {
 /// converter it declares.
 pub fn path_encoder(field: &Field) -> TokenStream {
     let ty = field.ty;
-    match converter_fn(field) {
+    match converter_encoder(field) {
         None if matches!(source(field), Source::Trait) => quote!(__odm::encode_schema::<#ty>),
         None => quote!(__odm::encode_value::<#ty>),
-        Some(f) => {
-            let conv = converter_item(field, &f);
-            quote! {{
-                fn __enc(__v: &#ty, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::String> {
-                    #conv
-                    __odm::encode_converted(__conv(__v), __at)
-                }
-                __enc
-            }}
-        }
+        Some(enc) => enc,
     }
+}
+
+/// The encoder through the serde converter the field declares, if any.
+pub fn converter_encoder(field: &Field) -> Option<TokenStream> {
+    let ty = field.ty;
+    let conv = converter_item(field, &converter_fn(field)?);
+    Some(quote! {{
+        fn __enc(__v: &#ty, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::String> {
+            #conv
+            __odm::encode_converted(__conv(__v), __at)
+        }
+        __enc
+    }})
 }

@@ -1,12 +1,11 @@
 //! Typed paths and diffs of a struct: the `…Fields` struct (one method per stored field, carrying its stored key,
 //! value type and access marker), `Model::fields()`, and `BsonSchema::diff` field by field.
 
-use crate::internals::ast::{Container, Data, Derive, Field};
+use crate::internals::ast::{counter_target, is_counter, Container, Data, Derive, Field};
 use crate::internals::shard::shard_fields;
 use crate::internals::source::{source, Source};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 
 /// Which writes a field's path accepts (`odm::path` markers).
 fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)]) -> &'static str {
@@ -14,7 +13,7 @@ fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)]) -> &'static
         "IdField"
     } else if shard.iter().any(|(f, _)| f.rust_name == field.rust_name) {
         "ShardKeyField"
-    } else if fields.iter().any(|f| f.attrs.counter.as_ref().is_some_and(|c| c.value == field.rust_name)) {
+    } else if is_counter(field, fields) {
         "CounterField"
     } else if field.attrs.counter.is_some() {
         "Counted"
@@ -60,33 +59,24 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     let shard = shard_fields(cont);
     let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
 
-    let methods = stored.iter().filter_map(|f| {
+    let methods = stored.iter().enumerate().filter_map(|(i, f)| {
         let method = f.ident?;
         let ty = f.ty;
         let key = &f.key;
         let vis = f.vis;
         let m = format_ident!("{}", marker(f, fields, &shard));
-        let access = quote!(<A as __odm::Access>::Child<__odm::path::#m>);
+        let span = f.ty_span;
         let ret = match source(f) {
-            Source::Trait => quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::Node<R, #ty, #access>),
-            _ => quote!(__odm::Path<R, #ty, #access>),
+            Source::Trait => quote_spanned!(span=> __odm::path::FieldNode<R, #ty, A, __odm::path::#m>),
+            _ => quote!(__odm::Path<R, #ty, <A as __odm::Access>::Child<__odm::path::#m>>),
         };
-        let enc = super::encode::path_encoder(f);
-        let counter = match f.attrs.counter.as_ref().and_then(|c| fields.iter().find(|t| t.rust_name == c.value)) {
-            Some(c) => {
-                let (ckey, cty) = (&c.key, c.ty);
-                quote!(::core::option::Option::Some((#ckey, <#cty as __odm::BsonSchema>::KIND)))
-            }
-            None => quote!(::core::option::Option::None),
+        let body = match super::encode::converter_encoder(f) {
+            None if matches!(source(f), Source::Trait) => quote!(self.path.__field::<#ty, __odm::path::#m>(__META, #i)),
+            None => quote!(self.path.__field_with::<#ty, __odm::path::#m>(__META, #i, __odm::encode_value::<#ty>)),
+            Some(enc) => quote! {
+                ::core::convert::From::from(self.path.__field_with::<#ty, __odm::path::#m>(__META, #i, #enc))
+            },
         };
-        let keep_last = match (&f.attrs.keep_last, &f.attrs.max_items) {
-            (Some(_), Some(n)) => {
-                let n = n.value as u32;
-                quote!(::core::option::Option::Some(#n))
-            }
-            _ => quote!(::core::option::Option::None),
-        };
-        let absent = f.attrs.skip_serializing_if.is_some();
         let doc = match &f.doc {
             Some(d) => format!("Path to `{}` (stored as `{key}`): {d}", f.rust_name),
             None => format!("Path to `{}` (stored as `{key}`).", f.rust_name),
@@ -95,9 +85,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             #[doc = #doc]
             #[inline]
             #vis fn #method(&self) -> #ret {
-                ::core::convert::From::from(self.path.__field::<#ty, __odm::path::#m>(
-                    #key, #enc, #counter, #keep_last, #absent,
-                ))
+                #body
             }
         })
     });
@@ -118,21 +106,18 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             return quote!(__odm::diff::frozen(&__old.#member, &__new.#member, __at, #key, #what, __out););
         }
         let skip = f.attrs.skip_serializing_if.as_ref().and_then(|s| syn::parse_str::<syn::ExprPath>(&s.value).ok());
-        // `<T as BsonSchema>` is named with the field type's span, like the schema's own use of it, so a type
-        // without the trait yields the one diagnostic the compiler already gives there, not a second one.
-        let diff = quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::diff);
+        let span = f.ty_span;
+        // Named with the field type's span, like the schema's own use of the type, so a type without the trait
+        // yields the one diagnostic the compiler already gives there, not a second one.
         match (source(f), skip) {
-            (Source::Trait, None) if f.attrs.converter.is_none() => quote! {
-                __at.with(#key, |__at| #diff(&__old.#member, &__new.#member, __at, __out));
-            },
-            (Source::Trait, Some(pred)) if f.attrs.converter.is_none() => quote! {
-                __at.with(#key, |__at| match (#pred(&__old.#member), #pred(&__new.#member)) {
-                    (true, true) => {}
-                    (false, true) => __out.unset(__at),
-                    (true, false) => __out.set(__at, &__new.#member),
-                    (false, false) => #diff(&__old.#member, &__new.#member, __at, __out),
-                });
-            },
+            (Source::Trait, None) if f.attrs.converter.is_none() => {
+                let diff = quote_spanned!(span=> <#ty as __odm::BsonSchema>::diff);
+                quote!(__odm::diff::field(#diff, &__old.#member, &__new.#member, #key, __at, __out);)
+            }
+            (Source::Trait, Some(pred)) if f.attrs.converter.is_none() => {
+                let diff = quote_spanned!(span=> <#ty as __odm::BsonSchema>::diff);
+                quote!(__odm::diff::skippable(#diff, &__old.#member, &__new.#member, #pred, #key, __at, __out);)
+            }
             (_, skip) => {
                 let enc = super::encode::path_encoder(f);
                 let pred = match skip {
@@ -144,8 +129,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         }
     });
     let steps = stored.iter().filter_map(|f| {
-        let c = f.attrs.counter.as_ref()?;
-        let counter = fields.iter().find(|t| t.rust_name == c.value)?;
+        let counter = counter_target(f, fields)?;
         let cident = counter.ident?;
         let (akey, ckey) = (&f.key, &counter.key);
         Some(quote!(__out.counter_step(__at, #akey, #ckey, &__old.#cident);))
@@ -158,7 +142,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             impl #ident {
                 /// Typed paths to this model's fields, for filters, sorts, projections and updates.
                 #vis fn fields() -> #name<#ident, #ident, __odm::path::Root> {
-                    ::core::convert::From::from(__odm::Path::<#ident, #ident, __odm::path::Root>::__root())
+                    #name { path: __odm::Path::__root() }
                 }
             }
         }
@@ -166,8 +150,11 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
 
     let items = quote! {
         #[automatically_derived]
-        impl<R, W, A> ::core::convert::From<__odm::Path<R, W, A>> for #name<R, W, A> {
-            fn from(path: __odm::Path<R, W, A>) -> Self {
+        impl<R, W, A: __odm::Access> __odm::Fields for #name<R, W, A> {
+            type Root = R;
+            type Value = W;
+            type Access = A;
+            fn from_path(path: __odm::Path<R, W, A>) -> Self {
                 #name { path }
             }
         }
@@ -179,26 +166,6 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             }
         }
         #[automatically_derived]
-        impl<R, W, A: __odm::Access> __odm::AsPath<R> for #name<R, W, A> {
-            type Value = W;
-            type Access = A;
-            fn as_path(&self) -> &__odm::Path<R, W, A> {
-                &self.path
-            }
-        }
-        #[automatically_derived]
-        impl<R, W, A> ::core::clone::Clone for #name<R, W, A> {
-            fn clone(&self) -> Self {
-                #name { path: ::core::clone::Clone::clone(&self.path) }
-            }
-        }
-        #[automatically_derived]
-        impl<R, W, A> ::core::fmt::Debug for #name<R, W, A> {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::fmt::Debug::fmt(&self.path, f)
-            }
-        }
-        #[automatically_derived]
         #[allow(clippy::wrong_self_convention)]
         impl<R, W, A: __odm::Access> #name<R, W, A> {
             #(#methods)*
@@ -206,7 +173,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         #fields_fn
     };
     let schema_items = quote! {
-        type Node<R, W, A: __odm::Access> = #name<R, W, A>;
+        type Node<R, W, A: __odm::Access> = __odm::path::Object<#name<R, W, A>>;
         fn diff(__old: &Self, __new: &Self, __at: &mut __odm::DiffPath, __out: &mut __odm::Diff) {
             #(#diffs)*
             #(#steps)*

@@ -1,9 +1,9 @@
 //! Index specs, capped settings, the field table of every derived struct, and the index const assertions of a model.
 //!
 //! Nested index paths (`items.name`) name a field of another type, which this derive cannot see: they resolve at
-//! compile time through the table `__ODM_FIELDS` the other type's derive generates (Rust name → stored key and
-//! type family). A type without a table (not derived, a BSON scalar, an enum) falls back to a blanket trait const
-//! (`None`), so every problem ends in a const assertion with a message of ours, pointing at the literal.
+//! compile time through the field table the other type's derive generates (`BsonSchema::OBJECT`: Rust name →
+//! stored key and type family). A type without a table (not derived, a BSON scalar, an enum) has `None`, so every
+//! problem ends in a const assertion with a message of ours, pointing at the literal.
 
 use crate::internals::ast::{Container, Data, Field};
 use crate::internals::attr::index::IndexAttr;
@@ -24,25 +24,8 @@ fn field_kind(f: &Field) -> TokenStream {
     match source(f) {
         Source::Trait => quote!(<#ty as __odm::BsonSchema>::KIND),
         Source::Fixed(alias) => {
-            let v = quote::format_ident!(
-                "{}",
-                match alias.as_str() {
-                    "int" => "Int",
-                    "long" => "Long",
-                    "double" => "Double",
-                    "decimal" => "Decimal",
-                    "string" => "String",
-                    "bool" => "Bool",
-                    "objectId" => "ObjectId",
-                    "date" => "Date",
-                    "timestamp" => "Timestamp",
-                    "binData" => "Binary",
-                    "object" => "Object",
-                    "array" => "Array",
-                    _ => "Other",
-                }
-            );
-            quote!(__odm::BsonKind::#v)
+            let kind = super::schema::alias_kind(&alias);
+            quote!(__odm::BsonKind::#kind)
         }
         Source::Mixed => quote!(__odm::BsonKind::Other),
     }
@@ -57,49 +40,21 @@ fn field_item_kind(f: &Field) -> TokenStream {
     }
 }
 
-/// The type of the field tables.
+/// The type of the field tables (`BsonSchema::OBJECT`).
 fn table_type() -> TokenStream {
-    quote!(::core::option::Option<&'static [(&'static str, __odm::FieldInfo)]>)
+    quote!(::core::option::Option<&'static __odm::TypeMeta>)
 }
 
-/// `impl T { pub const __ODM_FIELDS }`: the stored fields of a struct by Rust name, so other models' index paths
-/// (`items.name`) resolve to stored keys and type families at compile time.
-pub fn field_consts(cont: &Container) -> TokenStream {
-    let Data::Struct(fields) = &cont.data else { return TokenStream::new() };
-    let ident = cont.ident;
-    let table = table_type();
-    let entries = fields.iter().filter(|f| f.is_stored()).map(|f| {
-        let name = &f.rust_name;
-        let key = &f.key;
-        let kind = field_kind(f);
-        let item = field_item_kind(f);
-        quote!((#name, __odm::FieldInfo { key: #key, kind: #kind, item: #item }))
-    });
-    quote! {
-        #[automatically_derived]
-        impl #ident {
-            #[doc(hidden)]
-            pub const __ODM_FIELDS: #table = ::core::option::Option::Some(&[#(#entries),*]);
-        }
-    }
-}
-
-/// The field table of a struct whose derive failed: `*` matches every name, so models that index into it report
-/// nothing more than the errors already shown.
-pub fn fallback_field_consts(input: &syn::DeriveInput) -> TokenStream {
+/// The field table of a struct whose derive failed (`BsonSchema::OBJECT` of its placeholder impl): `*` matches every
+/// name, so models that index into it report nothing more than the errors already shown.
+pub fn fallback_table(input: &syn::DeriveInput) -> TokenStream {
     let syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Named(_), .. }) = &input.data else {
         return TokenStream::new();
     };
-    let ident = &input.ident;
-    let table = table_type();
     quote! {
-        #[automatically_derived]
-        impl #ident {
-            #[doc(hidden)]
-            pub const __ODM_FIELDS: #table = ::core::option::Option::Some(&[
-                ("*", __odm::FieldInfo { key: "", kind: __odm::BsonKind::Other, item: ::core::option::Option::None }),
-            ]);
-        }
+        const OBJECT: ::core::option::Option<&'static __odm::TypeMeta> = ::core::option::Option::Some(
+            &__odm::TypeMeta::new("", &[__odm::FieldMeta::new("*", "", &__odm::FieldType::MIXED)]),
+        );
     }
 }
 
@@ -120,12 +75,13 @@ fn nested_helpers() -> TokenStream {
         /// one; "" when none is close. Names over 64 bytes are never returned, so a message has room for the guess.
         #[allow(dead_code)]
         const fn __odm_closest(fields: #table, name: &str) -> &'static str {
-            let ::core::option::Option::Some(fields) = fields else { return "" };
+            let ::core::option::Option::Some(table) = fields else { return "" };
+            let fields = table.fields;
             let (mut best, mut best_distance) = ("", usize::MAX);
             let mut i = 0;
             while i < fields.len() {
-                let rust = fields[i].0;
-                let d = if __odm_str_eq(fields[i].1.key, name) { 0 } else { __odm_distance::distance(name, rust) };
+                let rust = fields[i].name;
+                let d = if __odm_str_eq(fields[i].key, name) { 0 } else { __odm_distance::distance(name, rust) };
                 if rust.len() <= 64 && d < best_distance && __odm_distance::close_enough(name, d) {
                     best = rust;
                     best_distance = d;
@@ -154,12 +110,6 @@ fn nested_helpers() -> TokenStream {
             (buf, len)
         }
 
-        /// Types without a field table: not embedded structs.
-        trait __OdmNoFields {
-            const __ODM_FIELDS: #table = ::core::option::Option::None;
-        }
-        impl<T: ?::core::marker::Sized> __OdmNoFields for T {}
-
         #[allow(dead_code)]
         const fn __odm_str_eq(a: &str, b: &str) -> bool {
             let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -181,15 +131,16 @@ fn nested_helpers() -> TokenStream {
         const fn __odm_field(
             fields: #table,
             name: &str,
-        ) -> ::core::option::Option<::core::option::Option<__odm::FieldInfo>> {
-            let ::core::option::Option::Some(fields) = fields else { return ::core::option::Option::None };
+        ) -> ::core::option::Option<::core::option::Option<&'static __odm::FieldMeta>> {
+            let ::core::option::Option::Some(table) = fields else { return ::core::option::Option::None };
+            let fields = table.fields;
             let mut i = 0;
             while i < fields.len() {
-                if __odm_str_eq(fields[i].0, "*") {
+                if __odm_str_eq(fields[i].name, "*") {
                     return ::core::option::Option::Some(::core::option::Option::None);
                 }
-                if __odm_str_eq(fields[i].0, name) {
-                    return ::core::option::Option::Some(::core::option::Option::Some(fields[i].1));
+                if __odm_str_eq(fields[i].name, name) {
+                    return ::core::option::Option::Some(::core::option::Option::Some(&fields[i]));
                 }
                 i += 1;
             }
@@ -213,7 +164,7 @@ fn nested_helpers() -> TokenStream {
         #[allow(dead_code)]
         const fn __odm_kind(fields: #table, name: &str) -> ::core::option::Option<__odm::BsonKind> {
             match __odm_field(fields, name) {
-                ::core::option::Option::Some(::core::option::Option::Some(f)) => ::core::option::Option::Some(f.kind),
+                ::core::option::Option::Some(::core::option::Option::Some(f)) => ::core::option::Option::Some(f.ty.kind),
                 _ => ::core::option::Option::None,
             }
         }
@@ -221,7 +172,7 @@ fn nested_helpers() -> TokenStream {
         #[allow(dead_code)]
         const fn __odm_item_kind(fields: #table, name: &str) -> ::core::option::Option<__odm::BsonKind> {
             match __odm_field(fields, name) {
-                ::core::option::Option::Some(::core::option::Option::Some(f)) => f.item,
+                ::core::option::Option::Some(::core::option::Option::Some(f)) => f.ty.item,
                 _ => ::core::option::Option::None,
             }
         }
@@ -264,9 +215,9 @@ fn panic_over(tokens: &TokenStream, msg: &str) -> TokenStream {
     quote!(#head #args)
 }
 
-/// `<Inner>::__ODM_FIELDS`, spanned at the literal that names the path.
+/// `<Inner as BsonSchema>::OBJECT` (`None` unless a derived struct), spanned at the literal that names the path.
 fn table_of(inner: &syn::Type, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#inner>::__ODM_FIELDS)
+    quote_spanned!(span=> <#inner as __odm::BsonSchema>::OBJECT)
 }
 
 fn stored_path(k: &Key, span: Span) -> TokenStream {
@@ -330,6 +281,11 @@ fn top_is_array(k: &Key) -> TokenStream {
         }
         None => quote!(false),
     }
+}
+
+/// True when the key's top-level field is a scalar by its tokens alone (`String`, `Option<i64>`, …).
+fn top_is_scalar(k: &Key) -> bool {
+    k.field.is_some_and(|f| !k.first_is_array && ty::is_known_scalar(f.ty))
 }
 
 /// The parts whose concatenation is the index's name (as `IndexSpec::default_name` builds it), as const `&str`s;
@@ -478,11 +434,28 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
     let keys_lit = idx.keys.as_ref()?;
     let span = keys_lit.span();
     let keys = resolve_keys(fields, &keys_lit.value()).ok()?;
-    let paths: Vec<TokenStream> = keys.iter().map(|k| stored_path(k, span)).collect();
-    let values: Vec<TokenStream> = keys.iter().map(|k| key_value(k.kind)).collect();
+    let plain = keys.iter().all(|k| k.nested.is_none() && matches!(k.kind, KeyKind::Asc | KeyKind::Desc));
+    let key_doc = match keys.iter().map(|k| k.field.map(|f| (&f.key, k.kind))).collect::<Option<Vec<_>>>() {
+        Some(top) if plain => {
+            let pairs = top.iter().map(|(key, kind)| {
+                let dir = if *kind == KeyKind::Desc { -1i32 } else { 1i32 };
+                quote!((#key, #dir))
+            });
+            quote!(__odm::build::index_keys(&[#(#pairs),*]))
+        }
+        _ => {
+            let paths = keys.iter().map(|k| stored_path(k, span));
+            let values = keys.iter().map(|k| key_value(k.kind));
+            quote! {{
+                let mut __keys = __odm::Document::new();
+                #(__keys.insert(#paths, #values);)*
+                __keys
+            }}
+        }
+    };
     let name = match &idx.name {
-        Some(n) => quote!(__odm::String::from(#n)),
-        None => quote!(__odm::IndexSpec::default_name(&__keys)),
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
     };
     let mut opts = TokenStream::new();
     if idx.unique.is_some() {
@@ -550,13 +523,16 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
             __s.partial_filter_expression = ::core::option::Option::Some(__p);
         }});
     }
-    let build = quote! {{
-        let mut __keys = __odm::Document::new();
-        #(__keys.insert(#paths, #values);)*
-        let mut __s = __odm::IndexSpec::new(#name, __keys);
-        #opts
-        __s
-    }};
+    let spec = quote!(__odm::IndexSpec::named(#name, #key_doc));
+    let build = if opts.is_empty() {
+        spec
+    } else {
+        quote! {{
+            let mut __s = #spec;
+            #opts
+            __s
+        }}
+    };
 
     // Const assertions for what only types know.
     let mut asserts = TokenStream::new();
@@ -607,7 +583,6 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
         let mut per_group = Vec::new();
         let mut siblings = Vec::new();
         for (_, group) in &groups {
-            let top = top_is_array(group[0]);
             let nested: Vec<TokenStream> = group
                 .iter()
                 .filter(|k| k.nested.is_some())
@@ -616,6 +591,11 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
                     quote!(::core::matches!(#kind, ::core::option::Option::Some(__odm::BsonKind::Array)))
                 })
                 .collect();
+            // A scalar by its tokens holds no array, and neither does anything under it.
+            if top_is_scalar(group[0]) {
+                continue;
+            }
+            let top = top_is_array(group[0]);
             per_group.push(quote!(((#top #(|| #nested)*) as usize)));
             if nested.len() > 1 {
                 siblings.push(quote!(((0 #(+ (#nested as usize))*) > 1)));
@@ -625,12 +605,14 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
             "index `{label}` reaches through two arrays side by side (parallel arrays): MongoDB cannot index two arrays \
              in one compound index; index the arrays separately"
         ));
-        asserts.extend(quote_spanned! {span=>
-            const _: () = if (0 #(+ #per_group)*) > 1 #(|| #siblings)* { ::core::panic!(#msg) };
-        });
+        if per_group.len() > 1 || !siblings.is_empty() {
+            asserts.extend(quote_spanned! {span=>
+                const _: () = if (0 #(+ #per_group)*) > 1 #(|| #siblings)* { ::core::panic!(#msg) };
+            });
+        }
     }
     // Hashed: never an array.
-    for k in keys.iter().filter(|k| k.kind == KeyKind::Hashed) {
+    for k in keys.iter().filter(|k| k.kind == KeyKind::Hashed && !(top_is_scalar(k) && k.nested.is_none())) {
         let top = top_is_array(k);
         let kind = key_kind_expr(k, span);
         let msg = rules::INDEX_HASHED.message(format_args!(
@@ -705,7 +687,14 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     if built.iter().any(|b| b.nested) {
         asserts.extend(nested_helpers());
     }
-    let builds = built.iter().map(|b| &b.build);
+    let builds: Vec<&TokenStream> = built.iter().map(|b| &b.build).collect();
+    let indexes = (!builds.is_empty()).then(|| {
+        quote! {
+            fn indexes() -> __odm::Vec<__odm::IndexSpec> {
+                __odm::Vec::from([#(#builds),*])
+            }
+        }
+    });
     let capped = match &cont.attrs.capped {
         Some(c) => {
             let size = c.size.as_ref().map_or(0, |(n, _)| *n);
@@ -729,9 +718,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     let items = quote! {
         #capped
         #shard_key
-        fn indexes() -> __odm::Vec<__odm::IndexSpec> {
-            __odm::vec![#(#builds),*]
-        }
+        #indexes
     };
     (items, asserts)
 }

@@ -30,8 +30,7 @@ pub fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
             let schema_impl = schema::expand(&cont, &odm, &schema_extra);
             let model_impl = if derive == Derive::Model { model::expand(&cont, &odm) } else { TokenStream::new() };
             let asserts = asserts::expand(&cont, &odm);
-            let field_consts = indexes::field_consts(&cont);
-            let body = wrap(&odm, quote! { #schema_impl #model_impl #asserts #field_consts #field_items });
+            let body = wrap(&odm, quote! { #schema_impl #model_impl #asserts #field_items });
             quote! { #declared #body }
         }
         Err(err) => {
@@ -69,10 +68,12 @@ fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, serde_f
     if !input.generics.params.is_empty() {
         return TokenStream::new();
     }
+    let table = indexes::fallback_table(input);
     let schema = quote! {
         #[automatically_derived]
         impl __odm::BsonSchema for #ident {
             const KIND: __odm::BsonKind = __odm::BsonKind::Other;
+            #table
             type Node<R, W, A: __odm::Access> = __odm::Path<R, W, A>;
             fn bson_schema() -> __odm::Document {
                 ::core::unreachable!("odm derive failed to compile")
@@ -84,17 +85,10 @@ fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, serde_f
             #[automatically_derived]
             impl __odm::Model for #ident {
                 const COLLECTION: &'static str = "";
-                const DATABASE: ::core::option::Option<&'static str> = ::core::option::Option::None;
-                const VALIDATION_LEVEL: __odm::ValidationLevel = __odm::ValidationLevel::Strict;
-                const VALIDATION_ACTION: __odm::ValidationAction = __odm::ValidationAction::Error;
-                fn counter_exprs() -> __odm::Vec<__odm::Bson> {
-                    ::core::unreachable!("odm derive failed to compile")
-                }
             }
         }
     } else {
         TokenStream::new()
     };
-    let field_consts = indexes::fallback_field_consts(input);
-    wrap(odm, quote! { #schema #model #field_consts })
+    wrap(odm, quote! { #schema #model })
 }

@@ -2,50 +2,54 @@
 
 use crate::internals::ast::Container;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
     let ident = cont.ident;
     let a = &cont.attrs;
     let collection = a.collection.as_ref().map(|c| c.value.clone()).unwrap_or_default();
-    let db = match &a.db {
-        Some(db) => {
-            let db = &db.value;
-            quote!(::core::option::Option::Some(#db))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let level = format_ident!(
-        "{}",
-        match a.validation_level.as_ref().map(|s| s.value.as_str()) {
-            Some("moderate") => "Moderate",
-            Some("off") => "Off",
-            _ => "Strict",
-        }
-    );
-    let action = format_ident!(
-        "{}",
-        match a.validation_action.as_ref().map(|s| s.value.as_str()) {
-            Some("warn") => "Warn",
-            Some("errorAndLog") => "ErrorAndLog",
-            _ => "Error",
-        }
-    );
+    let mut items = TokenStream::new();
+    if let Some(db) = &a.db {
+        let db = &db.value;
+        items.extend(quote!(const DATABASE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#db);));
+    }
+    // Strict and error are the trait's defaults.
+    match a.validation_level.as_ref().map(|s| s.value.as_str()) {
+        Some("moderate") => items.extend(quote!(
+            const VALIDATION_LEVEL: __odm::ValidationLevel = __odm::ValidationLevel::Moderate;
+        )),
+        Some("off") => items.extend(quote!(
+            const VALIDATION_LEVEL: __odm::ValidationLevel = __odm::ValidationLevel::Off;
+        )),
+        _ => {}
+    }
+    match a.validation_action.as_ref().map(|s| s.value.as_str()) {
+        Some("warn") => items.extend(quote!(
+            const VALIDATION_ACTION: __odm::ValidationAction = __odm::ValidationAction::Warn;
+        )),
+        Some("errorAndLog") => items.extend(quote!(
+            const VALIDATION_ACTION: __odm::ValidationAction = __odm::ValidationAction::ErrorAndLog;
+        )),
+        _ => {}
+    }
     let (index_items, index_asserts) = super::indexes::expand(cont);
     // The attribute spells the server's name (`secondaryPreferred`); the enum variant is the same, capitalised.
-    let variant = |ty: &str, v: Option<&String>| match v {
-        Some(v) => {
-            let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
-            let name =
-                syn::Ident::new(&format!("{}{}", v[..1].to_ascii_uppercase(), &v[1..]), proc_macro2::Span::call_site());
-            quote!(::core::option::Option::Some(__odm::#ty::#name))
-        }
-        None => quote!(::core::option::Option::None),
+    let variant = |ty: &str, v: &String| {
+        let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
+        let name =
+            syn::Ident::new(&format!("{}{}", v[..1].to_ascii_uppercase(), &v[1..]), proc_macro2::Span::call_site());
+        quote!(::core::option::Option::Some(__odm::#ty::#name))
     };
-    let read_concern = variant("ReadConcernLevel", a.read_concern.as_ref().map(|s| &s.value));
-    let read_preference = variant("ReadPreferenceMode", a.read_preference.as_ref().map(|s| &s.value));
-    let write_concern = match &a.write_concern {
-        None => quote!(::core::option::Option::None),
+    if let Some(rc) = &a.read_concern {
+        let v = variant("ReadConcernLevel", &rc.value);
+        items.extend(quote!(const READ_CONCERN: ::core::option::Option<__odm::ReadConcernLevel> = #v;));
+    }
+    if let Some(rp) = &a.read_preference {
+        let v = variant("ReadPreferenceMode", &rp.value);
+        items.extend(quote!(const READ_PREFERENCE: ::core::option::Option<__odm::ReadPreferenceMode> = #v;));
+    }
+    match &a.write_concern {
+        None => {}
         Some(wc) => {
             let w = match &wc.w {
                 None => quote!(::core::option::Option::None),
@@ -60,26 +64,17 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
                 Some(t) => quote!(::core::option::Option::Some(#t)),
                 None => quote!(::core::option::Option::None),
             };
-            quote!(::core::option::Option::Some(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t }))
+            items.extend(quote!(const WRITE_CONCERN: ::core::option::Option<__odm::WriteConcernSpec> =
+                ::core::option::Option::Some(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
         }
-    };
+    }
     quote! {
         #index_asserts
         #[automatically_derived]
         impl __odm::Model for #ident {
             const COLLECTION: &'static str = #collection;
-            const DATABASE: ::core::option::Option<&'static str> = #db;
-            const VALIDATION_LEVEL: __odm::ValidationLevel = __odm::ValidationLevel::#level;
-            const VALIDATION_ACTION: __odm::ValidationAction = __odm::ValidationAction::#action;
+            #items
             #index_items
-            const READ_CONCERN: ::core::option::Option<__odm::ReadConcernLevel> = #read_concern;
-            const READ_PREFERENCE: ::core::option::Option<__odm::ReadPreferenceMode> = #read_preference;
-            const WRITE_CONCERN: ::core::option::Option<__odm::WriteConcernSpec> = #write_concern;
-            fn counter_exprs() -> __odm::Vec<__odm::Bson> {
-                let mut __out = __odm::Vec::new();
-                __counter_checks("$", 0, &mut __out);
-                __out
-            }
         }
     }
 }

@@ -1,10 +1,9 @@
 //! `impl BsonSchema`: the validator fragment, field metadata and counter checks of a struct or enum.
 
-use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
+use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::source::{source, Source};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 
 fn opt_str(s: Option<&String>) -> TokenStream {
     match s {
@@ -16,10 +15,10 @@ fn opt_str(s: Option<&String>) -> TokenStream {
 /// The schema expression of one field, with its field-level keywords applied; `__closed` (whether the enclosing
 /// document is closed) must be in scope.
 pub fn field_schema(field: &Field) -> TokenStream {
-    let ty = field.ty;
+    let (ty, span) = (field.ty, field.ty_span);
     let a = &field.attrs;
     let mut expr = match source(field) {
-        Source::Trait => quote_spanned!(ty.span()=> <#ty as __odm::BsonSchema>::bson_schema_within(__closed)),
+        Source::Trait => quote_spanned!(span=> <#ty as __odm::BsonSchema>::bson_schema_within(__closed)),
         Source::Fixed(alias) => quote!(__odm::build::fixed(#alias)),
         Source::Mixed => quote!(__odm::build::any()),
     };
@@ -68,15 +67,6 @@ fn object_fields(fields: &[Field]) -> TokenStream {
     quote!(#(#adds)*)
 }
 
-/// The `nested` metadata function of a field.
-fn nested_meta(field: &Field) -> TokenStream {
-    let ty = field.ty;
-    match source(field) {
-        Source::Trait => quote!(<#ty as __odm::BsonSchema>::type_meta),
-        _ => quote!(__odm::no_meta),
-    }
-}
-
 /// `fn bson_schema_within` computing `__closed` for this type (its own `closed`/`open`, else the enclosing
 /// document's) before `body`, and `fn bson_schema` as the same outside any document.
 fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
@@ -105,67 +95,18 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
     let desc = opt_str(cont.doc.as_ref());
     match &cont.data {
         Data::Struct(fields) => {
-            let mut adds = object_fields(fields);
-            if let Some(tag) = &cont.attrs.tag {
-                // serde writes the tag first, holding the struct's serialized name.
-                let tag = &tag.value;
-                let value = cont.attrs.rename.as_ref().map_or_else(|| ident.to_string(), |r| r.value.clone());
-                adds = quote! {
-                    __s.field(#tag, __odm::build::string_enum(&[#value], ::core::option::Option::None), true);
-                    #adds
-                };
-            }
-            let implicit_id = (cont.derive == Derive::Model).then(|| quote!(__s.implicit_id();));
-            let name = ident.to_string();
-            let metas = fields.iter().filter(|f| f.is_stored()).map(|f| {
-                let rust = &f.rust_name;
-                let key = &f.key;
-                let nested = nested_meta(f);
-                let counter = match &f.attrs.counter {
-                    Some(c) => {
-                        let c = &c.value;
-                        quote!(::core::option::Option::Some(#c))
-                    }
-                    None => quote!(::core::option::Option::None),
-                };
-                let ty = f.ty;
-                let map = match source(f) {
-                    Source::Trait => quote!(<#ty as __odm::BsonSchema>::KIND.is_map()),
-                    _ => quote!(false),
-                };
-                quote!(__odm::FieldMeta { name: #rust, key: #key, nested: #nested, counter: #counter, map: #map })
-            });
-            let checks = counter_checks(fields);
-            let dynamic = dynamic_keys(fields.iter());
-            let schema_fns = schema_fns(
-                cont,
-                quote! {
-                    let mut __s = __odm::build::ObjectSchema::new();
-                    #adds
-                    #implicit_id
-                    __s.finish(__closed, #desc)
-                },
-            );
+            let table = table(cont, fields);
             quote! {
-                static __META: __odm::TypeMeta = __odm::TypeMeta { name: #name, fields: &[#(#metas),*] };
-
-                /// Counter checks of this struct's fields, for field expressions `<prefix><key>`.
-                fn __counter_checks(__prefix: &str, __depth: usize, __out: &mut __odm::Vec<__odm::Bson>) {
-                    let _ = (__prefix, __depth, &__out);
-                    #checks
-                }
+                const __META: &__odm::TypeMeta = &#table;
 
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = __odm::BsonKind::Object;
+                    const OBJECT: ::core::option::Option<&'static __odm::TypeMeta> =
+                        ::core::option::Option::Some(__META);
                     #extra
-                    #schema_fns
-                    fn type_meta() -> ::core::option::Option<&'static __odm::TypeMeta> {
-                        ::core::option::Option::Some(&__META)
-                    }
-                    #dynamic
-                    fn counter_checks(__value: &str, __depth: usize, __out: &mut __odm::Vec<__odm::Bson>) {
-                        __counter_checks(&__odm::format!("{}.", __value), __depth, __out)
+                    fn bson_schema() -> __odm::Document {
+                        __odm::build::object(__META, false)
                     }
                 }
             }
@@ -307,24 +248,92 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStre
     }
 }
 
-/// Statements pushing the `$expr` checks of `fields` (nested ones, then this level's counters) into `__out`.
-fn counter_checks(fields: &[Field]) -> TokenStream {
-    let nested = fields.iter().filter(|f| f.is_stored() && matches!(source(f), Source::Trait)).map(|f| {
-        let ty = f.ty;
-        let key = &f.key;
-        quote!(<#ty as __odm::BsonSchema>::counter_checks(&__odm::format!("{}{}", __prefix, #key), __depth, __out);)
+/// The field table of a struct (`odm::meta::TypeMeta`): one entry per stored field, in declaration order, with
+/// what its type and attributes say; the struct's schema, counter checks, typed paths and other derives' nested
+/// index paths all read it.
+fn table(cont: &Container, fields: &[Field]) -> TokenStream {
+    let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
+    let entries = stored.iter().map(|f| {
+        let (name, key, ty, span) = (&f.rust_name, &f.key, f.ty, f.ty_span);
+        let a = &f.attrs;
+        let mut entry = match source(f) {
+            Source::Trait => {
+                let ty = quote_spanned!(span=> &<#ty as __odm::BsonSchema>::FIELD_TYPE);
+                quote!(__odm::FieldMeta::new(#name, #key, #ty))
+            }
+            Source::Fixed(alias) => {
+                let kind = alias_kind(&alias);
+                quote!(__odm::FieldMeta::new(#name, #key, &__odm::FieldType::fixed(__odm::BsonKind::#kind)).fixed(#alias))
+            }
+            Source::Mixed => quote!(__odm::FieldMeta::new(#name, #key, &__odm::FieldType::MIXED)),
+        };
+        if !f.is_always_written() {
+            entry.extend(quote!(.optional()));
+        }
+        if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name)) {
+            entry.extend(quote!(.counter(#i)));
+        }
+        if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
+            let n = n.value as u32;
+            entry.extend(quote!(.keep_last(#n)));
+        }
+        let keywords: Vec<TokenStream> =
+            [(&a.min_items, "minItems"), (&a.max_items, "maxItems"), (&a.min_len, "minLength"), (&a.max_len, "maxLength")]
+                .into_iter()
+                .filter_map(|(attr, keyword)| {
+                    let n = attr.as_ref()?.value as i64;
+                    Some(quote!((#keyword, #n)))
+                })
+                .collect();
+        if !keywords.is_empty() {
+            entry.extend(quote!(.keywords(&[#(#keywords),*])));
+        }
+        if a.nullable.is_some() {
+            entry.extend(quote!(.nullable()));
+        }
+        if let Some(doc) = &f.doc {
+            entry.extend(quote!(.describe(#doc)));
+        }
+        entry
     });
-    let own = fields.iter().filter_map(|f| {
-        let counter = f.attrs.counter.as_ref()?;
-        let target = fields.iter().find(|t| t.rust_name == counter.value)?;
-        let array = &f.key;
-        let count = &target.key;
-        Some(quote! {
-            __out.push(__odm::build::counter_check(
-                &__odm::format!("{}{}", __prefix, #array),
-                &__odm::format!("{}{}", __prefix, #count),
-            ));
-        })
-    });
-    quote!(#(#nested)* #(#own)*)
+    let name = cont.ident.to_string();
+    let mut table = quote!(__odm::TypeMeta::new(#name, &[#(#entries),*]));
+    if cont.attrs.closed.is_some() {
+        table.extend(quote!(.closed(true)));
+    } else if cont.attrs.open.is_some() {
+        table.extend(quote!(.closed(false)));
+    }
+    if let Some(doc) = &cont.doc {
+        table.extend(quote!(.describe(#doc)));
+    }
+    if cont.derive == Derive::Model {
+        table.extend(quote!(.model()));
+    }
+    if let Some(tag) = &cont.attrs.tag {
+        // serde writes the tag first, holding the struct's serialized name.
+        let tag = &tag.value;
+        let value = cont.attrs.rename.as_ref().map_or_else(|| cont.ident.to_string(), |r| r.value.clone());
+        table.extend(quote!(.tagged(#tag, #value)));
+    }
+    table
+}
+
+/// The `BsonKind` variant of a `bsonType` alias a converter or `#[odm(bson_type)]` fixes.
+pub fn alias_kind(alias: &str) -> syn::Ident {
+    let kind = match alias {
+        "int" => "Int",
+        "long" => "Long",
+        "double" => "Double",
+        "decimal" => "Decimal",
+        "string" => "String",
+        "bool" => "Bool",
+        "objectId" => "ObjectId",
+        "date" => "Date",
+        "timestamp" => "Timestamp",
+        "binData" => "Binary",
+        "object" => "Object",
+        "array" => "Array",
+        _ => "Other",
+    };
+    syn::Ident::new(kind, proc_macro2::Span::call_site())
 }

@@ -51,6 +51,8 @@ pub struct Field<'a> {
     pub ident: Option<&'a syn::Ident>,
     pub vis: &'a syn::Visibility,
     pub ty: &'a syn::Type,
+    /// The span of the whole type, computed once: generated uses of the type point there.
+    pub ty_span: proc_macro2::Span,
     pub attrs: attr::Field,
     /// The key serde writes.
     pub key: String,
@@ -69,6 +71,18 @@ impl Field<'_> {
     pub fn is_always_written(&self) -> bool {
         self.is_stored() && self.attrs.skip_serializing_if.is_none()
     }
+}
+
+/// The field that `field`'s `counter = "…"` names, when there is one among `fields`: the one place a counter is
+/// resolved, for the rules and every generator.
+pub fn counter_target<'f, 'a>(field: &Field, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
+    let name = &field.attrs.counter.as_ref()?.value;
+    fields.iter().find(|t| &t.rust_name == name)
+}
+
+/// True when some array of `fields` is counted by `field`.
+pub fn is_counter(field: &Field, fields: &[Field]) -> bool {
+    fields.iter().any(|f| counter_target(f, fields).is_some_and(|t| t.rust_name == field.rust_name))
 }
 
 pub enum Style<'a> {
@@ -171,6 +185,7 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, 
                 ident: f.ident.as_ref(),
                 vis: &f.vis,
                 ty: &f.ty,
+                ty_span: syn::spanned::Spanned::span(&f.ty),
                 attrs,
                 key,
                 key_tokens,

@@ -150,6 +150,21 @@ pub fn display(ty: &Type) -> String {
     out
 }
 
+/// True when the tokens name a scalar outright (`i32`, `String`, `f64`, `ObjectId`, `DateTime`, …, also inside
+/// `Option`/`Box`/`Arc`): no const assertion is needed to learn that it is not an array. Only the spellings
+/// `bson` and std use are trusted; anything else (aliases included) is asserted on its real type.
+pub fn is_known_scalar(ty: &Type) -> bool {
+    match classify(ty) {
+        TyKind::Option(inner) | TyKind::Boxed(inner) => is_known_scalar(inner),
+        TyKind::Int | TyKind::Str | TyKind::NonInteger => true,
+        TyKind::Other => last_segment(ty).is_some_and(|s| {
+            s.arguments.is_none()
+                && ["ObjectId", "DateTime", "Decimal128", "Uuid", "Binary", "Timestamp"].iter().any(|n| s.ident == n)
+        }),
+        _ => false,
+    }
+}
+
 /// True if `ty` is (syntactically) `ObjectId` or `Option<ObjectId>`.
 pub fn is_object_id(ty: &Type) -> bool {
     last_segment(unwrap_option(ty)).is_some_and(|s| s.ident == "ObjectId")
@@ -187,5 +202,16 @@ mod tests {
         assert!(matches!(classify(&t("odm::bson::Timestamp")), TyKind::Other));
         assert!(matches!(classify(&t("u64")), TyKind::Unfaithful { .. }));
         assert!(matches!(classify(&t("f64")), TyKind::NonInteger));
+    }
+
+    #[test]
+    fn known_scalars_by_their_tokens() {
+        let t = |s: &str| -> Type { syn::parse_str(s).unwrap() };
+        for scalar in ["i32", "Option<String>", "Box<f64>", "bson::oid::ObjectId", "bson::DateTime", "Option<Uuid>"] {
+            assert!(is_known_scalar(&t(scalar)), "{scalar}");
+        }
+        for other in ["Tags", "Vec<i32>", "Option<Line>", "chrono::DateTime<Utc>", "[u8; 4]", "HashMap<String, i32>"] {
+            assert!(!is_known_scalar(&t(other)), "{other}");
+        }
     }
 }

@@ -9,7 +9,8 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::ops::Deref;
 
-use crate::meta::Marked;
+use crate::kind::BsonKind;
+use crate::meta::{Marked, TypeMeta};
 
 /// What a path lets you write. Markers are types so that a forbidden write is a compile error at the call.
 pub trait Access: 'static {
@@ -256,38 +257,39 @@ impl<R, W, A> Path<R, W, A> {
         Path { raw: RawPath::default(), enc: encode_value::<W>, _marker: PhantomData }
     }
 
-    /// A field below this path. Used by generated code.
+    /// The field at `index` of `meta` below this path, encoded with `enc`. Used by generated code (through
+    /// [`Path::__field`] unless the field has a converter).
     #[doc(hidden)]
     #[inline]
-    pub fn __field<F, FA: Access>(
+    pub fn __field_with<F, FA: Access>(
         &self,
-        key: &'static str,
+        meta: &'static TypeMeta,
+        index: usize,
         enc: Encoder<F>,
-        counter: Option<(&'static str, crate::kind::BsonKind)>,
-        keep_last: Option<u32>,
-        none_is_absent: bool,
     ) -> Path<R, F, A::Child<FA>>
     where
         A: Access,
     {
-        let counter_long = counter.is_some_and(|(_, kind)| kind == crate::kind::BsonKind::Long);
+        let field = &meta.fields[index];
+        let counter = field.counter.and_then(|c| meta.fields.get(c));
+        let counter_long = counter.is_some_and(|c| c.ty.kind == BsonKind::Long);
         let raw = if self.raw.key.is_empty() && self.raw.extra.is_none() {
             // A model's own field: every part is static, nothing to copy from the parent.
             RawPath {
-                key: Cow::Borrowed(key),
-                counter: counter.map(|(c, _)| c),
+                key: Cow::Borrowed(field.key),
+                counter: counter.map(|c| c.key),
                 counter_long,
-                keep_last,
-                none_is_absent,
+                keep_last: field.keep_last,
+                none_is_absent: field.optional,
                 positional: false,
                 extra: None,
             }
         } else {
-            let mut raw = self.raw.descend(self.raw.join(key), false);
-            raw.counter = counter.map(|(c, _)| c);
+            let mut raw = self.raw.descend(self.raw.join(field.key), false);
+            raw.counter = counter.map(|c| c.key);
             raw.counter_long = counter_long;
-            raw.keep_last = keep_last;
-            raw.none_is_absent = none_is_absent;
+            raw.keep_last = field.keep_last;
+            raw.none_is_absent = field.optional;
             raw
         };
         Path { raw, enc, _marker: PhantomData }
@@ -319,7 +321,8 @@ impl<R, T: AsPath<R>> AsPath<R> for &T {
 }
 
 /// The node of a type's paths: plain types give a [`Path`], arrays an [`ArrayNode`], maps a [`MapNode`], derived
-/// structs their generated `…Fields` struct. Every node dereferences to its [`Path`].
+/// structs an [`Object`] of their generated `…Fields` struct. Every node dereferences to its [`Path`] (an
+/// [`Object`] through its `…Fields`).
 pub trait PathNode<R, W, A: Access>: AsPath<R, Value = W, Access = A> + From<Path<R, W, A>> {}
 impl<R, W, A: Access, T: AsPath<R, Value = W, Access = A> + From<Path<R, W, A>>> PathNode<R, W, A> for T {}
 
@@ -374,4 +377,55 @@ node! {
 node! {
     /// The path of a map (dynamic keys), with paths to its entries.
     MapNode
+}
+
+/// A generated `…Fields` struct: one method per field of a derived struct, over the path of the struct itself (which
+/// it dereferences to). Implemented by `#[derive(Model)]` and `#[derive(Embedded)]`.
+pub trait Fields: Deref<Target = Path<Self::Root, Self::Value, Self::Access>> + Sized {
+    /// The model the path starts from.
+    type Root;
+    /// The struct's type (or a wrapper stored as it, such as `Option<Line>`).
+    type Value;
+    /// The access marker.
+    type Access: Access;
+    /// The fields over `path`.
+    fn from_path(path: Path<Self::Root, Self::Value, Self::Access>) -> Self;
+}
+
+/// The node of a derived struct below the root (`order.customer()`, `order.items().each()`): dereferences to the
+/// struct's generated `…Fields`, so its field methods and, through them, its [`Path`]'s methods apply. The impls
+/// every node needs are here once, not generated for each struct.
+pub struct Object<F>(F);
+
+impl<F: Fields> From<Path<F::Root, F::Value, F::Access>> for Object<F> {
+    fn from(path: Path<F::Root, F::Value, F::Access>) -> Self {
+        Object(F::from_path(path))
+    }
+}
+
+impl<F> Deref for Object<F> {
+    type Target = F;
+    fn deref(&self) -> &F {
+        &self.0
+    }
+}
+
+impl<F: Fields> AsPath<F::Root> for Object<F> {
+    type Value = F::Value;
+    type Access = F::Access;
+    fn as_path(&self) -> &Path<F::Root, F::Value, F::Access> {
+        &self.0
+    }
+}
+
+impl<F: Fields> Clone for Object<F> {
+    fn clone(&self) -> Self {
+        Object(F::from_path((*self.0).clone()))
+    }
+}
+
+impl<F: Fields> fmt::Debug for Object<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (*self.0).fmt(f)
+    }
 }

@@ -6,7 +6,7 @@ pub mod index;
 pub mod query;
 pub mod writes;
 
-use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
+use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::names;
 use crate::internals::rules::{self, Rule};
@@ -428,7 +428,7 @@ fn check_counters(cx: &Ctxt, fields: &[Field]) {
         let Some(counter) = &field.attrs.counter else {
             continue;
         };
-        let Some(target) = fields.iter().find(|f| f.rust_name == counter.value) else {
+        let Some(target) = counter_target(field, fields) else {
             let names: Vec<_> =
                 fields.iter().filter(|f| !std::ptr::eq(*f, field)).map(|f| format!("`{}`", f.rust_name)).collect();
             cx.error_spanned_by(

@@ -1,0 +1,143 @@
+//! The schema side of a derived struct, read from its field table ([`TypeMeta`]): its validator fragment, whether
+//! its values may carry run-time keys, and its counter checks. Generated code only points at these with its table,
+//! so each struct costs a table, not a copy of the walks.
+
+use super::counters::counter_check;
+use crate::meta::{FieldMeta, TypeMeta};
+use bson::{doc, Bson, Document};
+
+/// The `{bsonType: "object", …}` fragment of the struct `meta` describes, inside a document that is `within`
+/// closed (or not): its own `closed`/`open` wins.
+pub fn object(meta: &TypeMeta, within: bool) -> Document {
+    let closed = meta.closed.unwrap_or(within);
+    let mut s = ObjectSchema::new();
+    if let Some((tag, value)) = meta.tag {
+        s.field(tag, doc! { "bsonType": "string", "enum": [value] }, true);
+    }
+    for f in meta.fields {
+        s.field(f.key, field_schema(f, closed), !f.optional);
+    }
+    if meta.implicit_id {
+        s.implicit_id();
+    }
+    s.finish(closed, meta.description)
+}
+
+/// One field's fragment with the keywords it declares.
+fn field_schema(f: &FieldMeta, closed: bool) -> Document {
+    let mut schema = match f.fixed {
+        Some(alias) => doc! { "bsonType": alias },
+        None => (f.ty.schema)(closed),
+    };
+    for &(keyword, n) in f.keywords {
+        schema.insert(keyword, n);
+    }
+    if f.nullable {
+        schema = nullable(schema);
+    }
+    if let Some(description) = f.description {
+        schema.insert("description", description);
+    }
+    schema
+}
+
+/// [`BsonSchema::dynamic_keys`](super::BsonSchema::dynamic_keys) of the struct: `true` at depth 0 (the safe side),
+/// else when a field's type may carry run-time keys.
+pub fn dynamic_keys(meta: &TypeMeta, depth: u8) -> bool {
+    depth == 0 || meta.fields.iter().any(|f| (f.ty.dynamic_keys)(depth - 1))
+}
+
+/// [`BsonSchema::counter_checks`](super::BsonSchema::counter_checks) of the struct at the aggregation expression
+/// `value` (`"$$e0"`): its fields' checks, then its own counters'.
+pub fn counter_checks(meta: &TypeMeta, value: &str, depth: usize, out: &mut Vec<Bson>) {
+    checks_under(meta, &format!("{value}."), depth, out)
+}
+
+/// The checks of a struct whose fields are the expressions `<prefix><key>` (`"$"` for a model's own fields).
+pub(crate) fn checks_under(meta: &TypeMeta, prefix: &str, depth: usize, out: &mut Vec<Bson>) {
+    for f in meta.fields {
+        (f.ty.counter_checks)(&format!("{prefix}{}", f.key), depth, out);
+    }
+    for f in meta.fields {
+        if let Some(counter) = f.counter.and_then(|c| meta.fields.get(c)) {
+            out.push(counter_check(&format!("{prefix}{}", f.key), &format!("{prefix}{}", counter.key)));
+        }
+    }
+}
+
+/// An object schema under construction (field order is preserved, as serialization writes it).
+pub struct ObjectSchema {
+    properties: Document,
+    required: Vec<Bson>,
+}
+
+impl Default for ObjectSchema {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ObjectSchema {
+    /// An empty object schema.
+    pub fn new() -> Self {
+        ObjectSchema { properties: Document::new(), required: Vec::new() }
+    }
+
+    /// Adds a property; `required` when serialization always writes it.
+    pub fn field(&mut self, key: &str, schema: Document, required: bool) -> &mut Self {
+        self.properties.insert(key, schema);
+        if required {
+            self.required.push(Bson::String(key.to_owned()));
+        }
+        self
+    }
+
+    /// Adds `_id: objectId` unless the model declares its own `_id` field (every stored document has one; rule
+    /// [`id-objectid`](crate::rules#id-objectid)).
+    pub fn implicit_id(&mut self) -> &mut Self {
+        if !self.properties.contains_key("_id") {
+            let mut props = doc! { "_id": { "bsonType": "objectId" } };
+            props.extend(std::mem::take(&mut self.properties));
+            self.properties = props;
+        }
+        self
+    }
+
+    /// The finished `{bsonType: "object", …}` document.
+    pub fn finish(&mut self, closed: bool, description: Option<&str>) -> Document {
+        let mut d = doc! { "bsonType": "object" };
+        if let Some(desc) = description {
+            d.insert("description", desc);
+        }
+        if !self.required.is_empty() {
+            d.insert("required", std::mem::take(&mut self.required));
+        }
+        d.insert("properties", std::mem::take(&mut self.properties));
+        if closed {
+            d.insert("additionalProperties", false);
+        }
+        d
+    }
+}
+
+/// Adds `null` as an accepted value (`#[odm(nullable)]`, rule [`type-option-absent`](crate::rules#type-option-absent)).
+pub fn nullable(mut schema: Document) -> Document {
+    if let Ok(list) = schema.get_array_mut("enum") {
+        list.push(Bson::Null);
+        return schema;
+    }
+    if schema.contains_key("oneOf") {
+        return doc! { "anyOf": [schema, { "bsonType": "null" }] };
+    }
+    match schema.get("bsonType").cloned() {
+        Some(Bson::String(t)) => {
+            schema.insert("bsonType", vec![Bson::String(t), Bson::String("null".into())]);
+        }
+        Some(Bson::Array(mut ts)) => {
+            ts.push(Bson::String("null".into()));
+            schema.insert("bsonType", ts);
+        }
+        _ => {}
+    }
+    schema
+}
