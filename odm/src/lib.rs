@@ -132,15 +132,16 @@ pub mod __private {
     }
     pub use crate::index::IndexSpec;
     pub use crate::kind::BsonKind;
-    pub use crate::meta::{FieldMeta, FieldType, TypeMeta};
+    pub use crate::meta::{field, FieldMeta, FieldType, TypeMeta};
     pub use crate::model::{
         Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
         ValidationLevel, WriteConcernSpec,
     };
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};
-    pub use crate::path::{self as path, Access, AsPath, Fields, Path};
+    pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
     pub use crate::schema::BsonSchema;
+    pub use core::option::Option::{self, None, Some};
     /// Validator builders of generated code.
     pub mod build {
         pub use crate::schema::build::*;

@@ -82,6 +82,11 @@ fn keys_chosen_at_run_time(_depth: u8) -> bool {
 }
 fn no_counter_checks(_value: &str, _depth: usize, _out: &mut Vec<Bson>) {}
 
+/// [`FieldMeta::new`], under a short name for generated tables.
+pub const fn field(name: &'static str, key: &'static str, ty: &'static FieldType) -> FieldMeta {
+    FieldMeta::new(name, key, ty)
+}
+
 impl FieldType {
     /// A field whose BSON type a converter or `#[odm(bson_type)]` fixes: of family `kind`, no keys of its own.
     pub const fn fixed(kind: BsonKind) -> FieldType {

@@ -45,7 +45,7 @@ pub use self::types::{
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
-use crate::meta::{Marked, TypeMeta};
+use crate::meta::Marked;
 use crate::schema::BsonSchema;
 
 /// Paths that can be `$set`, `$min`/`$max`-ed, `$inc`-ed, …: plain fields, and counted arrays as a whole (the counter
@@ -136,18 +136,26 @@ pub(crate) mod encode {
 pub(crate) use encode::encode_schema;
 
 impl<R, W, A> Path<R, W, A> {
-    /// The field at `index` of `meta` below this path, encoded by its type. Used by generated code.
+    /// The field at `index` of the table of `S` below this path, encoded by its type. Used by generated code.
     #[doc(hidden)]
     #[inline]
-    pub fn __field<F: BsonSchema + Serialize, FA: Access>(
-        &self,
-        meta: &'static TypeMeta,
-        index: usize,
-    ) -> FieldNode<R, F, A, FA>
+    pub fn __field<S: BsonSchema, F: BsonSchema + Serialize, FA: Access>(&self, index: usize) -> FieldNode<R, F, A, FA>
     where
         A: Access,
     {
-        self.__field_with(meta, index, encode_schema::<F>).into()
+        self.__field_with::<S, F, FA>(index, encode_schema::<F>).into()
+    }
+
+    /// The field at `index` of the table of `S` below this path, encoded with `enc` (a serde converter, or a
+    /// type's own serializer). Used by generated code.
+    #[doc(hidden)]
+    #[inline]
+    pub fn __field_with<S: BsonSchema, F, FA: Access>(&self, index: usize, enc: Encoder<F>) -> Path<R, F, A::Child<FA>>
+    where
+        A: Access,
+    {
+        let meta = S::OBJECT.expect("a derived struct has a field table");
+        self.field_at(meta, index, enc)
     }
 
     fn retyped<W2: BsonSchema + Serialize, A2>(&self, raw: RawPath) -> Path<R, W2, A2> {

@@ -67,14 +67,14 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         let m = format_ident!("{}", marker(f, fields, &shard));
         let span = f.ty_span;
         let ret = match source(f) {
-            Source::Trait => quote_spanned!(span=> __odm::path::FieldNode<R, #ty, A, __odm::path::#m>),
+            Source::Trait => quote_spanned!(span=> __odm::FieldNode<R, #ty, A, __odm::path::#m>),
             _ => quote!(__odm::Path<R, #ty, <A as __odm::Access>::Child<__odm::path::#m>>),
         };
         let body = match super::encode::converter_encoder(f) {
-            None if matches!(source(f), Source::Trait) => quote!(self.path.__field::<#ty, __odm::path::#m>(__META, #i)),
-            None => quote!(self.path.__field_with::<#ty, __odm::path::#m>(__META, #i, __odm::encode_value::<#ty>)),
+            None if matches!(source(f), Source::Trait) => quote!(self.path.__field::<#ident, #ty, __odm::path::#m>(#i)),
+            None => quote!(self.path.__field_with::<#ident, #ty, __odm::path::#m>(#i, __odm::encode_value::<#ty>)),
             Some(enc) => quote! {
-                ::core::convert::From::from(self.path.__field_with::<#ty, __odm::path::#m>(__META, #i, #enc))
+                ::core::convert::From::from(self.path.__field_with::<#ident, #ty, __odm::path::#m>(#i, #enc))
             },
         };
         let doc = match &f.doc {
@@ -83,7 +83,6 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         };
         Some(quote! {
             #[doc = #doc]
-            #[inline]
             #vis fn #method(&self) -> #ret {
                 #body
             }
@@ -151,9 +150,6 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     let items = quote! {
         #[automatically_derived]
         impl<R, W, A: __odm::Access> __odm::Fields for #name<R, W, A> {
-            type Root = R;
-            type Value = W;
-            type Access = A;
             fn from_path(path: __odm::Path<R, W, A>) -> Self {
                 #name { path }
             }

@@ -42,7 +42,7 @@ fn field_item_kind(f: &Field) -> TokenStream {
 
 /// The type of the field tables (`BsonSchema::OBJECT`).
 fn table_type() -> TokenStream {
-    quote!(::core::option::Option<&'static __odm::TypeMeta>)
+    quote!(__odm::Option<&'static __odm::TypeMeta>)
 }
 
 /// The field table of a struct whose derive failed (`BsonSchema::OBJECT` of its placeholder impl): `*` matches every
@@ -52,8 +52,8 @@ pub fn fallback_table(input: &syn::DeriveInput) -> TokenStream {
         return TokenStream::new();
     };
     quote! {
-        const OBJECT: ::core::option::Option<&'static __odm::TypeMeta> = ::core::option::Option::Some(
-            &__odm::TypeMeta::new("", &[__odm::FieldMeta::new("*", "", &__odm::FieldType::MIXED)]),
+        const OBJECT: __odm::Option<&'static __odm::TypeMeta> = __odm::Some(
+            &__odm::TypeMeta::new("", &[__odm::field("*", "", &__odm::FieldType::MIXED)]),
         );
     }
 }
@@ -75,7 +75,7 @@ fn nested_helpers() -> TokenStream {
         /// one; "" when none is close. Names over 64 bytes are never returned, so a message has room for the guess.
         #[allow(dead_code)]
         const fn __odm_closest(fields: #table, name: &str) -> &'static str {
-            let ::core::option::Option::Some(table) = fields else { return "" };
+            let __odm::Some(table) = fields else { return "" };
             let fields = table.fields;
             let (mut best, mut best_distance) = ("", usize::MAX);
             let mut i = 0;
@@ -131,26 +131,26 @@ fn nested_helpers() -> TokenStream {
         const fn __odm_field(
             fields: #table,
             name: &str,
-        ) -> ::core::option::Option<::core::option::Option<&'static __odm::FieldMeta>> {
-            let ::core::option::Option::Some(table) = fields else { return ::core::option::Option::None };
+        ) -> __odm::Option<__odm::Option<&'static __odm::FieldMeta>> {
+            let __odm::Some(table) = fields else { return __odm::None };
             let fields = table.fields;
             let mut i = 0;
             while i < fields.len() {
                 if __odm_str_eq(fields[i].name, "*") {
-                    return ::core::option::Option::Some(::core::option::Option::None);
+                    return __odm::Some(__odm::None);
                 }
                 if __odm_str_eq(fields[i].name, name) {
-                    return ::core::option::Option::Some(::core::option::Option::Some(&fields[i]));
+                    return __odm::Some(__odm::Some(&fields[i]));
                 }
                 i += 1;
             }
-            ::core::option::Option::None
+            __odm::None
         }
 
         #[allow(dead_code)]
         const fn __odm_key(fields: #table, name: &str) -> &'static str {
             match __odm_field(fields, name) {
-                ::core::option::Option::Some(::core::option::Option::Some(f)) => f.key,
+                __odm::Some(__odm::Some(f)) => f.key,
                 _ => "",
             }
         }
@@ -158,22 +158,22 @@ fn nested_helpers() -> TokenStream {
         /// True when the field is known (not missing, and its type's derive did not fail).
         #[allow(dead_code)]
         const fn __odm_known(fields: #table, name: &str) -> bool {
-            ::core::matches!(__odm_field(fields, name), ::core::option::Option::Some(::core::option::Option::Some(_)))
+            ::core::matches!(__odm_field(fields, name), __odm::Some(__odm::Some(_)))
         }
 
         #[allow(dead_code)]
-        const fn __odm_kind(fields: #table, name: &str) -> ::core::option::Option<__odm::BsonKind> {
+        const fn __odm_kind(fields: #table, name: &str) -> __odm::Option<__odm::BsonKind> {
             match __odm_field(fields, name) {
-                ::core::option::Option::Some(::core::option::Option::Some(f)) => ::core::option::Option::Some(f.ty.kind),
-                _ => ::core::option::Option::None,
+                __odm::Some(__odm::Some(f)) => __odm::Some(f.ty.kind),
+                _ => __odm::None,
             }
         }
 
         #[allow(dead_code)]
-        const fn __odm_item_kind(fields: #table, name: &str) -> ::core::option::Option<__odm::BsonKind> {
+        const fn __odm_item_kind(fields: #table, name: &str) -> __odm::Option<__odm::BsonKind> {
             match __odm_field(fields, name) {
-                ::core::option::Option::Some(::core::option::Option::Some(f)) => f.ty.item,
-                _ => ::core::option::Option::None,
+                __odm::Some(__odm::Some(f)) => f.ty.item,
+                _ => __odm::None,
             }
         }
 
@@ -250,7 +250,7 @@ fn key_kind_expr(k: &Key, span: Span) -> TokenStream {
         (None, _) => quote!(::core::option::Option::<__odm::BsonKind>::None),
         (Some(f), None) => {
             let kind = field_kind(f);
-            quote!(::core::option::Option::Some(#kind))
+            quote!(__odm::Some(#kind))
         }
         (Some(_), Some((seg, inner))) => {
             let table = table_of(inner, span);
@@ -389,7 +389,7 @@ fn nested_path_exists(n: &NestedPath) -> TokenStream {
     let room = before.len() + after.len() + 64;
     quote_spanned! {at=>
         const _: () = match #table {
-            ::core::option::Option::None => ::core::panic!(#not_embedded),
+            __odm::None => ::core::panic!(#not_embedded),
             __fields => if __odm_field(__fields, #seg).is_none() {
                 let __guess = __odm_closest(__fields, #seg);
                 let __msg: ([u8; #room], usize) = __odm_join(&[#before, __guess, #after]);
@@ -454,8 +454,8 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
         }
     };
     let name = match &idx.name {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
-        None => quote!(::core::option::Option::None),
+        Some(n) => quote!(__odm::Some(#n)),
+        None => quote!(__odm::None),
     };
     let mut opts = TokenStream::new();
     if idx.unique.is_some() {
@@ -468,10 +468,10 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
         opts.extend(quote!(__s.hidden = true;));
     }
     if let Some((ttl, _)) = &idx.ttl {
-        opts.extend(quote!(__s.expire_after_seconds = ::core::option::Option::Some(#ttl);));
+        opts.extend(quote!(__s.expire_after_seconds = __odm::Some(#ttl);));
     }
     if let Some(lang) = &idx.default_language {
-        opts.extend(quote!(__s.default_language = ::core::option::Option::Some(__odm::String::from(#lang));));
+        opts.extend(quote!(__s.default_language = __odm::Some(__odm::String::from(#lang));));
     }
     if let Some((coll, _)) = &idx.collation {
         let entries = coll.iter().map(|(k, v)| {
@@ -481,7 +481,7 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
         opts.extend(quote! {{
             let mut __c = __odm::Document::new();
             #(#entries)*
-            __s.collation = ::core::option::Option::Some(__c);
+            __s.collation = __odm::Some(__c);
         }});
     }
     if let Some(w) = &idx.weights {
@@ -498,7 +498,7 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
         opts.extend(quote! {{
             let mut __w = __odm::Document::new();
             #(#entries)*
-            __s.weights = ::core::option::Option::Some(__w);
+            __s.weights = __odm::Some(__w);
         }});
     }
     if let Some(p) = &idx.partial {
@@ -520,7 +520,7 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
         opts.extend(quote! {{
             let mut __p = __odm::Document::new();
             #(#adds)*
-            __s.partial_filter_expression = ::core::option::Option::Some(__p);
+            __s.partial_filter_expression = __odm::Some(__p);
         }});
     }
     let spec = quote!(__odm::IndexSpec::named(#name, #key_doc));
@@ -560,10 +560,10 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
         };
         asserts.extend(quote_spanned! {span=>
             const _: () = match (#kind, #item) {
-                (::core::option::Option::Some(__odm::BsonKind::Date) | ::core::option::Option::None, _)
+                (__odm::Some(__odm::BsonKind::Date) | __odm::None, _)
                 | (
-                    ::core::option::Option::Some(__odm::BsonKind::Array),
-                    ::core::option::Option::Some(__odm::BsonKind::Date),
+                    __odm::Some(__odm::BsonKind::Array),
+                    __odm::Some(__odm::BsonKind::Date),
                 ) => {}
                 _ => #panic,
             };
@@ -588,7 +588,7 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
                 .filter(|k| k.nested.is_some())
                 .map(|k| {
                     let kind = key_kind_expr(k, span);
-                    quote!(::core::matches!(#kind, ::core::option::Option::Some(__odm::BsonKind::Array)))
+                    quote!(::core::matches!(#kind, __odm::Some(__odm::BsonKind::Array)))
                 })
                 .collect();
             // A scalar by its tokens holds no array, and neither does anything under it.
@@ -620,7 +620,7 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
             key_label(k)
         ));
         asserts.extend(quote_spanned! {span=>
-            const _: () = if #top || ::core::matches!(#kind, ::core::option::Option::Some(__odm::BsonKind::Array)) {
+            const _: () = if #top || ::core::matches!(#kind, __odm::Some(__odm::BsonKind::Array)) {
                 ::core::panic!(#msg)
             };
         });
@@ -699,10 +699,10 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         Some(c) => {
             let size = c.size.as_ref().map_or(0, |(n, _)| *n);
             let max = match &c.max {
-                Some((m, _)) => quote!(::core::option::Option::Some(#m)),
-                None => quote!(::core::option::Option::None),
+                Some((m, _)) => quote!(__odm::Some(#m)),
+                None => quote!(__odm::None),
             };
-            quote!(const CAPPED: ::core::option::Option<__odm::Capped> = ::core::option::Option::Some(__odm::Capped { size: #size, max: #max });)
+            quote!(const CAPPED: __odm::Option<__odm::Capped> = __odm::Some(__odm::Capped { size: #size, max: #max });)
         }
         None => TokenStream::new(),
     };
@@ -712,8 +712,8 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             let key = &f.key;
             quote!((#key, #hashed))
         });
-        quote!(const SHARD_KEY: ::core::option::Option<__odm::ShardKey> =
-            ::core::option::Option::Some(__odm::ShardKey { keys: &[#(#keys),*] });)
+        quote!(const SHARD_KEY: __odm::Option<__odm::ShardKey> =
+            __odm::Some(__odm::ShardKey { keys: &[#(#keys),*] });)
     });
     let items = quote! {
         #capped

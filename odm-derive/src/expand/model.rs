@@ -11,7 +11,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
     let mut items = TokenStream::new();
     if let Some(db) = &a.db {
         let db = &db.value;
-        items.extend(quote!(const DATABASE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#db);));
+        items.extend(quote!(const DATABASE: __odm::Option<&'static str> = __odm::Some(#db);));
     }
     // Strict and error are the trait's defaults.
     match a.validation_level.as_ref().map(|s| s.value.as_str()) {
@@ -38,34 +38,34 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
         let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
         let name =
             syn::Ident::new(&format!("{}{}", v[..1].to_ascii_uppercase(), &v[1..]), proc_macro2::Span::call_site());
-        quote!(::core::option::Option::Some(__odm::#ty::#name))
+        quote!(__odm::Some(__odm::#ty::#name))
     };
     if let Some(rc) = &a.read_concern {
         let v = variant("ReadConcernLevel", &rc.value);
-        items.extend(quote!(const READ_CONCERN: ::core::option::Option<__odm::ReadConcernLevel> = #v;));
+        items.extend(quote!(const READ_CONCERN: __odm::Option<__odm::ReadConcernLevel> = #v;));
     }
     if let Some(rp) = &a.read_preference {
         let v = variant("ReadPreferenceMode", &rp.value);
-        items.extend(quote!(const READ_PREFERENCE: ::core::option::Option<__odm::ReadPreferenceMode> = #v;));
+        items.extend(quote!(const READ_PREFERENCE: __odm::Option<__odm::ReadPreferenceMode> = #v;));
     }
     match &a.write_concern {
         None => {}
         Some(wc) => {
             let w = match &wc.w {
-                None => quote!(::core::option::Option::None),
-                Some(Ok(n)) => quote!(::core::option::Option::Some(__odm::Acknowledgment::Nodes(#n))),
-                Some(Err(tag)) => quote!(::core::option::Option::Some(__odm::Acknowledgment::Tag(#tag))),
+                None => quote!(__odm::None),
+                Some(Ok(n)) => quote!(__odm::Some(__odm::Acknowledgment::Nodes(#n))),
+                Some(Err(tag)) => quote!(__odm::Some(__odm::Acknowledgment::Tag(#tag))),
             };
             let j = match wc.journal {
-                Some(j) => quote!(::core::option::Option::Some(#j)),
-                None => quote!(::core::option::Option::None),
+                Some(j) => quote!(__odm::Some(#j)),
+                None => quote!(__odm::None),
             };
             let t = match wc.timeout_ms {
-                Some(t) => quote!(::core::option::Option::Some(#t)),
-                None => quote!(::core::option::Option::None),
+                Some(t) => quote!(__odm::Some(#t)),
+                None => quote!(__odm::None),
             };
-            items.extend(quote!(const WRITE_CONCERN: ::core::option::Option<__odm::WriteConcernSpec> =
-                ::core::option::Option::Some(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
+            items.extend(quote!(const WRITE_CONCERN: __odm::Option<__odm::WriteConcernSpec> =
+                __odm::Some(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
         }
     }
     quote! {

@@ -7,8 +7,8 @@ use quote::{quote, quote_spanned};
 
 fn opt_str(s: Option<&String>) -> TokenStream {
     match s {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
+        Some(s) => quote!(__odm::Some(#s)),
+        None => quote!(__odm::None),
     }
 }
 
@@ -97,16 +97,14 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
         Data::Struct(fields) => {
             let table = table(cont, fields);
             quote! {
-                const __META: &__odm::TypeMeta = &#table;
-
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = __odm::BsonKind::Object;
-                    const OBJECT: ::core::option::Option<&'static __odm::TypeMeta> =
-                        ::core::option::Option::Some(__META);
+                    const OBJECT: __odm::Option<&'static __odm::TypeMeta> =
+                        __odm::Some(&#table);
                     #extra
                     fn bson_schema() -> __odm::Document {
-                        __odm::build::object(__META, false)
+                        <Self as __odm::BsonSchema>::bson_schema_within(false)
                     }
                 }
             }
@@ -124,8 +122,8 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 ),
                 _ => (
                     quote!(__odm::BsonKind::Other),
-                    quote!(::core::option::Option::None),
-                    quote!(::core::option::Option::None),
+                    quote!(__odm::None),
+                    quote!(__odm::None),
                     quote!(let _ = (__value, __depth, __out);),
                 ),
             };
@@ -133,13 +131,13 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 #[automatically_derived]
                 impl __odm::BsonSchema for #ident {
                     const KIND: __odm::BsonKind = #kind;
-                    const ITEM_KIND: ::core::option::Option<__odm::BsonKind> = #item;
+                    const ITEM_KIND: __odm::Option<__odm::BsonKind> = #item;
                     // The derive refused an unbounded array field (or one behind an alias), so an array newtype
                     // always carries its bound.
                     const BOUNDED: bool = true;
                     #extra
                     #schema_fns
-                    fn type_meta() -> ::core::option::Option<&'static __odm::TypeMeta> {
+                    fn type_meta() -> __odm::Option<&'static __odm::TypeMeta> {
                         #meta
                     }
                     #dynamic
@@ -232,7 +230,7 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStre
                 let __inner = {
                     let mut __s = __odm::build::ObjectSchema::new();
                     #adds
-                    __s.finish(__closed, ::core::option::Option::None)
+                    __s.finish(__closed, __odm::None)
                 };
                 let mut __s = __odm::build::ObjectSchema::new();
                 __s.field(#tag, #tag_schema, true);
@@ -259,32 +257,37 @@ fn table(cont: &Container, fields: &[Field]) -> TokenStream {
         let mut entry = match source(f) {
             Source::Trait => {
                 let ty = quote_spanned!(span=> &<#ty as __odm::BsonSchema>::FIELD_TYPE);
-                quote!(__odm::FieldMeta::new(#name, #key, #ty))
+                quote!(__odm::field(#name, #key, #ty))
             }
             Source::Fixed(alias) => {
                 let kind = alias_kind(&alias);
-                quote!(__odm::FieldMeta::new(#name, #key, &__odm::FieldType::fixed(__odm::BsonKind::#kind)).fixed(#alias))
+                quote!(__odm::field(#name, #key, &__odm::FieldType::fixed(__odm::BsonKind::#kind)).fixed(#alias))
             }
-            Source::Mixed => quote!(__odm::FieldMeta::new(#name, #key, &__odm::FieldType::MIXED)),
+            Source::Mixed => quote!(__odm::field(#name, #key, &__odm::FieldType::MIXED)),
         };
         if !f.is_always_written() {
             entry.extend(quote!(.optional()));
         }
-        if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name)) {
+        if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name))
+        {
             entry.extend(quote!(.counter(#i)));
         }
         if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
             let n = n.value as u32;
             entry.extend(quote!(.keep_last(#n)));
         }
-        let keywords: Vec<TokenStream> =
-            [(&a.min_items, "minItems"), (&a.max_items, "maxItems"), (&a.min_len, "minLength"), (&a.max_len, "maxLength")]
-                .into_iter()
-                .filter_map(|(attr, keyword)| {
-                    let n = attr.as_ref()?.value as i64;
-                    Some(quote!((#keyword, #n)))
-                })
-                .collect();
+        let keywords: Vec<TokenStream> = [
+            (&a.min_items, "minItems"),
+            (&a.max_items, "maxItems"),
+            (&a.min_len, "minLength"),
+            (&a.max_len, "maxLength"),
+        ]
+        .into_iter()
+        .filter_map(|(attr, keyword)| {
+            let n = attr.as_ref()?.value as i64;
+            Some(quote!((#keyword, #n)))
+        })
+        .collect();
         if !keywords.is_empty() {
             entry.extend(quote!(.keywords(&[#(#keywords),*])));
         }

@@ -257,11 +257,9 @@ impl<R, W, A> Path<R, W, A> {
         Path { raw: RawPath::default(), enc: encode_value::<W>, _marker: PhantomData }
     }
 
-    /// The field at `index` of `meta` below this path, encoded with `enc`. Used by generated code (through
-    /// [`Path::__field`] unless the field has a converter).
-    #[doc(hidden)]
+    /// The field at `index` of `meta` below this path, encoded with `enc`.
     #[inline]
-    pub fn __field_with<F, FA: Access>(
+    pub(crate) fn field_at<F, FA: Access>(
         &self,
         meta: &'static TypeMeta,
         index: usize,
@@ -381,25 +379,49 @@ node! {
 
 /// A generated `…Fields` struct: one method per field of a derived struct, over the path of the struct itself (which
 /// it dereferences to). Implemented by `#[derive(Model)]` and `#[derive(Embedded)]`.
-pub trait Fields: Deref<Target = Path<Self::Root, Self::Value, Self::Access>> + Sized {
+pub trait Fields: Deref<Target: IsPath> + Sized {
+    /// The fields over `path`.
+    fn from_path(path: Self::Target) -> Self;
+}
+
+/// [`Path`] itself, with its type parameters as associated types (what [`Fields`] dereferences to).
+pub trait IsPath: Clone + fmt::Debug {
     /// The model the path starts from.
     type Root;
-    /// The struct's type (or a wrapper stored as it, such as `Option<Line>`).
+    /// The value type at the path.
     type Value;
     /// The access marker.
     type Access: Access;
-    /// The fields over `path`.
-    fn from_path(path: Path<Self::Root, Self::Value, Self::Access>) -> Self;
+    /// The path.
+    fn path(&self) -> &Path<Self::Root, Self::Value, Self::Access>;
 }
+
+impl<R, W, A: Access> IsPath for Path<R, W, A> {
+    type Root = R;
+    type Value = W;
+    type Access = A;
+    fn path(&self) -> &Path<R, W, A> {
+        self
+    }
+}
+
+/// The path type under `F`, and its parts.
+type PathOf<F> = <F as Deref>::Target;
+type RootOf<F> = <PathOf<F> as IsPath>::Root;
+type ValueOf<F> = <PathOf<F> as IsPath>::Value;
+type AccessOf<F> = <PathOf<F> as IsPath>::Access;
 
 /// The node of a derived struct below the root (`order.customer()`, `order.items().each()`): dereferences to the
 /// struct's generated `…Fields`, so its field methods and, through them, its [`Path`]'s methods apply. The impls
 /// every node needs are here once, not generated for each struct.
 pub struct Object<F>(F);
 
-impl<F: Fields> From<Path<F::Root, F::Value, F::Access>> for Object<F> {
-    fn from(path: Path<F::Root, F::Value, F::Access>) -> Self {
-        Object(F::from_path(path))
+impl<F: Fields> From<Path<RootOf<F>, ValueOf<F>, AccessOf<F>>> for Object<F>
+where
+    PathOf<F>: From<Path<RootOf<F>, ValueOf<F>, AccessOf<F>>>,
+{
+    fn from(path: Path<RootOf<F>, ValueOf<F>, AccessOf<F>>) -> Self {
+        Object(F::from_path(path.into()))
     }
 }
 
@@ -410,11 +432,11 @@ impl<F> Deref for Object<F> {
     }
 }
 
-impl<F: Fields> AsPath<F::Root> for Object<F> {
-    type Value = F::Value;
-    type Access = F::Access;
-    fn as_path(&self) -> &Path<F::Root, F::Value, F::Access> {
-        &self.0
+impl<F: Fields> AsPath<RootOf<F>> for Object<F> {
+    type Value = ValueOf<F>;
+    type Access = AccessOf<F>;
+    fn as_path(&self) -> &Path<RootOf<F>, ValueOf<F>, AccessOf<F>> {
+        (*self.0).path()
     }
 }
 
