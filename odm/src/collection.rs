@@ -57,7 +57,7 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
         let bad_key = M::dynamic_keys(crate::schema::KEY_DEPTH)
             .then(|| bson::serialize_to_bson(value).ok())
             .flatten()
-            .and_then(|tree| crate::keys::first_bad(&tree).map(|(path, _, reason)| (path, reason)));
+            .and_then(|tree| crate::keys::first_bad(&tree).map(|bad| (bad.path, bad.why)));
         match bad_key {
             Some((path, reason)) => Error::InvalidKey { model: model_name::<M>(), path, reason },
             None => Error::Serialize { model: model_name::<M>(), source: Box::new(source) },
@@ -65,54 +65,15 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     })?;
     // Keys fixed by the type were checked at compile time; only run-time keys (maps) need a walk.
     if M::dynamic_keys(crate::schema::KEY_DEPTH) {
-        check_keys(&raw, &mut String::new()).map_err(|(path, reason)| Error::InvalidKey {
-            model: model_name::<M>(),
-            path,
-            reason,
-        })?;
+        if let Some(bad) = crate::keys::first_bad(bson::RawBsonRef::Document(&raw)) {
+            return Err(Error::InvalidKey { model: model_name::<M>(), path: bad.path, reason: bad.why });
+        }
     }
     let size = raw.as_bytes().len();
     if size > MAX_DOCUMENT_SIZE {
         return Err(Error::DocumentTooLarge { model: model_name::<M>(), size, limit: MAX_DOCUMENT_SIZE });
     }
     Ok(raw)
-}
-
-/// Walks a document for keys MongoDB cannot store or query: a leading `$` (operators) or a `.` (path separator).
-/// (A NUL cannot reach here: the raw encoder refuses it, and `encode` names it through `keys::first_bad`.)
-fn check_keys(doc: &bson::RawDocument, path: &mut String) -> std::result::Result<(), (String, &'static str)> {
-    for entry in doc.iter() {
-        let (key, value) = entry.map_err(|_| (path.clone(), "the encoded document is malformed"))?;
-        let key = key.as_str();
-        let len = path.len();
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(key);
-        if let Some(reason) = crate::keys::defect(key) {
-            return Err((path.clone(), reason));
-        }
-        check_value(value, path)?;
-        path.truncate(len);
-    }
-    Ok(())
-}
-
-fn check_value(value: bson::RawBsonRef<'_>, path: &mut String) -> std::result::Result<(), (String, &'static str)> {
-    match value {
-        bson::RawBsonRef::Document(d) => check_keys(d, path),
-        bson::RawBsonRef::Array(a) => {
-            for (i, item) in a.into_iter().enumerate() {
-                let item = item.map_err(|_| (path.clone(), "the encoded document is malformed"))?;
-                let len = path.len();
-                path.push_str(&format!(".{i}"));
-                check_value(item, path)?;
-                path.truncate(len);
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
 }
 
 /// Decodes a stored document, naming its `_id` and the failing field (Rust path, stored path beside) on error.

@@ -22,20 +22,110 @@ pub(crate) fn path_defect(key: &str) -> Option<&'static str> {
     }
 }
 
-/// The first key in a value tree that MongoDB cannot store: its path below `value` (`a.0.b`), the key itself, and
-/// why. Allocates only when it finds one.
-pub(crate) fn first_bad(value: &bson::Bson) -> Option<(String, &str, &'static str)> {
-    match value {
-        bson::Bson::Document(d) => d.iter().find_map(|(k, v)| match defect(k) {
-            Some(why) => Some((k.clone(), k.as_str(), why)),
-            None => first_bad(v).map(|(path, key, why)| (format!("{k}.{path}"), key, why)),
-        }),
-        bson::Bson::Array(a) => a
-            .iter()
-            .enumerate()
-            .find_map(|(i, v)| first_bad(v).map(|(path, key, why)| (format!("{i}.{path}"), key, why))),
-        _ => None,
+/// A key MongoDB cannot store, found in a value tree: its path below the value (`a.0.b`), the key itself, and why.
+pub(crate) struct BadKey<'a> {
+    pub(crate) path: String,
+    pub(crate) key: &'a str,
+    pub(crate) why: &'static str,
+}
+
+/// A BSON value whose keys can be walked: an owned [`Bson`](bson::Bson) (a value encoded for a path), or a raw
+/// value as the encoder wrote it (a whole document). The one walk, [`first_bad`], runs over both.
+pub(crate) trait Tree<'a>: Sized {
+    /// A document's entries; `Err` when the encoded bytes are malformed.
+    type Entries: Iterator<Item = Result<(&'a str, Self), ()>>;
+    /// An array's elements.
+    type Items: Iterator<Item = Result<Self, ()>>;
+    /// The entries, if this is a document.
+    fn entries(&self) -> Option<Self::Entries>;
+    /// The elements, if this is an array.
+    fn items(&self) -> Option<Self::Items>;
+}
+
+type OwnedEntry<'a> = (&'a String, &'a bson::Bson);
+
+impl<'a> Tree<'a> for &'a bson::Bson {
+    type Entries = std::iter::Map<bson::document::Iter<'a>, fn(OwnedEntry<'a>) -> Result<(&'a str, Self), ()>>;
+    type Items = std::iter::Map<std::slice::Iter<'a, bson::Bson>, fn(&'a bson::Bson) -> Result<Self, ()>>;
+    fn entries(&self) -> Option<Self::Entries> {
+        match self {
+            bson::Bson::Document(d) => Some(d.iter().map(|(k, v)| Ok((k.as_str(), v)))),
+            _ => None,
+        }
     }
+    fn items(&self) -> Option<Self::Items> {
+        match self {
+            bson::Bson::Array(a) => Some(a.iter().map(Ok)),
+            _ => None,
+        }
+    }
+}
+
+type RawEntry<'a> = bson::error::Result<bson::raw::RawElement<'a>>;
+
+impl<'a> Tree<'a> for bson::RawBsonRef<'a> {
+    type Entries = std::iter::Map<bson::raw::RawIter<'a>, fn(RawEntry<'a>) -> Result<(&'a str, Self), ()>>;
+    type Items =
+        std::iter::Map<bson::raw::RawArrayIter<'a>, fn(bson::error::Result<bson::RawBsonRef<'a>>) -> Result<Self, ()>>;
+    fn entries(&self) -> Option<Self::Entries> {
+        match self {
+            bson::RawBsonRef::Document(d) => {
+                Some(d.iter_elements().map(|e| e.and_then(|el| Ok((el.key().as_str(), el.value()?))).map_err(drop)))
+            }
+            _ => None,
+        }
+    }
+    fn items(&self) -> Option<Self::Items> {
+        match self {
+            bson::RawBsonRef::Array(a) => Some(a.into_iter().map(|e| e.map_err(drop))),
+            _ => None,
+        }
+    }
+}
+
+/// Why a value is refused when its encoded bytes cannot be read back.
+const MALFORMED: &str = "the encoded document is malformed";
+
+/// The first key in a value tree that MongoDB cannot store (see [`defect`]), walking documents and arrays in order.
+/// The path is built in one buffer, and copied only when a bad key is found.
+pub(crate) fn first_bad<'a, T: Tree<'a>>(value: T) -> Option<BadKey<'a>> {
+    walk(value, &mut String::new())
+}
+
+fn walk<'a, T: Tree<'a>>(value: T, path: &mut String) -> Option<BadKey<'a>> {
+    let len = path.len();
+    let bad = if let Some(entries) = value.entries() {
+        entries.into_iter().find_map(|entry| {
+            let Ok((key, child)) = entry else {
+                return Some(BadKey { path: path.clone(), key: "", why: MALFORMED });
+            };
+            path.truncate(len);
+            if len > 0 {
+                path.push('.');
+            }
+            path.push_str(key);
+            match defect(key) {
+                Some(why) => Some(BadKey { path: path.clone(), key, why }),
+                None => walk(child, path),
+            }
+        })
+    } else if let Some(items) = value.items() {
+        items.enumerate().find_map(|(i, item)| {
+            let Ok(child) = item else {
+                return Some(BadKey { path: path.clone(), key: "", why: MALFORMED });
+            };
+            path.truncate(len);
+            if len > 0 {
+                path.push('.');
+            }
+            path.push_str(&i.to_string());
+            walk(child, path)
+        })
+    } else {
+        None
+    };
+    path.truncate(len);
+    bad
 }
 
 #[cfg(test)]
@@ -56,7 +146,12 @@ mod tests {
     #[test]
     fn first_bad_names_the_path_below_the_value() {
         let v = bson::bson!({ "ok": [{ "fine": 1 }, { "a.b": 2 }] });
-        assert_eq!(first_bad(&v).map(|(path, key, _)| (path, key.to_owned())), Some(("ok.1.a.b".into(), "a.b".into())));
-        assert_eq!(first_bad(&bson::bson!({ "ok": { "fine": [1, 2] } })), None);
+        let found = |bad: Option<BadKey>| bad.map(|b| (b.path, b.key.to_owned()));
+        assert_eq!(found(first_bad(&v)), Some(("ok.1.a.b".into(), "a.b".into())));
+        assert_eq!(found(first_bad(&bson::bson!({ "ok": { "fine": [1, 2] } }))), None);
+        // The same walk over the encoded bytes gives the same answer.
+        let raw = bson::serialize_to_raw_document_buf(&bson::doc! { "ok": [{ "fine": 1 }, { "$x": 2 }] }).unwrap();
+        let top = bson::RawBsonRef::Document(&raw);
+        assert_eq!(found(first_bad(top)), Some(("ok.1.$x".into(), "$x".into())));
     }
 }

@@ -202,7 +202,7 @@ pub(crate) fn unencodable(at: &str, e: bson::error::Error) -> String {
 /// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
 pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
     match crate::keys::first_bad(value) {
-        Some((_, k, why)) => Err(format!("{}: key {k:?} in the value cannot be stored: {why}", Marked(at))),
+        Some(bad) => Err(format!("{}: key {:?} in the value cannot be stored: {}", Marked(at), bad.key, bad.why)),
         None => Ok(()),
     }
 }
