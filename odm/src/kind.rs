@@ -46,6 +46,11 @@ impl BsonKind {
         matches!(self, BsonKind::Map)
     }
 
+    /// True for a value with no keys and no elements: anything but a document, an array or an unknown type.
+    pub const fn is_scalar(self) -> bool {
+        !matches!(self, BsonKind::Object | BsonKind::Map | BsonKind::Array | BsonKind::Other)
+    }
+
     /// True for `int` and `long`, the types a counter may have.
     pub const fn is_integer(self) -> bool {
         matches!(self, BsonKind::Int | BsonKind::Long)

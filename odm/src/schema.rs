@@ -8,6 +8,11 @@
 //! The trait names the path types ([`crate::path::Access`], the node it converts into) and the diff recorder
 //! ([`crate::diff::Diff`]) only: the walks over stored types that need the trait (navigating paths, diffing
 //! sequences and maps) live above it, in [`crate::path`] and [`crate::diff`].
+//!
+//! One trait rather than one per role (schema, paths, diff, metadata): every stored type plays every role, so a split
+//! would only multiply the impls each derived struct costs the compiler, and a field type without support would get
+//! one error per role instead of one. What a derived struct knows lives in one table, [`BsonSchema::OBJECT`]
+//! ([`TypeMeta`]), and the provided items read it.
 
 mod counters;
 mod impls;

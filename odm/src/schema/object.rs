@@ -43,8 +43,10 @@ fn field_schema(f: &FieldMeta, closed: bool) -> Document {
 
 /// [`BsonSchema::dynamic_keys`](super::BsonSchema::dynamic_keys) of the struct: `true` at depth 0 (the safe side),
 /// else when a field's type may carry run-time keys.
+#[inline]
 pub fn dynamic_keys(meta: &TypeMeta, depth: u8) -> bool {
-    depth == 0 || meta.fields.iter().any(|f| (f.ty.dynamic_keys)(depth - 1))
+    // A scalar kind holds no keys at all: only documents, arrays and unknown kinds are asked.
+    depth == 0 || meta.fields.iter().any(|f| !f.ty.kind.is_scalar() && (f.ty.dynamic_keys)(depth - 1))
 }
 
 /// [`BsonSchema::counter_checks`](super::BsonSchema::counter_checks) of the struct at the aggregation expression
