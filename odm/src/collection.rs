@@ -469,6 +469,31 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         let raws: Vec<RawDocumentBuf> = self.cursor().await?.try_collect().await?;
         raws.iter().map(|r| decode_as::<P>(model_name::<M>(), M::type_meta(), r)).collect()
     }
+
+    /// Every result that decodes; a document that does not (written around odm, or by an older version) is skipped
+    /// and reported in [`Decoded::skipped`] with its `_id` and the failing field, instead of failing the whole read.
+    /// Server and network errors still fail the read.
+    pub async fn all_valid(self) -> Result<Decoded<P>> {
+        let mut cursor = self.cursor().await?;
+        let mut out = Decoded { values: Vec::new(), skipped: Vec::new() };
+        while let Some(raw) = cursor.try_next().await? {
+            match decode_as::<P>(model_name::<M>(), M::type_meta(), &raw) {
+                Ok(value) => out.values.push(value),
+                Err(Error::Decode(e)) => out.skipped.push(*e),
+                Err(other) => return Err(other),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The results of [`Find::all_valid`]: the documents that decoded, and why the others did not.
+#[derive(Debug)]
+pub struct Decoded<P> {
+    /// The decoded results, in the order the server returned them.
+    pub values: Vec<P>,
+    /// The documents that did not decode: each names its `_id` and the Rust path that failed.
+    pub skipped: Vec<DecodeError>,
 }
 
 impl<'a, M: Model, P: DeserializeOwned + Send + 'a> std::future::IntoFuture for Find<'a, M, P> {

@@ -83,6 +83,7 @@
 //! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema.
 #![deny(missing_docs)]
 
+pub mod check;
 mod collection;
 pub mod diff;
 pub mod error;
@@ -102,7 +103,8 @@ mod text;
 pub mod update;
 
 pub use bson;
-pub use collection::{create_collection, create_command, decode, encode, Collection, Find, FindAndModify};
+pub use check::{SchemaCheck, SchemaReport};
+pub use collection::{create_collection, create_command, decode, encode, Collection, Decoded, Find, FindAndModify};
 pub use error::{DecodeError, Error, FieldFailure, ValidationError};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
