@@ -6,6 +6,7 @@ use super::attr::query::QueryAttr;
 use super::index_keys::{resolve_keys, resolve_path, KeyKind};
 use super::lists::{entries, Lang, PartError, EQ, RANGE, SORT};
 use super::rules;
+use super::symbol;
 
 /// A query's fields, resolved: labels (`a` or `a.b`) with sort directions.
 pub struct Esr<'a> {
@@ -57,13 +58,13 @@ pub fn resolve<'a, 'q>(
                 return Err(fail(PartError::quoting(rules::QUERY_FIELDS, &text, path, msg)));
             }
             match lang.attr {
-                "eq" => {
+                symbol::EQ => {
                     let f = field.ok_or_else(|| {
                         fail(PartError::quoting(rules::QUERY_FIELDS, &text, path, "`$**` is not a field"))
                     })?;
                     esr.eq.push((path.to_owned(), f));
                 }
-                "sort" => esr.sort.push((path.to_owned(), asc)),
+                symbol::SORT => esr.sort.push((path.to_owned(), asc)),
                 _ => esr.range.push(path.to_owned()),
             }
         }

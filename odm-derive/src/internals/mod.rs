@@ -15,4 +15,5 @@ pub mod names;
 pub mod rules;
 pub mod shard;
 pub mod source;
+pub mod symbol;
 pub mod ty;

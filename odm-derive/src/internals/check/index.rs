@@ -12,6 +12,7 @@ use crate::internals::index_keys::{
 use crate::internals::lists::{entries, PartError, KEYS, PARTIAL, WEIGHTS};
 use crate::internals::names::charset_error;
 use crate::internals::rules;
+use crate::internals::symbol::INDEX;
 use crate::internals::ty::{self};
 use quote::ToTokens;
 
@@ -21,7 +22,7 @@ fn index_name_problem(name: &str) -> Option<String> {
         let prefixed = (!s.starts_with("idx_")).then(|| format!("idx_{s}"));
         [Some(s), prefixed].into_iter().flatten().find(|c| index_name_problem(c).is_none())
     };
-    charset_error("index", name, &fix).or_else(|| {
+    charset_error(INDEX.as_str(), name, &fix).or_else(|| {
         (!name.starts_with("idx_") || name.len() <= 4)
             .then(|| format!("index name `{name}` must follow the naming rule `idx_<fields>`, e.g. `idx_order_no`"))
     })
