@@ -9,6 +9,7 @@ pub mod writes;
 use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::names;
+use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self, Rule};
 use crate::internals::source::{converter_type, source, Source, BSON_TYPES};
 use crate::internals::symbol::{
@@ -21,10 +22,10 @@ use std::collections::HashMap;
 /// Stored keys longer than this are refused unless the model raises its limit: every document stores its keys.
 pub const DEFAULT_MAX_KEY_LEN: usize = 16;
 
-pub fn check(cx: &Ctxt, cont: &Container) {
-    index::check(cx, cont);
-    query::check(cx, cont);
-    writes::check(cx, cont);
+pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
+    index::check(cx, cont, resolved);
+    query::check(cx, cont, resolved);
+    writes::check(cx, cont, resolved);
     check_generics(cx, cont);
     names::check_container_names(cx, cont);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
