@@ -1,14 +1,19 @@
 //! Derive macros for [`odm`](https://docs.rs/odm). Use them through the `odm` crate (`use odm::{Model, Embedded};`);
 //! generated code reaches the runtime only through `odm::__private`.
 //!
-//! The derive runs in stages, as serde's does: parse (`internals::ast`, `internals::attr`) → facts read by every
-//! later stage (`internals::source`: how a field's stored type is known; `index_keys`, `esr`, `shard`: the small
-//! languages of `keys`, `partial`, queries and shard keys resolved to fields) → check (`internals::check`, every
-//! schema-design rule by family, all errors collected in one pass) → generate (`expand`, which reads facts and never
-//! imports a rule module). Files import one way: no module imports one that imports it back.
+//! The derive runs in stages (`run`), as serde's does: parse (`internals::ast`, `internals::attr`, every keyword
+//! spelt once in `internals::symbol`) → resolve (`internals::resolve`: the small languages written in string
+//! attributes, an index's `keys`, `partial` and `weights`, the shard key and the declared queries with the ESR
+//! indexes built for them, each parsed once into a resolved model of fields, paths and kinds) → check
+//! (`internals::check`, every schema-design rule by family, reporting the resolve stage's errors and the rest, all
+//! in one pass) → generate (`expand`, which reads the IR and the resolved model, never parses a language again and
+//! never imports a rule module). Facts every stage reads live beside them (`internals::source`: how a field's
+//! stored type is known; `internals::index_keys`: what a resolved key is). Files import one way: no module imports
+//! one that imports it back.
 
 mod expand;
 mod internals;
+mod run;
 
 use internals::ast::Derive;
 use proc_macro::TokenStream;
@@ -19,7 +24,7 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(Model, attributes(odm))]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::derive(&input, Derive::Model).into()
+    run::derive(&input, Derive::Model).into()
 }
 
 /// Derives `odm::BsonSchema` for a struct or enum stored inside a model.
@@ -28,5 +33,5 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Embedded, attributes(odm))]
 pub fn derive_embedded(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::derive(&input, Derive::Embedded).into()
+    run::derive(&input, Derive::Embedded).into()
 }

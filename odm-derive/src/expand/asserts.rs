@@ -4,6 +4,7 @@
 use crate::internals::ast::{counter_target, Container, Data, Field, Style};
 use crate::internals::rules;
 use crate::internals::source::{source, Source};
+use crate::internals::symbol::{COUNTER, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, UNBOUNDED};
 use crate::internals::ty::{self, TyKind};
 use proc_macro2::TokenStream;
 use quote::quote_spanned;
@@ -44,7 +45,7 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
         let a = &field.attrs;
         let shown = ty::display(ty);
         // `max_len`/`min_len` on an alias or a newtype (`Email(String)`): the real type is stored as a string.
-        let string_attr = [(a.max_len.as_ref(), "max_len"), (a.min_len.as_ref(), "min_len")]
+        let string_attr = [(a.max_len.as_ref(), MAX_LEN), (a.min_len.as_ref(), MIN_LEN)]
             .into_iter()
             .find_map(|(attr, name)| Some((attr?.span(), name)));
         let is_string = matches!(ty::classify(ty::unwrap_option(ty)), TyKind::Str);
@@ -63,10 +64,10 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
             continue;
         }
         let array_attr = [
-            (a.max_items.as_ref().map(|s| s.span()), "max_items"),
-            (a.min_items.as_ref().map(|s| s.span()), "min_items"),
-            (a.unbounded.as_ref().map(|s| s.span()), "unbounded"),
-            (a.counter.as_ref().map(|s| s.span()), "counter"),
+            (a.max_items.as_ref().map(|s| s.span()), MAX_ITEMS),
+            (a.min_items.as_ref().map(|s| s.span()), MIN_ITEMS),
+            (a.unbounded.as_ref().map(|s| s.span()), UNBOUNDED),
+            (a.counter.as_ref().map(|s| s.span()), COUNTER),
         ]
         .into_iter()
         .find_map(|(span, name)| Some((span?, name)));

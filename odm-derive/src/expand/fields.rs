@@ -2,7 +2,7 @@
 //! value type and access marker), `Model::fields()`, and `BsonSchema::diff` field by field.
 
 use crate::internals::ast::{counter_target, is_counter, Container, Data, Derive, Field};
-use crate::internals::shard::shard_fields;
+use crate::internals::resolve::Resolved;
 use crate::internals::source::{source, Source};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -45,7 +45,7 @@ pub fn declare(cont: &Container, odm: &TokenStream) -> TokenStream {
 }
 
 /// Impls of the `…Fields` struct, the `type Node` and `diff` items of `BsonSchema`, and `Model::fields()`.
-pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
+pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStream) {
     let Data::Struct(fields) = &cont.data else {
         return (
             TokenStream::new(),
@@ -56,7 +56,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     };
     let ident = cont.ident;
     let name = fields_ident(cont);
-    let shard = shard_fields(cont);
+    let shard = resolved.shard_fields();
     let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
 
     let methods = stored.iter().enumerate().filter_map(|(i, f)| {

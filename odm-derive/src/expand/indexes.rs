@@ -7,10 +7,9 @@
 
 use crate::internals::ast::{Container, Data, Field};
 use crate::internals::attr::index::IndexAttr;
-use crate::internals::index_keys::{
-    default_name, key_label, parse_key, parse_partial, resolve_keys, resolve_path, Key, KeyKind, PartialValue,
-};
-use crate::internals::lists::{entries, location, range_in, span_within, Lang, KEYS, PARTIAL, WEIGHTS};
+use crate::internals::index_keys::{default_name, key_label, Key, KeyKind};
+use crate::internals::lists::{location, span_within, Lang, KEYS, PARTIAL, WEIGHTS};
+use crate::internals::resolve::{Index, PartialValue, Resolved};
 use crate::internals::rules;
 use crate::internals::source::{source, Source};
 use crate::internals::ty;
@@ -322,7 +321,7 @@ fn name_parts(idx: &IndexAttr, keys: &[Key], span: Span) -> (Vec<TokenStream>, V
 /// A nested path an index names (in its keys, weights or partial filter), with where it is written.
 struct NestedPath<'a> {
     label: String,
-    key: Key<'a>,
+    key: &'a Key<'a>,
     lit: &'a syn::LitStr,
     lang: &'static Lang,
     /// The path's bytes in the literal's value.
@@ -339,30 +338,25 @@ impl NestedPath<'_> {
     }
 }
 
-/// Every nested path an index names.
-fn nested_paths<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Vec<NestedPath<'a>> {
+/// Every nested path an index names, from its resolved keys, weights and partial filter.
+fn nested_paths<'a>(idx: &'a Index<'a>) -> Vec<NestedPath<'a>> {
+    let attr: &IndexAttr = &idx.attr;
     let mut out = Vec::new();
-    let mut add = |lit: &'a syn::LitStr, lang: &'static Lang, text: &str, paths: Vec<&str>| {
-        for path in paths {
-            if let Ok((Some(f), Some((seg, inner)), _)) = resolve_path(fields, path) {
-                let key = Key { field: Some(f), nested: Some((seg, inner)), first_is_array: false, kind: KeyKind::Asc };
-                let (label, at, for_query) = (path.to_owned(), range_in(text, path), idx.for_query);
-                out.push(NestedPath { label, key, lit, lang, at, for_query });
-            }
+    let mut add = |lit: &'a syn::LitStr, lang: &'static Lang, keys: Vec<&'a Key<'a>>| {
+        let text = lit.value();
+        for key in keys.into_iter().filter(|k| k.field.is_some() && k.nested.is_some()) {
+            let (label, at, for_query) = (text[key.at.clone()].to_owned(), key.at.clone(), attr.for_query);
+            out.push(NestedPath { label, key, lit, lang, at, for_query });
         }
     };
-    if let Some(k) = &idx.keys {
-        let text = k.value();
-        add(k, &KEYS, &text, entries(&text).into_iter().filter_map(|e| parse_key(&text, e).ok()?.0).collect());
+    if let (Some(lit), Some(Ok(keys))) = (&attr.keys, &idx.keys) {
+        add(lit, &KEYS, keys.iter().collect());
     }
-    if let Some(w) = &idx.weights {
-        let text = w.value();
-        add(w, &WEIGHTS, &text, entries(&text).into_iter().filter_map(|e| Some(e.split_once(':')?.0.trim())).collect());
+    if let (Some(lit), Some(weights)) = (&attr.weights, &idx.weights) {
+        add(lit, &WEIGHTS, weights.iter().filter_map(|w| w.as_ref().ok()?.key.as_ref()).collect());
     }
-    if let Some(p) = &idx.partial {
-        let text = p.value();
-        let paths = parse_partial(fields, &text).map(|c| c.into_iter().map(|(path, _, _)| path).collect());
-        add(p, &PARTIAL, &text, paths.unwrap_or_default());
+    if let (Some(lit), Some(Ok(conditions))) = (&attr.partial, &idx.partial) {
+        add(lit, &PARTIAL, conditions.iter().map(|c| &c.key).collect());
     }
     out
 }
@@ -424,16 +418,17 @@ fn lit_bson(lit: &syn::Lit) -> TokenStream {
 /// One resolved index: its spec expression and its const assertions.
 struct Built<'a> {
     idx: &'a IndexAttr,
-    keys: Vec<Key<'a>>,
+    keys: &'a [Key<'a>],
     build: TokenStream,
     asserts: TokenStream,
     nested: bool,
 }
 
-fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a>> {
+fn one_index<'a>(resolved: &'a Index<'a>) -> Option<Built<'a>> {
+    let idx: &IndexAttr = &resolved.attr;
     let keys_lit = idx.keys.as_ref()?;
     let span = keys_lit.span();
-    let keys = resolve_keys(fields, &keys_lit.value()).ok()?;
+    let keys: &[Key] = resolved.keys.as_ref()?.as_ref().ok()?;
     let plain = keys.iter().all(|k| k.nested.is_none() && matches!(k.kind, KeyKind::Asc | KeyKind::Desc));
     let key_doc = match keys.iter().map(|k| k.field.map(|f| (&f.key, k.kind))).collect::<Option<Vec<_>>>() {
         Some(top) if plain => {
@@ -484,14 +479,11 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
             __s.collation = __odm::Some(__c);
         }});
     }
-    if let Some(w) = &idx.weights {
-        let text = w.value();
-        let entries = entries(&text).into_iter().filter_map(|e| {
-            let (f, n) = e.split_once(':')?;
-            let n: i32 = n.trim().parse().ok()?;
-            let (field, nested, _) = resolve_path(fields, f.trim()).ok()?;
-            let key = Key { field, nested, first_is_array: false, kind: KeyKind::Text };
-            let path = stored_path(&key, w.span());
+    if let (Some(w), Some(weights)) = (&idx.weights, &resolved.weights) {
+        let entries = weights.iter().filter_map(|weight| {
+            let weight = weight.as_ref().ok()?;
+            let n = weight.weight;
+            let path = stored_path(weight.key.as_ref()?, w.span());
             Some(quote!(__w.insert(#path, #n);))
         });
         let entries: Vec<TokenStream> = entries.collect();
@@ -501,20 +493,17 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
             __s.weights = __odm::Some(__w);
         }});
     }
-    if let Some(p) = &idx.partial {
-        let text = p.value();
-        let conditions = parse_partial(fields, &text).ok()?;
-        let adds = conditions.iter().filter_map(|(path, op, value)| {
-            let (field, nested, _) = resolve_path(fields, path).ok()?;
-            let key = Key { field, nested, first_is_array: false, kind: KeyKind::Asc };
-            let path = stored_path(&key, p.span());
-            let v = match value {
+    if let (Some(p), Some(conditions)) = (&idx.partial, &resolved.partial) {
+        let conditions = conditions.as_ref().ok()?;
+        let adds = conditions.iter().map(|c| {
+            let (path, op) = (stored_path(&c.key, p.span()), c.op);
+            let v = match &c.value {
                 PartialValue::Bool(b) => quote!(__odm::Bson::Boolean(#b)),
                 PartialValue::Int(n) => quote!(__odm::Bson::Int64(#n)),
                 PartialValue::Double(f) => quote!(__odm::Bson::Double(#f)),
                 PartialValue::Str(s) => quote!(__odm::Bson::String(__odm::String::from(#s))),
             };
-            Some(quote!(__odm::build::partial_condition(&mut __p, #path, #op, #v);))
+            quote!(__odm::build::partial_condition(&mut __p, #path, #op, #v);)
         });
         let adds: Vec<TokenStream> = adds.collect();
         opts.extend(quote! {{
@@ -537,7 +526,7 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
     // Const assertions for what only types know.
     let mut asserts = TokenStream::new();
     let label = keys_lit.value();
-    let nested = nested_paths(fields, idx);
+    let nested = nested_paths(resolved);
     // Nested paths exist (the other assertions read an unknown field as `None` and stay quiet).
     for n in &nested {
         asserts.extend(nested_path_exists(n));
@@ -573,7 +562,7 @@ fn one_index<'a>(fields: &'a [Field<'a>], idx: &'a IndexAttr) -> Option<Built<'a
     // it lies on the same path; two arrays side by side cannot be indexed together.
     if keys.len() > 1 {
         let mut groups: Vec<(&str, Vec<&Key>)> = Vec::new();
-        for k in &keys {
+        for k in keys {
             let Some(f) = k.field else { continue };
             match groups.iter_mut().find(|(n, _)| *n == f.rust_name) {
                 Some((_, g)) => g.push(k),
@@ -634,15 +623,11 @@ fn label(idx: &IndexAttr) -> String {
 }
 
 /// The `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model`, and the index const assertions.
-pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
-    let Data::Struct(fields) = &cont.data else { return (TokenStream::new(), TokenStream::new()) };
+pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStream) {
+    let Data::Struct(_) = &cont.data else { return (TokenStream::new(), TokenStream::new()) };
     // Declared access patterns no declared index serves get their own ESR index.
-    let for_queries: Vec<IndexAttr> = crate::internals::esr::generated(cont)
-        .into_iter()
-        .map(|(q, keys)| IndexAttr::for_query(&keys, q.tokens.clone()))
-        .collect();
-    let built: Vec<Built> =
-        cont.attrs.indexes.iter().chain(&for_queries).filter_map(|idx| one_index(fields, idx)).collect();
+    let for_queries = resolved.query_indexes.iter().map(|q| &q.index);
+    let built: Vec<Built> = resolved.indexes.iter().chain(for_queries).filter_map(one_index).collect();
     let mut asserts = TokenStream::new();
     for b in &built {
         asserts.extend(b.asserts.clone());
@@ -650,15 +635,15 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
     // Names the derive could not compare (a default name with a nested stored key): compared at compile time.
     for (j, b) in built.iter().enumerate() {
         for a in &built[..j] {
-            let inexact = |x: &Built| x.idx.name.is_none() && !default_name(&x.keys).1;
+            let inexact = |x: &Built| x.idx.name.is_none() && !default_name(x.keys).1;
             if !inexact(a) && !inexact(b) {
                 continue;
             }
             let at = b.idx.name.as_ref().or(b.idx.keys.as_ref()).map_or_else(Span::call_site, syn::LitStr::span);
             let span_a = a.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span);
-            let (pa, ka) = name_parts(a.idx, &a.keys, span_a);
+            let (pa, ka) = name_parts(a.idx, a.keys, span_a);
             let (pb, kb) =
-                name_parts(b.idx, &b.keys, b.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span));
+                name_parts(b.idx, b.keys, b.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span));
             let msg = match (&a.idx.name, &b.idx.name) {
                 (_, Some(n)) => format!(
                     "index name `{}` is already the default name of index `{}` (`idx_` and its stored keys); choose \
@@ -706,7 +691,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         }
         None => TokenStream::new(),
     };
-    let shard_keys = crate::internals::shard::shard_fields(cont);
+    let shard_keys = resolved.shard_fields();
     let shard_key = (!shard_keys.is_empty()).then(|| {
         let keys = shard_keys.iter().map(|(f, hashed)| {
             let key = &f.key;

@@ -1,5 +1,5 @@
-//! Code generation: runs parse → check → generate, and on errors still emits placeholder impls so call sites
-//! produce no second wave of errors.
+//! Code generation, the last stage: the items of a type that passed every rule, read from the IR and the resolved
+//! model only; and on errors, placeholder impls so call sites produce no second wave of errors.
 
 mod asserts;
 mod encode;
@@ -9,39 +9,23 @@ mod model;
 mod schema;
 
 use crate::internals::ast::{Container, Derive};
-use crate::internals::check;
-use crate::internals::ctxt::Ctxt;
+use crate::internals::resolve::Resolved;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
-    let cx = Ctxt::new();
-    let cont = Container::from_ast(&cx, input, derive);
-    if let Some(cont) = &cont {
-        check::check(&cx, cont);
-    }
-    let odm = odm_path(cont.as_ref());
-    let serde_fails = cx.serde_rejected();
-    match cx.check() {
-        Ok(()) => {
-            let cont = cont.expect("no errors means the IR was built");
-            let (field_items, schema_extra) = fields::expand(&cont);
-            let declared = fields::declare(&cont, &odm);
-            let schema_impl = schema::expand(&cont, &odm, &schema_extra);
-            let model_impl = if derive == Derive::Model { model::expand(&cont, &odm) } else { TokenStream::new() };
-            let asserts = asserts::expand(&cont, &odm);
-            let body = wrap(&odm, quote! { #schema_impl #model_impl #asserts #field_items });
-            quote! { #declared #body }
-        }
-        Err(err) => {
-            let errors = err.into_compile_error();
-            let fallback = fallback(input, derive, &odm, serde_fails);
-            quote! { #errors #fallback }
-        }
-    }
+/// The generated items of a type that passed every rule: reads the IR and the resolved model only.
+pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> TokenStream {
+    let (field_items, schema_extra) = fields::expand(cont, resolved);
+    let declared = fields::declare(cont, odm);
+    let schema_impl = schema::expand(cont, odm, &schema_extra);
+    let model_impl = if cont.derive == Derive::Model { model::expand(cont, resolved, odm) } else { TokenStream::new() };
+    let asserts = asserts::expand(cont, odm);
+    let body = wrap(odm, quote! { #schema_impl #model_impl #asserts #field_items });
+    quote! { #declared #body }
 }
 
-fn odm_path(cont: Option<&Container>) -> TokenStream {
+/// The path generated code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.
+pub fn odm_path(cont: Option<&Container>) -> TokenStream {
     match cont.and_then(|c| c.attrs.crate_path.as_ref()) {
         Some(path) => quote!(#path),
         None => quote!(::odm),
@@ -63,7 +47,7 @@ fn wrap(odm: &TokenStream, body: TokenStream) -> TokenStream {
 /// Placeholder impls emitted beside the errors (thiserror's `fallback.rs` idea). When serde's derive fails on the
 /// same input, `Model` (which requires `Serialize + DeserializeOwned`) is left out: its impl would only add errors
 /// about the missing serde impls.
-fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, serde_fails: bool) -> TokenStream {
+pub fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, serde_fails: bool) -> TokenStream {
     let ident = &input.ident;
     if !input.generics.params.is_empty() {
         return TokenStream::new();

@@ -1,10 +1,11 @@
 //! `impl Model`: collection name, database and validation settings of a collection model.
 
 use crate::internals::ast::Container;
+use crate::internals::resolve::Resolved;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
+pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> TokenStream {
     let ident = cont.ident;
     let a = &cont.attrs;
     let collection = a.collection.as_ref().map(|c| c.value.clone()).unwrap_or_default();
@@ -32,7 +33,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
         )),
         _ => {}
     }
-    let (index_items, index_asserts) = super::indexes::expand(cont);
+    let (index_items, index_asserts) = super::indexes::expand(cont, resolved);
     // The attribute spells the server's name (`secondaryPreferred`); the enum variant is the same, capitalised.
     let variant = |ty: &str, v: &String| {
         let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());

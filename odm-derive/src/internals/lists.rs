@@ -8,6 +8,7 @@
 
 use super::ctxt::Ctxt;
 use super::rules::Rule;
+use super::symbol::{self, Symbol};
 use proc_macro2::{Span, TokenTree};
 use quote::ToTokens;
 use std::ops::Range;
@@ -15,25 +16,25 @@ use std::ops::Range;
 /// One small language: the attribute that holds it and what its entries are, for messages.
 pub struct Lang {
     /// The attribute's name: `keys`.
-    pub attr: &'static str,
+    pub attr: Symbol,
     /// What one entry is called: `key`.
     pub entry: &'static str,
 }
 
 /// `index(keys = "merchant, -created_at")`.
-pub const KEYS: Lang = Lang { attr: "keys", entry: "key" };
+pub const KEYS: Lang = Lang { attr: symbol::KEYS, entry: "key" };
 /// `index(partial = "email exists, amount > 0")`.
-pub const PARTIAL: Lang = Lang { attr: "partial", entry: "condition" };
+pub const PARTIAL: Lang = Lang { attr: symbol::PARTIAL, entry: "condition" };
 /// `index(weights = "title:10, body:2")`.
-pub const WEIGHTS: Lang = Lang { attr: "weights", entry: "entry" };
+pub const WEIGHTS: Lang = Lang { attr: symbol::WEIGHTS, entry: "entry" };
 /// `shard_key = "region, customer:hashed"`.
-pub const SHARD_KEY: Lang = Lang { attr: "shard_key", entry: "field" };
+pub const SHARD_KEY: Lang = Lang { attr: symbol::SHARD_KEY, entry: "field" };
 /// `query(eq = "merchant, status")`.
-pub const EQ: Lang = Lang { attr: "eq", entry: "field" };
+pub const EQ: Lang = Lang { attr: symbol::EQ, entry: "field" };
 /// `query(sort = "-created_at")`.
-pub const SORT: Lang = Lang { attr: "sort", entry: "key" };
+pub const SORT: Lang = Lang { attr: symbol::SORT, entry: "key" };
 /// `query(range = "amount")`.
-pub const RANGE: Lang = Lang { attr: "range", entry: "field" };
+pub const RANGE: Lang = Lang { attr: symbol::RANGE, entry: "field" };
 
 /// The comma-separated entries of `text`, trimmed; a comma inside a 'quoted string' belongs to its entry.
 pub fn entries(text: &str) -> Vec<&str> {

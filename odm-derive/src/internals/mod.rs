@@ -8,11 +8,11 @@ pub mod ctxt;
 pub mod distance;
 #[cfg(test)]
 mod distance_tests;
-pub mod esr;
 pub mod index_keys;
 pub mod lists;
 pub mod names;
+pub mod resolve;
 pub mod rules;
-pub mod shard;
 pub mod source;
+pub mod symbol;
 pub mod ty;

@@ -3,6 +3,7 @@
 use super::ast::{Container, Derive};
 use super::ctxt::Ctxt;
 use super::rules::{self, Rule};
+use super::symbol::{Symbol, COLLECTION, DATABASE, MODULE};
 use proc_macro2::TokenStream;
 
 /// Longest database name in bytes (the server rejects 64 and more).
@@ -62,7 +63,7 @@ pub fn snake_case(name: &str) -> Option<String> {
 
 /// The problem with a database name, if any, and the rule it breaks.
 fn db_problem(db: &str) -> Option<(Rule, String)> {
-    if let Some(msg) = charset_error("database", db, &|s| db_problem(&s).is_none().then_some(s)) {
+    if let Some(msg) = charset_error(DATABASE.as_str(), db, &|s| db_problem(&s).is_none().then_some(s)) {
         return Some((rules::NAME_CASE, msg));
     }
     (db.len() > MAX_DB_LEN).then(|| {
@@ -92,7 +93,7 @@ fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<(Rul
         };
         [Some(s), prefixed].into_iter().flatten().find(|c| collection_problems(c, db, module).is_empty())
     };
-    if let Some(msg) = charset_error("collection", name, &fix) {
+    if let Some(msg) = charset_error(COLLECTION.as_str(), name, &fix) {
         return vec![(rules::NAME_CASE, msg)];
     }
     let mut out = Vec::new();
@@ -165,7 +166,7 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
     }
     let module = match &a.module {
         None => Module::None,
-        Some(m) => match charset_error("module", &m.value, &Some) {
+        Some(m) => match charset_error(MODULE.as_str(), &m.value, &Some) {
             Some(msg) => {
                 cx.error_spanned_by(m, rules::NAME_CASE, msg);
                 Module::Invalid
@@ -190,7 +191,7 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
 
 /// Field keys: no leading `$`, no `.`, no NUL, not empty, and within the short-key limit.
 /// Checks a stored key; `attr` is the serde attribute that sets it (`rename`, `tag`, `content`), for the fix.
-pub fn check_key(cx: &Ctxt, key: &str, tokens: &TokenStream, attr: &str, limit: usize, custom_limit: bool) {
+pub fn check_key(cx: &Ctxt, key: &str, tokens: &TokenStream, attr: Symbol, limit: usize, custom_limit: bool) {
     if key.is_empty() {
         cx.error_spanned_by(tokens, rules::KEY_EMPTY, "stored key is empty; MongoDB cannot query an empty field name");
         return;

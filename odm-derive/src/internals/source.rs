@@ -118,6 +118,6 @@ mod tests {
         assert!(converter_type(&format!("{dt}AsRfc3339String")).unwrap_err().1.contains("string"));
         assert!(converter_type("chrono::serde::ts_seconds").unwrap_err().1.contains("number"));
         assert!(converter_type(&format!("Vec<{dt}FromChrono04DateTime>")).unwrap_err().1.contains("each element"));
-        assert!(converter_type("my_mod").unwrap_err().1.contains("bson_type"));
+        assert!(converter_type("my_mod").unwrap_err().1.contains(crate::internals::symbol::BSON_TYPE.as_str()));
     }
 }

@@ -4,6 +4,7 @@
 use super::common::Sp;
 use crate::internals::ctxt::Ctxt;
 use crate::internals::rules;
+use crate::internals::symbol::{Symbol, J, JOURNAL, TIMEOUT_MS, W, WTIMEOUT};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 
@@ -19,7 +20,7 @@ pub struct WriteConcernAttr {
     pub timeout_ms: Option<u64>,
 }
 
-pub fn parse_choice(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, choices: &[&str]) -> Option<Sp<String>> {
+pub fn parse_choice(cx: &Ctxt, meta: &ParseNestedMeta, what: Symbol, choices: &[&str]) -> Option<Sp<String>> {
     let lit = match meta.value().and_then(|v| v.parse::<syn::LitStr>()) {
         Ok(l) => l,
         Err(_) => {
@@ -45,20 +46,24 @@ pub fn parse_write_concern(cx: &Ctxt, meta: &ParseNestedMeta) -> WriteConcernAtt
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
         let value = inner.value().and_then(|v| v.parse::<syn::Lit>());
-        match (p.get_ident().map(ToString::to_string).as_deref(), value) {
-            (Some("w"), Ok(syn::Lit::Int(n))) => match n.base10_parse::<u32>() {
+        let key = p.get_ident().map(ToString::to_string);
+        let is = |k: Symbol| key.as_deref().is_some_and(|s| s == k);
+        match value {
+            Ok(syn::Lit::Int(n)) if is(W) => match n.base10_parse::<u32>() {
                 Ok(n) => out.w = Some(Ok(n)),
                 Err(_) => cx.error_spanned_by(
                     &n,
                     rules::CONCERN_VALUE,
-                    "`w` is a number of nodes or a string such as `\"majority\"`",
+                    format!("`{W}` is a number of nodes or a string such as `\"majority\"`"),
                 ),
             },
-            (Some("w"), Ok(syn::Lit::Str(s))) if !s.value().is_empty() => out.w = Some(Err(s.value())),
-            (Some("j" | "journal"), Ok(syn::Lit::Bool(b))) => out.journal = Some(b.value),
-            (Some("timeout_ms" | "wtimeout"), Ok(syn::Lit::Int(n))) => match n.base10_parse::<u64>() {
+            Ok(syn::Lit::Str(s)) if is(W) && !s.value().is_empty() => out.w = Some(Err(s.value())),
+            Ok(syn::Lit::Bool(b)) if is(J) || is(JOURNAL) => out.journal = Some(b.value),
+            Ok(syn::Lit::Int(n)) if is(TIMEOUT_MS) || is(WTIMEOUT) => match n.base10_parse::<u64>() {
                 Ok(n) => out.timeout_ms = Some(n),
-                Err(_) => cx.error_spanned_by(&n, rules::CONCERN_VALUE, "`timeout_ms` is a number of milliseconds"),
+                Err(_) => {
+                    cx.error_spanned_by(&n, rules::CONCERN_VALUE, format!("`{TIMEOUT_MS}` is a number of milliseconds"))
+                }
             },
             _ => cx.error_spanned_by(
                 p,

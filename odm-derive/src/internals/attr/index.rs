@@ -3,6 +3,7 @@
 use super::common::{did_you_mean, duplicate, skip_rest};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::rules;
+use crate::internals::symbol::{self, Symbol, *};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
@@ -65,23 +66,22 @@ pub struct CappedAttr {
     pub max: Option<(u64, LitInt)>,
 }
 
-const INDEX_KEYS: &str = "`keys`, `name`, `unique`, `sparse`, `hidden`, `ttl`, `partial`, `collation`, `weights`, \
-                          `default_language`";
+const INDEX_KEYS: &[Symbol] = &[KEYS, NAME, UNIQUE, SPARSE, HIDDEN, TTL, PARTIAL, COLLATION, WEIGHTS, DEFAULT_LANGUAGE];
 
 /// The collation document's fields (server names) and the literal each takes.
-const COLLATION_FIELDS: &[(&str, &str)] = &[
-    ("locale", "string"),
-    ("caseLevel", "bool"),
-    ("caseFirst", "string"),
-    ("strength", "int"),
-    ("numericOrdering", "bool"),
-    ("alternate", "string"),
-    ("maxVariable", "string"),
-    ("backwards", "bool"),
-    ("normalization", "bool"),
+const COLLATION_FIELDS: &[(Symbol, &str)] = &[
+    (LOCALE, "string"),
+    (CASE_LEVEL, "bool"),
+    (CASE_FIRST, "string"),
+    (STRENGTH, "int"),
+    (NUMERIC_ORDERING, "bool"),
+    (ALTERNATE, "string"),
+    (MAX_VARIABLE, "string"),
+    (BACKWARDS, "bool"),
+    (NORMALIZATION, "bool"),
 ];
 
-fn str_value(cx: &Ctxt, what: &str, example: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
+fn str_value(cx: &Ctxt, what: Symbol, example: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
     match meta.value().and_then(|v| v.parse::<LitStr>()) {
         Ok(l) => Some(l),
         Err(_) => {
@@ -92,7 +92,7 @@ fn str_value(cx: &Ctxt, what: &str, example: &str, meta: &ParseNestedMeta) -> Op
     }
 }
 
-fn int_value(cx: &Ctxt, what: &str, meta: &ParseNestedMeta) -> Option<(i64, LitInt)> {
+fn int_value(cx: &Ctxt, what: Symbol, meta: &ParseNestedMeta) -> Option<(i64, LitInt)> {
     match meta.value().and_then(|v| v.parse::<LitInt>()) {
         Ok(l) => match l.base10_parse::<i64>() {
             Ok(n) if n >= 0 => Some((n, l)),
@@ -143,8 +143,8 @@ fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit
     let mut ok = true;
     let r = meta.parse_nested_meta(|c| {
         let key = c.path.to_token_stream().to_string();
-        let Some((_, want)) = COLLATION_FIELDS.iter().find(|(k, _)| *k == key) else {
-            let hint = did_you_mean(&key, COLLATION_FIELDS.iter().map(|(k, _)| *k));
+        let Some((_, want)) = COLLATION_FIELDS.iter().find(|(k, _)| key == *k) else {
+            let hint = did_you_mean(&key, COLLATION_FIELDS.iter().map(|(k, _)| k.as_str()));
             let names: Vec<String> = COLLATION_FIELDS.iter().map(|(k, _)| format!("`{k}`")).collect();
             cx.error_spanned_by(
                 &c.path,
@@ -189,7 +189,7 @@ fn parse_collation(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Vec<(String, Lit
         cx.syn_error(e);
         return None;
     }
-    if ok && !fields.iter().any(|(k, _)| k == "locale") {
+    if ok && !fields.iter().any(|(k, _)| *k == LOCALE) {
         cx.error_spanned_by(&meta.path, rules::INDEX_COLLATION, format!("a collation needs a `locale`, {example}"));
         ok = false;
     }
@@ -212,60 +212,61 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
     // An unknown option may be misspelt `keys`: then "needs its keys" would only repeat the error.
     let mut keys_attempted = false;
     // Options seen so far, with where: a repeated one is reported at both places.
-    let mut seen: Vec<(String, TokenStream)> = Vec::new();
+    let mut seen: Vec<(Symbol, TokenStream)> = Vec::new();
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
         // `key` names the option however it is spelt (`ttl` or `expire_after_seconds`).
-        let mut dup = |key: &str| match seen.iter().find(|(n, _)| n == key) {
+        let mut dup = |key: Symbol| match seen.iter().find(|(n, _)| *n == key) {
             Some((_, first)) => duplicate(cx, "index option", &p.to_token_stream().to_string(), first, p),
-            None => seen.push((key.to_owned(), p.to_token_stream())),
+            None => seen.push((key, p.to_token_stream())),
         };
-        if p.is_ident("keys") {
-            dup("keys");
-            out.keys = str_value(cx, "keys", "merchant, -created_at", &inner);
+        if p == KEYS {
+            dup(KEYS);
+            out.keys = str_value(cx, KEYS, "merchant, -created_at", &inner);
             keys_attempted = true;
             malformed |= out.keys.is_none();
-        } else if p.is_ident("name") {
-            dup("name");
-            out.name = str_value(cx, "name", "idx_order_no", &inner);
-        } else if p.is_ident("unique") {
-            dup("unique");
+        } else if p == NAME {
+            dup(NAME);
+            out.name = str_value(cx, NAME, "idx_order_no", &inner);
+        } else if p == UNIQUE {
+            dup(UNIQUE);
             out.unique = flag(cx, &inner);
-        } else if p.is_ident("sparse") {
-            dup("sparse");
+        } else if p == SPARSE {
+            dup(SPARSE);
             out.sparse = flag(cx, &inner);
-        } else if p.is_ident("hidden") {
-            dup("hidden");
+        } else if p == HIDDEN {
+            dup(HIDDEN);
             out.hidden = flag(cx, &inner);
-        } else if p.is_ident("ttl") || p.is_ident("expire_after_seconds") {
-            dup("ttl");
-            out.ttl = int_value(cx, "ttl", &inner);
+        } else if p == TTL || p == EXPIRE_AFTER_SECONDS {
+            dup(TTL);
+            out.ttl = int_value(cx, TTL, &inner);
             malformed |= out.ttl.is_none();
             if let Some((_, lit)) = &out.ttl {
                 out.ttl_tokens = Some(quote::quote!(#p = #lit));
             }
-        } else if p.is_ident("partial") {
-            dup("partial");
-            out.partial = str_value(cx, "partial", "status = 'paid', amount >= 10", &inner);
-        } else if p.is_ident("weights") {
-            dup("weights");
-            out.weights = str_value(cx, "weights", "title:10, body:2", &inner);
-        } else if p.is_ident("default_language") {
-            dup("default_language");
-            out.default_language = str_value(cx, "default_language", "english", &inner);
-        } else if p.is_ident("collation") {
-            dup("collation");
+        } else if p == PARTIAL {
+            dup(PARTIAL);
+            out.partial = str_value(cx, PARTIAL, "status = 'paid', amount >= 10", &inner);
+        } else if p == WEIGHTS {
+            dup(WEIGHTS);
+            out.weights = str_value(cx, WEIGHTS, "title:10, body:2", &inner);
+        } else if p == DEFAULT_LANGUAGE {
+            dup(DEFAULT_LANGUAGE);
+            out.default_language = str_value(cx, DEFAULT_LANGUAGE, "english", &inner);
+        } else if p == COLLATION {
+            dup(COLLATION);
             match parse_collation(cx, &inner) {
                 Some(fields) => out.collation = Some((fields, p.to_token_stream())),
                 None => malformed = true,
             }
         } else {
             let name = p.to_token_stream().to_string().replace(' ', "");
-            let hint = did_you_mean(&name, INDEX_KEYS.split('`').skip(1).step_by(2));
+            let hint = did_you_mean(&name, symbol::names(INDEX_KEYS));
+            let expected = symbol::quoted(INDEX_KEYS);
             cx.error_spanned_by(
                 p,
                 rules::ATTR_UNKNOWN,
-                format!("unknown index option `{name}`{hint}: expected one of {INDEX_KEYS}"),
+                format!("unknown index option `{name}`{hint}: expected one of {expected}"),
             );
             malformed = true;
             keys_attempted = true;
@@ -304,14 +305,14 @@ pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
     // A malformed `size` (or an unknown option, maybe a misspelt `size`) is already reported.
     let mut size_attempted = false;
     // Where `size` and `max` were first given: a repeated one is reported at both places.
-    let mut seen: Vec<(&str, TokenStream)> = Vec::new();
+    let mut seen: Vec<(Symbol, TokenStream)> = Vec::new();
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
-        let is_size = p.is_ident("size");
-        if is_size || p.is_ident("max") {
-            let what = if is_size { "size" } else { "max" };
+        let is_size = p == SIZE;
+        if is_size || p == MAX {
+            let what = if is_size { SIZE } else { MAX };
             match seen.iter().find(|(n, _)| *n == what) {
-                Some((_, first)) => duplicate(cx, "capped option", what, first, p),
+                Some((_, first)) => duplicate(cx, "capped option", what.as_str(), first, p),
                 None => seen.push((what, p.to_token_stream())),
             }
             match inner.value().and_then(|v| v.parse::<LitInt>()) {
@@ -341,12 +342,12 @@ pub fn parse_capped(cx: &Ctxt, meta: &ParseNestedMeta) -> CappedAttr {
             }
         } else {
             let name = p.to_token_stream().to_string().replace(' ', "");
-            let hint = did_you_mean(&name, ["size", "max"]);
+            let hint = did_you_mean(&name, symbol::names(&[SIZE, MAX]));
             cx.error_spanned_by(
                 p,
                 rules::ATTR_UNKNOWN,
                 format!(
-                    "unknown capped option `{name}`{hint}: expected `size` (bytes) and optionally `max` (documents)"
+                    "unknown capped option `{name}`{hint}: expected `{SIZE}` (bytes) and optionally `{MAX}` (documents)"
                 ),
             );
             size_attempted = true;

@@ -16,6 +16,7 @@ use common::duplicate;
 use super::case::RenameRule;
 use super::ctxt::Ctxt;
 use super::rules::{self, Rule};
+use super::symbol::{self, Symbol, *};
 use common::skip_rest;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -26,7 +27,7 @@ use syn::{LitInt, LitStr, Token};
 /// An attribute that may be set at most once.
 struct Attr<'c, T> {
     cx: &'c Ctxt,
-    name: &'static str,
+    name: Symbol,
     /// A mirrored serde attribute: serde itself reports duplicates, so odm stays silent.
     serde: bool,
     value: Option<Sp<T>>,
@@ -36,12 +37,12 @@ struct Attr<'c, T> {
 
 impl<'c, T> Attr<'c, T> {
     /// An `#[odm(...)]` attribute.
-    fn none(cx: &'c Ctxt, name: &'static str) -> Self {
+    fn none(cx: &'c Ctxt, name: Symbol) -> Self {
         Attr { cx, name, serde: false, value: None, first_key: TokenStream::new() }
     }
 
     /// A `#[serde(...)]` attribute odm reads.
-    fn serde(cx: &'c Ctxt, name: &'static str) -> Self {
+    fn serde(cx: &'c Ctxt, name: Symbol) -> Self {
         Attr { cx, name, serde: true, value: None, first_key: TokenStream::new() }
     }
 
@@ -59,7 +60,7 @@ impl<'c, T> Attr<'c, T> {
         } else if self.serde {
             self.cx.serde_rejects();
         } else {
-            duplicate(self.cx, "odm attribute", self.name, &self.first_key, key);
+            duplicate(self.cx, "odm attribute", self.name.as_str(), &self.first_key, key);
         }
     }
 
@@ -69,7 +70,7 @@ impl<'c, T> Attr<'c, T> {
 }
 
 /// `validation_level = "…"` / `validation_action = "…"`: one of `allowed`, or an error listing them.
-fn validation_choice(cx: &Ctxt, meta: &ParseNestedMeta, attr: &str, allowed: &[&str]) -> Option<(LitStr, String)> {
+fn validation_choice(cx: &Ctxt, meta: &ParseNestedMeta, attr: Symbol, allowed: &[&str]) -> Option<(LitStr, String)> {
     let l = lit_str(cx, attr, meta)?;
     let v = l.value();
     if allowed.contains(&v.as_str()) {
@@ -80,12 +81,12 @@ fn validation_choice(cx: &Ctxt, meta: &ParseNestedMeta, attr: &str, allowed: &[&
     cx.error_spanned_by(
         &l,
         rules::MODEL_VALIDATION,
-        format!("unknown {} `{v}`: expected {} or {last}", attr.replace('_', " "), rest.join(", ")),
+        format!("unknown {} `{v}`: expected {} or {last}", attr.as_str().replace('_', " "), rest.join(", ")),
     );
     None
 }
 
-fn lit_str(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
+fn lit_str(cx: &Ctxt, attr: Symbol, meta: &ParseNestedMeta) -> Option<LitStr> {
     let parsed = meta.value().and_then(|v| v.parse::<LitStr>());
     match parsed {
         Ok(lit) => Some(lit),
@@ -101,7 +102,7 @@ fn lit_str(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<LitStr> {
     }
 }
 
-fn lit_usize(cx: &Ctxt, attr: &str, meta: &ParseNestedMeta) -> Option<(usize, LitInt)> {
+fn lit_usize(cx: &Ctxt, attr: Symbol, meta: &ParseNestedMeta) -> Option<(usize, LitInt)> {
     let parsed = meta.value().and_then(|v| v.parse::<LitInt>());
     match parsed.as_ref().map(|lit| (lit.base10_parse::<usize>(), lit)) {
         Ok((Ok(n), lit)) => Some((n, lit.clone())),
@@ -136,10 +137,10 @@ fn ser_name(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<LitStr> {
     }
     let mut ser = None;
     let result = meta.parse_nested_meta(|inner| {
-        if inner.path.is_ident("serialize") {
+        if inner.path == SERIALIZE {
             ser = serde_lit_str(cx, &inner);
         } else {
-            if !inner.path.is_ident("deserialize") {
+            if inner.path != DESERIALIZE {
                 cx.serde_rejects();
             }
             skip_rest(&inner);
@@ -165,8 +166,8 @@ fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Sp<RenameRule>> {
 }
 
 /// Parses every `#[name(...)]` attribute in `attrs` with `f`, reporting parse errors and moving on.
-fn each_nested(cx: &Ctxt, attrs: &[syn::Attribute], name: &str, mut f: impl FnMut(&ParseNestedMeta)) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident(name)) {
+fn each_nested(cx: &Ctxt, attrs: &[syn::Attribute], name: Symbol, mut f: impl FnMut(&ParseNestedMeta)) {
+    for attr in attrs.iter().filter(|a| a.path() == name) {
         if let syn::Meta::List(list) = &attr.meta {
             if list.tokens.is_empty() {
                 continue;
@@ -182,10 +183,10 @@ fn each_nested(cx: &Ctxt, attrs: &[syn::Attribute], name: &str, mut f: impl FnMu
     }
 }
 
-fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, expected: &str) {
+fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, known: &[Symbol]) {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
-    // `expected` lists the names in backticks: "`a`, `b`".
-    let hint = did_you_mean(&name, expected.split('`').skip(1).step_by(2));
+    let hint = did_you_mean(&name, symbol::names(known));
+    let expected = symbol::quoted(known);
     cx.error_spanned_by(
         &meta.path,
         rules::ATTR_UNKNOWN,
@@ -251,97 +252,112 @@ pub struct Container {
     pub shard_key: Option<Sp<String>>,
 }
 
-const ODM_CONTAINER: &str = "`collection`, `db`, `module`, `max_key_len`, `closed`, `open`, `validation_level`, \
-                             `validation_action`, `read_concern`, `write_concern`, `read_preference`, `crate`, `index`, \
-                             `query`, `capped`, `max_indexes`, `shard_key`";
+const ODM_CONTAINER: &[Symbol] = &[
+    COLLECTION,
+    DB,
+    MODULE,
+    MAX_KEY_LEN,
+    CLOSED,
+    OPEN,
+    VALIDATION_LEVEL,
+    VALIDATION_ACTION,
+    READ_CONCERN,
+    WRITE_CONCERN,
+    READ_PREFERENCE,
+    CRATE,
+    INDEX,
+    QUERY,
+    CAPPED,
+    MAX_INDEXES,
+    SHARD_KEY,
+];
 
 impl Container {
     pub fn from_ast(cx: &Ctxt, input: &syn::DeriveInput) -> Self {
-        let mut collection = Attr::none(cx, "collection");
-        let mut db = Attr::none(cx, "db");
-        let mut module = Attr::none(cx, "module");
-        let mut max_key_len = Attr::none(cx, "max_key_len");
-        let mut closed = Attr::none(cx, "closed");
-        let mut open = Attr::none(cx, "open");
-        let mut level = Attr::none(cx, "validation_level");
-        let mut action = Attr::none(cx, "validation_action");
-        let mut read_concern = Attr::none(cx, "read_concern");
-        let mut read_preference = Attr::none(cx, "read_preference");
+        let mut collection = Attr::none(cx, COLLECTION);
+        let mut db = Attr::none(cx, DB);
+        let mut module = Attr::none(cx, MODULE);
+        let mut max_key_len = Attr::none(cx, MAX_KEY_LEN);
+        let mut closed = Attr::none(cx, CLOSED);
+        let mut open = Attr::none(cx, OPEN);
+        let mut level = Attr::none(cx, VALIDATION_LEVEL);
+        let mut action = Attr::none(cx, VALIDATION_ACTION);
+        let mut read_concern = Attr::none(cx, READ_CONCERN);
+        let mut read_preference = Attr::none(cx, READ_PREFERENCE);
         let mut write_concern = None;
-        let mut crate_path = Attr::none(cx, "crate");
+        let mut crate_path = Attr::none(cx, CRATE);
         let mut indexes = Vec::new();
         let mut queries = Vec::new();
         let mut capped = None;
         let mut capped_at: Option<TokenStream> = None;
         let mut write_concern_at: Option<TokenStream> = None;
-        let mut max_indexes = Attr::none(cx, "max_indexes");
-        let mut shard_key = Attr::none(cx, "shard_key");
-        each_nested(cx, &input.attrs, "odm", |meta| {
+        let mut max_indexes = Attr::none(cx, MAX_INDEXES);
+        let mut shard_key = Attr::none(cx, SHARD_KEY);
+        each_nested(cx, &input.attrs, ODM, |meta| {
             let p = &meta.path;
-            if p.is_ident("shard_key") {
-                if let Some(l) = lit_str(cx, "shard_key", meta) {
+            if p == SHARD_KEY {
+                if let Some(l) = lit_str(cx, SHARD_KEY, meta) {
                     shard_key.set_at(p, &l, l.value());
                 }
-            } else if p.is_ident("query") {
+            } else if p == QUERY {
                 queries.push(query::parse_query(cx, meta));
-            } else if p.is_ident("index") {
+            } else if p == INDEX {
                 indexes.push(index::parse_index(cx, meta));
-            } else if p.is_ident("capped") {
+            } else if p == CAPPED {
                 match &capped_at {
-                    Some(first) => duplicate(cx, "odm attribute", "capped", first, p),
+                    Some(first) => duplicate(cx, "odm attribute", CAPPED.as_str(), first, p),
                     None => capped_at = Some(p.to_token_stream()),
                 }
                 capped = Some(index::parse_capped(cx, meta));
-            } else if p.is_ident("max_indexes") {
-                if let Some((n, l)) = lit_usize(cx, "max_indexes", meta) {
+            } else if p == MAX_INDEXES {
+                if let Some((n, l)) = lit_usize(cx, MAX_INDEXES, meta) {
                     max_indexes.set_at(p, &l, n);
                 }
-            } else if p.is_ident("collection") {
-                if let Some(l) = lit_str(cx, "collection", meta) {
+            } else if p == COLLECTION {
+                if let Some(l) = lit_str(cx, COLLECTION, meta) {
                     collection.set_at(p, &l, l.value());
                 }
-            } else if p.is_ident("db") || p.is_ident("database") {
-                if let Some(l) = lit_str(cx, "db", meta) {
+            } else if p == DB || p == DATABASE {
+                if let Some(l) = lit_str(cx, DB, meta) {
                     db.set_at(p, &l, l.value());
                 }
-            } else if p.is_ident("module") {
-                if let Some(l) = lit_str(cx, "module", meta) {
+            } else if p == MODULE {
+                if let Some(l) = lit_str(cx, MODULE, meta) {
                     module.set_at(p, &l, l.value());
                 }
-            } else if p.is_ident("max_key_len") {
-                if let Some((n, l)) = lit_usize(cx, "max_key_len", meta) {
+            } else if p == MAX_KEY_LEN {
+                if let Some((n, l)) = lit_usize(cx, MAX_KEY_LEN, meta) {
                     max_key_len.set_at(p, &l, n);
                 }
-            } else if p.is_ident("closed") {
+            } else if p == CLOSED {
                 closed.set(p, ());
-            } else if p.is_ident("open") {
+            } else if p == OPEN {
                 open.set(p, ());
-            } else if p.is_ident("validation_level") {
-                if let Some((l, v)) = validation_choice(cx, meta, "validation_level", &["strict", "moderate", "off"]) {
+            } else if p == VALIDATION_LEVEL {
+                if let Some((l, v)) = validation_choice(cx, meta, VALIDATION_LEVEL, &["strict", "moderate", "off"]) {
                     level.set_at(p, &l, v);
                 }
-            } else if p.is_ident("validation_action") {
-                if let Some((l, v)) =
-                    validation_choice(cx, meta, "validation_action", &["error", "warn", "errorAndLog"])
+            } else if p == VALIDATION_ACTION {
+                if let Some((l, v)) = validation_choice(cx, meta, VALIDATION_ACTION, &["error", "warn", "errorAndLog"])
                 {
                     action.set_at(p, &l, v);
                 }
-            } else if p.is_ident("read_concern") {
-                if let Some(v) = concern::parse_choice(cx, meta, "read_concern", concern::READ_CONCERNS) {
+            } else if p == READ_CONCERN {
+                if let Some(v) = concern::parse_choice(cx, meta, READ_CONCERN, concern::READ_CONCERNS) {
                     read_concern.set_at(p, v.tokens, v.value);
                 }
-            } else if p.is_ident("read_preference") {
-                if let Some(v) = concern::parse_choice(cx, meta, "read_preference", concern::READ_PREFERENCES) {
+            } else if p == READ_PREFERENCE {
+                if let Some(v) = concern::parse_choice(cx, meta, READ_PREFERENCE, concern::READ_PREFERENCES) {
                     read_preference.set_at(p, v.tokens, v.value);
                 }
-            } else if p.is_ident("write_concern") {
+            } else if p == WRITE_CONCERN {
                 match &write_concern_at {
-                    Some(first) => duplicate(cx, "odm attribute", "write_concern", first, p),
+                    Some(first) => duplicate(cx, "odm attribute", WRITE_CONCERN.as_str(), first, p),
                     None => write_concern_at = Some(p.to_token_stream()),
                 }
                 write_concern = Some(concern::parse_write_concern(cx, meta));
-            } else if p.is_ident("crate") {
-                if let Some(l) = lit_str(cx, "crate", meta) {
+            } else if p == CRATE {
+                if let Some(l) = lit_str(cx, CRATE, meta) {
                     match l.parse::<syn::Path>() {
                         Ok(path) => crate_path.set_at(p, &l, path),
                         Err(_) => cx.error_spanned_by(&l, rules::ATTR_SYNTAX, "expected a path: `crate = \"::odm\"`"),
@@ -352,38 +368,38 @@ impl Container {
             }
         });
 
-        let mut rename = Attr::serde(cx, "rename");
-        let mut rename_all = Attr::serde(cx, "rename_all");
-        let mut rename_all_fields = Attr::serde(cx, "rename_all_fields");
-        let mut tag = Attr::serde(cx, "tag");
-        let mut content = Attr::serde(cx, "content");
-        let mut transparent = Attr::serde(cx, "transparent");
+        let mut rename = Attr::serde(cx, RENAME);
+        let mut rename_all = Attr::serde(cx, RENAME_ALL);
+        let mut rename_all_fields = Attr::serde(cx, RENAME_ALL_FIELDS);
+        let mut tag = Attr::serde(cx, TAG);
+        let mut content = Attr::serde(cx, CONTENT);
+        let mut transparent = Attr::serde(cx, TRANSPARENT);
         let mut untagged = false;
-        each_nested(cx, &input.attrs, "serde", |meta| {
+        each_nested(cx, &input.attrs, SERDE, |meta| {
             let p = &meta.path;
-            if p.is_ident("rename") {
+            if p == RENAME {
                 if let Some(l) = ser_name(cx, meta) {
                     rename.set(&l, l.value());
                 }
-            } else if p.is_ident("rename_all") {
+            } else if p == RENAME_ALL {
                 if let Some(r) = rename_rule(cx, meta) {
                     rename_all.set(r.tokens, r.value);
                 }
-            } else if p.is_ident("rename_all_fields") {
+            } else if p == RENAME_ALL_FIELDS {
                 if let Some(r) = rename_rule(cx, meta) {
                     rename_all_fields.set(r.tokens, r.value);
                 }
-            } else if p.is_ident("tag") {
+            } else if p == TAG {
                 if let Some(l) = serde_lit_str(cx, meta) {
                     tag.set(&l, l.value());
                 }
-            } else if p.is_ident("content") {
+            } else if p == CONTENT {
                 if let Some(l) = serde_lit_str(cx, meta) {
                     content.set(&l, l.value());
                 }
-            } else if p.is_ident("transparent") {
+            } else if p == TRANSPARENT {
                 transparent.set(p, ());
-            } else if p.is_ident("untagged") {
+            } else if p == UNTAGGED {
                 untagged = true;
                 refuse_serde(
                     cx,
@@ -392,16 +408,16 @@ impl Container {
                     "an untagged enum stores several BSON shapes in one field; \
                      use `#[serde(tag = \"t\")]` so each variant is told apart by its tag",
                 );
-            } else if ["from", "into", "try_from", "remote"].iter().any(|k| p.is_ident(k)) {
+            } else if [FROM, INTO, TRY_FROM, REMOTE].iter().any(|k| p == *k) {
                 refuse_serde(
                     cx,
                     meta,
                     rules::SERDE_UNSUPPORTED,
                     "odm cannot see the shape of the proxy type, so it cannot generate a validator that matches it",
                 );
-            } else if p.is_ident("field_identifier") || p.is_ident("variant_identifier") {
+            } else if p == FIELD_IDENTIFIER || p == VARIANT_IDENTIFIER {
                 refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "identifier enums are not stored values");
-            } else if ["deny_unknown_fields", "default", "bound", "crate", "expecting"].iter().any(|k| p.is_ident(k)) {
+            } else if [DENY_UNKNOWN_FIELDS, DEFAULT, BOUND, CRATE, EXPECTING].iter().any(|k| p == *k) {
                 // These change neither the stored keys nor what serialization writes.
                 skip_rest(meta);
             } else {
@@ -473,62 +489,64 @@ pub struct Field {
     pub unknown_odm: bool,
 }
 
-const ODM_FIELD: &str = "`max_items`, `min_items`, `unbounded`, `counter`, `nullable`, `mixed`, `not_a_date`, \
-                         `bson_type`, `custom_id`, `max_len`, `min_len`, `keep_last`";
+const ODM_FIELD: &[Symbol] = &[
+    MAX_ITEMS, MIN_ITEMS, UNBOUNDED, COUNTER, NULLABLE, MIXED, NOT_A_DATE, BSON_TYPE, CUSTOM_ID, MAX_LEN, MIN_LEN,
+    KEEP_LAST,
+];
 
 impl Field {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
-        let mut max_items = Attr::none(cx, "max_items");
-        let mut min_items = Attr::none(cx, "min_items");
-        let mut unbounded = Attr::none(cx, "unbounded");
-        let mut counter = Attr::none(cx, "counter");
-        let mut nullable = Attr::none(cx, "nullable");
-        let mut mixed = Attr::none(cx, "mixed");
-        let mut not_a_date = Attr::none(cx, "not_a_date");
-        let mut bson_type = Attr::none(cx, "bson_type");
-        let mut custom_id = Attr::none(cx, "custom_id");
-        let mut max_len = Attr::none(cx, "max_len");
-        let mut min_len = Attr::none(cx, "min_len");
-        let mut keep_last = Attr::none(cx, "keep_last");
+        let mut max_items = Attr::none(cx, MAX_ITEMS);
+        let mut min_items = Attr::none(cx, MIN_ITEMS);
+        let mut unbounded = Attr::none(cx, UNBOUNDED);
+        let mut counter = Attr::none(cx, COUNTER);
+        let mut nullable = Attr::none(cx, NULLABLE);
+        let mut mixed = Attr::none(cx, MIXED);
+        let mut not_a_date = Attr::none(cx, NOT_A_DATE);
+        let mut bson_type = Attr::none(cx, BSON_TYPE);
+        let mut custom_id = Attr::none(cx, CUSTOM_ID);
+        let mut max_len = Attr::none(cx, MAX_LEN);
+        let mut min_len = Attr::none(cx, MIN_LEN);
+        let mut keep_last = Attr::none(cx, KEEP_LAST);
         let mut unknown_odm = false;
-        each_nested(cx, attrs, "odm", |meta| {
+        each_nested(cx, attrs, ODM, |meta| {
             let p = &meta.path;
             let flag = |a: &mut Attr<'_, ()>| a.set(p, ());
-            if p.is_ident("max_items") {
-                if let Some((n, l)) = lit_usize(cx, "max_items", meta) {
+            if p == MAX_ITEMS {
+                if let Some((n, l)) = lit_usize(cx, MAX_ITEMS, meta) {
                     max_items.set_at(p, &l, n);
                 }
-            } else if p.is_ident("min_items") {
-                if let Some((n, l)) = lit_usize(cx, "min_items", meta) {
+            } else if p == MIN_ITEMS {
+                if let Some((n, l)) = lit_usize(cx, MIN_ITEMS, meta) {
                     min_items.set_at(p, &l, n);
                 }
-            } else if p.is_ident("max_len") {
-                if let Some((n, l)) = lit_usize(cx, "max_len", meta) {
+            } else if p == MAX_LEN {
+                if let Some((n, l)) = lit_usize(cx, MAX_LEN, meta) {
                     max_len.set_at(p, &l, n);
                 }
-            } else if p.is_ident("min_len") {
-                if let Some((n, l)) = lit_usize(cx, "min_len", meta) {
+            } else if p == MIN_LEN {
+                if let Some((n, l)) = lit_usize(cx, MIN_LEN, meta) {
                     min_len.set_at(p, &l, n);
                 }
-            } else if p.is_ident("counter") {
-                if let Some(l) = lit_str(cx, "counter", meta) {
+            } else if p == COUNTER {
+                if let Some(l) = lit_str(cx, COUNTER, meta) {
                     counter.set_at(p, &l, l.value());
                 }
-            } else if p.is_ident("bson_type") {
-                if let Some(l) = lit_str(cx, "bson_type", meta) {
+            } else if p == BSON_TYPE {
+                if let Some(l) = lit_str(cx, BSON_TYPE, meta) {
                     bson_type.set_at(p, &l, l.value());
                 }
-            } else if p.is_ident("unbounded") {
+            } else if p == UNBOUNDED {
                 flag(&mut unbounded);
-            } else if p.is_ident("nullable") {
+            } else if p == NULLABLE {
                 flag(&mut nullable);
-            } else if p.is_ident("mixed") {
+            } else if p == MIXED {
                 flag(&mut mixed);
-            } else if p.is_ident("not_a_date") {
+            } else if p == NOT_A_DATE {
                 flag(&mut not_a_date);
-            } else if p.is_ident("custom_id") {
+            } else if p == CUSTOM_ID {
                 flag(&mut custom_id);
-            } else if p.is_ident("keep_last") {
+            } else if p == KEEP_LAST {
                 flag(&mut keep_last);
             } else {
                 unknown_odm = true;
@@ -536,42 +554,38 @@ impl Field {
             }
         });
 
-        let mut rename = Attr::serde(cx, "rename");
-        let mut skip_serializing = Attr::serde(cx, "skip_serializing");
-        let mut skip_serializing_if = Attr::serde(cx, "skip_serializing_if");
-        let mut converter = Attr::serde(cx, "with");
+        let mut rename = Attr::serde(cx, RENAME);
+        let mut skip_serializing = Attr::serde(cx, SKIP_SERIALIZING);
+        let mut skip_serializing_if = Attr::serde(cx, SKIP_SERIALIZING_IF);
+        let mut converter = Attr::serde(cx, WITH);
         let mut serialize_fn = None;
-        each_nested(cx, attrs, "serde", |meta| {
+        each_nested(cx, attrs, SERDE, |meta| {
             let p = &meta.path;
-            if p.is_ident("rename") {
+            if p == RENAME {
                 if let Some(l) = ser_name(cx, meta) {
                     rename.set(&l, l.value());
                 }
-            } else if p.is_ident("skip") || p.is_ident("skip_serializing") {
+            } else if p == SKIP || p == SKIP_SERIALIZING {
                 skip_serializing.set(p, ());
-            } else if p.is_ident("skip_serializing_if") {
+            } else if p == SKIP_SERIALIZING_IF {
                 if let Some(l) = serde_lit_str(cx, meta) {
                     skip_serializing_if.set(&l, l.value());
                 }
-            } else if p.is_ident("with") || p.is_ident("serialize_with") {
+            } else if p == WITH || p == SERIALIZE_WITH {
                 if let Some(l) = serde_lit_str(cx, meta) {
-                    serialize_fn =
-                        Some(if p.is_ident("with") { format!("{}::serialize", l.value()) } else { l.value() });
+                    serialize_fn = Some(if p == WITH { format!("{}::serialize", l.value()) } else { l.value() });
                     converter.set(&l, l.value());
                 }
-            } else if p.is_ident("flatten") {
+            } else if p == FLATTEN {
                 refuse_serde(
                     cx,
                     meta, rules::SERDE_UNSUPPORTED,
                     "flattened fields hide their keys from the derive, so key rules and the validator cannot see them; \
                      embed the struct as a field instead",
                 );
-            } else if p.is_ident("getter") {
+            } else if p == GETTER {
                 refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "remote derives are not stored models");
-            } else if ["alias", "default", "skip_deserializing", "deserialize_with", "borrow", "bound"]
-                .iter()
-                .any(|k| p.is_ident(k))
-            {
+            } else if [ALIAS, DEFAULT, SKIP_DESERIALIZING, DESERIALIZE_WITH, BORROW, BOUND].iter().any(|k| p == *k) {
                 // Reading-side only: the stored document is unchanged.
                 skip_rest(meta);
             } else {
@@ -582,9 +596,9 @@ impl Field {
         // and keeps the original (with `as` made raw: `r#as`). The original is what the user wrote, so rules name it
         // and point at it. serde_with reports its own malformed attributes.
         let mut serde_as = None;
-        each_nested(cx, attrs, "serde_as", |meta| {
+        each_nested(cx, attrs, SERDE_AS, |meta| {
             let key = meta.path.get_ident().map(|i| i.unraw().to_string());
-            if matches!(key.as_deref(), Some("as" | "serialize_as")) {
+            if key.as_deref().is_some_and(|k| k == AS || k == SERIALIZE_AS) {
                 match meta.value().and_then(|v| v.parse::<LitStr>()) {
                     Ok(l) => serde_as = Some(l),
                     Err(_) => skip_rest(meta),
@@ -630,10 +644,10 @@ pub struct Variant {
 
 impl Variant {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
-        let mut rename = Attr::serde(cx, "rename");
-        let mut rename_all = Attr::serde(cx, "rename_all");
+        let mut rename = Attr::serde(cx, RENAME);
+        let mut rename_all = Attr::serde(cx, RENAME_ALL);
         let mut skip = false;
-        each_nested(cx, attrs, "odm", |meta| {
+        each_nested(cx, attrs, ODM, |meta| {
             cx.error_spanned_by(
                 &meta.path,
                 rules::ATTR_UNKNOWN,
@@ -641,31 +655,28 @@ impl Variant {
             );
             skip_rest(meta);
         });
-        each_nested(cx, attrs, "serde", |meta| {
+        each_nested(cx, attrs, SERDE, |meta| {
             let p = &meta.path;
-            if p.is_ident("rename") {
+            if p == RENAME {
                 if let Some(l) = ser_name(cx, meta) {
                     rename.set(&l, l.value());
                 }
-            } else if p.is_ident("rename_all") {
+            } else if p == RENAME_ALL {
                 if let Some(r) = rename_rule(cx, meta) {
                     rename_all.set(r.tokens, r.value);
                 }
-            } else if p.is_ident("skip") || p.is_ident("skip_serializing") {
+            } else if p == SKIP || p == SKIP_SERIALIZING {
                 skip = true;
-            } else if p.is_ident("untagged") {
+            } else if p == UNTAGGED {
                 refuse_serde(
                     cx,
                     meta,
                     rules::ENUM_TAGGED,
                     "an untagged variant is written without its tag, so the validator cannot tell it apart",
                 );
-            } else if ["with", "serialize_with"].iter().any(|k| p.is_ident(k)) {
+            } else if p == WITH || p == SERIALIZE_WITH {
                 refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "odm cannot see what this variant writes");
-            } else if ["alias", "other", "skip_deserializing", "deserialize_with", "borrow", "bound"]
-                .iter()
-                .any(|k| p.is_ident(k))
-            {
+            } else if [ALIAS, OTHER, SKIP_DESERIALIZING, DESERIALIZE_WITH, BORROW, BOUND].iter().any(|k| p == *k) {
                 skip_rest(meta);
             } else {
                 unknown_serde(cx, meta, "variant");
@@ -679,7 +690,7 @@ impl Variant {
 pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
     let mut lines = Vec::new();
     for attr in attrs {
-        if !attr.path().is_ident("doc") {
+        if attr.path() != DOC {
             continue;
         }
         if let syn::Meta::NameValue(nv) = &attr.meta {

@@ -3,6 +3,7 @@
 
 use crate::internals::ctxt::Ctxt;
 use crate::internals::rules;
+use crate::internals::symbol::{EQ, RANGE, SORT};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
@@ -20,17 +21,17 @@ pub fn parse_query(cx: &Ctxt, meta: &ParseNestedMeta) -> QueryAttr {
     let mut out = QueryAttr { tokens: meta.path.to_token_stream(), eq: None, sort: None, range: None };
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
-        let slot = if p.is_ident("eq") {
+        let slot = if p == EQ {
             &mut out.eq
-        } else if p.is_ident("sort") {
+        } else if p == SORT {
             &mut out.sort
-        } else if p.is_ident("range") {
+        } else if p == RANGE {
             &mut out.range
         } else {
             cx.error_spanned_by(
                 p,
                 rules::ATTR_UNKNOWN,
-                "unknown query part: expected `eq`, `sort` and `range` (field lists)",
+                format!("unknown query part: expected `{EQ}`, `{SORT}` and `{RANGE}` (field lists)"),
             );
             let _ = inner.value().and_then(|v| v.parse::<syn::Lit>());
             return Ok(());

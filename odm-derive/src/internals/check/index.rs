@@ -6,12 +6,13 @@ use crate::internals::attr::did_you_mean;
 use crate::internals::attr::index::IndexAttr;
 use crate::internals::ctxt::Ctxt;
 use crate::internals::index_keys::{
-    default_name, field_is_date, key_label, parse_partial, resolve_keys, Key, KeyKind, DEFAULT_MAX_INDEXES,
-    SERVER_MAX_INDEXES,
+    default_name, field_is_date, key_label, Key, KeyKind, DEFAULT_MAX_INDEXES, SERVER_MAX_INDEXES,
 };
-use crate::internals::lists::{entries, PartError, KEYS, PARTIAL, WEIGHTS};
+use crate::internals::lists::{PartError, KEYS, PARTIAL, WEIGHTS};
 use crate::internals::names::charset_error;
+use crate::internals::resolve::{Resolved, Weight};
 use crate::internals::rules;
+use crate::internals::symbol::INDEX;
 use crate::internals::ty::{self};
 use quote::ToTokens;
 
@@ -21,7 +22,7 @@ fn index_name_problem(name: &str) -> Option<String> {
         let prefixed = (!s.starts_with("idx_")).then(|| format!("idx_{s}"));
         [Some(s), prefixed].into_iter().flatten().find(|c| index_name_problem(c).is_none())
     };
-    charset_error("index", name, &fix).or_else(|| {
+    charset_error(INDEX.as_str(), name, &fix).or_else(|| {
         (!name.starts_with("idx_") || name.len() <= 4)
             .then(|| format!("index name `{name}` must follow the naming rule `idx_<fields>`, e.g. `idx_order_no`"))
     })
@@ -45,22 +46,23 @@ fn identity(idx: &IndexAttr) -> (bool, bool, Option<String>, Option<String>) {
     (idx.unique.is_some(), idx.sparse.is_some(), idx.partial.as_ref().map(|p| p.value().replace(' ', "")), collation)
 }
 
-/// Rules for the `weights` of a text index.
-fn check_weights(cx: &Ctxt, w: &syn::LitStr, keys: &[Key], labels: &[String]) {
+/// Rules for the `weights` of a text index: malformed entries (found by the resolve stage), and fields that are no
+/// text key of the index.
+fn check_weights(cx: &Ctxt, w: &syn::LitStr, weights: &[Result<Weight, PartError>], keys: &[Key], labels: &[String]) {
     let text_fields: Vec<&str> =
         keys.iter().zip(labels).filter(|(k, _)| k.kind == KeyKind::Text).map(|(_, l)| l.as_str()).collect();
     let listed: Vec<String> = text_fields.iter().map(|l| format!("`{l}`")).collect();
     let text = w.value();
-    for entry in entries(&text) {
-        let Some((field, weight)) = entry.split_once(':').map(|(f, n)| (f.trim(), n.trim())) else {
-            let msg = format!("`{entry}`: weights are `text_field:weight`, e.g. `weights = \"title:10, body:2\"`");
-            PartError::quoting(rules::INDEX_TEXT, &text, entry, msg).report(cx, w, &WEIGHTS);
-            continue;
+    for weight in weights {
+        let weight = match weight {
+            Ok(weight) => weight,
+            Err(e) => {
+                e.report(cx, w, &WEIGHTS);
+                continue;
+            }
         };
-        if !weight.parse::<i32>().is_ok_and(|n| (1..=99_999).contains(&n)) {
-            let msg = format!("`{entry}`: a weight is an integer from 1 to 99999");
-            PartError::quoting(rules::INDEX_TEXT, &text, weight, msg).report(cx, w, &WEIGHTS);
-        } else if !text_fields.contains(&field) {
+        let field = &text[weight.field.clone()];
+        if !text_fields.contains(&field) {
             let hint = did_you_mean(field, text_fields.iter().copied());
             let detail = format!(
                 " is not a text key of this index{hint}: weights apply to its `:text` keys ({})",
@@ -102,7 +104,7 @@ fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key]) {
     }
 }
 
-pub fn check(cx: &Ctxt, cont: &Container) {
+pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     let a = &cont.attrs;
     if cont.derive == Derive::Embedded {
         for idx in &a.indexes {
@@ -117,7 +119,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         }
         return;
     }
-    let Data::Struct(fields) = &cont.data else { return };
+    let Data::Struct(_) = &cont.data else { return };
     let limit = a.max_indexes.as_ref().map_or(DEFAULT_MAX_INDEXES, |m| m.value);
     if let Some(m) = &a.max_indexes {
         if m.value > SERVER_MAX_INDEXES {
@@ -129,7 +131,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     let mut patterns: Vec<(Vec<(String, KeyKind)>, &IndexAttr)> = Vec::new();
     let mut text_index: Option<&IndexAttr> = None;
     let mut has_ttl = false;
-    for (i, idx) in a.indexes.iter().enumerate() {
+    for (i, resolved_index) in resolved.indexes.iter().enumerate() {
+        let idx: &IndexAttr = &resolved_index.attr;
         if i == limit {
             let how = if a.max_indexes.is_some() {
                 "; drop an index, or raise `max_indexes` if the workload really needs it".to_owned()
@@ -146,8 +149,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             );
         }
         has_ttl |= idx.ttl.is_some();
-        let Some(keys_lit) = &idx.keys else { continue };
-        let keys = match resolve_keys(fields, &keys_lit.value()) {
+        let (Some(keys_lit), Some(keys)) = (&idx.keys, &resolved_index.keys) else { continue };
+        let keys = match keys {
             Ok(k) => k,
             Err(e) => {
                 e.report(cx, keys_lit, &KEYS);
@@ -211,7 +214,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 );
             }
         }
-        check_ttl(cx, idx, &keys);
+        check_ttl(cx, idx, keys);
         if let (Some(s), Some(_)) = (&idx.sparse, &idx.partial) {
             cx.error_spanned_by(s, rules::INDEX_PARTIAL, "`sparse` and `partial` cannot go together (the server refuses the index); keep `partial`, e.g. `partial = \"email exists\"`");
         }
@@ -230,9 +233,9 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 );
             }
         }
-        if let Some(w) = &idx.weights {
+        if let (Some(w), Some(weights)) = (&idx.weights, &resolved_index.weights) {
             if is_text {
-                check_weights(cx, w, &keys, &labels);
+                check_weights(cx, w, weights, keys, &labels);
             } else {
                 cx.error_spanned_by(
                     w,
@@ -251,10 +254,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         if let (Some((_, c)), true) = (&idx.collation, is_text) {
             cx.error_spanned_by(c, rules::INDEX_COLLATION, "text indexes do not support a collation (they compare by simple binary comparison); remove `collation`");
         }
-        if let Some(p) = &idx.partial {
-            if let Err(e) = parse_partial(fields, &p.value()) {
-                e.report(cx, p, &PARTIAL);
-            }
+        if let (Some(p), Some(Err(e))) = (&idx.partial, &resolved_index.partial) {
+            e.report(cx, p, &PARTIAL);
         }
         let name_ok = idx.name.as_ref().is_none_or(|lit| check_name(cx, lit));
         if idx.malformed || !name_ok {
@@ -275,7 +276,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         // by const assertions in the generated code).
         let (name, exact) = match &idx.name {
             Some(lit) => (lit.value(), true),
-            None => default_name(&keys),
+            None => default_name(keys),
         };
         let by_default = idx.name.is_none().then(|| keys_lit.value());
         if let Some((_, _, other)) = names.iter().find(|(n, e, _)| *n == name && *e == exact) {

@@ -9,24 +9,29 @@ pub mod writes;
 use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::names;
+use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self, Rule};
 use crate::internals::source::{converter_type, source, Source, BSON_TYPES};
+use crate::internals::symbol::{
+    BSON_TYPE, CLOSED, COLLECTION, CONTENT, COUNTER, DB, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, MODULE, OPEN,
+    READ_CONCERN, READ_PREFERENCE, RENAME, TAG, UNBOUNDED, VALIDATION_ACTION, VALIDATION_LEVEL, WRITE_CONCERN,
+};
 use crate::internals::ty::{self, TyKind};
 use std::collections::HashMap;
 
 /// Stored keys longer than this are refused unless the model raises its limit: every document stores its keys.
 pub const DEFAULT_MAX_KEY_LEN: usize = 16;
 
-pub fn check(cx: &Ctxt, cont: &Container) {
-    index::check(cx, cont);
-    query::check(cx, cont);
-    writes::check(cx, cont);
+pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
+    index::check(cx, cont, resolved);
+    query::check(cx, cont, resolved);
+    writes::check(cx, cont, resolved);
     check_generics(cx, cont);
     names::check_container_names(cx, cont);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
     // serde writes `tag` into a struct's document (holding its name) or each variant's: a stored key like any other.
     if let (Some(t), false) = (&cont.attrs.tag, matches!(cont.data, Data::Newtype(_))) {
-        names::check_key(cx, &t.value, &t.tokens, "tag", limit, cont.attrs.max_key_len.is_some());
+        names::check_key(cx, &t.value, &t.tokens, TAG, limit, cont.attrs.max_key_len.is_some());
     }
     match &cont.data {
         Data::Struct(fields) => {
@@ -55,14 +60,14 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     }
     if cont.derive == Derive::Embedded {
         for (attr, name) in [
-            (cont.attrs.collection.as_ref().map(|s| s.tokens.clone()), "collection"),
-            (cont.attrs.db.as_ref().map(|s| s.tokens.clone()), "db"),
-            (cont.attrs.module.as_ref().map(|s| s.tokens.clone()), "module"),
-            (cont.attrs.validation_level.as_ref().map(|s| s.tokens.clone()), "validation_level"),
-            (cont.attrs.validation_action.as_ref().map(|s| s.tokens.clone()), "validation_action"),
-            (cont.attrs.read_concern.as_ref().map(|s| s.tokens.clone()), "read_concern"),
-            (cont.attrs.read_preference.as_ref().map(|s| s.tokens.clone()), "read_preference"),
-            (cont.attrs.write_concern.as_ref().map(|s| s.tokens.clone()), "write_concern"),
+            (cont.attrs.collection.as_ref().map(|s| s.tokens.clone()), COLLECTION),
+            (cont.attrs.db.as_ref().map(|s| s.tokens.clone()), DB),
+            (cont.attrs.module.as_ref().map(|s| s.tokens.clone()), MODULE),
+            (cont.attrs.validation_level.as_ref().map(|s| s.tokens.clone()), VALIDATION_LEVEL),
+            (cont.attrs.validation_action.as_ref().map(|s| s.tokens.clone()), VALIDATION_ACTION),
+            (cont.attrs.read_concern.as_ref().map(|s| s.tokens.clone()), READ_CONCERN),
+            (cont.attrs.read_preference.as_ref().map(|s| s.tokens.clone()), READ_PREFERENCE),
+            (cont.attrs.write_concern.as_ref().map(|s| s.tokens.clone()), WRITE_CONCERN),
         ] {
             if let Some(tokens) = attr {
                 cx.error_spanned_by(
@@ -76,7 +81,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             }
         }
     }
-    for (name, attr) in [("closed", &cont.attrs.closed), ("open", &cont.attrs.open)] {
+    for (name, attr) in [(CLOSED, &cont.attrs.closed), (OPEN, &cont.attrs.open)] {
         if let (Data::Enum(_), Some(c), None) = (&cont.data, attr, &cont.attrs.tag) {
             cx.error_spanned_by(
                 c,
@@ -131,7 +136,7 @@ fn check_fields(
         seen.insert(tag, None);
     }
     for field in fields.iter().filter(|f| f.is_stored()) {
-        names::check_key(cx, &field.key, &field.key_tokens, "rename", limit, cont.attrs.max_key_len.is_some());
+        names::check_key(cx, &field.key, &field.key_tokens, RENAME, limit, cont.attrs.max_key_len.is_some());
         let key = &field.key;
         match seen.get(key.as_str()) {
             Some(Some(first)) => cx.error_spanned_by(
@@ -177,7 +182,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         if a.bson_type.is_none() && a.mixed.is_none() {
             if let Err((rule, why)) = converter_type(&conv.value) {
                 // An unknown converter is satisfied by `bson_type`, perhaps misspelt among the unknown odm keys.
-                if !(field.attrs.unknown_odm && why.contains("bson_type")) {
+                if !(field.attrs.unknown_odm && why.contains(BSON_TYPE.as_str())) {
                     cx.error_spanned_by(
                         conv,
                         rule,
@@ -324,12 +329,12 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         },
     };
     let keywords = [
-        (array_ok, "array", a.max_items.as_ref().map(|s| s.tokens.clone()), "max_items", rules::ARRAY_KEYWORD),
-        (array_ok, "array", a.min_items.as_ref().map(|s| s.tokens.clone()), "min_items", rules::ARRAY_KEYWORD),
-        (array_ok, "array", a.unbounded.as_ref().map(|s| s.tokens.clone()), "unbounded", rules::ARRAY_KEYWORD),
-        (array_ok, "array", a.counter.as_ref().map(|s| s.tokens.clone()), "counter", rules::ARRAY_KEYWORD),
-        (string_ok, "string", a.max_len.as_ref().map(|s| s.tokens.clone()), "max_len", rules::STRING_LENGTH),
-        (string_ok, "string", a.min_len.as_ref().map(|s| s.tokens.clone()), "min_len", rules::STRING_LENGTH),
+        (array_ok, "array", a.max_items.as_ref().map(|s| s.tokens.clone()), MAX_ITEMS, rules::ARRAY_KEYWORD),
+        (array_ok, "array", a.min_items.as_ref().map(|s| s.tokens.clone()), MIN_ITEMS, rules::ARRAY_KEYWORD),
+        (array_ok, "array", a.unbounded.as_ref().map(|s| s.tokens.clone()), UNBOUNDED, rules::ARRAY_KEYWORD),
+        (array_ok, "array", a.counter.as_ref().map(|s| s.tokens.clone()), COUNTER, rules::ARRAY_KEYWORD),
+        (string_ok, "string", a.max_len.as_ref().map(|s| s.tokens.clone()), MAX_LEN, rules::STRING_LENGTH),
+        (string_ok, "string", a.min_len.as_ref().map(|s| s.tokens.clone()), MIN_LEN, rules::STRING_LENGTH),
     ];
     for (ok, kind_name, tokens, keyword, rule) in keywords {
         if let (Some(false), Some(tokens)) = (ok, tokens) {
@@ -550,7 +555,7 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
     let tagging_reported = cont.attrs.untagged || content.is_some();
     let mut untagged_data_reported = false;
     if let (Some(t), Some(c)) = (tag, content) {
-        names::check_key(cx, &c.value, &c.tokens, "content", limit, cont.attrs.max_key_len.is_some());
+        names::check_key(cx, &c.value, &c.tokens, CONTENT, limit, cont.attrs.max_key_len.is_some());
         if t.value == c.value {
             // serde's own derive refuses equal `tag` and `content` keys.
             cx.serde_rejects();

@@ -3,13 +3,13 @@
 
 use crate::internals::ast::{Container, Data};
 use crate::internals::ctxt::Ctxt;
-use crate::internals::esr::{generated, resolve};
 use crate::internals::index_keys::DEFAULT_MAX_INDEXES;
+use crate::internals::resolve::Resolved;
 use crate::internals::rules;
 use crate::internals::ty;
 
-pub fn check(cx: &Ctxt, cont: &Container) {
-    let Data::Struct(fields) = &cont.data else {
+pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
+    let Data::Struct(_) = &cont.data else {
         for q in &cont.attrs.queries {
             cx.error_spanned_by(&q.tokens, rules::MODEL_ONLY, "queries are declared on `#[derive(Model)]` structs");
         }
@@ -25,9 +25,10 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         }
         return;
     }
-    for q in &cont.attrs.queries {
-        match resolve(fields, q) {
-            Err((e, lit, lang)) => e.report(cx, lit, lang),
+    for resolved_query in &resolved.queries {
+        let q = resolved_query.attr;
+        match &resolved_query.esr {
+            Err(e) => e.error.report(cx, e.lit, e.lang),
             Ok(esr) => {
                 // A low-cardinality boolean first wastes the most selective position.
                 if let Some((label, f)) = esr.eq.first() {
@@ -49,10 +50,10 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             }
         }
     }
-    let generated = generated(cont);
     let limit = cont.attrs.max_indexes.as_ref().map_or(DEFAULT_MAX_INDEXES, |m| m.value);
     let declared = cont.attrs.indexes.len();
-    for (i, (q, keys)) in generated.iter().enumerate() {
+    for (i, generated) in resolved.query_indexes.iter().enumerate() {
+        let (q, keys) = (generated.query, &generated.keys);
         if declared + i >= limit {
             let at = q.eq.as_ref().or(q.sort.as_ref()).or(q.range.as_ref());
             let msg = format!(

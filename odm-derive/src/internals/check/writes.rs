@@ -3,13 +3,13 @@
 
 use crate::internals::ast::{Container, Data, Derive, Field};
 use crate::internals::ctxt::Ctxt;
-use crate::internals::index_keys::{resolve_keys, resolve_path, unknown_field, KeyKind};
+use crate::internals::index_keys::KeyKind;
 use crate::internals::lists::{PartError, SHARD_KEY};
+use crate::internals::resolve::{Resolved, HASHED};
 use crate::internals::rules;
-use crate::internals::shard::shard_entries;
 use crate::internals::ty::{self, TyKind};
 
-pub fn check(cx: &Ctxt, cont: &Container) {
+pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     if let Data::Struct(fields) = &cont.data {
         check_keep_last(cx, fields);
     }
@@ -22,14 +22,16 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         );
         return;
     }
-    let Data::Struct(fields) = &cont.data else { return };
+    let (Data::Struct(fields), Some(shard_key)) = (&cont.data, &resolved.shard_key) else { return };
     let mut names = Vec::new();
-    let text = &sk.value;
+    let text = &shard_key.text;
     let report = |part: &str, msg: String| {
         PartError::quoting(rules::SHARD_KEY_FIELDS, text, part, msg).report(cx, sk, &SHARD_KEY)
     };
-    for (name, kind) in shard_entries(text) {
-        if let Some(k) = kind.filter(|k| *k != "hashed" && *k != "1") {
+    for entry in &shard_key.entries {
+        let name = shard_key.part(&entry.name);
+        let kind = entry.kind.as_ref().map(|k| shard_key.part(k));
+        if let Some(k) = kind.filter(|k| *k != HASHED && *k != "1") {
             report(k, format!("shard key `{name}:{k}`: a shard key field is ranged (`{name}`) or `{name}:hashed`"));
         }
         if name.is_empty() {
@@ -45,9 +47,12 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             );
             continue;
         }
-        let Some(field) = fields.iter().find(|f| f.rust_name == name) else {
-            unknown_field(fields, text, name, "").report(cx, sk, &SHARD_KEY);
-            continue;
+        let field = match &entry.field {
+            Ok(field) => field,
+            Err(e) => {
+                e.report(cx, sk, &SHARD_KEY);
+                continue;
+            }
         };
         if names.contains(&name) {
             report(name, format!("`{name}` appears twice in the shard key; keep one"));
@@ -67,7 +72,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         }
         // Syntactically an array (as index rules see it), or declared like one (an alias hides the shape).
         let a = &field.attrs;
-        let array = resolve_path(fields, name).is_ok_and(|(_, _, array)| array)
+        let array = entry.array
             || a.max_items.is_some()
             || a.min_items.is_some()
             || a.unbounded.is_some()
@@ -94,19 +99,17 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         }
     }
     // Indexed: `_id` alone, or a declared index whose keys start with the shard key's.
-    let wanted: Vec<(&str, bool)> =
-        shard_entries(&sk.value).into_iter().map(|(name, kind)| (name, kind == Some("hashed"))).collect();
+    let wanted: Vec<(&str, bool)> = shard_key.entries.iter().map(|e| (shard_key.part(&e.name), e.hashed)).collect();
     // The implicit `_id` index is ascending: it serves a ranged `_id` shard key, not `_id:hashed`.
     let is_id =
         wanted.len() == 1 && !wanted[0].1 && fields.iter().any(|f| f.rust_name == wanted[0].0 && f.key == "_id");
-    let served = cont.attrs.indexes.iter().any(|idx| {
-        let Some(keys) = &idx.keys else { return false };
-        if idx.partial.is_some() || idx.collation.is_some() {
+    let served = resolved.indexes.iter().any(|idx| {
+        let Some(Ok(keys)) = &idx.keys else { return false };
+        if idx.attr.partial.is_some() || idx.attr.collation.is_some() {
             return false;
         }
-        let Ok(keys) = resolve_keys(fields, &keys.value()) else { return false };
         keys.len() >= wanted.len()
-            && wanted.iter().zip(&keys).all(|((name, hashed), k)| {
+            && wanted.iter().zip(keys).all(|((name, hashed), k)| {
                 k.nested.is_none()
                     && k.field.is_some_and(|f| f.rust_name == *name)
                     && if *hashed { k.kind == KeyKind::Hashed } else { k.kind == KeyKind::Asc }

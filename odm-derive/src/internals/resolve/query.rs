@@ -1,11 +1,32 @@
-//! Declared access patterns resolved to Equality → Sort → Range keys, and the indexes the derive builds for the
-//! queries no declared index serves.
+//! Declared access patterns resolved to Equality → Sort → Range keys, and the queries no declared index serves
+//! (the derive builds an ESR index for each).
 
-use super::ast::{Container, Data, Field};
-use super::attr::query::QueryAttr;
-use super::index_keys::{resolve_keys, resolve_path, KeyKind};
-use super::lists::{entries, Lang, PartError, EQ, RANGE, SORT};
-use super::rules;
+use super::path::resolve_path;
+use super::Index;
+use crate::internals::ast::Field;
+use crate::internals::attr::query::QueryAttr;
+use crate::internals::index_keys::{key_label, KeyKind};
+use crate::internals::lists::{entries, Lang, PartError, EQ, RANGE, SORT};
+use crate::internals::rules;
+use crate::internals::symbol;
+
+/// A declared query, resolved.
+pub struct Query<'a> {
+    /// The query as written, where its rules point.
+    pub attr: &'a QueryAttr,
+    /// Its fields in ESR order, or the first error in them.
+    pub esr: Result<Esr<'a>, QueryError<'a>>,
+}
+
+/// Why a query's fields do not resolve: the error, with the literal it is about and that literal's language.
+pub struct QueryError<'a> {
+    /// What is wrong, and where in the literal.
+    pub error: PartError,
+    /// The literal (`eq`, `sort` or `range`) holding the fault.
+    pub lit: &'a syn::LitStr,
+    /// That literal's language, for the message.
+    pub lang: &'static Lang,
+}
 
 /// A query's fields, resolved: labels (`a` or `a.b`) with sort directions.
 pub struct Esr<'a> {
@@ -36,17 +57,18 @@ fn parts(q: &QueryAttr) -> [(Option<&syn::LitStr>, &'static Lang); 3] {
     [(q.eq.as_ref(), &EQ), (q.sort.as_ref(), &SORT), (q.range.as_ref(), &RANGE)]
 }
 
-/// A query's fields, resolved; an error comes with the literal it is about and that literal's language.
-pub fn resolve<'a, 'q>(
-    fields: &'a [Field<'a>],
-    q: &'q QueryAttr,
-) -> Result<Esr<'a>, (PartError, &'q syn::LitStr, &'static Lang)> {
+/// A query's fields, resolved.
+pub fn resolve_query<'a>(fields: &'a [Field<'a>], q: &'a QueryAttr) -> Query<'a> {
+    Query { attr: q, esr: resolve_esr(fields, q) }
+}
+
+fn resolve_esr<'a>(fields: &'a [Field<'a>], q: &'a QueryAttr) -> Result<Esr<'a>, QueryError<'a>> {
     let mut esr = Esr { eq: Vec::new(), sort: Vec::new(), range: Vec::new() };
     for (lit, lang) in parts(q) {
         let Some(lit) = lit else { continue };
         let text = lit.value();
         for entry in entries(&text).into_iter().filter(|e| !e.is_empty()) {
-            let fail = |e: PartError| (e, lit, lang);
+            let fail = |error: PartError| QueryError { error, lit, lang };
             let (path, asc) = match entry.strip_prefix('-').filter(|_| lang.attr == SORT.attr) {
                 Some(p) => (p.trim(), false),
                 None => (entry, true),
@@ -57,13 +79,13 @@ pub fn resolve<'a, 'q>(
                 return Err(fail(PartError::quoting(rules::QUERY_FIELDS, &text, path, msg)));
             }
             match lang.attr {
-                "eq" => {
+                symbol::EQ => {
                     let f = field.ok_or_else(|| {
                         fail(PartError::quoting(rules::QUERY_FIELDS, &text, path, "`$**` is not a field"))
                     })?;
                     esr.eq.push((path.to_owned(), f));
                 }
-                "sort" => esr.sort.push((path.to_owned(), asc)),
+                symbol::SORT => esr.sort.push((path.to_owned(), asc)),
                 _ => esr.range.push(path.to_owned()),
             }
         }
@@ -73,7 +95,7 @@ pub fn resolve<'a, 'q>(
 
 /// True when the index keys serve the query: equality fields first (any order), then the sort fields in order
 /// with all directions kept or all reversed, then the range fields.
-pub fn serves(esr: &Esr, index_keys: &[(String, KeyKind)]) -> bool {
+fn serves(esr: &Esr, index_keys: &[(String, KeyKind)]) -> bool {
     let n = esr.eq.len() + esr.sort.len() + esr.range.len();
     if index_keys.len() < n || index_keys.iter().any(|(_, k)| !matches!(k, KeyKind::Asc | KeyKind::Desc)) {
         return false;
@@ -92,37 +114,23 @@ pub fn serves(esr: &Esr, index_keys: &[(String, KeyKind)]) -> bool {
     esr.range.iter().all(|l| range.iter().any(|(k, _)| k == l))
 }
 
-/// The queries that need an index of their own (no declared index serves them), with their ESR keys.
-pub fn generated<'a>(cont: &'a Container<'a>) -> Vec<(&'a QueryAttr, String)> {
-    let Data::Struct(fields) = &cont.data else { return Vec::new() };
-    let declared: Vec<Vec<(String, KeyKind)>> = cont
-        .attrs
-        .indexes
+/// The queries that need an index of their own (no index among `declared` serves them), with their ESR keys: the
+/// index of the query in `queries`, and the `keys` string of its index.
+pub fn unserved(declared: &[Index], queries: &[Query]) -> Vec<(usize, String)> {
+    let declared: Vec<Vec<(String, KeyKind)>> = declared
         .iter()
-        .filter(|i| i.partial.is_none() && i.sparse.is_none() && i.collation.is_none())
-        .filter_map(|i| i.keys.as_ref())
-        .filter_map(|k| resolve_keys(fields, &k.value()).ok())
-        .map(|keys| {
-            keys.iter()
-                .map(|k| {
-                    let label = match (k.field, &k.nested) {
-                        (Some(f), Some((n, _))) => format!("{}.{n}", f.rust_name),
-                        (Some(f), None) => f.rust_name.clone(),
-                        (None, _) => "$**".into(),
-                    };
-                    (label, k.kind)
-                })
-                .collect()
-        })
+        .filter(|i| i.attr.partial.is_none() && i.attr.sparse.is_none() && i.attr.collation.is_none())
+        .filter_map(|i| i.keys.as_ref()?.as_ref().ok())
+        .map(|keys| keys.iter().map(|k| (key_label(k), k.kind)).collect())
         .collect();
-    let mut out: Vec<(&QueryAttr, String)> = Vec::new();
-    for q in &cont.attrs.queries {
-        let Ok(esr) = resolve(fields, q) else { continue };
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for (i, q) in queries.iter().enumerate() {
+        let Ok(esr) = &q.esr else { continue };
         let keys = esr.keys();
-        if keys.is_empty() || declared.iter().any(|d| serves(&esr, d)) || out.iter().any(|(_, k)| *k == keys) {
+        if keys.is_empty() || declared.iter().any(|d| serves(esr, d)) || out.iter().any(|(_, k)| *k == keys) {
             continue;
         }
-        out.push((q, keys));
+        out.push((i, keys));
     }
     out
 }

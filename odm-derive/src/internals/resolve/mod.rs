@@ -1,0 +1,75 @@
+//! The resolve stage: runs once, after parsing and before the rules, and turns the small languages written inside
+//! string attributes (an index's `keys`, `partial` and `weights`, the model's `shard_key`, the declared queries)
+//! into a resolved model of fields, paths and kinds. The rules report the errors found here and check the rest;
+//! the generators read only this model, so no language is parsed twice and every stage sees the same meaning.
+//!
+//! Nothing here reports to the context: an error is kept, with the part of the literal it is about, for the rule
+//! that owns it, which decides whether it is shown (a `partial` error waits until the `keys` resolve, say).
+
+mod index;
+mod keys;
+mod partial;
+mod path;
+mod query;
+mod shard;
+mod weights;
+
+pub use index::{Index, IndexSource};
+pub use partial::PartialValue;
+pub use query::Query;
+pub use shard::{ShardKey, HASHED};
+pub use weights::Weight;
+
+use super::ast::{Container, Data, Field};
+use super::attr::index::IndexAttr;
+use super::attr::query::QueryAttr;
+
+/// The resolved model of a struct's string attributes.
+pub struct Resolved<'a> {
+    /// The declared indexes, in declaration order (those without `keys` too: the ceiling counts them).
+    pub indexes: Vec<Index<'a>>,
+    /// The declared queries, in declaration order.
+    pub queries: Vec<Query<'a>>,
+    /// The ESR indexes the derive builds for the queries no declared index serves.
+    pub query_indexes: Vec<QueryIndex<'a>>,
+    /// The declared shard key.
+    pub shard_key: Option<ShardKey<'a>>,
+}
+
+/// The ESR index built for a declared query.
+pub struct QueryIndex<'a> {
+    /// The query it serves, where errors about it point.
+    pub query: &'a QueryAttr,
+    /// Its `keys`, as the ESR order spells them.
+    pub keys: String,
+    /// The index, resolved like a declared one.
+    pub index: Index<'a>,
+}
+
+impl<'a> Resolved<'a> {
+    /// Resolves every string attribute of `cont` once. Only structs with named fields have paths to resolve.
+    pub fn new(cont: &'a Container<'a>) -> Self {
+        let Data::Struct(fields) = &cont.data else {
+            return Resolved { indexes: Vec::new(), queries: Vec::new(), query_indexes: Vec::new(), shard_key: None };
+        };
+        let a = &cont.attrs;
+        let indexes: Vec<Index> =
+            a.indexes.iter().map(|idx| index::resolve_index(fields, IndexSource::Declared(idx))).collect();
+        let queries: Vec<Query> = a.queries.iter().map(|q| query::resolve_query(fields, q)).collect();
+        let query_indexes = query::unserved(&indexes, &queries)
+            .into_iter()
+            .map(|(i, keys)| {
+                let q = queries[i].attr;
+                let attr = IndexSource::ForQuery(Box::new(IndexAttr::for_query(&keys, q.tokens.clone())));
+                QueryIndex { query: q, keys, index: index::resolve_index(fields, attr) }
+            })
+            .collect();
+        let shard_key = a.shard_key.as_ref().map(|sk| shard::resolve_shard_key(fields, &sk.value));
+        Resolved { indexes, queries, query_indexes, shard_key }
+    }
+
+    /// The shard key's fields, in order, with `hashed` marks (none without a shard key).
+    pub fn shard_fields(&self) -> Vec<(&'a Field<'a>, bool)> {
+        self.shard_key.as_ref().map_or_else(Vec::new, ShardKey::fields)
+    }
+}

@@ -1,0 +1,35 @@
+//! The derive's stages in order: parse → resolve → check → generate. Kept apart from every stage so that code
+//! generation never imports the rules, and each stage reads only what the ones before it built.
+
+use crate::expand;
+use crate::internals::ast::{Container, Derive};
+use crate::internals::check;
+use crate::internals::ctxt::Ctxt;
+use crate::internals::resolve::Resolved;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Runs the stages on one derive input: its generated items, or every error with placeholder impls.
+pub fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
+    let cx = Ctxt::new();
+    let cont = Container::from_ast(&cx, input, derive);
+    let resolved = cont.as_ref().map(Resolved::new);
+    if let (Some(cont), Some(resolved)) = (&cont, &resolved) {
+        check::check(&cx, cont, resolved);
+    }
+    let odm = expand::odm_path(cont.as_ref());
+    let serde_fails = cx.serde_rejected();
+    match cx.check() {
+        Ok(()) => {
+            let (Some(cont), Some(resolved)) = (&cont, &resolved) else {
+                unreachable!("no errors means the IR was built")
+            };
+            expand::generate(cont, resolved, &odm)
+        }
+        Err(err) => {
+            let errors = err.into_compile_error();
+            let fallback = expand::fallback(input, derive, &odm, serde_fails);
+            quote! { #errors #fallback }
+        }
+    }
+}
