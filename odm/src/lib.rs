@@ -74,6 +74,12 @@
 //! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `from`/`into`, unknown
 //! converters) are refused at compile time.
 //!
+//! ## Checking stored documents
+//!
+//! [`Collection::check_schema`] finds the stored documents the model's validator would refuse and explains each by
+//! the part it breaks, with Rust paths, counts and sample `_id`s ([`check`]); [`Find::all_valid`] reads past
+//! documents that do not decode and reports them.
+//!
 //! ## Layout
 //!
 //! Modules import one way, from the vocabulary up: [`BsonKind`], the field tables ([`meta`]), the path types and the
