@@ -71,8 +71,9 @@
 //! update; `_id`, shard keys and counters have no setter.
 //!
 //! serde's `rename`, `rename_all`, `rename_all_fields`, `skip`, `skip_serializing_if`, `default`, `tag` and
-//! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `from`/`into`, unknown
-//! converters) are refused at compile time.
+//! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `into`, unknown converters)
+//! are refused at compile time. `from`/`try_from` are accepted: they change only how a stored document is read, so a
+//! proxy type can migrate older shapes on read.
 //!
 //! ## Checking stored documents
 //!

@@ -408,17 +408,19 @@ impl Container {
                     "an untagged enum stores several BSON shapes in one field; \
                      use `#[serde(tag = \"t\")]` so each variant is told apart by its tag",
                 );
-            } else if [FROM, INTO, TRY_FROM, REMOTE].iter().any(|k| p == *k) {
+            } else if [INTO, REMOTE].iter().any(|k| p == *k) {
                 refuse_serde(
                     cx,
                     meta,
                     rules::SERDE_UNSUPPORTED,
-                    "odm cannot see the shape of the proxy type, so it cannot generate a validator that matches it",
+                    "serialization then writes the proxy type, whose shape odm cannot see, so it cannot generate a \
+                     validator that matches it (`from`/`try_from` are fine: they change only deserialization)",
                 );
             } else if p == FIELD_IDENTIFIER || p == VARIANT_IDENTIFIER {
                 refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "identifier enums are not stored values");
-            } else if [DENY_UNKNOWN_FIELDS, DEFAULT, BOUND, CRATE, EXPECTING].iter().any(|k| p == *k) {
-                // These change neither the stored keys nor what serialization writes.
+            } else if [DENY_UNKNOWN_FIELDS, DEFAULT, BOUND, CRATE, EXPECTING, FROM, TRY_FROM].iter().any(|k| p == *k) {
+                // These change neither the stored keys nor what serialization writes (`from`/`try_from` only
+                // change how a stored document is read: a migration on read).
                 skip_rest(meta);
             } else {
                 let name = p.to_token_stream().to_string().replace(' ', "");

@@ -1,4 +1,4 @@
-// `from`/`into` proxy types hide the stored shape from the derive.
+// `into` (and `remote`) proxy types make serialization write a shape the derive cannot see.
 use odm::Embedded;
 use serde::{Deserialize, Serialize};
 
@@ -8,16 +8,10 @@ struct Raw {
 }
 
 #[derive(Embedded, Serialize, Deserialize, Clone)]
-#[serde(from = "Raw", into = "Raw")]
+#[serde(into = "Raw")]
 struct Money {
     #[serde(rename = "c")]
     cents: i64,
-}
-
-impl From<Raw> for Money {
-    fn from(r: Raw) -> Self {
-        Money { cents: r.v }
-    }
 }
 
 impl From<Money> for Raw {
