@@ -110,7 +110,8 @@ impl fmt::Display for Finding {
             write!(f, " `{array}`")?;
         }
         // Spelt apart so that only the rules page lists rule ids literally; the ids come from `Check::rule`.
-        write!(f, " ({} `{}`)", "rule", self.rule)?;
+        const RULE: &str = "rule";
+        write!(f, " ({RULE} `{}`)", self.rule)?;
         if !self.sample_ids.is_empty() {
             let ids: Vec<String> = self.sample_ids.iter().map(ToString::to_string).collect();
             write!(f, "; e.g. _id {}", ids.join(", "))?;

@@ -1,7 +1,7 @@
 //! A typed collection: create it from its model (validator, level, action), insert and read typed values.
 //! Writes are checked before they are sent (16 MiB), and validation failures come back as field-level errors.
 
-use crate::error::{model_name, DecodeError, Error, Result, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};
+use crate::error::{model_name, DecodeError, Error, Result, VersionError, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};
 use crate::filter::{Filter, Projection, Sort};
 use crate::meta::TypeMeta;
 use crate::model::Model;
@@ -77,7 +77,41 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
 }
 
 /// Decodes a stored document, naming its `_id` and the failing field (Rust path, stored path beside) on error.
+///
+/// A versioned model reads a document at an older version through its migration steps, and refuses one at a
+/// version it does not read with [`Error::Version`] (see [`crate::version`]).
 pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
+    if let Some(spec) = M::VERSION {
+        let stored = match raw.get(spec.key) {
+            Ok(Some(bson::RawBsonRef::Int32(v))) => i64::from(v),
+            Ok(Some(bson::RawBsonRef::Int64(v))) => v,
+            // Not a version this model wrote: decoding as the current shape names the field.
+            Ok(Some(_)) | Err(_) => i64::from(spec.current),
+            // Written before the model had versions: the oldest shape it reads.
+            Ok(None) => i64::from(spec.oldest),
+        };
+        let version = stored;
+        if version != i64::from(spec.current) {
+            let id = || raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
+            let older = u32::try_from(version).ok().filter(|v| *v >= spec.oldest && *v < spec.current);
+            return match older.and_then(|v| M::read_older(v, raw)) {
+                Some(read) => read
+                    .map_err(|source| Error::Decode(Box::new(DecodeError::new(model_name::<M>(), None, id(), source)))),
+                None => Err(Error::Version(Box::new(VersionError {
+                    model: model_name::<M>(),
+                    id: id(),
+                    found: version,
+                    current: spec.current,
+                    oldest: spec.oldest,
+                }))),
+            };
+        }
+    }
+    decode_as(model_name::<M>(), M::type_meta(), raw)
+}
+
+/// Decodes a projection of `M`'s documents as `Q` (no migration: a projection reads the stored keys as they are).
+fn decode_projection<M: Model, Q: DeserializeOwned>(raw: &RawDocumentBuf) -> Result<Q> {
     decode_as(model_name::<M>(), M::type_meta(), raw)
 }
 
@@ -236,7 +270,7 @@ impl<M: Model> Collection<M> {
     /// # Ok(()) }
     /// ```
     pub fn find(&self, filter: Filter<M>) -> Find<'_, M, M> {
-        Find { coll: self, filter, sort: None, limit: None, skip: None, projection: None, _out: PhantomData }
+        Find { coll: self, filter, sort: None, limit: None, skip: None, projection: None, decode: decode::<M> }
     }
 
     /// Number of documents matching `filter`.
@@ -404,7 +438,8 @@ pub struct Find<'a, M: Model, P> {
     limit: Option<i64>,
     skip: Option<u64>,
     projection: Option<Projection<M>>,
-    _out: PhantomData<fn() -> P>,
+    /// How results are decoded: as the model (older versions migrated), or as a projection.
+    decode: fn(&RawDocumentBuf) -> Result<P>,
 }
 
 impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
@@ -436,7 +471,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
             limit: self.limit,
             skip: self.skip,
             projection: Some(projection),
-            _out: PhantomData,
+            decode: decode_projection::<M, Q>,
         }
     }
 
@@ -458,26 +493,27 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
 
     /// The results as a stream, decoded one by one (decode errors name the document's `_id`).
     pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<P>> + Send + 'a> {
+        let decode = self.decode;
         let cursor = self.cursor().await?;
-        Ok(cursor
-            .map_err(Error::from)
-            .and_then(|raw| async move { decode_as::<P>(model_name::<M>(), M::type_meta(), &raw) }))
+        Ok(cursor.map_err(Error::from).and_then(move |raw| async move { decode(&raw) }))
     }
 
     /// All results.
     pub async fn all(self) -> Result<Vec<P>> {
+        let decode = self.decode;
         let raws: Vec<RawDocumentBuf> = self.cursor().await?.try_collect().await?;
-        raws.iter().map(|r| decode_as::<P>(model_name::<M>(), M::type_meta(), r)).collect()
+        raws.iter().map(decode).collect()
     }
 
     /// Every result that decodes; a document that does not (written around odm, or by an older version) is skipped
     /// and reported in [`Decoded::skipped`] with its `_id` and the failing field, instead of failing the whole read.
     /// Server and network errors still fail the read.
     pub async fn all_valid(self) -> Result<Decoded<P>> {
+        let decode = self.decode;
         let mut cursor = self.cursor().await?;
         let mut out = Decoded { values: Vec::new(), skipped: Vec::new() };
         while let Some(raw) = cursor.try_next().await? {
-            match decode_as::<P>(model_name::<M>(), M::type_meta(), &raw) {
+            match decode(&raw) {
                 Ok(value) => out.values.push(value),
                 Err(Error::Decode(e)) => out.skipped.push(*e),
                 Err(other) => return Err(other),

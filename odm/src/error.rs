@@ -35,6 +35,9 @@ pub enum Error {
     },
     /// A stored document could not be decoded into the model.
     Decode(Box<DecodeError>),
+    /// A stored document is at a version this binary does not read: written by a newer release, or older than the
+    /// oldest version the model still lists (see [`crate::version`]).
+    Version(Box<VersionError>),
     /// The encoded document exceeds 16 MiB; it was not sent.
     DocumentTooLarge {
         /// The model's Rust type name.
@@ -109,6 +112,7 @@ impl fmt::Display for Error {
             Error::Validation(v) => v.fmt(f),
             Error::Serialize { model, source } => write!(f, "{model}: cannot serialize to BSON: {source}"),
             Error::Decode(d) => d.fmt(f),
+            Error::Version(v) => v.fmt(f),
             Error::DocumentTooLarge { model, size, limit } => write!(
                 f,
                 "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
@@ -143,6 +147,42 @@ impl fmt::Display for Error {
             ),
             Error::Config(m) => f.write_str(m),
             Error::Driver(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A stored document at a version the model does not read ([`Error::Version`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VersionError {
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// The document's `_id`, when it has one.
+    pub id: Option<Bson>,
+    /// The version stored in the document.
+    pub found: i64,
+    /// The version this release writes.
+    pub current: u32,
+    /// The oldest version it reads.
+    pub oldest: u32,
+}
+
+impl fmt::Display for VersionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let VersionError { model, id, found, current, oldest } = self;
+        let id = id.as_ref().map_or_else(|| "without _id".to_owned(), |id| format!("with _id {id}"));
+        if *found > i64::from(*current) {
+            write!(
+                f,
+                "{model}: the document {id} is at version {found}, newer than version {current} this \
+                 release writes: it was written by a newer release, so read it with that one"
+            )
+        } else {
+            write!(
+                f,
+                "{model}: the document {id} is at version {found}, but this release reads versions \
+                 {oldest} to {current}: keep the older shape in `older(…)` with its migration step, or migrate \
+                 the collection with a release that still reads it"
+            )
         }
     }
 }

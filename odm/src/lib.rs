@@ -75,6 +75,11 @@
 //! are refused at compile time. `from`/`try_from` are accepted: they change only how a stored document is read, so a
 //! proxy type can migrate older shapes on read.
 //!
+//! ## Versioned models
+//!
+//! `#[odm(version = N, older(V1, …))]` with a field `odm::Version<N>`: documents carry their version, and typed
+//! reads migrate older ones through [`Upgrade`] steps ([`version`]).
+//!
 //! ## Checking stored documents
 //!
 //! [`Collection::check_schema`] finds the stored documents the model's validator would refuse and explains each by
@@ -108,18 +113,19 @@ pub mod sync;
 pub mod testing;
 mod text;
 pub mod update;
+pub mod version;
 
 pub use bson;
 pub use check::{SchemaCheck, SchemaReport};
 pub use collection::{create_collection, create_command, decode, encode, Collection, Decoded, Find, FindAndModify};
-pub use error::{DecodeError, Error, FieldFailure, ValidationError};
+pub use error::{DecodeError, Error, FieldFailure, ValidationError, VersionError};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
 pub use model::{
     Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction, ValidationLevel,
-    WriteConcernSpec,
+    VersionSpec, WriteConcernSpec,
 };
 pub use mongodb;
 #[cfg(feature = "derive")]
@@ -130,6 +136,7 @@ pub use sync::plan::{Action, Plan, StaleHandling};
 pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, ValidatorRollout};
 pub use text::Lowercase;
 pub use update::{BuiltUpdate, Update};
+pub use version::{Upgrade, Version};
 
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
@@ -144,12 +151,13 @@ pub mod __private {
     pub use crate::meta::{field, FieldMeta, FieldType, TypeMeta};
     pub use crate::model::{
         Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
-        ValidationLevel, WriteConcernSpec,
+        ValidationLevel, VersionSpec, WriteConcernSpec,
     };
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};
     pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
     pub use crate::schema::BsonSchema;
+    pub use crate::version::{self as version, Upgrade, VersionNumber};
     pub use core::option::Option::{self, None, Some};
     /// Validator builders of generated code.
     pub mod build {

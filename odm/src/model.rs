@@ -217,6 +217,17 @@ impl ShardKey {
     }
 }
 
+/// Where a versioned model's documents keep their version, and the versions it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VersionSpec {
+    /// The stored key of the version field.
+    pub key: &'static str,
+    /// The version this binary writes.
+    pub current: u32,
+    /// The oldest version it still reads (and the one a document without the key is taken to be).
+    pub oldest: u32,
+}
+
 /// A collection's document type. Derive it:
 ///
 /// ```
@@ -264,6 +275,21 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
 
     /// The shard key, when the model declares one (`#[odm(shard_key = "region, customer")]`).
     const SHARD_KEY: Option<ShardKey> = None;
+
+    /// For a versioned model (`#[odm(version = N, older(…))]`): where documents keep their version, and which
+    /// versions the model reads (see [`crate::version`]).
+    const VERSION: Option<VersionSpec> = None;
+
+    /// Reads a document stored at an older `version`, migrating it step by step to the current type; `None` when
+    /// the model does not read that version. Generated for versioned models.
+    #[doc(hidden)]
+    fn read_older(version: u32, raw: &bson::RawDocument) -> Option<Result<Self, bson::error::Error>>
+    where
+        Self: Sized,
+    {
+        let _ = (version, raw);
+        None
+    }
 
     /// The `$expr` checks that keep counted arrays and their counters in step, at every nesting level. The default
     /// reads the model's field table.

@@ -56,7 +56,7 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
             ));
             out.extend(quote_spanned! {span=>
                 const _: () = if !::core::matches!(<#ty as __odm::BsonSchema>::KIND, __odm::BsonKind::String) {
-                    ::core::panic!(#msg)
+                    ::core::panic!("{}", #msg)
                 };
             });
         }
@@ -86,7 +86,7 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
                     const _: () = if <#ty as __odm::BsonSchema>::KIND.is_array()
                         && !<#ty as __odm::BsonSchema>::BOUNDED
                     {
-                        ::core::panic!(#msg)
+                        ::core::panic!("{}", #msg)
                     };
                 });
             }
@@ -96,7 +96,7 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
                     field.rust_name
                 ));
                 out.extend(quote_spanned! {span=>
-                    const _: () = if !<#ty as __odm::BsonSchema>::KIND.is_array() { ::core::panic!(#msg) };
+                    const _: () = if !<#ty as __odm::BsonSchema>::KIND.is_array() { ::core::panic!("{}", #msg) };
                 });
             }
         }
@@ -123,7 +123,7 @@ fn counter_asserts(fields: &[Field], out: &mut TokenStream) {
             ty::display(cty)
         ));
         out.extend(quote_spanned! {counter.span()=>
-            const _: () = if !<#cty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!(#msg) };
+            const _: () = if !<#cty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!("{}", #msg) };
         });
     }
 }

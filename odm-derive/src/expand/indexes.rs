@@ -210,7 +210,7 @@ fn panic_over(tokens: &TokenStream, msg: &str) -> TokenStream {
     let first = spans.next().unwrap_or_else(Span::call_site);
     let last = spans.last().unwrap_or(first);
     let head = quote_spanned!(first=> ::core::panic!);
-    let args = quote_spanned!(last=> (#msg));
+    let args = quote_spanned!(last=> ("{}", #msg));
     quote!(#head #args)
 }
 
@@ -383,13 +383,13 @@ fn nested_path_exists(n: &NestedPath) -> TokenStream {
     let room = before.len() + after.len() + 64;
     quote_spanned! {at=>
         const _: () = match #table {
-            __odm::None => ::core::panic!(#not_embedded),
+            __odm::None => ::core::panic!("{}", #not_embedded),
             __fields => if __odm_field(__fields, #seg).is_none() {
                 let __guess = __odm_closest(__fields, #seg);
                 let __msg: ([u8; #room], usize) = __odm_join(&[#before, __guess, #after]);
                 match ::core::str::from_utf8(__msg.0.split_at(__msg.1).0) {
                     ::core::result::Result::Ok(__m) if !__guess.is_empty() => ::core::panic!("{}", __m),
-                    _ => ::core::panic!(#missing),
+                    _ => ::core::panic!("{}", #missing),
                 }
             },
         };
@@ -545,7 +545,7 @@ fn one_index<'a>(resolved: &'a Index<'a>) -> Option<Built<'a>> {
         ));
         let panic = match &idx.ttl_tokens {
             Some(tokens) => panic_over(tokens, &msg),
-            None => quote_spanned!(span=> ::core::panic!(#msg)),
+            None => quote_spanned!(span=> ::core::panic!("{}", #msg)),
         };
         asserts.extend(quote_spanned! {span=>
             const _: () = match (#kind, #item) {
@@ -596,7 +596,7 @@ fn one_index<'a>(resolved: &'a Index<'a>) -> Option<Built<'a>> {
         ));
         if per_group.len() > 1 || !siblings.is_empty() {
             asserts.extend(quote_spanned! {span=>
-                const _: () = if (0 #(+ #per_group)*) > 1 #(|| #siblings)* { ::core::panic!(#msg) };
+                const _: () = if (0 #(+ #per_group)*) > 1 #(|| #siblings)* { ::core::panic!("{}", #msg) };
             });
         }
     }
@@ -610,7 +610,7 @@ fn one_index<'a>(resolved: &'a Index<'a>) -> Option<Built<'a>> {
         ));
         asserts.extend(quote_spanned! {span=>
             const _: () = if #top || ::core::matches!(#kind, __odm::Some(__odm::BsonKind::Array)) {
-                ::core::panic!(#msg)
+                ::core::panic!("{}", #msg)
             };
         });
     }
@@ -665,7 +665,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
             };
             let msg = rules::INDEX_NAME.message(msg);
             asserts.extend(quote_spanned! {at=>
-                const _: () = if #(#ka &&)* #(#kb &&)* __odm_concat_eq(&[#(#pa),*], &[#(#pb),*]) { ::core::panic!(#msg) };
+                const _: () = if #(#ka &&)* #(#kb &&)* __odm_concat_eq(&[#(#pa),*], &[#(#pb),*]) { ::core::panic!("{}", #msg) };
             });
         }
     }

@@ -7,6 +7,7 @@ mod fields;
 mod indexes;
 mod model;
 mod schema;
+mod version;
 
 use crate::internals::ast::{Container, Derive};
 use crate::internals::resolve::Resolved;

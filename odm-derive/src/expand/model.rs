@@ -69,13 +69,16 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
                 __odm::Some(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
         }
     }
+    let (version_items, version_asserts) = super::version::expand(cont);
     quote! {
         #index_asserts
+        #version_asserts
         #[automatically_derived]
         impl __odm::Model for #ident {
             const COLLECTION: &'static str = #collection;
             #items
             #index_items
+            #version_items
         }
     }
 }

@@ -80,6 +80,11 @@ pub fn counter_target<'f, 'a>(field: &Field, fields: &'f [Field<'a>]) -> Option<
     fields.iter().find(|t| &t.rust_name == name)
 }
 
+/// The stored fields typed `odm::Version<…>`: a versioned model's version field (there must be one).
+pub fn version_fields<'f, 'a>(fields: &'f [Field<'a>]) -> Vec<&'f Field<'a>> {
+    fields.iter().filter(|f| f.is_stored() && super::ty::version_arg(f.ty).is_some()).collect()
+}
+
 /// True when some array of `fields` is counted by `field`.
 pub fn is_counter(field: &Field, fields: &[Field]) -> bool {
     fields.iter().any(|f| counter_target(f, fields).is_some_and(|t| t.rust_name == field.rust_name))

@@ -99,6 +99,7 @@ rules! {
     MODEL_SHAPE = "model-shape";
     MODEL_ONLY = "model-only";
     MODEL_VALIDATION = "model-validation";
+    VERSION_FIELD = "version-field";
     // serde attributes.
     SERDE_UNSUPPORTED = "serde-unsupported";
     SERDE_UNKNOWN = "serde-unknown";

@@ -165,6 +165,19 @@ pub fn is_known_scalar(ty: &Type) -> bool {
     }
 }
 
+/// For a field typed `Version<…>` (odm's version field): `Some` with the number when it is written as a literal
+/// (`Version<3>`), `Some(None)` for another argument (a const or an alias: asserted on its real type).
+pub fn version_arg(ty: &Type) -> Option<Option<u64>> {
+    let seg = last_segment(ty).filter(|s| s.ident == "Version")?;
+    let PathArguments::AngleBracketed(args) = &seg.arguments else { return None };
+    let [arg] = args.args.iter().collect::<Vec<_>>()[..] else { return None };
+    Some(match arg {
+        GenericArgument::Const(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })) => n.base10_parse().ok(),
+        GenericArgument::Type(Type::Path(p)) => p.path.get_ident().and_then(|i| i.to_string().parse().ok()),
+        _ => None,
+    })
+}
+
 /// True if `ty` is (syntactically) `ObjectId` or `Option<ObjectId>`.
 pub fn is_object_id(ty: &Type) -> bool {
     last_segment(unwrap_option(ty)).is_some_and(|s| s.ident == "ObjectId")

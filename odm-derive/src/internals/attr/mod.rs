@@ -250,6 +250,18 @@ pub struct Container {
     pub queries: Vec<query::QueryAttr>,
     /// `#[odm(shard_key = "region, customer")]`: the shard key's fields, in order.
     pub shard_key: Option<Sp<String>>,
+    /// `#[odm(version = N)]`: the model's schema version.
+    pub version: Option<Sp<usize>>,
+    /// `#[odm(older(V1, V2))]`: the types of the older versions it reads, oldest first.
+    pub older: Option<Sp<Vec<syn::Type>>>,
+}
+
+/// The types of `older(V1, V2, …)`.
+fn older_types(meta: &syn::meta::ParseNestedMeta) -> syn::Result<Vec<syn::Type>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let types = syn::punctuated::Punctuated::<syn::Type, syn::Token![,]>::parse_terminated(&content)?;
+    Ok(types.into_iter().collect())
 }
 
 const ODM_CONTAINER: &[Symbol] = &[
@@ -270,6 +282,8 @@ const ODM_CONTAINER: &[Symbol] = &[
     CAPPED,
     MAX_INDEXES,
     SHARD_KEY,
+    VERSION,
+    OLDER,
 ];
 
 impl Container {
@@ -293,9 +307,20 @@ impl Container {
         let mut write_concern_at: Option<TokenStream> = None;
         let mut max_indexes = Attr::none(cx, MAX_INDEXES);
         let mut shard_key = Attr::none(cx, SHARD_KEY);
+        let mut version = Attr::none(cx, VERSION);
+        let mut older = Attr::none(cx, OLDER);
         each_nested(cx, &input.attrs, ODM, |meta| {
             let p = &meta.path;
-            if p == SHARD_KEY {
+            if p == VERSION {
+                if let Some((n, l)) = lit_usize(cx, VERSION, meta) {
+                    version.set_at(p, &l, n);
+                }
+            } else if p == OLDER {
+                match older_types(meta) {
+                    Ok(types) => older.set(p, types),
+                    Err(e) => cx.syn_error(e),
+                }
+            } else if p == SHARD_KEY {
                 if let Some(l) = lit_str(cx, SHARD_KEY, meta) {
                     shard_key.set_at(p, &l, l.value());
                 }
@@ -450,6 +475,8 @@ impl Container {
             capped,
             max_indexes: max_indexes.get(),
             shard_key: shard_key.get(),
+            version: version.get(),
+            older: older.get(),
             queries,
             rename: rename.get(),
             rename_all: rename_all.get(),

@@ -4,6 +4,7 @@
 
 pub mod index;
 pub mod query;
+pub mod version;
 pub mod writes;
 
 use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
@@ -13,8 +14,8 @@ use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self, Rule};
 use crate::internals::source::{converter_type, source, Source, BSON_TYPES};
 use crate::internals::symbol::{
-    BSON_TYPE, CLOSED, COLLECTION, CONTENT, COUNTER, DB, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, MODULE, OPEN,
-    READ_CONCERN, READ_PREFERENCE, RENAME, TAG, UNBOUNDED, VALIDATION_ACTION, VALIDATION_LEVEL, WRITE_CONCERN,
+    BSON_TYPE, CLOSED, COLLECTION, CONTENT, COUNTER, DB, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, MODULE, OLDER, OPEN,
+    READ_CONCERN, READ_PREFERENCE, RENAME, TAG, UNBOUNDED, VALIDATION_ACTION, VALIDATION_LEVEL, VERSION, WRITE_CONCERN,
 };
 use crate::internals::ty::{self, TyKind};
 use std::collections::HashMap;
@@ -26,6 +27,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     index::check(cx, cont, resolved);
     query::check(cx, cont, resolved);
     writes::check(cx, cont, resolved);
+    version::check(cx, cont);
     check_generics(cx, cont);
     names::check_container_names(cx, cont);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
@@ -68,6 +70,8 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
             (cont.attrs.read_concern.as_ref().map(|s| s.tokens.clone()), READ_CONCERN),
             (cont.attrs.read_preference.as_ref().map(|s| s.tokens.clone()), READ_PREFERENCE),
             (cont.attrs.write_concern.as_ref().map(|s| s.tokens.clone()), WRITE_CONCERN),
+            (cont.attrs.version.as_ref().map(|s| s.tokens.clone()), VERSION),
+            (cont.attrs.older.as_ref().map(|s| s.tokens.clone()), OLDER),
         ] {
             if let Some(tokens) = attr {
                 cx.error_spanned_by(

@@ -1,0 +1,69 @@
+//! A versioned model's items of `impl Model` (where documents keep their version, and how an older one is read:
+//! deserialized as its own shape, then upgraded step by step) and the assertions that each step exists.
+
+use crate::internals::ast::{version_fields, Container, Data};
+use crate::internals::rules;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// `(items of impl Model, const assertions)`; nothing for a model without `version`.
+pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
+    let (Some(version), Data::Struct(fields)) = (&cont.attrs.version, &cont.data) else {
+        return (TokenStream::new(), TokenStream::new());
+    };
+    let Some(field) = version_fields(fields).first().copied() else { return (TokenStream::new(), TokenStream::new()) };
+    let ident = cont.ident;
+    let current = version.value as u32;
+    let older: &[syn::Type] = cont.attrs.older.as_ref().map_or(&[], |o| &o.value);
+    let oldest = current - older.len() as u32;
+    let key = &field.key;
+
+    // Version `oldest + i` is read as `older[i]`, then upgraded step by step. Each step names its types where the
+    // list does, so a missing or mismatched step is one error there (the same step in several arms is one error).
+    let next = |j: usize| match older.get(j + 1) {
+        Some(next) => quote!(#next),
+        None => quote!(#ident),
+    };
+    let arms = older.iter().enumerate().map(|(i, ty)| {
+        let v = oldest + i as u32;
+        let mut value = quote!(__v);
+        for (j, from) in older.iter().enumerate().skip(i) {
+            let to = next(j);
+            let step = quote_spanned!(from.span()=> __odm::version::step::<#from, #to>);
+            value = quote!(#step(#value));
+        }
+        let read = quote_spanned!(ty.span()=> __odm::version::read::<#ty>);
+        quote!(#v => __odm::Some(#read(__raw).map(|__v| #value)),)
+    });
+    let read_older = (!older.is_empty()).then(|| {
+        quote! {
+            fn read_older(
+                __version: u32,
+                __raw: &__odm::bson::RawDocument,
+            ) -> __odm::Option<::core::result::Result<Self, __odm::bson::error::Error>> {
+                match __version {
+                    #(#arms)*
+                    _ => __odm::None,
+                }
+            }
+        }
+    });
+    let items = quote! {
+        const VERSION: __odm::Option<__odm::VersionSpec> =
+            __odm::Some(__odm::VersionSpec { key: #key, current: #current, oldest: #oldest });
+        #read_older
+    };
+
+    // The field's real type holds this version (through aliases too).
+    let mut asserts = TokenStream::new();
+    let fty = field.ty;
+    let msg = rules::VERSION_FIELD.message(format_args!(
+        "field `{}` must be `odm::Version<{current}>`, the model's `version = {current}`",
+        field.rust_name
+    ));
+    asserts.extend(quote_spanned! {field.ty_span=>
+        const _: () = if <#fty as __odm::VersionNumber>::NUMBER != #current { ::core::panic!("{}", #msg) };
+    });
+    (items, asserts)
+}

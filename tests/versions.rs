@@ -1,0 +1,152 @@
+//! Versioned models against a real server: documents of every version the model reads come back as the current
+//! type, migrated step by step; a document of a version it does not read is refused with both versions named; the
+//! validator pins the current version.
+
+use odm::bson::{doc, oid::ObjectId, Document};
+use odm::{Collection, Filter, FindAndModify, Model, Update, Upgrade, Version};
+use serde::{Deserialize, Serialize};
+
+/// Version 1: a full name, no version key (written before the model was versioned).
+#[derive(Deserialize)]
+struct ContactV1 {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "n")]
+    name: String,
+}
+
+/// Version 2: the name split in two.
+#[derive(Deserialize)]
+struct ContactV2 {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "f")]
+    first: String,
+    #[serde(rename = "l")]
+    last: String,
+}
+
+impl Upgrade for ContactV1 {
+    type Next = ContactV2;
+    fn upgrade(self) -> ContactV2 {
+        let (first, last) = self.name.split_once(' ').unwrap_or((&self.name, ""));
+        ContactV2 { id: self.id, first: first.into(), last: last.into() }
+    }
+}
+
+impl Upgrade for ContactV2 {
+    type Next = Contact;
+    fn upgrade(self) -> Contact {
+        Contact { id: self.id, v: Version, first: self.first, last: self.last, emails: Vec::new(), email_count: 0 }
+    }
+}
+
+/// Version 3: e-mail addresses, counted.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "crm_contact", version = 3, older(ContactV1, ContactV2), closed)]
+struct Contact {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "_v")]
+    v: Version<3>,
+    #[serde(rename = "f")]
+    first: String,
+    #[serde(rename = "l")]
+    last: String,
+    #[serde(rename = "em")]
+    #[odm(max_items = 5, counter = "email_count")]
+    emails: Vec<String>,
+    #[serde(rename = "ec")]
+    email_count: i32,
+}
+
+#[tokio::test]
+async fn every_version_the_model_reads_comes_back_current() {
+    let db = odm::testing::database("versions_read").await;
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let (a, b, c, d) = (ObjectId::new(), ObjectId::new(), ObjectId::new(), ObjectId::new());
+    raw.insert_one(doc! { "_id": a, "n": "Ada Lovelace" }).await.expect("v1 without key");
+    raw.insert_one(doc! { "_id": b, "_v": 1, "n": "Alan Turing" }).await.expect("v1");
+    raw.insert_one(doc! { "_id": c, "_v": 2, "f": "Grace", "l": "Hopper" }).await.expect("v2");
+    let coll = Collection::<Contact>::new(&db);
+    let current = Contact {
+        id: d,
+        v: Version,
+        first: "Edsger".into(),
+        last: "Dijkstra".into(),
+        emails: vec!["ewd@example.com".into()],
+        email_count: 1,
+    };
+    coll.insert_one(&current).await.expect("v3 through odm");
+    assert_eq!(raw.find_one(doc! { "_id": d }).await.unwrap().unwrap().get_i32("_v").unwrap(), 3, "odm writes v3");
+
+    let all = coll.find(Filter::everything()).sort(Contact::fields().id().asc()).await.expect("read every version");
+    let names: Vec<(&str, &str)> = all.iter().map(|c| (c.first.as_str(), c.last.as_str())).collect();
+    assert_eq!(names, [("Ada", "Lovelace"), ("Alan", "Turing"), ("Grace", "Hopper"), ("Edsger", "Dijkstra")]);
+    assert_eq!(all[3], current);
+    let one = coll.find_one(Contact::fields().id().eq(c)).await.expect("find_one").expect("found");
+    assert_eq!((one.first.as_str(), one.emails.len()), ("Grace", 0));
+    let deleted = coll.find_one_and_delete(Contact::fields().id().eq(a)).await.expect("delete").expect("found");
+    assert_eq!(deleted.first, "Ada", "find-and-modify reads migrate too");
+    let updated = coll
+        .find_one_and_update(
+            Contact::fields().id().eq(d),
+            Update::new().set(Contact::fields().last(), "D."),
+            FindAndModify::after(),
+        )
+        .await
+        .expect("update")
+        .expect("found");
+    assert_eq!(updated.last, "D.");
+}
+
+#[tokio::test]
+async fn versions_the_model_does_not_read_are_refused_by_name() {
+    let db = odm::testing::database("versions_refused").await;
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let newer = ObjectId::new();
+    raw.insert_one(doc! { "_id": newer, "_v": 4, "f": "x", "l": "y", "em": [], "ec": 0, "new": true }).await.unwrap();
+    let coll = Collection::<Contact>::new(&db);
+    let err = coll.find_one(Contact::fields().id().eq(newer)).await.expect_err("a newer version");
+    let odm::Error::Version(v) = &err else { panic!("{err}") };
+    assert_eq!((v.model, v.found, v.current, v.oldest), ("Contact", 4, 3, 1));
+    assert_eq!(v.id.as_ref().and_then(|i| i.as_object_id()), Some(newer));
+    assert!(err.to_string().contains("newer than version 3 this release writes"), "{err}");
+
+    raw.delete_many(doc! {}).await.unwrap();
+    raw.insert_one(doc! { "_id": ObjectId::new(), "_v": 0, "n": "?" }).await.unwrap();
+    let err = coll.find(Filter::everything()).await.expect_err("version 0 is not read");
+    assert!(err.to_string().contains("reads versions 1 to 3"), "{err}");
+
+    // A lenient read skips neither silently: the version error fails it, as any non-decode error.
+    let read = coll.find(Filter::everything()).all_valid().await;
+    assert!(matches!(read, Err(odm::Error::Version(_))), "{read:?}");
+}
+
+#[tokio::test]
+async fn the_validator_pins_the_current_version() {
+    let db = odm::testing::database("versions_validator").await;
+    odm::create_collection::<Contact>(&db).await.expect("create");
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let ok = doc! { "_id": ObjectId::new(), "_v": 3, "f": "a", "l": "b", "em": [], "ec": 0 };
+    raw.insert_one(&ok).await.expect("the current version is accepted");
+    for bad in [
+        doc! { "_id": ObjectId::new(), "_v": 2, "f": "a", "l": "b", "em": [], "ec": 0 },
+        doc! { "_id": ObjectId::new(), "f": "a", "l": "b", "em": [], "ec": 0 },
+    ] {
+        let err = odm::Error::from_write::<Contact>(raw.insert_one(&bad).await.expect_err("refused"));
+        assert!(err.to_string().contains("Contact.v"), "the error names the version field: {err}");
+    }
+    assert_eq!(
+        Contact::validator()
+            .get_document("$jsonSchema")
+            .unwrap()
+            .get_document("properties")
+            .unwrap()
+            .get_document("_v")
+            .unwrap(),
+        &doc! { "bsonType": "int", "enum": [3] }
+    );
+}
