@@ -57,7 +57,8 @@
 //! `capped(size = BYTES, max = DOCS)`, and `read_concern = "majority"`, `read_preference = "nearest"`,
 //! `write_concern(w = "majority", j = true, timeout_ms = 5000)`, and `shard_key = "region, customer"` (top-level,
 //! required fields, not arrays or counters, served by a declared index — `_id` alone counts, `_id:hashed` needs its
-//! own; typed updates cannot change them; [`Model::SHARD_KEY`] gives the key document for `sh.shardCollection`).
+//! own; typed updates cannot change them; [`Model::SHARD_KEY`] gives the key document for `sh.shardCollection`),
+//! and `version = N, older(V1, …)` (a versioned model: see [`version`]).
 //! See [`SchemaSync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
