@@ -9,8 +9,27 @@ use std::path::{Path, PathBuf};
 
 /// The folders of `ui/`, one per rule family (see `odm::rules`).
 const FAMILIES: &[&str] = &[
-    "names", "keys", "types", "dates", "arrays", "strings", "counters", "ids", "enums", "closed", "indexes", "queries",
-    "shard", "capped", "concerns", "model", "serde", "attrs", "updates", "filters",
+    "names",
+    "keys",
+    "types",
+    "dates",
+    "arrays",
+    "strings",
+    "counters",
+    "ids",
+    "enums",
+    "closed",
+    "indexes",
+    "queries",
+    "shard",
+    "capped",
+    "revisions",
+    "concerns",
+    "model",
+    "serde",
+    "attrs",
+    "updates",
+    "filters",
 ];
 
 #[test]

@@ -4,6 +4,7 @@
 
 pub mod index;
 pub mod query;
+pub mod revision;
 pub mod writes;
 
 use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
@@ -26,6 +27,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     index::check(cx, cont, resolved);
     query::check(cx, cont, resolved);
     writes::check(cx, cont, resolved);
+    revision::check(cx, cont, resolved);
     check_generics(cx, cont);
     names::check_container_names(cx, cont);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
