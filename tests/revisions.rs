@@ -82,7 +82,7 @@ async fn stale_update_changes_conflicts_and_changes_nothing() {
     match &err {
         Error::Conflict { model, id, expected, found } => {
             assert_eq!(*model, "Cart");
-            assert_eq!(id, &Bson::ObjectId(c.id));
+            assert_eq!(**id, Bson::ObjectId(c.id));
             assert_eq!((*expected, *found), (0, Some(1)));
         }
         other => panic!("expected a conflict, got {other:?}"),
@@ -117,7 +117,7 @@ async fn stale_replace_one_conflicts_and_changes_nothing() {
     late.status = "cancelled".into();
     let err = coll.replace_one(f.id().eq(t.id), &late).await.expect_err("stale");
     assert!(
-        matches!(&err, Error::Conflict { expected: 0, found: Some(1), id, .. } if id == &Bson::ObjectId(t.id)),
+        matches!(&err, Error::Conflict { expected: 0, found: Some(1), id, .. } if **id == Bson::ObjectId(t.id)),
         "{err:?}"
     );
     assert_eq!(stored(&coll, t.id).await, doc, "nothing changed");
@@ -176,12 +176,7 @@ async fn every_write_bumps_the_revision_exactly_once() {
 
     // An upsert that inserts starts the revision at 1; one that updates adds one.
     let id = ObjectId::new();
-    let upsert = || {
-        Update::new()
-            .set(f.owner(), "gus")
-            .set(f.count(), 0)
-            .set(f.entries(), Vec::<String>::new())
-    };
+    let upsert = || Update::new().set(f.owner(), "gus").set(f.count(), 0).set(f.entries(), Vec::<String>::new());
     coll.upsert_one(f.id().eq(id), upsert()).await.expect("upsert insert");
     assert_eq!(stored(&coll, id).await.get("rv"), Some(&Bson::Int64(1)));
     coll.upsert_one(f.id().eq(id), upsert()).await.expect("upsert update");
@@ -196,7 +191,7 @@ async fn a_missing_document_is_reported_missing() {
     let mut changed = c.clone();
     changed.owner = "bob".into();
     let err = coll.update_changes(f.id().eq(c.id), &c, &changed).await.expect_err("never inserted");
-    assert!(matches!(&err, Error::NotFound { model: "Cart", id: Some(id) } if id == &Bson::ObjectId(c.id)), "{err:?}");
+    assert!(matches!(&err, Error::NotFound { model: "Cart", id: Some(id) } if **id == Bson::ObjectId(c.id)), "{err:?}");
     assert!(err.to_string().contains("no document matches the filter"), "{err}");
     let err = coll.replace_one(f.id().eq(c.id), &changed).await.expect_err("never inserted");
     assert!(matches!(&err, Error::NotFound { id: Some(_), .. }), "{err:?}");

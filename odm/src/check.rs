@@ -110,6 +110,7 @@ impl fmt::Display for Finding {
             write!(f, " `{array}`")?;
         }
         // Spelt apart so that only the rules page lists rule ids literally; the ids come from `Check::rule`.
+        #[allow(clippy::write_literal)]
         write!(f, " ({} `{}`)", "rule", self.rule)?;
         if !self.sample_ids.is_empty() {
             let ids: Vec<String> = self.sample_ids.iter().map(ToString::to_string).collect();

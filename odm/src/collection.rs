@@ -282,7 +282,7 @@ impl<M: Model> Collection<M> {
         match found.await {
             Ok(Some(raw)) => Error::Conflict {
                 model: model_name::<M>(),
-                id: raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()).unwrap_or(Bson::Null),
+                id: Box::new(raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()).unwrap_or(Bson::Null)),
                 expected,
                 found: match raw.get(key) {
                     Ok(Some(bson::RawBsonRef::Int32(n))) => Some(i64::from(n)),
@@ -290,7 +290,7 @@ impl<M: Model> Collection<M> {
                     _ => None,
                 },
             },
-            Ok(None) => Error::NotFound { model: model_name::<M>(), id: id() },
+            Ok(None) => Error::NotFound { model: model_name::<M>(), id: id().map(Box::new) },
             Err(e) => Self::map_err(e),
         }
     }

@@ -91,8 +91,8 @@ pub enum Error {
     Conflict {
         /// The model's Rust type name.
         model: &'static str,
-        /// The `_id` of the document that moved on.
-        id: Bson,
+        /// The `_id` of the document that moved on (boxed: errors stay small on the success path).
+        id: Box<Bson>,
         /// The revision the write was based on.
         expected: i64,
         /// The stored revision when the conflict was found (`None`: the document holds none, e.g. written before the
@@ -105,7 +105,7 @@ pub enum Error {
         /// The model's Rust type name.
         model: &'static str,
         /// The `_id` of the value the write was based on, when it has one.
-        id: Option<Bson>,
+        id: Option<Box<Bson>>,
     },
     /// A sync in verify mode found the database different from the models, or a report's pending drift was
     /// turned into an error ([`crate::SyncReport::require_in_sync`]); the plan says how.
