@@ -9,8 +9,28 @@ use std::path::{Path, PathBuf};
 
 /// The folders of `ui/`, one per rule family (see `odm::rules`).
 const FAMILIES: &[&str] = &[
-    "names", "keys", "types", "dates", "arrays", "strings", "counters", "ids", "enums", "closed", "indexes", "queries",
-    "shard", "capped", "concerns", "model", "versions", "serde", "attrs", "updates", "filters",
+    "names",
+    "keys",
+    "types",
+    "dates",
+    "arrays",
+    "strings",
+    "counters",
+    "ids",
+    "enums",
+    "closed",
+    "indexes",
+    "queries",
+    "shard",
+    "capped",
+    "revisions",
+    "concerns",
+    "model",
+    "versions",
+    "serde",
+    "attrs",
+    "updates",
+    "filters",
 ];
 
 #[test]

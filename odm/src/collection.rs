@@ -76,6 +76,21 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     Ok(raw)
 }
 
+/// `raw` with the value under `key` replaced by `value` (the revision of a guarded replacement), in place.
+fn with_element(raw: &RawDocumentBuf, key: &str, value: Bson) -> Result<RawDocumentBuf> {
+    let value = bson::RawBson::try_from(value).map_err(|e| Error::Config(e.to_string()))?;
+    let mut out = RawDocumentBuf::new();
+    for element in raw.iter() {
+        let (k, v) = element.map_err(|e| Error::Config(e.to_string()))?;
+        if k.as_str() == key {
+            out.append(k, value.as_raw_bson_ref());
+        } else {
+            out.append(k, v);
+        }
+    }
+    Ok(out)
+}
+
 /// Decodes a stored document, naming its `_id` and the failing field (Rust path, stored path beside) on error.
 ///
 /// A versioned model reads a document at an older version through its migration steps, and refuses one at a
@@ -200,7 +215,7 @@ impl<M: Model> Collection<M> {
         Error::from_driver(e, model_name::<M>(), M::type_meta())
     }
 
-    /// Inserts one value; returns its `_id`.
+    /// Inserts one value; returns its `_id`. A revision ([`Model::REVISION`]) is stored as the value gives it.
     pub async fn insert_one(&self, value: impl Borrow<M>) -> Result<Bson> {
         let raw = encode(value.borrow())?;
         let result = self.raw.insert_one(raw).await.map_err(Self::map_err)?;
@@ -249,6 +264,71 @@ impl<M: Model> Collection<M> {
         Ok((Self::filter_doc(filter)?, built))
     }
 
+    /// The model's revision (see [`Model::REVISION`]): its stored key, and whether it is stored as a `long`.
+    fn revision_field() -> Option<(&'static str, bool)> {
+        let key = M::REVISION?;
+        let field = M::type_meta().and_then(|meta| meta.fields.iter().find(|f| f.key == key));
+        Some((key, field.is_some_and(|f| f.ty.kind == crate::BsonKind::Long)))
+    }
+
+    /// A revision as the field stores it (an `int` field compares and increments as an `int`).
+    fn revision_value(n: i64, long: bool) -> Result<Bson> {
+        match (long, i32::try_from(n)) {
+            (true, _) => Ok(Bson::Int64(n)),
+            (false, Ok(n)) => Ok(Bson::Int32(n)),
+            (false, Err(_)) => Err(Self::invalid(format!(
+                "the revision {n} does not fit the revision field's `int`; store the revision as an `i64`"
+            ))),
+        }
+    }
+
+    /// Adds one to the revision of every document `update` changes (every typed update does: see
+    /// [`Model::REVISION`]). Typed updates have no setter for the revision, so nothing else writes it.
+    fn bump_revision(update: &mut Document) {
+        let Some((key, long)) = Self::revision_field() else { return };
+        let one = if long { Bson::Int64(1) } else { Bson::Int32(1) };
+        match update.get_mut("$inc") {
+            Some(Bson::Document(inc)) => {
+                inc.insert(key, one);
+            }
+            _ => {
+                update.insert("$inc", bson::doc! { key: one });
+            }
+        }
+    }
+
+    /// `filter`, also requiring the stored revision to be `expected`.
+    fn at_revision(filter: Filter<M>, key: &str, expected: i64, long: bool) -> Result<Filter<M>> {
+        let condition = bson::doc! { key: Self::revision_value(expected, long)? };
+        Ok(filter.and(Filter::from_document(condition)))
+    }
+
+    /// Why a guarded write matched nothing: the document the filter names moved on to another revision
+    /// ([`Error::Conflict`]), or there is none ([`Error::NotFound`], naming the `_id` of the value, from `id`). Read
+    /// from the primary: a lagging secondary could still show the revision the write expected.
+    async fn missed(&self, filter: Filter<M>, key: &str, expected: i64, id: impl FnOnce() -> Option<Bson>) -> Error {
+        let filter = match Self::filter_doc(filter) {
+            Ok(f) => f,
+            Err(e) => return e,
+        };
+        let primary = mongodb::options::SelectionCriteria::ReadPreference(mongodb::options::ReadPreference::Primary);
+        let found = self.raw.find_one(filter).projection(bson::doc! { "_id": 1, key: 1 }).selection_criteria(primary);
+        match found.await {
+            Ok(Some(raw)) => Error::Conflict {
+                model: model_name::<M>(),
+                id: Box::new(raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()).unwrap_or(Bson::Null)),
+                expected,
+                found: match raw.get(key) {
+                    Ok(Some(bson::RawBsonRef::Int32(n))) => Some(i64::from(n)),
+                    Ok(Some(bson::RawBsonRef::Int64(n))) => Some(n),
+                    _ => None,
+                },
+            },
+            Ok(None) => Error::NotFound { model: model_name::<M>(), id: id().map(Box::new) },
+            Err(e) => Self::map_err(e),
+        }
+    }
+
     /// The first document matching `filter`.
     pub async fn find_one(&self, filter: Filter<M>) -> Result<Option<M>> {
         match self.raw.find_one(Self::filter_doc(filter)?).await? {
@@ -285,7 +365,8 @@ impl<M: Model> Collection<M> {
         many: bool,
         upsert: bool,
     ) -> Result<mongodb::results::UpdateResult> {
-        let (filter, built) = Self::prepare(filter, update, upsert)?;
+        let (filter, mut built) = Self::prepare(filter, update, upsert)?;
+        Self::bump_revision(&mut built.update);
         check_statement::<M>([&filter, &built.update].into_iter().chain(&built.array_filters).map(document_len))?;
         let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
         let result = if many {
@@ -306,23 +387,35 @@ impl<M: Model> Collection<M> {
 
     /// Applies `update` to the first document matching `filter` (one document, stated explicitly). A guarded update
     /// (counted `add_to_set`, `pop`) matches nothing when its guard does not hold: `matched_count` is then 0.
+    ///
+    /// On a model with a revision ([`Model::REVISION`]) the update also adds one to the revision, so a guarded write
+    /// based on an earlier read sees the change; it is not itself guarded: add `f.revision().eq(r)` to `filter` to
+    /// apply it only at revision `r`, or use [`Collection::update_changes`].
     pub async fn update_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.run_update(filter, update, false, false).await
     }
 
-    /// Applies `update` to every document matching `filter` (multi-document updates are stated explicitly).
+    /// Applies `update` to every document matching `filter` (multi-document updates are stated explicitly). On a
+    /// model with a revision, each changed document's revision grows by one.
     pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.run_update(filter, update, true, false).await
     }
 
     /// Applies `update` to the first document matching `filter`, or inserts one built from the filter's equalities
     /// and the update (with its `set_on_insert`s). Guarded updates are refused: the guard would turn into inserts.
+    /// On a model with a revision, an update adds one to it, and an insert starts it at 1.
     pub async fn upsert_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.run_update(filter, update, false, true).await
     }
 
     /// Writes only what changed between `old` and `new` (see [`Update::diff`]) to the document matching `filter`.
     /// Returns `None`, sending nothing, when the values are equal.
+    ///
+    /// On a model with a revision ([`Model::REVISION`]) the write is guarded: it applies only if the stored revision
+    /// is still `old`'s, and adds one to it in the same statement (the revision of `new` is not read: the diff never
+    /// writes the revision). If another writer changed the document since `old` was read, nothing is written and
+    /// the call fails with [`Error::Conflict`] (reload, apply the change again, retry); if no document matches
+    /// `filter`, with [`Error::NotFound`]. On success the stored revision is `old`'s plus one.
     pub async fn update_changes(
         &self,
         filter: Filter<M>,
@@ -334,18 +427,28 @@ impl<M: Model> Collection<M> {
         if update.is_empty() && !update.has_error() {
             return Ok(None);
         }
-        self.update_one(filter, update).await.map(Some)
+        let (Some((key, long)), Some(expected)) = (Self::revision_field(), old.revision()) else {
+            return self.update_one(filter, update).await.map(Some);
+        };
+        let guarded = Self::at_revision(filter.clone(), key, expected, long)?;
+        let result = self.update_one(guarded, update).await?;
+        if result.matched_count == 0 {
+            let id = || bson::serialize_to_document(old).ok().and_then(|mut d| d.remove("_id"));
+            return Err(self.missed(filter, key, expected, id).await);
+        }
+        Ok(Some(result))
     }
 
     /// Atomically updates the first document matching `filter` (in `sort` order, when given) and returns it as it
-    /// is after the update (`after = true`) or was before.
+    /// is after the update (`after = true`) or was before. On a model with a revision, the update adds one to it.
     pub async fn find_one_and_update(
         &self,
         filter: Filter<M>,
         update: Update<M>,
         options: FindAndModify<M>,
     ) -> Result<Option<M>> {
-        let (filter, built) = Self::prepare(filter, update, options.upsert)?;
+        let (filter, mut built) = Self::prepare(filter, update, options.upsert)?;
+        Self::bump_revision(&mut built.update);
         let sort = options.sort.map(|s| s.into_marked().map_err(Self::invalid)).transpose()?;
         let parts = [&filter, &built.update].into_iter().chain(&sort).chain(&built.array_filters);
         check_statement::<M>(parts.map(document_len))?;
@@ -368,16 +471,34 @@ impl<M: Model> Collection<M> {
     }
 
     /// Replaces the first document matching `filter` with `value` (checked like an insert). Prefer targeted updates:
-    /// a replacement re-sends every field and overwrites concurrent changes.
+    /// a replacement re-sends every field and, on a model without a revision, overwrites concurrent changes.
+    ///
+    /// On a model with a revision ([`Model::REVISION`]) the replacement is guarded: it applies only if the stored
+    /// revision equals `value`'s, and the stored document gets `value`'s revision plus one. If another writer changed
+    /// the document since `value` was read, nothing is written and the call fails with [`Error::Conflict`] (reload,
+    /// apply the change again, retry); if no document matches `filter`, with [`Error::NotFound`].
     pub async fn replace_one(
         &self,
         filter: Filter<M>,
         value: impl Borrow<M>,
     ) -> Result<mongodb::results::UpdateResult> {
-        let raw = encode(value.borrow())?;
-        let filter = Self::filter_doc(filter)?;
-        check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
-        self.raw.replace_one(filter, raw).await.map_err(Self::map_err)
+        let value = value.borrow();
+        let raw = encode(value)?;
+        let (Some((key, long)), Some(expected)) = (Self::revision_field(), value.revision()) else {
+            let filter = Self::filter_doc(filter)?;
+            check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
+            return self.raw.replace_one(filter, raw).await.map_err(Self::map_err);
+        };
+        let next = expected.checked_add(1).ok_or_else(|| Self::invalid("the revision is at its maximum".to_owned()))?;
+        let raw = with_element(&raw, key, Self::revision_value(next, long)?)?;
+        let guarded = Self::filter_doc(Self::at_revision(filter.clone(), key, expected, long)?)?;
+        check_statement::<M>([document_len(&guarded), raw.as_bytes().len()])?;
+        let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
+        let result = self.raw.replace_one(guarded, raw).await.map_err(Self::map_err)?;
+        if result.matched_count == 0 {
+            return Err(self.missed(filter, key, expected, || id).await);
+        }
+        Ok(result)
     }
 
     /// Deletes the first document matching `filter`; returns how many were deleted (0 or 1).

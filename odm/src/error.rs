@@ -87,6 +87,29 @@ pub enum Error {
         /// What is wrong, naming the stored path.
         reason: String,
     },
+    /// A guarded write ([`crate::Collection::update_changes`], [`crate::Collection::replace_one`] on a model with a
+    /// revision, see [`crate::Model::REVISION`]) found the document at another revision than the value it was based
+    /// on: another writer changed it since it was read. Nothing was written; reload the document, apply the change
+    /// to the fresh value and try again.
+    Conflict {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The `_id` of the document that moved on (boxed: errors stay small on the success path).
+        id: Box<Bson>,
+        /// The revision the write was based on.
+        expected: i64,
+        /// The stored revision when the conflict was found (`None`: the document holds none, e.g. written before the
+        /// model had a revision).
+        found: Option<i64>,
+    },
+    /// A guarded write found no document matching its filter: the document was deleted, or never inserted. Nothing
+    /// was written (and nothing was inserted).
+    NotFound {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The `_id` of the value the write was based on, when it has one.
+        id: Option<Box<Bson>>,
+    },
     /// A sync in verify mode found the database different from the models, or a report's pending drift was
     /// turned into an error ([`crate::SyncReport::require_in_sync`]); the plan says how.
     Drift(Box<crate::sync::plan::Plan>),
@@ -135,6 +158,26 @@ impl fmt::Display for Error {
                 write!(f, "{model}: key at `{path}` cannot be stored: {reason}; nothing was sent")
             }
             Error::InvalidOperation { model, reason } => write!(f, "{model}: {reason}; nothing was sent"),
+            Error::Conflict { model, id, expected, found } => {
+                let now = match found {
+                    Some(found) => format!("is at revision {found}"),
+                    None => "holds no revision".to_owned(),
+                };
+                write!(
+                    f,
+                    "{model} with _id {id}: the write was based on revision {expected}, but the stored document {now}: \
+                     another writer changed it since it was read, so nothing was written; reload the document, apply \
+                     the change again and retry"
+                )
+            }
+            Error::NotFound { model, id: Some(id) } => write!(
+                f,
+                "{model} with _id {id}: no document matches the filter (it was deleted, or never inserted), so nothing \
+                 was written"
+            ),
+            Error::NotFound { model, id: None } => {
+                write!(f, "{model}: no document matches the filter (it was deleted, or never inserted), so nothing was written")
+            }
             Error::Drift(plan) => write!(f, "the database differs from the models:\n{plan}"),
             Error::SharedCollection { namespace, first, second } if first == second => {
                 write!(f, "`{first}` is given to one sync twice (collection {namespace}); nothing was sent")

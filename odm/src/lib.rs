@@ -63,13 +63,15 @@
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
 //! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
-//! pushes keep the last N elements instead of being refused past the bound).
+//! pushes keep the last N elements instead of being refused past the bound), and on one integer field of a model
+//! `revision` (optimistic concurrency: guarded writes compare it and every typed write bumps it; see
+//! [`Model::REVISION`]).
 //!
 //! ## Typed paths, filters and updates
 //!
 //! A model's `fields()` gives typed paths ([`path`]) for filters, sorts and projections ([`filter`]) and targeted
 //! updates ([`update`], [`diff`]) run through [`Collection`]. Counters stay in step with their arrays in the same
-//! update; `_id`, shard keys and counters have no setter.
+//! update; `_id`, shard keys, counters and the revision have no setter.
 //!
 //! serde's `rename`, `rename_all`, `rename_all_fields`, `skip`, `skip_serializing_if`, `default`, `tag` and
 //! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `into`, unknown converters)
@@ -151,7 +153,7 @@ pub mod __private {
     pub use crate::kind::BsonKind;
     pub use crate::meta::{field, FieldMeta, FieldType, TypeMeta};
     pub use crate::model::{
-        Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
+        revision_of, Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
         ValidationLevel, VersionSpec, WriteConcernSpec,
     };
     pub use crate::path::encode::encode_schema;

@@ -228,6 +228,17 @@ pub struct VersionSpec {
     pub oldest: u32,
 }
 
+/// The value of a revision field as guarded writes compare it: `int` and `long` are the stored forms the rule
+/// allows (`revision-field`). Used by generated code.
+#[doc(hidden)]
+pub fn revision_of<T: BsonSchema + Serialize>(value: &T) -> Option<i64> {
+    match T::to_bson(value) {
+        Ok(Bson::Int32(n)) => Some(i64::from(n)),
+        Ok(Bson::Int64(n)) => Some(n),
+        _ => None,
+    }
+}
+
 /// A collection's document type. Derive it:
 ///
 /// ```
@@ -288,6 +299,54 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
         Self: Sized,
     {
         let _ = (version, raw);
+        None
+    }
+
+    /// The stored key of the model's revision, when one field says `#[odm(revision)]` (rule
+    /// [`revision-field`](crate::rules#revision-field)): optimistic concurrency, so that a write based on a stale
+    /// read fails instead of silently undoing someone else's change (a lost update).
+    ///
+    /// The rule, for every write through [`Collection`](crate::Collection):
+    ///
+    /// - [`Collection::update_changes`](crate::Collection::update_changes) and
+    ///   [`Collection::replace_one`](crate::Collection::replace_one) are *guarded*: the write applies only if the
+    ///   stored revision still equals the revision of the value it is based on (`old`, or the replacement), and it
+    ///   adds one to the revision in the same atomic statement. When the revision moved on, nothing is written and
+    ///   the call fails with [`Error::Conflict`](crate::Error::Conflict); when no document matches the filter at
+    ///   all, with [`Error::NotFound`](crate::Error::NotFound).
+    /// - Every other typed update (`update_one`, `update_many`, `upsert_one`, `find_one_and_update`) adds one to the
+    ///   revision of each document it changes, unguarded: it is based on no read, but a guarded write based on a
+    ///   read from before it must still see that the document changed. Guard it yourself with
+    ///   `f.revision().eq(r)` in the filter. An upsert that inserts starts the revision at 1.
+    /// - `insert_one` and `insert_many` store the value's revision as given (start new values at 0).
+    /// - Typed updates have no setter for the revision, and [`Update::diff`](crate::Update::diff) never writes it.
+    /// - After a guarded write, the stored revision is one more than your value's: reload the document, or add one
+    ///   to your copy, before you base another guarded write on it.
+    ///
+    /// Writes made around odm (the raw driver, the shell) change nothing about the revision unless they say so.
+    ///
+    /// ```
+    /// use odm::{Model, bson::oid::ObjectId};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Model, Serialize, Deserialize)]
+    /// #[odm(collection = "shop_cart")]
+    /// struct Cart {
+    ///     #[serde(rename = "_id")]
+    ///     id: ObjectId,
+    ///     #[serde(rename = "rv")]
+    ///     #[odm(revision)]
+    ///     revision: i64,
+    /// }
+    ///
+    /// assert_eq!(Cart::REVISION, Some("rv"));
+    /// assert_eq!(Cart { id: ObjectId::new(), revision: 7 }.revision(), Some(7));
+    /// ```
+    const REVISION: Option<&'static str> = None;
+
+    /// This value's revision (see [`Model::REVISION`]), which guarded writes compare with the stored one; `None`
+    /// when the model has no revision. The derive reads the field directly.
+    fn revision(&self) -> Option<i64> {
         None
     }
 

@@ -1,8 +1,9 @@
 //! Typed field paths: each carries its stored key path (short keys included) and the Rust type of the value there.
 //!
 //! `#[derive(Model)]` generates `Order::fields()`, a tree of paths mirroring the struct. A path knows its root model
-//! `R`, its value type `W` and an [`Access`] marker `A` that says which writes it accepts: `_id`, shard-key fields and
-//! array counters have no setter at all, and counted arrays only offer operations whose effect on the length is known.
+//! `R`, its value type `W` and an [`Access`] marker `A` that says which writes it accepts: `_id`, shard-key fields,
+//! array counters and the revision have no setter at all, and counted arrays only offer operations whose effect on
+//! the length is known.
 //!
 //! The path types themselves know stored keys only, so the schema can name them; what needs a stored type's
 //! [`BsonSchema`] (encoding by type, paths to elements and entries) is added here, and filtered elements (`$[id]`,
@@ -39,7 +40,7 @@ pub(crate) mod types;
 pub(crate) use self::types::{check_dynamic_keys, unencodable};
 pub use self::types::{
     Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, Fields, IdField, MapNode, Object, Path,
-    PathNode, Plain, RawPath, Root, ShardKeyField,
+    PathNode, Plain, RawPath, RevisionField, Root, ShardKeyField,
 };
 
 use serde::Serialize;
@@ -55,7 +56,8 @@ use crate::schema::BsonSchema;
     label = "cannot be written by a typed update",
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
             changes only together with its array: push to the array and odm updates the counter in the same update; \
-            the whole document (Root) is written with `replace_one`"
+            the revision (RevisionField) is bumped by one by every typed write, never set; the whole document (Root) \
+            is written with `replace_one`"
 )]
 pub trait Settable: Access {}
 impl Settable for Plain {}
@@ -67,7 +69,8 @@ impl Settable for Counted {}
     label = "not writable by this operator",
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
             changes only together with its array: push to the array and odm updates the counter in the same update; \
-            a counted array (Counted) takes `set` of the whole array and the array operators (`push`, `add_to_set`, \
+            the revision (RevisionField) is bumped by one by every typed write, never written otherwise; a counted \
+            array (Counted) takes `set` of the whole array and the array operators (`push`, `add_to_set`, \
             `pop_first`, …), which keep its counter in step"
 )]
 pub trait Writable: Access {}
@@ -113,6 +116,7 @@ impl Queryable for Counted {}
 impl Queryable for IdField {}
 impl Queryable for ShardKeyField {}
 impl Queryable for CounterField {}
+impl Queryable for RevisionField {}
 
 /// The encoder typed paths use by default; generated code reaches it through `odm::__private` only.
 pub(crate) mod encode {

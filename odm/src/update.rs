@@ -200,8 +200,9 @@ impl<T: DateLike> DateLike for Option<T> {
 /// Paths `$setOnInsert` may write: plain fields, and `_id` and shard keys, which an upsert writes once.
 #[diagnostic::on_unimplemented(
     message = "`$setOnInsert` cannot write this field (`{Self}`) (rule `update-protected`)",
-    label = "a counter or counted array would be written without its partner",
-    note = "push to the counted array instead: the counter follows in the same update"
+    label = "a counter or counted array would be written without its partner, and the revision is odm's to write",
+    note = "push to the counted array instead: the counter follows in the same update; the revision \
+            (RevisionField) needs no `$setOnInsert`: an upsert that inserts starts it at 1"
 )]
 pub trait InsertSettable: Access {}
 impl InsertSettable for Plain {}

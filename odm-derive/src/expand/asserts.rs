@@ -1,7 +1,8 @@
-//! Const assertions for what tokens cannot show: a type alias hiding an array or a non-integer counter.
+//! Const assertions for what tokens cannot show: a type alias hiding an array, a non-integer counter or revision.
 //! They run after type checking, so they see through aliases (bytemuck's `traits.rs` pattern).
 
 use crate::internals::ast::{counter_target, Container, Data, Field, Style};
+use crate::internals::resolve::Resolved;
 use crate::internals::rules;
 use crate::internals::source::{source, Source};
 use crate::internals::symbol::{COUNTER, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, UNBOUNDED};
@@ -17,8 +18,11 @@ fn is_syntactic_array(field: &Field) -> bool {
     matches!(ty::classify(t), TyKind::Array { .. })
 }
 
-pub fn expand(cont: &Container, _odm: &TokenStream) -> TokenStream {
+pub fn expand(cont: &Container, resolved: &Resolved) -> TokenStream {
     let mut out = TokenStream::new();
+    if let Some(field) = resolved.revision {
+        revision_assert(field, &mut out);
+    }
     match &cont.data {
         Data::Struct(fields) => {
             fields_asserts(fields, &mut out);
@@ -126,4 +130,21 @@ fn counter_asserts(fields: &[Field], out: &mut TokenStream) {
             const _: () = if !<#cty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!("{}", #msg) };
         });
     }
+}
+
+/// The revision through a type alias: its real type is an integer.
+fn revision_assert(field: &Field, out: &mut TokenStream) {
+    let (Some(at), TyKind::Other) = (&field.attrs.revision, ty::classify(field.ty)) else {
+        return; // decided from the tokens by the rules
+    };
+    let rty = field.ty;
+    let msg = rules::REVISION_FIELD.message(format_args!(
+        "revision `{}` must be an integer field (`i32`, `i64` or `u32`) that odm increments on every write; its type \
+         `{}` is not stored as `int` or `long`",
+        field.rust_name,
+        ty::display(rty)
+    ));
+    out.extend(quote_spanned! {at.span()=>
+        const _: () = if !<#rty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!(#msg) };
+    });
 }

@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
 /// Which writes a field's path accepts (`odm::path` markers).
-fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)]) -> &'static str {
+fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)], revision: Option<&Field>) -> &'static str {
     if field.key == "_id" {
         "IdField"
     } else if shard.iter().any(|(f, _)| f.rust_name == field.rust_name) {
@@ -17,6 +17,8 @@ fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)]) -> &'static
         "CounterField"
     } else if field.attrs.counter.is_some() {
         "Counted"
+    } else if revision.is_some_and(|r| std::ptr::eq(r, field)) {
+        "RevisionField"
     } else {
         "Plain"
     }
@@ -64,7 +66,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         let ty = f.ty;
         let key = &f.key;
         let vis = f.vis;
-        let m = format_ident!("{}", marker(f, fields, &shard));
+        let m = format_ident!("{}", marker(f, fields, &shard, resolved.revision));
         let span = f.ty_span;
         let ret = match source(f) {
             Source::Trait => quote_spanned!(span=> __odm::FieldNode<R, #ty, A, __odm::path::#m>),
@@ -99,7 +101,11 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         };
         let key = &f.key;
         let ty = f.ty;
-        let m = marker(f, fields, &shard);
+        let m = marker(f, fields, &shard, resolved.revision);
+        if m == "RevisionField" {
+            // The write that carries the diff bumps the revision; the diff never writes it.
+            return TokenStream::new();
+        }
         if m == "IdField" || m == "ShardKeyField" {
             let what = if m == "IdField" { "`_id`" } else { "a shard-key field" };
             return quote!(__odm::diff::frozen(&__old.#member, &__new.#member, __at, #key, #what, __out););

@@ -20,7 +20,7 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
     let declared = fields::declare(cont, odm);
     let schema_impl = schema::expand(cont, odm, &schema_extra);
     let model_impl = if cont.derive == Derive::Model { model::expand(cont, resolved, odm) } else { TokenStream::new() };
-    let asserts = asserts::expand(cont, odm);
+    let asserts = asserts::expand(cont, resolved);
     let body = wrap(odm, quote! { #schema_impl #model_impl #asserts #field_items });
     quote! { #declared #body }
 }

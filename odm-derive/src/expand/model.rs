@@ -33,6 +33,15 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
         )),
         _ => {}
     }
+    if let Some(rev) = resolved.revision.and_then(|f| Some((f.ident?, &f.key))) {
+        let (member, key) = rev;
+        items.extend(quote! {
+            const REVISION: __odm::Option<&'static str> = __odm::Some(#key);
+            fn revision(&self) -> __odm::Option<i64> {
+                __odm::revision_of(&self.#member)
+            }
+        });
+    }
     let (index_items, index_asserts) = super::indexes::expand(cont, resolved);
     // The attribute spells the server's name (`secondaryPreferred`); the enum variant is the same, capitalised.
     let variant = |ty: &str, v: &String| {

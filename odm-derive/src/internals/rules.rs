@@ -92,6 +92,8 @@ rules! {
     CAPPED_SIZE = "capped-size";
     CAPPED_TTL = "capped-ttl";
     CAPPED_LOG = "capped-log";
+    // Revisions (optimistic concurrency).
+    REVISION_FIELD = "revision-field";
     // Consistency settings.
     CONCERN_VALUE = "concern-value";
     CONCERN_JOURNAL = "concern-journal";

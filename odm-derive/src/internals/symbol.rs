@@ -93,6 +93,8 @@ pub const MAX_LEN: Symbol = Symbol("max_len");
 pub const MIN_LEN: Symbol = Symbol("min_len");
 /// `keep_last`.
 pub const KEEP_LAST: Symbol = Symbol("keep_last");
+/// `revision`.
+pub const REVISION: Symbol = Symbol("revision");
 
 // `index(...)`.
 /// `keys = "..."`.

@@ -45,6 +45,8 @@ markers! {
     ShardKeyField: child = ShardKeyField, elem = ShardKeyField;
     /// An array counter: it changes only together with its array.
     CounterField: child = CounterField, elem = CounterField;
+    /// The model's revision (`#[odm(revision)]`): every typed write bumps it by one, so no update sets it.
+    RevisionField: child = RevisionField, elem = RevisionField;
 }
 
 /// An `arrayFilters` entry contributed by a filtered positional path (`$[id]`).

@@ -505,6 +505,8 @@ pub struct Field {
     pub min_len: Option<Sp<usize>>,
     /// Pushes keep only the last `max_items` elements (`$slice`), instead of being refused past the bound.
     pub keep_last: Option<Sp<()>>,
+    /// `#[odm(revision)]`: the model's revision, guarded and bumped by odm's writes (optimistic concurrency).
+    pub revision: Option<Sp<()>>,
     // serde
     pub rename: Option<Sp<String>>,
     pub skip_serializing: Option<Sp<()>>,
@@ -520,7 +522,7 @@ pub struct Field {
 
 const ODM_FIELD: &[Symbol] = &[
     MAX_ITEMS, MIN_ITEMS, UNBOUNDED, COUNTER, NULLABLE, MIXED, NOT_A_DATE, BSON_TYPE, CUSTOM_ID, MAX_LEN, MIN_LEN,
-    KEEP_LAST,
+    KEEP_LAST, REVISION,
 ];
 
 impl Field {
@@ -537,6 +539,7 @@ impl Field {
         let mut max_len = Attr::none(cx, MAX_LEN);
         let mut min_len = Attr::none(cx, MIN_LEN);
         let mut keep_last = Attr::none(cx, KEEP_LAST);
+        let mut revision = Attr::none(cx, REVISION);
         let mut unknown_odm = false;
         each_nested(cx, attrs, ODM, |meta| {
             let p = &meta.path;
@@ -577,6 +580,8 @@ impl Field {
                 flag(&mut custom_id);
             } else if p == KEEP_LAST {
                 flag(&mut keep_last);
+            } else if p == REVISION {
+                flag(&mut revision);
             } else {
                 unknown_odm = true;
                 unknown(cx, meta, "odm field", ODM_FIELD);
@@ -654,6 +659,7 @@ impl Field {
             max_len: max_len.get(),
             min_len: min_len.get(),
             keep_last: keep_last.get(),
+            revision: revision.get(),
             rename: rename.get(),
             skip_serializing: skip_serializing.get(),
             skip_serializing_if: skip_serializing_if.get(),

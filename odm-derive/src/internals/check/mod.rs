@@ -4,6 +4,7 @@
 
 pub mod index;
 pub mod query;
+pub mod revision;
 pub mod version;
 pub mod writes;
 
@@ -27,6 +28,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     index::check(cx, cont, resolved);
     query::check(cx, cont, resolved);
     writes::check(cx, cont, resolved);
+    revision::check(cx, cont, resolved);
     version::check(cx, cont);
     check_generics(cx, cont);
     names::check_container_names(cx, cont);

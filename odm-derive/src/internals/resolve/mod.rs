@@ -1,7 +1,8 @@
 //! The resolve stage: runs once, after parsing and before the rules, and turns the small languages written inside
 //! string attributes (an index's `keys`, `partial` and `weights`, the model's `shard_key`, the declared queries)
-//! into a resolved model of fields, paths and kinds. The rules report the errors found here and check the rest;
-//! the generators read only this model, so no language is parsed twice and every stage sees the same meaning.
+//! into a resolved model of fields, paths and kinds, and picks the model's revision field. The rules report the
+//! errors found here and check the rest; the generators read only this model, so no language is parsed twice and
+//! every stage sees the same meaning.
 //!
 //! Nothing here reports to the context: an error is kept, with the part of the literal it is about, for the rule
 //! that owns it, which decides whether it is shown (a `partial` error waits until the `keys` resolve, say).
@@ -34,6 +35,8 @@ pub struct Resolved<'a> {
     pub query_indexes: Vec<QueryIndex<'a>>,
     /// The declared shard key.
     pub shard_key: Option<ShardKey<'a>>,
+    /// The field marked `#[odm(revision)]` (the first, when several are: a rule reports the others).
+    pub revision: Option<&'a Field<'a>>,
 }
 
 /// The ESR index built for a declared query.
@@ -50,7 +53,13 @@ impl<'a> Resolved<'a> {
     /// Resolves every string attribute of `cont` once. Only structs with named fields have paths to resolve.
     pub fn new(cont: &'a Container<'a>) -> Self {
         let Data::Struct(fields) = &cont.data else {
-            return Resolved { indexes: Vec::new(), queries: Vec::new(), query_indexes: Vec::new(), shard_key: None };
+            return Resolved {
+                indexes: Vec::new(),
+                queries: Vec::new(),
+                query_indexes: Vec::new(),
+                shard_key: None,
+                revision: None,
+            };
         };
         let a = &cont.attrs;
         let indexes: Vec<Index> =
@@ -65,7 +74,8 @@ impl<'a> Resolved<'a> {
             })
             .collect();
         let shard_key = a.shard_key.as_ref().map(|sk| shard::resolve_shard_key(fields, &sk.value));
-        Resolved { indexes, queries, query_indexes, shard_key }
+        let revision = fields.iter().find(|f| f.attrs.revision.is_some());
+        Resolved { indexes, queries, query_indexes, shard_key, revision }
     }
 
     /// The shard key's fields, in order, with `hashed` marks (none without a shard key).
