@@ -150,3 +150,44 @@ async fn the_validator_pins_the_current_version() {
         &doc! { "bsonType": "int", "enum": [3] }
     );
 }
+
+#[tokio::test]
+async fn the_schema_checker_reports_older_versions_apart_from_broken_documents() {
+    let db = odm::testing::database("versions_check").await;
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let (v1a, v1b, v2, broken) = (ObjectId::new(), ObjectId::new(), ObjectId::new(), ObjectId::new());
+    raw.insert_one(doc! { "_id": v1a, "n": "Ada Lovelace" }).await.unwrap();
+    raw.insert_one(doc! { "_id": v1b, "_v": 1, "n": "Alan Turing" }).await.unwrap();
+    raw.insert_one(doc! { "_id": v2, "_v": 2, "f": "Grace", "l": "Hopper" }).await.unwrap();
+    raw.insert_one(doc! { "_id": broken, "_v": 3, "f": 7, "l": "x", "em": [], "ec": 0 }).await.unwrap();
+    let coll = Collection::<Contact>::new(&db);
+    coll.insert_one(Contact {
+        id: ObjectId::new(),
+        v: Version,
+        first: "a".into(),
+        last: "b".into(),
+        emails: vec![],
+        email_count: 0,
+    })
+    .await
+    .unwrap();
+
+    let report = coll.check_schema().run().await.expect("check");
+    println!("{report}");
+    assert_eq!((report.checked, report.failing, report.older), (5, 1, 3), "{report}");
+    assert!(!report.is_clean());
+    let older: Vec<(Option<i64>, u64)> = report
+        .findings
+        .iter()
+        .filter(|f| f.check == odm::check::Check::OlderVersion)
+        .map(|f| (f.version, f.count))
+        .collect();
+    assert!(older.contains(&(Some(1), 1)) && older.contains(&(Some(2), 1)) && older.contains(&(None, 1)), "{older:?}");
+    // The broken current document is explained; the older ones are not explained as broken.
+    let broken_findings: Vec<_> =
+        report.findings.iter().filter(|f| f.check != odm::check::Check::OlderVersion).collect();
+    assert!(!broken_findings.is_empty());
+    assert!(broken_findings.iter().all(|f| f.sample_ids == [odm::bson::Bson::ObjectId(broken)]), "{report}");
+    assert!(report.to_string().contains("3 are at older versions the model reads"), "{report}");
+}

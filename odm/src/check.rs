@@ -50,6 +50,10 @@ pub enum Check {
     /// The document fails the validator, but no single part explains it: a validator changed on the server (rule
     /// [`model-validation`](crate::rules#model-validation)).
     Other,
+    /// The document is at an older version the model still reads (see [`crate::version`]): not corrupt, awaiting
+    /// migration (rule [`version-field`](crate::rules#version-field)). Such documents are counted apart, in
+    /// [`SchemaReport::older`], and not explained part by part.
+    OlderVersion,
 }
 
 impl Check {
@@ -62,6 +66,7 @@ impl Check {
             Check::Unexpected => "closed-open",
             Check::Counter => "counter-in-step",
             Check::Other => "model-validation",
+            Check::OlderVersion => "version-field",
         }
     }
 
@@ -73,6 +78,7 @@ impl Check {
             Check::Unexpected => "holds keys the model does not declare",
             Check::Counter => "differs from the length of",
             Check::Other => "fails the validator",
+            Check::OlderVersion => "is at an older version the model reads",
         }
     }
 }
@@ -89,6 +95,8 @@ pub struct Finding {
     pub stored_path: String,
     /// For a counter, the Rust path of the array it counts.
     pub array: Option<String>,
+    /// For [`Check::OlderVersion`], the stored version (`None`: no version key, read as the oldest).
+    pub version: Option<i64>,
     /// The id of the rule the documents break ([`crate::rules`]).
     pub rule: &'static str,
     /// How many documents fail it.
@@ -99,6 +107,16 @@ pub struct Finding {
 
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const RULE: &str = "rule";
+        if self.check == Check::OlderVersion {
+            let at = match self.version {
+                Some(v) => format!("at version {v}"),
+                None => "without a version key (read as the oldest version)".to_owned(),
+            };
+            write!(f, "{} document(s) {at}: an older version the model reads; migrate them", self.count)?;
+            write!(f, " ({RULE} `{}`)", self.rule)?;
+            return self.samples(f);
+        }
         let field = if self.stored_path.is_empty() {
             "the document".to_owned()
         } else {
@@ -110,8 +128,13 @@ impl fmt::Display for Finding {
             write!(f, " `{array}`")?;
         }
         // Spelt apart so that only the rules page lists rule ids literally; the ids come from `Check::rule`.
-        const RULE: &str = "rule";
         write!(f, " ({RULE} `{}`)", self.rule)?;
+        self.samples(f)
+    }
+}
+
+impl Finding {
+    fn samples(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.sample_ids.is_empty() {
             let ids: Vec<String> = self.sample_ids.iter().map(ToString::to_string).collect();
             write!(f, "; e.g. _id {}", ids.join(", "))?;
@@ -127,22 +150,27 @@ pub struct SchemaReport {
     pub model: &'static str,
     /// Documents read.
     pub checked: u64,
-    /// Documents the validator refuses.
+    /// Documents the validator refuses, apart from those at an older version the model reads.
     pub failing: u64,
+    /// Documents at an older version the model still reads: not corrupt, but not yet migrated.
+    pub older: u64,
     /// Why, by part of the validator and field, most frequent first. A document breaking two parts counts in both.
     pub findings: Vec<Finding>,
 }
 
 impl SchemaReport {
-    /// True when every document matches the validator.
+    /// True when every document matches the validator: none failing, none at an older version.
     pub fn is_clean(&self) -> bool {
-        self.failing == 0
+        self.failing == 0 && self.older == 0
     }
 }
 
 impl fmt::Display for SchemaReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {} of {} document(s) fail the validator", self.model, self.failing, self.checked)?;
+        if self.older > 0 {
+            write!(f, "; {} are at older versions the model reads (migrate them)", self.older)?;
+        }
         for finding in &self.findings {
             write!(f, "\n  {finding}")?;
         }
@@ -226,7 +254,8 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         let validator = M::validator();
         let parts = parts(&validator);
         let total = raw.estimated_document_count().await?;
-        let mut report = SchemaReport { model: model_name::<M>(), checked: 0, failing: 0, findings: Vec::new() };
+        let mut report =
+            SchemaReport { model: model_name::<M>(), checked: 0, failing: 0, older: 0, findings: Vec::new() };
         let rust = |stored: &str| rust_name(M::type_meta(), stored, false).unwrap_or_else(|| stored.to_owned());
         let mut findings: Vec<Finding> = parts
             .iter()
@@ -235,6 +264,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
                 path: rust(&p.stored),
                 stored_path: p.stored.clone(),
                 array: p.array.as_deref().map(rust),
+                version: None,
                 rule: p.rule,
                 count: 0,
                 sample_ids: Vec::new(),
@@ -245,11 +275,13 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
             path: String::new(),
             stored_path: String::new(),
             array: None,
+            version: None,
             rule: Check::Other.rule(),
             count: 0,
             sample_ids: vec![],
         };
 
+        let mut older: Vec<Finding> = Vec::new();
         // One cursor over every `_id`, in order: batches never skip a document whose `_id` has another BSON type.
         let mut ids = raw.find(doc! {}).sort(doc! { "_id": 1 }).projection(doc! { "_id": 1 }).await?;
         let mut batch: Vec<Bson> = Vec::with_capacity(self.batch);
@@ -265,7 +297,40 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
             }
             if !batch.is_empty() {
                 report.checked += batch.len() as u64;
-                let failing = ids_matching(&raw, &batch, doc! { "$nor": [validator.clone()] }).await?;
+                let mut failing = ids_matching(&raw, &batch, doc! { "$nor": [validator.clone()] }).await?;
+                // Documents at an older version the model reads are not corrupt: counted apart, by version.
+                if let (Some(spec), false) = (M::VERSION, failing.is_empty()) {
+                    for v in (spec.oldest..spec.current).map(Some).chain([None]) {
+                        let filter = match v {
+                            Some(v) => doc! { spec.key: i64::from(v) },
+                            None => doc! { spec.key: { "$exists": false } },
+                        };
+                        let at = ids_matching(&raw, &failing, filter).await?;
+                        if at.is_empty() {
+                            continue;
+                        }
+                        failing.retain(|id| !at.contains(id));
+                        report.older += at.len() as u64;
+                        let version = v.map(i64::from);
+                        let i = match older.iter().position(|f| f.version == version) {
+                            Some(i) => i,
+                            None => {
+                                older.push(Finding {
+                                    check: Check::OlderVersion,
+                                    path: rust(spec.key),
+                                    stored_path: spec.key.to_owned(),
+                                    array: None,
+                                    version,
+                                    rule: Check::OlderVersion.rule(),
+                                    count: 0,
+                                    sample_ids: Vec::new(),
+                                });
+                                older.len() - 1
+                            }
+                        };
+                        record(&mut older[i], at, self.samples);
+                    }
+                }
                 report.failing += failing.len() as u64;
                 let mut explained = vec![false; failing.len()];
                 let mut broken_by: Vec<Vec<Bson>> = Vec::with_capacity(parts.len());
@@ -305,6 +370,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
             }
         }
         findings.push(other);
+        findings.extend(older);
         findings.retain(|f| f.count > 0);
         findings.sort_by_key(|f| std::cmp::Reverse(f.count));
         report.findings = findings;
