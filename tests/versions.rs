@@ -191,3 +191,62 @@ async fn the_schema_checker_reports_older_versions_apart_from_broken_documents()
     assert!(broken_findings.iter().all(|f| f.sample_ids == [odm::bson::Bson::ObjectId(broken)]), "{report}");
     assert!(report.to_string().contains("3 are at older versions the model reads"), "{report}");
 }
+
+/// Typed updates never leave a document mixing two versions and never skip older documents silently: they apply to
+/// current documents only, refuse (before writing) when older ones match, and `update_changes` stores an older
+/// document whole at the current version.
+#[tokio::test]
+async fn typed_updates_never_make_hybrids_nor_skip_older_documents_silently() {
+    let db = odm::testing::database("versions_updates").await;
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let (old, cur) = (ObjectId::new(), ObjectId::new());
+    raw.insert_one(doc! { "_id": old, "_v": 1, "n": "Alan Turing" }).await.unwrap();
+    let coll = Collection::<Contact>::new(&db);
+    let current =
+        Contact { id: cur, v: Version, first: "Grace".into(), last: "Hopper".into(), emails: vec![], email_count: 0 };
+    coll.insert_one(&current).await.unwrap();
+    let f = Contact::fields();
+    let stored = |id| {
+        let raw = raw.clone();
+        async move { raw.find_one(doc! { "_id": id }).await.unwrap().unwrap() }
+    };
+
+    // update_one on the older document: refused, nothing written.
+    let err = coll.update_one(f.id().eq(old), Update::new().set(f.last(), "T.")).await.expect_err("older");
+    let odm::Error::NotMigrated(n) = &err else { panic!("{err}") };
+    assert_eq!((n.count, n.version, n.current), (1, Some(1), 3));
+    assert!(err.to_string().contains("none of them was updated"), "{err}");
+    assert_eq!(stored(old).await, doc! { "_id": old, "_v": 1, "n": "Alan Turing" }, "no hybrid");
+    // On the current one: applied.
+    assert_eq!(coll.update_one(f.id().eq(cur), Update::new().set(f.last(), "H.")).await.unwrap().modified_count, 1);
+
+    // update_many matching both: refused before anything is written, the current document untouched too.
+    let err = coll.update_many(Filter::everything(), Update::new().set(f.last(), "X")).await.expect_err("older");
+    assert!(matches!(&err, odm::Error::NotMigrated(n) if n.count == 1), "{err}");
+    assert_eq!(stored(cur).await.get_str("l").unwrap(), "H.");
+    // An upsert would insert a second copy: refused as well.
+    let err = coll.upsert_one(f.id().eq(old), Update::new().set(f.last(), "Y")).await.expect_err("older");
+    assert!(matches!(err, odm::Error::NotMigrated(_)), "{err}");
+    assert_eq!(raw.count_documents(doc! {}).await.unwrap(), 2);
+    // find_one_and_update on the older one: refused too.
+    let err = coll
+        .find_one_and_update(f.id().eq(old), Update::new().set(f.last(), "Z"), FindAndModify::after())
+        .await
+        .expect_err("older");
+    assert!(matches!(err, odm::Error::NotMigrated(_)), "{err}");
+
+    // update_changes: read (migrated), change, write: the document is stored whole at version 3.
+    let before = coll.find_one(f.id().eq(old)).await.unwrap().unwrap();
+    let mut after = before.clone();
+    after.emails.push("alan@example.com".into());
+    after.email_count = 1;
+    coll.update_changes(f.id().eq(old), &before, &after).await.expect("migrates in the write");
+    let now = stored(old).await;
+    assert_eq!(now.get_i32("_v").unwrap(), 3);
+    assert!(!now.contains_key("n"), "no field of version 1 is left: {now}");
+    assert_eq!(coll.find_one(f.id().eq(old)).await.unwrap().unwrap(), after);
+    // Now every document is current: update_many applies to both.
+    let r = coll.update_many(Filter::everything(), Update::new().set(f.last(), "Q")).await.expect("all current");
+    assert_eq!(r.modified_count, 2);
+}

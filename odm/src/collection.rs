@@ -1,7 +1,9 @@
 //! A typed collection: create it from its model (validator, level, action), insert and read typed values.
 //! Writes are checked before they are sent (16 MiB), and validation failures come back as field-level errors.
 
-use crate::error::{model_name, DecodeError, Error, Result, VersionError, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};
+use crate::error::{
+    model_name, DecodeError, Error, NotMigratedError, Result, VersionError, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE,
+};
 use crate::filter::{Filter, Projection, Sort};
 use crate::meta::TypeMeta;
 use crate::model::Model;
@@ -261,7 +263,43 @@ impl<M: Model> Collection<M> {
             Some(guard) => filter.and(Filter::from_document(guard)),
             None => filter,
         };
-        Ok((Self::filter_doc(filter)?, built))
+        Ok((Self::current_only(Self::filter_doc(filter)?), built))
+    }
+
+    /// The model's version while it still reads older ones: typed updates then apply to current documents only.
+    fn migrating() -> Option<crate::model::VersionSpec> {
+        M::VERSION.filter(|spec| spec.oldest < spec.current)
+    }
+
+    /// `filter`, restricted to documents at the current version while the model reads older ones: a typed update
+    /// applied to an older document would leave it mixing two versions' fields.
+    fn current_only(filter: Document) -> Document {
+        match Self::migrating() {
+            Some(spec) => bson::doc! { "$and": [filter, { spec.key: i64::from(spec.current) }] },
+            None => filter,
+        }
+    }
+
+    /// The older-version documents matching `filter` (a typed filter, before [`Self::current_only`]): how many, and
+    /// one of them with its version. `None` when there are none, or the model reads no older version.
+    async fn older_matching(&self, filter: Option<&Document>, count: bool) -> Result<Option<NotMigratedError>> {
+        let (Some(spec), Some(filter)) = (Self::migrating(), filter) else { return Ok(None) };
+        let older = bson::doc! { "$and": [filter.clone(), { spec.key: { "$ne": i64::from(spec.current) } }] };
+        let Some(one) = self.raw.find_one(older.clone()).projection(bson::doc! { "_id": 1, spec.key: 1 }).await? else {
+            return Ok(None);
+        };
+        let count = if count { self.raw.count_documents(older).await? } else { 1 };
+        Ok(Some(NotMigratedError {
+            model: model_name::<M>(),
+            count,
+            id: one.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()),
+            version: match one.get(spec.key) {
+                Ok(Some(bson::RawBsonRef::Int32(v))) => Some(i64::from(v)),
+                Ok(Some(bson::RawBsonRef::Int64(v))) => Some(v),
+                _ => None,
+            },
+            current: spec.current,
+        }))
     }
 
     /// The model's revision (see [`Model::REVISION`]): its stored key, and whether it is stored as a `long`.
@@ -365,6 +403,14 @@ impl<M: Model> Collection<M> {
         many: bool,
         upsert: bool,
     ) -> Result<mongodb::results::UpdateResult> {
+        if many || upsert {
+            // Checked before writing: a partial `update_many` or an upsert inserting a second copy of an older
+            // document would both be worse than an error.
+            let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
+            if let Some(older) = self.older_matching(typed.as_ref(), true).await? {
+                return Err(Error::NotMigrated(Box::new(older)));
+            }
+        }
         let (filter, mut built) = Self::prepare(filter, update, upsert)?;
         Self::bump_revision(&mut built.update);
         check_statement::<M>([&filter, &built.update].into_iter().chain(&built.array_filters).map(document_len))?;
@@ -391,12 +437,26 @@ impl<M: Model> Collection<M> {
     /// On a model with a revision ([`Model::REVISION`]) the update also adds one to the revision, so a guarded write
     /// based on an earlier read sees the change; it is not itself guarded: add `f.revision().eq(r)` to `filter` to
     /// apply it only at revision `r`, or use [`Collection::update_changes`].
+    ///
+    /// On a versioned model that still reads older versions, only a document at the current version is updated; if
+    /// the filter matches only older ones, the call fails with [`Error::NotMigrated`] (see [`crate::version`]).
     pub async fn update_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
-        self.run_update(filter, update, false, false).await
+        // Only while older versions are read is the typed filter needed again (to look for older documents).
+        let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
+        let result = self.run_update(filter, update, false, false).await?;
+        if result.matched_count == 0 {
+            if let Some(older) = self.older_matching(typed.as_ref(), false).await? {
+                return Err(Error::NotMigrated(Box::new(older)));
+            }
+        }
+        Ok(result)
     }
 
     /// Applies `update` to every document matching `filter` (multi-document updates are stated explicitly). On a
     /// model with a revision, each changed document's revision grows by one.
+    ///
+    /// On a versioned model that still reads older versions, the update is refused with [`Error::NotMigrated`],
+    /// before anything is written, when any matching document is at an older version.
     pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.run_update(filter, update, true, false).await
     }
@@ -404,6 +464,8 @@ impl<M: Model> Collection<M> {
     /// Applies `update` to the first document matching `filter`, or inserts one built from the filter's equalities
     /// and the update (with its `set_on_insert`s). Guarded updates are refused: the guard would turn into inserts.
     /// On a model with a revision, an update adds one to it, and an insert starts it at 1.
+    /// On a versioned model, an older-version document matching the filter is refused like in
+    /// [`Collection::update_many`] (an upsert would otherwise insert a second, current copy).
     pub async fn upsert_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.run_update(filter, update, false, true).await
     }
@@ -427,14 +489,51 @@ impl<M: Model> Collection<M> {
         if update.is_empty() && !update.has_error() {
             return Ok(None);
         }
+        // Only while older versions are read is the typed filter needed again (to look for older documents).
+        let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
         let (Some((key, long)), Some(expected)) = (Self::revision_field(), old.revision()) else {
-            return self.update_one(filter, update).await.map(Some);
+            let result = self.run_update(filter, update, false, false).await?;
+            if result.matched_count == 0 {
+                if let Some(migrated) = self.migrate_by_replacing(typed.as_ref(), new).await? {
+                    return Ok(Some(migrated));
+                }
+            }
+            return Ok(Some(result));
         };
         let guarded = Self::at_revision(filter.clone(), key, expected, long)?;
-        let result = self.update_one(guarded, update).await?;
+        let result = self.run_update(guarded, update, false, false).await?;
         if result.matched_count == 0 {
+            if let Some(migrated) = self.migrate_by_replacing(typed.as_ref(), new).await? {
+                return Ok(Some(migrated));
+            }
             let id = || bson::serialize_to_document(old).ok().and_then(|mut d| d.remove("_id"));
             return Err(self.missed(filter, key, expected, id).await);
+        }
+        Ok(Some(result))
+    }
+
+    /// [`Collection::update_changes`] on a document stored at an older version: the diff of two current values cannot
+    /// be applied to it, so `new` is written whole (the migration happens in this write), guarded by the version the
+    /// document was found at so a concurrent migration or change is not overwritten. `None` when no older document
+    /// matches.
+    async fn migrate_by_replacing(
+        &self,
+        typed: Option<&Document>,
+        new: &M,
+    ) -> Result<Option<mongodb::results::UpdateResult>> {
+        let (Some(spec), Some(typed)) = (Self::migrating(), typed) else { return Ok(None) };
+        let Some(older) = self.older_matching(Some(typed), false).await? else { return Ok(None) };
+        let at = match older.version {
+            Some(v) => bson::doc! { spec.key: v },
+            None => bson::doc! { spec.key: { "$exists": false } },
+        };
+        let filter = bson::doc! { "$and": [typed.clone(), at] };
+        let raw = encode(new)?;
+        check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
+        let result = self.raw.replace_one(filter, raw).await.map_err(Self::map_err)?;
+        if result.matched_count == 0 {
+            // Changed or migrated meanwhile: report it rather than overwrite.
+            return Err(Error::NotMigrated(Box::new(older)));
         }
         Ok(Some(result))
     }
@@ -447,6 +546,13 @@ impl<M: Model> Collection<M> {
         update: Update<M>,
         options: FindAndModify<M>,
     ) -> Result<Option<M>> {
+        // Only while older versions are read is the typed filter needed again (to look for older documents).
+        let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
+        if options.upsert {
+            if let Some(older) = self.older_matching(typed.as_ref(), true).await? {
+                return Err(Error::NotMigrated(Box::new(older)));
+            }
+        }
         let (filter, mut built) = Self::prepare(filter, update, options.upsert)?;
         Self::bump_revision(&mut built.update);
         let sort = options.sort.map(|s| s.into_marked().map_err(Self::invalid)).transpose()?;
@@ -467,6 +573,11 @@ impl<M: Model> Collection<M> {
             .optional(array_filters, |a, f| a.array_filters(f))
             .await
             .map_err(Self::map_err)?;
+        if found.is_none() {
+            if let Some(older) = self.older_matching(typed.as_ref(), false).await? {
+                return Err(Error::NotMigrated(Box::new(older)));
+            }
+        }
         found.as_ref().map(decode).transpose()
     }
 

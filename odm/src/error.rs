@@ -38,6 +38,9 @@ pub enum Error {
     /// A stored document is at a version this binary does not read: written by a newer release, or older than the
     /// oldest version the model still lists (see [`crate::version`]).
     Version(Box<VersionError>),
+    /// A typed update matched documents at an older version the model reads: applied to them it would leave a
+    /// document mixing two versions' fields, so none of them was updated (see [`crate::version`]).
+    NotMigrated(Box<NotMigratedError>),
     /// The encoded document exceeds 16 MiB; it was not sent.
     DocumentTooLarge {
         /// The model's Rust type name.
@@ -136,6 +139,7 @@ impl fmt::Display for Error {
             Error::Serialize { model, source } => write!(f, "{model}: cannot serialize to BSON: {source}"),
             Error::Decode(d) => d.fmt(f),
             Error::Version(v) => v.fmt(f),
+            Error::NotMigrated(n) => n.fmt(f),
             Error::DocumentTooLarge { model, size, limit } => write!(
                 f,
                 "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
@@ -191,6 +195,36 @@ impl fmt::Display for Error {
             Error::Config(m) => f.write_str(m),
             Error::Driver(e) => write!(f, "{e}"),
         }
+    }
+}
+
+/// Documents a typed update matched at an older version ([`Error::NotMigrated`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotMigratedError {
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// How many documents matching the filter are at an older version (at least 1).
+    pub count: u64,
+    /// The `_id` of one of them.
+    pub id: Option<Bson>,
+    /// Its version (`None`: no version key, read as the oldest).
+    pub version: Option<i64>,
+    /// The version this release writes.
+    pub current: u32,
+}
+
+impl fmt::Display for NotMigratedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let NotMigratedError { model, count, id, version, current } = self;
+        let id = id.as_ref().map_or_else(String::new, |id| format!(" _id {id}"));
+        let version = version.map_or_else(|| "without a version key".to_owned(), |v| format!("at version {v}"));
+        write!(
+            f,
+            "{model}: {count} document(s) matching the filter are at an older version (e.g.{id}, {version}); a typed \
+             update would leave them mixing that version's fields with version {current}'s, so none of them was \
+             updated: store them at version {current} first (read, which migrates, then `replace_one` or \
+             `update_changes`), then retry"
+        )
     }
 }
 

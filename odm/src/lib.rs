@@ -121,7 +121,7 @@ pub mod version;
 pub use bson;
 pub use check::{SchemaCheck, SchemaReport};
 pub use collection::{create_collection, create_command, decode, encode, Collection, Decoded, Find, FindAndModify};
-pub use error::{DecodeError, Error, FieldFailure, ValidationError, VersionError};
+pub use error::{DecodeError, Error, FieldFailure, NotMigratedError, ValidationError, VersionError};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use kind::BsonKind;

@@ -5,6 +5,16 @@
 //! A model declares its version and keeps the shapes it still reads; each older shape says how it becomes the next
 //! one. Every typed read (`find`, `find_one`, `find_one_and_update`, streams) returns the current type.
 //!
+//! Writes never leave a document mixing two versions, and never skip an older one silently. While the model still
+//! reads older versions:
+//! - typed updates (`update_one`, `update_many`, `upsert_one`, `find_one_and_update`) apply to documents at the
+//!   current version only; `update_many` and upserts are refused before anything is written when any matching
+//!   document is older, and `update_one`/`find_one_and_update` fail when only older documents match
+//!   ([`Error::NotMigrated`](crate::Error::NotMigrated), naming how many and one `_id`);
+//! - [`Collection::update_changes`](crate::Collection::update_changes) on an older document writes the new value
+//!   whole, so the migration happens in that write (guarded by the version it was found at);
+//! - `insert_one` and `replace_one` write whole current values, at the current version.
+//!
 //! ```
 //! use odm::{Model, Upgrade, Version};
 //! use serde::{Deserialize, Serialize};
