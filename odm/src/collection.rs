@@ -99,7 +99,7 @@ fn with_element(raw: &RawDocumentBuf, key: &str, value: Bson) -> Result<RawDocum
 /// version it does not read with [`Error::Version`] (see [`crate::version`]).
 pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
     if let Some(spec) = M::VERSION {
-        let stored = match raw.get(spec.key) {
+        let version = match raw.get(spec.key) {
             Ok(Some(bson::RawBsonRef::Int32(v))) => i64::from(v),
             Ok(Some(bson::RawBsonRef::Int64(v))) => v,
             // Not a version this model wrote: decoding as the current shape names the field.
@@ -107,7 +107,6 @@ pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
             // Written before the model had versions: the oldest shape it reads.
             Ok(None) => i64::from(spec.oldest),
         };
-        let version = stored;
         if version != i64::from(spec.current) {
             let id = || raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
             let older = u32::try_from(version).ok().filter(|v| *v >= spec.oldest && *v < spec.current);
@@ -491,25 +490,25 @@ impl<M: Model> Collection<M> {
         }
         // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
-        let (Some((key, long)), Some(expected)) = (Self::revision_field(), old.revision()) else {
-            let result = self.run_update(filter, update, false, false).await?;
-            if result.matched_count == 0 {
-                if let Some(migrated) = self.migrate_by_replacing(typed.as_ref(), new).await? {
-                    return Ok(Some(migrated));
-                }
-            }
-            return Ok(Some(result));
+        let revision = Self::revision_field().zip(old.revision());
+        let guarded = match revision {
+            Some(((key, long), expected)) => Self::at_revision(filter.clone(), key, expected, long)?,
+            None => filter.clone(),
         };
-        let guarded = Self::at_revision(filter.clone(), key, expected, long)?;
         let result = self.run_update(guarded, update, false, false).await?;
-        if result.matched_count == 0 {
-            if let Some(migrated) = self.migrate_by_replacing(typed.as_ref(), new).await? {
-                return Ok(Some(migrated));
-            }
-            let id = || bson::serialize_to_document(old).ok().and_then(|mut d| d.remove("_id"));
-            return Err(self.missed(filter, key, expected, id).await);
+        if result.matched_count > 0 {
+            return Ok(Some(result));
         }
-        Ok(Some(result))
+        if let Some(migrated) = self.migrate_by_replacing(typed.as_ref(), new).await? {
+            return Ok(Some(migrated));
+        }
+        match revision {
+            Some(((key, _), expected)) => {
+                let id = || bson::serialize_to_document(old).ok().and_then(|mut d| d.remove("_id"));
+                Err(self.missed(filter, key, expected, id).await)
+            }
+            None => Ok(Some(result)),
+        }
     }
 
     /// [`Collection::update_changes`] on a document stored at an older version: the diff of two current values cannot
