@@ -1,13 +1,16 @@
 //! Versioned models against a real server: documents of every version the model reads come back as the current
 //! type, migrated step by step; a document of a version it does not read is refused with both versions named; the
-//! validator pins the current version.
+//! validator pins the current version, and accepts every version's shape while older documents remain.
+
+mod support;
 
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::{Collection, Filter, FindAndModify, Model, Update, Upgrade, Version};
+use odm::{Collection, Filter, FindAndModify, Model, SchemaSync, SyncMode, Update, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 
 /// Version 1: a full name, no version key (written before the model was versioned).
-#[derive(Deserialize)]
+#[derive(odm::Embedded, Deserialize)]
+#[odm(closed)]
 struct ContactV1 {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -16,7 +19,8 @@ struct ContactV1 {
 }
 
 /// Version 2: the name split in two.
-#[derive(Deserialize)]
+#[derive(odm::Embedded, Deserialize)]
+#[odm(closed)]
 struct ContactV2 {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -249,4 +253,64 @@ async fn typed_updates_never_make_hybrids_nor_skip_older_documents_silently() {
     // Now every document is current: update_many applies to both.
     let r = coll.update_many(Filter::everything(), Update::new().set(f.last(), "Q")).await.expect("all current");
     assert_eq!(r.modified_count, 2);
+}
+
+#[tokio::test]
+async fn while_older_documents_remain_the_validator_accepts_each_version_then_sync_tightens_it() {
+    let db = odm::testing::database("versions_rollout").await;
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    // Written before the model was versioned, and by version 2.
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    raw.insert_many([
+        doc! { "_id": ObjectId::new(), "n": "Ada Lovelace" },
+        doc! { "_id": ObjectId::new(), "_v": 2, "f": "Grace", "l": "Hopper" },
+    ])
+    .await
+    .expect("older documents");
+    let sync = || SchemaSync::new(db.client()).database(db.name()).model::<Contact>().mode(SyncMode::Apply);
+    sync().run().await.expect("sync").require_in_sync().expect("in sync");
+    let live = support::collection_options(&db, Contact::COLLECTION).await;
+    let rollout = odm::version::accepting_older::<Contact>().expect("the model reads older versions");
+    assert_eq!(live.get_document("validator").unwrap(), &rollout, "older documents remain: every version's shape");
+    assert_eq!(odm::version::version_of_validator(&rollout), Some(3));
+    assert_eq!(live.get_str("validationLevel").unwrap_or("strict"), "strict");
+
+    for (what, ok) in [
+        ("version 1, without the key", doc! { "n": "A B" }),
+        ("version 1", doc! { "_v": 1, "n": "A B" }),
+        ("version 2", doc! { "_v": 2, "f": "A", "l": "B" }),
+        ("version 3", doc! { "_v": 3, "f": "A", "l": "B", "em": ["a@b.c"], "ec": 1 }),
+    ] {
+        raw.insert_one(ok).await.unwrap_or_else(|e| panic!("{what} is accepted: {e}"));
+    }
+    for (what, bad) in [
+        ("a version 1 shape at version 2", doc! { "_v": 2, "n": "A B" }),
+        ("a version 2 shape at version 1", doc! { "_v": 1, "f": "A", "l": "B" }),
+        ("a version 2 shape without the key", doc! { "f": "A", "l": "B" }),
+        ("a hybrid of versions 1 and 3", doc! { "_v": 3, "n": "A B", "f": "A", "l": "B", "em": [], "ec": 0 }),
+        ("version 1 with a field of version 2", doc! { "_v": 1, "n": "A B", "f": "A" }),
+        ("a version the model does not read", doc! { "_v": 4, "f": "A", "l": "B", "em": [], "ec": 0 }),
+        ("version 3 with its counter out of step", doc! { "_v": 3, "f": "A", "l": "B", "em": ["x"], "ec": 0 }),
+        ("version 3 missing a field", doc! { "_v": 3, "f": "A", "l": "B", "ec": 0 }),
+    ] {
+        let err = raw.insert_one(&bad).await.expect_err(what);
+        let err = odm::Error::from_write::<Contact>(err);
+        assert!(matches!(err, odm::Error::Validation(_)), "{what}: {err}");
+        if what == "version 3 missing a field" {
+            assert!(err.to_string().contains("Contact.emails"), "the current version's field is named: {err}");
+        }
+    }
+
+    // Migrate every older document (read current, write whole), then sync again: the validator tightens.
+    let coll = Collection::<Contact>::new(&db);
+    for c in coll.find(Filter::everything()).await.expect("read every version") {
+        coll.replace_one(Contact::fields().id().eq(c.id), &c).await.expect("write current");
+    }
+    let plan = sync().plan().await.expect("plan");
+    assert!(plan.to_string().contains("replace validator (version 3)"), "{plan}");
+    sync().run().await.expect("sync").require_in_sync().expect("tightened");
+    let live = support::collection_options(&db, Contact::COLLECTION).await;
+    assert_eq!(live.get_document("validator").unwrap(), &Contact::validator(), "the current version alone");
+    raw.insert_one(doc! { "_v": 1, "n": "A B" }).await.expect_err("version 1 is refused once none are left");
+    assert!(sync().plan().await.expect("plan").is_in_sync());
 }

@@ -291,6 +291,11 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// versions the model reads (see [`crate::version`]).
     const VERSION: Option<VersionSpec> = None;
 
+    /// The older shapes a versioned model still reads (`older(…)`, oldest first), with what its validator needs of
+    /// them while such documents remain (see [`crate::version::accepting_older`]). Generated.
+    #[doc(hidden)]
+    const OLDER: &'static [crate::version::older::OlderShape] = &[];
+
     /// Reads a document stored at an older `version`, migrating it step by step to the current type; `None` when
     /// the model does not read that version. Generated for versioned models.
     #[doc(hidden)]
@@ -369,8 +374,20 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// one `{$expr: …}` per counted array when it has several. Separate clauses, because the server's report of a
     /// refused write (code 121) says which clause failed but not which part of one expression: so the error names the
     /// counter out of step (see [`crate::ValidationError`]).
+    ///
+    /// A versioned model's validator names its version in the schema's `title` (`"version 3"`), so a sync can tell
+    /// that a newer binary already synced the collection; while documents of older versions remain, sync installs
+    /// [`crate::version::accepting_older`] instead.
     fn validator() -> Document {
-        let mut v = doc! { "$jsonSchema": Self::bson_schema() };
+        let schema = match Self::VERSION {
+            Some(spec) => {
+                let mut titled = doc! { "title": crate::version::older::title(spec.current) };
+                titled.extend(Self::bson_schema());
+                titled
+            }
+            None => Self::bson_schema(),
+        };
+        let mut v = doc! { "$jsonSchema": schema };
         let mut exprs = Self::counter_exprs();
         match exprs.len() {
             0 => {}

@@ -15,12 +15,20 @@
 //!   whole, so the migration happens in that write (guarded by the version it was found at);
 //! - `insert_one` and `replace_one` write whole current values, at the current version.
 //!
+//! The validator follows the data. Each older shape derives [`Embedded`](crate::Embedded) (with the keys its
+//! documents were written with), so while documents of older versions remain, sync installs
+//! [`accepting_older`]: every version the model reads, each in its own shape tied to its version, and nothing else.
+//! Once none are left (after a batch migration, or once every one was rewritten), sync tightens it to the current
+//! version alone ([`Model::validator`](crate::Model::validator)), through the staged rollout. Each validator names
+//! its version, so a binary with an older version of the model leaves a collection a newer one synced alone (see
+//! [`crate::sync`]).
+//!
 //! ```
 //! use odm::{Model, Upgrade, Version};
 //! use serde::{Deserialize, Serialize};
 //!
 //! /// Version 1: one `name`.
-//! #[derive(Deserialize)]
+//! #[derive(odm::Embedded, Deserialize)]
 //! struct ProfileV1 {
 //!     #[serde(rename = "_id")]
 //!     id: odm::bson::oid::ObjectId,
@@ -56,6 +64,14 @@
 //! assert_eq!((read.first.as_str(), read.last.as_str()), ("Ada", "Lovelace"));
 //! assert_eq!(Profile::VERSION, Some(odm::VersionSpec { key: "_v", current: 2, oldest: 1 }));
 //! ```
+
+pub(crate) mod older;
+mod rollout;
+
+pub use older::version_of_validator;
+#[doc(hidden)]
+pub use older::{shape, OlderShape, OlderVersion};
+pub use rollout::accepting_older;
 
 use crate::diff::{Diff, DiffPath};
 use crate::path::{Access, Path};

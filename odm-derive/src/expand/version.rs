@@ -49,9 +49,19 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             }
         }
     });
+    // What the validator accepts while older documents remain: each shape's schema, spanned at its type so that a
+    // shape without one is reported where `older(…)` names it.
+    let shapes = older.iter().enumerate().map(|(i, ty)| {
+        let v = oldest + i as u32;
+        quote_spanned!(ty.span()=> __odm::version::shape::<#ty>(#v))
+    });
+    let older_items = (!older.is_empty()).then(|| {
+        quote! { const OLDER: &'static [__odm::version::OlderShape] = &[#(#shapes),*]; }
+    });
     let items = quote! {
         const VERSION: __odm::Option<__odm::VersionSpec> =
             __odm::Some(__odm::VersionSpec { key: #key, current: #current, oldest: #oldest });
+        #older_items
         #read_older
     };
 

@@ -3,6 +3,7 @@
 use super::plan::{Action, Namespace, StaleHandling};
 use super::spec::ModelSpec;
 use crate::index::IndexSpec;
+use crate::version::version_of_validator;
 use bson::{doc, Bson, Document};
 
 fn level_of(options: &Document) -> &str {
@@ -13,9 +14,28 @@ fn action_of(options: &Document) -> &str {
     options.get_str("validationAction").unwrap_or("error")
 }
 
-pub(super) fn diff_collection(m: &ModelSpec, ns: &Namespace, options: &Document, actions: &mut Vec<Action>) {
+/// Compares a collection's options with its model. `older_remain`: the collection holds documents of versions older
+/// than the model's current one, so a versioned model's validator must still accept them. Returns `false` when a
+/// newer version of the model synced the collection: that is reported, and nothing else about it is compared.
+pub(super) fn diff_collection(
+    m: &ModelSpec,
+    ns: &Namespace,
+    options: &Document,
+    older_remain: bool,
+    actions: &mut Vec<Action>,
+) -> bool {
     let live_validator = options.get_document("validator").ok();
-    let same_validator = live_validator.is_some_and(|v| crate::index::same_document(v, &m.validator));
+    if let (Some(spec), Some(live)) = (m.version, live_validator.and_then(version_of_validator)) {
+        if live > spec.current {
+            actions.push(Action::CollectionAhead { ns: ns.clone(), live, model: spec.current });
+            return false;
+        }
+    }
+    let validator = match &m.rollout_validator {
+        Some(rollout) if older_remain => rollout,
+        _ => &m.validator,
+    };
+    let same_validator = live_validator.is_some_and(|v| crate::index::same_document(v, validator));
     if !same_validator || level_of(options) != m.level.as_str() || action_of(options) != m.action.as_str() {
         actions.push(Action::UpdateValidator {
             ns: ns.clone(),
@@ -24,7 +44,7 @@ pub(super) fn diff_collection(m: &ModelSpec, ns: &Namespace, options: &Document,
             live_action: action_of(options).to_owned(),
             command: doc! {
                 "collMod": m.collection,
-                "validator": m.validator.clone(),
+                "validator": validator.clone(),
                 "validationLevel": m.level.as_str(),
                 "validationAction": m.action.as_str(),
             },
@@ -50,6 +70,7 @@ pub(super) fn diff_collection(m: &ModelSpec, ns: &Namespace, options: &Document,
     if !same {
         actions.push(Action::CappedMismatch { ns: ns.clone(), live, desired });
     }
+    true
 }
 
 /// Matches declared indexes to live ones: by name first, then by structure.

@@ -25,13 +25,33 @@
 //!
 //! Ownership: indexes are matched by structure (key pattern and identity options) and owned by name (`idx_…`).
 //! An index odm does not own is never changed or dropped; a conflict with one is reported, not "fixed".
-//! Collections no model names are never read or touched.
+//! Collections no model names are never read or touched (except the leases of versioned collections, below).
 //!
 //! Many replicas may sync at once: a collection or index created by a concurrent sync counts as done
 //! (`NamespaceExists`, `IndexBuildAlreadyInProgress` and identical-index replies are expected outcomes).
+//!
+//! ## Versioned models: rollouts and fleets
+//!
+//! A versioned model's validator names its version (`title: "version 3"`). While the collection holds documents of
+//! older versions, the validator sync wants is [`crate::version::accepting_older`] (every version the model reads,
+//! each in its own shape); once none are left, the current version's alone ([`Model::validator`]). Both reach the
+//! collection through the [`ValidatorRollout`] asked for.
+//!
+//! Replicas of two versions of an application may start together. A binary whose model is older than the live
+//! validator's version changes nothing about that collection — neither validator nor index — and reports
+//! [`Action::CollectionAhead`] (information, not drift: it keeps serving). Syncs that change a versioned collection
+//! take turns through a lease (one document per collection in `<db>.odm_sync_lock`, the one collection a sync writes
+//! that no model names) and plan that collection again once they hold it, so an older binary that planned before a
+//! newer one synced sees the collection ahead instead of undoing it. Declare the version from a model's first
+//! release (`version = 1`): a binary without one cannot tell that a collection is ahead.
+//!
+//! One collection has one model, except for versions of one model: a model listed in another's `older(…)` may be
+//! given to the same sync (the newer one stands for both); two unrelated models on one collection are refused with
+//! [`Error::SharedCollection`].
 
 mod diff;
 mod execute;
+mod lock;
 mod mode;
 pub mod plan;
 mod read;
@@ -46,6 +66,7 @@ use diff::{diff_collection, diff_indexes};
 use read::{list_collections, list_indexes_of};
 
 use crate::error::{Error, Result};
+use crate::index::IndexSpec;
 use crate::model::Model;
 use bson::{Bson, Document};
 use mongodb::Client;
@@ -145,11 +166,7 @@ impl<'c> SchemaSync<'c> {
                 }
                 return Err(Error::Drift(Box::new(plan)));
             }
-            let mut outcomes = Vec::with_capacity(plan.actions.len());
-            for action in &plan.actions {
-                outcomes.push(execute::execute(self.client, self.mode, self.rollout, action).await?);
-            }
-            let report = SyncReport { plan, outcomes };
+            let report = self.execute(plan).await?;
             for (action, outcome) in report.remaining() {
                 let ns = action.namespace();
                 tracing::warn!(target: "odm::sync", ns = %ns, kind = action.kind(), outcome = ?outcome, "still differs: {action}");
@@ -160,27 +177,84 @@ impl<'c> SchemaSync<'c> {
         .map_err(|_| self.timed_out("sync"))?
     }
 
+    /// Carries out `plan`, collection by collection. A versioned collection with something to change is synced
+    /// under its lease and planned again once the lease is held, so a sync acts on what is live then: a newer
+    /// binary that synced meanwhile makes the collection ahead, and nothing of it is changed.
+    async fn execute(&self, plan: Plan) -> Result<SyncReport> {
+        let mut actions = Vec::with_capacity(plan.actions.len());
+        let mut outcomes = Vec::with_capacity(plan.actions.len());
+        let mut planned = plan.actions.into_iter().peekable();
+        for (db_name, models) in self.by_database()? {
+            let db = self.client.database(db_name);
+            for m in models {
+                let mut these = Vec::new();
+                while let Some(a) =
+                    planned.next_if(|a| a.namespace().db == db_name && a.namespace().collection == m.collection)
+                {
+                    these.push(a);
+                }
+                if m.version.is_some() && these.iter().any(Action::is_drift) {
+                    let lease = lock::acquire(&db, m.collection).await?;
+                    let synced = self.sync_collection(&db, db_name, m).await;
+                    lease.release().await;
+                    let (a, o) = synced?;
+                    actions.extend(a);
+                    outcomes.extend(o);
+                } else {
+                    for action in these {
+                        outcomes.push(execute::execute(self.client, self.mode, self.rollout, &action).await?);
+                        actions.push(action);
+                    }
+                }
+            }
+        }
+        Ok(SyncReport { plan: Plan { actions }, outcomes })
+    }
+
+    /// Plans one collection from what is live now, and carries the plan out.
+    async fn sync_collection(
+        &self,
+        db: &mongodb::Database,
+        db_name: &str,
+        m: &ModelSpec,
+    ) -> Result<(Vec<Action>, Vec<Outcome>)> {
+        let live = list_collections(db, &[m.collection]).await?.remove(m.collection);
+        let indexes = match live {
+            Some(_) => read::list_indexes(db, m.collection).await?,
+            None => Vec::new(),
+        };
+        let actions = plan_collection(db, db_name, m, live, indexes, self.stale).await?;
+        let mut outcomes = Vec::with_capacity(actions.len());
+        for action in &actions {
+            outcomes.push(execute::execute(self.client, self.mode, self.rollout, action).await?);
+        }
+        Ok((actions, outcomes))
+    }
+
     fn timed_out(&self, what: &str) -> Error {
         Error::Config(format!("{what} did not finish within {:?}; is the server reachable?", self.timeout))
     }
 
     /// The models grouped by database, in model order; refuses two models on one collection before anything
-    /// is sent.
+    /// is sent, unless one is an earlier version of the other (listed in its `older(…)`): then the newer one
+    /// stands for both.
     fn by_database(&self) -> Result<Vec<(&str, Vec<&ModelSpec>)>> {
         let mut by_db: Vec<(&str, Vec<&ModelSpec>)> = Vec::new();
         for m in &self.models {
             let db = self.db_name(m)?;
             match by_db.iter_mut().find(|(d, _)| *d == db) {
-                Some((_, ms)) => {
-                    if let Some(first) = ms.iter().find(|o| o.collection == m.collection) {
+                Some((_, ms)) => match ms.iter_mut().find(|o| o.collection == m.collection) {
+                    Some(first) if first.supersedes(m) => {}
+                    Some(first) if m.supersedes(first) => *first = m,
+                    Some(first) => {
                         return Err(Error::SharedCollection {
                             namespace: format!("{db}.{}", m.collection),
                             first: first.type_name,
                             second: m.type_name,
-                        });
+                        })
                     }
-                    ms.push(m)
-                }
+                    None => ms.push(m),
+                },
                 None => by_db.push((db, vec![m])),
             }
         }
@@ -199,26 +273,44 @@ impl<'c> SchemaSync<'c> {
             let existing: Vec<&str> = names.into_iter().filter(|c| live.contains_key(*c)).collect();
             let mut live_indexes = list_indexes_of(&db, existing).await?;
             for m in models {
-                let ns = Namespace { db: db_name.to_owned(), collection: m.collection.to_owned() };
-                match live.remove(m.collection) {
-                    None => {
-                        actions.push(Action::CreateCollection { ns: ns.clone(), command: m.create_command() });
-                        for spec in &m.indexes {
-                            actions.push(Action::CreateIndex { ns: ns.clone(), spec: spec.clone() });
-                        }
-                    }
-                    Some(mut info) => {
-                        let options = match info.remove("options") {
-                            Some(Bson::Document(options)) => options,
-                            _ => Document::new(),
-                        };
-                        diff_collection(m, &ns, &options, &mut actions);
-                        let listed = live_indexes.remove(m.collection).unwrap_or_default();
-                        diff_indexes(&ns, &m.indexes, &listed, self.stale, &mut actions);
-                    }
-                }
+                let listed = live_indexes.remove(m.collection).unwrap_or_default();
+                actions.extend(plan_collection(&db, db_name, m, live.remove(m.collection), listed, self.stale).await?);
             }
         }
         Ok(Plan { actions })
     }
+}
+
+/// The actions for one model's collection, from its `listCollections` entry (`None`: it does not exist) and its
+/// indexes. A versioned model that reads older versions asks whether any such document remains (one indexed
+/// `find_one`), which decides the validator it wants.
+async fn plan_collection(
+    db: &mongodb::Database,
+    db_name: &str,
+    m: &ModelSpec,
+    live: Option<Document>,
+    indexes: Vec<IndexSpec>,
+    stale: StaleHandling,
+) -> Result<Vec<Action>> {
+    let ns = Namespace { db: db_name.to_owned(), collection: m.collection.to_owned() };
+    let mut actions = Vec::new();
+    let Some(mut info) = live else {
+        actions.push(Action::CreateCollection { ns: ns.clone(), command: m.create_command() });
+        for spec in &m.indexes {
+            actions.push(Action::CreateIndex { ns: ns.clone(), spec: spec.clone() });
+        }
+        return Ok(actions);
+    };
+    let options = match info.remove("options") {
+        Some(Bson::Document(options)) => options,
+        _ => Document::new(),
+    };
+    let older_remain = match (m.version, &m.rollout_validator) {
+        (Some(spec), Some(_)) => read::has_older_documents(db, m.collection, spec).await?,
+        _ => false,
+    };
+    if diff_collection(m, &ns, &options, older_remain, &mut actions) {
+        diff_indexes(&ns, &m.indexes, &indexes, stale, &mut actions);
+    }
+    Ok(actions)
 }

@@ -89,6 +89,17 @@ pub enum Action {
         /// What sync will do with it.
         handling: StaleHandling,
     },
+    /// A newer version of the application already synced the collection: its validator is of a later version of the
+    /// model than this binary's. Nothing about the collection is changed (neither the validator nor any index), so
+    /// an older binary never undoes what a newer one installed; it keeps serving.
+    CollectionAhead {
+        /// Where.
+        ns: Namespace,
+        /// The version the live validator was generated for.
+        live: u32,
+        /// This binary's version of the model.
+        model: u32,
+    },
     /// Capped settings differ; a collection cannot become (un)capped in place.
     CappedMismatch {
         /// Where.
@@ -123,6 +134,7 @@ impl Action {
             | Action::RebuildIndex { ns, .. }
             | Action::IndexConflict { ns, .. }
             | Action::StaleIndex { ns, .. }
+            | Action::CollectionAhead { ns, .. }
             | Action::CappedMismatch { ns, .. } => ns,
         }
     }
@@ -137,13 +149,15 @@ impl Action {
             Action::RebuildIndex { .. } => "rebuildIndex",
             Action::IndexConflict { .. } => "indexConflict",
             Action::StaleIndex { .. } => "staleIndex",
+            Action::CollectionAhead { .. } => "collectionAhead",
             Action::CappedMismatch { .. } => "cappedMismatch",
         }
     }
 
-    /// True when this is drift (something differs), false for information only (a stale index kept as asked).
+    /// True when this is drift (something differs), false for information only (a stale index kept as asked, a
+    /// collection a newer version of the application owns now).
     pub fn is_drift(&self) -> bool {
-        !matches!(self, Action::StaleIndex { handling: StaleHandling::Keep, .. })
+        !matches!(self, Action::StaleIndex { handling: StaleHandling::Keep, .. } | Action::CollectionAhead { .. })
     }
 
     /// The commands that carry the action out, in order (empty when a person has to decide).
@@ -161,7 +175,10 @@ impl Action {
             Action::StaleIndex { ns, live, handling: StaleHandling::Drop } => {
                 vec![doc! { "dropIndexes": &ns.collection, "index": &live.name }]
             }
-            Action::StaleIndex { .. } | Action::IndexConflict { .. } | Action::CappedMismatch { .. } => Vec::new(),
+            Action::StaleIndex { .. }
+            | Action::IndexConflict { .. }
+            | Action::CappedMismatch { .. }
+            | Action::CollectionAhead { .. } => Vec::new(),
         }
     }
 }
@@ -190,7 +207,12 @@ impl fmt::Display for Action {
                 let level = command.get_str("validationLevel").unwrap_or("strict");
                 let action = command.get_str("validationAction").unwrap_or("error");
                 let what = if live.is_none() { "add validator" } else { "replace validator" };
-                write!(f, "{ns}: {what}; level {live_level} -> {level}, action {live_action} -> {action}")
+                let validator = command.get_document("validator").ok();
+                let versions = match validator.and_then(|v| v.get_document("$jsonSchema").ok()?.get_str("title").ok()) {
+                    Some(title) if title.starts_with("version ") => format!(" ({title})"),
+                    _ => String::new(),
+                };
+                write!(f, "{ns}: {what}{versions}; level {live_level} -> {level}, action {live_action} -> {action}")
             }
             Action::CreateIndex { spec, .. } => write!(f, "{ns}: create index {spec}"),
             Action::ModifyIndex { name, change, .. } => match change {
@@ -214,6 +236,11 @@ impl fmt::Display for Action {
                 };
                 write!(f, "{ns}: stale owned index {}: {what}", live.name)
             }
+            Action::CollectionAhead { live, model, .. } => write!(
+                f,
+                "{ns}: the collection is ahead: a newer version of the application synced it (validator of version \
+                 {live}; this binary's model is version {model}); left as it is"
+            ),
             Action::CappedMismatch { live, desired, .. } => write!(
                 f,
                 "{ns}: capped settings differ (live {live:?}, declared {desired:?}); a collection cannot change this in \
@@ -269,7 +296,8 @@ impl Plan {
             out.push_str(&format!("\n// {action}\n"));
             let commands = action.commands();
             if commands.is_empty() {
-                out.push_str(&format!("print(`needs a decision (no command): ${{{description}}}`);\n"));
+                let what = if action.is_drift() { "needs a decision (no command)" } else { "note" };
+                out.push_str(&format!("print(`{what}: ${{{description}}}`);\n"));
             }
             let db = serde_json::Value::String(action.namespace().db.clone());
             for command in commands {

@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::index::IndexSpec;
+use crate::model::VersionSpec;
 use bson::{doc, Document};
 use futures_util::{stream, StreamExt, TryStreamExt};
 use mongodb::Database;
@@ -50,4 +51,12 @@ pub(super) async fn list_indexes(db: &Database, collection: &str) -> Result<Vec<
         Err(e) => return Err(e.into()),
     };
     Ok(listed.iter().filter_map(IndexSpec::from_listed).filter(|s| s.name != "_id_").collect())
+}
+
+/// True when `collection` holds a document of a version other than the model's current one (without the version
+/// key, or with another value): a versioned model's validator must then still accept older shapes.
+pub(super) async fn has_older_documents(db: &Database, collection: &str, spec: VersionSpec) -> Result<bool> {
+    let older = doc! { spec.key: { "$ne": i64::from(spec.current) } };
+    let coll = db.collection::<Document>(collection);
+    Ok(coll.find_one(older).projection(doc! { "_id": 1 }).await?.is_some())
 }

@@ -1,7 +1,7 @@
 //! What sync knows about one model: its collection, validator, options and declared indexes.
 
 use crate::index::IndexSpec;
-use crate::model::{Capped, Model, ValidationAction, ValidationLevel};
+use crate::model::{Capped, Model, ValidationAction, ValidationLevel, VersionSpec};
 use bson::{doc, Document};
 
 /// What sync knows about one model.
@@ -13,8 +13,16 @@ pub struct ModelSpec {
     pub db: Option<&'static str>,
     /// The collection.
     pub collection: &'static str,
-    /// The validator.
+    /// The validator (for a versioned model, of the current version alone).
     pub validator: Document,
+    /// For a versioned model: the version key and the versions it reads.
+    pub version: Option<VersionSpec>,
+    /// For a versioned model that reads older versions: the validator installed while documents of older versions
+    /// remain ([`crate::version::accepting_older`]).
+    pub rollout_validator: Option<Document>,
+    /// The Rust types of the older versions the model reads (full paths): a model of one of these types on the same
+    /// collection is an earlier version of this one, not a second model.
+    pub older_types: Vec<&'static str>,
     /// `validationLevel`.
     pub level: ValidationLevel,
     /// `validationAction`.
@@ -33,11 +41,19 @@ impl ModelSpec {
             db: M::DATABASE,
             collection: M::COLLECTION,
             validator: M::validator(),
+            version: M::VERSION,
+            rollout_validator: crate::version::accepting_older::<M>(),
+            older_types: M::OLDER.iter().map(|o| (o.type_name)()).collect(),
             level: M::VALIDATION_LEVEL,
             action: M::VALIDATION_ACTION,
             capped: M::CAPPED,
             indexes: M::indexes(),
         }
+    }
+
+    /// True when `other` is an earlier version of this model (this one lists its type in `older(…)`).
+    pub fn supersedes(&self, other: &ModelSpec) -> bool {
+        self.older_types.contains(&other.type_name)
     }
 
     /// The `create` command for this model's collection.

@@ -1,8 +1,8 @@
 // `version-step`: every older shape upgrades to the next one.
-use odm::{Model, Version};
+use odm::{Embedded, Model, Version};
 use serde::{Deserialize, Serialize};
 
-#[derive(Deserialize)]
+#[derive(Embedded, Deserialize)]
 struct ContactV1 {
     #[serde(rename = "n")]
     name: String,
