@@ -136,7 +136,7 @@ pub use odm_derive::{Embedded, Model};
 pub use path::{ArrayNode, AsPath, MapNode, Object, Path};
 pub use schema::BsonSchema;
 pub use sync::plan::{Action, Plan, StaleHandling};
-pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, ValidatorRollout};
+pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, Topology, ValidatorRollout};
 pub use text::Lowercase;
 pub use update::{BuiltUpdate, Update};
 pub use version::{Upgrade, Version};

@@ -160,3 +160,42 @@ mod tests {
         assert!(!actions.iter().any(|a| a.to_string().contains("manual")));
     }
 }
+
+/// What sync knows of sharding: whether the server is a cluster, and the live keys of its sharded collections.
+#[derive(Default)]
+pub(super) struct Sharding {
+    /// True on a sharded cluster (or when planning as for one).
+    pub(super) cluster: bool,
+    /// The live shard key of each sharded namespace among the models' (`<db>.<collection>`).
+    pub(super) live: std::collections::HashMap<String, Document>,
+}
+
+/// The sharding action for a model that declares a shard key (none when its collection is sharded by that key).
+pub(super) fn diff_sharding(
+    m: &ModelSpec,
+    ns: &Namespace,
+    sharding: &Sharding,
+    new_collection: bool,
+) -> Option<Action> {
+    let desired = m.shard_key?.to_document();
+    if !sharding.cluster {
+        return Some(Action::NotACluster { ns: ns.clone(), key: desired });
+    }
+    match sharding.live.get(&ns.to_string()) {
+        None => Some(Action::ShardCollection { ns: ns.clone(), key: desired, new_collection }),
+        Some(live) if same_key(live, &desired) => None,
+        Some(live) => Some(Action::ShardKeyMismatch { ns: ns.clone(), live: live.clone(), desired }),
+    }
+}
+
+/// Shard keys are ordered: same fields in the same order, each ranged (any number 1) or `"hashed"` alike.
+fn same_key(live: &Document, desired: &Document) -> bool {
+    let kind = |v: &Bson| match v {
+        Bson::String(s) => Some(s.clone()),
+        Bson::Int32(1) | Bson::Int64(1) => Some("1".to_owned()),
+        Bson::Double(d) if *d == 1.0 => Some("1".to_owned()),
+        _ => None,
+    };
+    live.len() == desired.len()
+        && live.iter().zip(desired).all(|((lk, lv), (dk, dv))| lk == dk && kind(lv).is_some() && kind(lv) == kind(dv))
+}

@@ -20,7 +20,12 @@ pub(super) async fn execute(
 ) -> Result<Outcome> {
     let allowed = match mode {
         SyncMode::Verify => false,
-        SyncMode::CreateMissing => matches!(action, Action::CreateCollection { .. } | Action::CreateIndex { .. }),
+        SyncMode::CreateMissing => matches!(
+            action,
+            Action::CreateCollection { .. }
+                | Action::CreateIndex { .. }
+                | Action::ShardCollection { new_collection: true, .. }
+        ),
         SyncMode::Apply => true,
     };
     let commands = action.commands();
@@ -28,10 +33,25 @@ pub(super) async fn execute(
         return Ok(Outcome::Pending);
     }
     let ns = action.namespace();
-    let db = client.database(&ns.db);
+    let db = client.database(action.command_database());
     tracing::info!(target: "odm::sync", ns = %ns, kind = action.kind(), "{action}");
     match action {
         Action::UpdateValidator { command, .. } => update_validator(&db, ns, command, rollout).await,
+        Action::ShardCollection { .. } => {
+            for command in &commands {
+                match run(&db, command).await {
+                    Ok(_) => {}
+                    // AlreadyInitialized: sharded meanwhile by a concurrent sync.
+                    Err(e) if e.code() == Some(23) => return Ok(Outcome::AlreadyDone),
+                    // CommandNotFound, Unauthorized, IllegalOperation: this server or user cannot shard.
+                    Err(e) if matches!(e.code(), Some(59) | Some(13) | Some(20)) => {
+                        return Ok(Outcome::Refused(e.server_message()))
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(Outcome::Done)
+        }
         Action::CreateIndex { spec, .. } => create_index(&db, ns, spec, &commands[0]).await,
         Action::RebuildIndex { desired, .. } => {
             match run(&db, &commands[0]).await {

@@ -30,6 +30,17 @@
 //! Many replicas may sync at once: a collection or index created by a concurrent sync counts as done
 //! (`NamespaceExists`, `IndexBuildAlreadyInProgress` and identical-index replies are expected outcomes).
 //!
+//! ## Sharding
+//!
+//! On a sharded cluster (a `mongos`: `hello` answers `msg: "isdbgrid"`, asked once, only when a model declares a
+//! shard key), a model's `shard_key` becomes [`Action::ShardCollection`]: `enableSharding` and `shardCollection`
+//! against `admin`, ranged or hashed as declared. A collection the sync creates is sharded even in
+//! [`SyncMode::CreateMissing`]; an existing one only in [`SyncMode::Apply`] (its documents then move between
+//! shards), and one sharded by another key is [`Action::ShardKeyMismatch`], left to a person. On any other server
+//! the key is a note ([`Action::NotACluster`], not drift) that shows the command a cluster would get. To export a
+//! cluster's plan from elsewhere, plan with [`Topology::Sharded`]: its mongosh script runs the sharding commands
+//! against `admin` like any other step.
+//!
 //! ## Versioned models: rollouts and fleets
 //!
 //! A versioned model's validator names its version (`title: "version 3"`). While the collection holds documents of
@@ -58,11 +69,11 @@ mod read;
 mod report;
 mod spec;
 
-pub use mode::{SyncMode, ValidatorRollout};
+pub use mode::{SyncMode, Topology, ValidatorRollout};
 pub use report::{Outcome, SyncReport};
 pub use spec::ModelSpec;
 
-use diff::{diff_collection, diff_indexes};
+use diff::{diff_collection, diff_indexes, diff_sharding, Sharding};
 use read::{list_collections, list_indexes_of};
 
 use crate::error::{Error, Result};
@@ -81,6 +92,7 @@ pub struct SchemaSync<'c> {
     mode: SyncMode,
     stale: StaleHandling,
     rollout: ValidatorRollout,
+    topology: Topology,
     timeout: Duration,
 }
 
@@ -94,6 +106,7 @@ impl<'c> SchemaSync<'c> {
             mode: SyncMode::default(),
             stale: StaleHandling::Keep,
             rollout: ValidatorRollout::default(),
+            topology: Topology::default(),
             timeout: Duration::from_secs(60),
         }
     }
@@ -130,6 +143,12 @@ impl<'c> SchemaSync<'c> {
     /// How changed validators reach non-empty collections.
     pub fn validator_rollout(mut self, rollout: ValidatorRollout) -> Self {
         self.rollout = rollout;
+        self
+    }
+
+    /// Whether to plan as for a sharded cluster (default: ask the server, when a model declares a shard key).
+    pub fn topology(mut self, topology: Topology) -> Self {
+        self.topology = topology;
         self
     }
 
@@ -223,7 +242,8 @@ impl<'c> SchemaSync<'c> {
             Some(_) => read::list_indexes(db, m.collection).await?,
             None => Vec::new(),
         };
-        let actions = plan_collection(db, db_name, m, live, indexes, self.stale).await?;
+        let sharding = self.sharding(&[m]).await?;
+        let actions = plan_collection(db, db_name, m, live, indexes, self.stale, &sharding).await?;
         let mut outcomes = Vec::with_capacity(actions.len());
         for action in &actions {
             outcomes.push(execute::execute(self.client, self.mode, self.rollout, action).await?);
@@ -261,8 +281,35 @@ impl<'c> SchemaSync<'c> {
         Ok(by_db)
     }
 
+    /// Whether the server is a cluster and, if so, how the models' collections are sharded: read only when a model
+    /// declares a shard key (one `hello` and one `config.collections` query).
+    async fn sharding(&self, models: &[&ModelSpec]) -> Result<Sharding> {
+        let sharded: Vec<String> = models
+            .iter()
+            .filter(|m| m.shard_key.is_some())
+            .map(|m| Ok(format!("{}.{}", self.db_name(m)?, m.collection)))
+            .collect::<Result<_>>()?;
+        if sharded.is_empty() {
+            return Ok(Sharding::default());
+        }
+        let cluster = match self.topology {
+            Topology::Detect => read::is_cluster(self.client).await?,
+            Topology::Sharded => true,
+            Topology::NotSharded => false,
+        };
+        let live = match self.topology {
+            Topology::Detect if cluster => read::shard_keys(self.client, sharded).await?,
+            // Planning for a cluster on a server that may not be one: its sharding catalog, if it has one.
+            Topology::Sharded => read::shard_keys(self.client, sharded).await.unwrap_or_default(),
+            _ => Default::default(),
+        };
+        Ok(Sharding { cluster, live })
+    }
+
     async fn plan_inner(&self) -> Result<Plan> {
         let by_db = self.by_database()?;
+        let all: Vec<&ModelSpec> = by_db.iter().flat_map(|(_, ms)| ms.iter().copied()).collect();
+        let sharding = self.sharding(&all).await?;
         let mut actions = Vec::new();
         for (db_name, models) in by_db {
             let db = self.client.database(db_name);
@@ -274,7 +321,8 @@ impl<'c> SchemaSync<'c> {
             let mut live_indexes = list_indexes_of(&db, existing).await?;
             for m in models {
                 let listed = live_indexes.remove(m.collection).unwrap_or_default();
-                actions.extend(plan_collection(&db, db_name, m, live.remove(m.collection), listed, self.stale).await?);
+                let live = live.remove(m.collection);
+                actions.extend(plan_collection(&db, db_name, m, live, listed, self.stale, &sharding).await?);
             }
         }
         Ok(Plan { actions })
@@ -291,6 +339,7 @@ async fn plan_collection(
     live: Option<Document>,
     indexes: Vec<IndexSpec>,
     stale: StaleHandling,
+    sharding: &Sharding,
 ) -> Result<Vec<Action>> {
     let ns = Namespace { db: db_name.to_owned(), collection: m.collection.to_owned() };
     let mut actions = Vec::new();
@@ -299,6 +348,7 @@ async fn plan_collection(
         for spec in &m.indexes {
             actions.push(Action::CreateIndex { ns: ns.clone(), spec: spec.clone() });
         }
+        actions.extend(diff_sharding(m, &ns, sharding, true));
         return Ok(actions);
     };
     let options = match info.remove("options") {
@@ -311,6 +361,7 @@ async fn plan_collection(
     };
     if diff_collection(m, &ns, &options, older_remain, &mut actions) {
         diff_indexes(&ns, &m.indexes, &indexes, stale, &mut actions);
+        actions.extend(diff_sharding(m, &ns, sharding, false));
     }
     Ok(actions)
 }

@@ -22,3 +22,18 @@ pub enum ValidatorRollout {
     /// Apply the model's validator, level and action in one `collMod`.
     Direct,
 }
+
+/// Whether the server is a sharded cluster, which decides whether sync shards collections whose models declare a
+/// shard key.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Topology {
+    /// Ask the server (`hello`: a `mongos` answers `msg: "isdbgrid"`), once per sync, only when a model declares a
+    /// shard key.
+    #[default]
+    Detect,
+    /// Plan as for a sharded cluster, whatever the server is: to export the cluster's plan (its mongosh script holds
+    /// the `shardCollection` commands) from a server that is not one.
+    Sharded,
+    /// Plan as for a server that is not a cluster: declared shard keys are noted, not applied.
+    NotSharded,
+}

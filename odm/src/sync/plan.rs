@@ -100,6 +100,36 @@ pub enum Action {
         /// This binary's version of the model.
         model: u32,
     },
+    /// The model declares a shard key and the cluster has not sharded the collection: `enableSharding` and
+    /// `shardCollection` (run against `admin`).
+    ShardCollection {
+        /// Where.
+        ns: Namespace,
+        /// The key document (`{ rg: 1, cu: 1 }`, `{ _id: "hashed" }`).
+        key: Document,
+        /// True when this sync creates the collection (it is empty): then even
+        /// [`SyncMode::CreateMissing`](super::SyncMode::CreateMissing) shards it; an existing collection is sharded in
+        /// [`SyncMode::Apply`](super::SyncMode::Apply) only, since its documents then move between shards.
+        new_collection: bool,
+    },
+    /// The collection is sharded by another key than the model declares; changing it (`reshardCollection`,
+    /// `refineCollectionShardKey`) is a person's decision.
+    ShardKeyMismatch {
+        /// Where.
+        ns: Namespace,
+        /// The live key.
+        live: Document,
+        /// The declared key.
+        desired: Document,
+    },
+    /// The model declares a shard key, but the server is not a sharded cluster (`mongos`): nothing to shard here.
+    /// Information, with the command a cluster would get.
+    NotACluster {
+        /// Where.
+        ns: Namespace,
+        /// The declared key document.
+        key: Document,
+    },
     /// Capped settings differ; a collection cannot become (un)capped in place.
     CappedMismatch {
         /// Where.
@@ -135,6 +165,9 @@ impl Action {
             | Action::IndexConflict { ns, .. }
             | Action::StaleIndex { ns, .. }
             | Action::CollectionAhead { ns, .. }
+            | Action::ShardCollection { ns, .. }
+            | Action::ShardKeyMismatch { ns, .. }
+            | Action::NotACluster { ns, .. }
             | Action::CappedMismatch { ns, .. } => ns,
         }
     }
@@ -150,6 +183,9 @@ impl Action {
             Action::IndexConflict { .. } => "indexConflict",
             Action::StaleIndex { .. } => "staleIndex",
             Action::CollectionAhead { .. } => "collectionAhead",
+            Action::ShardCollection { .. } => "shardCollection",
+            Action::ShardKeyMismatch { .. } => "shardKeyMismatch",
+            Action::NotACluster { .. } => "notACluster",
             Action::CappedMismatch { .. } => "cappedMismatch",
         }
     }
@@ -157,7 +193,20 @@ impl Action {
     /// True when this is drift (something differs), false for information only (a stale index kept as asked, a
     /// collection a newer version of the application owns now).
     pub fn is_drift(&self) -> bool {
-        !matches!(self, Action::StaleIndex { handling: StaleHandling::Keep, .. } | Action::CollectionAhead { .. })
+        !matches!(
+            self,
+            Action::StaleIndex { handling: StaleHandling::Keep, .. }
+                | Action::CollectionAhead { .. }
+                | Action::NotACluster { .. }
+        )
+    }
+
+    /// The database the action's commands run against: `admin` for sharding commands, else the collection's.
+    pub fn command_database(&self) -> &str {
+        match self {
+            Action::ShardCollection { .. } => "admin",
+            other => &other.namespace().db,
+        }
     }
 
     /// The commands that carry the action out, in order (empty when a person has to decide).
@@ -175,10 +224,15 @@ impl Action {
             Action::StaleIndex { ns, live, handling: StaleHandling::Drop } => {
                 vec![doc! { "dropIndexes": &ns.collection, "index": &live.name }]
             }
+            Action::ShardCollection { ns, key, .. } => {
+                vec![doc! { "enableSharding": &ns.db }, doc! { "shardCollection": ns.to_string(), "key": key.clone() }]
+            }
             Action::StaleIndex { .. }
             | Action::IndexConflict { .. }
             | Action::CappedMismatch { .. }
-            | Action::CollectionAhead { .. } => Vec::new(),
+            | Action::CollectionAhead { .. }
+            | Action::ShardKeyMismatch { .. }
+            | Action::NotACluster { .. } => Vec::new(),
         }
     }
 }
@@ -241,6 +295,17 @@ impl fmt::Display for Action {
                 "{ns}: the collection is ahead: a newer version of the application synced it (validator of version \
                  {live}; this binary's model is version {model}); left as it is"
             ),
+            Action::ShardCollection { key, .. } => write!(f, "{ns}: shard collection by {key}"),
+            Action::ShardKeyMismatch { live, desired, .. } => write!(
+                f,
+                "{ns}: sharded by {live}, but the model declares {desired}; left alone: changing a shard key \
+                 (reshardCollection, refineCollectionShardKey) is a decision for a person"
+            ),
+            Action::NotACluster { key, .. } => write!(
+                f,
+                "{ns}: shard key {key} not applied: the server is not a sharded cluster (on one, sync runs \
+                 sh.shardCollection(\"{ns}\", {key}))"
+            ),
             Action::CappedMismatch { live, desired, .. } => write!(
                 f,
                 "{ns}: capped settings differ (live {live:?}, declared {desired:?}); a collection cannot change this in \
@@ -299,7 +364,7 @@ impl Plan {
                 let what = if action.is_drift() { "needs a decision (no command)" } else { "note" };
                 out.push_str(&format!("print(`{what}: ${{{description}}}`);\n"));
             }
-            let db = serde_json::Value::String(action.namespace().db.clone());
+            let db = serde_json::Value::String(action.command_database().to_owned());
             for command in commands {
                 let json = Bson::Document(command).into_canonical_extjson();
                 out.push_str(&format!("odmStep({db}, {description}, {json});\n"));
@@ -320,6 +385,7 @@ impl Plan {
                     serde_json::json!({
                         "kind": a.kind(),
                         "db": ns.db,
+                        "commandDb": a.command_database(),
                         "collection": ns.collection,
                         "drift": a.is_drift(),
                         "description": a.to_string(),

@@ -5,7 +5,7 @@ use crate::index::IndexSpec;
 use crate::model::VersionSpec;
 use bson::{doc, Document};
 use futures_util::{stream, StreamExt, TryStreamExt};
-use mongodb::Database;
+use mongodb::{Client, Database};
 use std::collections::HashMap;
 
 /// How many `listIndexes` a plan keeps in flight. Across a network, a sequential sweep of many collections spends
@@ -59,4 +59,26 @@ pub(super) async fn has_older_documents(db: &Database, collection: &str, spec: V
     let older = doc! { spec.key: { "$ne": i64::from(spec.current) } };
     let coll = db.collection::<Document>(collection);
     Ok(coll.find_one(older).projection(doc! { "_id": 1 }).await?.is_some())
+}
+
+/// True when the client talks to a sharded cluster's router (`mongos` answers `hello` with `msg: "isdbgrid"`).
+pub(super) async fn is_cluster(client: &Client) -> Result<bool> {
+    let hello = client.database("admin").run_command(doc! { "hello": 1 }).await?;
+    Ok(hello.get_str("msg").ok() == Some("isdbgrid"))
+}
+
+/// The live shard keys of the named namespaces (`<db>.<collection>`) that are sharded, from `config.collections`.
+pub(super) async fn shard_keys(client: &Client, namespaces: Vec<String>) -> Result<HashMap<String, Document>> {
+    let sharded: Vec<Document> = client
+        .database("config")
+        .collection::<Document>("collections")
+        .find(doc! { "_id": { "$in": namespaces }, "dropped": { "$ne": true } })
+        .projection(doc! { "key": 1 })
+        .await?
+        .try_collect()
+        .await?;
+    Ok(sharded
+        .into_iter()
+        .filter_map(|c| Some((c.get_str("_id").ok()?.to_owned(), c.get_document("key").ok()?.clone())))
+        .collect())
 }

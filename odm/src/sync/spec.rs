@@ -1,7 +1,7 @@
 //! What sync knows about one model: its collection, validator, options and declared indexes.
 
 use crate::index::IndexSpec;
-use crate::model::{Capped, Model, ValidationAction, ValidationLevel, VersionSpec};
+use crate::model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, VersionSpec};
 use bson::{doc, Document};
 
 /// What sync knows about one model.
@@ -31,6 +31,8 @@ pub struct ModelSpec {
     pub capped: Option<Capped>,
     /// Declared indexes.
     pub indexes: Vec<IndexSpec>,
+    /// The declared shard key.
+    pub shard_key: Option<ShardKey>,
 }
 
 impl ModelSpec {
@@ -48,6 +50,7 @@ impl ModelSpec {
             action: M::VALIDATION_ACTION,
             capped: M::CAPPED,
             indexes: M::indexes(),
+            shard_key: M::SHARD_KEY,
         }
     }
 

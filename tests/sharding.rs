@@ -1,0 +1,98 @@
+//! Sharding without a cluster (the test server is not one): the sync plan for a cluster (its exact commands, in the
+//! DBA script too), the note elsewhere, and the filter analysis that keeps single-document operations on one shard.
+
+mod support;
+
+use odm::bson::{doc, oid::ObjectId};
+use odm::{Action, Model, Outcome, SchemaSync, SyncMode, Topology};
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "order_header", shard_key = "region, customer")]
+#[odm(index(keys = "region, customer"))]
+struct Order {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "rg")]
+    region: String,
+    #[serde(rename = "cu")]
+    customer: ObjectId,
+    #[serde(rename = "t")]
+    total: i64,
+}
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "web_click", shard_key = "id:hashed", index(keys = "id:hashed"))]
+struct Click {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "u")]
+    url: String,
+}
+
+#[tokio::test]
+async fn a_server_that_is_not_a_cluster_gets_a_note_with_the_command() {
+    let db = odm::testing::database("shard_note").await;
+    let sync = || SchemaSync::new(db.client()).database(db.name()).model::<Order>();
+    let report = sync().mode(SyncMode::Apply).run().await.expect("sync");
+    report.require_in_sync().expect("a note is not drift");
+    let kinds: Vec<&str> = report.plan.actions.iter().map(Action::kind).collect();
+    assert_eq!(kinds, ["createCollection", "createIndex", "notACluster"]);
+    let text = report.to_string();
+    let ns = format!("{}.order_header", db.name());
+    assert!(text.contains(&format!("sh.shardCollection(\"{ns}\", {{ \"rg\": 1, \"cu\": 1 }})")), "{text}");
+    let plan = sync().plan().await.expect("plan");
+    assert_eq!(plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["notACluster"]);
+    assert!(plan.is_in_sync());
+    assert!(plan.to_mongosh().contains("print(`note: "), "a note in the script, not a decision");
+    sync().mode(SyncMode::Verify).run().await.expect("verify passes").require_in_sync().expect("in sync");
+}
+
+#[tokio::test]
+async fn planning_for_a_cluster_shards_each_declared_key_with_the_exact_commands() {
+    let db = odm::testing::database("shard_plan").await;
+    let sync = || {
+        SchemaSync::new(db.client()).database(db.name()).model::<Order>().model::<Click>().topology(Topology::Sharded)
+    };
+    let plan = sync().plan().await.expect("plan");
+    let shard: Vec<&Action> = plan.actions.iter().filter(|a| a.kind() == "shardCollection").collect();
+    assert_eq!(shard.len(), 2, "{plan}");
+    assert_eq!(shard[0].command_database(), "admin");
+    assert_eq!(
+        shard[0].commands(),
+        [
+            doc! { "enableSharding": db.name() },
+            doc! { "shardCollection": format!("{}.order_header", db.name()), "key": { "rg": 1, "cu": 1 } },
+        ]
+    );
+    assert_eq!(shard[1].commands()[1].get_document("key").unwrap(), &doc! { "_id": "hashed" });
+    // The DBA script runs them against admin, in canonical Extended JSON.
+    let script = plan.to_mongosh();
+    assert!(
+        script.contains(&format!(
+            "odmStep(\"admin\", \"{}.order_header: shard collection by {{ \\\"rg\\\": 1, \\\"cu\\\": 1 }}\", \
+             {{\"shardCollection\":\"{}.order_header\",\"key\":{{\"rg\":{{\"$numberInt\":\"1\"}},\"cu\":{{\"$numberInt\":\"1\"}}}}}});",
+            db.name(),
+            db.name()
+        )),
+        "{script}"
+    );
+    let json = plan.to_json();
+    assert!(json.as_array().unwrap().iter().any(|a| a["kind"] == "shardCollection" && a["commandDb"] == "admin"));
+    // Verify fails on the unsharded collections; a collection created by the sync is sharded even in CreateMissing,
+    // where this server, not a cluster, refuses the command: reported, not a crash.
+    let err = sync().mode(SyncMode::Verify).run().await.expect_err("drift on a cluster");
+    assert!(matches!(err, odm::Error::Drift(_)), "{err}");
+    let report = sync().run().await.expect("sync");
+    let refused: Vec<&Outcome> = report
+        .plan
+        .actions
+        .iter()
+        .zip(&report.outcomes)
+        .filter(|(a, _)| a.kind() == "shardCollection")
+        .map(|(_, o)| o)
+        .collect();
+    assert_eq!(refused.len(), 2, "{report}");
+    assert!(refused.iter().all(|o| matches!(o, Outcome::Refused(_))), "{report}");
+    assert!(report.require_in_sync().is_err(), "an unsharded collection on a cluster stays drift");
+}
