@@ -4,7 +4,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId};
-use odm::{Action, Model, Outcome, SchemaSync, SyncMode, Topology};
+use odm::{Action, Collection, Filter, FindAndModify, Model, Outcome, SchemaSync, SyncMode, Topology, Update};
 use serde::{Deserialize, Serialize};
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -28,6 +28,79 @@ struct Click {
     id: ObjectId,
     #[serde(rename = "u")]
     url: String,
+}
+
+/// An order that may be looked up without its shard key, with a warning.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "order_archive", shard_key = "region", scatter = "warn")]
+#[odm(index(keys = "region"))]
+struct Archived {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "rg")]
+    region: String,
+    #[serde(rename = "t")]
+    total: i64,
+}
+
+#[tokio::test]
+async fn single_document_operations_that_would_reach_every_shard_are_refused_before_sending() {
+    let db = odm::testing::database("shard_scatter").await;
+    let orders = Collection::<Order>::new(&db);
+    let f = Order::fields();
+    let order = Order { id: ObjectId::new(), region: "eu".into(), customer: ObjectId::new(), total: 10 };
+    orders.insert_one(&order).await.expect("insert");
+    let pinned = || f.region().eq("eu").and(f.customer().eq(order.customer));
+
+    // Targeted: the whole shard key by equality, or `_id`.
+    assert_eq!(orders.find_one(pinned()).await.expect("targeted"), Some(order.clone()));
+    assert_eq!(orders.find_one(f.id().eq(order.id)).await.expect("by _id"), Some(order.clone()));
+    let more = pinned().and(f.total().gt(5));
+    assert!(
+        orders.update_one(more, Update::new().inc(f.total(), 1)).await.expect("targeted update").matched_count == 1
+    );
+
+    // Untargeted: refused, naming what is missing; nothing reaches the server.
+    let err = orders.find_one(f.region().eq("eu")).await.expect_err("region alone");
+    let odm::Error::ScatterGather(e) = &err else { panic!("{err}") };
+    assert_eq!((e.operation, e.missing.as_slice()), ("find_one", ["Order.customer".to_owned()].as_slice()));
+    assert!(err.to_string().contains("rule `shard-scatter`") && err.to_string().contains("nothing was sent"), "{err}");
+    let in_two = f.region().is_in(["eu", "us"]).and(f.customer().eq(order.customer));
+    assert!(matches!(orders.delete_one(in_two).await, Err(odm::Error::ScatterGather(_))), "$in of two values");
+    let by_total = || f.total().eq(11);
+    for (op, result) in [
+        ("update_one", orders.update_one(by_total(), Update::new().inc(f.total(), 1)).await.map(|_| ())),
+        ("upsert_one", orders.upsert_one(by_total(), Update::new().inc(f.total(), 1)).await.map(|_| ())),
+        ("replace_one", orders.replace_one(by_total(), &order).await.map(|_| ())),
+        ("delete_one", orders.delete_one(by_total()).await.map(|_| ())),
+        ("find_one_and_delete", orders.find_one_and_delete(by_total()).await.map(|_| ())),
+        (
+            "find_one_and_update",
+            orders
+                .find_one_and_update(by_total(), Update::new().inc(f.total(), 1), FindAndModify::after())
+                .await
+                .map(|_| ()),
+        ),
+    ] {
+        match result {
+            Err(odm::Error::ScatterGather(e)) => {
+                assert_eq!(e.operation, op);
+                assert_eq!(e.missing, ["Order.region", "Order.customer"]);
+            }
+            other => panic!("{op}: {other:?}"),
+        }
+    }
+    let stored = orders.find_one(f.id().eq(order.id)).await.unwrap().unwrap();
+    assert_eq!(stored.total, 11, "only the targeted update was applied");
+    // Multi-document operations are not single-document: they go everywhere by design.
+    assert_eq!(orders.update_many(by_total(), Update::new().inc(f.total(), 1)).await.unwrap().modified_count, 1);
+    assert_eq!(orders.count(Filter::everything()).await.unwrap(), 1);
+
+    // `scatter = "warn"`: sent anyway.
+    let archive = Collection::<Archived>::new(&db);
+    let a = Archived { id: ObjectId::new(), region: "eu".into(), total: 3 };
+    archive.insert_one(&a).await.unwrap();
+    assert_eq!(archive.find_one(Archived::fields().total().eq(3)).await.expect("warned, sent"), Some(a));
 }
 
 #[tokio::test]

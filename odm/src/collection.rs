@@ -2,11 +2,12 @@
 //! Writes are checked before they are sent (16 MiB), and validation failures come back as field-level errors.
 
 use crate::error::{
-    model_name, DecodeError, Error, NotMigratedError, Result, VersionError, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE,
+    model_name, DecodeError, Error, NotMigratedError, Result, ScatterGatherError, VersionError, MAX_DOCUMENT_SIZE,
+    MAX_STATEMENT_SIZE,
 };
 use crate::filter::{Filter, Projection, Sort};
 use crate::meta::TypeMeta;
-use crate::model::Model;
+use crate::model::{Model, Scatter};
 use crate::update::{BuiltUpdate, Update};
 use bson::{Bson, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
@@ -248,6 +249,33 @@ impl<M: Model> Collection<M> {
         filter.into_marked().map_err(Self::invalid)
     }
 
+    /// Checks, before sending, that a single-document operation on a sharded model reaches one shard (see
+    /// [`crate::shard`]): refused or logged per [`Model::SCATTER`].
+    fn one_shard(filter: &Document, operation: &'static str) -> Result<()> {
+        let Some(key) = M::SHARD_KEY else { return Ok(()) };
+        if M::SCATTER == Scatter::Allow {
+            return Ok(());
+        }
+        let missing = crate::shard::unpinned(filter, key.keys);
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let meta = M::type_meta();
+        let model = model_name::<M>();
+        let missing = missing
+            .into_iter()
+            .map(|k| crate::meta::rust_name(meta, k, false).unwrap_or_else(|| format!("{model}.{k}")))
+            .collect();
+        let err = ScatterGatherError { model, operation, missing };
+        match M::SCATTER {
+            Scatter::Warn => {
+                tracing::warn!(target: "odm::shard", model, operation, "{err}");
+                Ok(())
+            }
+            _ => Err(Error::ScatterGather(Box::new(err))),
+        }
+    }
+
     /// Builds `update` and folds its guards into `filter`.
     fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
         let mut built = update.build_marked().map_err(Self::invalid)?;
@@ -368,7 +396,9 @@ impl<M: Model> Collection<M> {
 
     /// The first document matching `filter`.
     pub async fn find_one(&self, filter: Filter<M>) -> Result<Option<M>> {
-        match self.raw.find_one(Self::filter_doc(filter)?).await? {
+        let filter = Self::filter_doc(filter)?;
+        Self::one_shard(&filter, "find_one")?;
+        match self.raw.find_one(filter).await? {
             Some(raw) => decode(&raw).map(Some),
             None => Ok(None),
         }
@@ -401,6 +431,7 @@ impl<M: Model> Collection<M> {
         update: Update<M>,
         many: bool,
         upsert: bool,
+        operation: &'static str,
     ) -> Result<mongodb::results::UpdateResult> {
         if many || upsert {
             // Checked before writing: a partial `update_many` or an upsert inserting a second copy of an older
@@ -411,6 +442,9 @@ impl<M: Model> Collection<M> {
             }
         }
         let (filter, mut built) = Self::prepare(filter, update, upsert)?;
+        if !many {
+            Self::one_shard(&filter, operation)?;
+        }
         Self::bump_revision(&mut built.update);
         check_statement::<M>([&filter, &built.update].into_iter().chain(&built.array_filters).map(document_len))?;
         let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
@@ -442,7 +476,7 @@ impl<M: Model> Collection<M> {
     pub async fn update_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
-        let result = self.run_update(filter, update, false, false).await?;
+        let result = self.run_update(filter, update, false, false, "update_one").await?;
         if result.matched_count == 0 {
             if let Some(older) = self.older_matching(typed.as_ref(), false).await? {
                 return Err(Error::NotMigrated(Box::new(older)));
@@ -457,7 +491,7 @@ impl<M: Model> Collection<M> {
     /// On a versioned model that still reads older versions, the update is refused with [`Error::NotMigrated`],
     /// before anything is written, when any matching document is at an older version.
     pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
-        self.run_update(filter, update, true, false).await
+        self.run_update(filter, update, true, false, "update_many").await
     }
 
     /// Applies `update` to the first document matching `filter`, or inserts one built from the filter's equalities
@@ -466,7 +500,7 @@ impl<M: Model> Collection<M> {
     /// On a versioned model, an older-version document matching the filter is refused like in
     /// [`Collection::update_many`] (an upsert would otherwise insert a second, current copy).
     pub async fn upsert_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
-        self.run_update(filter, update, false, true).await
+        self.run_update(filter, update, false, true, "upsert_one").await
     }
 
     /// Writes only what changed between `old` and `new` (see [`Update::diff`]) to the document matching `filter`.
@@ -495,7 +529,7 @@ impl<M: Model> Collection<M> {
             Some(((key, long), expected)) => Self::at_revision(filter.clone(), key, expected, long)?,
             None => filter.clone(),
         };
-        let result = self.run_update(guarded, update, false, false).await?;
+        let result = self.run_update(guarded, update, false, false, "update_changes").await?;
         if result.matched_count > 0 {
             return Ok(Some(result));
         }
@@ -553,6 +587,7 @@ impl<M: Model> Collection<M> {
             }
         }
         let (filter, mut built) = Self::prepare(filter, update, options.upsert)?;
+        Self::one_shard(&filter, "find_one_and_update")?;
         Self::bump_revision(&mut built.update);
         let sort = options.sort.map(|s| s.into_marked().map_err(Self::invalid)).transpose()?;
         let parts = [&filter, &built.update].into_iter().chain(&sort).chain(&built.array_filters);
@@ -596,12 +631,14 @@ impl<M: Model> Collection<M> {
         let raw = encode(value)?;
         let (Some((key, long)), Some(expected)) = (Self::revision_field(), value.revision()) else {
             let filter = Self::filter_doc(filter)?;
+            Self::one_shard(&filter, "replace_one")?;
             check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
             return self.raw.replace_one(filter, raw).await.map_err(Self::map_err);
         };
         let next = expected.checked_add(1).ok_or_else(|| Self::invalid("the revision is at its maximum".to_owned()))?;
         let raw = with_element(&raw, key, Self::revision_value(next, long)?)?;
         let guarded = Self::filter_doc(Self::at_revision(filter.clone(), key, expected, long)?)?;
+        Self::one_shard(&guarded, "replace_one")?;
         check_statement::<M>([document_len(&guarded), raw.as_bytes().len()])?;
         let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
         let result = self.raw.replace_one(guarded, raw).await.map_err(Self::map_err)?;
@@ -613,7 +650,9 @@ impl<M: Model> Collection<M> {
 
     /// Deletes the first document matching `filter`; returns how many were deleted (0 or 1).
     pub async fn delete_one(&self, filter: Filter<M>) -> Result<u64> {
-        Ok(self.raw.delete_one(Self::filter_doc(filter)?).await.map_err(Self::map_err)?.deleted_count)
+        let filter = Self::filter_doc(filter)?;
+        Self::one_shard(&filter, "delete_one")?;
+        Ok(self.raw.delete_one(filter).await.map_err(Self::map_err)?.deleted_count)
     }
 
     /// Deletes every document matching `filter` (stated explicitly); returns how many.
@@ -623,7 +662,9 @@ impl<M: Model> Collection<M> {
 
     /// Atomically deletes the first document matching `filter` and returns it.
     pub async fn find_one_and_delete(&self, filter: Filter<M>) -> Result<Option<M>> {
-        let found = self.raw.find_one_and_delete(Self::filter_doc(filter)?).await.map_err(Self::map_err)?;
+        let filter = Self::filter_doc(filter)?;
+        Self::one_shard(&filter, "find_one_and_delete")?;
+        let found = self.raw.find_one_and_delete(filter).await.map_err(Self::map_err)?;
         found.as_ref().map(decode).transpose()
     }
 }

@@ -41,6 +41,10 @@ pub enum Error {
     /// A typed update matched documents at an older version the model reads: applied to them it would leave a
     /// document mixing two versions' fields, so none of them was updated (see [`crate::version`]).
     NotMigrated(Box<NotMigratedError>),
+    /// A single-document operation on a sharded model whose filter does not hold the shard key (or `_id`) to one
+    /// value, so it would be sent to every shard; refused before sending by the model's
+    /// [`Scatter`](crate::Scatter) policy (see [`crate::shard`]).
+    ScatterGather(Box<ScatterGatherError>),
     /// The encoded document exceeds 16 MiB; it was not sent.
     DocumentTooLarge {
         /// The model's Rust type name.
@@ -140,6 +144,7 @@ impl fmt::Display for Error {
             Error::Decode(d) => d.fmt(f),
             Error::Version(v) => v.fmt(f),
             Error::NotMigrated(n) => n.fmt(f),
+            Error::ScatterGather(s) => s.fmt(f),
             Error::DocumentTooLarge { model, size, limit } => write!(
                 f,
                 "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
@@ -224,6 +229,30 @@ impl fmt::Display for NotMigratedError {
              update would leave them mixing that version's fields with version {current}'s, so none of them was \
              updated: store them at version {current} first (read, which migrates, then `replace_one` or \
              `update_changes`), then retry"
+        )
+    }
+}
+
+/// A single-document operation that would reach every shard ([`Error::ScatterGather`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScatterGatherError {
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// The operation (`find_one`, `update_one`, …).
+    pub operation: &'static str,
+    /// The shard key fields the filter does not hold to one value, as Rust paths (`Order.customer`).
+    pub missing: Vec<String>,
+}
+
+impl fmt::Display for ScatterGatherError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ScatterGatherError { model, operation, missing } = self;
+        let fields = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+        write!(
+            f,
+            "{model}: `{operation}` would be sent to every shard: its filter does not hold the shard key field(s) \
+             {fields} to one value (nor `_id`); add an equality on them to the filter, or set `#[odm(scatter = \
+             \"warn\")]` (or `\"allow\"`) on the model to send it anyway (rule `shard-scatter`); nothing was sent"
         )
     }
 }

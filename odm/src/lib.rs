@@ -111,6 +111,7 @@ mod model;
 pub mod path;
 pub mod rules;
 pub mod schema;
+pub mod shard;
 pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -121,14 +122,16 @@ pub mod version;
 pub use bson;
 pub use check::{SchemaCheck, SchemaReport};
 pub use collection::{create_collection, create_command, decode, encode, Collection, Decoded, Find, FindAndModify};
-pub use error::{DecodeError, Error, FieldFailure, NotMigratedError, ValidationError, VersionError};
+pub use error::{
+    DecodeError, Error, FieldFailure, NotMigratedError, ScatterGatherError, ValidationError, VersionError,
+};
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
 pub use model::{
-    Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction, ValidationLevel,
-    VersionSpec, WriteConcernSpec,
+    Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey, ValidationAction,
+    ValidationLevel, VersionSpec, WriteConcernSpec,
 };
 pub use mongodb;
 #[cfg(feature = "derive")]
@@ -153,8 +156,8 @@ pub mod __private {
     pub use crate::kind::BsonKind;
     pub use crate::meta::{field, FieldMeta, FieldType, TypeMeta};
     pub use crate::model::{
-        revision_of, Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
-        ValidationLevel, VersionSpec, WriteConcernSpec,
+        revision_of, Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
+        ValidationAction, ValidationLevel, VersionSpec, WriteConcernSpec,
     };
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};

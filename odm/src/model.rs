@@ -217,6 +217,21 @@ impl ShardKey {
     }
 }
 
+/// What a single-document read or write on a sharded model does when its filter does not hold the whole shard key
+/// (or `_id`) to one value, so the router would send it to every shard (rule
+/// [`shard-scatter`](crate::rules#shard-scatter); see [`crate::shard`]). Set with `#[odm(scatter = "warn")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scatter {
+    /// Refused before sending, with [`Error::ScatterGather`](crate::Error::ScatterGather) naming the missing fields
+    /// (the default).
+    #[default]
+    Refuse,
+    /// Sent, with a `tracing` warning (target `odm::shard`).
+    Warn,
+    /// Sent silently.
+    Allow,
+}
+
 /// Where a versioned model's documents keep their version, and the versions it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VersionSpec {
@@ -286,6 +301,9 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
 
     /// The shard key, when the model declares one (`#[odm(shard_key = "region, customer")]`).
     const SHARD_KEY: Option<ShardKey> = None;
+
+    /// What single-document operations whose filter would reach every shard do (only with a shard key).
+    const SCATTER: Scatter = Scatter::Refuse;
 
     /// For a versioned model (`#[odm(version = N, older(…))]`): where documents keep their version, and which
     /// versions the model reads (see [`crate::version`]).

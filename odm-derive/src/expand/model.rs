@@ -33,6 +33,15 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
         )),
         _ => {}
     }
+    match a.scatter.as_ref().map(|s| s.value.as_str()) {
+        Some("warn") => items.extend(quote!(
+            const SCATTER: __odm::Scatter = __odm::Scatter::Warn;
+        )),
+        Some("allow") => items.extend(quote!(
+            const SCATTER: __odm::Scatter = __odm::Scatter::Allow;
+        )),
+        _ => {}
+    }
     if let Some(rev) = resolved.revision.and_then(|f| Some((f.ident?, &f.key))) {
         let (member, key) = rev;
         items.extend(quote! {

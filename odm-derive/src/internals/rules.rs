@@ -88,6 +88,8 @@ rules! {
     SHARD_KEY_SCALAR = "shard-key-scalar";
     SHARD_KEY_IMMUTABLE = "shard-key-immutable";
     SHARD_KEY_FIELDS = "shard-key-fields";
+    SHARD_KEY_QUERY = "shard-key-query";
+    SHARD_SCATTER = "shard-scatter";
     // Capped collections.
     CAPPED_SIZE = "capped-size";
     CAPPED_TTL = "capped-ttl";

@@ -63,6 +63,8 @@ pub const CAPPED: Symbol = Symbol("capped");
 pub const MAX_INDEXES: Symbol = Symbol("max_indexes");
 /// `shard_key = "..."`.
 pub const SHARD_KEY: Symbol = Symbol("shard_key");
+/// `scatter = "refuse" | "warn" | "allow"`.
+pub const SCATTER: Symbol = Symbol("scatter");
 /// `version = N`: the model's schema version.
 pub const VERSION: Symbol = Symbol("version");
 /// `older(V1, V2)`: the older shapes a versioned model still reads, oldest first.

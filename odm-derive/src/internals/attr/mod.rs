@@ -250,6 +250,8 @@ pub struct Container {
     pub queries: Vec<query::QueryAttr>,
     /// `#[odm(shard_key = "region, customer")]`: the shard key's fields, in order.
     pub shard_key: Option<Sp<String>>,
+    /// `#[odm(scatter = "warn")]`: what single-document operations that would reach every shard do.
+    pub scatter: Option<Sp<String>>,
     /// `#[odm(version = N)]`: the model's schema version.
     pub version: Option<Sp<usize>>,
     /// `#[odm(older(V1, V2))]`: the types of the older versions it reads, oldest first.
@@ -282,6 +284,7 @@ const ODM_CONTAINER: &[Symbol] = &[
     CAPPED,
     MAX_INDEXES,
     SHARD_KEY,
+    SCATTER,
     VERSION,
     OLDER,
 ];
@@ -307,6 +310,7 @@ impl Container {
         let mut write_concern_at: Option<TokenStream> = None;
         let mut max_indexes = Attr::none(cx, MAX_INDEXES);
         let mut shard_key = Attr::none(cx, SHARD_KEY);
+        let mut scatter = Attr::none(cx, SCATTER);
         let mut version = Attr::none(cx, VERSION);
         let mut older = Attr::none(cx, OLDER);
         each_nested(cx, &input.attrs, ODM, |meta| {
@@ -323,6 +327,19 @@ impl Container {
             } else if p == SHARD_KEY {
                 if let Some(l) = lit_str(cx, SHARD_KEY, meta) {
                     shard_key.set_at(p, &l, l.value());
+                }
+            } else if p == SCATTER {
+                if let Some(l) = lit_str(cx, SCATTER, meta) {
+                    let v = l.value();
+                    if ["refuse", "warn", "allow"].contains(&v.as_str()) {
+                        scatter.set_at(p, &l, v);
+                    } else {
+                        cx.error_spanned_by(
+                            &l,
+                            rules::SHARD_SCATTER,
+                            format!("unknown scatter policy `{v}`: expected `refuse` (the default), `warn` or `allow`"),
+                        );
+                    }
                 }
             } else if p == QUERY {
                 queries.push(query::parse_query(cx, meta));
@@ -475,6 +492,7 @@ impl Container {
             capped,
             max_indexes: max_indexes.get(),
             shard_key: shard_key.get(),
+            scatter: scatter.get(),
             version: version.get(),
             older: older.get(),
             queries,

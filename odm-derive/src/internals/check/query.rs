@@ -2,9 +2,10 @@
 //! Sort → Range, either one the model declares or one the derive builds for it.
 
 use crate::internals::ast::{Container, Data};
+use crate::internals::attr::query::QueryAttr;
 use crate::internals::ctxt::Ctxt;
 use crate::internals::index_keys::DEFAULT_MAX_INDEXES;
-use crate::internals::resolve::Resolved;
+use crate::internals::resolve::{Esr, Resolved};
 use crate::internals::rules;
 use crate::internals::ty;
 
@@ -30,6 +31,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
         match &resolved_query.esr {
             Err(e) => e.error.report(cx, e.lit, e.lang),
             Ok(esr) => {
+                check_targeted(cx, q, esr, resolved);
                 // A low-cardinality boolean first wastes the most selective position.
                 if let Some((label, f)) = esr.eq.first() {
                     let is_bool = quote::ToTokens::to_token_stream(ty::unwrap_option(f.ty)).to_string() == "bool";
@@ -65,5 +67,31 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
                 None => cx.error_spanned_by(&q.tokens, rules::INDEX_CEILING, msg),
             }
         }
+    }
+}
+
+/// On a sharded model a declared query holds the whole shard key (or `_id`) by equality, or the router sends it to
+/// every shard (`shard-key-query`).
+fn check_targeted(cx: &Ctxt, q: &QueryAttr, esr: &Esr, resolved: &Resolved) {
+    let shard = resolved.shard_fields();
+    if shard.is_empty() || esr.eq.iter().any(|(_, f)| f.key == "_id") {
+        return;
+    }
+    let missing: Vec<&str> = shard
+        .iter()
+        .filter(|(s, _)| !esr.eq.iter().any(|(_, f)| std::ptr::eq(*f, *s)))
+        .map(|(s, _)| s.rust_name.as_str())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let listed = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+    let msg = format!(
+        "this query does not hold the shard key field(s) {listed} by equality, so the router would send it to every \
+         shard (scatter-gather); add {listed} to `eq`, or query by `_id`"
+    );
+    match &q.eq {
+        Some(lit) => cx.error_spanned_by(lit, rules::SHARD_KEY_QUERY, msg),
+        None => cx.error_spanned_by(&q.tokens, rules::SHARD_KEY_QUERY, msg),
     }
 }

@@ -13,7 +13,17 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     if let Data::Struct(fields) = &cont.data {
         check_keep_last(cx, fields);
     }
-    let Some(sk) = &cont.attrs.shard_key else { return };
+    let Some(sk) = &cont.attrs.shard_key else {
+        if let Some(scatter) = &cont.attrs.scatter {
+            cx.error_spanned_by(
+                scatter,
+                rules::SHARD_SCATTER,
+                "`scatter` says what operations that would reach every shard do, and this type declares no shard key; \
+                 remove it, or declare `shard_key = \"…\"`",
+            );
+        }
+        return;
+    };
     if cont.derive == Derive::Embedded {
         cx.error_spanned_by(
             sk,

@@ -17,7 +17,7 @@ mod weights;
 
 pub use index::{Index, IndexSource};
 pub use partial::PartialValue;
-pub use query::Query;
+pub use query::{Esr, Query};
 pub use shard::{ShardKey, HASHED};
 pub use weights::Weight;
 
