@@ -147,7 +147,7 @@ pub mod __private {
     pub use crate::diff::{Diff, DiffPath};
     /// Diff helpers of generated code.
     pub mod diff {
-        pub use crate::diff::generated::{converted_skippable, field, frozen, skippable};
+        pub use crate::diff::generated::{by_keys, converted_skippable, field, frozen, skippable};
     }
     pub use crate::index::IndexSpec;
     pub use crate::kind::BsonKind;
