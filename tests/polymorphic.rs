@@ -5,7 +5,7 @@
 //! driver.
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
-use odm::{Collection, Embedded, Filter, Model};
+use odm::{Collection, Embedded, Filter, Model, Update};
 use serde::{Deserialize, Serialize};
 
 /// Who signed up.
@@ -271,4 +271,67 @@ async fn filters_on_variant_fields_never_match_another_variant() {
     assert!(matches!(one, Some(Event::Signup { .. })), "{one:?}");
     let sorted: Vec<Event> = events.find(f.purchase().only()).sort(f.purchase().amount().asc()).await.expect("sort");
     assert!(matches!(sorted[..], [Event::Purchase { amount: 5, .. }, Event::Purchase { amount: 30, .. }]));
+}
+
+#[tokio::test]
+async fn updates_of_variant_fields_write_only_that_variant_and_keep_counters_in_step() {
+    let db = odm::testing::database("poly_updates").await;
+    odm::create_collection::<Event>(&db).await.expect("create");
+    let events = Collection::<Event>::new(&db);
+    events.insert_many(every_variant()).await.expect("insert");
+    let f = Event::fields();
+    // Every document matches the filter, but only purchases hold `amount`: the update adds the discriminator.
+    let r = events.update_many(Filter::everything(), Update::new().set(f.purchase().amount(), 99)).await.expect("set");
+    assert_eq!((r.matched_count, r.modified_count), (1, 1));
+    // A push to a counted array inside a variant moves its counter in the same update.
+    let r =
+        events.update_one(Filter::everything(), Update::new().push(f.purchase().skus(), "c-3")).await.expect("push");
+    assert_eq!(r.modified_count, 1);
+    let Some(Event::Purchase { amount, skus, sku_count, .. }) =
+        events.find_one(f.purchase().only()).await.expect("find")
+    else {
+        panic!("a purchase")
+    };
+    assert_eq!((amount, skus.len(), sku_count), (99, 3, 3));
+    // Nested fields of a variant, and a newtype variant's fields.
+    let r = events
+        .update_many(Filter::everything(), Update::new().set(f.signup().signup().source().campaign(), "autumn"))
+        .await
+        .expect("nested");
+    assert_eq!(r.modified_count, 1);
+    let r =
+        events.update_many(Filter::everything(), Update::new().push(f.referral().tags(), "vip")).await.expect("ref");
+    assert_eq!(r.modified_count, 1);
+    // One document is one variant: an update writing two variants' fields is refused before sending.
+    let both = Update::new().set(f.purchase().amount(), 1).set(f.click().x(), 1);
+    let err = events.update_many(Filter::everything(), both).await.expect_err("two variants");
+    assert!(matches!(err, odm::Error::InvalidOperation { .. }), "{err}");
+    assert!(err.to_string().contains("variant"), "{err}");
+    // The built update says which variant it writes.
+    let built = Update::<Event>::new().set(f.click().y(), 3).build().expect("build");
+    assert_eq!(built.variant, Some(doc! { "t": "click" }));
+}
+
+#[tokio::test]
+async fn update_changes_rewrites_a_changed_variant_key_by_key() {
+    let db = odm::testing::database("poly_update_changes").await;
+    odm::create_collection::<Event>(&db).await.expect("create");
+    let events = Collection::<Event>::new(&db);
+    let old = click();
+    let Event::Click { id, .. } = old else { unreachable!() };
+    events.insert_one(&old).await.expect("insert");
+    let f = Event::fields();
+    // Same variant: only the changed field.
+    let moved = Event::Click { id, x: 11, y: 20 };
+    let u = Update::diff(&old, &moved).build().expect("diff");
+    assert_eq!(u.update, doc! { "$set": { "x": 11 } });
+    events.update_changes(f.click().id().eq(id), &old, &moved).await.expect("same variant");
+    // Another variant: the discriminator is set, the old variant's fields unset.
+    let paid = Event::Purchase { id, amount: 7, skus: vec![], sku_count: 0, coupon: None };
+    events.update_changes(f.click().id().eq(id), &moved, &paid).await.expect("another variant");
+    let back = events.find_one(f.purchase().id().eq(id)).await.expect("find");
+    assert_eq!(back, Some(paid));
+    let raw = db.collection::<Document>(Event::COLLECTION);
+    let stored = raw.find_one(doc! { "_id": id }).await.expect("raw").expect("stored");
+    assert!(!stored.contains_key("x") && !stored.contains_key("y"), "{stored}");
 }

@@ -262,6 +262,10 @@ impl<M: Model> Collection<M> {
             Some(guard) => filter.and(Filter::from_document(guard)),
             None => filter,
         };
+        let filter = match built.variant.take() {
+            Some(variant) => filter.and(Filter::from_document(variant)),
+            None => filter,
+        };
         Ok((Self::current_only(Self::filter_doc(filter)?), built))
     }
 
