@@ -5,7 +5,7 @@
 //! driver.
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
-use odm::{Collection, Embedded, Filter, Model, Update};
+use odm::{Collection, Embedded, Filter, Model, Update, VariantOf};
 use serde::{Deserialize, Serialize};
 
 /// Who signed up.
@@ -334,4 +334,23 @@ async fn update_changes_rewrites_a_changed_variant_key_by_key() {
     let raw = db.collection::<Document>(Event::COLLECTION);
     let stored = raw.find_one(doc! { "_id": id }).await.expect("raw").expect("stored");
     assert!(!stored.contains_key("x") && !stored.contains_key("y"), "{stored}");
+}
+
+#[tokio::test]
+async fn a_newtype_variant_is_read_as_the_struct_it_wraps() {
+    let db = odm::testing::database("poly_find_variant").await;
+    odm::create_collection::<Event>(&db).await.expect("create");
+    let events = Collection::<Event>::new(&db);
+    events.insert_many(every_variant()).await.expect("insert");
+    let other = Referral { by: "alan".into(), tags: vec![] };
+    events.insert_one(other.clone().into_model()).await.expect("insert");
+    let f = Event::fields();
+    let all: Vec<Referral> =
+        events.find_variant(Filter::everything()).sort(f.referral().by().asc()).await.expect("find_variant");
+    assert_eq!(all.iter().map(|r| r.by.as_str()).collect::<Vec<_>>(), ["alan", "grace"]);
+    let grace: Option<Referral> = events.find_one_variant(f.referral().by().eq("grace")).await.expect("find_one");
+    assert_eq!(grace.map(|r| r.tags), Some(vec!["friend".to_owned()]));
+    // The discriminator is part of the filter: a filter matching every variant still returns referrals only.
+    assert_eq!(events.find_variant::<Referral>(Filter::everything()).limit(10).await.expect("all").len(), 2);
+    assert_eq!(<Referral as VariantOf<Event>>::TAG, ("t", "ref"));
 }

@@ -128,7 +128,7 @@ pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
 pub use model::{
     Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction, ValidationLevel,
-    VersionSpec, WriteConcernSpec,
+    VariantOf, VersionSpec, WriteConcernSpec,
 };
 pub use mongodb;
 #[cfg(feature = "derive")]
@@ -154,7 +154,7 @@ pub mod __private {
     pub use crate::meta::{field, FieldMeta, FieldType, TypeMeta};
     pub use crate::model::{
         revision_of, Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction,
-        ValidationLevel, VersionSpec, WriteConcernSpec,
+        ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
     };
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};
