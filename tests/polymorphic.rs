@@ -354,3 +354,42 @@ async fn a_newtype_variant_is_read_as_the_struct_it_wraps() {
     assert_eq!(events.find_variant::<Referral>(Filter::everything()).limit(10).await.expect("all").len(), 2);
     assert_eq!(<Referral as VariantOf<Event>>::TAG, ("t", "ref"));
 }
+
+/// Fields every variant has alike: paths without a discriminator.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "web_visit")]
+#[serde(tag = "k")]
+enum Visit {
+    #[serde(rename = "v")]
+    View {
+        #[serde(rename = "_id")]
+        id: ObjectId,
+        #[serde(rename = "at")]
+        at: odm::bson::DateTime,
+        #[serde(rename = "p")]
+        page: String,
+    },
+    #[serde(rename = "l")]
+    Leave {
+        #[serde(rename = "_id")]
+        id: ObjectId,
+        #[serde(rename = "at")]
+        at: odm::bson::DateTime,
+    },
+}
+
+#[tokio::test]
+async fn fields_every_variant_shares_are_paths_of_the_whole_model() {
+    let db = odm::testing::database("poly_common").await;
+    odm::create_collection::<Visit>(&db).await.expect("create");
+    let visits = Collection::<Visit>::new(&db);
+    let (a, b) = (ObjectId::new(), ObjectId::new());
+    let now = odm::bson::DateTime::now();
+    visits.insert_one(Visit::View { id: a, at: now, page: "/".into() }).await.expect("insert");
+    visits.insert_one(Visit::Leave { id: b, at: now }).await.expect("insert");
+    let f = Visit::fields();
+    assert_eq!(f.id().eq(b).into_document().unwrap(), doc! { "_id": b });
+    assert_eq!(visits.find_one(f.id().eq(b)).await.expect("by id"), Some(Visit::Leave { id: b, at: now }));
+    assert_eq!(visits.count(f.at().lte(now)).await.expect("count"), 2);
+    assert_eq!(visits.count(f.view().at().lte(now)).await.expect("count"), 1);
+}

@@ -285,6 +285,42 @@ fn field_method(cont: &Container, f: &Field, fields: &[Field], vi: usize, i: usi
     })
 }
 
+/// Paths to the fields every variant has alike (`Event::fields().id()`: same name, key, type and marker in every
+/// stored variant, all struct variants): they carry no discriminator, so a filter on one matches every variant.
+/// A field named like a variant's method is left to the variants.
+fn common_fields(cont: &Container, variants: &[Variant]) -> Vec<TokenStream> {
+    let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
+    let per_variant: Option<Vec<&Vec<Field>>> = stored
+        .iter()
+        .map(|v| match &v.style {
+            Style::Struct(fields) => Some(fields),
+            _ => None,
+        })
+        .collect();
+    let Some(per_variant) = per_variant else { return Vec::new() };
+    let Some(first) = per_variant.first() else { return Vec::new() };
+    let methods: Vec<String> = stored.iter().map(|v| variant_method(v).unraw().to_string()).collect();
+    let shape = |f: &Field, fields: &[Field]| {
+        let ty = f.ty;
+        (f.key.clone(), quote!(#ty).to_string(), marker(f, fields, &[], None), f.attrs.converter.is_some())
+    };
+    let firsts: Vec<&Field> = first.iter().filter(|f| f.is_stored()).collect();
+    firsts
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !methods.contains(&f.rust_name))
+        .filter(|(_, f)| {
+            per_variant.iter().all(|fields| {
+                fields
+                    .iter()
+                    .find(|g| g.is_stored() && g.rust_name == f.rust_name)
+                    .is_some_and(|g| shape(g, fields) == shape(f, first))
+            })
+        })
+        .filter_map(|(i, f)| field_method(cont, f, first, 0, i))
+        .collect()
+}
+
 /// The typed paths and diff of a polymorphic model: `Event::fields()` with one method per variant (a
 /// [`Variant`](odm::path::Variant) of the variant's fields, each carrying the discriminator), and a diff by key.
 fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStream) {
@@ -338,8 +374,10 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
             }),
         }
     }
+    variant_methods.extend(common_fields(cont, variants));
     items.extend(quote! {
         #[automatically_derived]
+        #[allow(clippy::wrong_self_convention)]
         impl<R, W, A: __odm::Access> #name<R, W, A> {
             #(#variant_methods)*
         }
