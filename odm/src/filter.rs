@@ -628,21 +628,6 @@ pub(crate) fn overlaps(a: &str, b: &str) -> bool {
     long.starts_with(short) && (long.len() == short.len() || long.as_bytes()[short.len()] == b'.')
 }
 
-#[cfg(test)]
-mod tests {
-    use super::overlaps;
-
-    #[test]
-    fn overlap_is_segment_wise() {
-        assert!(overlaps("a", "a"));
-        assert!(overlaps("a", "a.b"));
-        assert!(overlaps("a.b.c", "a.b"));
-        assert!(!overlaps("a", "ab"));
-        assert!(!overlaps("a.b", "a.c"));
-        assert!(!overlaps("it.$[].p", "it.$[x].p"));
-    }
-}
-
 impl<N> crate::path::Variant<N> {
     /// The documents of this variant only: `{tag: value}` on the discriminator.
     ///
@@ -670,5 +655,20 @@ impl<N> crate::path::Variant<N> {
             Some((tag, value)) => Filter::from_document(bson::doc! { tag: value }),
             None => Filter::everything(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overlaps;
+
+    #[test]
+    fn overlap_is_segment_wise() {
+        assert!(overlaps("a", "a"));
+        assert!(overlaps("a", "a.b"));
+        assert!(overlaps("a.b.c", "a.b"));
+        assert!(!overlaps("a", "ab"));
+        assert!(!overlaps("a.b", "a.c"));
+        assert!(!overlaps("it.$[].p", "it.$[x].p"));
     }
 }

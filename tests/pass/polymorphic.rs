@@ -38,6 +38,7 @@ enum Event {
 }
 
 fn main() {
+    assert_eq!(LogEvent::CAPPED, Some(odm::Capped { size: 1048576, max: Some(1000) }));
     assert_eq!(Event::COLLECTION, "web_event");
     assert_eq!(Event::DATABASE, Some("web"));
     assert_eq!(Event::VALIDATION_LEVEL, odm::ValidationLevel::Moderate);
@@ -53,4 +54,15 @@ fn main() {
         v.get_document("$expr").unwrap().get_array("$or").unwrap()[0],
         Bson::from(doc! { "$ne": ["$kind", "purchase"] })
     );
+}
+
+/// A capped log of events: collection settings work as on a struct.
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "log_web_event", capped(size = 1048576, max = 1000))]
+#[serde(tag = "t")]
+enum LogEvent {
+    #[serde(rename = "c")]
+    Click { x: i32 },
+    #[serde(rename = "p")]
+    Ping,
 }

@@ -158,14 +158,20 @@ fn check_fields(
                      cannot hold a key twice; give one of them another `#[serde(rename = \"...\")]`"
                 ),
             ),
-            Some(None) => cx.error_spanned_by(
-                &field.key_tokens,
-                rules::KEY_UNIQUE,
-                format!(
-                    "stored key `{key}` is the {owner} tag (`#[serde(tag = \"{key}\")]`), which serde writes into \
-                     {doc} too; rename the field or choose another tag"
-                ),
-            ),
+            Some(None) => {
+                if matches!(cont.data, Data::Enum(_)) {
+                    // serde's derive refuses the clash in an enum too: its impls will be missing.
+                    cx.serde_rejects();
+                }
+                cx.error_spanned_by(
+                    &field.key_tokens,
+                    rules::KEY_UNIQUE,
+                    format!(
+                        "stored key `{key}` is the {owner} tag (`#[serde(tag = \"{key}\")]`), which serde writes \
+                         into {doc} too; rename the field or choose another tag"
+                    ),
+                )
+            }
             None => {
                 seen.insert(key, Some(&field.rust_name));
             }
@@ -606,6 +612,15 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
             );
         }
         match &v.style {
+            Style::Tuple if tag.is_some() && content.is_none() => {
+                // serde's derive refuses a tuple variant in an internally tagged enum too: its impls will be missing.
+                cx.serde_rejects();
+                cx.error_spanned_by(
+                    &v.original.fields,
+                    rules::ENUM_TUPLE_VARIANT,
+                    "tuple variants are stored as arrays of mixed types; use named fields `{ a: T, b: U }`",
+                )
+            }
             Style::Tuple => cx.error_spanned_by(
                 &v.original.fields,
                 rules::ENUM_TUPLE_VARIANT,
@@ -729,9 +744,6 @@ fn check_polymorphic(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
             "its keys would name fields of one variant or another; index variant fields by hand with a partial \
              filter on the discriminator, or move the shared fields into a struct model",
         );
-    }
-    for q in &a.queries {
-        unsupported(q.tokens.clone(), "`query`", "its ESR index would name variant fields; declare the index by hand");
     }
     if let Some(sk) = &a.shard_key {
         unsupported(sk.tokens.clone(), "`shard_key`", "its fields would have to be present in every variant");
