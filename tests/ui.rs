@@ -19,6 +19,7 @@ const FAMILIES: &[&str] = &[
     "ids",
     "enums",
     "closed",
+    "polymorphic",
     "indexes",
     "queries",
     "shard",

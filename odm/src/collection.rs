@@ -7,7 +7,7 @@ use crate::error::{
 };
 use crate::filter::{Filter, Projection, Sort};
 use crate::meta::TypeMeta;
-use crate::model::{Model, Scatter};
+use crate::model::{Model, Scatter, VariantOf};
 use crate::update::{BuiltUpdate, Update};
 use bson::{Bson, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
@@ -125,6 +125,22 @@ pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
         }
     }
     decode_as(model_name::<M>(), M::type_meta(), raw)
+}
+
+/// Decodes a document of one variant of a polymorphic model as the struct the variant wraps.
+fn decode_variant<M: Model, V: VariantOf<M>>(raw: &RawDocumentBuf) -> Result<V> {
+    let model = decode::<M>(raw)?;
+    V::from_model(model).ok_or_else(|| {
+        let (tag, value) = V::TAG;
+        let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
+        let why = format!("the document is not of variant `{value}` (its `{tag}` differs)");
+        Error::Decode(Box::new(DecodeError::new(
+            model_name::<M>(),
+            None,
+            id,
+            <bson::error::Error as serde::de::Error>::custom(why),
+        )))
+    })
 }
 
 /// Decodes a projection of `M`'s documents as `Q` (no migration: a projection reads the stored keys as they are).
@@ -290,6 +306,10 @@ impl<M: Model> Collection<M> {
             Some(guard) => filter.and(Filter::from_document(guard)),
             None => filter,
         };
+        let filter = match built.variant.take() {
+            Some(variant) => filter.and(Filter::from_document(variant)),
+            None => filter,
+        };
         Ok((Self::current_only(Self::filter_doc(filter)?), built))
     }
 
@@ -418,6 +438,49 @@ impl<M: Model> Collection<M> {
     /// ```
     pub fn find(&self, filter: Filter<M>) -> Find<'_, M, M> {
         Find { coll: self, filter, sort: None, limit: None, skip: None, projection: None, decode: decode::<M> }
+    }
+
+    /// The documents of one variant of a polymorphic model matching `filter`, as the struct that variant wraps
+    /// (see [`VariantOf`]): the discriminator is added to the filter. Add a sort, limit, skip or projection, then
+    /// `.await`, as with [`Collection::find`].
+    ///
+    /// ```no_run
+    /// # use odm::{Collection, Embedded, Model};
+    /// # #[derive(Embedded, serde::Serialize, serde::Deserialize)]
+    /// # struct Referral { #[serde(rename = "by")] by: String }
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "web_event")]
+    /// # #[serde(tag = "t")]
+    /// # enum Event { Click { x: i32 }, #[serde(rename = "ref")] Referral(Referral) }
+    /// # async fn f(events: Collection<Event>) -> odm::error::Result<()> {
+    /// let f = Event::fields();
+    /// let from_grace: Vec<Referral> = events.find_variant(f.referral().by().eq("grace")).await?;
+    /// let all: Vec<Referral> = events.find_variant(odm::Filter::everything()).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn find_variant<V: VariantOf<M>>(&self, filter: Filter<M>) -> Find<'_, M, V> {
+        let (tag, value) = V::TAG;
+        let filter = filter.and(Filter::from_document(bson::doc! { tag: value }));
+        Find {
+            coll: self,
+            filter,
+            sort: None,
+            limit: None,
+            skip: None,
+            projection: None,
+            decode: decode_variant::<M, V>,
+        }
+    }
+
+    /// The first document of one variant matching `filter`, as the struct the variant wraps (see
+    /// [`Collection::find_variant`]).
+    pub async fn find_one_variant<V: VariantOf<M> + Send>(&self, filter: Filter<M>) -> Result<Option<V>> {
+        let (tag, value) = V::TAG;
+        let filter = filter.and(Filter::from_document(bson::doc! { tag: value }));
+        match self.raw.find_one(Self::filter_doc(filter)?).await? {
+            Some(raw) => decode_variant::<M, V>(&raw).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// Number of documents matching `filter`.

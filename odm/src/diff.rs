@@ -180,6 +180,30 @@ pub(crate) mod generated {
         });
     }
 
+    /// A polymorphic model's document, key by key as serialized: a changed key is set whole, a key the new value no
+    /// longer writes is unset, so a change of variant rewrites the discriminator and the fields of both variants.
+    /// `_id` never changes.
+    pub fn by_keys<T: Serialize>(old: &T, new: &T, at: &mut DiffPath, out: &mut Diff) {
+        let (old, new) = match (bson::serialize_to_document(old), bson::serialize_to_document(new)) {
+            (Ok(old), Ok(new)) => (old, new),
+            (Err(e), _) | (_, Err(e)) => return out.fail(crate::path::unencodable(&at.0, e)),
+        };
+        for (key, value) in &new {
+            match old.get(key) {
+                Some(before) if before == value => {}
+                Some(_) if key == "_id" => {
+                    return at.with(key, |at| {
+                        out.fail(format!("{} differs between the two values, but `_id` cannot change", Marked(&at.0)))
+                    })
+                }
+                _ => at.with(key, |at| out.set_bson(at, value.clone())),
+            }
+        }
+        for key in old.keys().filter(|k| !new.contains_key(*k)) {
+            at.with(key, |at| out.unset(at));
+        }
+    }
+
     /// A field that never changes (`_id`, a shard key): a change is an error, not an update.
     pub fn frozen<T: Serialize>(old: &T, new: &T, at: &mut DiffPath, key: &str, what: &str, out: &mut Diff) {
         at.with(key, |at| match (bson::serialize_to_bson(old), bson::serialize_to_bson(new)) {

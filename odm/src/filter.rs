@@ -97,13 +97,14 @@ impl<R> Filter<R> {
         }
     }
 
-    /// Both conditions. Disjoint fields stay one document (`{a: 1, b: 2}`); otherwise `$and`.
+    /// Both conditions. Disjoint fields stay one document (`{a: 1, b: 2}`), and so do equal conditions on one field
+    /// (two fields of one variant share its discriminator); otherwise `$and`.
     pub fn and(mut self, mut other: Filter<R>) -> Self {
         self.merge_error(&mut other.error);
         if self.doc.is_empty() {
             self.doc = other.doc;
         } else if !other.doc.is_empty() {
-            if other.doc.keys().any(|k| self.doc.contains_key(k)) {
+            if other.doc.iter().any(|(k, v)| self.doc.get(k).is_some_and(|mine| mine != v)) {
                 self.doc = bson::doc! { "$and": [Bson::Document(self.doc), Bson::Document(other.doc)] };
             } else {
                 self.doc.extend(other.doc);
@@ -169,6 +170,10 @@ impl<R> Filter<R> {
             (Ok(()), Err(e)) => e,
             (Ok(()), Ok(c)) => {
                 let mut doc = Document::new();
+                if let Some((tag, value)) = raw.variant() {
+                    // A variant's field: only documents of that variant.
+                    doc.insert(tag, value);
+                }
                 doc.insert(String::from(&*raw.key), c);
                 return Filter { doc, error: None, _root: PhantomData };
             }
@@ -621,6 +626,36 @@ pub(crate) fn overlaps(a: &str, b: &str) -> bool {
     }
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     long.starts_with(short) && (long.len() == short.len() || long.as_bytes()[short.len()] == b'.')
+}
+
+impl<N> crate::path::Variant<N> {
+    /// The documents of this variant only: `{tag: value}` on the discriminator.
+    ///
+    /// ```
+    /// use odm::{Model, bson::doc};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Model, Serialize, Deserialize)]
+    /// #[odm(collection = "web_event")]
+    /// #[serde(tag = "t", rename_all = "snake_case")]
+    /// enum Event {
+    ///     Click { x: i32 },
+    ///     Purchase { #[serde(rename = "amt")] amount: i64 },
+    /// }
+    ///
+    /// let f = Event::fields();
+    /// assert_eq!(f.purchase().only().into_document().unwrap(), doc! { "t": "purchase" });
+    /// assert_eq!(f.purchase().amount().gt(10).into_document().unwrap(), doc! { "t": "purchase", "amt": { "$gt": 10_i64 } });
+    /// ```
+    pub fn only<R>(&self) -> Filter<R>
+    where
+        N: AsPath<R>,
+    {
+        match self.as_path().raw.variant() {
+            Some((tag, value)) => Filter::from_document(bson::doc! { tag: value }),
+            None => Filter::everything(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -131,7 +131,7 @@ pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
 pub use model::{
     Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey, ValidationAction,
-    ValidationLevel, VersionSpec, WriteConcernSpec,
+    ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
 };
 pub use mongodb;
 #[cfg(feature = "derive")]
@@ -150,14 +150,14 @@ pub mod __private {
     pub use crate::diff::{Diff, DiffPath};
     /// Diff helpers of generated code.
     pub mod diff {
-        pub use crate::diff::generated::{converted_skippable, field, frozen, skippable};
+        pub use crate::diff::generated::{by_keys, converted_skippable, field, frozen, skippable};
     }
     pub use crate::index::IndexSpec;
     pub use crate::kind::BsonKind;
     pub use crate::meta::{field, FieldMeta, FieldType, TypeMeta};
     pub use crate::model::{
         revision_of, Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
-        ValidationAction, ValidationLevel, VersionSpec, WriteConcernSpec,
+        ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
     };
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};

@@ -20,8 +20,13 @@ pub struct TypeMeta {
     pub description: Option<&'static str>,
     /// True for a collection model: every stored document has an `_id`, declared or not.
     pub implicit_id: bool,
-    /// For a struct with serde's `tag`: the tag key and the value serde writes under it.
+    /// For a struct with serde's `tag`, or one variant of a polymorphic model: the tag key and the value serde
+    /// writes under it.
     pub tag: Option<(&'static str, &'static str)>,
+    /// For a polymorphic model (`#[derive(Model)]` on an internally tagged enum): one table per stored variant,
+    /// each with its [`TypeMeta::tag`] (the discriminator key and the variant's value). Empty for a struct; then
+    /// [`TypeMeta::fields`] are the document's, else every variant's document is told apart by its tag.
+    pub variants: &'static [TypeMeta],
 }
 
 /// One stored field.
@@ -185,7 +190,7 @@ impl FieldMeta {
 impl TypeMeta {
     /// The table of struct `name` with these fields, following the enclosing document's `closed`.
     pub const fn new(name: &'static str, fields: &'static [FieldMeta]) -> TypeMeta {
-        TypeMeta { name, fields, closed: None, description: None, implicit_id: false, tag: None }
+        TypeMeta { name, fields, closed: None, description: None, implicit_id: false, tag: None, variants: &[] }
     }
 
     /// `#[odm(closed)]` (`true`) or `#[odm(open)]` (`false`).
@@ -212,14 +217,39 @@ impl TypeMeta {
         self
     }
 
+    /// The table of a newtype variant `name` of a polymorphic model, holding the fields of the struct it wraps
+    /// (whose table is `inner`; `None` for a type without one, which the derive refuses).
+    pub const fn wrapping(name: &'static str, inner: Option<&'static TypeMeta>) -> TypeMeta {
+        match inner {
+            Some(inner) => TypeMeta { name, fields: inner.fields, closed: inner.closed, ..TypeMeta::new(name, &[]) },
+            None => TypeMeta::new(name, &[]),
+        }
+    }
+
+    /// A polymorphic model whose documents are these variants, each told apart by its tag.
+    pub const fn variants(mut self, variants: &'static [TypeMeta]) -> Self {
+        self.variants = variants;
+        self
+    }
+
+    /// For a polymorphic model: the discriminator's stored key (the tag every variant writes).
+    pub fn discriminator(&self) -> Option<&'static str> {
+        Some(self.variants.first()?.tag?.0)
+    }
+
+    /// For a polymorphic model: the variant whose documents hold `value` under the discriminator.
+    pub fn variant(&self, value: &str) -> Option<&'static TypeMeta> {
+        self.variants.iter().find(|v| v.tag.is_some_and(|(_, t)| t == value))
+    }
+
     /// The counted arrays of this type, as `(array, counter)` Rust names.
     pub fn counted_arrays(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
         self.fields.iter().filter_map(|f| Some((f.name, self.fields.get(f.counter?)?.name)))
     }
 
-    /// The field stored under `key`.
+    /// The field stored under `key`; for a polymorphic model, the first variant's that has one.
     pub fn field_by_key(&self, key: &str) -> Option<&'static FieldMeta> {
-        self.fields.iter().find(|f| f.key == key)
+        self.fields.iter().find(|f| f.key == key).or_else(|| self.variants.iter().find_map(|v| v.field_by_key(key)))
     }
 
     /// Translates a stored path (`["it", "2", "p"]`) into a Rust path (`items[2].price`). Unknown segments are kept

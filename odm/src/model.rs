@@ -420,3 +420,42 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
         v
     }
 }
+
+/// The struct a newtype variant of a polymorphic model wraps (`Event::Referral(Referral)`), read on its own:
+/// [`Collection::find_variant`](crate::Collection::find_variant) adds the discriminator to the filter and returns
+/// the wrapped structs. Implemented by `#[derive(Model)]` on the enum for every newtype variant whose type no other
+/// variant wraps.
+///
+/// ```
+/// use odm::{Embedded, Model, VariantOf};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Embedded, Serialize, Deserialize, Debug, PartialEq)]
+/// struct Referral {
+///     #[serde(rename = "by")]
+///     by: String,
+/// }
+///
+/// #[derive(Model, Serialize, Deserialize, Debug, PartialEq)]
+/// #[odm(collection = "web_event")]
+/// #[serde(tag = "t")]
+/// enum Event {
+///     Click { x: i32 },
+///     #[serde(rename = "ref")]
+///     Referral(Referral),
+/// }
+///
+/// assert_eq!(<Referral as VariantOf<Event>>::TAG, ("t", "ref"));
+/// let event = Referral { by: "grace".into() }.into_model();
+/// assert_eq!(Referral::from_model(event), Some(Referral { by: "grace".into() }));
+/// ```
+pub trait VariantOf<M: Model>: Sized {
+    /// The discriminator's stored key and this variant's value under it.
+    const TAG: (&'static str, &'static str);
+
+    /// The wrapped value, when `model` is this variant.
+    fn from_model(model: M) -> Option<Self>;
+
+    /// The model holding this value as its variant.
+    fn into_model(self) -> M;
+}

@@ -40,7 +40,7 @@ pub(crate) mod types;
 pub(crate) use self::types::{check_dynamic_keys, unencodable};
 pub use self::types::{
     Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, Fields, IdField, MapNode, Object, Path,
-    PathNode, Plain, RawPath, RevisionField, Root, ShardKeyField,
+    PathNode, Plain, RawPath, RevisionField, Root, ShardKeyField, Variant,
 };
 
 use serde::Serialize;
@@ -160,6 +160,49 @@ impl<R, W, A> Path<R, W, A> {
     {
         let meta = S::OBJECT.expect("a derived struct has a field table");
         self.field_at(meta, index, enc)
+    }
+
+    /// The root of the variant at `variant` of the polymorphic model `S`, as a value of type `W2` (the model, or
+    /// the struct a newtype variant wraps): its fields' paths carry the discriminator. Used by generated code.
+    #[doc(hidden)]
+    pub fn __variant<S: BsonSchema, W2: BsonSchema + Serialize>(&self, variant: usize) -> Path<R, W2, A> {
+        let mut raw = self.raw.clone();
+        let meta = S::OBJECT.expect("a polymorphic model has a table");
+        if let Some((tag, value)) = meta.variants[variant].tag {
+            raw.set_variant(tag, value);
+        }
+        Path::with_raw(raw)
+    }
+
+    /// The field at `index` of the variant at `variant` of the polymorphic model `S` below this path, encoded by
+    /// its type. Used by generated code.
+    #[doc(hidden)]
+    #[inline]
+    pub fn __variant_field<S: BsonSchema, F: BsonSchema + Serialize, FA: Access>(
+        &self,
+        variant: usize,
+        index: usize,
+    ) -> FieldNode<R, F, A, FA>
+    where
+        A: Access,
+    {
+        self.__variant_field_with::<S, F, FA>(variant, index, encode_schema::<F>).into()
+    }
+
+    /// [`Path::__variant_field`] encoded with `enc`. Used by generated code.
+    #[doc(hidden)]
+    #[inline]
+    pub fn __variant_field_with<S: BsonSchema, F, FA: Access>(
+        &self,
+        variant: usize,
+        index: usize,
+        enc: Encoder<F>,
+    ) -> Path<R, F, A::Child<FA>>
+    where
+        A: Access,
+    {
+        let meta = S::OBJECT.expect("a polymorphic model has a table");
+        self.field_at(&meta.variants[variant], index, enc)
     }
 
     fn retyped<W2: BsonSchema + Serialize, A2>(&self, raw: RawPath) -> Path<R, W2, A2> {

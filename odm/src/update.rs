@@ -102,6 +102,9 @@ struct Extra {
     guard: Document,
     array_filters: Vec<ArrayFilter>,
     error: Option<String>,
+    /// For updates of a variant's fields (polymorphic models): the discriminator and the variant's value, which the
+    /// filter must hold too.
+    variant: Option<(&'static str, &'static str)>,
 }
 
 impl<R> Clone for Update<R> {
@@ -143,6 +146,9 @@ pub struct BuiltUpdate {
     pub guard: Option<Document>,
     /// `arrayFilters` for filtered positional paths (`$[id]`).
     pub array_filters: Vec<Document>,
+    /// For an update of a variant's fields (a polymorphic model): `{tag: value}`, added to the filter so that only
+    /// documents of that variant are written (an upsert inserts one of that variant).
+    pub variant: Option<Document>,
 }
 
 /// Types `$inc` and `$mul` apply to; the operand has the field's own type, so the stored BSON type is kept.
@@ -295,8 +301,9 @@ impl<R> Update<R> {
     }
 
     fn extra(&mut self) -> &mut Extra {
-        self.extra
-            .get_or_insert_with(|| Box::new(Extra { guard: Document::new(), array_filters: Vec::new(), error: None }))
+        self.extra.get_or_insert_with(|| {
+            Box::new(Extra { guard: Document::new(), array_filters: Vec::new(), error: None, variant: None })
+        })
     }
 
     fn fail(&mut self, why: String) {
@@ -307,6 +314,18 @@ impl<R> Update<R> {
     fn add(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, String>) {
         if let Err(e) = raw.check() {
             return self.fail(e);
+        }
+        if let Some((tag, value)) = raw.variant() {
+            match self.extra().variant {
+                Some((_, first)) if first != value => {
+                    return self.fail(format!(
+                        "the update writes {} of variant `{value}` and fields of variant `{first}`, but a document is \
+                         one variant (its `{tag}`): update each variant's documents separately",
+                        Marked(&raw.key)
+                    ))
+                }
+                _ => self.extra().variant = Some((tag, value)),
+            }
         }
         match value {
             Ok(value) => {
@@ -756,12 +775,14 @@ impl<R> Update<R> {
 
     /// [`Update::build`] with the paths in the reason still marked, for the collection to name them.
     pub(crate) fn build_marked(self) -> Result<BuiltUpdate, String> {
-        let (guard, array_filters) = match self.extra.map(|e| *e) {
+        let (guard, array_filters, variant) = match self.extra.map(|e| *e) {
             Some(Extra { error: Some(e), .. }) => return Err(e),
-            Some(Extra { guard, array_filters, .. }) => {
-                ((!guard.is_empty()).then_some(guard), array_filters.into_iter().map(|f| f.condition).collect())
-            }
-            None => (None, Vec::new()),
+            Some(Extra { guard, array_filters, variant, .. }) => (
+                (!guard.is_empty()).then_some(guard),
+                array_filters.into_iter().map(|f| f.condition).collect(),
+                variant.map(|(tag, value)| bson::doc! { tag: value }),
+            ),
+            None => (None, Vec::new(), None),
         };
         let mut groups = self.groups;
         if groups.is_empty() {
@@ -775,7 +796,7 @@ impl<R> Update<R> {
         for (op, doc) in groups {
             update.insert(op.name(), doc);
         }
-        Ok(BuiltUpdate { update, guard, array_filters })
+        Ok(BuiltUpdate { update, guard, array_filters, variant })
     }
 }
 

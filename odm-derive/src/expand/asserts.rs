@@ -1,7 +1,7 @@
 //! Const assertions for what tokens cannot show: a type alias hiding an array, a non-integer counter or revision.
 //! They run after type checking, so they see through aliases (bytemuck's `traits.rs` pattern).
 
-use crate::internals::ast::{counter_target, Container, Data, Field, Style};
+use crate::internals::ast::{counter_target, Container, Data, Field, Style, Variant};
 use crate::internals::resolve::Resolved;
 use crate::internals::rules;
 use crate::internals::source::{source, Source};
@@ -30,9 +30,16 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> TokenStream {
         }
         Data::Newtype(field) => fields_asserts(std::slice::from_ref(&**field), &mut out),
         Data::Enum(variants) => {
+            let model = cont.is_polymorphic();
             for v in variants.iter().filter(|v| !v.attrs.skip) {
                 match &v.style {
-                    Style::Struct(fields) => fields_asserts(fields, &mut out),
+                    Style::Struct(fields) => {
+                        fields_asserts(fields, &mut out);
+                        if model {
+                            counter_asserts(fields, &mut out);
+                        }
+                    }
+                    Style::Newtype(field) if model => wrapped_struct_assert(cont, v, field, &mut out),
                     Style::Newtype(field) => fields_asserts(std::slice::from_ref(&**field), &mut out),
                     Style::Unit | Style::Tuple => {}
                 }
@@ -146,5 +153,26 @@ fn revision_assert(field: &Field, out: &mut TokenStream) {
     ));
     out.extend(quote_spanned! {at.span()=>
         const _: () = if !<#rty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!(#msg) };
+    });
+}
+
+/// A polymorphic model's newtype variant wraps a struct with a field table of its own (`#[derive(Embedded)]`, no
+/// serde `tag`): serde writes the discriminator into that struct's document, beside its fields.
+fn wrapped_struct_assert(cont: &Container, v: &Variant, field: &Field, out: &mut TokenStream) {
+    let (ty, span) = (field.ty, field.ty_span);
+    let msg = rules::POLY_VARIANT.message(format_args!(
+        "variant `{}::{}` wraps `{}`, which is not a struct deriving `Embedded` (without a serde `tag` of its own): \
+         serde writes the discriminator into the wrapped value's document, so it must be a plain struct whose fields \
+         odm knows; derive `Embedded` for it, or make `{}` a struct variant",
+        cont.ident,
+        v.ident,
+        ty::display(ty),
+        v.ident
+    ));
+    out.extend(quote_spanned! {span=>
+        const _: () = match <#ty as __odm::BsonSchema>::OBJECT {
+            __odm::Some(m) if m.variants.is_empty() && m.tag.is_none() => {}
+            _ => ::core::panic!("{}", #msg),
+        };
     });
 }

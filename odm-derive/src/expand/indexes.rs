@@ -624,7 +624,8 @@ fn label(idx: &IndexAttr) -> String {
 
 /// The `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model`, and the index const assertions.
 pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStream) {
-    let Data::Struct(_) = &cont.data else { return (TokenStream::new(), TokenStream::new()) };
+    // A polymorphic model has collection settings but no indexes or shard key (rule `poly-attr`).
+    let Data::Struct(_) = &cont.data else { return (capped(cont), TokenStream::new()) };
     // Declared access patterns no declared index serves get their own ESR index.
     let for_queries = resolved.query_indexes.iter().map(|q| &q.index);
     let built: Vec<Built> = resolved.indexes.iter().chain(for_queries).filter_map(one_index).collect();
@@ -680,17 +681,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
             }
         }
     });
-    let capped = match &cont.attrs.capped {
-        Some(c) => {
-            let size = c.size.as_ref().map_or(0, |(n, _)| *n);
-            let max = match &c.max {
-                Some((m, _)) => quote!(__odm::Some(#m)),
-                None => quote!(__odm::None),
-            };
-            quote!(const CAPPED: __odm::Option<__odm::Capped> = __odm::Some(__odm::Capped { size: #size, max: #max });)
-        }
-        None => TokenStream::new(),
-    };
+    let capped = capped(cont);
     let shard_keys = resolved.shard_fields();
     let shard_key = (!shard_keys.is_empty()).then(|| {
         let keys = shard_keys.iter().map(|(f, hashed)| {
@@ -706,4 +697,19 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         #indexes
     };
     (items, asserts)
+}
+
+/// `const CAPPED` of a model declaring `capped(size = …, max = …)`.
+fn capped(cont: &Container) -> TokenStream {
+    match &cont.attrs.capped {
+        Some(c) => {
+            let size = c.size.as_ref().map_or(0, |(n, _)| *n);
+            let max = match &c.max {
+                Some((m, _)) => quote!(__odm::Some(#m)),
+                None => quote!(__odm::None),
+            };
+            quote!(const CAPPED: __odm::Option<__odm::Capped> = __odm::Some(__odm::Capped { size: #size, max: #max });)
+        }
+        None => TokenStream::new(),
+    }
 }

@@ -1,6 +1,6 @@
 //! `impl Model`: collection name, database and validation settings of a collection model.
 
-use crate::internals::ast::Container;
+use crate::internals::ast::{Container, Data, Style};
 use crate::internals::resolve::Resolved;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -87,8 +87,10 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
                 __odm::Some(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
         }
     }
+    let variant_impls = variant_impls(cont);
     let (version_items, version_asserts) = super::version::expand(cont);
     quote! {
+        #variant_impls
         #index_asserts
         #version_asserts
         #[automatically_derived]
@@ -99,4 +101,43 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
             #version_items
         }
     }
+}
+
+/// `impl VariantOf<Model>` for the struct each newtype variant of a polymorphic model wraps, when no other variant
+/// wraps the same type (the impls would overlap).
+fn variant_impls(cont: &Container) -> TokenStream {
+    let (Data::Enum(variants), true) = (&cont.data, cont.is_polymorphic()) else { return TokenStream::new() };
+    let ident = cont.ident;
+    let tag = cont.attrs.tag.as_ref().map(|t| t.value.clone()).unwrap_or_default();
+    let shown = |ty: &syn::Type| quote!(#ty).to_string();
+    let newtypes: Vec<(&syn::Ident, &syn::Type, &String)> = variants
+        .iter()
+        .filter(|v| !v.attrs.skip)
+        .filter_map(|v| match &v.style {
+            Style::Newtype(f) => Some((v.ident, f.ty, &v.name)),
+            _ => None,
+        })
+        .collect();
+    let impls = newtypes
+        .iter()
+        .filter(|(_, ty, _)| newtypes.iter().filter(|(_, t, _)| shown(t) == shown(ty)).count() == 1)
+        .map(|(vident, ty, value)| {
+            quote! {
+                #[automatically_derived]
+                impl __odm::VariantOf<#ident> for #ty {
+                    const TAG: (&'static str, &'static str) = (#tag, #value);
+                    #[allow(unreachable_patterns)]
+                    fn from_model(__model: #ident) -> __odm::Option<Self> {
+                        match __model {
+                            #ident::#vident(__v) => __odm::Some(__v),
+                            _ => __odm::None,
+                        }
+                    }
+                    fn into_model(self) -> #ident {
+                        #ident::#vident(self)
+                    }
+                }
+            }
+        });
+    quote!(#(#impls)*)
 }

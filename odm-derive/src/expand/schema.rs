@@ -147,6 +147,22 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
                 }
             }
         }
+        Data::Enum(variants) if cont.is_polymorphic() => {
+            // A polymorphic model: its table holds the variants' tables; the provided items read it.
+            let table = polymorphic_table(cont, variants);
+            quote! {
+                #[automatically_derived]
+                impl __odm::BsonSchema for #ident {
+                    const KIND: __odm::BsonKind = __odm::BsonKind::Object;
+                    const OBJECT: __odm::Option<&'static __odm::TypeMeta> =
+                        __odm::Some(&#table);
+                    #extra
+                    fn bson_schema() -> __odm::Document {
+                        <Self as __odm::BsonSchema>::bson_schema_within(false)
+                    }
+                }
+            }
+        }
         Data::Enum(variants) => {
             let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
             let names: Vec<&String> = stored.iter().map(|v| &v.name).collect();
@@ -250,65 +266,10 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStre
 /// what its type and attributes say; the struct's schema, counter checks, typed paths and other derives' nested
 /// index paths all read it.
 fn table(cont: &Container, fields: &[Field]) -> TokenStream {
-    let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
-    let entries = stored.iter().map(|f| {
-        let (name, key, ty, span) = (&f.rust_name, &f.key, f.ty, f.ty_span);
-        let a = &f.attrs;
-        let mut entry = match source(f) {
-            Source::Trait => {
-                let ty = quote_spanned!(span=> &<#ty as __odm::BsonSchema>::FIELD_TYPE);
-                quote!(__odm::field(#name, #key, #ty))
-            }
-            Source::Fixed(alias) => {
-                let kind = alias_kind(&alias);
-                quote!(__odm::field(#name, #key, &__odm::FieldType::fixed(__odm::BsonKind::#kind)).fixed(#alias))
-            }
-            Source::Mixed => quote!(__odm::field(#name, #key, &__odm::FieldType::MIXED)),
-        };
-        if !f.is_always_written() {
-            entry.extend(quote!(.optional()));
-        }
-        if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name))
-        {
-            entry.extend(quote!(.counter(#i)));
-        }
-        if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
-            let n = n.value as u32;
-            entry.extend(quote!(.keep_last(#n)));
-        }
-        let keywords: Vec<TokenStream> = [
-            (&a.min_items, "minItems"),
-            (&a.max_items, "maxItems"),
-            (&a.min_len, "minLength"),
-            (&a.max_len, "maxLength"),
-        ]
-        .into_iter()
-        .filter_map(|(attr, keyword)| {
-            let n = attr.as_ref()?.value as i64;
-            Some(quote!((#keyword, #n)))
-        })
-        .collect();
-        if !keywords.is_empty() {
-            entry.extend(quote!(.keywords(&[#(#keywords),*])));
-        }
-        if a.nullable.is_some() {
-            entry.extend(quote!(.nullable()));
-        }
-        if let Some(doc) = &f.doc {
-            entry.extend(quote!(.describe(#doc)));
-        }
-        entry
-    });
+    let entries = entries(fields);
     let name = cont.ident.to_string();
     let mut table = quote!(__odm::TypeMeta::new(#name, &[#(#entries),*]));
-    if cont.attrs.closed.is_some() {
-        table.extend(quote!(.closed(true)));
-    } else if cont.attrs.open.is_some() {
-        table.extend(quote!(.closed(false)));
-    }
-    if let Some(doc) = &cont.doc {
-        table.extend(quote!(.describe(#doc)));
-    }
+    container_flags(cont, &mut table);
     if cont.derive == Derive::Model {
         table.extend(quote!(.model()));
     }
@@ -319,6 +280,106 @@ fn table(cont: &Container, fields: &[Field]) -> TokenStream {
         table.extend(quote!(.tagged(#tag, #value)));
     }
     table
+}
+
+/// `closed`/`open` and the description of the type, on its table.
+fn container_flags(cont: &Container, table: &mut TokenStream) {
+    if cont.attrs.closed.is_some() {
+        table.extend(quote!(.closed(true)));
+    } else if cont.attrs.open.is_some() {
+        table.extend(quote!(.closed(false)));
+    }
+    if let Some(doc) = &cont.doc {
+        table.extend(quote!(.describe(#doc)));
+    }
+}
+
+/// The table of a polymorphic model: no fields of its own, one table per stored variant (each a model document
+/// holding its tag value under the discriminator).
+fn polymorphic_table(cont: &Container, variants: &[Variant]) -> TokenStream {
+    let tag = cont.attrs.tag.as_ref().map(|t| t.value.clone()).unwrap_or_default();
+    let tables = variants.iter().filter(|v| !v.attrs.skip).map(|v| {
+        let name = format!("{}::{}", cont.ident, v.ident);
+        let value = &v.name;
+        let mut t = match &v.style {
+            Style::Struct(fields) => {
+                let entries = entries(fields);
+                quote!(__odm::TypeMeta::new(#name, &[#(#entries),*]))
+            }
+            Style::Newtype(field) => {
+                let (ty, span) = (field.ty, field.ty_span);
+                let inner = quote_spanned!(span=> <#ty as __odm::BsonSchema>::OBJECT);
+                quote!(__odm::TypeMeta::wrapping(#name, #inner))
+            }
+            Style::Unit | Style::Tuple => quote!(__odm::TypeMeta::new(#name, &[])),
+        };
+        t.extend(quote!(.model().tagged(#tag, #value)));
+        if let Some(doc) = &v.doc {
+            t.extend(quote!(.describe(#doc)));
+        }
+        t
+    });
+    let name = cont.ident.to_string();
+    let mut table = quote!(__odm::TypeMeta::new(#name, &[]).variants(&[#(#tables),*]));
+    container_flags(cont, &mut table);
+    table
+}
+
+/// The entries of a field table (`odm::meta::FieldMeta`), one per stored field, in declaration order.
+fn entries(fields: &[Field]) -> Vec<TokenStream> {
+    let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
+    stored
+        .iter()
+        .map(|f| {
+            let (name, key, ty, span) = (&f.rust_name, &f.key, f.ty, f.ty_span);
+            let a = &f.attrs;
+            let mut entry = match source(f) {
+                Source::Trait => {
+                    let ty = quote_spanned!(span=> &<#ty as __odm::BsonSchema>::FIELD_TYPE);
+                    quote!(__odm::field(#name, #key, #ty))
+                }
+                Source::Fixed(alias) => {
+                    let kind = alias_kind(&alias);
+                    quote!(__odm::field(#name, #key, &__odm::FieldType::fixed(__odm::BsonKind::#kind)).fixed(#alias))
+                }
+                Source::Mixed => quote!(__odm::field(#name, #key, &__odm::FieldType::MIXED)),
+            };
+            if !f.is_always_written() {
+                entry.extend(quote!(.optional()));
+            }
+            if let Some(i) =
+                counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name))
+            {
+                entry.extend(quote!(.counter(#i)));
+            }
+            if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
+                let n = n.value as u32;
+                entry.extend(quote!(.keep_last(#n)));
+            }
+            let keywords: Vec<TokenStream> = [
+                (&a.min_items, "minItems"),
+                (&a.max_items, "maxItems"),
+                (&a.min_len, "minLength"),
+                (&a.max_len, "maxLength"),
+            ]
+            .into_iter()
+            .filter_map(|(attr, keyword)| {
+                let n = attr.as_ref()?.value as i64;
+                Some(quote!((#keyword, #n)))
+            })
+            .collect();
+            if !keywords.is_empty() {
+                entry.extend(quote!(.keywords(&[#(#keywords),*])));
+            }
+            if a.nullable.is_some() {
+                entry.extend(quote!(.nullable()));
+            }
+            if let Some(doc) = &f.doc {
+                entry.extend(quote!(.describe(#doc)));
+            }
+            entry
+        })
+        .collect()
 }
 
 /// The `BsonKind` variant of a `bsonType` alias a converter or `#[odm(bson_type)]` fixes.

@@ -18,6 +18,13 @@ pub enum Derive {
     Embedded,
 }
 
+impl Container<'_> {
+    /// True for `#[derive(Model)]` on an enum: a polymorphic collection, one document shape per variant.
+    pub fn is_polymorphic(&self) -> bool {
+        self.derive == Derive::Model && matches!(self.data, Data::Enum(_))
+    }
+}
+
 impl Derive {
     pub fn name(self) -> &'static str {
         match self {
@@ -129,7 +136,9 @@ impl<'a> Container<'a> {
                 }
                 _ => {
                     let what = if derive == Derive::Model {
-                        "`#[derive(Model)]` needs a struct with named fields: each field is a key of the stored document"
+                        "`#[derive(Model)]` needs a struct with named fields (each field is a key of the stored \
+                         document), or an internally tagged enum (`#[serde(tag = \"t\")]`) whose variants are the \
+                         shapes of one polymorphic collection"
                     } else {
                         "`#[derive(Embedded)]` needs a struct with named fields, a newtype struct `struct Email(String);`, \
                          or an enum"
@@ -139,13 +148,7 @@ impl<'a> Container<'a> {
                 }
             },
             syn::Data::Enum(e) => {
-                if derive == Derive::Model {
-                    cx.error_spanned_by(
-                        input.ident.clone(), rules::MODEL_SHAPE,
-                        "`#[derive(Model)]` needs a struct with named fields; derive `Embedded` for enums stored inside a model",
-                    );
-                    return None;
-                }
+                // On a model, a polymorphic collection: the `poly-*` rules check the enum's shape.
                 let fields_rule = attrs.rename_all_fields.as_ref().map(|r| r.value);
                 Data::Enum(e.variants.iter().map(|v| variant_from_ast(cx, v, rule, fields_rule)).collect())
             }

@@ -65,6 +65,11 @@ rules! {
     ENUM_TUPLE_VARIANT = "enum-tuple-variant";
     ENUM_VARIANTS = "enum-variants";
     CLOSED_OPEN = "closed-open";
+    // Polymorphic collections (`#[derive(Model)]` on an enum).
+    POLY_TAGGED = "poly-tagged";
+    POLY_VARIANT = "poly-variant";
+    POLY_ID = "poly-id";
+    POLY_ATTR = "poly-attr";
     // Paths written in attributes.
     PATH_FIELD = "path-field";
     // Indexes.

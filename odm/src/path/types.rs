@@ -83,6 +83,9 @@ struct PathExtra {
     array_filters: Vec<ArrayFilter>,
     /// A problem found while building the path (bad map key, bad identifier), reported when it is used.
     defect: Option<String>,
+    /// For a path into one variant of a polymorphic model: the discriminator key and the variant's value, which a
+    /// filter on the path adds (so it never matches another variant) and an update on it requires.
+    variant: Option<(&'static str, &'static str)>,
 }
 
 impl RawPath {
@@ -162,6 +165,16 @@ impl RawPath {
         if extra.defect.is_none() {
             extra.defect = Some(why());
         }
+    }
+
+    /// The discriminator and value of the variant this path goes into, for a path into a polymorphic model.
+    pub fn variant(&self) -> Option<(&'static str, &'static str)> {
+        self.extra.as_ref()?.variant
+    }
+
+    /// Marks the path as going into the variant holding `value` under the discriminator `tag`.
+    pub(crate) fn set_variant(&mut self, tag: &'static str, value: &'static str) {
+        self.extra.get_or_insert_with(Box::default).variant = Some((tag, value));
     }
 
     /// Adds the `arrayFilters` entry of a filtered positional segment (`$[id]`) on this path.
@@ -409,7 +422,7 @@ impl<R, W, A: Access> IsPath for Path<R, W, A> {
 
 /// The path type under `F`, and its parts.
 type PathOf<F> = <F as Deref>::Target;
-type RootOf<F> = <PathOf<F> as IsPath>::Root;
+pub(crate) type RootOf<F> = <PathOf<F> as IsPath>::Root;
 type ValueOf<F> = <PathOf<F> as IsPath>::Value;
 type AccessOf<F> = <PathOf<F> as IsPath>::Access;
 
@@ -451,5 +464,32 @@ impl<F: Fields> Clone for Object<F> {
 impl<F: Fields> fmt::Debug for Object<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         (*self.0).fmt(f)
+    }
+}
+
+/// The paths into one variant of a polymorphic model (`Event::fields().purchase()`): dereferences to the variant's
+/// fields (`.amount()`), each of which carries the discriminator. A filter on such a path adds `{tag: value}` itself,
+/// so it never matches documents of another variant; an update on it applies only to documents of that variant.
+/// [`Variant::only`] is the filter on the discriminator alone.
+pub struct Variant<N>(N);
+
+impl<N> Variant<N> {
+    /// The variant's node. Used by generated code.
+    #[doc(hidden)]
+    pub fn __new(node: N) -> Self {
+        Variant(node)
+    }
+}
+
+impl<N> Deref for Variant<N> {
+    type Target = N;
+    fn deref(&self) -> &N {
+        &self.0
+    }
+}
+
+impl<N: fmt::Debug> fmt::Debug for Variant<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
     }
 }

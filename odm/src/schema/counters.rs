@@ -29,6 +29,12 @@ pub(crate) fn all_elements(value: &str, var: &str, check: Bson) -> Bson {
     })
 }
 
+/// `check` for the documents of one variant of a polymorphic model: true for a document whose discriminator
+/// (`tag`, an aggregation expression like `"$t"`) is not `value`.
+pub(crate) fn for_variant(tag: &str, value: &str, check: Bson) -> Bson {
+    Bson::from(doc! { "$or": [{ "$ne": [tag, value] }, check] })
+}
+
 /// The `(array, counter)` pairs a counter check compares, as stored paths from the document root with `$[]` for
 /// every element of an enclosing array (`("d.$[].m", "d.$[].mc")`): the reading of what [`counter_check`] and
 /// `all_elements` write, so that a failed check can be named. A check of today's validators holds one pair; an
@@ -54,8 +60,9 @@ fn read_pairs(check: &Bson, bindings: &mut Vec<(String, String)>, out: &mut Vec<
     };
     // The second argument of `$cond` (`{$size: array}`, or the array itself as `$map`'s input).
     let cond_arg = |v: Option<&Bson>| v?.as_document()?.get_array("$cond").ok()?.get(1).cloned();
-    if let Ok(and) = d.get_array("$and") {
-        and.iter().for_each(|c| read_pairs(c, bindings, out));
+    if let Ok(all) = d.get_array("$and").or_else(|_| d.get_array("$or")) {
+        // `$or` guards a variant's check by its discriminator (`for_variant`): the `$ne` half holds no pair.
+        all.iter().for_each(|c| read_pairs(c, bindings, out));
     } else if let Ok([size, count]) = d.get_array("$eq").map(Vec::as_slice) {
         let array = cond_arg(Some(size)).and_then(|s| s.as_document()?.get_str("$size").ok().map(str::to_owned));
         let counter = count.as_document().and_then(|c| c.get_array("$ifNull").ok()?.first()?.as_str());

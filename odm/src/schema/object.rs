@@ -2,7 +2,7 @@
 //! its values may carry run-time keys, and its counter checks. Generated code only points at these with its table,
 //! so each struct costs a table, not a copy of the walks.
 
-use super::counters::counter_check;
+use super::counters::{counter_check, for_variant};
 use crate::meta::{FieldMeta, TypeMeta};
 use bson::{doc, Bson, Document};
 
@@ -10,6 +10,9 @@ use bson::{doc, Bson, Document};
 /// closed (or not): its own `closed`/`open` wins.
 pub fn object(meta: &TypeMeta, within: bool) -> Document {
     let closed = meta.closed.unwrap_or(within);
+    if !meta.variants.is_empty() {
+        return polymorphic(meta, closed);
+    }
     let mut s = ObjectSchema::new();
     if let Some((tag, value)) = meta.tag {
         s.field(tag, doc! { "bsonType": "string", "enum": [value] }, true);
@@ -21,6 +24,23 @@ pub fn object(meta: &TypeMeta, within: bool) -> Document {
         s.implicit_id();
     }
     s.finish(closed, meta.description)
+}
+
+/// The fragment of a polymorphic model: the discriminator names a variant, and `oneOf` the variants' documents, each
+/// requiring its own tag value (rule [`poly-tagged`](crate::rules#poly-tagged)). The tag values differ, so at most
+/// one branch can match: `oneOf` accepts exactly what `anyOf` would, and says that a document is one variant.
+fn polymorphic(meta: &TypeMeta, closed: bool) -> Document {
+    let tag = meta.discriminator().unwrap_or_default();
+    let values: Vec<&str> = meta.variants.iter().filter_map(|v| Some(v.tag?.1)).collect();
+    let branches: Vec<Document> = meta.variants.iter().map(|v| object(v, closed)).collect();
+    let mut d = doc! { "bsonType": "object" };
+    if let Some(desc) = meta.description {
+        d.insert("description", desc);
+    }
+    d.insert("required", [tag]);
+    d.insert("properties", doc! { tag: { "bsonType": "string", "enum": values } });
+    d.insert("oneOf", branches);
+    d
 }
 
 /// One field's fragment with the keywords it declares.
@@ -46,7 +66,9 @@ fn field_schema(f: &FieldMeta, closed: bool) -> Document {
 #[inline]
 pub fn dynamic_keys(meta: &TypeMeta, depth: u8) -> bool {
     // A scalar kind holds no keys at all: only documents, arrays and unknown kinds are asked.
-    depth == 0 || meta.fields.iter().any(|f| !f.ty.kind.is_scalar() && (f.ty.dynamic_keys)(depth - 1))
+    depth == 0
+        || meta.fields.iter().any(|f| !f.ty.kind.is_scalar() && (f.ty.dynamic_keys)(depth - 1))
+        || meta.variants.iter().any(|v| dynamic_keys(v, depth))
 }
 
 /// [`BsonSchema::counter_checks`](super::BsonSchema::counter_checks) of the struct at the aggregation expression
@@ -57,6 +79,14 @@ pub fn counter_checks(meta: &TypeMeta, value: &str, depth: usize, out: &mut Vec<
 
 /// The checks of a struct whose fields are the expressions `<prefix><key>` (`"$"` for a model's own fields).
 pub(crate) fn checks_under(meta: &TypeMeta, prefix: &str, depth: usize, out: &mut Vec<Bson>) {
+    for v in meta.variants {
+        // Each variant's checks hold for its own documents only: guarded by the discriminator.
+        let mut inner = Vec::new();
+        checks_under(v, prefix, depth, &mut inner);
+        if let Some((tag, value)) = v.tag {
+            out.extend(inner.into_iter().map(|check| for_variant(&format!("{prefix}{tag}"), value, check)));
+        }
+    }
     for f in meta.fields {
         (f.ty.counter_checks)(&format!("{prefix}{}", f.key), depth, out);
     }

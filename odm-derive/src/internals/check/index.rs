@@ -119,7 +119,10 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
         }
         return;
     }
-    let Data::Struct(_) = &cont.data else { return };
+    // A polymorphic model declares no indexes (rule `poly-attr`), but its capped and log rules hold.
+    if !matches!(cont.data, Data::Struct(_)) && !cont.is_polymorphic() {
+        return;
+    }
     let limit = a.max_indexes.as_ref().map_or(DEFAULT_MAX_INDEXES, |m| m.value);
     if let Some(m) = &a.max_indexes {
         if m.value > SERVER_MAX_INDEXES {

@@ -60,7 +60,12 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
                 cx.error_spanned_by(c, rules::COUNTER_FIELD, "a newtype has no sibling field to hold a counter");
             }
         }
-        Data::Enum(variants) => check_enum(cx, cont, variants, limit),
+        Data::Enum(variants) => {
+            check_enum(cx, cont, variants, limit);
+            if cont.derive == Derive::Model {
+                check_polymorphic(cx, cont, variants);
+            }
+        }
     }
     if cont.derive == Derive::Embedded {
         for (attr, name) in [
@@ -153,14 +158,20 @@ fn check_fields(
                      cannot hold a key twice; give one of them another `#[serde(rename = \"...\")]`"
                 ),
             ),
-            Some(None) => cx.error_spanned_by(
-                &field.key_tokens,
-                rules::KEY_UNIQUE,
-                format!(
-                    "stored key `{key}` is the {owner} tag (`#[serde(tag = \"{key}\")]`), which serde writes into \
-                     {doc} too; rename the field or choose another tag"
-                ),
-            ),
+            Some(None) => {
+                if matches!(cont.data, Data::Enum(_)) {
+                    // serde's derive refuses the clash in an enum too: its impls will be missing.
+                    cx.serde_rejects();
+                }
+                cx.error_spanned_by(
+                    &field.key_tokens,
+                    rules::KEY_UNIQUE,
+                    format!(
+                        "stored key `{key}` is the {owner} tag (`#[serde(tag = \"{key}\")]`), which serde writes \
+                         into {doc} too; rename the field or choose another tag"
+                    ),
+                )
+            }
             None => {
                 seen.insert(key, Some(&field.rust_name));
             }
@@ -558,7 +569,8 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
         cx.serde_rejects();
     }
     // Already reported (untagged refused, `content` without `tag`): no "needs a tag" on top.
-    let tagging_reported = cont.attrs.untagged || content.is_some();
+    // On a model, `poly-tagged` says it once for the whole enum.
+    let tagging_reported = cont.attrs.untagged || content.is_some() || cont.is_polymorphic();
     let mut untagged_data_reported = false;
     if let (Some(t), Some(c)) = (tag, content) {
         names::check_key(cx, &c.value, &c.tokens, CONTENT, limit, cont.attrs.max_key_len.is_some());
@@ -600,6 +612,15 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
             );
         }
         match &v.style {
+            Style::Tuple if tag.is_some() && content.is_none() => {
+                // serde's derive refuses a tuple variant in an internally tagged enum too: its impls will be missing.
+                cx.serde_rejects();
+                cx.error_spanned_by(
+                    &v.original.fields,
+                    rules::ENUM_TUPLE_VARIANT,
+                    "tuple variants are stored as arrays of mixed types; use named fields `{ a: T, b: U }`",
+                )
+            }
             Style::Tuple => cx.error_spanned_by(
                 &v.original.fields,
                 rules::ENUM_TUPLE_VARIANT,
@@ -616,6 +637,12 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
                 // Internally tagged: the tag shares the variant's document.
                 let tag_here = if content.is_none() { tag.map(|t| (t.value.as_str(), &t.tokens)) } else { None };
                 check_fields(cx, cont, fields, limit, tag_here);
+                if cont.is_polymorphic() {
+                    // A polymorphic model's counter checks are guarded by the discriminator, variant by variant.
+                    check_counters(cx, fields);
+                    check_id(cx, fields);
+                    continue;
+                }
                 for c in fields.iter().filter_map(|f| f.attrs.counter.as_ref()) {
                     cx.error_spanned_by(
                         c,
@@ -624,6 +651,119 @@ fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
                          move the array and its counter into an `Embedded` struct",
                     );
                 }
+            }
+        }
+    }
+}
+
+/// The `poly-*` rules of `#[derive(Model)]` on an enum: one collection whose documents are the variants, told apart
+/// by serde's internal tag (the discriminator).
+fn check_polymorphic(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
+    let a = &cont.attrs;
+    match (&a.tag, &a.content) {
+        // serde refuses these (and `untagged` was refused already): one error is enough.
+        _ if a.untagged => {}
+        (Some(_), Some(content)) => cx.error_spanned_by(
+            &content.tokens,
+            rules::POLY_TAGGED,
+            format!(
+                "a polymorphic model is internally tagged: with `content = \"{}\"` serde nests each variant's fields \
+                 in a sub-document, so they are no longer the document's own keys (queries, indexes and the \
+                 validator would all see one opaque field); remove `content`",
+                content.value
+            ),
+        ),
+        (None, _) => cx.error_spanned_by(
+            cont.ident,
+            rules::POLY_TAGGED,
+            format!(
+                "`#[derive(Model)]` on enum `{}` stores every variant in one collection, told apart by a \
+                 discriminator key in each document; add `#[serde(tag = \"t\")]` (any short key) so serde writes \
+                 the variant's name there, or derive `Embedded` to store the enum inside a model",
+                cont.ident
+            ),
+        ),
+        (Some(_), None) => {}
+    }
+    let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
+    // `_id`: declared by every variant or by none, with one type (a newtype variant's struct decides for itself).
+    let ids: Vec<(&Variant, Option<&Field>)> = stored
+        .iter()
+        .filter(|v| matches!(v.style, Style::Struct(_) | Style::Unit))
+        .map(|v| {
+            let id = match &v.style {
+                Style::Struct(fields) => fields.iter().find(|f| f.key == "_id" && f.is_stored()),
+                _ => None,
+            };
+            (*v, id)
+        })
+        .collect();
+    let declared: Vec<&(&Variant, Option<&Field>)> = ids.iter().filter(|(_, id)| id.is_some()).collect();
+    if let Some((first_v, Some(first))) = declared.first() {
+        let shown = |f: &Field| quote::ToTokens::to_token_stream(f.ty).to_string().replace(' ', "");
+        for (v, id) in &ids {
+            match id {
+                None => cx.error_spanned_by(
+                    v.ident,
+                    rules::POLY_ID,
+                    format!(
+                        "variant `{}` declares no `_id`, but `{}::{}` does: every document of the collection has one \
+                         `_id`, so declare it in every variant (`#[serde(rename = \"_id\")] id: {}`) or in none",
+                        v.ident,
+                        cont.ident,
+                        first_v.ident,
+                        shown(first)
+                    ),
+                ),
+                Some(id) if shown(id) != shown(first) => cx.error_spanned_by(
+                    id.ty,
+                    rules::POLY_ID,
+                    format!(
+                        "`_id` of variant `{}` is `{}`, but `{}::{}` stores it as `{}`: one collection has one `_id` \
+                         type; use `{}`",
+                        v.ident,
+                        shown(id),
+                        cont.ident,
+                        first_v.ident,
+                        shown(first),
+                        shown(first)
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+    // What a polymorphic model does not support (yet): each names where it is written.
+    let unsupported = |tokens: proc_macro2::TokenStream, what: &str, why: &str| {
+        cx.error_spanned_by(tokens, rules::POLY_ATTR, format!("{what} is not supported on a polymorphic model: {why}"))
+    };
+    for idx in &a.indexes {
+        unsupported(
+            idx.span_tokens.clone(),
+            "`index`",
+            "its keys would name fields of one variant or another; index variant fields by hand with a partial \
+             filter on the discriminator, or move the shared fields into a struct model",
+        );
+    }
+    if let Some(sk) = &a.shard_key {
+        unsupported(sk.tokens.clone(), "`shard_key`", "its fields would have to be present in every variant");
+    }
+    if let Some(v) = &a.version {
+        unsupported(v.tokens.clone(), "`version`", "older versions are read per struct; version a struct model");
+    }
+    for v in &stored {
+        let fields: Vec<&Field> = match &v.style {
+            Style::Struct(fields) => fields.iter().collect(),
+            Style::Newtype(field) => vec![&**field],
+            _ => Vec::new(),
+        };
+        for f in fields {
+            if let Some(r) = &f.attrs.revision {
+                unsupported(
+                    r.tokens.clone(),
+                    "`revision`",
+                    "a guarded write compares one revision key of every document; keep it in a struct model",
+                );
             }
         }
     }
