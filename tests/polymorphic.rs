@@ -38,6 +38,7 @@ struct Referral {
 /// Something a visitor did: one collection, one shape per variant.
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(collection = "web_event", closed)]
+#[odm(index(variant = "purchase", keys = "-amount, coupon"), index(variant = "click", keys = "x, y"))]
 #[serde(tag = "t", rename_all = "snake_case")]
 enum Event {
     /// A click on the page.
@@ -392,4 +393,35 @@ async fn fields_every_variant_shares_are_paths_of_the_whole_model() {
     assert_eq!(visits.find_one(f.id().eq(b)).await.expect("by id"), Some(Visit::Leave { id: b, at: now }));
     assert_eq!(visits.count(f.at().lte(now)).await.expect("count"), 2);
     assert_eq!(visits.count(f.view().at().lte(now)).await.expect("count"), 1);
+}
+
+#[tokio::test]
+async fn an_index_of_one_variant_holds_that_variant_s_documents_only() {
+    let indexes = Event::indexes();
+    let shown: Vec<(String, Document, Option<Document>)> =
+        indexes.iter().map(|i| (i.name.clone(), i.keys.clone(), i.partial_filter_expression.clone())).collect();
+    assert_eq!(
+        shown,
+        [
+            ("idx_amt_cp".to_owned(), doc! { "amt": -1, "cp": 1 }, Some(doc! { "t": { "$eq": "purchase" } })),
+            ("idx_x_y".to_owned(), doc! { "x": 1, "y": 1 }, Some(doc! { "t": { "$eq": "click" } })),
+        ]
+    );
+    let db = odm::testing::database("poly_indexes").await;
+    let sync = || odm::SchemaSync::new(db.client()).database(db.name()).model::<Event>();
+    sync().run().await.expect("sync").require_in_sync().expect("created");
+    assert!(sync().plan().await.expect("plan").is_in_sync(), "the server keeps them as declared");
+    let events = Collection::<Event>::new(&db);
+    events.insert_many([click(), purchase(5), purchase(9)]).await.expect("insert");
+    let top = events.find(Event::fields().purchase().amount().gt(1)).sort(Event::fields().purchase().amount().desc());
+    let amounts: Vec<i64> = top
+        .await
+        .expect("the partial index's own filter")
+        .into_iter()
+        .map(|e| match e {
+            Event::Purchase { amount, .. } => amount,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(amounts, [9, 5]);
 }

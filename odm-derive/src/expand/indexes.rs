@@ -424,7 +424,7 @@ struct Built<'a> {
     nested: bool,
 }
 
-fn one_index<'a>(resolved: &'a Index<'a>) -> Option<Built<'a>> {
+fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>> {
     let idx: &IndexAttr = &resolved.attr;
     let keys_lit = idx.keys.as_ref()?;
     let span = keys_lit.span();
@@ -493,6 +493,12 @@ fn one_index<'a>(resolved: &'a Index<'a>) -> Option<Built<'a>> {
             __s.weights = __odm::Some(__w);
         }});
     }
+    // An index of one variant of a polymorphic model holds that variant's documents only.
+    let variant = resolved.variant.zip(tag).map(|(v, tag)| {
+        let value = &v.name;
+        quote!(__odm::build::partial_condition(
+            &mut __p, __odm::String::from(#tag), "$eq", __odm::Bson::String(__odm::String::from(#value)));)
+    });
     if let (Some(p), Some(conditions)) = (&idx.partial, &resolved.partial) {
         let conditions = conditions.as_ref().ok()?;
         let adds = conditions.iter().map(|c| {
@@ -505,10 +511,16 @@ fn one_index<'a>(resolved: &'a Index<'a>) -> Option<Built<'a>> {
             };
             quote!(__odm::build::partial_condition(&mut __p, #path, #op, #v);)
         });
-        let adds: Vec<TokenStream> = adds.collect();
+        let adds: Vec<TokenStream> = adds.chain(variant).collect();
         opts.extend(quote! {{
             let mut __p = __odm::Document::new();
             #(#adds)*
+            __s.partial_filter_expression = __odm::Some(__p);
+        }});
+    } else if let Some(variant) = variant {
+        opts.extend(quote! {{
+            let mut __p = __odm::Document::new();
+            #variant
             __s.partial_filter_expression = __odm::Some(__p);
         }});
     }
@@ -624,11 +636,16 @@ fn label(idx: &IndexAttr) -> String {
 
 /// The `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model`, and the index const assertions.
 pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStream) {
-    // A polymorphic model has collection settings but no indexes or shard key (rule `poly-attr`).
-    let Data::Struct(_) = &cont.data else { return (capped(cont), TokenStream::new()) };
+    // A polymorphic model has collection settings and indexes (each of all variants, or of one), but no shard key
+    // (rule `poly-attr`).
+    let tag = match &cont.data {
+        Data::Struct(_) => None,
+        _ if cont.is_polymorphic() => cont.attrs.tag.as_ref().map(|t| t.value.as_str()),
+        _ => return (capped(cont), TokenStream::new()),
+    };
     // Declared access patterns no declared index serves get their own ESR index.
     let for_queries = resolved.query_indexes.iter().map(|q| &q.index);
-    let built: Vec<Built> = resolved.indexes.iter().chain(for_queries).filter_map(one_index).collect();
+    let built: Vec<Built> = resolved.indexes.iter().chain(for_queries).filter_map(|i| one_index(i, tag)).collect();
     let mut asserts = TokenStream::new();
     for b in &built {
         asserts.extend(b.asserts.clone());

@@ -3,7 +3,7 @@ use odm::{Model, Version};
 use serde::{Deserialize, Serialize};
 
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "web_event", index(keys = "x"), shard_key = "x", version = 2, older(Event))]
+#[odm(collection = "web_event", shard_key = "x", version = 2, older(Event))]
 #[serde(tag = "t")]
 enum Event {
     Click {

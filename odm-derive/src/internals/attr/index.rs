@@ -22,6 +22,9 @@ pub struct IndexAttr {
     /// `ttl = 3600` as written (where TTL rules point).
     pub ttl_tokens: Option<TokenStream>,
     pub partial: Option<LitStr>,
+    /// `variant = "purchase"` on a polymorphic model: the keys are that variant's fields, and the index holds its
+    /// documents only.
+    pub variant: Option<LitStr>,
     pub collation: Option<(Vec<(String, Lit)>, TokenStream)>,
     pub weights: Option<LitStr>,
     pub default_language: Option<LitStr>,
@@ -50,6 +53,7 @@ impl IndexAttr {
             ttl: None,
             ttl_tokens: None,
             partial: None,
+            variant: None,
             collation: None,
             weights: None,
             default_language: None,
@@ -66,7 +70,8 @@ pub struct CappedAttr {
     pub max: Option<(u64, LitInt)>,
 }
 
-const INDEX_KEYS: &[Symbol] = &[KEYS, NAME, UNIQUE, SPARSE, HIDDEN, TTL, PARTIAL, COLLATION, WEIGHTS, DEFAULT_LANGUAGE];
+const INDEX_KEYS: &[Symbol] =
+    &[KEYS, NAME, UNIQUE, SPARSE, HIDDEN, TTL, PARTIAL, COLLATION, WEIGHTS, DEFAULT_LANGUAGE, VARIANT];
 
 /// The collation document's fields (server names) and the literal each takes.
 const COLLATION_FIELDS: &[(Symbol, &str)] = &[
@@ -247,6 +252,9 @@ pub fn parse_index(cx: &Ctxt, meta: &ParseNestedMeta) -> IndexAttr {
         } else if p == PARTIAL {
             dup(PARTIAL);
             out.partial = str_value(cx, PARTIAL, "status = 'paid', amount >= 10", &inner);
+        } else if p == VARIANT {
+            dup(VARIANT);
+            out.variant = str_value(cx, VARIANT, "purchase", &inner);
         } else if p == WEIGHTS {
             dup(WEIGHTS);
             out.weights = str_value(cx, WEIGHTS, "title:10, body:2", &inner);

@@ -1,7 +1,7 @@
 //! The `index-*` and `capped-*` rules: indexes and capped/TTL settings declared on a model, resolved to stored key
 //! paths (names `idx_<keys>`, index types and the parallel-arrays limit, ways to remove old data).
 
-use crate::internals::ast::{Container, Data, Derive};
+use crate::internals::ast::{Container, Data, Derive, Style, Variant};
 use crate::internals::attr::did_you_mean;
 use crate::internals::attr::index::IndexAttr;
 use crate::internals::ctxt::Ctxt;
@@ -10,7 +10,7 @@ use crate::internals::index_keys::{
 };
 use crate::internals::lists::{PartError, KEYS, PARTIAL, WEIGHTS};
 use crate::internals::names::charset_error;
-use crate::internals::resolve::{Resolved, Weight};
+use crate::internals::resolve::{variant_name, Resolved, Weight};
 use crate::internals::rules;
 use crate::internals::symbol::INDEX;
 use crate::internals::ty::{self};
@@ -134,6 +134,9 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     let mut patterns: Vec<(Vec<(String, KeyKind)>, &IndexAttr)> = Vec::new();
     let mut text_index: Option<&IndexAttr> = None;
     let mut has_ttl = false;
+    for resolved_index in &resolved.indexes {
+        check_variant(cx, cont, resolved_index);
+    }
     for (i, resolved_index) in resolved.indexes.iter().enumerate() {
         let idx: &IndexAttr = &resolved_index.attr;
         if i == limit {
@@ -318,6 +321,69 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
                     coll.value
                 ),
             );
+        }
+    }
+}
+
+/// `variant = "…"` names a struct variant of a polymorphic model; without it, an index of a polymorphic model names
+/// only fields every struct variant shares (rule `poly-attr`).
+fn check_variant(cx: &Ctxt, cont: &Container, index: &crate::internals::resolve::Index) {
+    let idx: &IndexAttr = &index.attr;
+    let Data::Enum(variants) = &cont.data else {
+        if let Some(v) = &idx.variant {
+            cx.error_spanned_by(
+                v,
+                rules::POLY_ATTR,
+                "`variant` names a variant of a polymorphic model (an internally tagged enum); this model is a \
+                 struct: remove it",
+            );
+        }
+        return;
+    };
+    let structs: Vec<(&Variant, &[crate::internals::ast::Field])> = variants
+        .iter()
+        .filter_map(|v| match &v.style {
+            Style::Struct(fields) => Some((v, fields.as_slice())),
+            _ => None,
+        })
+        .collect();
+    if let Some(lit) = &idx.variant {
+        if index.variant.is_none() {
+            let names: Vec<String> = structs.iter().map(|(v, _)| variant_name(v)).collect();
+            let hint = did_you_mean(&lit.value(), names.iter().map(String::as_str));
+            cx.error_spanned_by(
+                lit,
+                rules::POLY_ATTR,
+                format!(
+                    "`{}` is no struct variant of `{}`{hint}: `variant` names one in snake case ({})",
+                    lit.value(),
+                    cont.ident,
+                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+        return;
+    }
+    // Without `variant`, the keys were resolved against the first struct variant: each must be in every one.
+    let keys = index.keys.iter().flatten().flatten().chain(index.partial.iter().flatten().flatten().map(|c| &c.key));
+    for field in keys.filter_map(|k| k.field) {
+        let missing = structs.iter().find(|(_, fields)| {
+            !fields.iter().any(|f| f.rust_name == field.rust_name && f.key == field.key && f.is_stored())
+        });
+        if let (Some((v, _)), Some(lit)) = (missing, idx.keys.as_ref()) {
+            let owner = structs.iter().find(|(_, fs)| fs.iter().any(|f| std::ptr::eq(f, field))).map(|(v, _)| *v);
+            let owner = owner.map_or_else(String::new, |o| format!("`variant = \"{}\"`", variant_name(o)));
+            cx.error_spanned_by(
+                lit,
+                rules::POLY_ATTR,
+                format!(
+                    "`{}` is not a field of variant `{}`: an index of a polymorphic model names fields every variant \
+                     has, or says which variant it indexes with {owner} (its documents only, by a partial filter on \
+                     the discriminator)",
+                    field.rust_name, v.ident,
+                ),
+            );
+            return;
         }
     }
 }

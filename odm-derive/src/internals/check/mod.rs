@@ -737,14 +737,6 @@ fn check_polymorphic(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
     let unsupported = |tokens: proc_macro2::TokenStream, what: &str, why: &str| {
         cx.error_spanned_by(tokens, rules::POLY_ATTR, format!("{what} is not supported on a polymorphic model: {why}"))
     };
-    for idx in &a.indexes {
-        unsupported(
-            idx.span_tokens.clone(),
-            "`index`",
-            "its keys would name fields of one variant or another; index variant fields by hand with a partial \
-             filter on the discriminator, or move the shared fields into a struct model",
-        );
-    }
     if let Some(sk) = &a.shard_key {
         unsupported(sk.tokens.clone(), "`shard_key`", "its fields would have to be present in every variant");
     }

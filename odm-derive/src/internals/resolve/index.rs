@@ -3,7 +3,7 @@
 use super::partial::Condition;
 use super::weights::Weight;
 use super::{keys, partial, weights};
-use crate::internals::ast::Field;
+use crate::internals::ast::{Field, Variant};
 use crate::internals::attr::index::IndexAttr;
 use crate::internals::index_keys::Key;
 use crate::internals::lists::PartError;
@@ -19,6 +19,9 @@ pub struct Index<'a> {
     pub partial: Option<Result<Vec<Condition<'a>>, PartError>>,
     /// `None` without `weights`; else each entry, or its error.
     pub weights: Option<Vec<Result<Weight<'a>, PartError>>>,
+    /// On a polymorphic model, the variant named by `variant = "…"`: its fields are the ones the keys name, and the
+    /// index holds its documents only.
+    pub variant: Option<&'a Variant<'a>>,
 }
 
 /// Where an index comes from: written by the user, or built for a declared query.
@@ -45,5 +48,5 @@ pub fn resolve_index<'a>(fields: &'a [Field<'a>], attr: IndexSource<'a>) -> Inde
     let keys = attr.keys.as_ref().map(|k| keys::resolve_keys(fields, &k.value()));
     let partial = attr.partial.as_ref().map(|p| partial::parse_partial(fields, &p.value()));
     let weights = attr.weights.as_ref().map(|w| weights::parse_weights(fields, &w.value()));
-    Index { attr, keys, partial, weights }
+    Index { attr, keys, partial, weights, variant: None }
 }

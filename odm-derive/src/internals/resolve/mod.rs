@@ -21,9 +21,10 @@ pub use query::{Esr, Query};
 pub use shard::{ShardKey, HASHED};
 pub use weights::Weight;
 
-use super::ast::{Container, Data, Field};
+use super::ast::{Container, Data, Field, Style, Variant};
 use super::attr::index::IndexAttr;
 use super::attr::query::QueryAttr;
+use super::case::RenameRule;
 
 /// The resolved model of a struct's string attributes.
 pub struct Resolved<'a> {
@@ -52,6 +53,9 @@ pub struct QueryIndex<'a> {
 impl<'a> Resolved<'a> {
     /// Resolves every string attribute of `cont` once. Only structs with named fields have paths to resolve.
     pub fn new(cont: &'a Container<'a>) -> Self {
+        if let (true, Data::Enum(variants)) = (cont.is_polymorphic(), &cont.data) {
+            return Self::polymorphic(cont, variants);
+        }
         let Data::Struct(fields) = &cont.data else {
             return Resolved {
                 indexes: Vec::new(),
@@ -78,8 +82,60 @@ impl<'a> Resolved<'a> {
         Resolved { indexes, queries, query_indexes, shard_key, revision }
     }
 
+    /// A polymorphic model: each index resolved against the fields of the variant it names (`variant = "…"`), or,
+    /// without one, of the first struct variant that has them (a rule checks that every struct variant does).
+    fn polymorphic(cont: &'a Container<'a>, variants: &'a [Variant<'a>]) -> Self {
+        let structs: Vec<(&'a Variant<'a>, &'a [Field<'a>])> = variants
+            .iter()
+            .filter_map(|v| match &v.style {
+                Style::Struct(fields) => Some((v, fields.as_slice())),
+                _ => None,
+            })
+            .collect();
+        let indexes = cont
+            .attrs
+            .indexes
+            .iter()
+            .map(|idx| {
+                let scope = match &idx.variant {
+                    Some(lit) => structs.iter().find(|(v, _)| variant_name(v) == lit.value()).copied(),
+                    // The first struct variant that has the fields (a rule then checks that every one has them).
+                    None => structs
+                        .iter()
+                        .find(|(_, fields)| {
+                            matches!(index::resolve_index(fields, IndexSource::Declared(idx)).keys, Some(Ok(_)) | None)
+                        })
+                        .or(structs.first())
+                        .copied(),
+                };
+                match scope {
+                    Some((v, fields)) => {
+                        let mut index = index::resolve_index(fields, IndexSource::Declared(idx));
+                        index.variant = idx.variant.is_some().then_some(v);
+                        index
+                    }
+                    None => Index {
+                        attr: IndexSource::Declared(idx),
+                        keys: None,
+                        partial: None,
+                        weights: None,
+                        variant: None,
+                    },
+                }
+            })
+            .collect();
+        Resolved { indexes, queries: Vec::new(), query_indexes: Vec::new(), shard_key: None, revision: None }
+    }
+
     /// The shard key's fields, in order, with `hashed` marks (none without a shard key).
     pub fn shard_fields(&self) -> Vec<(&'a Field<'a>, bool)> {
         self.shard_key.as_ref().map_or_else(Vec::new, ShardKey::fields)
     }
+}
+
+/// How `variant = "…"` and typed paths name a variant: its Rust name in snake case (`PurchaseOrder` →
+/// `purchase_order`).
+pub fn variant_name(v: &Variant) -> String {
+    use syn::ext::IdentExt;
+    RenameRule::SnakeCase.apply_to_variant(&v.ident.unraw().to_string())
 }
