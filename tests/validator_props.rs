@@ -151,3 +151,8 @@ async fn unit_and_tagged_enums() {
 async fn maps_with_dynamic_keys() {
     round_trip("maps", maps()).await;
 }
+
+#[tokio::test]
+async fn every_variant_of_a_polymorphic_model() {
+    round_trip("polymorphic", activities()).await;
+}

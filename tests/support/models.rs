@@ -459,3 +459,54 @@ pub fn maps() -> impl Strategy<Value = Maps> {
     )
         .prop_map(|(id, counts, lines)| Maps { id, counts, lines })
 }
+
+/// A comment: the struct a newtype variant of [`Activity`] wraps.
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Comment {
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    #[serde(rename = "tx")]
+    #[odm(max_len = 40)]
+    pub text: String,
+}
+
+/// A polymorphic model: struct, counted and newtype variants in one closed collection.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "prop_activity", closed)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum Activity {
+    Login {
+        #[serde(rename = "_id")]
+        id: ObjectId,
+        #[serde(rename = "at")]
+        at: DateTime,
+        #[serde(rename = "ok")]
+        ok: bool,
+    },
+    Basket {
+        #[serde(rename = "_id")]
+        id: ObjectId,
+        #[serde(rename = "it")]
+        #[odm(max_items = 5, counter = "item_count")]
+        items: Vec<i64>,
+        #[serde(rename = "ic")]
+        item_count: i32,
+        #[serde(rename = "cp", skip_serializing_if = "Option::is_none")]
+        coupon: Option<String>,
+    },
+    #[serde(rename = "cm")]
+    Comment(Comment),
+}
+
+pub fn activities() -> impl Strategy<Value = Activity> {
+    prop_oneof![
+        (oid(), date_millis(), any::<bool>()).prop_map(|(id, ms, ok)| Activity::Login {
+            id,
+            at: DateTime::from_millis(ms),
+            ok
+        }),
+        (oid(), prop::collection::vec(any::<i64>(), 0..=5), proptest::option::of(any::<String>()))
+            .prop_map(|(id, items, coupon)| Activity::Basket { id, item_count: items.len() as i32, items, coupon }),
+        (oid(), "\\PC{0,40}").prop_map(|(id, text)| Activity::Comment(Comment { id, text })),
+    ]
+}
