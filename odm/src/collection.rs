@@ -8,6 +8,7 @@ use crate::error::{
 use crate::filter::{Filter, Projection, Sort};
 use crate::meta::TypeMeta;
 use crate::model::{Model, Scatter, VariantOf};
+use crate::session::Session;
 use crate::update::{BuiltUpdate, Update};
 use bson::{Bson, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
@@ -41,15 +42,17 @@ pub fn create_command<M: Model>() -> Document {
     crate::sync::ModelSpec::of::<M>().create_command()
 }
 
-/// A collection of `M` documents.
+/// A collection of `M` documents; bound to a [`Session`] with [`Collection::with_session`], every operation runs in
+/// it.
 pub struct Collection<M: Model> {
     raw: mongodb::Collection<RawDocumentBuf>,
+    session: Option<Session>,
     _model: PhantomData<fn() -> M>,
 }
 
 impl<M: Model> Clone for Collection<M> {
     fn clone(&self) -> Self {
-        Collection { raw: self.raw.clone(), _model: PhantomData }
+        Collection { raw: self.raw.clone(), session: self.session.clone(), _model: PhantomData }
     }
 }
 
@@ -241,7 +244,27 @@ impl<M: Model> Collection<M> {
         options.read_concern = M::READ_CONCERN.map(crate::model::ReadConcernLevel::to_driver);
         options.selection_criteria = M::READ_PREFERENCE.map(crate::model::ReadPreferenceMode::to_driver);
         options.write_concern = M::WRITE_CONCERN.map(crate::model::WriteConcernSpec::to_driver);
-        Collection { raw: db.collection_with_options(M::COLLECTION, options), _model: PhantomData }
+        Collection { raw: db.collection_with_options(M::COLLECTION, options), session: None, _model: PhantomData }
+    }
+
+    /// This collection with every operation run in `session` (one at a time): causally consistent reads, and the
+    /// operations of a transaction (see [`crate::session`] and [`crate::transaction()`]). Inside a transaction the
+    /// transaction's concerns apply, not the model's per-operation ones.
+    pub fn with_session(&self, session: &Session) -> Self {
+        Collection { raw: self.raw.clone(), session: Some(session.clone()), _model: PhantomData }
+    }
+
+    /// The session this collection runs in, if any.
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// The bound session, locked for one operation (`None` without one).
+    async fn lock(&self) -> Option<tokio::sync::OwnedMutexGuard<mongodb::ClientSession>> {
+        match &self.session {
+            Some(s) => Some(s.lock().await),
+            None => None,
+        }
     }
 
     /// The underlying driver collection, for operations odm does not type yet.
@@ -256,7 +279,12 @@ impl<M: Model> Collection<M> {
     /// Inserts one value; returns its `_id`. A revision ([`Model::REVISION`]) is stored as the value gives it.
     pub async fn insert_one(&self, value: impl Borrow<M>) -> Result<Bson> {
         let raw = encode(value.borrow())?;
-        let result = self.raw.insert_one(raw).await.map_err(Self::map_err)?;
+        let result = self
+            .raw
+            .insert_one(raw)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Self::map_err)?;
         Ok(result.inserted_id)
     }
 
@@ -272,7 +300,12 @@ impl<M: Model> Collection<M> {
             return Ok(Vec::new());
         }
         let n = docs.len();
-        let result = self.raw.insert_many(docs).await.map_err(Self::map_err)?;
+        let result = self
+            .raw
+            .insert_many(docs)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Self::map_err)?;
         Ok((0..n).filter_map(|i| result.inserted_ids.get(&i).cloned()).collect())
     }
 
@@ -352,10 +385,20 @@ impl<M: Model> Collection<M> {
     async fn older_matching(&self, filter: Option<&Document>, count: bool) -> Result<Option<NotMigratedError>> {
         let (Some(spec), Some(filter)) = (Self::migrating(), filter) else { return Ok(None) };
         let older = bson::doc! { "$and": [filter.clone(), { spec.key: { "$ne": i64::from(spec.current) } }] };
-        let Some(one) = self.raw.find_one(older.clone()).projection(bson::doc! { "_id": 1, spec.key: 1 }).await? else {
+        let Some(one) = self
+            .raw
+            .find_one(older.clone())
+            .projection(bson::doc! { "_id": 1, spec.key: 1 })
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await?
+        else {
             return Ok(None);
         };
-        let count = if count { self.raw.count_documents(older).await? } else { 1 };
+        let count = if count {
+            self.raw.count_documents(older).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)).await?
+        } else {
+            1
+        };
         Ok(Some(NotMigratedError {
             model: model_name::<M>(),
             count,
@@ -417,7 +460,13 @@ impl<M: Model> Collection<M> {
             Err(e) => return e,
         };
         let primary = mongodb::options::SelectionCriteria::ReadPreference(mongodb::options::ReadPreference::Primary);
-        let found = self.raw.find_one(filter).projection(bson::doc! { "_id": 1, key: 1 }).selection_criteria(primary);
+        let mut session = self.lock().await;
+        let found = self
+            .raw
+            .find_one(filter)
+            .projection(bson::doc! { "_id": 1, key: 1 })
+            .selection_criteria(primary)
+            .optional(session.as_deref_mut(), |a, s| a.session(s));
         match found.await {
             Ok(Some(raw)) => Error::Conflict {
                 model: model_name::<M>(),
@@ -438,7 +487,7 @@ impl<M: Model> Collection<M> {
     pub async fn find_one(&self, filter: Filter<M>) -> Result<Option<M>> {
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "find_one")?;
-        match self.raw.find_one(filter).await? {
+        match self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)).await? {
             Some(raw) => decode(&raw).map(Some),
             None => Ok(None),
         }
@@ -497,7 +546,12 @@ impl<M: Model> Collection<M> {
     pub async fn find_one_variant<V: VariantOf<M> + Send>(&self, filter: Filter<M>) -> Result<Option<V>> {
         let (tag, value) = V::TAG;
         let filter = filter.and(Filter::from_document(bson::doc! { tag: value }));
-        match self.raw.find_one(Self::filter_doc(filter)?).await? {
+        let found = self
+            .raw
+            .find_one(Self::filter_doc(filter)?)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await?;
+        match found {
             Some(raw) => decode_variant::<M, V>(&raw).map(Some),
             None => Ok(None),
         }
@@ -505,7 +559,11 @@ impl<M: Model> Collection<M> {
 
     /// Number of documents matching `filter`.
     pub async fn count(&self, filter: Filter<M>) -> Result<u64> {
-        Ok(self.raw.count_documents(Self::filter_doc(filter)?).await?)
+        Ok(self
+            .raw
+            .count_documents(Self::filter_doc(filter)?)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await?)
     }
 
     async fn run_update(
@@ -536,12 +594,14 @@ impl<M: Model> Collection<M> {
                 .update_many(filter, built.update)
                 .upsert(upsert)
                 .optional(array_filters, |a, f| a.array_filters(f))
+                .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
                 .await
         } else {
             self.raw
                 .update_one(filter, built.update)
                 .upsert(upsert)
                 .optional(array_filters, |a, f| a.array_filters(f))
+                .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
                 .await
         };
         result.map_err(Self::map_err)
@@ -646,7 +706,12 @@ impl<M: Model> Collection<M> {
         let filter = bson::doc! { "$and": [typed.clone(), at] };
         let raw = encode(new)?;
         check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
-        let result = self.raw.replace_one(filter, raw).await.map_err(Self::map_err)?;
+        let result = self
+            .raw
+            .replace_one(filter, raw)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Self::map_err)?;
         if result.matched_count == 0 {
             // Changed or migrated meanwhile: report it rather than overwrite.
             return Err(Error::NotMigrated(Box::new(older)));
@@ -688,6 +753,7 @@ impl<M: Model> Collection<M> {
             .upsert(options.upsert)
             .optional(sort, |a, s| a.sort(s))
             .optional(array_filters, |a, f| a.array_filters(f))
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
             .await
             .map_err(Self::map_err)?;
         if found.is_none() {
@@ -716,7 +782,12 @@ impl<M: Model> Collection<M> {
             let filter = Self::filter_doc(filter)?;
             Self::one_shard(&filter, "replace_one")?;
             check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
-            return self.raw.replace_one(filter, raw).await.map_err(Self::map_err);
+            return self
+                .raw
+                .replace_one(filter, raw)
+                .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+                .await
+                .map_err(Self::map_err);
         };
         let next = expected.checked_add(1).ok_or_else(|| Self::invalid("the revision is at its maximum".to_owned()))?;
         let raw = with_element(&raw, key, Self::revision_value(next, long)?)?;
@@ -724,7 +795,12 @@ impl<M: Model> Collection<M> {
         Self::one_shard(&guarded, "replace_one")?;
         check_statement::<M>([document_len(&guarded), raw.as_bytes().len()])?;
         let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
-        let result = self.raw.replace_one(guarded, raw).await.map_err(Self::map_err)?;
+        let result = self
+            .raw
+            .replace_one(guarded, raw)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Self::map_err)?;
         if result.matched_count == 0 {
             return Err(self.missed(filter, key, expected, || id).await);
         }
@@ -735,19 +811,36 @@ impl<M: Model> Collection<M> {
     pub async fn delete_one(&self, filter: Filter<M>) -> Result<u64> {
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "delete_one")?;
-        Ok(self.raw.delete_one(filter).await.map_err(Self::map_err)?.deleted_count)
+        Ok(self
+            .raw
+            .delete_one(filter)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Self::map_err)?
+            .deleted_count)
     }
 
     /// Deletes every document matching `filter` (stated explicitly); returns how many.
     pub async fn delete_many(&self, filter: Filter<M>) -> Result<u64> {
-        Ok(self.raw.delete_many(Self::filter_doc(filter)?).await.map_err(Self::map_err)?.deleted_count)
+        Ok(self
+            .raw
+            .delete_many(Self::filter_doc(filter)?)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Self::map_err)?
+            .deleted_count)
     }
 
     /// Atomically deletes the first document matching `filter` and returns it.
     pub async fn find_one_and_delete(&self, filter: Filter<M>) -> Result<Option<M>> {
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "find_one_and_delete")?;
-        let found = self.raw.find_one_and_delete(filter).await.map_err(Self::map_err)?;
+        let found = self
+            .raw
+            .find_one_and_delete(filter)
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Self::map_err)?;
         found.as_ref().map(decode).transpose()
     }
 }
@@ -830,33 +923,45 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         }
     }
 
-    async fn cursor(self) -> Result<mongodb::Cursor<RawDocumentBuf>> {
+    /// The matching documents, read through the collection's session when it has one (the session stays locked
+    /// until the stream is dropped: a session runs one operation at a time).
+    async fn rows(self) -> Result<futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>> {
+        use futures_util::StreamExt;
         let invalid = Collection::<M>::invalid;
         let filter = self.filter.into_marked().map_err(invalid)?;
         let sort = self.sort.map(|s| s.into_marked().map_err(invalid)).transpose()?;
         let projection = self.projection.map(|p| p.into_marked().map_err(invalid)).transpose()?;
-        Ok(self
+        let find = self
             .coll
             .raw
             .find(filter)
             .optional(sort, |a, s| a.sort(s))
             .optional(self.limit, |a, n| a.limit(n))
             .optional(self.skip, |a, n| a.skip(n))
-            .optional(projection, |a, p| a.projection(p))
-            .await?)
+            .optional(projection, |a, p| a.projection(p));
+        let Some(session) = &self.coll.session else {
+            return Ok(find.await?.map_err(Error::from).boxed());
+        };
+        let mut guard = session.lock().await;
+        let cursor = find.session(&mut *guard).await?;
+        let rows = futures_util::stream::unfold((cursor, guard), |(mut cursor, mut guard)| async move {
+            let next = cursor.next(&mut guard).await?;
+            Some((next.map_err(Error::from), (cursor, guard)))
+        });
+        Ok(rows.boxed())
     }
 
     /// The results as a stream, decoded one by one (decode errors name the document's `_id`).
     pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<P>> + Send + 'a> {
         let decode = self.decode;
-        let cursor = self.cursor().await?;
-        Ok(cursor.map_err(Error::from).and_then(move |raw| async move { decode(&raw) }))
+        let rows = self.rows().await?;
+        Ok(rows.and_then(move |raw| async move { decode(&raw) }))
     }
 
     /// All results.
     pub async fn all(self) -> Result<Vec<P>> {
         let decode = self.decode;
-        let raws: Vec<RawDocumentBuf> = self.cursor().await?.try_collect().await?;
+        let raws: Vec<RawDocumentBuf> = self.rows().await?.try_collect().await?;
         raws.iter().map(decode).collect()
     }
 
@@ -865,7 +970,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
     /// Server and network errors still fail the read.
     pub async fn all_valid(self) -> Result<Decoded<P>> {
         let decode = self.decode;
-        let mut cursor = self.cursor().await?;
+        let mut cursor = self.rows().await?;
         let mut out = Decoded { values: Vec::new(), skipped: Vec::new() };
         while let Some(raw) = cursor.try_next().await? {
             match decode(&raw) {

@@ -311,6 +311,12 @@ impl From<mongodb::error::Error> for Error {
 }
 
 impl Error {
+    /// True when the server (or the driver) labelled the error `label`, e.g.
+    /// [`mongodb::error::TRANSIENT_TRANSACTION_ERROR`]: errors odm raises itself carry no label.
+    pub fn has_label(&self, label: &str) -> bool {
+        matches!(self, Error::Driver(e) if e.contains_label(label))
+    }
+
     /// The server's own words for a refused command (`code (CodeName): message`), without driver internals;
     /// the full error otherwise.
     pub fn server_message(&self) -> String {

@@ -111,11 +111,13 @@ mod model;
 pub mod path;
 pub mod rules;
 pub mod schema;
+pub mod session;
 pub mod shard;
 pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod text;
+pub mod transaction;
 pub mod update;
 pub mod version;
 
@@ -138,9 +140,11 @@ pub use mongodb;
 pub use odm_derive::{Embedded, Model};
 pub use path::{ArrayNode, AsPath, MapNode, Object, Path};
 pub use schema::BsonSchema;
+pub use session::Session;
 pub use sync::plan::{Action, Plan, StaleHandling};
 pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, Topology, ValidatorRollout};
 pub use text::Lowercase;
+pub use transaction::{transaction, Transaction};
 pub use update::{BuiltUpdate, Update};
 pub use version::{Upgrade, Version};
 

@@ -368,7 +368,9 @@ fn start() -> Result<TestServer, String> {
     Ok(server)
 }
 
-/// The server's command-line arguments.
+/// The server's command-line arguments. Test commands (`configureFailPoint`) are on, as in the drivers' own test
+/// suites: the server listens on loopback only, for this process's tests, which use them to make the server fail a
+/// command on purpose (a commit whose outcome is unknown, a transient transaction error).
 fn server_args(kind: ServerKind, data: &Path, port: u16) -> Vec<OsString> {
     let port = OsString::from(port.to_string());
     let data = data.as_os_str().to_owned();
@@ -381,10 +383,18 @@ fn server_args(kind: ServerKind, data: &Path, port: u16) -> Vec<OsString> {
             "--bind_ip".into(),
             "127.0.0.1".into(),
             "--quiet".into(),
+            "--setParameter".into(),
+            "enableTestCommands=1".into(),
         ],
-        ServerKind::Secantus | ServerKind::External => {
-            vec!["--host".into(), "127.0.0.1".into(), "--port".into(), port, "--storage-path".into(), data]
-        }
+        ServerKind::Secantus | ServerKind::External => vec![
+            "--host".into(),
+            "127.0.0.1".into(),
+            "--port".into(),
+            port,
+            "--storage-path".into(),
+            data,
+            "--enable-test-commands".into(),
+        ],
     }
 }
 
@@ -739,11 +749,21 @@ mod tests {
             |kind| server_args(kind, data, 4242).into_iter().map(|a| a.into_string().unwrap()).collect::<Vec<_>>();
         assert_eq!(
             strings(ServerKind::Mongod),
-            ["--dbpath", "/tmp/run/data", "--port", "4242", "--bind_ip", "127.0.0.1", "--quiet"]
+            [
+                "--dbpath",
+                "/tmp/run/data",
+                "--port",
+                "4242",
+                "--bind_ip",
+                "127.0.0.1",
+                "--quiet",
+                "--setParameter",
+                "enableTestCommands=1"
+            ]
         );
         assert_eq!(
             strings(ServerKind::Secantus),
-            ["--host", "127.0.0.1", "--port", "4242", "--storage-path", "/tmp/run/data"]
+            ["--host", "127.0.0.1", "--port", "4242", "--storage-path", "/tmp/run/data", "--enable-test-commands"]
         );
     }
 

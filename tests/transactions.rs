@@ -1,0 +1,261 @@
+//! Sessions and transactions against a real server: an abort leaves nothing, conflicting transactions all apply
+//! exactly once, a commit whose outcome is unknown is retried without running the body again, a transient error
+//! runs the whole transaction again, a session reads what another connection's session wrote, and a server that
+//! cannot run transactions says so at once.
+
+use futures_util::TryStreamExt;
+use odm::bson::{doc, oid::ObjectId, Document};
+use odm::testing::ServerKind;
+use odm::{Collection, Filter, Model, Session, Update};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "bank_account", read_concern = "majority", write_concern(w = "majority"))]
+struct Account {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "b")]
+    balance: i64,
+}
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "bank_entry")]
+struct Entry {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "a")]
+    account: ObjectId,
+    #[serde(rename = "m")]
+    amount: i64,
+}
+
+/// A client whose commands a fail point can single out by application name.
+async fn client_named(app: &str) -> odm::mongodb::Client {
+    let mut options = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.unwrap();
+    options.app_name = Some(app.to_owned());
+    odm::mongodb::Client::with_options(options).unwrap()
+}
+
+/// The server has one `failCommand` fail point: the tests that arm it take turns.
+static FAIL_POINT: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Makes the server fail the next `times` commands named `command` from clients named `app`, with `labels`.
+async fn fail_next(client: &odm::mongodb::Client, app: &str, command: &str, times: i32, code: i32, labels: &[&str]) {
+    client
+        .database("admin")
+        .run_command(doc! {
+            "configureFailPoint": "failCommand",
+            "mode": { "times": times },
+            "data": { "failCommands": [command], "errorCode": code, "errorLabels": labels, "appName": app },
+        })
+        .await
+        .expect("configureFailPoint (test commands are on in the harness's server)");
+}
+
+#[tokio::test]
+async fn an_abort_leaves_nothing() {
+    let db = odm::testing::database("tx_abort").await;
+    odm::create_collection::<Account>(&db).await.unwrap();
+    odm::create_collection::<Entry>(&db).await.unwrap();
+    let id = ObjectId::new();
+    Collection::<Account>::new(&db).insert_one(Account { id, balance: 100 }).await.unwrap();
+
+    let result: odm::error::Result<()> = odm::transaction(db.client())
+        .concerns_of::<Account>()
+        .run(|s| {
+            let (accounts, entries) =
+                (Collection::<Account>::new(&db).with_session(&s), Collection::<Entry>::new(&db).with_session(&s));
+            async move {
+                let f = Account::fields();
+                accounts.update_one(f.id().eq(id), Update::new().inc(f.balance(), -30)).await?;
+                entries.insert_one(Entry { id: ObjectId::new(), account: id, amount: -30 }).await?;
+                // Seen inside the transaction…
+                assert_eq!(accounts.find_one(f.id().eq(id)).await?.unwrap().balance, 70);
+                Err(odm::Error::Config("the customer cancelled".into()))
+            }
+        })
+        .await;
+    assert!(matches!(&result, Err(odm::Error::Config(m)) if m == "the customer cancelled"), "{result:?}");
+    // …and gone after the abort, in both collections.
+    let account = Collection::<Account>::new(&db).find_one(Account::fields().id().eq(id)).await.unwrap().unwrap();
+    assert_eq!(account.balance, 100);
+    assert_eq!(Collection::<Entry>::new(&db).count(Filter::everything()).await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn concurrent_conflicting_transactions_all_apply_exactly_once() {
+    let db = odm::testing::database("tx_conflicts").await;
+    odm::create_collection::<Account>(&db).await.unwrap();
+    odm::create_collection::<Entry>(&db).await.unwrap();
+    let id = ObjectId::new();
+    Collection::<Account>::new(&db).insert_one(Account { id, balance: 0 }).await.unwrap();
+    let runs = Arc::new(AtomicUsize::new(0));
+    const WRITERS: usize = 8;
+    let tasks: Vec<_> = (0..WRITERS)
+        .map(|_| {
+            let (db, runs) = (db.db().clone(), runs.clone());
+            let client = db.client().clone();
+            tokio::spawn(async move {
+                odm::transaction(&client)
+                    .concerns_of::<Account>()
+                    .run(|s| {
+                        runs.fetch_add(1, Ordering::SeqCst);
+                        let accounts = Collection::<Account>::new(&db).with_session(&s);
+                        let entries = Collection::<Entry>::new(&db).with_session(&s);
+                        async move {
+                            let f = Account::fields();
+                            let before = accounts.find_one(f.id().eq(id)).await?.expect("account").balance;
+                            entries.insert_one(Entry { id: ObjectId::new(), account: id, amount: 1 }).await?;
+                            tokio::time::sleep(Duration::from_millis(5)).await;
+                            accounts.update_one(f.id().eq(id), Update::new().set(f.balance(), before + 1)).await?;
+                            Ok(())
+                        }
+                    })
+                    .await
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.expect("task").expect("every transaction commits in the end");
+    }
+    let account = Collection::<Account>::new(&db).find_one(Account::fields().id().eq(id)).await.unwrap().unwrap();
+    assert_eq!(account.balance, WRITERS as i64, "read-modify-write under conflicts: no lost update");
+    assert_eq!(Collection::<Entry>::new(&db).count(Filter::everything()).await.unwrap(), WRITERS as u64);
+    let runs = runs.load(Ordering::SeqCst);
+    eprintln!("{WRITERS} transactions took {runs} runs of their bodies");
+    assert!(runs >= WRITERS);
+}
+
+#[tokio::test]
+async fn a_commit_with_an_unknown_outcome_is_retried_without_running_the_body_again() {
+    let _turn = FAIL_POINT.lock().await;
+    let client = client_named("odm-tx-commit").await;
+    let db = client.database(odm::testing::database("tx_commit").await.name());
+    odm::create_collection::<Entry>(&db).await.unwrap();
+    // MaxTimeMSExpired is not retried by the driver itself; the label says the outcome is unknown.
+    fail_next(&client, "odm-tx-commit", "commitTransaction", 2, 50, &["UnknownTransactionCommitResult"]).await;
+    let runs = AtomicUsize::new(0);
+    let id = ObjectId::new();
+    odm::transaction(&client)
+        .run(|s| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            let entries = Collection::<Entry>::new(&db).with_session(&s);
+            async move { entries.insert_one(Entry { id, account: id, amount: 5 }).await.map(|_| ()) }
+        })
+        .await
+        .expect("committed on a later attempt");
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "the body ran once");
+    assert_eq!(Collection::<Entry>::new(&db).count(Filter::everything()).await.unwrap(), 1);
+}
+
+#[tokio::test]
+async fn a_transient_error_runs_the_whole_transaction_again() {
+    let _turn = FAIL_POINT.lock().await;
+    let client = client_named("odm-tx-transient").await;
+    let db = client.database(odm::testing::database("tx_transient").await.name());
+    odm::create_collection::<Entry>(&db).await.unwrap();
+    fail_next(&client, "odm-tx-transient", "insert", 1, 112, &["TransientTransactionError"]).await;
+    let runs = AtomicUsize::new(0);
+    odm::transaction(&client)
+        .run(|s| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            let entries = Collection::<Entry>::new(&db).with_session(&s);
+            async move {
+                let id = ObjectId::new();
+                entries.insert_one(Entry { id, account: id, amount: 5 }).await.map(|_| ())
+            }
+        })
+        .await
+        .expect("committed on the second run");
+    assert_eq!(runs.load(Ordering::SeqCst), 2, "the failed attempt was run again whole");
+    assert_eq!(Collection::<Entry>::new(&db).count(Filter::everything()).await.unwrap(), 1, "applied once");
+
+    // Past the time bound the last error comes back.
+    fail_next(&client, "odm-tx-transient", "insert", 1000, 112, &["TransientTransactionError"]).await;
+    let started = Instant::now();
+    let err = odm::transaction(&client)
+        .timeout(Duration::from_millis(300))
+        .run(|s| {
+            let entries = Collection::<Entry>::new(&db).with_session(&s);
+            async move {
+                let id = ObjectId::new();
+                entries.insert_one(Entry { id, account: id, amount: 5 }).await.map(|_| ())
+            }
+        })
+        .await
+        .expect_err("always transient");
+    assert!(err.has_label("TransientTransactionError"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    client.database("admin").run_command(doc! { "configureFailPoint": "failCommand", "mode": "off" }).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_session_reads_what_another_connection_wrote() {
+    let test_db = odm::testing::database("sessions").await;
+    let (writer, reader) = (client_named("odm-writer").await, client_named("odm-reader").await);
+    let written = Session::start(&writer).await.unwrap();
+    let accounts = Collection::<Account>::new(&writer.database(test_db.name())).with_session(&written);
+    let id = ObjectId::new();
+    accounts.insert_one(Account { id, balance: 7 }).await.unwrap();
+    assert!(written.operation_time().await.is_some(), "the server reported the write's time");
+
+    let read = Session::start(&reader).await.unwrap();
+    read.advance_to(&written).await;
+    assert!(read.operation_time().await >= written.operation_time().await);
+    let secondary = odm::mongodb::options::SelectionCriteria::ReadPreference(
+        odm::mongodb::options::ReadPreference::SecondaryPreferred { options: None },
+    );
+    let db = reader.database_with_options(
+        test_db.name(),
+        odm::mongodb::options::DatabaseOptions::builder().selection_criteria(secondary).build(),
+    );
+    let on_reader = Collection::<Account>::new(&db).with_session(&read);
+    assert_eq!(on_reader.find_one(Account::fields().id().eq(id)).await.unwrap().map(|a| a.balance), Some(7));
+
+    // A find in a session reads every batch through it (getMore in the session).
+    let many: Vec<Account> = (0..250).map(|i| Account { id: ObjectId::new(), balance: i }).collect();
+    accounts.insert_many(&many).await.unwrap();
+    let all = on_reader.find(Account::fields().balance().gte(0)).await.unwrap();
+    assert_eq!(all.len(), 251);
+    let streamed: Vec<Account> =
+        on_reader.find(Filter::everything()).stream().await.unwrap().try_collect().await.unwrap();
+    assert_eq!(streamed.len(), 251);
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_run_transactions_says_so_at_once() {
+    let _turn = FAIL_POINT.lock().await;
+    let server = odm::testing::server();
+    let client = client_named("odm-tx-standalone").await;
+    match server.kind() {
+        // The harness starts mongod standalone: it refuses transactions itself.
+        ServerKind::Mongod => {}
+        // SecantusDB runs transactions even with `--standalone`: answer as a standalone mongod does
+        // (IllegalOperation, "Transaction numbers are only allowed on a replica set member or mongos").
+        ServerKind::Secantus => fail_next(&client, "odm-tx-standalone", "insert", 1000, 20, &[]).await,
+        ServerKind::External => {
+            eprintln!("skipped: an external server's topology is not this test's to choose");
+            return;
+        }
+    }
+    let db = client.database(odm::testing::database("tx_standalone").await.name());
+    let started = Instant::now();
+    let err = odm::transaction(&client)
+        .timeout(Duration::from_secs(30))
+        .run(|s| {
+            let entries = Collection::<Entry>::new(&db).with_session(&s);
+            async move {
+                let id = ObjectId::new();
+                entries.insert_one(Entry { id, account: id, amount: 1 }).await.map(|_| ())
+            }
+        })
+        .await
+        .expect_err("no transactions on a standalone server");
+    client.database("admin").run_command(doc! { "configureFailPoint": "failCommand", "mode": "off" }).await.ok();
+    assert!(started.elapsed() < Duration::from_secs(10), "no hang");
+    assert!(matches!(&err, odm::Error::Config(m) if m.contains("need a replica set or a sharded cluster")), "{err}");
+    assert_eq!(db.collection::<Document>("bank_entry").count_documents(doc! {}).await.unwrap(), 0);
+}
