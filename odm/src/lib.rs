@@ -120,6 +120,7 @@ mod text;
 pub mod transaction;
 pub mod update;
 pub mod version;
+pub mod watch;
 
 pub use bson;
 pub use check::{SchemaCheck, SchemaReport};

@@ -1,0 +1,187 @@
+//! Typed change streams: the inserts, updates, replacements and deletions of a model's collection, as they happen,
+//! decoded as the model (older versions migrated), resumable from any event's token.
+//!
+//! ```no_run
+//! # use odm::{Collection, Model, watch::Change, bson::oid::ObjectId};
+//! # use futures_util::TryStreamExt;
+//! # #[derive(Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(collection = "shop_order")]
+//! # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "t")] total: i64 }
+//! # async fn demo(orders: Collection<Order>) -> odm::error::Result<()> {
+//! let mut changes = orders.watch().full_document().stream().await?;
+//! while let Some(event) = changes.try_next().await? {
+//!     match event.change {
+//!         Change::Insert { value, .. } => println!("new order: {}", value.total),
+//!         Change::Update { id, set, value, .. } => println!("{id} changed: {set} (now {:?})", value.map(|o| o.total)),
+//!         Change::Delete { id } => println!("{id} deleted"),
+//!         _ => {}
+//!     }
+//!     // Keep `event.token` to resume later with `.resume_after(token)`.
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! Change streams need a replica set or a sharded cluster.
+
+use crate::collection::{decode, Collection};
+use crate::error::{Error, Result};
+use crate::filter::Filter;
+use crate::model::Model;
+use bson::{Bson, Document, RawDocumentBuf};
+use futures_util::{Stream, StreamExt};
+use mongodb::action::Action;
+use mongodb::change_stream::event::{ChangeStreamEvent, OperationType, ResumeToken};
+use mongodb::options::FullDocumentType;
+
+/// What happened to one document.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Change<M> {
+    /// A document was inserted.
+    Insert {
+        /// Its `_id`.
+        id: Bson,
+        /// The document.
+        value: M,
+    },
+    /// A document was updated in place.
+    Update {
+        /// Its `_id`.
+        id: Bson,
+        /// The fields set, by stored path, with their new values.
+        set: Document,
+        /// The stored paths removed.
+        unset: Vec<String>,
+        /// The whole document after the update, when the stream asked for it ([`Watch::full_document`]) and it
+        /// still exists.
+        value: Option<M>,
+    },
+    /// A document was replaced whole.
+    Replace {
+        /// Its `_id`.
+        id: Bson,
+        /// The new document.
+        value: M,
+    },
+    /// A document was deleted.
+    Delete {
+        /// Its `_id`.
+        id: Bson,
+    },
+    /// The collection was dropped or renamed, or the stream was invalidated: no events follow.
+    Ended {
+        /// The server's name for what happened (`drop`, `rename`, `invalidate`, …).
+        kind: String,
+    },
+}
+
+/// One event of a change stream: the change, and the token to resume after it.
+#[derive(Debug, Clone)]
+pub struct ChangeEvent<M> {
+    /// What happened.
+    pub change: Change<M>,
+    /// Where to resume after this event ([`Watch::resume_after`]).
+    pub token: ResumeToken,
+}
+
+/// A change stream to open on a model's collection; `.stream().await` opens it.
+#[must_use = "a change stream is opened by `.stream().await`"]
+pub struct Watch<'a, M: Model> {
+    coll: &'a Collection<M>,
+    filter: Option<Filter<M>>,
+    full_document: bool,
+    resume_after: Option<ResumeToken>,
+}
+
+impl<M: Model> Collection<M> {
+    /// The changes of this collection from now on (see [`crate::watch`]).
+    pub fn watch(&self) -> Watch<'_, M> {
+        Watch { coll: self, filter: None, full_document: false, resume_after: None }
+    }
+}
+
+impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
+    /// Only the changes of documents matching `filter` (applied to the inserted or replaced document, and to an
+    /// updated one's whole document when [`Watch::full_document`] is on); deletions always pass, since a deleted
+    /// document is no longer there to match.
+    pub fn filter(mut self, filter: Filter<M>) -> Self {
+        self.filter = Some(filter);
+        self
+    }
+
+    /// Updates come with the whole document as it is after the update (looked up when the event is read).
+    pub fn full_document(mut self) -> Self {
+        self.full_document = true;
+        self
+    }
+
+    /// Starts after the event with this token, instead of from now (after a restart, say).
+    pub fn resume_after(mut self, token: ResumeToken) -> Self {
+        self.resume_after = Some(token);
+        self
+    }
+
+    /// Opens the stream.
+    pub async fn stream(self) -> Result<impl Stream<Item = Result<ChangeEvent<M>>> + Send + 'a> {
+        let mut pipeline = Vec::new();
+        if let Some(filter) = self.filter {
+            let filter = filter.into_document()?;
+            let on_document = on_full_document(filter);
+            pipeline.push(bson::doc! { "$match": { "$or": [on_document, { "operationType": "delete" }] } });
+        }
+        let full = self.full_document.then_some(FullDocumentType::UpdateLookup);
+        let stream = self
+            .coll
+            .raw()
+            .watch()
+            .pipeline(pipeline)
+            .optional(full, |w, f| w.full_document(f))
+            .resume_after(self.resume_after)
+            .await?;
+        Ok(stream.map(|event| event.map_err(Error::from).and_then(typed::<M>)))
+    }
+}
+
+/// A filter on documents as a `$match` on change events, whose document is under `fullDocument`: field paths are
+/// prefixed, through `$and`/`$or`/`$nor`; operators on a field stay as they are.
+fn on_full_document(filter: Document) -> Document {
+    filter
+        .into_iter()
+        .map(|(k, v)| match (k.as_str(), v) {
+            ("$and" | "$or" | "$nor", Bson::Array(clauses)) => {
+                let clauses = clauses
+                    .into_iter()
+                    .map(|c| match c {
+                        Bson::Document(d) => Bson::Document(on_full_document(d)),
+                        other => other,
+                    })
+                    .collect();
+                (k, Bson::Array(clauses))
+            }
+            (op, v) if op.starts_with('$') => (k, v),
+            (_, v) => (format!("fullDocument.{k}"), v),
+        })
+        .collect()
+}
+
+fn typed<M: Model>(event: ChangeStreamEvent<RawDocumentBuf>) -> Result<ChangeEvent<M>> {
+    let id = event.document_key.as_ref().and_then(|k| k.get("_id").cloned()).unwrap_or(Bson::Null);
+    let value = |raw: Option<RawDocumentBuf>| raw.as_ref().map(decode::<M>).transpose();
+    let missing = |what: &str| Error::Config(format!("a change stream `{what}` event came without its document"));
+    let change = match event.operation_type {
+        OperationType::Insert => {
+            Change::Insert { id, value: value(event.full_document)?.ok_or_else(|| missing("insert"))? }
+        }
+        OperationType::Replace => {
+            Change::Replace { id, value: value(event.full_document)?.ok_or_else(|| missing("replace"))? }
+        }
+        OperationType::Update => {
+            let description = event.update_description;
+            let (set, unset) = description.map(|d| (d.updated_fields, d.removed_fields)).unwrap_or_default();
+            Change::Update { id, set, unset, value: value(event.full_document)? }
+        }
+        OperationType::Delete => Change::Delete { id },
+        other => Change::Ended { kind: format!("{other:?}").to_lowercase() },
+    };
+    Ok(ChangeEvent { change, token: event.id })
+}
