@@ -5,6 +5,7 @@ use crate::error::{
     model_name, DecodeError, Error, NotMigratedError, Result, ScatterGatherError, VersionError, MAX_DOCUMENT_SIZE,
     MAX_STATEMENT_SIZE,
 };
+use crate::explain::Explain;
 use crate::filter::{Filter, Projection, Sort};
 use crate::meta::TypeMeta;
 use crate::model::{Model, Scatter, VariantOf};
@@ -506,7 +507,16 @@ impl<M: Model> Collection<M> {
     /// # Ok(()) }
     /// ```
     pub fn find(&self, filter: Filter<M>) -> Find<'_, M, M> {
-        Find { coll: self, filter, sort: None, limit: None, skip: None, projection: None, decode: decode::<M> }
+        Find {
+            coll: self,
+            filter,
+            sort: None,
+            limit: None,
+            skip: None,
+            projection: None,
+            hint: None,
+            decode: decode::<M>,
+        }
     }
 
     /// The documents of one variant of a polymorphic model matching `filter`, as the struct that variant wraps
@@ -537,6 +547,7 @@ impl<M: Model> Collection<M> {
             limit: None,
             skip: None,
             projection: None,
+            hint: None,
             decode: decode_variant::<M, V>,
         }
     }
@@ -555,6 +566,33 @@ impl<M: Model> Collection<M> {
             Some(raw) => decode_variant::<M, V>(&raw).map(Some),
             None => Ok(None),
         }
+    }
+
+    /// What the server plans for counting the documents matching `filter` (see [`crate::explain`]).
+    pub async fn explain_count(&self, filter: Filter<M>) -> Result<Explain> {
+        self.explain(bson::doc! { "count": self.raw.name(), "query": Self::filter_doc(filter)? }).await
+    }
+
+    /// What the server plans for `update` on the documents matching `filter` (all of them when `many`), without
+    /// writing anything (see [`crate::explain`]).
+    pub async fn explain_update(&self, filter: Filter<M>, update: Update<M>, many: bool) -> Result<Explain> {
+        let (filter, built) = Self::prepare(filter, update, false)?;
+        let mut statement = bson::doc! { "q": filter, "u": built.update, "multi": many };
+        if !built.array_filters.is_empty() {
+            statement.insert("arrayFilters", built.array_filters);
+        }
+        self.explain(bson::doc! { "update": self.raw.name(), "updates": [statement] }).await
+    }
+
+    /// Runs `explain` of `command` with execution statistics, in the collection's session if it has one.
+    async fn explain(&self, command: Document) -> Result<Explain> {
+        let db = self.raw.client().database(&self.raw.namespace().db);
+        let reply = db
+            .run_command(bson::doc! { "explain": command, "verbosity": "executionStats" })
+            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Self::map_err)?;
+        Ok(Explain::from_reply(reply))
     }
 
     /// Number of documents matching `filter`.
@@ -886,6 +924,8 @@ pub struct Find<'a, M: Model, P> {
     limit: Option<i64>,
     skip: Option<u64>,
     projection: Option<Projection<M>>,
+    /// The index to use, by name.
+    hint: Option<String>,
     /// How results are decoded: as the model (older versions migrated), or as a projection.
     decode: fn(&RawDocumentBuf) -> Result<P>,
 }
@@ -909,6 +949,38 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         self
     }
 
+    /// Uses the index named `index` (see [`crate::explain`]); the server refuses the read when there is none.
+    pub fn hint(mut self, index: impl Into<String>) -> Self {
+        self.hint = Some(index.into());
+        self
+    }
+
+    /// What the server plans for this read, with execution statistics, instead of the results (see
+    /// [`crate::explain`]).
+    pub async fn explain(self) -> Result<Explain> {
+        let invalid = Collection::<M>::invalid;
+        let mut find = bson::doc! {
+            "find": self.coll.raw.name(),
+            "filter": self.filter.into_marked().map_err(invalid)?,
+        };
+        if let Some(sort) = self.sort {
+            find.insert("sort", sort.into_marked().map_err(invalid)?);
+        }
+        if let Some(projection) = self.projection {
+            find.insert("projection", projection.into_marked().map_err(invalid)?);
+        }
+        if let Some(limit) = self.limit {
+            find.insert("limit", limit);
+        }
+        if let Some(skip) = self.skip {
+            find.insert("skip", skip as i64);
+        }
+        if let Some(hint) = self.hint {
+            find.insert("hint", hint);
+        }
+        self.coll.explain(find).await
+    }
+
     /// Returns only the projected fields, decoded as `Q` (a struct with the same stored keys, holding the projected
     /// fields): project early, so only what is read crosses the network.
     pub fn project<Q: DeserializeOwned + Send + 'a>(self, projection: Projection<M>) -> Find<'a, M, Q> {
@@ -919,6 +991,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
             limit: self.limit,
             skip: self.skip,
             projection: Some(projection),
+            hint: self.hint,
             decode: decode_projection::<M, Q>,
         }
     }
@@ -938,7 +1011,8 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
             .optional(sort, |a, s| a.sort(s))
             .optional(self.limit, |a, n| a.limit(n))
             .optional(self.skip, |a, n| a.skip(n))
-            .optional(projection, |a, p| a.projection(p));
+            .optional(projection, |a, p| a.projection(p))
+            .optional(self.hint, |a, h| a.hint(mongodb::options::Hint::Name(h)));
         let Some(session) = &self.coll.session else {
             return Ok(find.await?.map_err(Error::from).boxed());
         };

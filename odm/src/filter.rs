@@ -98,16 +98,26 @@ impl<R> Filter<R> {
     }
 
     /// Both conditions. Disjoint fields stay one document (`{a: 1, b: 2}`), and so do equal conditions on one field
-    /// (two fields of one variant share its discriminator); otherwise `$and`.
+    /// (two fields of one variant share its discriminator) and different operators on one field: a half-open range
+    /// `f.at().gte(a).and(f.at().lt(b))` is `{at: {$gte: a, $lt: b}}`, one condition the planner bounds one index
+    /// scan with. Otherwise `$and`.
     pub fn and(mut self, mut other: Filter<R>) -> Self {
         self.merge_error(&mut other.error);
         if self.doc.is_empty() {
             self.doc = other.doc;
         } else if !other.doc.is_empty() {
-            if other.doc.iter().any(|(k, v)| self.doc.get(k).is_some_and(|mine| mine != v)) {
+            if other.doc.iter().any(|(k, v)| self.doc.get(k).is_some_and(|mine| !mergeable(mine, v))) {
                 self.doc = bson::doc! { "$and": [Bson::Document(self.doc), Bson::Document(other.doc)] };
             } else {
-                self.doc.extend(other.doc);
+                for (k, v) in other.doc {
+                    match (self.doc.get_mut(&k), v) {
+                        (Some(Bson::Document(mine)), Bson::Document(theirs)) => mine.extend(theirs),
+                        (Some(_), _) => {}
+                        (None, v) => {
+                            self.doc.insert(k, v);
+                        }
+                    }
+                }
             }
         }
         self
@@ -655,6 +665,22 @@ impl<N> crate::path::Variant<N> {
             Some((tag, value)) => Filter::from_document(bson::doc! { tag: value }),
             None => Filter::everything(),
         }
+    }
+}
+
+/// Two conditions on one field that one document holds: the same, or operators (`{$gte: …}`, `{$lt: …}`) that do not
+/// overlap.
+fn mergeable(a: &Bson, b: &Bson) -> bool {
+    let operators = |v: &Bson| match v {
+        Bson::Document(d) if !d.is_empty() && d.keys().all(|k| k.starts_with('$')) => Some(d.clone()),
+        _ => None,
+    };
+    if a == b {
+        return true;
+    }
+    match (operators(a), operators(b)) {
+        (Some(x), Some(y)) => !x.keys().any(|k| y.contains_key(k)),
+        _ => false,
     }
 }
 

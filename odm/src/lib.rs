@@ -102,6 +102,7 @@ pub mod check;
 mod collection;
 pub mod diff;
 pub mod error;
+pub mod explain;
 pub mod filter;
 pub mod index;
 mod keys;
@@ -128,13 +129,14 @@ pub use collection::{create_collection, create_command, decode, encode, Collecti
 pub use error::{
     DecodeError, Error, FieldFailure, NotMigratedError, ScatterGatherError, ValidationError, VersionError,
 };
+pub use explain::Explain;
 pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
 pub use model::{
-    Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey, ValidationAction,
-    ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
+    Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
+    ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
 };
 pub use mongodb;
 #[cfg(feature = "derive")]
@@ -161,7 +163,7 @@ pub mod __private {
     pub use crate::kind::BsonKind;
     pub use crate::meta::{field, FieldMeta, FieldType, TypeMeta};
     pub use crate::model::{
-        revision_of, Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
+        revision_of, Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
         ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
     };
     pub use crate::path::encode::encode_schema;

@@ -232,6 +232,30 @@ pub enum Scatter {
     Allow,
 }
 
+/// A declared access pattern (`#[odm(query(eq = "merchant, status", sort = "-created_at", range = "amount"))]`), as
+/// written: comma-separated Rust paths, `-` before a descending sort. The derive checks that an index serves it in
+/// Equality → Sort → Range order; `odm::testing::access_patterns` asks the server whether it really does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuerySpec {
+    /// The fields compared for equality.
+    pub eq: &'static str,
+    /// The sort.
+    pub sort: &'static str,
+    /// The fields bounded by a range.
+    pub range: &'static str,
+}
+
+impl std::fmt::Display for QuerySpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = [("eq", self.eq), ("sort", self.sort), ("range", self.range)]
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| format!("{k} = \"{v}\""))
+            .collect();
+        write!(f, "query({})", parts.join(", "))
+    }
+}
+
 /// Where a versioned model's documents keep their version, and the versions it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VersionSpec {
@@ -301,6 +325,9 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
 
     /// The shard key, when the model declares one (`#[odm(shard_key = "region, customer")]`).
     const SHARD_KEY: Option<ShardKey> = None;
+
+    /// The declared access patterns (`#[odm(query(…))]`), in declaration order.
+    const QUERIES: &'static [QuerySpec] = &[];
 
     /// What single-document operations whose filter would reach every shard do (only with a shard key).
     const SCATTER: Scatter = Scatter::Refuse;

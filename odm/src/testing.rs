@@ -79,8 +79,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 mod install;
 mod mongosh;
+mod patterns;
 
 pub use mongosh::{mongosh, run_mongosh, MONGOSH_VERSION};
+pub use patterns::{access_patterns, PatternCheck};
 
 use install::{cache_dir, display_command, find_on_path, note, run_install_step, InstallLock, Installing};
 use mongodb::options::ClientOptions;

@@ -33,6 +33,15 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
         )),
         _ => {}
     }
+    // The declared access patterns, as written: the runtime resolves their paths (`odm::testing` explains them).
+    if !a.queries.is_empty() {
+        let queries = a.queries.iter().map(|q| {
+            let part = |l: &Option<syn::LitStr>| l.as_ref().map_or_else(String::new, syn::LitStr::value);
+            let (eq, sort, range) = (part(&q.eq), part(&q.sort), part(&q.range));
+            quote!(__odm::QuerySpec { eq: #eq, sort: #sort, range: #range })
+        });
+        items.extend(quote!(const QUERIES: &'static [__odm::QuerySpec] = &[#(#queries),*];));
+    }
     match a.scatter.as_ref().map(|s| s.value.as_str()) {
         Some("warn") => items.extend(quote!(
             const SCATTER: __odm::Scatter = __odm::Scatter::Warn;

@@ -1,0 +1,125 @@
+//! Checking declared access patterns against the server: each `#[odm(query(…))]` of a model is run through
+//! `explain`, and should be served by an index scan without an in-memory sort.
+
+use crate::error::{Error, Result};
+use crate::explain::Explain;
+use crate::kind::BsonKind;
+use crate::meta::TypeMeta;
+use crate::model::{Model, QuerySpec};
+use bson::{doc, oid::ObjectId, Bson, DateTime, Decimal128, Document};
+use mongodb::Database;
+use std::fmt;
+
+/// One declared access pattern as the server plans it.
+#[derive(Clone, Debug)]
+pub struct PatternCheck {
+    /// The pattern, as declared.
+    pub pattern: QuerySpec,
+    /// The filter it was explained with: equality and range conditions on its fields, with placeholder values of
+    /// each field's type (a plan depends on the shape of a query, not on its values).
+    pub filter: Document,
+    /// The sort it was explained with.
+    pub sort: Document,
+    /// What the server planned.
+    pub explain: Explain,
+}
+
+impl PatternCheck {
+    /// True when an index serves the pattern: the plan scans an index, not the collection, and sorts nothing in
+    /// memory.
+    pub fn is_served(&self) -> bool {
+        self.explain.uses_index() && !self.explain.scans_collection() && !self.explain.sorts_in_memory()
+    }
+}
+
+impl fmt::Display for PatternCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verdict = if self.is_served() {
+            "served by an index scan"
+        } else if !self.explain.uses_index() || self.explain.scans_collection() {
+            "NOT SERVED: the plan scans the collection"
+        } else {
+            "NOT SERVED: the plan sorts in memory"
+        };
+        write!(f, "{}: {verdict} ({}); filter {}, sort {}", self.pattern, self.explain, self.filter, self.sort)
+    }
+}
+
+/// Explains every declared access pattern of `M` on its collection in `db` (which should exist, with its indexes:
+/// sync first), in declaration order.
+///
+/// ```no_run
+/// # async fn demo<M: odm::Model>(db: &odm::mongodb::Database) -> odm::error::Result<()> {
+/// for check in odm::testing::access_patterns::<M>(db).await? {
+///     assert!(check.is_served(), "{check}");
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn access_patterns<M: Model>(db: &Database) -> Result<Vec<PatternCheck>> {
+    let meta = M::type_meta()
+        .ok_or_else(|| Error::Config(format!("`{}` has no field table to resolve its queries with", M::COLLECTION)))?;
+    let mut out = Vec::with_capacity(M::QUERIES.len());
+    for pattern in M::QUERIES {
+        let (mut filter, mut sort) = (Document::new(), Document::new());
+        for path in entries(pattern.eq) {
+            let (stored, kind) = resolve(meta, path)?;
+            filter.insert(stored, placeholder(kind));
+        }
+        for entry in entries(pattern.sort) {
+            let (path, direction) = match entry.strip_prefix('-') {
+                Some(path) => (path, -1),
+                None => (entry, 1),
+            };
+            sort.insert(resolve(meta, path)?.0, direction);
+        }
+        for path in entries(pattern.range) {
+            let (stored, kind) = resolve(meta, path)?;
+            filter.insert(stored, doc! { "$gte": placeholder(kind) });
+        }
+        let mut find = doc! { "find": M::COLLECTION, "filter": filter.clone() };
+        if !sort.is_empty() {
+            find.insert("sort", sort.clone());
+        }
+        let reply = db.run_command(doc! { "explain": find, "verbosity": "executionStats" }).await?;
+        out.push(PatternCheck { pattern: *pattern, filter, sort, explain: Explain::from_reply(reply) });
+    }
+    Ok(out)
+}
+
+fn entries(list: &str) -> impl Iterator<Item = &str> {
+    list.split(',').map(str::trim).filter(|e| !e.is_empty())
+}
+
+/// The stored path of a Rust path (`items.name` → `it.n`) and the kind of value it holds.
+fn resolve(meta: &'static TypeMeta, path: &str) -> Result<(String, BsonKind)> {
+    let mut stored = Vec::new();
+    let mut current = Some(meta);
+    let mut kind = BsonKind::Other;
+    for segment in path.split('.') {
+        let field = current.and_then(|m| m.fields.iter().find(|f| f.name == segment)).ok_or_else(|| {
+            Error::Config(format!("`{}`: the declared query names `{path}`, which the model does not have", meta.name))
+        })?;
+        stored.push(field.key);
+        kind = match field.ty.kind {
+            BsonKind::Array => field.ty.item.unwrap_or(BsonKind::Other),
+            other => other,
+        };
+        current = (field.ty.meta)();
+    }
+    Ok((stored.join("."), kind))
+}
+
+/// A value of `kind`, for a query whose plan, not its result, is wanted.
+fn placeholder(kind: BsonKind) -> Bson {
+    match kind {
+        BsonKind::Int => Bson::Int32(0),
+        BsonKind::Long => Bson::Int64(0),
+        BsonKind::Double => Bson::Double(0.0),
+        BsonKind::Decimal => Bson::Decimal128(Decimal128::from_bytes([0; 16])),
+        BsonKind::String => Bson::String(String::new()),
+        BsonKind::Bool => Bson::Boolean(false),
+        BsonKind::ObjectId => Bson::ObjectId(ObjectId::from_bytes([0; 12])),
+        BsonKind::Date => Bson::DateTime(DateTime::from_millis(0)),
+        _ => Bson::Null,
+    }
+}
