@@ -188,7 +188,7 @@ fn decode_as<P: DeserializeOwned>(
 /// Refuses an update statement MongoDB would not take (over [`MAX_STATEMENT_SIZE`]) before it is sent, as inserts
 /// are refused over 16 MiB: the server would answer with a bare driver error. `parts` are the encoded sizes of the
 /// statement's documents (filter, update or replacement, sort, array filters).
-fn check_statement<M: Model>(parts: impl IntoIterator<Item = usize>) -> Result<()> {
+pub(crate) fn check_statement<M: Model>(parts: impl IntoIterator<Item = usize>) -> Result<()> {
     let size: usize = parts.into_iter().sum();
     if size > MAX_STATEMENT_SIZE {
         return Err(Error::UpdateTooLarge { model: model_name::<M>(), size, limit: MAX_STATEMENT_SIZE });
@@ -197,7 +197,7 @@ fn check_statement<M: Model>(parts: impl IntoIterator<Item = usize>) -> Result<(
 }
 
 /// The encoded size of `doc` in bytes, computed without encoding it (updates are encoded again by the driver).
-fn document_len(doc: &Document) -> usize {
+pub(crate) fn document_len(doc: &Document) -> usize {
     // Length, elements (type byte, key, NUL, value), terminating NUL.
     4 + doc.iter().map(|(k, v)| 2 + k.len() + value_len(v)).sum::<usize>() + 1
 }
@@ -261,7 +261,7 @@ impl<M: Model> Collection<M> {
     }
 
     /// The bound session, locked for one operation (`None` without one).
-    async fn lock(&self) -> Option<tokio::sync::OwnedMutexGuard<mongodb::ClientSession>> {
+    pub(crate) async fn lock(&self) -> Option<tokio::sync::OwnedMutexGuard<mongodb::ClientSession>> {
         match &self.session {
             Some(s) => Some(s.lock().await),
             None => None,
@@ -273,7 +273,7 @@ impl<M: Model> Collection<M> {
         &self.raw
     }
 
-    fn map_err(e: mongodb::error::Error) -> Error {
+    pub(crate) fn map_err(e: mongodb::error::Error) -> Error {
         Error::from_driver(e, model_name::<M>(), M::type_meta())
     }
 
@@ -311,17 +311,17 @@ impl<M: Model> Collection<M> {
     }
 
     /// The error for a refused filter, sort, projection or update: its marked paths named through the model.
-    fn invalid(reason: String) -> Error {
+    pub(crate) fn invalid(reason: String) -> Error {
         Error::invalid_operation::<M>(&reason)
     }
 
-    fn filter_doc(filter: Filter<M>) -> Result<Document> {
+    pub(crate) fn filter_doc(filter: Filter<M>) -> Result<Document> {
         filter.into_marked().map_err(Self::invalid)
     }
 
     /// Checks, before sending, that a single-document operation on a sharded model reaches one shard (see
     /// [`crate::shard`]): refused or logged per [`Model::SCATTER`].
-    fn one_shard(filter: &Document, operation: &'static str) -> Result<()> {
+    pub(crate) fn one_shard(filter: &Document, operation: &'static str) -> Result<()> {
         let Some(key) = M::SHARD_KEY else { return Ok(()) };
         if M::SCATTER == Scatter::Allow {
             return Ok(());
@@ -347,7 +347,7 @@ impl<M: Model> Collection<M> {
     }
 
     /// Builds `update` and folds its guards into `filter`.
-    fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
+    pub(crate) fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
         let mut built = update.build_marked().map_err(Self::invalid)?;
         if upsert && built.guard.is_some() {
             return Err(Self::invalid(
@@ -368,13 +368,13 @@ impl<M: Model> Collection<M> {
     }
 
     /// The model's version while it still reads older ones: typed updates then apply to current documents only.
-    fn migrating() -> Option<crate::model::VersionSpec> {
+    pub(crate) fn migrating() -> Option<crate::model::VersionSpec> {
         M::VERSION.filter(|spec| spec.oldest < spec.current)
     }
 
     /// `filter`, restricted to documents at the current version while the model reads older ones: a typed update
     /// applied to an older document would leave it mixing two versions' fields.
-    fn current_only(filter: Document) -> Document {
+    pub(crate) fn current_only(filter: Document) -> Document {
         match Self::migrating() {
             Some(spec) => bson::doc! { "$and": [filter, { spec.key: i64::from(spec.current) }] },
             None => filter,
@@ -383,7 +383,11 @@ impl<M: Model> Collection<M> {
 
     /// The older-version documents matching `filter` (a typed filter, before [`Self::current_only`]): how many, and
     /// one of them with its version. `None` when there are none, or the model reads no older version.
-    async fn older_matching(&self, filter: Option<&Document>, count: bool) -> Result<Option<NotMigratedError>> {
+    pub(crate) async fn older_matching(
+        &self,
+        filter: Option<&Document>,
+        count: bool,
+    ) -> Result<Option<NotMigratedError>> {
         let (Some(spec), Some(filter)) = (Self::migrating(), filter) else { return Ok(None) };
         let older = bson::doc! { "$and": [filter.clone(), { spec.key: { "$ne": i64::from(spec.current) } }] };
         let Some(one) = self
@@ -433,7 +437,7 @@ impl<M: Model> Collection<M> {
 
     /// Adds one to the revision of every document `update` changes (every typed update does: see
     /// [`Model::REVISION`]). Typed updates have no setter for the revision, so nothing else writes it.
-    fn bump_revision(update: &mut Document) {
+    pub(crate) fn bump_revision(update: &mut Document) {
         let Some((key, long)) = Self::revision_field() else { return };
         let one = if long { Bson::Int64(1) } else { Bson::Int32(1) };
         match update.get_mut("$inc") {

@@ -45,6 +45,19 @@ pub enum Error {
     /// value, so it would be sent to every shard; refused before sending by the model's
     /// [`Scatter`](crate::Scatter) policy (see [`crate::shard`]).
     ScatterGather(Box<ScatterGatherError>),
+    /// Operations of a bulk write failed (see [`crate::bulk`]): each with its index and error, beside what was
+    /// applied.
+    Bulk(Box<BulkError>),
+    /// The server refused one write of a bulk write (a duplicate key, say); validation failures are
+    /// [`Error::Validation`].
+    Write {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The server's error code (11000: duplicate key).
+        code: i32,
+        /// The server's message.
+        message: String,
+    },
     /// The encoded document exceeds 16 MiB; it was not sent.
     DocumentTooLarge {
         /// The model's Rust type name.
@@ -145,6 +158,10 @@ impl fmt::Display for Error {
             Error::Version(v) => v.fmt(f),
             Error::NotMigrated(n) => n.fmt(f),
             Error::ScatterGather(s) => s.fmt(f),
+            Error::Bulk(b) => b.fmt(f),
+            Error::Write { model, code, message } => {
+                write!(f, "{model}: the server refused the write ({code}): {message}")
+            }
             Error::DocumentTooLarge { model, size, limit } => write!(
                 f,
                 "{model}: document is {size} bytes, over MongoDB's limit of {limit} bytes (16 MiB); it was not sent"
@@ -230,6 +247,63 @@ impl fmt::Display for NotMigratedError {
              updated: store them at version {current} first (read, which migrates, then `replace_one` or \
              `update_changes`), then retry"
         )
+    }
+}
+
+/// What a bulk write applied.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BulkResult {
+    /// Documents inserted.
+    pub inserted: u64,
+    /// Documents matched by updates and replacements.
+    pub matched: u64,
+    /// Documents changed by updates and replacements.
+    pub modified: u64,
+    /// Documents deleted.
+    pub deleted: u64,
+    /// Upserts that inserted: the operation's index and the new `_id`.
+    pub upserted: Vec<(usize, Bson)>,
+}
+
+/// One failed operation of a bulk write.
+#[derive(Debug)]
+pub struct BulkFailure {
+    /// Its index, in the order operations were added.
+    pub index: usize,
+    /// What it was (`insert`, `update_one`, `delete_many`, …).
+    pub operation: &'static str,
+    /// Why it failed, mapped as the single-document call maps it.
+    pub error: Error,
+}
+
+/// A bulk write that failed in part or whole ([`Error::Bulk`]).
+#[derive(Debug)]
+pub struct BulkError {
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// What was applied.
+    pub done: BulkResult,
+    /// The failed operations.
+    pub failures: Vec<BulkFailure>,
+    /// Operations not attempted (an ordered write stops at its first failure).
+    pub not_attempted: usize,
+    /// A write concern error, when the server could not confirm the write concern.
+    pub write_concern: Option<String>,
+}
+
+impl fmt::Display for BulkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: bulk write: {} operation(s) failed", self.model, self.failures.len())?;
+        for failure in &self.failures {
+            write!(f, "; operation {} ({}): {}", failure.index, failure.operation, failure.error)?;
+        }
+        if self.not_attempted > 0 {
+            write!(f, "; {} later operation(s) not attempted (ordered)", self.not_attempted)?;
+        }
+        if let Some(wc) = &self.write_concern {
+            write!(f, "; write concern: {wc}")?;
+        }
+        Ok(())
     }
 }
 
@@ -332,7 +406,7 @@ impl Error {
     pub fn code(&self) -> Option<i32> {
         match self {
             Error::Validation(_) => Some(121),
-            Error::ResultTooLarge { code, .. } => Some(*code),
+            Error::ResultTooLarge { code, .. } | Error::Write { code, .. } => Some(*code),
             Error::Driver(e) => driver_code(e),
             _ => None,
         }

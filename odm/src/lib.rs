@@ -98,6 +98,7 @@
 //! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema.
 #![deny(missing_docs)]
 
+pub mod bulk;
 pub mod check;
 mod collection;
 pub mod diff;
@@ -124,6 +125,7 @@ pub mod version;
 pub mod watch;
 
 pub use bson;
+pub use bulk::{Bulk, BulkResult};
 pub use check::{SchemaCheck, SchemaReport};
 pub use collection::{create_collection, create_command, decode, encode, Collection, Decoded, Find, FindAndModify};
 pub use error::{

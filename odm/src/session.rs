@@ -32,6 +32,7 @@
 use crate::error::Result;
 use mongodb::{Client, ClientSession};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
@@ -39,6 +40,9 @@ use tokio::sync::{Mutex, OwnedMutexGuard};
 #[derive(Clone)]
 pub struct Session {
     inner: Arc<Mutex<ClientSession>>,
+    /// Set while [`crate::transaction()`] runs a transaction in it: operations then carry no write concern of their
+    /// own (the transaction's applies).
+    in_transaction: Arc<AtomicBool>,
 }
 
 impl fmt::Debug for Session {
@@ -56,7 +60,7 @@ impl Session {
 
     /// Wraps a session started with the driver.
     pub fn from_driver(session: ClientSession) -> Session {
-        Session { inner: Arc::new(Mutex::new(session)) }
+        Session { inner: Arc::new(Mutex::new(session)), in_transaction: Arc::new(AtomicBool::new(false)) }
     }
 
     /// The driver session, for operations odm does not type; waits for the operation in flight, if any.
@@ -81,6 +85,15 @@ impl Session {
         if let Some(operation) = operation {
             me.advance_operation_time(operation);
         }
+    }
+
+    /// True while a transaction started by [`crate::transaction()`] is open in this session.
+    pub fn in_transaction(&self) -> bool {
+        self.in_transaction.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn set_in_transaction(&self, open: bool) {
+        self.in_transaction.store(open, Ordering::Release);
     }
 
     /// The time of the session's last operation, as the server reported it (`None` before the first).

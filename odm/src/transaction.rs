@@ -136,6 +136,18 @@ impl<'c> Transaction<'c> {
                 .optional(self.write_concern, |a, w| a.write_concern(w.to_driver()));
             start.await.map_err(unsupported)?;
         }
+        session.set_in_transaction(true);
+        let outcome = self.finish(session, body, deadline).await;
+        session.set_in_transaction(false);
+        outcome
+    }
+
+    /// Runs the body of an attempt in the open transaction, then commits or aborts it.
+    async fn finish<T, F, Fut>(&self, session: &Session, body: &mut F, deadline: Instant) -> Result<Attempt<T>>
+    where
+        F: FnMut(Session) -> Fut,
+        Fut: Future<Output = Result<T>>,
+    {
         let value = match body(session.clone()).await {
             Ok(value) => value,
             Err(e) => {

@@ -1,0 +1,390 @@
+//! Typed bulk writes: many inserts, updates and deletes of one model in few round trips.
+//!
+//! Each operation is built as the single-document call builds it — inserts encoded and size-checked, updates from
+//! typed [`Update`]s with their counters, guards, revision bumps and variant discriminators, the shard-key check of
+//! single-document writes — and every one is checked before the first is sent. Consecutive operations of one kind
+//! travel as one `insert`, `update` or `delete` command, split to stay under the server's limits (100,000
+//! statements, 16 MiB). Ordered (the default), the first failure stops the rest; unordered, every operation is tried
+//! and the server may apply them in any order.
+//!
+//! Failures come back per operation: [`Error::Bulk`] lists each failed operation by its index in the order you
+//! added them, with its error mapped like the single-document call's (a document refused by the validator names
+//! the Rust field), beside the counts of what was applied.
+//!
+//! ```no_run
+//! # use odm::{Collection, Model, Update, bson::oid::ObjectId};
+//! # #[derive(Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(collection = "shop_stock")]
+//! # struct Stock { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "q")] quantity: i32 }
+//! # async fn demo(stock: Collection<Stock>, a: ObjectId, b: ObjectId) -> odm::error::Result<()> {
+//! let f = Stock::fields();
+//! let result = stock
+//!     .bulk()
+//!     .insert(&Stock { id: ObjectId::new(), quantity: 10 })
+//!     .update_one(f.id().eq(a), Update::new().inc(f.quantity(), -1))
+//!     .delete_one(f.id().eq(b))
+//!     .run()
+//!     .await?;
+//! assert_eq!((result.inserted, result.deleted), (1, 1));
+//! # Ok(()) }
+//! ```
+
+use crate::collection::{check_statement, document_len, encode, Collection};
+pub use crate::error::{BulkError, BulkFailure, BulkResult};
+
+use crate::error::{model_name, Error, Result, ValidationError, MAX_STATEMENT_SIZE};
+use crate::filter::Filter;
+use crate::model::Model;
+use crate::update::Update;
+use bson::raw::{cstr, CStr};
+use bson::{Bson, Document, RawArrayBuf, RawDocumentBuf};
+use mongodb::action::Action;
+use std::borrow::Borrow;
+
+/// The most statements one write command carries (the server's `maxWriteBatchSize`).
+const MAX_BATCH: usize = 100_000;
+/// Room for the command around its statements within one BSON document.
+const COMMAND_ROOM: usize = 1024;
+
+/// The command an operation travels in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Insert,
+    Update,
+    Delete,
+}
+
+impl Kind {
+    fn command(self) -> (&'static CStr, &'static CStr) {
+        match self {
+            Kind::Insert => (cstr!("insert"), cstr!("documents")),
+            Kind::Update => (cstr!("update"), cstr!("updates")),
+            Kind::Delete => (cstr!("delete"), cstr!("deletes")),
+        }
+    }
+}
+
+/// One operation, encoded.
+struct Op {
+    kind: Kind,
+    name: &'static str,
+    statement: RawDocumentBuf,
+}
+
+/// A bulk write being built: add operations, then [`Bulk::run`].
+#[must_use = "a bulk write does nothing until `.run().await`"]
+pub struct Bulk<'a, M: Model> {
+    coll: &'a Collection<M>,
+    ops: Vec<Op>,
+    ordered: bool,
+    /// The first operation that could not be built, with its index: reported before anything is sent.
+    invalid: Option<(usize, &'static str, Error)>,
+}
+
+impl<M: Model> Collection<M> {
+    /// A bulk write on this collection (see [`crate::bulk`]); it runs in the collection's session, if any.
+    pub fn bulk(&self) -> Bulk<'_, M> {
+        Bulk { coll: self, ops: Vec::new(), ordered: true, invalid: None }
+    }
+}
+
+impl<'a, M: Model> Bulk<'a, M> {
+    /// Tries every operation even after one fails; the server may apply them in any order.
+    pub fn unordered(mut self) -> Self {
+        self.ordered = false;
+        self
+    }
+
+    /// The number of operations added.
+    pub fn len(&self) -> usize {
+        self.ops.len() + usize::from(self.invalid.is_some() && self.ops.is_empty())
+    }
+
+    /// True when no operation was added.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty() && self.invalid.is_none()
+    }
+
+    fn push(mut self, kind: Kind, name: &'static str, statement: Result<RawDocumentBuf>) -> Self {
+        let index = self.ops.len();
+        match statement {
+            Ok(statement) => self.ops.push(Op { kind, name, statement }),
+            Err(e) => {
+                if self.invalid.is_none() {
+                    self.invalid = Some((index, name, e));
+                }
+                // Keep indexes aligned with the caller's order.
+                self.ops.push(Op { kind, name, statement: RawDocumentBuf::new() });
+            }
+        }
+        self
+    }
+
+    /// Inserts `value` (encoded and size-checked as [`Collection::insert_one`] does).
+    pub fn insert(self, value: impl Borrow<M>) -> Self {
+        let encoded = encode(value.borrow());
+        self.push(Kind::Insert, "insert", encoded)
+    }
+
+    /// Inserts every value, in order.
+    pub fn insert_all<I>(self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Borrow<M>,
+    {
+        values.into_iter().fold(self, Bulk::insert)
+    }
+
+    /// Updates the first document matching `filter` (as [`Collection::update_one`]).
+    pub fn update_one(self, filter: Filter<M>, update: Update<M>) -> Self {
+        let statement = update_statement::<M>(filter, update, false, false, "update_one");
+        self.push(Kind::Update, "update_one", statement)
+    }
+
+    /// Updates every document matching `filter` (as [`Collection::update_many`]).
+    pub fn update_many(self, filter: Filter<M>, update: Update<M>) -> Self {
+        let statement = update_statement::<M>(filter, update, true, false, "update_many");
+        self.push(Kind::Update, "update_many", statement)
+    }
+
+    /// Updates the first document matching `filter`, or inserts one (as [`Collection::upsert_one`]).
+    pub fn upsert_one(self, filter: Filter<M>, update: Update<M>) -> Self {
+        let statement = update_statement::<M>(filter, update, false, true, "upsert_one");
+        self.push(Kind::Update, "upsert_one", statement)
+    }
+
+    /// Replaces the first document matching `filter` with `value` (unguarded: a model with a revision guards
+    /// replacements through [`Collection::replace_one`]).
+    pub fn replace_one(self, filter: Filter<M>, value: impl Borrow<M>) -> Self {
+        let statement = (|| {
+            let filter = Collection::<M>::filter_doc(filter)?;
+            Collection::<M>::one_shard(&filter, "replace_one")?;
+            let value = encode(value.borrow())?;
+            check_statement::<M>([document_len(&filter), value.as_bytes().len()])?;
+            let mut s = raw(&bson::doc! { "q": filter })?;
+            s.append(cstr!("u"), value);
+            Ok(s)
+        })();
+        self.push(Kind::Update, "replace_one", statement)
+    }
+
+    /// Deletes the first document matching `filter`.
+    pub fn delete_one(self, filter: Filter<M>) -> Self {
+        let statement = delete_statement::<M>(filter, 1, "delete_one");
+        self.push(Kind::Delete, "delete_one", statement)
+    }
+
+    /// Deletes every document matching `filter`.
+    pub fn delete_many(self, filter: Filter<M>) -> Self {
+        let statement = delete_statement::<M>(filter, 0, "delete_many");
+        self.push(Kind::Delete, "delete_many", statement)
+    }
+
+    /// Sends the operations. `Ok` when every one applied; otherwise [`Error::Bulk`] with each failure and what was
+    /// applied. An operation that could not be built fails the whole write before anything is sent.
+    pub async fn run(self) -> Result<BulkResult> {
+        if let Some((index, operation, error)) = self.invalid {
+            let failures = vec![BulkFailure { index, operation, error }];
+            let not_attempted = self.ops.len() - 1;
+            let model = model_name::<M>();
+            return Err(Error::Bulk(Box::new(BulkError {
+                model,
+                done: BulkResult::default(),
+                failures,
+                not_attempted,
+                write_concern: None,
+            })));
+        }
+        if Collection::<M>::migrating().is_some() && self.ops.iter().any(|o| o.kind == Kind::Update) {
+            // Typed updates apply to current documents only; older ones would be skipped silently in a bulk.
+            return Err(Collection::<M>::invalid(
+                "bulk updates of a model that still reads older versions would skip older documents silently; \
+                 migrate them first (`Collection::migrate`), or update one by one"
+                    .to_owned(),
+            ));
+        }
+        let total = self.ops.len();
+        let mut done = BulkResult::default();
+        let mut failures = Vec::new();
+        let mut write_concern = None;
+        for batch in batches(&self.ops, self.ordered) {
+            let reply = self.send(&batch).await?;
+            let stop = read_reply::<M>(&reply, &batch, &self.ops, &mut done, &mut failures, &mut write_concern);
+            if stop && self.ordered {
+                break;
+            }
+        }
+        if failures.is_empty() && write_concern.is_none() {
+            return Ok(done);
+        }
+        failures.sort_by_key(|f| f.index);
+        // Ordered, nothing after the first failure ran (in its command or later ones).
+        let not_attempted = match failures.first() {
+            Some(first) if self.ordered => total - first.index - 1,
+            _ => 0,
+        };
+        Err(Error::Bulk(Box::new(BulkError { model: model_name::<M>(), done, failures, not_attempted, write_concern })))
+    }
+
+    /// Sends one batch (indexes into `ops`) as one command.
+    async fn send(&self, batch: &[usize]) -> Result<Document> {
+        let (command, field) = self.ops[batch[0]].kind.command();
+        let mut statements = RawArrayBuf::new();
+        for &i in batch {
+            statements.push(self.ops[i].statement.clone());
+        }
+        let raw_coll = self.coll.raw();
+        let mut cmd = RawDocumentBuf::new();
+        cmd.append(command, raw_coll.name());
+        cmd.append(field, statements);
+        cmd.append(cstr!("ordered"), self.ordered);
+        let in_transaction = self.coll.session().is_some_and(|s| s.in_transaction());
+        if let (Some(wc), false) = (M::WRITE_CONCERN, in_transaction) {
+            let wc = bson::serialize_to_document(&wc.to_driver()).map_err(|e| Error::Config(e.to_string()))?;
+            cmd.append(cstr!("writeConcern"), raw(&wc)?);
+        }
+        let db = raw_coll.client().database(&raw_coll.namespace().db);
+        let reply = db
+            .run_raw_command(cmd)
+            .optional(self.coll.lock().await.as_deref_mut(), |a, s| a.session(s))
+            .await
+            .map_err(Collection::<M>::map_err)?;
+        Ok(reply)
+    }
+}
+
+fn raw(doc: &Document) -> Result<RawDocumentBuf> {
+    RawDocumentBuf::try_from(doc).map_err(|e| Error::Config(e.to_string()))
+}
+
+/// An update statement built as the single-document call builds it.
+fn update_statement<M: Model>(
+    filter: Filter<M>,
+    update: Update<M>,
+    multi: bool,
+    upsert: bool,
+    operation: &'static str,
+) -> Result<RawDocumentBuf> {
+    let (filter, mut built) = Collection::<M>::prepare(filter, update, upsert)?;
+    if !multi {
+        Collection::<M>::one_shard(&filter, operation)?;
+    }
+    Collection::<M>::bump_revision(&mut built.update);
+    check_statement::<M>([&filter, &built.update].into_iter().chain(&built.array_filters).map(document_len))?;
+    let mut statement = bson::doc! { "q": filter, "u": built.update, "multi": multi, "upsert": upsert };
+    if !built.array_filters.is_empty() {
+        statement.insert("arrayFilters", built.array_filters);
+    }
+    raw(&statement)
+}
+
+fn delete_statement<M: Model>(filter: Filter<M>, limit: i32, operation: &'static str) -> Result<RawDocumentBuf> {
+    let filter = Collection::<M>::filter_doc(filter)?;
+    if limit == 1 {
+        Collection::<M>::one_shard(&filter, operation)?;
+    }
+    raw(&bson::doc! { "q": filter, "limit": limit })
+}
+
+/// The operations grouped into commands: one kind per command, at most [`MAX_BATCH`] statements and one BSON
+/// document's worth of bytes each. Ordered, consecutive runs of one kind; unordered, every operation of a kind.
+fn batches(ops: &[Op], ordered: bool) -> Vec<Vec<usize>> {
+    let order: Vec<usize> = if ordered {
+        (0..ops.len()).collect()
+    } else {
+        let mut order: Vec<usize> = (0..ops.len()).collect();
+        order.sort_by_key(|&i| ops[i].kind as u8);
+        order
+    };
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut bytes = 0;
+    for i in order {
+        let size = ops[i].statement.as_bytes().len() + 16;
+        let fits = out.last().is_some_and(|b| {
+            ops[b[0]].kind == ops[i].kind && b.len() < MAX_BATCH && bytes + size <= MAX_STATEMENT_SIZE - COMMAND_ROOM
+        });
+        if fits {
+            bytes += size;
+            out.last_mut().expect("a batch").push(i);
+        } else {
+            bytes = size;
+            out.push(vec![i]);
+        }
+    }
+    out
+}
+
+/// Adds a command's reply to the result; true when an operation failed.
+fn read_reply<M: Model>(
+    reply: &Document,
+    batch: &[usize],
+    ops: &[Op],
+    done: &mut BulkResult,
+    failures: &mut Vec<BulkFailure>,
+    write_concern: &mut Option<String>,
+) -> bool {
+    let number = |d: &Document, key: &str| match d.get(key) {
+        Some(Bson::Int32(n)) => *n as u64,
+        Some(Bson::Int64(n)) => *n as u64,
+        Some(Bson::Double(n)) => *n as u64,
+        _ => 0,
+    };
+    let n = number(reply, "n");
+    let upserted: Vec<(usize, Bson)> = reply
+        .get_array("upserted")
+        .map(|a| {
+            a.iter()
+                .filter_map(Bson::as_document)
+                .filter_map(|u| Some((batch.get(number(u, "index") as usize).copied()?, u.get("_id")?.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
+    match ops[batch[0]].kind {
+        Kind::Insert => done.inserted += n,
+        Kind::Delete => done.deleted += n,
+        Kind::Update => {
+            done.matched += n - upserted.len() as u64;
+            done.modified += number(reply, "nModified");
+        }
+    }
+    done.upserted.extend(upserted);
+    if let Ok(wc) = reply.get_document("writeConcernError") {
+        *write_concern =
+            Some(format!("{} ({})", wc.get_str("errmsg").unwrap_or("write concern not satisfied"), number(wc, "code")));
+    }
+    let errors = reply.get_array("writeErrors").map(|a| a.to_vec()).unwrap_or_default();
+    for e in errors.iter().filter_map(Bson::as_document) {
+        let Some(&index) = batch.get(number(e, "index") as usize) else { continue };
+        let code = number(e, "code") as i32;
+        let message = e.get_str("errmsg").unwrap_or("").to_owned();
+        let error = if code == 121 {
+            let info = e.get_document("errInfo").ok().cloned();
+            Error::Validation(Box::new(ValidationError::parse(model_name::<M>(), M::type_meta(), info)))
+        } else {
+            Error::Write { model: model_name::<M>(), code, message }
+        };
+        failures.push(BulkFailure { index, operation: ops[index].name, error });
+    }
+    !errors.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{batches, Kind, Op, MAX_BATCH};
+    use bson::RawDocumentBuf;
+
+    fn op(kind: Kind) -> Op {
+        Op { kind, name: "op", statement: RawDocumentBuf::new() }
+    }
+
+    #[test]
+    fn commands_hold_one_kind_and_at_most_the_server_s_batch() {
+        let ops: Vec<Op> = (0..MAX_BATCH + 1).map(|_| op(Kind::Insert)).collect();
+        let sizes: Vec<usize> = batches(&ops, true).iter().map(Vec::len).collect();
+        assert_eq!(sizes, [MAX_BATCH, 1]);
+
+        let mixed = vec![op(Kind::Insert), op(Kind::Delete), op(Kind::Insert), op(Kind::Update), op(Kind::Insert)];
+        assert_eq!(batches(&mixed, true), [vec![0], vec![1], vec![2], vec![3], vec![4]], "ordered: runs in order");
+        assert_eq!(batches(&mixed, false), [vec![0, 2, 4], vec![3], vec![1]], "unordered: one command per kind");
+    }
+}
