@@ -147,7 +147,7 @@ fn decode_as<P: DeserializeOwned>(
 /// Refuses an update statement MongoDB would not take (over [`MAX_STATEMENT_SIZE`]) before it is sent, as inserts
 /// are refused over 16 MiB: the server would answer with a bare driver error. `parts` are the encoded sizes of the
 /// statement's documents (filter, update or replacement, sort, array filters).
-fn check_statement<M: Model>(parts: impl IntoIterator<Item = usize>) -> Result<()> {
+pub(crate) fn check_statement<M: Model>(parts: impl IntoIterator<Item = usize>) -> Result<()> {
     let size: usize = parts.into_iter().sum();
     if size > MAX_STATEMENT_SIZE {
         return Err(Error::UpdateTooLarge { model: model_name::<M>(), size, limit: MAX_STATEMENT_SIZE });

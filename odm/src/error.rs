@@ -126,6 +126,16 @@ pub enum Error {
         /// The Rust type that named it again.
         second: &'static str,
     },
+    /// The server refused one write of a bulk command (a statement of a [migration](crate::migrate)) with an error
+    /// other than a validation failure, which is [`Error::Validation`].
+    Refused {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The server's code.
+        code: i32,
+        /// The server's message.
+        message: String,
+    },
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
     Config(String),
     /// Any other driver or server error.
@@ -191,6 +201,10 @@ impl fmt::Display for Error {
                 "`{first}` and `{second}` both name the collection {namespace}; one collection has one model (each \
                  would replace the other's validator and drop its indexes): give one of them its own collection. \
                  Nothing was sent"
+            ),
+            Error::Refused { model, code, message } => write!(
+                f,
+                "{model}: the server refused the write (code {code}: {message}); the document was left as it was"
             ),
             Error::Config(m) => f.write_str(m),
             Error::Driver(e) => write!(f, "{e}"),
@@ -297,7 +311,7 @@ impl Error {
     pub fn code(&self) -> Option<i32> {
         match self {
             Error::Validation(_) => Some(121),
-            Error::ResultTooLarge { code, .. } => Some(*code),
+            Error::ResultTooLarge { code, .. } | Error::Refused { code, .. } => Some(*code),
             Error::Driver(e) => driver_code(e),
             _ => None,
         }

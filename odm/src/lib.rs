@@ -107,6 +107,7 @@ pub mod index;
 mod keys;
 mod kind;
 pub mod meta;
+pub mod migrate;
 mod model;
 pub mod path;
 pub mod rules;
@@ -126,6 +127,7 @@ pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
+pub use migrate::{Migration, MigrationProgress, MigrationReport};
 pub use model::{
     Acknowledgment, Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction, ValidationLevel,
     VersionSpec, WriteConcernSpec,
