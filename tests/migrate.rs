@@ -351,7 +351,8 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
     // A free-running writer on random documents, older or current.
     let running = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let free = {
-        let (raw, ids, exp, ctr, running) = (raw.clone(), ids.clone(), expected.clone(), counter.clone(), running.clone());
+        let (raw, ids, exp, ctr, running) =
+            (raw.clone(), ids.clone(), expected.clone(), counter.clone(), running.clone());
         tokio::spawn(async move {
             let mut n = 0u64;
             let mut i = 7usize;
