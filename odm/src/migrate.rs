@@ -277,39 +277,22 @@ impl<'a, M: Model> Migration<'a, M> {
         };
         let mut done = 0;
 
-        // First pass: one cursor over the older documents in `_id` order (reopened after the last `_id` when the
-        // server drops it, e.g. after long pauses).
-        let mut last: Option<Bson> = None;
-        let mut cursor = run.open(&older, last.as_ref()).await?;
-        let mut batch: Vec<RawDocumentBuf> = Vec::with_capacity(self.batch);
+        // First pass: one cursor over the older documents in `_id` order, the next batch read while the current one
+        // is written (its documents come later in `_id` order, so the two never meet).
+        let mut reader = Reader { cursor: run.open(&older, None).await?, last: None, older: &older, run: &run };
         let mut recheck: Vec<Bson> = Vec::new();
-        loop {
-            let next = match cursor.try_next().await.map_err(Error::from) {
-                Ok(next) => next,
-                Err(e) if e.code() == Some(CURSOR_NOT_FOUND) => {
-                    cursor = run.open(&older, last.as_ref()).await?;
-                    continue;
-                }
-                Err(e) => return Err(e),
-            };
-            let finished = next.is_none();
-            if let Some(raw) = next {
-                last = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
-                batch.push(raw);
-                if batch.len() < self.batch {
-                    continue;
-                }
-            }
-            if !batch.is_empty() {
-                let outcome = run.batch(&batch, self.fail_fast, &mut report).await?;
-                done += outcome.done;
-                recheck.extend(outcome.recheck);
-                batch.clear();
-                self.after_batch(&report, done, total, started).await;
-            }
-            if finished {
-                break;
-            }
+        let mut batch = reader.next_batch(self.batch).await?;
+        while !batch.is_empty() {
+            let (outcome, next) = futures_util::future::join(
+                run.batch(&batch, self.fail_fast, &mut report),
+                reader.next_batch(self.batch),
+            )
+            .await;
+            let outcome = outcome?;
+            done += outcome.done;
+            recheck.extend(outcome.recheck);
+            self.after_batch(&report, done, total, started).await;
+            batch = next?;
         }
 
         // Later passes: the documents whose guard missed, read again by `_id` (those migrated meanwhile or deleted
@@ -365,6 +348,35 @@ impl<'a, M: Model> Migration<'a, M> {
         if !pause.is_zero() {
             tokio::time::sleep(pause).await;
         }
+    }
+}
+
+/// The first pass's cursor, reopened after the last `_id` read when the server drops it (e.g. after long pauses).
+struct Reader<'r, 'c, M: Model> {
+    cursor: mongodb::Cursor<RawDocumentBuf>,
+    last: Option<Bson>,
+    older: &'r bson::Document,
+    run: &'r Run<'c, M>,
+}
+
+impl<M: Model> Reader<'_, '_, M> {
+    /// Up to `n` more documents (none at the end).
+    async fn next_batch(&mut self, n: usize) -> Result<Vec<RawDocumentBuf>> {
+        let mut batch = Vec::with_capacity(n);
+        while batch.len() < n {
+            match self.cursor.try_next().await.map_err(Error::from) {
+                Ok(Some(raw)) => {
+                    self.last = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
+                    batch.push(raw);
+                }
+                Ok(None) => break,
+                Err(e) if e.code() == Some(CURSOR_NOT_FOUND) => {
+                    self.cursor = self.run.open(self.older, self.last.as_ref()).await?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(batch)
     }
 }
 
