@@ -151,7 +151,7 @@ async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid(
     assert!(report.to_string().contains("1 failed"), "{report}");
 
     // Progress: after every batch, monotone, against the right total, ending done.
-    let seen = seen.lock().unwrap();
+    let seen = seen.lock().unwrap().clone();
     assert!(seen.len() >= 3001 / 250, "{} calls", seen.len());
     assert!(seen.windows(2).all(|w| w[0].done <= w[1].done && w[0].elapsed <= w[1].elapsed), "{seen:?}");
     assert!(seen.iter().all(|p| p.total == 3001), "{seen:?}");
@@ -358,7 +358,7 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
             let mut i = 7usize;
             while running.load(Ordering::SeqCst) {
                 i = (i * 7919 + 13) % ids.len();
-                if i % 50 == 0 {
+                if i.is_multiple_of(50) {
                     continue; // the interfering writer's documents: one writer per document keeps the order known
                 }
                 let id = ids[i];
@@ -394,7 +394,7 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
     assert_eq!(raw.count_documents(doc! { "_v": { "$ne": 3 } }).await.unwrap(), 0);
     let all = coll.find(Filter::everything()).await.expect("read back");
     let by_id: HashMap<ObjectId, &Contact> = all.iter().map(|c| (c.id, c)).collect();
-    let expected = expected.lock().unwrap();
+    let expected = expected.lock().unwrap().clone();
     assert!(expected.len() as u64 >= n_targets);
     for (i, id) in ids.iter().enumerate() {
         let c = by_id[id];

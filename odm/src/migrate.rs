@@ -541,7 +541,7 @@ impl<'c, M: Model> Run<'c, M> {
             report.failed.push(MigrationFailure { id: id.clone(), error });
             refused += 1;
         }
-        if let Some(wce) = reply.get_document("writeConcernError").ok() {
+        if let Ok(wce) = reply.get_document("writeConcernError") {
             let code = wce.get("code").and_then(Bson::as_i64_like).unwrap_or(0) as i32;
             let message = wce.get_str("errmsg").unwrap_or_default().to_owned();
             return Err(Error::Refused { model: model_name::<M>(), code, message });
