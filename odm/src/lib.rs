@@ -81,7 +81,8 @@
 //! ## Versioned models
 //!
 //! `#[odm(version = N, older(V1, …))]` with a field `odm::Version<N>`: documents carry their version, and typed
-//! reads migrate older ones through [`Upgrade`] steps ([`version`]).
+//! reads migrate older ones through [`Upgrade`] steps ([`version`]). [`Collection::migrate`] stores them at the
+//! current version in guarded batches, resumably, with progress and a throttle ([`migrate`]).
 //!
 //! ## Checking stored documents
 //!
