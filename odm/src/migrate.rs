@@ -351,6 +351,20 @@ impl<'a, M: Model> Migration<'a, M> {
     }
 }
 
+/// Whether `doc` holds a key or a string (at any depth) starting with `$`, which an expression would not take as it
+/// is.
+fn has_dollar(doc: &RawDocument) -> bool {
+    fn value(v: bson::RawBsonRef<'_>) -> bool {
+        match v {
+            bson::RawBsonRef::String(s) | bson::RawBsonRef::Symbol(s) => s.starts_with('$'),
+            bson::RawBsonRef::Document(d) => has_dollar(d),
+            bson::RawBsonRef::Array(a) => a.into_iter().any(|v| v.map_or(true, value)),
+            _ => false,
+        }
+    }
+    doc.into_iter().any(|e| e.map_or(true, |(k, v)| k.as_str().starts_with('$') || value(v)))
+}
+
 /// The first pass's cursor, reopened after the last `_id` read when the server drops it (e.g. after long pauses).
 struct Reader<'r, 'c, M: Model> {
     cursor: mongodb::Cursor<RawDocumentBuf>,
@@ -485,13 +499,29 @@ impl<'c, M: Model> Run<'c, M> {
             .ok_or_else(|| Error::Config("a stored document without `_id`".to_owned()))?;
         let mut q = RawDocumentBuf::new();
         q.append(cstr!("_id"), id);
-        let mut c = RawDocumentBuf::new();
-        c.append(cstr!("o"), original as &RawDocument);
-        c.append(cstr!("n"), &migrated);
         let mut statement = RawDocumentBuf::new();
         statement.append(cstr!("q"), &q);
-        statement.append(cstr!("u"), &self.pipeline);
-        statement.append(cstr!("c"), &c);
+        if has_dollar(original) || has_dollar(&migrated) {
+            // Some servers evaluate `c` as expressions: a `$` string or key would be read as a path or an operator.
+            // `$literal` means the value itself everywhere.
+            let literal = |doc: &RawDocument| {
+                let mut l = RawDocumentBuf::new();
+                l.append(cstr!("$literal"), doc);
+                l
+            };
+            let cond = rawdoc! {
+                "$cond": [ { "$eq": ["$$ROOT", literal(original)] }, literal(&migrated), "$$ROOT" ]
+            };
+            let mut pipeline = RawArrayBuf::new();
+            pipeline.push(rawdoc! { "$replaceWith": cond });
+            statement.append(cstr!("u"), pipeline);
+        } else {
+            let mut c = RawDocumentBuf::new();
+            c.append(cstr!("o"), original as &RawDocument);
+            c.append(cstr!("n"), &migrated);
+            statement.append(cstr!("u"), &self.pipeline);
+            statement.append(cstr!("c"), &c);
+        }
         check_statement::<M>([statement.as_bytes().len()])?;
         Ok(statement)
     }
