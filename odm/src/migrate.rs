@@ -46,11 +46,18 @@
 //! "$$ROOT"]}}], c: {o: <document as read>, n: <migrated document>}}`: the filter is a point lookup on `_id`, and the
 //! pipeline replaces the document only when it still equals the one read (every field, nested values, no field
 //! added or removed), leaving it untouched otherwise. The values travel as statement constants (`c`, MongoDB 5.0+),
-//! so the server does not parse them as expressions (a string `"$x"` stays a string). A guard in the filter instead
-//! (`$expr` or `$jsonSchema` beside `_id`) is as exact, but servers that cannot combine such a clause with the `_id`
-//! lookup scan the collection for each statement; the model's revision is not enough, since an older release, or a
-//! write around odm, may change a document without touching it. Like any MongoDB comparison, the guard compares
-//! numbers by value: a change from `1` (int) to `1.0` (double) and nothing else is not seen as a change.
+//! which MongoDB does not parse as expressions; a document holding a string or key that starts with `$` is sent
+//! inside `$literal` instead, since some servers (SecantusDB) do evaluate `c` and would read `"$x"` as a path. A
+//! guard in the filter instead (`$expr` or `$jsonSchema` beside `_id`) is as exact, but servers that cannot combine
+//! such a clause with the `_id` lookup scan the collection for each statement; the model's revision is not enough,
+//! since an older release, or a write around odm, may change a document without touching it. Like any MongoDB
+//! comparison, the guard compares numbers by value: a change from `1` (int) to `1.0` (double) and nothing else is not
+//! seen as a change.
+//!
+//! The guard has a price: each statement carries the document twice (as read and migrated), and the server compares
+//! before it replaces. A document whose two forms together pass MongoDB's statement limit (16 MiB + 16 KiB, so about
+//! 8 MiB each) cannot be guarded: it is reported in [`MigrationReport::failed`] with [`Error::UpdateTooLarge`] and
+//! left for [`Collection::update_changes`](crate::Collection::update_changes) or a hand-written step.
 //!
 //! A model that is not versioned has nothing to migrate: [`Migration::run`] fails with [`Error::Config`] saying so.
 
