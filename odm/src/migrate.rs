@@ -271,7 +271,6 @@ impl<'a, M: Model> Migration<'a, M> {
         let started = Instant::now();
         let run = Run::<M>::new(self.coll)?;
         let older = bson::doc! { spec.key: { "$ne": i64::from(spec.current) } };
-        let total = run.raw.count_documents(older.clone()).selection_criteria(primary()).await?;
         let mut report = MigrationReport {
             model: model_name::<M>(),
             version: spec.current,
@@ -286,9 +285,14 @@ impl<'a, M: Model> Migration<'a, M> {
 
         // First pass: one cursor over the older documents in `_id` order, the next batch read while the current one
         // is written (its documents come later in `_id` order, so the two never meet).
+        // The total, for progress, is counted while the first batch is read.
         let mut reader = Reader { cursor: run.open(&older, None).await?, last: None, older: &older, run: &run };
+        let count = run.raw.count_documents(older.clone()).selection_criteria(primary());
+        let (total, batch) =
+            futures_util::future::join(std::future::IntoFuture::into_future(count), reader.next_batch(self.batch))
+                .await;
+        let (total, mut batch) = (total?, batch?);
         let mut recheck: Vec<Bson> = Vec::new();
-        let mut batch = reader.next_batch(self.batch).await?;
         while !batch.is_empty() {
             let (outcome, next) = futures_util::future::join(
                 run.batch(&batch, self.fail_fast, &mut report),
@@ -307,14 +311,14 @@ impl<'a, M: Model> Migration<'a, M> {
         let mut round = 0;
         while !recheck.is_empty() {
             if round == MAX_RETRY_ROUNDS {
-                let left = bson::doc! { "$and": [older.clone(), { "_id": { "$in": &recheck } }] };
+                let left = with_id(&older, bson::doc! { "$in": &recheck });
                 report.pending = run.raw.count_documents(left).selection_criteria(primary()).await?;
                 break;
             }
             round += 1;
             let mut next_round = Vec::new();
             for ids in recheck.chunks(self.batch) {
-                let filter = bson::doc! { "$and": [older.clone(), { "_id": { "$in": ids } }] };
+                let filter = with_id(&older, bson::doc! { "$in": ids });
                 let batch: Vec<RawDocumentBuf> = run.open_filter(filter).await?.try_collect().await?;
                 report.retried += batch.len() as u64;
                 // Those not read again were deleted or made current by another writer: dealt with.
@@ -356,6 +360,14 @@ impl<'a, M: Model> Migration<'a, M> {
             tokio::time::sleep(pause).await;
         }
     }
+}
+
+/// `older` with a condition on `_id` beside it (top-level fields, not `$and`: servers that plan only top-level
+/// fields still use the `_id` index).
+fn with_id(older: &bson::Document, condition: bson::Document) -> bson::Document {
+    let mut filter = bson::doc! { "_id": condition };
+    filter.extend(older.clone());
+    filter
 }
 
 /// Whether `doc` holds a key or a string (at any depth) starting with `$`, which an expression would not take as it
@@ -449,7 +461,7 @@ impl<'c, M: Model> Run<'c, M> {
     /// A cursor over the older documents after `after`, in `_id` order (the `_id` index, never an in-memory sort).
     async fn open(&self, older: &bson::Document, after: Option<&Bson>) -> Result<mongodb::Cursor<RawDocumentBuf>> {
         let filter = match after {
-            Some(id) => bson::doc! { "$and": [older.clone(), { "_id": { "$gt": id.clone() } }] },
+            Some(id) => with_id(older, bson::doc! { "$gt": id.clone() }),
             None => older.clone(),
         };
         self.open_filter(filter).await
