@@ -249,7 +249,8 @@ impl<'a, M: Model> Migration<'a, M> {
         self
     }
 
-    /// Called after every batch, for a progress bar.
+    /// Called after every batch, for a progress bar. Setting it makes the migration count the documents to migrate
+    /// first (for [`MigrationProgress::total`]), while it reads the first batch.
     pub fn on_progress(mut self, f: impl FnMut(&MigrationProgress) + Send + 'a) -> Self {
         self.progress = Some(Box::new(f));
         self
@@ -285,12 +286,16 @@ impl<'a, M: Model> Migration<'a, M> {
 
         // First pass: one cursor over the older documents in `_id` order, the next batch read while the current one
         // is written (its documents come later in `_id` order, so the two never meet).
-        // The total, for progress, is counted while the first batch is read.
+        // The total, for progress, is counted while the first batch is read (and only when someone looks: it costs
+        // the server a pass over the selection).
         let mut reader = Reader { cursor: run.open(&older, None).await?, last: None, older: &older, run: &run };
-        let count = run.raw.count_documents(older.clone()).selection_criteria(primary());
-        let (total, batch) =
-            futures_util::future::join(std::future::IntoFuture::into_future(count), reader.next_batch(self.batch))
-                .await;
+        let count = async {
+            match self.progress {
+                Some(_) => Ok(run.raw.count_documents(older.clone()).selection_criteria(primary()).await?),
+                None => Ok::<u64, Error>(0),
+            }
+        };
+        let (total, batch) = futures_util::future::join(count, reader.next_batch(self.batch)).await;
         let (total, mut batch) = (total?, batch?);
         let mut recheck: Vec<Bson> = Vec::new();
         while !batch.is_empty() {

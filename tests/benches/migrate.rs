@@ -187,6 +187,27 @@ async fn by_hand(db: &odm::mongodb::Database, raw: &odm::mongodb::Collection<Raw
     migrated
 }
 
+/// CPU seconds (user + system) used so far by process `pid` (all its threads), from `/proc` (Linux; 0 elsewhere).
+fn cpu_seconds(pid: &str) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return 0.0 };
+    // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks: f64 = fields.get(11..13).map_or(0.0, |f| f.iter().filter_map(|t| t.parse::<f64>().ok()).sum());
+    ticks / 100.0 // USER_HZ
+}
+
+/// The pid of the test server listening on `port`, found by its command line (`--port <port>`), when it runs here.
+fn server_pid(port: &str) -> Option<String> {
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|entry| {
+        let pid = entry.file_name().into_string().ok()?;
+        let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        let serves = args.windows(2).any(|w| w[0] == b"--port" && w[1] == port.as_bytes());
+        let is_server = args.first().is_some_and(|a| !a.ends_with(b"sh"));
+        (serves && is_server && pid.chars().all(|c| c.is_ascii_digit())).then_some(pid)
+    })
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -200,30 +221,41 @@ fn main() {
         let test_db = odm::testing::database("bench_migrate").await;
         let db = test_db.db().clone();
         let docs = seed_docs(n);
+        // `mongodb://127.0.0.1:<port>/?…`
+        let uri = odm::testing::server().uri();
+        let port: String = uri.rsplit(':').next().unwrap_or_default().chars().take_while(char::is_ascii_digit).collect();
+        let server = server_pid(&port);
+        let cpu = || server.as_deref().map_or(0.0, cpu_seconds) + cpu_seconds("self");
         let (mut odm_rates, mut hand_rates, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut odm_cpu, mut hand_cpu) = (Vec::new(), Vec::new());
         for round in 0..rounds {
             // odm migrates the model's collection; the loop a copy under another name.
             let odm_coll = seeded(&db, Customer::COLLECTION, &docs).await;
             let hand_coll = seeded(&db, "bench_customer_by_hand", &docs).await;
             let mut odm_secs = Duration::ZERO;
             let mut hand_secs = Duration::ZERO;
+            let (mut o_cpu, mut h_cpu) = (0.0, 0.0);
             for side in [round % 2, 1 - round % 2] {
-                let started = Instant::now();
+                let (started, cpu_before) = (Instant::now(), cpu());
                 if side == 0 {
                     assert_eq!(with_odm(&db).await, n as u64);
                     odm_secs = started.elapsed();
+                    o_cpu = cpu() - cpu_before;
                 } else {
                     assert_eq!(by_hand(&db, &hand_coll).await, n as u64);
                     hand_secs = started.elapsed();
+                    h_cpu = cpu() - cpu_before;
                 }
             }
+            odm_cpu.push(o_cpu);
+            hand_cpu.push(h_cpu);
             for coll in [&odm_coll, &hand_coll] {
                 assert_eq!(coll.count_documents(doc! { "_v": 2 }).await.unwrap(), n as u64);
             }
             let (o, h) = (n as f64 / odm_secs.as_secs_f64(), n as f64 / hand_secs.as_secs_f64());
             println!(
-                "round {round} ({} first): odm {o:.0} docs/s ({odm_secs:.1?}), by hand {h:.0} docs/s ({hand_secs:.1?}), \
-                 ratio {:.2}×",
+                "round {round} ({} first): odm {o:.0} docs/s ({odm_secs:.1?}, {o_cpu:.1} s CPU), by hand {h:.0} docs/s \
+                 ({hand_secs:.1?}, {h_cpu:.1} s CPU), ratio {:.2}×",
                 if round % 2 == 0 { "odm" } else { "by hand" },
                 o / h
             );
@@ -239,5 +271,12 @@ fn main() {
             median(odm_rates) / median(hand_rates),
             ratios.iter().map(|r| format!("{r:.2}×")).collect::<Vec<_>>().join(", ")
         );
+        if server.is_some() {
+            let (o, h) = (median(odm_cpu), median(hand_cpu));
+            println!(
+                "CPU (server + bench process), median: odm {o:.1} s, by hand {h:.1} s: throughput per CPU second {:.2}×",
+                h / o
+            );
+        }
     });
 }
