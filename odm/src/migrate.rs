@@ -298,6 +298,7 @@ impl<'a, M: Model> Migration<'a, M> {
         let (total, batch) = futures_util::future::join(count, reader.next_batch(self.batch)).await;
         let (total, mut batch) = (total?, batch?);
         let mut recheck: Vec<Bson> = Vec::new();
+        let mut unresolved = 0;
         while !batch.is_empty() {
             let (outcome, next) = futures_util::future::join(
                 run.batch(&batch, self.fail_fast, &mut report),
@@ -306,6 +307,7 @@ impl<'a, M: Model> Migration<'a, M> {
             .await;
             let outcome = outcome?;
             done += outcome.done;
+            unresolved += outcome.unresolved;
             recheck.extend(outcome.recheck);
             self.after_batch(&report, done, total, started).await;
             batch = next?;
@@ -321,21 +323,26 @@ impl<'a, M: Model> Migration<'a, M> {
                 break;
             }
             round += 1;
-            let mut next_round = Vec::new();
+            let (mut next_round, mut next_unresolved, mut reread) = (Vec::new(), 0, 0);
             for ids in recheck.chunks(self.batch) {
                 let filter = with_id(&older, bson::doc! { "$in": ids });
                 let batch: Vec<RawDocumentBuf> = run.open_filter(filter).await?.try_collect().await?;
                 report.retried += batch.len() as u64;
-                // Those not read again were deleted or made current by another writer: dealt with.
-                done += (ids.len() - batch.len()) as u64;
+                reread += batch.len() as u64;
                 if !batch.is_empty() {
                     let outcome = run.batch(&batch, self.fail_fast, &mut report).await?;
                     done += outcome.done;
+                    next_unresolved += outcome.unresolved;
                     next_round.extend(outcome.recheck);
                 }
                 self.after_batch(&report, done, total, started).await;
             }
-            recheck = next_round;
+            // The unresolved documents not read again were deleted, or made current by another writer: dealt with.
+            if unresolved > reread {
+                done += unresolved - reread;
+                self.report_progress(&report, done, total, started);
+            }
+            (recheck, unresolved) = (next_round, next_unresolved);
         }
         report.elapsed = started.elapsed();
         Ok(report)
@@ -343,6 +350,11 @@ impl<'a, M: Model> Migration<'a, M> {
 
     /// Reports progress, then throttles.
     async fn after_batch(&mut self, report: &MigrationReport, done: u64, total: u64, started: Instant) {
+        self.report_progress(report, done, total, started);
+        self.pause(done, started).await;
+    }
+
+    fn report_progress(&mut self, report: &MigrationReport, done: u64, total: u64, started: Instant) {
         if let Some(progress) = &mut self.progress {
             progress(&MigrationProgress {
                 done,
@@ -353,6 +365,10 @@ impl<'a, M: Model> Migration<'a, M> {
                 elapsed: started.elapsed(),
             });
         }
+    }
+
+    /// Sleeps as long as the throttle asks after `done` documents.
+    async fn pause(&self, done: u64, started: Instant) {
         let pause = match self.throttle {
             None => return,
             Some(Throttle::Pause(pause)) => pause,
@@ -431,8 +447,11 @@ fn primary() -> mongodb::options::SelectionCriteria {
 struct Outcome {
     /// Documents dealt with: migrated or failed.
     done: u64,
-    /// The `_id`s of the statements of commands in which some guard missed: read again in a later pass.
+    /// The `_id`s of the statements (not refused) of commands in which some guard missed: read again in a later pass.
     recheck: Vec<Bson>,
+    /// How many statements of those commands neither migrated their document nor were refused: guards that missed,
+    /// or documents deleted meanwhile.
+    unresolved: u64,
 }
 
 /// The state of one run: the collection, the command's fixed parts.
@@ -484,7 +503,7 @@ impl<'c, M: Model> Run<'c, M> {
 
     /// Migrates and writes one batch of documents as read.
     async fn batch(&self, batch: &[RawDocumentBuf], fail_fast: bool, report: &mut MigrationReport) -> Result<Outcome> {
-        let mut outcome = Outcome { done: 0, recheck: Vec::new() };
+        let mut outcome = Outcome { done: 0, recheck: Vec::new(), unresolved: 0 };
         let mut statements: Vec<(Bson, RawDocumentBuf)> = Vec::with_capacity(batch.len());
         for original in batch {
             let id = original.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()).unwrap_or(Bson::Null);
@@ -576,7 +595,7 @@ impl<'c, M: Model> Run<'c, M> {
             .map_err(|e| Error::from_driver(e, model_name::<M>(), M::type_meta()))?;
         report.batches += 1;
         let modified = reply.get("nModified").and_then(Bson::as_i64_like).unwrap_or(0);
-        let mut refused = 0;
+        let mut refused = Vec::new();
         for we in reply.get_array("writeErrors").map(|a| a.as_slice()).unwrap_or_default() {
             let Some(we) = we.as_document() else { continue };
             let index = we.get("index").and_then(Bson::as_i64_like).unwrap_or(-1);
@@ -593,19 +612,22 @@ impl<'c, M: Model> Run<'c, M> {
                 return Err(error);
             }
             report.failed.push(MigrationFailure { id: id.clone(), error });
-            refused += 1;
+            refused.push(id);
         }
         if let Ok(wce) = reply.get_document("writeConcernError") {
             let code = wce.get("code").and_then(Bson::as_i64_like).unwrap_or(0) as i32;
             let message = wce.get_str("errmsg").unwrap_or_default().to_owned();
             return Err(Error::Refused { model: model_name::<M>(), code, message });
         }
-        report.migrated += modified as u64;
-        outcome.done += modified as u64 + refused;
-        if (modified as usize) + (refused as usize) < statements.len() {
+        let modified = u64::try_from(modified).unwrap_or(0);
+        report.migrated += modified;
+        outcome.done += modified + refused.len() as u64;
+        let missed = (statements.len() as u64).saturating_sub(modified + refused.len() as u64);
+        if missed > 0 {
             // Some guard missed (or the document is gone): which ones is not in the reply, so every statement of the
-            // command is read again; those migrated here are current and no longer selected.
-            outcome.recheck.extend(statements.iter().map(|(id, _)| id.clone()));
+            // command that was not refused is read again; those migrated here are current and no longer selected.
+            outcome.unresolved += missed;
+            outcome.recheck.extend(statements.iter().map(|(id, _)| id).filter(|id| !refused.contains(id)).cloned());
         }
         Ok(())
     }
