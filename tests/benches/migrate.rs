@@ -9,7 +9,8 @@
 //! document as read, compared by the server) and go through odm's checks.
 //!
 //! Run with `cargo bench -p odm-tests --bench migrate` (starts the embedded test server, or uses `MONGODB_URI`);
-//! `ODM_BENCH_DOCS` and `ODM_BENCH_ROUNDS` change the size (defaults 100000 and 3).
+//! `ODM_BENCH_DOCS` and `ODM_BENCH_ROUNDS` change the size (defaults 100000 and 5). It also prints the CPU time
+//! of the server process (found by its `--port`, when it runs on this machine) and of the bench, per side.
 
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, DateTime, RawDocumentBuf};
@@ -215,7 +216,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let n: usize = std::env::var("ODM_BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
-    let rounds: usize = std::env::var("ODM_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let rounds: usize = std::env::var("ODM_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     rt.block_on(async {
         let test_db = odm::testing::database("bench_migrate").await;
