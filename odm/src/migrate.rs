@@ -654,6 +654,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dollar_strings_and_keys_are_found_at_any_depth() {
+        let raw = |d: bson::Document| RawDocumentBuf::try_from(&d).unwrap();
+        assert!(!has_dollar(&raw(bson::doc! { "a": "x$", "b": { "c": [1, "y", { "d": "z" }] } })));
+        assert!(has_dollar(&raw(bson::doc! { "a": "$x" })));
+        assert!(has_dollar(&raw(bson::doc! { "b": { "c": [1, { "d": "$$ROOT" }] } })));
+        assert!(has_dollar(&raw(bson::doc! { "m": { "$k": 1 } })));
+    }
+
+    #[test]
+    fn id_conditions_stay_top_level_fields() {
+        let older = bson::doc! { "_v": { "$ne": 3_i64 } };
+        assert_eq!(
+            with_id(&older, bson::doc! { "$gt": 7 }),
+            bson::doc! { "_id": { "$gt": 7 }, "_v": { "$ne": 3_i64 } }
+        );
+    }
+
+    #[test]
     fn progress_knows_its_rate_and_what_is_left() {
         let p = MigrationProgress {
             done: 500,
