@@ -441,3 +441,50 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
     }
     assert!(coll.check_schema().run().await.expect("check").is_clean());
 }
+
+/// A model without versions: nothing to migrate, said plainly.
+#[derive(Model, Serialize, Deserialize, Debug)]
+#[odm(collection = "crm_note")]
+struct Note {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "t")]
+    text: String,
+}
+
+#[tokio::test]
+async fn the_throttle_holds_the_rate_and_unversioned_models_are_refused() {
+    let db = odm::testing::database("migrate_throttle").await;
+    odm::create_collection::<Contact>(&db).await.expect("create");
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let older: Vec<Document> =
+        (0..300).map(|i| doc! { "_id": ObjectId::new(), "_v": 1, "n": format!("T{i} U{i}") }).collect();
+    insert_older(&raw, older).await;
+    let coll = Collection::<Contact>::new(&db);
+    let report = coll
+        .migrate()
+        .batch_size(100)
+        .throttle(odm::migrate::Throttle::DocsPerSecond(600.0))
+        .run()
+        .await
+        .expect("migrate");
+    assert_eq!(report.migrated, 300);
+    // 300 documents at 600/s: at least half a second, whatever the server's speed.
+    assert!(report.elapsed >= std::time::Duration::from_millis(490), "{report}");
+
+    raw.update_many(doc! {}, doc! { "$set": { "_v": 1, "n": "A B" } }).bypass_document_validation(true).await.unwrap();
+    let report = coll
+        .migrate()
+        .batch_size(100)
+        .throttle(odm::migrate::Throttle::Pause(std::time::Duration::from_millis(200)))
+        .run()
+        .await
+        .expect("migrate");
+    assert_eq!((report.migrated, report.batches), (300, 3), "{report}");
+    assert!(report.elapsed >= std::time::Duration::from_millis(590), "three pauses: {report}");
+
+    let err = Collection::<Note>::new(&db).migrate().run().await.expect_err("not versioned");
+    assert!(matches!(err, odm::Error::Config(_)), "{err}");
+    assert!(err.to_string().contains("Note is not a versioned model"), "{err}");
+    assert!(err.to_string().contains("#[odm(version = N"), "{err}");
+}
