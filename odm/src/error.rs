@@ -48,8 +48,9 @@ pub enum Error {
     /// Operations of a bulk write failed (see [`crate::bulk`]): each with its index and error, beside what was
     /// applied.
     Bulk(Box<BulkError>),
-    /// The server refused one write of a bulk write (a duplicate key, say); validation failures are
-    /// [`Error::Validation`].
+    /// The server refused one write of a bulk command (of a [bulk write](crate::bulk) or a
+    /// [migration](crate::migrate)) with an error other than a validation failure, which is [`Error::Validation`]
+    /// (a duplicate key, say).
     Write {
         /// The model's Rust type name.
         model: &'static str,

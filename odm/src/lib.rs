@@ -81,7 +81,8 @@
 //! ## Versioned models
 //!
 //! `#[odm(version = N, older(V1, …))]` with a field `odm::Version<N>`: documents carry their version, and typed
-//! reads migrate older ones through [`Upgrade`] steps ([`version`]).
+//! reads migrate older ones through [`Upgrade`] steps ([`version`]). [`Collection::migrate`] stores them at the
+//! current version in guarded batches, resumably, with progress and a throttle ([`migrate`]).
 //!
 //! ## Checking stored documents
 //!
@@ -109,6 +110,7 @@ pub mod index;
 mod keys;
 mod kind;
 pub mod meta;
+pub mod migrate;
 mod model;
 pub mod path;
 pub mod rules;
@@ -136,6 +138,7 @@ pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
+pub use migrate::{Migration, MigrationProgress, MigrationReport};
 pub use model::{
     Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
     ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
