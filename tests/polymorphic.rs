@@ -425,3 +425,34 @@ async fn an_index_of_one_variant_holds_that_variant_s_documents_only() {
         .collect();
     assert_eq!(amounts, [9, 5]);
 }
+
+#[tokio::test]
+async fn the_schema_checker_explains_each_document_by_its_own_variant() {
+    let db = odm::testing::database("poly_check").await;
+    // Written before the validator: one document of each kind of damage, and good ones.
+    db.create_collection(Event::COLLECTION).await.unwrap();
+    let events = Collection::<Event>::new(&db);
+    events.insert_many([click(), purchase(5)]).await.unwrap();
+    let raw = db.collection::<Document>(Event::COLLECTION);
+    let (bad_click, bad_purchase) = (ObjectId::new(), ObjectId::new());
+    raw.insert_many([
+        doc! { "_id": bad_click, "t": "click", "x": "ten", "y": 2 },
+        doc! { "_id": bad_purchase, "t": "purchase", "amt": 5_i64, "sk": ["a"], "sc": 3 },
+    ])
+    .await
+    .unwrap();
+    odm::SchemaSync::new(db.client())
+        .database(db.name())
+        .model::<Event>()
+        .mode(odm::SyncMode::Apply)
+        .run()
+        .await
+        .unwrap();
+    let report = events.check_schema().run().await.expect("check");
+    assert_eq!((report.checked, report.failing), (4, 2), "{report}");
+    let shown: Vec<(odm::check::Check, String, Vec<Bson>)> =
+        report.findings.iter().map(|f| (f.check, f.stored_path.clone(), f.sample_ids.clone())).collect();
+    assert!(shown.contains(&(odm::check::Check::Invalid, "x".into(), vec![bad_click.into()])), "{report}");
+    assert!(shown.contains(&(odm::check::Check::Counter, "sc".into(), vec![bad_purchase.into()])), "{report}");
+    assert!(!report.findings.iter().any(|f| f.check == odm::check::Check::Other), "every failure explained: {report}");
+}

@@ -428,6 +428,7 @@ fn parts(validator: &Document) -> Vec<Part> {
     let mut out = Vec::new();
     if let Ok(schema) = validator.get_document("$jsonSchema") {
         object_parts(schema, &[], &mut out);
+        branch_parts(schema, &mut out);
     }
     let mut exprs: Vec<&Bson> = validator.get("$expr").into_iter().collect();
     if let Ok(clauses) = validator.get_array("$and") {
@@ -486,6 +487,35 @@ fn object_parts(schema: &Document, at: &[&str], out: &mut Vec<Part>) {
         let filter = nested(at, doc! { "properties": known, "additionalProperties": false });
         out.push(Part::new(Check::Unexpected, at.join("."), filter));
     }
+}
+
+/// The parts of each branch of a `oneOf` tied to a discriminator (a polymorphic model's variants): each applies only
+/// to the documents carrying the branch's tag value, so a document is explained by its own variant's shape.
+fn branch_parts(schema: &Document, out: &mut Vec<Part>) {
+    let Ok(branches) = schema.get_array("oneOf") else { return };
+    for branch in branches.iter().filter_map(Bson::as_document) {
+        let Some((tag, value)) = discriminator(branch) else { continue };
+        let mut parts = Vec::new();
+        object_parts(branch, &[], &mut parts);
+        let offset = out.len();
+        // The branch's own tag parts always hold where they apply; kept, so `unless` indexes stay right.
+        for mut part in parts {
+            part.filter = doc! { "$or": [{ tag.clone(): { "$ne": value.clone() } }, part.filter] };
+            part.unless = part.unless.map(|i| i + offset);
+            out.push(part);
+        }
+    }
+}
+
+/// The key and value a `oneOf` branch requires: a required property allowing exactly one value.
+fn discriminator(branch: &Document) -> Option<(String, Bson)> {
+    let required = branch.get_array("required").ok()?;
+    let properties = branch.get_document("properties").ok()?;
+    properties.iter().find_map(|(key, sub)| {
+        let values = sub.as_document()?.get_array("enum").ok()?;
+        let is_required = required.iter().any(|r| r.as_str() == Some(key));
+        (is_required && values.len() == 1).then(|| (key.clone(), values[0].clone()))
+    })
 }
 
 /// `{$jsonSchema: …}` applying `inner` to the document at `at`, and only where it exists.
