@@ -98,6 +98,7 @@
 //! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema.
 #![deny(missing_docs)]
 
+pub mod aggregate;
 pub mod check;
 mod collection;
 pub mod diff;
@@ -123,6 +124,7 @@ pub mod update;
 pub mod version;
 pub mod watch;
 
+pub use aggregate::Pipeline;
 pub use bson;
 pub use check::{SchemaCheck, SchemaReport};
 pub use collection::{create_collection, create_command, decode, encode, Collection, Decoded, Find, FindAndModify};
