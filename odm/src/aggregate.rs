@@ -534,7 +534,8 @@ impl<D: Shape, S> Pipeline<D, S> {
         body.extend(g.accumulators);
         self = self.push(stage("$group", body));
         if copy_out {
-            let set: Document = g.keys.iter().map(|(out, _)| (out.clone(), Bson::String(format!("$_id.{out}")))).collect();
+            let set: Document =
+                g.keys.iter().map(|(out, _)| (out.clone(), Bson::String(format!("$_id.{out}")))).collect();
             self = self.push(stage("$set", set));
         }
         if !out_has_id {
@@ -814,7 +815,10 @@ impl<D: Shape, O: Shape> Group<D, O> {
     fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, String>) -> Self {
         let to = key_of(out.as_path()).map_err(|e| name_paths(&e, O::type_meta())).and_then(|to| {
             if to.contains('.') || to == "_id" {
-                Err(name_paths(&format!("{}: an accumulator writes a top-level field other than `_id`", Marked(to)), O::type_meta()))
+                Err(name_paths(
+                    &format!("{}: an accumulator writes a top-level field other than `_id`", Marked(to)),
+                    O::type_meta(),
+                ))
             } else {
                 Ok(to)
             }

@@ -56,7 +56,9 @@ impl Explain {
             }
         }
         if stages.is_empty() {
-            if let Some(plan) = cursor.and_then(|c| c.get_document("queryPlanner").ok()?.get_document("winningPlan").ok()) {
+            if let Some(plan) =
+                cursor.and_then(|c| c.get_document("queryPlanner").ok()?.get_document("winningPlan").ok())
+            {
                 walk(plan, &mut stages, &mut index);
             }
         }
