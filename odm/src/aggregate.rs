@@ -251,7 +251,13 @@ impl<M: Shape> Pipeline<M, Detached> {
     /// An empty pipeline over `M` documents, not bound to a collection: read its stages with
     /// [`Pipeline::stages`], or use it as a `$facet` branch.
     pub fn new() -> Self {
-        Pipeline { source: Detached, stages: Vec::new(), error: None, origin: type_name::<M>(), _doc: PhantomData }
+        Pipeline {
+            source: Detached,
+            stages: Vec::with_capacity(8),
+            error: None,
+            origin: type_name::<M>(),
+            _doc: PhantomData,
+        }
     }
 }
 
@@ -282,7 +288,13 @@ impl<M: Model> Collection<M> {
     /// # Ok(()) }
     /// ```
     pub fn aggregate(&self) -> Pipeline<M, On<'_, M>> {
-        Pipeline { source: On(self), stages: Vec::new(), error: None, origin: type_name::<M>(), _doc: PhantomData }
+        Pipeline {
+            source: On(self),
+            stages: Vec::with_capacity(8),
+            error: None,
+            origin: type_name::<M>(),
+            _doc: PhantomData,
+        }
     }
 }
 
@@ -501,13 +513,14 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// ]);
     /// ```
     pub fn group<O: Shape>(mut self, build: impl FnOnce(Group<D, O>) -> Group<D, O>) -> Pipeline<O, S> {
-        let g = build(Group { keys: Vec::new(), accumulators: Document::new(), error: None, _types: PhantomData });
+        // `_id` first: the accumulators go after it, into the stage's own body.
+        let g =
+            build(Group { keys: Vec::new(), accumulators: Group::<D, O>::body(), error: None, _types: PhantomData });
         if let Some(e) = g.error {
             self.fail(e);
             return self.into_shape();
         }
         let out_has_id = O::type_meta().is_some_and(|m| m.field_by_key("_id").is_some());
-        let mut filled = g.accumulators.clone();
         let (id, copy_out) = match g.keys.as_slice() {
             [] => (Bson::Null, false),
             [(out, src)] if out == "_id" => (reference(src), false),
@@ -519,19 +532,17 @@ impl<D: Shape, S> Pipeline<D, S> {
                 (Bson::Document(keys.iter().map(|(out, src)| (out.clone(), reference(src))).collect()), true)
             }
         };
-        for (out, _) in &g.keys {
-            filled.insert(out.clone(), 1);
-        }
-        if !out_has_id {
-            filled.insert("_id", 0);
-        }
-        if let Err(e) = missing::<O>(&filled, "$group", false) {
+        let filled = |key: &str| {
+            (key == "_id" && (!out_has_id || !g.keys.is_empty()))
+                || (key != "_id" && g.accumulators.contains_key(key))
+                || g.keys.iter().any(|(out, _)| out == key)
+        };
+        if let Err(e) = missing_where::<O>(filled, "$group") {
             self.fail(e);
             return self.into_shape();
         }
-        let mut body = Document::new();
+        let mut body = g.accumulators;
         body.insert("_id", id);
-        body.extend(g.accumulators);
         self = self.push(stage("$group", body));
         if copy_out {
             let set: Document =
@@ -743,6 +754,16 @@ impl<D: Shape, S> Pipeline<D, S> {
         Ok(stages)
     }
 
+    /// [`Pipeline::stages`], consuming the pipeline (no copy of its stages).
+    pub fn into_stages(self) -> Result<Vec<Document>> {
+        if let Some(e) = self.error {
+            return Err(Error::InvalidOperation { model: self.origin, reason: e });
+        }
+        let mut stages = self.stages;
+        reorder(&mut stages);
+        Ok(stages)
+    }
+
     /// The stages that carry whole documents further than needed (see the
     /// [module docs](self#carrying-whole-documents)), one message each; empty when none do.
     ///
@@ -812,6 +833,12 @@ pub struct Group<D, O> {
 }
 
 impl<D: Shape, O: Shape> Group<D, O> {
+    fn body() -> Document {
+        let mut d = Document::new();
+        d.insert("_id", Bson::Null);
+        d
+    }
+
     fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, String>) -> Self {
         let to = key_of(out.as_path()).map_err(|e| name_paths(&e, O::type_meta())).and_then(|to| {
             if to.contains('.') || to == "_id" {
@@ -825,7 +852,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
         });
         match (to, value) {
             (Ok(to), Ok(value)) => {
-                if self.accumulators.contains_key(to) || self.keys.iter().any(|(k, _)| k == to) {
+                if to == "_id" || self.accumulators.contains_key(to) || self.keys.iter().any(|(k, _)| k == to) {
                     self.error.get_or_insert(name_paths(&format!("{} is filled twice", Marked(to)), O::type_meta()));
                 }
                 self.accumulators.insert(to, stage(op, value));
@@ -1018,11 +1045,19 @@ impl<D: Shape, O: Shape> Facet<D, O> {
 /// Checks that `doc` (a `$project` or `$group` body, or `$facet` branches) fills every field of `O` that serde
 /// always writes; names the first missing ones.
 fn missing<O: BsonSchema>(doc: &Document, stage_name: &str, id_kept: bool) -> std::result::Result<(), String> {
+    missing_where::<O>(|key| doc.contains_key(key) || (id_kept && key == "_id"), stage_name)
+}
+
+/// [`missing`], with `filled` saying which stored keys the stage fills.
+fn missing_where<O: BsonSchema>(filled: impl Fn(&str) -> bool, stage_name: &str) -> std::result::Result<(), String> {
     let Some(meta) = O::type_meta() else { return Ok(()) };
+    if meta.fields.iter().all(|f| f.optional || filled(f.key)) {
+        return Ok(());
+    }
     let absent: Vec<String> = meta
         .fields
         .iter()
-        .filter(|f| !f.optional && !doc.contains_key(f.key) && !(id_kept && f.key == "_id"))
+        .filter(|f| !f.optional && !filled(f.key))
         .map(|f| format!("`{}.{}` (stored `{}`)", meta.name, f.name, f.key))
         .collect();
     if absent.is_empty() {
@@ -1136,6 +1171,12 @@ fn reorder(stages: &mut [Document]) {
     for i in 1..stages.len() {
         match name(&stages[i]) {
             "$match" => {
+                if !matches!(
+                    name(&stages[i - 1]),
+                    "$sort" | "$set" | "$addFields" | "$unset" | "$unwind" | "$lookup" | "$project"
+                ) {
+                    continue;
+                }
                 let mut keys = Vec::new();
                 let movable = match stages[i].get("$match") {
                     Some(Bson::Document(cond)) => read_keys(cond, &mut keys),
