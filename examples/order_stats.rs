@@ -145,7 +145,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let rows: Vec<Report> = pipeline.await?;
     for row in &rows {
-        println!("{:>8.2} from {} order(s) by {}", row.revenue as f64 / 100.0, row.orders, row.customers.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "));
+        println!(
+            "{:>8.2} from {} order(s) by {}",
+            row.revenue as f64 / 100.0,
+            row.orders,
+            row.customers.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+        );
     }
     assert_eq!(
         rows,
