@@ -174,7 +174,7 @@ fn decode_projection<M: Model, Q: DeserializeOwned>(raw: &RawDocumentBuf) -> Res
 
 /// Decodes `raw` as `P`: the model itself, or a projection of it (which holds the model's stored keys, so the model's
 /// fields name the failing path).
-fn decode_as<P: DeserializeOwned>(
+pub(crate) fn decode_as<P: DeserializeOwned>(
     model: &'static str,
     meta: Option<&'static TypeMeta>,
     raw: &RawDocumentBuf,
@@ -589,7 +589,7 @@ impl<M: Model> Collection<M> {
     }
 
     /// Runs `explain` of `command` with execution statistics, in the collection's session if it has one.
-    async fn explain(&self, command: Document) -> Result<Explain> {
+    pub(crate) async fn explain(&self, command: Document) -> Result<Explain> {
         let db = self.raw.client().database(&self.raw.namespace().db);
         let reply = db
             .run_command(bson::doc! { "explain": command, "verbosity": "executionStats" })

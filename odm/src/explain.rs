@@ -23,6 +23,9 @@ pub struct Explain {
     pub docs_examined: Option<u64>,
     /// Documents returned (`executionStats.nReturned`), when reported.
     pub returned: Option<u64>,
+    /// For an aggregation: the stages the server runs after reading the documents (`["$group", "$sort"]`), in
+    /// order; empty for other commands, and when the whole pipeline runs inside the query.
+    pub pipeline: Vec<String>,
     /// The whole reply.
     pub raw: Document,
 }
@@ -40,7 +43,26 @@ impl Explain {
                 walk(plan, &mut stages, &mut index);
             }
         }
-        let stats = raw.get_document("executionStats").ok();
+        // An aggregation reports its query under the first stage (`$cursor`), then the stages after it.
+        let mut pipeline = Vec::new();
+        let mut cursor = None;
+        if let Ok(agg) = raw.get_array("stages") {
+            for stage in agg.iter().filter_map(Bson::as_document) {
+                match stage.keys().next().map(String::as_str) {
+                    Some("$cursor") => cursor = stage.get_document("$cursor").ok(),
+                    Some(name) => pipeline.push(name.to_owned()),
+                    None => {}
+                }
+            }
+        }
+        if stages.is_empty() {
+            if let Some(plan) =
+                cursor.and_then(|c| c.get_document("queryPlanner").ok()?.get_document("winningPlan").ok())
+            {
+                walk(plan, &mut stages, &mut index);
+            }
+        }
+        let stats = raw.get_document("executionStats").ok().or_else(|| cursor?.get_document("executionStats").ok());
         let number = |key: &str| {
             stats.and_then(|s| match s.get(key) {
                 Some(Bson::Int32(n)) => u64::try_from(*n).ok(),
@@ -55,6 +77,7 @@ impl Explain {
             keys_examined: number("totalKeysExamined"),
             docs_examined: number("totalDocsExamined"),
             returned: number("nReturned"),
+            pipeline,
             raw,
         }
     }

@@ -99,6 +99,7 @@
 //! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema.
 #![deny(missing_docs)]
 
+pub mod aggregate;
 pub mod bulk;
 pub mod check;
 mod collection;
@@ -126,6 +127,7 @@ pub mod update;
 pub mod version;
 pub mod watch;
 
+pub use aggregate::Pipeline;
 pub use bson;
 pub use bulk::{Bulk, BulkResult};
 pub use check::{SchemaCheck, SchemaReport};
