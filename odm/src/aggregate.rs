@@ -515,7 +515,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     pub fn group<O: Shape>(mut self, build: impl FnOnce(Group<D, O>) -> Group<D, O>) -> Pipeline<O, S> {
         // `_id` first: the accumulators go after it, into the stage's own body.
         let g =
-            build(Group { keys: Vec::new(), accumulators: Group::<D, O>::body(), error: None, _types: PhantomData });
+            build(Group { keys: Vec::new(), accumulators: Vec::new(), error: None, _types: PhantomData });
         if let Some(e) = g.error {
             self.fail(e);
             return self.into_shape();
@@ -523,26 +523,28 @@ impl<D: Shape, S> Pipeline<D, S> {
         let out_has_id = O::type_meta().is_some_and(|m| m.field_by_key("_id").is_some());
         let (id, copy_out) = match g.keys.as_slice() {
             [] => (Bson::Null, false),
-            [(out, src)] if out == "_id" => (reference(src), false),
+            [(out, src)] if out == "_id" => (src.clone(), false),
             keys => {
                 if keys.iter().any(|(out, _)| out == "_id") {
                     self.fail("`_id` cannot be one key of several: give the group one key into `_id`".to_owned());
                     return self.into_shape();
                 }
-                (Bson::Document(keys.iter().map(|(out, src)| (out.clone(), reference(src))).collect()), true)
+                (Bson::Document(keys.iter().map(|(out, src)| (out.clone(), src.clone())).collect()), true)
             }
         };
         let filled = |key: &str| {
             (key == "_id" && (!out_has_id || !g.keys.is_empty()))
-                || (key != "_id" && g.accumulators.contains_key(key))
-                || g.keys.iter().any(|(out, _)| out == key)
+                || (key != "_id" && g.fills(key))
         };
         if let Err(e) = missing_where::<O>(filled, "$group") {
             self.fail(e);
             return self.into_shape();
         }
-        let mut body = g.accumulators;
+        let mut body = Document::new();
         body.insert("_id", id);
+        for (key, accumulator) in g.accumulators {
+            body.insert(key, accumulator);
+        }
         self = self.push(stage("$group", body));
         if copy_out {
             let set: Document =
@@ -825,18 +827,18 @@ impl<D: Shape, O: Shape> Project<D, O> {
 
 /// The builder of a `$group` into `O` from documents of type `D` ([`Pipeline::group`]).
 pub struct Group<D, O> {
-    /// `(output key, source key)` of the group key's parts.
-    keys: Vec<(String, String)>,
-    accumulators: Document,
+    /// `(output key, source reference)` of the group key's parts (`("cu", "$cu")`).
+    keys: Vec<(String, Bson)>,
+    /// `(output key, accumulator)`, in order; the stage's body puts `_id` before them.
+    accumulators: Vec<(String, Bson)>,
     error: Option<String>,
     _types: PhantomData<fn() -> (D, O)>,
 }
 
 impl<D: Shape, O: Shape> Group<D, O> {
-    fn body() -> Document {
-        let mut d = Document::new();
-        d.insert("_id", Bson::Null);
-        d
+    /// True when a key or an accumulator already fills `key`.
+    fn fills(&self, key: &str) -> bool {
+        self.accumulators.iter().any(|(k, _)| k == key) || self.keys.iter().any(|(k, _)| k == key)
     }
 
     fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, String>) -> Self {
@@ -852,10 +854,10 @@ impl<D: Shape, O: Shape> Group<D, O> {
         });
         match (to, value) {
             (Ok(to), Ok(value)) => {
-                if to == "_id" || self.accumulators.contains_key(to) || self.keys.iter().any(|(k, _)| k == to) {
+                if to == "_id" || self.fills(to) {
                     self.error.get_or_insert(name_paths(&format!("{} is filled twice", Marked(to)), O::type_meta()));
                 }
-                self.accumulators.insert(to, stage(op, value));
+                self.accumulators.push((to.to_owned(), Bson::Document(stage(op, value))));
             }
             (Err(e), _) | (_, Err(e)) => {
                 self.error.get_or_insert(e);
@@ -880,7 +882,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
                 let e = format!("{}: a group key goes into a top-level field", Marked(to));
                 self.error.get_or_insert(name_paths(&e, O::type_meta()));
             }
-            (Ok(to), Ok(from)) => self.keys.push((to.to_owned(), from.to_owned())),
+            (Ok(to), Ok(from)) => self.keys.push((to.to_owned(), reference(from))),
             (Err(e), _) | (_, Err(e)) => {
                 self.error.get_or_insert(e);
             }
