@@ -80,5 +80,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         assert!(!plan.sorts_in_memory() && !plan.scans_collection(), "{plan}");
         assert!(checks[0].is_served(), "{}", checks[0]);
     }
+    // Ends the client's sessions while the runtime still serves it.
+    test_db.close().await;
     Ok(())
 }

@@ -159,5 +159,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             Report { revenue: 7_50, orders: 1, customers: vec![Name { name: "Lin".into() }] },
         ]
     );
+    // Ends the client's sessions while the runtime still serves it.
+    db.close().await;
     Ok(())
 }

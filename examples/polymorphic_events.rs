@@ -149,5 +149,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         assert_eq!(err.code(), Some(121));
         println!("rejected: {err}");
     }
+    // Ends the client's sessions while the runtime still serves it.
+    test_db.close().await;
     Ok(())
 }

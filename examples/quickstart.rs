@@ -158,5 +158,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let err = db.collection::<odm::bson::Document>(Order::COLLECTION).insert_one(hostile).await.expect_err("hostile");
     let err = odm::Error::from_write::<Order>(err);
     println!("rejected (code {:?}): {err}", err.code());
+    // Ends the client's sessions while the runtime still serves it.
+    test_db.close().await;
     Ok(())
 }

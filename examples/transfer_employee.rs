@@ -169,5 +169,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     check(&companies, &employees).await?;
     let q = companies.find_one(Company::fields().id().eq(qiandu)).await?.expect("千度");
     assert_eq!(q.staff_count, 1, "vivien is still listed by 千度");
+    // Ends the client's sessions while the runtime still serves it.
+    test_db.close().await;
     Ok(())
 }

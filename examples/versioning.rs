@@ -105,6 +105,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let late = raw.insert_one(doc! { "n": "Too Late" }).await;
     assert!(late.is_err(), "version-1 documents are refused once none are left");
     println!("a version-1 write is refused now");
+    // Ends the client's sessions while the runtime still serves it.
+    test_db.close().await;
     Ok(())
 }
 

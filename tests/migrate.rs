@@ -4,7 +4,7 @@
 
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Bson, Document, RawDocumentBuf};
-use odm::migrate::MigrationProgress;
+use odm::migrate::{Guard, MigrationProgress};
 use odm::{Collection, Filter, Model, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -264,6 +264,9 @@ async fn an_interrupted_migration_continues_where_it_stopped() {
 /// write), once each: their guard must miss.
 static INTERFERE: OnceLock<Mutex<Option<Interferer>>> = OnceLock::new();
 
+/// The tests that set [`INTERFERE`] take turns.
+static INTERFERING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 struct Interferer {
     targets: HashSet<ObjectId>,
     writer: mpsc::Sender<(ObjectId, mpsc::Sender<()>)>,
@@ -310,6 +313,7 @@ async fn write_once(raw: &odm::mongodb::Collection<Document>, id: ObjectId, k: u
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_data() {
+    let _turn = INTERFERING.lock().await;
     let test_db = odm::testing::database("migrate_concurrent").await;
     let db = test_db.db().clone();
     odm::create_collection::<Contact>(&db).await.expect("create");
@@ -440,6 +444,58 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
         }
     }
     assert!(coll.check_schema().run().await.expect("check").is_clean());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_version_guard_sees_every_change_the_current_release_makes() {
+    let _turn = INTERFERING.lock().await;
+    let test_db = odm::testing::database("migrate_version_guard").await;
+    let db = test_db.db().clone();
+    odm::create_collection::<Contact>(&db).await.expect("create");
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let ids: Vec<ObjectId> = (0..1000).map(|_| ObjectId::new()).collect();
+    let older = ids.iter().enumerate().map(|(i, id)| doc! { "_id": *id, "_v": 1, "n": format!("A{i} B{i}") }).collect();
+    insert_older(&raw, older).await;
+
+    // Between the migration's read and its write, the current release changes some documents through odm: each
+    // `update_changes` on an older document stores it whole at the current version.
+    let targets: HashSet<ObjectId> = ids.iter().step_by(37).copied().collect();
+    let (tx, rx) = mpsc::channel::<(ObjectId, mpsc::Sender<()>)>();
+    let uri = odm::testing::server().uri().to_owned();
+    let db_name = db.name().to_owned();
+    let writer = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            let client = odm::mongodb::Client::with_uri_str(&uri).await.unwrap();
+            let contacts = Collection::<Contact>::new(&client.database(&db_name));
+            while let Ok((id, ack)) = rx.recv() {
+                let f = Contact::fields();
+                let old = contacts.find_one(f.id().eq(id)).await.unwrap().expect("the document");
+                let new = Contact { last: "Changed".into(), ..old.clone() };
+                contacts.update_changes(f.id().eq(id), &old, &new).await.unwrap().expect("written");
+                ack.send(()).unwrap();
+            }
+        });
+    });
+    *INTERFERE.get_or_init(Default::default).lock().unwrap() =
+        Some(Interferer { targets: targets.clone(), writer: tx });
+    let coll = Collection::<Contact>::new(&db);
+    let report = coll.migrate().guard(Guard::Version).batch_size(200).run().await.expect("migrate");
+    *INTERFERE.get().unwrap().lock().unwrap() = None;
+    writer.join().unwrap();
+    println!("{report}");
+
+    assert!(report.is_complete(), "{report}");
+    // Each changed document's guard missed; read again, it was current already (the writer migrated it).
+    assert_eq!(report.migrated, (ids.len() - targets.len()) as u64, "only the others migrated here: {report}");
+    let all = coll.find(Filter::everything()).await.expect("read back");
+    assert_eq!(all.len(), ids.len());
+    for c in &all {
+        let expected = if targets.contains(&c.id) { "Changed" } else { c.last.as_str() };
+        assert_eq!(c.last, expected, "the current release's change is kept, not overwritten");
+    }
+    assert_eq!(all.iter().filter(|c| c.last == "Changed").count(), targets.len());
+    assert_eq!(raw.count_documents(doc! { "_v": 3 }).await.unwrap(), ids.len() as u64);
 }
 
 /// A model without versions: nothing to migrate, said plainly.

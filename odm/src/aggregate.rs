@@ -514,8 +514,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// ```
     pub fn group<O: Shape>(mut self, build: impl FnOnce(Group<D, O>) -> Group<D, O>) -> Pipeline<O, S> {
         // `_id` first: the accumulators go after it, into the stage's own body.
-        let g =
-            build(Group { keys: Vec::new(), accumulators: Vec::new(), error: None, _types: PhantomData });
+        let g = build(Group { keys: Vec::new(), accumulators: Vec::new(), error: None, _types: PhantomData });
         if let Some(e) = g.error {
             self.fail(e);
             return self.into_shape();
@@ -532,10 +531,8 @@ impl<D: Shape, S> Pipeline<D, S> {
                 (Bson::Document(keys.iter().map(|(out, src)| (out.clone(), src.clone())).collect()), true)
             }
         };
-        let filled = |key: &str| {
-            (key == "_id" && (!out_has_id || !g.keys.is_empty()))
-                || (key != "_id" && g.fills(key))
-        };
+        let filled =
+            |key: &str| (key == "_id" && (!out_has_id || !g.keys.is_empty())) || (key != "_id" && g.fills(key));
         if let Err(e) = missing_where::<O>(filled, "$group") {
             self.fail(e);
             return self.into_shape();

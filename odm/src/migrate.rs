@@ -54,7 +54,15 @@
 //! comparison, the guard compares numbers by value: a change from `1` (int) to `1.0` (double) and nothing else is not
 //! seen as a change.
 //!
-//! The guard has a price: each statement carries the document twice (as read and migrated), and the server compares
+//! When every process writing the collection runs this release (or a newer one) — the usual moment to migrate, once
+//! the fleet is upgraded — a cheaper guard is exact too: [`Guard::Version`]. Through odm, a document at an older
+//! version never changes while staying at it (typed updates refuse older documents, and `update_changes` and
+//! `replace_one` store the current version), so the version the document was read at identifies it: each statement is
+//! a plain replacement filtered by `{_id, <version key>: <version as read>}` (or the key's absence), as cheap as a
+//! hand-written loop's. Writes around odm, or by an older release still running, are not seen by it: keep the
+//! default [`Guard::Document`] while they may happen.
+//!
+//! The document guard has a price: each statement carries the document twice (as read and migrated), and the server compares
 //! before it replaces. A document whose two forms together pass MongoDB's statement limit (16 MiB + 16 KiB, so about
 //! 8 MiB each) cannot be guarded: it is reported in [`MigrationReport::failed`] with [`Error::UpdateTooLarge`] and
 //! left for [`Collection::update_changes`](crate::Collection::update_changes) or a hand-written step.
@@ -198,6 +206,18 @@ impl fmt::Display for MigrationReport {
     }
 }
 
+/// How each replacement of a migration makes sure the document did not change since it was read (see the
+/// [module documentation](self#the-guard)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Guard {
+    /// The whole document as read: exact against any writer (the default).
+    #[default]
+    Document,
+    /// The version the document was read at: exact when every writer runs this release or a newer one; a plain
+    /// replacement, as cheap as a hand-written loop's.
+    Version,
+}
+
 /// The callback of [`Migration::on_progress`].
 type ProgressFn<'a> = Box<dyn FnMut(&MigrationProgress) + Send + 'a>;
 
@@ -209,6 +229,7 @@ pub struct Migration<'a, M: Model> {
     batch: usize,
     throttle: Option<Throttle>,
     fail_fast: bool,
+    guard: Guard,
     progress: Option<ProgressFn<'a>>,
 }
 
@@ -224,7 +245,7 @@ impl<M: Model> Collection<M> {
     /// # }
     /// ```
     pub fn migrate(&self) -> Migration<'_, M> {
-        Migration { coll: self, batch: 1000, throttle: None, fail_fast: false, progress: None }
+        Migration { coll: self, batch: 1000, throttle: None, fail_fast: false, guard: Guard::Document, progress: None }
     }
 }
 
@@ -239,6 +260,12 @@ impl<'a, M: Model> Migration<'a, M> {
     /// Slows the migration down: a maximum average rate, or a pause after every batch.
     pub fn throttle(mut self, throttle: Throttle) -> Self {
         self.throttle = Some(throttle);
+        self
+    }
+
+    /// How each replacement is guarded against a concurrent change (default [`Guard::Document`]).
+    pub fn guard(mut self, guard: Guard) -> Self {
+        self.guard = guard;
         self
     }
 
@@ -270,7 +297,7 @@ impl<'a, M: Model> Migration<'a, M> {
             )));
         };
         let started = Instant::now();
-        let run = Run::<M>::new(self.coll)?;
+        let run = Run::<M>::new(self.coll, self.guard, spec.key)?;
         let older = bson::doc! { spec.key: { "$ne": i64::from(spec.current) } };
         let mut report = MigrationReport {
             model: model_name::<M>(),
@@ -461,11 +488,14 @@ struct Run<'c, M: Model> {
     /// The guarded replacement, the same for every statement (the documents travel in `c`).
     pipeline: RawArrayBuf,
     write_concern: Option<RawDocumentBuf>,
+    guard: Guard,
+    /// The stored key of the version.
+    version_key: &'static str,
     _model: std::marker::PhantomData<fn() -> M>,
 }
 
 impl<'c, M: Model> Run<'c, M> {
-    fn new(coll: &'c Collection<M>) -> Result<Self> {
+    fn new(coll: &'c Collection<M>, guard: Guard, version_key: &'static str) -> Result<Self> {
         let raw = coll.raw();
         let db = raw.client().database(&raw.namespace().db);
         let mut pipeline = RawArrayBuf::new();
@@ -479,7 +509,7 @@ impl<'c, M: Model> Run<'c, M> {
             }
             None => None,
         };
-        Ok(Run { raw, db, pipeline, write_concern, _model: std::marker::PhantomData })
+        Ok(Run { raw, db, pipeline, write_concern, guard, version_key, _model: std::marker::PhantomData })
     }
 
     /// A cursor over the older documents after `after`, in `_id` order (the `_id` index, never an in-memory sort).
@@ -543,8 +573,17 @@ impl<'c, M: Model> Run<'c, M> {
         let mut q = RawDocumentBuf::new();
         q.append(cstr!("_id"), id);
         let mut statement = RawDocumentBuf::new();
-        statement.append(cstr!("q"), &q);
-        if has_dollar(original) || has_dollar(&migrated) {
+        if self.guard == Guard::Version {
+            // A plain replacement of the document as long as it is at the version it was read at.
+            let key = <&bson::raw::CStr>::try_from(self.version_key).map_err(|e| Error::Config(e.to_string()))?;
+            match original.get(self.version_key).ok().flatten() {
+                Some(version) => q.append(key, version),
+                None => q.append(key, rawdoc! { "$exists": false }),
+            }
+            statement.append(cstr!("q"), &q);
+            statement.append(cstr!("u"), &migrated);
+        } else if has_dollar(original) || has_dollar(&migrated) {
+            statement.append(cstr!("q"), &q);
             // Some servers evaluate `c` as expressions: a `$` string or key would be read as a path or an operator.
             // `$literal` means the value itself everywhere.
             let literal = |doc: &RawDocument| {
@@ -559,6 +598,7 @@ impl<'c, M: Model> Run<'c, M> {
             pipeline.push(rawdoc! { "$replaceWith": cond });
             statement.append(cstr!("u"), pipeline);
         } else {
+            statement.append(cstr!("q"), &q);
             let mut c = RawDocumentBuf::new();
             c.append(cstr!("o"), original as &RawDocument);
             c.append(cstr!("n"), &migrated);

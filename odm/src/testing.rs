@@ -321,6 +321,15 @@ impl TestDatabase {
         &self.db
     }
 
+    /// Closes the client: waits for its sessions and cursors, ends its sessions on the server and closes its
+    /// connections. Call it at the end of a `main` that owns the runtime: a client merely dropped there ends its
+    /// sessions from a task the shutting-down runtime may no longer serve (the driver then panics in that task).
+    pub async fn close(self) {
+        let TestDatabase { client, db } = self;
+        drop(db);
+        client.shutdown().await;
+    }
+
     /// The client the database was opened with (made for this test alone).
     pub fn client(&self) -> &Client {
         &self.client

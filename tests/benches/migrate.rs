@@ -9,7 +9,8 @@
 //! document as read, compared by the server) and go through odm's checks.
 //!
 //! Run with `cargo bench -p odm-tests --bench migrate` (starts the embedded test server, or uses `MONGODB_URI`);
-//! `ODM_BENCH_DOCS` and `ODM_BENCH_ROUNDS` change the size (defaults 100000 and 5). It also prints the CPU time
+//! `ODM_BENCH_DOCS` and `ODM_BENCH_ROUNDS` change the size (defaults 100000 and 5); `ODM_BENCH_GUARD=version` runs
+//! odm's migration with `Guard::Version` instead of the default `Guard::Document`. It also prints the CPU time
 //! of the server process (found by its `--port`, when it runs on this machine) and of the bench, per side.
 
 use futures_util::TryStreamExt;
@@ -137,7 +138,11 @@ async fn seeded(
 /// odm's migration of the model's collection.
 async fn with_odm(db: &odm::mongodb::Database) -> u64 {
     let coll = Collection::<Customer>::new(db);
-    let report = coll.migrate().batch_size(BATCH).run().await.expect("migrate");
+    let guard = match std::env::var("ODM_BENCH_GUARD").as_deref() {
+        Ok("version") => odm::migrate::Guard::Version,
+        _ => odm::migrate::Guard::Document,
+    };
+    let report = coll.migrate().batch_size(BATCH).guard(guard).run().await.expect("migrate");
     assert!(report.is_complete(), "{report}");
     report.migrated
 }
