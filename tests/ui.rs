@@ -32,6 +32,7 @@ const FAMILIES: &[&str] = &[
     "attrs",
     "updates",
     "filters",
+    "aggregate",
 ];
 
 #[test]
