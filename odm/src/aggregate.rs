@@ -118,14 +118,27 @@ pub fn fields<D: BsonSchema + Serialize>() -> <D as BsonSchema>::Node<D, D, Root
 }
 
 /// A field of the output type can hold a value of type `T`: the same type, or an `Option` of it.
-#[diagnostic::on_unimplemented(
-    message = "a `{T}` does not fit the output field's type `{Self}` (rule `path-stage-type`)",
-    label = "the output field's type",
-    note = "declare the output field as `{T}` (or `Option<{T}>`)"
-)]
 pub trait Holds<T> {}
-impl<T> Holds<T> for T {}
-impl<T> Holds<T> for Option<T> {}
+// Through a pair, so that a mismatch is reported by `FieldHolds`' message rather than as a failed unification of
+// the two types.
+impl<F, T> Holds<T> for F where (F, T): FieldHolds {}
+
+/// `(F, T)`: an output field of type `F` can hold a value of type `T` (see [`Holds`]).
+#[diagnostic::on_unimplemented(
+    message = "the output field's type and the value's, `{Self}`, do not fit (rule `path-stage-type`)",
+    label = "this output field cannot hold the value",
+    note = "declare the output field with the value's type (or an `Option` of it)"
+)]
+pub trait FieldHolds {}
+impl<T> FieldHolds for (T, T) {}
+impl<T> FieldHolds for (Option<T>, T) {}
+// Never a value's type: a second impl for any field type, so that the compiler reports a mismatch through
+// `FieldHolds`' message instead of concluding that the two types must be equal.
+impl<T> FieldHolds for (T, NoValue<T>) {}
+
+/// A type no value has (see [`FieldHolds`]).
+#[doc(hidden)]
+pub struct NoValue<T>(std::convert::Infallible, PhantomData<T>);
 
 /// `Self` can hold the `$sum` of values of type `S` (numbers; `null` and missing values are skipped).
 #[diagnostic::on_unimplemented(
@@ -181,6 +194,9 @@ impl CountField for i64 {}
 )]
 pub trait Joins<T> {}
 impl<T> Joins<T> for T {}
+// A second impl, so that a mismatch is reported by the message above rather than as two types that must be equal
+// (see `FieldHolds`).
+impl<T> Joins<NoValue<T>> for T {}
 impl<T> Joins<T> for Option<T> {}
 impl<T> Joins<T> for Vec<T> {}
 

@@ -35,3 +35,27 @@ fn main() {
             .count(&out.orders())
     });
 }
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "crm_customer")]
+struct Customer {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "o")]
+    order: String,
+}
+
+#[derive(Embedded, Serialize, Deserialize)]
+struct WithCustomer {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "c")]
+    #[odm(max_items = 1)]
+    customer: Vec<Customer>,
+}
+
+#[allow(dead_code)]
+fn joined() {
+    let (f, c, out) = (Order::fields(), Customer::fields(), aggregate::fields::<WithCustomer>());
+    let _ = Pipeline::<Order>::new().lookup(&f.id(), &c.order(), &out.customer());
+}
