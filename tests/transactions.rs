@@ -259,3 +259,65 @@ async fn a_server_that_cannot_run_transactions_says_so_at_once() {
     assert!(matches!(&err, odm::Error::Config(m) if m.contains("need a replica set or a sharded cluster")), "{err}");
     assert_eq!(db.collection::<Document>("bank_entry").count_documents(doc! {}).await.unwrap(), 0);
 }
+
+/// Version 1 of a note: one text.
+#[derive(odm::Embedded, Deserialize)]
+struct NoteV1 {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "t")]
+    text: String,
+}
+
+impl odm::Upgrade for NoteV1 {
+    type Next = Note;
+    fn upgrade(self) -> Note {
+        Note { id: self.id, v: odm::Version, text: self.text, words: 0 }
+    }
+}
+
+/// Version 2: the text and its word count.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "crm_note", version = 2, older(NoteV1))]
+struct Note {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "_v")]
+    v: odm::Version<2>,
+    #[serde(rename = "t")]
+    text: String,
+    #[serde(rename = "w")]
+    words: i32,
+}
+
+#[tokio::test]
+async fn every_collection_operation_runs_in_a_session() {
+    let db = odm::testing::database("session_everything").await;
+    let session = Session::start(db.client()).await.unwrap();
+    let accounts = Collection::<Account>::new(&db).with_session(&session);
+    let f = Account::fields();
+    let ids: Vec<ObjectId> = (0..5).map(|_| ObjectId::new()).collect();
+    let bulk = accounts.bulk().insert_all(ids.iter().map(|&id| Account { id, balance: 1 })).run().await.unwrap();
+    assert_eq!(bulk.inserted, 5);
+    assert!(accounts.find(f.balance().eq(1)).explain().await.unwrap().returned.is_some());
+    let report = accounts.check_schema().batch_size(2).run().await.expect("check in the session");
+    assert_eq!((report.checked, report.failing), (5, 0));
+
+    // A change stream in the session sees a write made outside it.
+    let mut changes = Box::pin(accounts.watch().stream().await.expect("watch in the session"));
+    let outside = Collection::<Account>::new(&db);
+    let id = ObjectId::new();
+    outside.insert_one(Account { id, balance: 9 }).await.unwrap();
+    let event = tokio::time::timeout(Duration::from_secs(10), changes.try_next()).await.expect("an event");
+    assert!(matches!(event.unwrap().unwrap().change, odm::watch::Change::Insert { .. }));
+    drop(changes);
+
+    // A migration in the session.
+    let raw = db.collection::<Document>(Note::COLLECTION);
+    raw.insert_many((0..7).map(|i| doc! { "_id": ObjectId::new(), "t": format!("note {i}") })).await.unwrap();
+    let notes = Collection::<Note>::new(&db).with_session(&session);
+    let migrated = notes.migrate().batch_size(3).run().await.expect("migrate in the session");
+    assert_eq!(migrated.migrated, 7);
+    assert_eq!(raw.count_documents(doc! { "_v": 2 }).await.unwrap(), 7);
+    assert!(session.operation_time().await.is_some());
+}

@@ -169,12 +169,12 @@ impl<T: SumOf<S>, S> SumOf<Option<S>> for T {}
     message = "`{Self}` is not a number (rule `path-stage-type`)",
     label = "`$avg` reads numbers"
 )]
-pub trait Numeric {}
+pub trait Averageable {}
 macro_rules! numeric {
-    ($($t:ty),*) => {$(impl Numeric for $t {})*};
+    ($($t:ty),*) => {$(impl Averageable for $t {})*};
 }
 numeric!(i8, i16, i32, i64, u8, u16, u32, f32, f64);
-impl<T: Numeric> Numeric for Option<T> {}
+impl<T: Averageable> Averageable for Option<T> {}
 
 /// An output field holding a count: `i32` or `i64`.
 #[diagnostic::on_unimplemented(
@@ -922,7 +922,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
         P::Access: Queryable,
         Q: AsPath<D>,
         Q::Access: Queryable,
-        Q::Value: Numeric,
+        Q::Value: Averageable,
         P::Value: Holds<f64>,
     {
         self.accumulate(out, "$avg", source::<D, Q>(from))

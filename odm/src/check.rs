@@ -27,8 +27,9 @@ use crate::error::{model_name, Result};
 use crate::meta::{named, rust_name};
 use crate::model::Model;
 use crate::schema::counter_pairs;
-use bson::{doc, Bson, Document};
-use futures_util::TryStreamExt;
+use crate::session::Session;
+use bson::{doc, Bson, Document, RawDocumentBuf};
+use futures_util::{StreamExt, TryStreamExt};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -250,9 +251,11 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
     /// Reads the collection and reports what fails. Nothing is written.
     pub async fn run(mut self) -> Result<SchemaReport> {
         let started = Instant::now();
-        let raw = self.coll.raw().clone_with_type::<Document>();
+        let raw = self.coll.raw();
+        let session = self.coll.session().cloned();
         let validator = M::validator();
         let parts = parts(&validator);
+        // The estimate reads metadata, which no session orders (it cannot run in one).
         let total = raw.estimated_document_count().await?;
         let mut report =
             SchemaReport { model: model_name::<M>(), checked: 0, failing: 0, older: 0, findings: Vec::new() };
@@ -283,13 +286,20 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
 
         let mut older: Vec<Finding> = Vec::new();
         // One cursor over every `_id`, in order: batches never skip a document whose `_id` has another BSON type.
-        let mut ids = raw.find(doc! {}).sort(doc! { "_id": 1 }).projection(doc! { "_id": 1 }).await?;
+        let every = raw.find(doc! {}).sort(doc! { "_id": 1 }).projection(doc! { "_id": 1 });
+        let mut ids = match &session {
+            Some(s) => {
+                let cursor = every.session(&mut *s.lock().await).await?;
+                crate::session::rows(cursor, s.clone())
+            }
+            None => every.await?.map_err(crate::error::Error::from).boxed(),
+        };
         let mut batch: Vec<Bson> = Vec::with_capacity(self.batch);
         loop {
             let next = ids.try_next().await?;
             if let Some(d) = &next {
-                if let Some(id) = d.get("_id") {
-                    batch.push(id.clone());
+                if let Some(id) = d.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()) {
+                    batch.push(id);
                 }
             }
             if batch.len() < self.batch && next.is_some() {
@@ -297,7 +307,8 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
             }
             if !batch.is_empty() {
                 report.checked += batch.len() as u64;
-                let mut failing = ids_matching(&raw, &batch, doc! { "$nor": [validator.clone()] }).await?;
+                let mut failing =
+                    ids_matching(raw, session.as_ref(), &batch, doc! { "$nor": [validator.clone()] }).await?;
                 // Documents at an older version the model reads are not corrupt: counted apart, by version.
                 if let (Some(spec), false) = (M::VERSION, failing.is_empty()) {
                     for v in (spec.oldest..spec.current).map(Some).chain([None]) {
@@ -305,7 +316,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
                             Some(v) => doc! { spec.key: i64::from(v) },
                             None => doc! { spec.key: { "$exists": false } },
                         };
-                        let at = ids_matching(&raw, &failing, filter).await?;
+                        let at = ids_matching(raw, session.as_ref(), &failing, filter).await?;
                         if at.is_empty() {
                             continue;
                         }
@@ -338,7 +349,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
                     let mut broken = if failing.is_empty() {
                         Vec::new()
                     } else {
-                        ids_matching(&raw, &failing, doc! { "$nor": [part.filter.clone()] }).await?
+                        ids_matching(raw, session.as_ref(), &failing, doc! { "$nor": [part.filter.clone()] }).await?
                     };
                     // Bounds are reported only for values of the right type (the type part comes first).
                     if let Some(type_part) = part.unless {
@@ -384,15 +395,23 @@ fn record(finding: &mut Finding, ids: Vec<Bson>, samples: usize) {
     finding.sample_ids.extend(ids.into_iter().take(room));
 }
 
-/// The `_id`s among `ids` whose documents match `filter`.
-async fn ids_matching(raw: &mongodb::Collection<Document>, ids: &[Bson], filter: Document) -> Result<Vec<Bson>> {
-    let found: Vec<Document> = raw
-        .find(doc! { "$and": [{ "_id": { "$in": ids } }, filter] })
-        .projection(doc! { "_id": 1 })
-        .await?
-        .try_collect()
-        .await?;
-    Ok(found.into_iter().filter_map(|d| d.get("_id").cloned()).collect())
+/// The `_id`s among `ids` whose documents match `filter` (read in `session`, when the collection has one).
+async fn ids_matching(
+    raw: &mongodb::Collection<RawDocumentBuf>,
+    session: Option<&Session>,
+    ids: &[Bson],
+    filter: Document,
+) -> Result<Vec<Bson>> {
+    let find = raw.find(doc! { "$and": [{ "_id": { "$in": ids } }, filter] }).projection(doc! { "_id": 1 });
+    let found: Vec<RawDocumentBuf> = match session {
+        Some(s) => {
+            // The cursor is opened with the session locked, then read batch by batch, each locking it again.
+            let cursor = find.session(&mut *s.lock().await).await?;
+            crate::session::rows(cursor, s.clone()).try_collect().await?
+        }
+        None => find.await?.try_collect().await?,
+    };
+    Ok(found.iter().filter_map(|d| Bson::try_from(d.get("_id").ok().flatten()?).ok()).collect())
 }
 
 /// One part of a validator, as a query filter that a document satisfies when it keeps that part.

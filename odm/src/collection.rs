@@ -251,6 +251,11 @@ impl<M: Model> Collection<M> {
     /// This collection with every operation run in `session` (one at a time): causally consistent reads, and the
     /// operations of a transaction (see [`crate::session`] and [`crate::transaction()`]). Inside a transaction the
     /// transaction's concerns apply, not the model's per-operation ones.
+    ///
+    /// Every operation means every one: reads and writes, [`Find`] streams (each batch read through the session),
+    /// bulk writes, pipelines, `explain`, the schema checker, migrations and change streams. A cursor locks the
+    /// session for each batch it reads, so other operations of the session run between two batches; a change
+    /// stream holds it while it waits for the next event, so give a long-lived one its own session.
     pub fn with_session(&self, session: &Session) -> Self {
         Collection { raw: self.raw.clone(), session: Some(session.clone()), _model: PhantomData }
     }
@@ -1000,8 +1005,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         }
     }
 
-    /// The matching documents, read through the collection's session when it has one (the session stays locked
-    /// until the stream is dropped: a session runs one operation at a time).
+    /// The matching documents, read through the collection's session when it has one (locked for each batch read).
     async fn rows(self) -> Result<futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>> {
         use futures_util::StreamExt;
         let invalid = Collection::<M>::invalid;
@@ -1020,13 +1024,8 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         let Some(session) = &self.coll.session else {
             return Ok(find.await?.map_err(Error::from).boxed());
         };
-        let mut guard = session.lock().await;
-        let cursor = find.session(&mut *guard).await?;
-        let rows = futures_util::stream::unfold((cursor, guard), |(mut cursor, mut guard)| async move {
-            let next = cursor.next(&mut guard).await?;
-            Some((next.map_err(Error::from), (cursor, guard)))
-        });
-        Ok(rows.boxed())
+        let cursor = find.session(&mut *session.lock().await).await?;
+        Ok(crate::session::rows(cursor, session.clone()))
     }
 
     /// The results as a stream, decoded one by one (decode errors name the document's `_id`).

@@ -72,8 +72,11 @@
 use crate::collection::{check_statement, decode, encode, Collection};
 use crate::error::{model_name, Error, Result, ValidationError, MAX_DOCUMENT_SIZE};
 use crate::model::Model;
+use crate::session::Session;
 use bson::{cstr, rawdoc, Bson, RawArrayBuf, RawDocument, RawDocumentBuf};
-use futures_util::TryStreamExt;
+use futures_util::stream::BoxStream;
+use futures_util::{StreamExt, TryStreamExt};
+use mongodb::action::Action;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -318,7 +321,7 @@ impl<'a, M: Model> Migration<'a, M> {
         let mut reader = Reader { cursor: run.open(&older, None).await?, last: None, older: &older, run: &run };
         let count = async {
             match self.progress {
-                Some(_) => Ok(run.raw.count_documents(older.clone()).selection_criteria(primary()).await?),
+                Some(_) => run.count(older.clone()).await,
                 None => Ok::<u64, Error>(0),
             }
         };
@@ -346,7 +349,7 @@ impl<'a, M: Model> Migration<'a, M> {
         while !recheck.is_empty() {
             if round == MAX_RETRY_ROUNDS {
                 let left = with_id(&older, bson::doc! { "$in": &recheck });
-                report.pending = run.raw.count_documents(left).selection_criteria(primary()).await?;
+                report.pending = run.count(left).await?;
                 break;
             }
             round += 1;
@@ -434,7 +437,7 @@ fn has_dollar(doc: &RawDocument) -> bool {
 
 /// The first pass's cursor, reopened after the last `_id` read when the server drops it (e.g. after long pauses).
 struct Reader<'r, 'c, M: Model> {
-    cursor: mongodb::Cursor<RawDocumentBuf>,
+    cursor: BoxStream<'static, Result<RawDocumentBuf>>,
     last: Option<Bson>,
     older: &'r bson::Document,
     run: &'r Run<'c, M>,
@@ -445,7 +448,7 @@ impl<M: Model> Reader<'_, '_, M> {
     async fn next_batch(&mut self, n: usize) -> Result<Vec<RawDocumentBuf>> {
         let mut batch = Vec::with_capacity(n);
         while batch.len() < n {
-            match self.cursor.try_next().await.map_err(Error::from) {
+            match self.cursor.try_next().await {
                 Ok(Some(raw)) => {
                     self.last = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
                     batch.push(raw);
@@ -491,6 +494,8 @@ struct Run<'c, M: Model> {
     guard: Guard,
     /// The stored key of the version.
     version_key: &'static str,
+    /// The collection's session: every read and write of the run goes through it.
+    session: Option<Session>,
     _model: std::marker::PhantomData<fn() -> M>,
 }
 
@@ -509,11 +514,16 @@ impl<'c, M: Model> Run<'c, M> {
             }
             None => None,
         };
-        Ok(Run { raw, db, pipeline, write_concern, guard, version_key, _model: std::marker::PhantomData })
+        let session = coll.session().cloned();
+        Ok(Run { raw, db, pipeline, write_concern, guard, version_key, session, _model: std::marker::PhantomData })
     }
 
     /// A cursor over the older documents after `after`, in `_id` order (the `_id` index, never an in-memory sort).
-    async fn open(&self, older: &bson::Document, after: Option<&Bson>) -> Result<mongodb::Cursor<RawDocumentBuf>> {
+    async fn open(
+        &self,
+        older: &bson::Document,
+        after: Option<&Bson>,
+    ) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
         let filter = match after {
             Some(id) => with_id(older, bson::doc! { "$gt": id.clone() }),
             None => older.clone(),
@@ -521,14 +531,37 @@ impl<'c, M: Model> Run<'c, M> {
         self.open_filter(filter).await
     }
 
-    async fn open_filter(&self, filter: bson::Document) -> Result<mongodb::Cursor<RawDocumentBuf>> {
-        Ok(self
+    async fn open_filter(&self, filter: bson::Document) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
+        let find = self
             .raw
             .find(filter)
             .sort(bson::doc! { "_id": 1 })
             .hint(mongodb::options::Hint::Keys(bson::doc! { "_id": 1 }))
-            .selection_criteria(primary())
-            .await?)
+            .selection_criteria(primary());
+        Ok(match &self.session {
+            Some(s) => {
+                let cursor = find.session(&mut *s.lock().await).await?;
+                crate::session::rows(cursor, s.clone())
+            }
+            None => find.await?.map_err(Error::from).boxed(),
+        })
+    }
+
+    /// The run's session, locked for one operation (`None` without one).
+    async fn session_lock(&self) -> Option<tokio::sync::OwnedMutexGuard<mongodb::ClientSession>> {
+        match &self.session {
+            Some(s) => Some(s.lock().await),
+            None => None,
+        }
+    }
+
+    /// The number of documents matching `filter`, in the run's session if any.
+    async fn count(&self, filter: bson::Document) -> Result<u64> {
+        let count = self.raw.count_documents(filter).selection_criteria(primary());
+        Ok(match &self.session {
+            Some(s) => count.session(&mut *s.lock().await).await?,
+            None => count.await?,
+        })
     }
 
     /// Migrates and writes one batch of documents as read.
@@ -631,6 +664,7 @@ impl<'c, M: Model> Run<'c, M> {
         let reply = self
             .db
             .run_raw_command(command)
+            .optional(self.session_lock().await.as_deref_mut(), |a, s| a.session(s))
             .await
             .map_err(|e| Error::from_driver(e, model_name::<M>(), M::type_meta()))?;
         report.batches += 1;

@@ -29,8 +29,10 @@
 //! [`Collection`]: crate::Collection
 //! [`Collection::with_session`]: crate::Collection::with_session
 
-use crate::error::Result;
-use mongodb::{Client, ClientSession};
+use crate::error::{Error, Result};
+use bson::RawDocumentBuf;
+use futures_util::stream::{BoxStream, StreamExt};
+use mongodb::{Client, ClientSession, SessionCursor};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -100,4 +102,22 @@ impl Session {
     pub async fn operation_time(&self) -> Option<bson::Timestamp> {
         self.inner.lock().await.operation_time()
     }
+}
+
+/// The documents of a cursor opened in `session`, as a stream: each batch is read through the session, locked for
+/// that read only, so other operations of the session may run between two batches.
+pub(crate) fn rows(
+    cursor: SessionCursor<RawDocumentBuf>,
+    session: Session,
+) -> BoxStream<'static, Result<RawDocumentBuf>> {
+    futures_util::stream::unfold((cursor, session), |(mut cursor, session)| async move {
+        let next = {
+            let mut locked = session.lock().await;
+            cursor.next(&mut locked).await
+        }?;
+        Some((next.map_err(Error::from), (cursor, session)))
+    })
+    // Read to the end, a cursor answers "no more" again when asked (as the driver's own cursors do).
+    .fuse()
+    .boxed()
 }

@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::model::Model;
 use bson::{Bson, Document, RawDocumentBuf};
+use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
 use mongodb::action::Action;
 use mongodb::change_stream::event::{ChangeStreamEvent, OperationType, ResumeToken};
@@ -130,15 +131,34 @@ impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
             pipeline.push(bson::doc! { "$match": { "$or": [on_document, { "operationType": "delete" }] } });
         }
         let full = self.full_document.then_some(FullDocumentType::UpdateLookup);
-        let stream = self
+        let watch = self
             .coll
             .raw()
             .watch()
             .pipeline(pipeline)
             .optional(full, |w, f| w.full_document(f))
-            .resume_after(self.resume_after)
-            .await?;
-        Ok(stream.map(|event| event.map_err(Error::from).and_then(typed::<M>)))
+            .resume_after(self.resume_after);
+        let events: BoxStream<'a, Result<ChangeStreamEvent<RawDocumentBuf>>> = match self.coll.session() {
+            None => watch.await?.map(|e| e.map_err(Error::from)).boxed(),
+            // In the collection's session: each wait for the next event locks it, for that read only.
+            Some(session) => {
+                let stream = watch.session(&mut *session.lock().await).await?;
+                futures_util::stream::unfold((stream, session.clone()), |(mut stream, session)| async move {
+                    let next = {
+                        let mut locked = session.lock().await;
+                        stream.next(&mut locked).await
+                    };
+                    match next {
+                        Ok(Some(event)) => Some((Ok(event), (stream, session))),
+                        Ok(None) => None,
+                        Err(e) => Some((Err(Error::from(e)), (stream, session))),
+                    }
+                })
+                .fuse()
+                .boxed()
+            }
+        };
+        Ok(events.map(|event| event.and_then(typed::<M>)))
     }
 }
 
