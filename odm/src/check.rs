@@ -26,6 +26,7 @@ use crate::collection::Collection;
 use crate::error::{model_name, Result};
 use crate::meta::{named, rust_name};
 use crate::model::Model;
+use crate::progress;
 use crate::schema::counter_pairs;
 use crate::session::Session;
 use bson::{doc, Bson, Document, RawDocumentBuf};
@@ -195,18 +196,17 @@ pub struct Progress {
 impl Progress {
     /// Documents checked per second so far.
     pub fn rate(&self) -> f64 {
-        let secs = self.elapsed.as_secs_f64();
-        if secs > 0.0 {
-            self.done as f64 / secs
-        } else {
-            0.0
-        }
+        progress::rate(self.done, self.elapsed)
     }
 
     /// The time left at the rate so far (`None` before the rate is known).
     pub fn eta(&self) -> Option<Duration> {
-        let rate = self.rate();
-        (rate > 0.0).then(|| Duration::from_secs_f64(self.total.saturating_sub(self.done) as f64 / rate))
+        progress::eta(self.done, self.total, self.elapsed)
+    }
+
+    /// The fraction done, from 0 to 1 (1 when there is nothing to do), for a progress bar.
+    pub fn fraction(&self) -> f64 {
+        progress::fraction(self.done, self.total)
     }
 }
 

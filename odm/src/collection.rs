@@ -516,16 +516,7 @@ impl<M: Model> Collection<M> {
     /// # Ok(()) }
     /// ```
     pub fn find(&self, filter: Filter<M>) -> Find<'_, M, M> {
-        Find {
-            coll: self,
-            filter,
-            sort: None,
-            limit: None,
-            skip: None,
-            projection: None,
-            hint: None,
-            decode: decode::<M>,
-        }
+        Find::new(self, filter, decode::<M>)
     }
 
     /// The documents of one variant of a polymorphic model matching `filter`, as the struct that variant wraps
@@ -549,16 +540,7 @@ impl<M: Model> Collection<M> {
     pub fn find_variant<V: VariantOf<M>>(&self, filter: Filter<M>) -> Find<'_, M, V> {
         let (tag, value) = V::TAG;
         let filter = filter.and(Filter::from_document(bson::doc! { tag: value }));
-        Find {
-            coll: self,
-            filter,
-            sort: None,
-            limit: None,
-            skip: None,
-            projection: None,
-            hint: None,
-            decode: decode_variant::<M, V>,
-        }
+        Find::new(self, filter, decode_variant::<M, V>)
     }
 
     /// The first document of one variant matching `filter`, as the struct the variant wraps (see
@@ -937,6 +919,13 @@ pub struct Find<'a, M: Model, P> {
     hint: Option<String>,
     /// How results are decoded: as the model (older versions migrated), or as a projection.
     decode: fn(&RawDocumentBuf) -> Result<P>,
+}
+
+impl<'a, M: Model, P> Find<'a, M, P> {
+    /// A read of the documents matching `filter`, decoded by `decode`, with no options yet.
+    fn new(coll: &'a Collection<M>, filter: Filter<M>, decode: fn(&RawDocumentBuf) -> Result<P>) -> Self {
+        Find { coll, filter, sort: None, limit: None, skip: None, projection: None, hint: None, decode }
+    }
 }
 
 impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {

@@ -114,6 +114,7 @@ pub mod meta;
 pub mod migrate;
 mod model;
 pub mod path;
+mod progress;
 pub mod rules;
 pub mod schema;
 pub mod session;

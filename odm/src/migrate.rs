@@ -72,6 +72,7 @@
 use crate::collection::{check_statement, decode, encode, Collection};
 use crate::error::{model_name, Error, Result, ValidationError, MAX_DOCUMENT_SIZE};
 use crate::model::Model;
+use crate::progress;
 use crate::session::Session;
 use bson::{cstr, rawdoc, Bson, RawArrayBuf, RawDocument, RawDocumentBuf};
 use futures_util::stream::BoxStream;
@@ -116,27 +117,17 @@ pub struct MigrationProgress {
 impl MigrationProgress {
     /// Documents dealt with per second so far.
     pub fn rate(&self) -> f64 {
-        let secs = self.elapsed.as_secs_f64();
-        if secs > 0.0 {
-            self.done as f64 / secs
-        } else {
-            0.0
-        }
+        progress::rate(self.done, self.elapsed)
     }
 
     /// The time left at the rate so far (`None` before the rate is known).
     pub fn eta(&self) -> Option<Duration> {
-        let rate = self.rate();
-        (rate > 0.0).then(|| Duration::from_secs_f64(self.total.saturating_sub(self.done) as f64 / rate))
+        progress::eta(self.done, self.total, self.elapsed)
     }
 
     /// The fraction done, from 0 to 1 (1 when there is nothing to do), for a progress bar.
     pub fn fraction(&self) -> f64 {
-        if self.total == 0 {
-            1.0
-        } else {
-            (self.done as f64 / self.total as f64).min(1.0)
-        }
+        progress::fraction(self.done, self.total)
     }
 }
 
