@@ -155,3 +155,30 @@ async fn every_declared_access_pattern_is_served_by_an_index_scan() {
     assert!(!unserved.is_served());
     assert!(unserved.to_string().contains("NOT SERVED: the plan scans the collection"), "{unserved}");
 }
+
+/// An order looked up by number only: every server serves its one pattern.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "order_lookup", index(keys = "number", unique), query(eq = "number"))]
+struct Lookup {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "no")]
+    #[odm(not_a_date)]
+    number: String,
+}
+
+#[tokio::test]
+async fn the_assertion_helper_passes_when_every_pattern_is_served() {
+    let db = odm::testing::database("explain_assert").await;
+    odm::SchemaSync::new(db.client())
+        .database(db.name())
+        .model::<Lookup>()
+        .run()
+        .await
+        .unwrap()
+        .require_in_sync()
+        .unwrap();
+    let lookups = Collection::<Lookup>::new(&db);
+    lookups.insert_one(Lookup { id: ObjectId::new(), number: "n1".into() }).await.unwrap();
+    odm::testing::assert_access_patterns::<Lookup>(&db).await;
+}

@@ -82,7 +82,7 @@ mod mongosh;
 mod patterns;
 
 pub use mongosh::{mongosh, run_mongosh, MONGOSH_VERSION};
-pub use patterns::{access_patterns, PatternCheck};
+pub use patterns::{access_patterns, assert_access_patterns, PatternCheck};
 
 use install::{cache_dir, display_command, find_on_path, note, run_install_step, InstallLock, Installing};
 use mongodb::options::ClientOptions;

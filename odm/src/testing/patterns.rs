@@ -86,6 +86,27 @@ pub async fn access_patterns<M: Model>(db: &Database) -> Result<Vec<PatternCheck
     Ok(out)
 }
 
+/// Explains every declared access pattern of `M` (as [`access_patterns`] does) and panics when any is not served by
+/// an index scan without an in-memory sort, listing every pattern with its plan, served or not.
+///
+/// ```no_run
+/// # async fn demo<M: odm::Model>(db: &odm::mongodb::Database) {
+/// odm::testing::assert_access_patterns::<M>(db).await;
+/// # }
+/// ```
+///
+/// # Panics
+///
+/// When a pattern is not served, or the server cannot explain one.
+pub async fn assert_access_patterns<M: Model>(db: &Database) {
+    let checks = access_patterns::<M>(db).await.unwrap_or_else(|e| panic!("cannot explain the access patterns: {e}"));
+    if checks.iter().all(PatternCheck::is_served) {
+        return;
+    }
+    let report: Vec<String> = checks.iter().map(|c| format!("  {c}")).collect();
+    panic!("access patterns of `{}` not served by an index:\n{}", M::COLLECTION, report.join("\n"));
+}
+
 fn entries(list: &str) -> impl Iterator<Item = &str> {
     list.split(',').map(str::trim).filter(|e| !e.is_empty())
 }
