@@ -29,10 +29,10 @@
 //! # Ok(()) }
 //! ```
 
-use crate::collection::{check_statement, document_len, encode, Collection};
+use crate::collection::{check_statement, document_len, encode, write_concern_document, Collection};
 pub use crate::error::{BulkError, BulkFailure, BulkResult};
 
-use crate::error::{model_name, Error, Result, ValidationError, MAX_STATEMENT_SIZE};
+use crate::error::{model_name, reply_int, write_error, Error, Result, MAX_STATEMENT_SIZE};
 use crate::filter::Filter;
 use crate::model::Model;
 use crate::update::Update;
@@ -239,9 +239,8 @@ impl<'a, M: Model> Bulk<'a, M> {
         cmd.append(field, statements);
         cmd.append(cstr!("ordered"), self.ordered);
         let in_transaction = self.coll.session().is_some_and(|s| s.in_transaction());
-        if let (Some(wc), false) = (M::WRITE_CONCERN, in_transaction) {
-            let wc = bson::serialize_to_document(&wc.to_driver()).map_err(|e| Error::Config(e.to_string()))?;
-            cmd.append(cstr!("writeConcern"), raw(&wc)?);
+        if let (Some(wc), false) = (write_concern_document::<M>()?, in_transaction) {
+            cmd.append(cstr!("writeConcern"), wc);
         }
         let db = raw_coll.client().database(&raw_coll.namespace().db);
         let reply = db
@@ -323,12 +322,7 @@ fn read_reply<M: Model>(
     failures: &mut Vec<BulkFailure>,
     write_concern: &mut Option<String>,
 ) -> bool {
-    let number = |d: &Document, key: &str| match d.get(key) {
-        Some(Bson::Int32(n)) => *n as u64,
-        Some(Bson::Int64(n)) => *n as u64,
-        Some(Bson::Double(n)) => *n as u64,
-        _ => 0,
-    };
+    let number = |d: &Document, key: &str| reply_int(d, key).and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
     let n = number(reply, "n");
     let upserted: Vec<(usize, Bson)> = reply
         .get_array("upserted")
@@ -355,15 +349,7 @@ fn read_reply<M: Model>(
     let errors = reply.get_array("writeErrors").map(|a| a.to_vec()).unwrap_or_default();
     for e in errors.iter().filter_map(Bson::as_document) {
         let Some(&index) = batch.get(number(e, "index") as usize) else { continue };
-        let code = number(e, "code") as i32;
-        let message = e.get_str("errmsg").unwrap_or("").to_owned();
-        let error = if code == 121 {
-            let info = e.get_document("errInfo").ok().cloned();
-            Error::Validation(Box::new(ValidationError::parse(model_name::<M>(), M::type_meta(), info)))
-        } else {
-            Error::Write { model: model_name::<M>(), code, message }
-        };
-        failures.push(BulkFailure { index, operation: ops[index].name, error });
+        failures.push(BulkFailure { index, operation: ops[index].name, error: write_error::<M>(e) });
     }
     !errors.is_empty()
 }

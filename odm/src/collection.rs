@@ -196,6 +196,14 @@ pub(crate) fn check_statement<M: Model>(parts: impl IntoIterator<Item = usize>) 
     Ok(())
 }
 
+/// Model `M`'s write concern as a command's `writeConcern` field, for the write commands odm sends itself (bulk
+/// writes, migrations); `None` when the model sets none.
+pub(crate) fn write_concern_document<M: Model>() -> Result<Option<RawDocumentBuf>> {
+    let Some(wc) = M::WRITE_CONCERN else { return Ok(None) };
+    let doc = bson::serialize_to_document(&wc.to_driver()).map_err(|e| Error::Config(e.to_string()))?;
+    RawDocumentBuf::try_from(&doc).map(Some).map_err(|e| Error::Config(e.to_string()))
+}
+
 /// The encoded size of `doc` in bytes, computed without encoding it (updates are encoded again by the driver).
 pub(crate) fn document_len(doc: &Document) -> usize {
     // Length, elements (type byte, key, NUL, value), terminating NUL.

@@ -790,3 +790,25 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
         }
     }
 }
+
+/// An integer of a command reply (`n`, `nModified`, an error's `index` or `code`) the way servers send them: `int`,
+/// `long`, or a `double` from some.
+pub(crate) fn reply_int(reply: &Document, key: &str) -> Option<i64> {
+    match reply.get(key)? {
+        Bson::Int32(n) => Some(i64::from(*n)),
+        Bson::Int64(n) => Some(*n),
+        Bson::Double(n) => Some(*n as i64),
+        _ => None,
+    }
+}
+
+/// One entry of a write command's `writeErrors`, as model `M`'s error: a validation failure (121) named by Rust
+/// fields, anything else [`Error::Write`].
+pub(crate) fn write_error<M: crate::Model>(entry: &Document) -> Error {
+    let code = reply_int(entry, "code").unwrap_or(0) as i32;
+    if code == 121 {
+        let info = entry.get_document("errInfo").ok().cloned();
+        return Error::Validation(Box::new(ValidationError::parse(model_name::<M>(), M::type_meta(), info)));
+    }
+    Error::Write { model: model_name::<M>(), code, message: entry.get_str("errmsg").unwrap_or_default().to_owned() }
+}

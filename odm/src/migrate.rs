@@ -69,8 +69,8 @@
 //!
 //! A model that is not versioned has nothing to migrate: [`Migration::run`] fails with [`Error::Config`] saying so.
 
-use crate::collection::{check_statement, decode, encode, Collection};
-use crate::error::{model_name, Error, Result, ValidationError, MAX_DOCUMENT_SIZE};
+use crate::collection::{check_statement, decode, encode, write_concern_document, Collection};
+use crate::error::{model_name, reply_int, write_error, Error, Result, MAX_DOCUMENT_SIZE};
 use crate::model::Model;
 use crate::progress;
 use crate::session::Session;
@@ -498,13 +498,7 @@ impl<'c, M: Model> Run<'c, M> {
         pipeline.push(rawdoc! {
             "$replaceWith": { "$cond": [ { "$eq": ["$$ROOT", "$$o"] }, "$$n", "$$ROOT" ] }
         });
-        let write_concern = match M::WRITE_CONCERN {
-            Some(wc) => {
-                let doc = bson::serialize_to_document(&wc.to_driver()).map_err(|e| Error::Config(e.to_string()))?;
-                Some(RawDocumentBuf::try_from(&doc).map_err(|e| Error::Config(e.to_string()))?)
-            }
-            None => None,
-        };
+        let write_concern = write_concern_document::<M>()?;
         let session = coll.session().cloned();
         Ok(Run { raw, db, pipeline, write_concern, guard, version_key, session, _model: std::marker::PhantomData })
     }
@@ -659,20 +653,13 @@ impl<'c, M: Model> Run<'c, M> {
             .await
             .map_err(|e| Error::from_driver(e, model_name::<M>(), M::type_meta()))?;
         report.batches += 1;
-        let modified = reply.get("nModified").and_then(Bson::as_i64_like).unwrap_or(0);
+        let modified = reply_int(&reply, "nModified").unwrap_or(0);
         let mut refused = Vec::new();
         for we in reply.get_array("writeErrors").map(|a| a.as_slice()).unwrap_or_default() {
             let Some(we) = we.as_document() else { continue };
-            let index = we.get("index").and_then(Bson::as_i64_like).unwrap_or(-1);
+            let index = reply_int(we, "index").unwrap_or(-1);
             let Some((id, _)) = usize::try_from(index).ok().and_then(|i| statements.get(i)) else { continue };
-            let code = we.get("code").and_then(Bson::as_i64_like).unwrap_or(0) as i32;
-            let message = we.get_str("errmsg").unwrap_or_default().to_owned();
-            let error = if code == 121 {
-                let info = we.get_document("errInfo").ok().cloned();
-                Error::Validation(Box::new(ValidationError::parse(model_name::<M>(), M::type_meta(), info)))
-            } else {
-                Error::Write { model: model_name::<M>(), code, message }
-            };
+            let error = write_error::<M>(we);
             if fail_fast {
                 return Err(error);
             }
@@ -680,7 +667,7 @@ impl<'c, M: Model> Run<'c, M> {
             refused.push(id);
         }
         if let Ok(wce) = reply.get_document("writeConcernError") {
-            let code = wce.get("code").and_then(Bson::as_i64_like).unwrap_or(0) as i32;
+            let code = reply_int(wce, "code").unwrap_or(0) as i32;
             let message = wce.get_str("errmsg").unwrap_or_default().to_owned();
             return Err(Error::Write { model: model_name::<M>(), code, message });
         }
@@ -695,22 +682,6 @@ impl<'c, M: Model> Run<'c, M> {
             outcome.recheck.extend(statements.iter().map(|(id, _)| id).filter(|id| !refused.contains(id)).cloned());
         }
         Ok(())
-    }
-}
-
-/// Integers the way servers send counts: `int` or `long` (or a `double`, from some).
-trait AsI64Like {
-    fn as_i64_like(&self) -> Option<i64>;
-}
-
-impl AsI64Like for Bson {
-    fn as_i64_like(&self) -> Option<i64> {
-        match self {
-            Bson::Int32(n) => Some(i64::from(*n)),
-            Bson::Int64(n) => Some(*n),
-            Bson::Double(n) => Some(*n as i64),
-            _ => None,
-        }
     }
 }
 

@@ -8,13 +8,16 @@
 //! `ODM_BENCH_LOOP=typed|doc [ODM_BENCH_N=20000]` runs one side in a loop, for an instruction count under
 //! `valgrind --tool=callgrind`.
 
+#[path = "../support/interleaved.rs"]
+mod interleaved;
+
 use criterion::{criterion_group, Criterion};
+use interleaved::{interleaved, Interleaved};
 use odm::aggregate::{self, Pipeline};
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::{Embedded, Model};
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
-use std::time::Instant;
 
 #[derive(Model, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[odm(collection = "bench_order")]
@@ -66,41 +69,14 @@ fn by_hand(min: i64) -> Vec<Document> {
 
 const ROUNDS: usize = 21;
 
-fn interleaved(mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64, f64) {
-    const CALLS: u32 = 5_000;
-    let time = |f: &mut dyn FnMut()| {
-        let start = Instant::now();
-        for _ in 0..CALLS {
-            f();
-        }
-        start.elapsed().as_nanos() as f64 / f64::from(CALLS)
-    };
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    time(&mut a);
-    time(&mut b);
-    let (mut ta, mut tb, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..ROUNDS {
-        let (x, y) = if round % 2 == 0 {
-            let x = time(&mut a);
-            (x, time(&mut b))
-        } else {
-            let y = time(&mut b);
-            (time(&mut a), y)
-        };
-        ta.push(x);
-        tb.push(y);
-        ratios.push(x / y);
-    }
-    (median(ta), median(tb), median(ratios))
-}
-
 fn bench(c: &mut Criterion) {
     assert_eq!(typed(100), by_hand(100), "both sides build the same stages");
-    let (t, d, ratio) =
-        interleaved(|| drop(black_box(typed(black_box(100)))), || drop(black_box(by_hand(black_box(100)))));
+    let Interleaved { a_ns: t, b_ns: d, ratio } = interleaved(
+        5_000,
+        ROUNDS,
+        || drop(black_box(typed(black_box(100)))),
+        || drop(black_box(by_hand(black_box(100)))),
+    );
     println!("five_stage_pipeline interleaved: typed {t:.0} ns, doc! {d:.0} ns, ratio {ratio:.2}× (target ≤ 1.2×)");
     let mut g = c.benchmark_group("five_stage_pipeline");
     g.bench_function("typed", |b| b.iter(|| typed(black_box(100))));

@@ -15,14 +15,18 @@
 //! Instruction counts for part 1, which machine noise cannot move: build with `--no-run`, then run the binary under
 //! `valgrind --tool=callgrind` with `ODM_BENCH_LOOP=typed` and with `ODM_BENCH_LOOP=doc` (see `instruction_loop`).
 
+#[path = "../support/interleaved.rs"]
+mod interleaved;
+
 use criterion::{criterion_group, Criterion};
+use interleaved::interleaved;
 use odm::bson::{doc, oid::ObjectId, Bson, DateTime, Document, RawDocumentBuf};
 use odm::mongodb::event::{command::CommandEvent, EventHandler};
 use odm::{Collection, Embedded, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// One order line, short keys.
 #[derive(Embedded, Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -296,51 +300,8 @@ fn wire_bytes(rt: &tokio::runtime::Runtime) -> (Collection<Order>, Order, Order)
 }
 
 const ROUNDS: usize = 41;
-
-/// Per-call times of `a` and `b`, measured in alternating batches (so both see the same load on a shared machine):
-/// the medians over the rounds, and the median of the per-round ratios.
-struct Interleaved {
-    a_ns: f64,
-    b_ns: f64,
-    ratio: f64,
-}
-
-impl std::fmt::Display for Interleaved {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:.0} ns, baseline {:.0} ns, ratio {:.2}×", self.a_ns, self.b_ns, self.ratio)
-    }
-}
-
-fn interleaved(mut a: impl FnMut(), mut b: impl FnMut()) -> Interleaved {
-    const CALLS: u32 = 2_000;
-    let time = |f: &mut dyn FnMut()| {
-        let start = Instant::now();
-        for _ in 0..CALLS {
-            f();
-        }
-        start.elapsed().as_nanos() as f64 / f64::from(CALLS)
-    };
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    time(&mut a);
-    time(&mut b);
-    let (mut ta, mut tb, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..ROUNDS {
-        let (x, y) = if round % 2 == 0 {
-            let x = time(&mut a);
-            (x, time(&mut b))
-        } else {
-            let y = time(&mut b);
-            (time(&mut a), y)
-        };
-        ta.push(x);
-        tb.push(y);
-        ratios.push(x / y);
-    }
-    Interleaved { a_ns: median(ta), b_ns: median(tb), ratio: median(ratios) }
-}
+/// Calls per timed batch.
+const CALLS: u32 = 2_000;
 
 /// The typed update of part 1: `set` status, `inc` total, `push` a line (its counter follows), with its filter.
 fn typed_update(id: ObjectId, l: Line) -> (Document, odm::BuiltUpdate) {
@@ -396,12 +357,16 @@ fn bench(c: &mut Criterion) {
     assert_eq!(tu.update, by_hand(item.clone()).1);
     assert!(tu.guard.is_none() && tu.array_filters.is_empty());
     let r = interleaved(
+        CALLS,
+        ROUNDS,
         || drop(black_box(typed(black_box(&item).clone()))),
         || drop(black_box(with_doc(black_box(&item).clone()))),
     );
     println!("build update + filter, interleaved (median of {ROUNDS} rounds): typed {r}");
     let f = Order::fields();
     let r = interleaved(
+        CALLS,
+        ROUNDS,
         || drop(black_box(f.id().eq(black_box(id)).into_document())),
         || drop(black_box(doc! { "_id": black_box(id) })),
     );
@@ -430,6 +395,8 @@ fn bench(c: &mut Criterion) {
     let size = odm::bson::serialize_to_raw_document_buf(&old).expect("encode").as_bytes().len();
     println!("diff: 50-field model, {size} bytes serialized, one i64 changed");
     let r = interleaved(
+        CALLS,
+        ROUNDS,
         || drop(black_box(Update::diff(black_box(&old), black_box(&new)).build())),
         || drop(black_box(odm::bson::serialize_to_raw_document_buf(black_box(&old)))),
     );

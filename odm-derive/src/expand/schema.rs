@@ -90,25 +90,27 @@ fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
     }
 }
 
+/// `impl BsonSchema` of a type described by its field table (a struct, or a polymorphic model's variants): the
+/// provided items read the table.
+fn table_impl(ident: &syn::Ident, table: &TokenStream, extra: &TokenStream) -> TokenStream {
+    quote! {
+        #[automatically_derived]
+        impl __odm::BsonSchema for #ident {
+            const KIND: __odm::BsonKind = __odm::BsonKind::Object;
+            const OBJECT: __odm::Option<&'static __odm::TypeMeta> = __odm::Some(&#table);
+            #extra
+            fn bson_schema() -> __odm::Document {
+                <Self as __odm::BsonSchema>::bson_schema_within(false)
+            }
+        }
+    }
+}
+
 pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> TokenStream {
     let ident = cont.ident;
     let desc = opt_str(cont.doc.as_ref());
     match &cont.data {
-        Data::Struct(fields) => {
-            let table = table(cont, fields);
-            quote! {
-                #[automatically_derived]
-                impl __odm::BsonSchema for #ident {
-                    const KIND: __odm::BsonKind = __odm::BsonKind::Object;
-                    const OBJECT: __odm::Option<&'static __odm::TypeMeta> =
-                        __odm::Some(&#table);
-                    #extra
-                    fn bson_schema() -> __odm::Document {
-                        <Self as __odm::BsonSchema>::bson_schema_within(false)
-                    }
-                }
-            }
-        }
+        Data::Struct(fields) => table_impl(ident, &table(cont, fields), extra),
         Data::Newtype(field) => {
             let ty = field.ty;
             let schema_fns = schema_fns(cont, field_schema(field));
@@ -149,19 +151,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
         }
         Data::Enum(variants) if cont.is_polymorphic() => {
             // A polymorphic model: its table holds the variants' tables; the provided items read it.
-            let table = polymorphic_table(cont, variants);
-            quote! {
-                #[automatically_derived]
-                impl __odm::BsonSchema for #ident {
-                    const KIND: __odm::BsonKind = __odm::BsonKind::Object;
-                    const OBJECT: __odm::Option<&'static __odm::TypeMeta> =
-                        __odm::Some(&#table);
-                    #extra
-                    fn bson_schema() -> __odm::Document {
-                        <Self as __odm::BsonSchema>::bson_schema_within(false)
-                    }
-                }
-            }
+            table_impl(ident, &polymorphic_table(cont, variants), extra)
         }
         Data::Enum(variants) => {
             let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
