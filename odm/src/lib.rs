@@ -192,4 +192,26 @@ pub mod __private {
     pub use std::string::String;
     pub use std::vec;
     pub use std::vec::Vec;
+    /// The items generated code names most, each under one name that no user item is likely to carry: a glob
+    /// import of these in the generated block spells a path as one token instead of three to seven, and every token
+    /// a derive emits is paid for on each build.
+    pub mod names {
+        pub use crate::diff::generated::skippable as __odm_diff_skippable;
+        pub use crate::diff::generated::{field as __odm_diff_field, frozen as __odm_diff_frozen};
+        pub use crate::diff::{Diff as __OdmDiff, DiffPath as __OdmAt};
+        pub use crate::index::IndexSpec as __OdmIndex;
+        pub use crate::kind::BsonKind as __OdmKind;
+        pub use crate::meta::{field as __odm_meta, TypeMeta as __OdmTable};
+        pub use crate::model::Model as __OdmModel;
+        pub use crate::path::{
+            Access as __OdmAccess, Counted as __OdmCounted, CounterField as __OdmCounterField, FieldNode as __OdmNode,
+            Fields as __OdmFields, IdField as __OdmIdField, Object as __OdmObject, Path as __OdmPath,
+            Plain as __OdmPlain, RevisionField as __OdmRevisionField, Root as __OdmRoot,
+            ShardKeyField as __OdmShardKeyField,
+        };
+        pub use crate::schema::BsonSchema as __OdmSchema;
+        pub use bson::Document as __OdmDocument;
+        pub use core::ops::Deref as __OdmDeref;
+        pub use core::option::Option::{self as __OdmOption, None as __OdmNone, Some as __OdmSome};
+    }
 }

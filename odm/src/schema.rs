@@ -64,8 +64,21 @@ pub trait BsonSchema {
     /// uses `odm::Path<R, W, A>`.
     type Node<R, W, A: Access>: PathNode<R, W, A>;
 
-    /// The `$jsonSchema` fragment a stored value of this type satisfies.
-    fn bson_schema() -> Document;
+    /// The `$jsonSchema` fragment a stored value of this type satisfies. Provided for a derived struct (built from
+    /// [`Self::OBJECT`]); every other implementation writes it, and a build that uses the provided one on a type
+    /// without a field table fails.
+    fn bson_schema() -> Document {
+        const {
+            assert!(
+                Self::OBJECT.is_some(),
+                "a hand-written `BsonSchema` impl without a field table (`OBJECT`) must write `bson_schema`"
+            )
+        };
+        match Self::OBJECT {
+            Some(meta) => object::object(meta, false),
+            None => Document::new(),
+        }
+    }
 
     /// The field table of a derived struct (its own fields, not those of a type it wraps); the provided items
     /// below read it. `None` for every other type.

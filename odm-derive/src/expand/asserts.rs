@@ -54,7 +54,8 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
     for field in fields.iter().filter(|f| f.is_stored() && matches!(source(f), Source::Trait)) {
         let ty = field.ty;
         let a = &field.attrs;
-        let shown = ty::display(ty);
+        // Rendering the type is only needed for a message, and costs a round trip to the compiler.
+        let shown = || ty::display(ty);
         // `max_len`/`min_len` on an alias or a newtype (`Email(String)`): the real type is stored as a string.
         let string_attr = [(a.max_len.as_ref(), MAX_LEN), (a.min_len.as_ref(), MIN_LEN)]
             .into_iter()
@@ -62,11 +63,12 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
         let is_string = matches!(ty::classify(ty::unwrap_option(ty)), TyKind::Str);
         if let (Some((span, name)), false) = (string_attr, is_string) {
             let msg = rules::STRING_LENGTH.message(format_args!(
-                "field `{}`: `{name}` applies only to string fields, and `{shown}` is not stored as a string; remove it",
-                field.rust_name
+                "field `{}`: `{name}` applies only to string fields, and `{}` is not stored as a string; remove it",
+                field.rust_name,
+                shown()
             ));
             out.extend(quote_spanned! {span=>
-                const _: () = if !::core::matches!(<#ty as __odm::BsonSchema>::KIND, __odm::BsonKind::String) {
+                const _: () = if !::core::matches!(<#ty as __OdmSchema>::KIND, __OdmKind::String) {
                     ::core::panic!("{}", #msg)
                 };
             });
@@ -88,14 +90,15 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
             None => {
                 let tspan = field.ty_span;
                 let msg = rules::ARRAY_BOUND.message(format_args!(
-                    "field `{}`: `{shown}` is stored as an array without a bound of its own, and arrays must be \
+                    "field `{}`: `{}` is stored as an array without a bound of its own, and arrays must be \
                      bounded; add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really \
                      unbounded",
-                    field.rust_name
+                    field.rust_name,
+                    shown()
                 ));
                 out.extend(quote_spanned! {tspan=>
-                    const _: () = if <#ty as __odm::BsonSchema>::KIND.is_array()
-                        && !<#ty as __odm::BsonSchema>::BOUNDED
+                    const _: () = if <#ty as __OdmSchema>::KIND.is_array()
+                        && !<#ty as __OdmSchema>::BOUNDED
                     {
                         ::core::panic!("{}", #msg)
                     };
@@ -103,11 +106,12 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
             }
             Some((span, name)) => {
                 let msg = rules::ARRAY_KEYWORD.message(format_args!(
-                    "field `{}`: `{name}` applies only to array fields, and `{shown}` is not an array",
-                    field.rust_name
+                    "field `{}`: `{name}` applies only to array fields, and `{}` is not an array",
+                    field.rust_name,
+                    shown()
                 ));
                 out.extend(quote_spanned! {span=>
-                    const _: () = if !<#ty as __odm::BsonSchema>::KIND.is_array() { ::core::panic!("{}", #msg) };
+                    const _: () = if !<#ty as __OdmSchema>::KIND.is_array() { ::core::panic!("{}", #msg) };
                 });
             }
         }
@@ -134,7 +138,7 @@ fn counter_asserts(fields: &[Field], out: &mut TokenStream) {
             ty::display(cty)
         ));
         out.extend(quote_spanned! {counter.span()=>
-            const _: () = if !<#cty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!("{}", #msg) };
+            const _: () = if !<#cty as __OdmSchema>::KIND.is_integer() { ::core::panic!("{}", #msg) };
         });
     }
 }
@@ -152,7 +156,7 @@ fn revision_assert(field: &Field, out: &mut TokenStream) {
         ty::display(rty)
     ));
     out.extend(quote_spanned! {at.span()=>
-        const _: () = if !<#rty as __odm::BsonSchema>::KIND.is_integer() { ::core::panic!(#msg) };
+        const _: () = if !<#rty as __OdmSchema>::KIND.is_integer() { ::core::panic!(#msg) };
     });
 }
 
@@ -170,8 +174,8 @@ fn wrapped_struct_assert(cont: &Container, v: &Variant, field: &Field, out: &mut
         v.ident
     ));
     out.extend(quote_spanned! {span=>
-        const _: () = match <#ty as __odm::BsonSchema>::OBJECT {
-            __odm::Some(m) if m.variants.is_empty() && m.tag.is_none() => {}
+        const _: () = match <#ty as __OdmSchema>::OBJECT {
+            __OdmSome(m) if m.variants.is_empty() && m.tag.is_none() => {}
             _ => ::core::panic!("{}", #msg),
         };
     });

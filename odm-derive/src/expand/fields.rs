@@ -5,8 +5,8 @@ use crate::internals::ast::{counter_target, is_counter, Container, Data, Derive,
 use crate::internals::case::RenameRule;
 use crate::internals::resolve::Resolved;
 use crate::internals::source::{source, Source};
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, TokenStreamExt};
 use syn::ext::IdentExt;
 
 /// Which writes a field's path accepts (`odm::path` markers).
@@ -24,6 +24,11 @@ fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)], revision: O
     } else {
         "Plain"
     }
+}
+
+/// The marker's name as generated code imports it (`__OdmPlain`).
+fn marker_ident(marker: &str) -> syn::Ident {
+    syn::Ident::new(&format!("__Odm{marker}"), Span::call_site())
 }
 
 fn fields_ident(cont: &Container) -> syn::Ident {
@@ -60,7 +65,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         return (
             TokenStream::new(),
             quote!(
-                type Node<R, W, A: __odm::Access> = __odm::Path<R, W, A>;
+                type Node<R, W, A: __OdmAccess> = __OdmPath<R, W, A>;
             ),
         );
     };
@@ -69,37 +74,40 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
     let shard = resolved.shard_fields();
     let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
 
-    let methods = stored.iter().enumerate().filter_map(|(i, f)| {
-        let method = f.ident?;
-        let ty = f.ty;
-        let key = &f.key;
-        let vis = f.vis;
-        let m = format_ident!("{}", marker(f, fields, &shard, resolved.revision));
-        let span = f.ty_span;
-        let ret = match source(f) {
-            Source::Trait => quote_spanned!(span=> __odm::FieldNode<R, #ty, A, __odm::path::#m>),
-            _ => quote!(__odm::Path<R, #ty, <A as __odm::Access>::Child<__odm::path::#m>>),
-        };
-        let body = match super::encode::converter_encoder(f) {
-            None if matches!(source(f), Source::Trait) => quote!(self.path.__field::<#ident, #ty, __odm::path::#m>(#i)),
-            None => quote!(self.path.__field_with::<#ident, #ty, __odm::path::#m>(#i, __odm::encode_value::<#ty>)),
-            Some(enc) => quote! {
-                ::core::convert::From::from(self.path.__field_with::<#ident, #ty, __odm::path::#m>(#i, #enc))
-            },
-        };
+    let mut methods = TokenStream::new();
+    for (i, f) in stored.iter().enumerate() {
+        let Some(method) = f.ident else { continue };
+        let (ty, key, vis, span) = (f.ty, &f.key, f.vis, f.ty_span);
+        let m = marker_ident(marker(f, fields, &shard, resolved.revision));
         let doc = match &f.doc {
             Some(d) => format!("Path to `{}` (stored as `{key}`): {d}", f.rust_name),
             None => format!("Path to `{}` (stored as `{key}`).", f.rust_name),
         };
-        Some(quote! {
-            #[doc = #doc]
-            #vis fn #method(&self) -> #ret {
-                #body
+        methods.extend(super::text::lexed(&format!(
+            "#[doc = {doc:?}] {} fn {method}(&self) ->",
+            super::text::vis_text(vis)
+        )));
+        match source(f) {
+            Source::Trait => emit_spanned!(&mut methods, span => __OdmNode<R, #ty, A, #m>),
+            _ => emit!(&mut methods => __OdmPath<R, #ty, <A as __OdmAccess>::Child<#m>>),
+        }
+        let mut body = TokenStream::new();
+        match super::encode::converter_encoder(f) {
+            None if matches!(source(f), Source::Trait) => {
+                emit!(&mut body => self.path.__field::<#ident, #ty, #m>(#i))
             }
-        })
-    });
+            None => emit!(&mut body =>
+                self.path.__field_with::<#ident, #ty, #m>(#i, __odm::encode_value::<#ty>)
+            ),
+            Some(enc) => emit!(&mut body =>
+                ::core::convert::From::from(self.path.__field_with::<#ident, #ty, #m>(#i, #enc))
+            ),
+        }
+        methods.append(braced(body));
+    }
 
-    let diffs = stored.iter().map(|f| {
+    let mut diffs = TokenStream::new();
+    for f in &stored {
         let member = match f.ident {
             Some(i) => quote!(#i),
             None => {
@@ -107,16 +115,22 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
                 quote!(#idx)
             }
         };
+        // The member as written: a field name (raw when a keyword) or a tuple index.
+        let member_text = match f.ident {
+            Some(i) => i.to_string(),
+            None => f.rust_name.clone(),
+        };
         let key = &f.key;
         let ty = f.ty;
         let m = marker(f, fields, &shard, resolved.revision);
         if m == "RevisionField" {
             // The write that carries the diff bumps the revision; the diff never writes it.
-            return TokenStream::new();
+            continue;
         }
         if m == "IdField" || m == "ShardKeyField" {
             let what = if m == "IdField" { "`_id`" } else { "a shard-key field" };
-            return quote!(__odm::diff::frozen(&__old.#member, &__new.#member, __at, #key, #what, __out););
+            emit!(&mut diffs => __odm_diff_frozen(&__old.#member, &__new.#member, __at, #key, #what, __out););
+            continue;
         }
         let skip = f.attrs.skip_serializing_if.as_ref().and_then(|s| syn::parse_str::<syn::ExprPath>(&s.value).ok());
         let span = f.ty_span;
@@ -124,12 +138,22 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         // yields the one diagnostic the compiler already gives there, not a second one.
         match (source(f), skip) {
             (Source::Trait, None) if f.attrs.converter.is_none() => {
-                let diff = quote_spanned!(span=> <#ty as __odm::BsonSchema>::diff);
-                quote!(__odm::diff::field(#diff, &__old.#member, &__new.#member, #key, __at, __out);)
+                emit!(&mut diffs => __odm_diff_field);
+                let mut args = TokenStream::new();
+                emit_spanned!(&mut args, span => <#ty as __OdmSchema>::diff);
+                args.extend(super::text::lexed(&format!(
+                    ", &__old.{member_text}, &__new.{member_text}, {key:?}, __at, __out"
+                )));
+                diffs.append(Group::new(Delimiter::Parenthesis, args));
+                emit!(&mut diffs => ;);
             }
             (Source::Trait, Some(pred)) if f.attrs.converter.is_none() => {
-                let diff = quote_spanned!(span=> <#ty as __odm::BsonSchema>::diff);
-                quote!(__odm::diff::skippable(#diff, &__old.#member, &__new.#member, #pred, #key, __at, __out);)
+                emit!(&mut diffs => __odm_diff_skippable);
+                let mut args = TokenStream::new();
+                emit_spanned!(&mut args, span => <#ty as __OdmSchema>::diff);
+                emit!(&mut args => , &__old.#member, &__new.#member, #pred, #key, __at, __out);
+                diffs.append(Group::new(Delimiter::Parenthesis, args));
+                emit!(&mut diffs => ;);
             }
             (_, skip) => {
                 let enc = super::encode::path_encoder(f);
@@ -137,59 +161,45 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
                     Some(p) => quote!(|__v: &#ty| #p(__v)),
                     None => quote!(|_: &#ty| false),
                 };
-                quote!(__odm::diff::converted_skippable(&__old.#member, &__new.#member, #enc, #pred, __at, #key, __out);)
+                emit!(&mut diffs =>
+                    __odm::diff::converted_skippable(&__old.#member, &__new.#member, #enc, #pred, __at, #key, __out);
+                );
             }
         }
-    });
-    let steps = stored.iter().filter_map(|f| {
-        let counter = counter_target(f, fields)?;
-        let cident = counter.ident?;
+    }
+    for f in &stored {
+        let Some(counter) = counter_target(f, fields) else { continue };
+        let Some(cident) = counter.ident else { continue };
         let (akey, ckey) = (&f.key, &counter.key);
-        Some(quote!(__out.counter_step(__at, #akey, #ckey, &__old.#cident);))
-    });
+        emit!(&mut diffs => __out.counter_step(__at, #akey, #ckey, &__old.#cident););
+    }
 
-    let fields_fn = (cont.derive == Derive::Model).then(|| {
-        let vis = &cont.original.vis;
-        quote! {
-            #[automatically_derived]
-            impl #ident {
-                /// Typed paths to this model's fields, for filters, sorts, projections and updates.
-                #vis fn fields() -> #name<#ident, #ident, __odm::path::Root> {
-                    #name { path: __odm::Path::__root() }
-                }
-            }
-        }
-    });
-
-    let items = quote! {
-        #[automatically_derived]
-        impl<R, W, A: __odm::Access> __odm::Fields for #name<R, W, A> {
-            fn from_path(path: __odm::Path<R, W, A>) -> Self {
-                #name { path }
-            }
-        }
-        #[automatically_derived]
-        impl<R, W, A> __odm::Deref for #name<R, W, A> {
-            type Target = __odm::Path<R, W, A>;
-            fn deref(&self) -> &__odm::Path<R, W, A> {
-                &self.path
-            }
-        }
-        #[automatically_derived]
-        #[allow(clippy::wrong_self_convention)]
-        impl<R, W, A: __odm::Access> #name<R, W, A> {
-            #(#methods)*
-        }
-        #fields_fn
-    };
-    let schema_items = quote! {
-        type Node<R, W, A: __odm::Access> = __odm::path::Object<#name<R, W, A>>;
-        fn diff(__old: &Self, __new: &Self, __at: &mut __odm::DiffPath, __out: &mut __odm::Diff) {
-            #(#diffs)*
-            #(#steps)*
-        }
-    };
+    let mut items = super::text::lexed(&format!(
+        "#[automatically_derived] impl<R, W, A: __OdmAccess> __OdmFields for {name}<R, W, A> {{ \
+         fn from_path(path: __OdmPath<R, W, A>) -> Self {{ {name} {{ path }} }} }} \
+         #[automatically_derived] impl<R, W, A> __OdmDeref for {name}<R, W, A> {{ \
+         type Target = __OdmPath<R, W, A>; fn deref(&self) -> &__OdmPath<R, W, A> {{ &self.path }} }} \
+         #[allow(clippy::wrong_self_convention)] impl<R, W, A: __OdmAccess> {name}<R, W, A>"
+    ));
+    items.append(braced(methods));
+    if cont.derive == Derive::Model {
+        items.extend(super::text::lexed(&format!(
+            "impl {ident} {{ #[doc = \" Typed paths to this model's fields, for filters, sorts, projections and updates.\"] \
+             {} fn fields() -> {name}<{ident}, {ident}, __OdmRoot> {{ {name} {{ path: __OdmPath::__root() }} }} }}",
+            super::text::vis_text(&cont.original.vis)
+        )));
+    }
+    let mut schema_items = super::text::lexed(&format!(
+        "type Node<R, W, A: __OdmAccess> = __OdmObject<{name}<R, W, A>>; \
+         fn diff(__old: &Self, __new: &Self, __at: &mut __OdmAt, __out: &mut __OdmDiff)"
+    ));
+    schema_items.append(braced(diffs));
     (items, schema_items)
+}
+
+/// A `{ … }` group around `body`, to append to a stream (see [`emit!`]).
+fn braced(body: TokenStream) -> Group {
+    Group::new(Delimiter::Brace, body)
 }
 
 /// The method of a variant on the model's `…Fields`: the variant's name in snake case (`PurchaseOrder` →
@@ -225,7 +235,7 @@ fn declare_polymorphic(cont: &Container, variants: &[Variant], odm: &TokenStream
         let doc = format!("Typed paths to the fields of [`{ident}::{vident}`] (generated by odm).");
         out.extend(quote! {
             #[doc = #doc]
-            #vis struct #vname<R, W, A> {
+                #vis struct #vname<R, W, A> {
                 path: #odm::Path<R, W, A>,
             }
         });
@@ -237,15 +247,15 @@ fn declare_polymorphic(cont: &Container, variants: &[Variant], odm: &TokenStream
 fn fields_impls(name: &syn::Ident) -> TokenStream {
     quote! {
         #[automatically_derived]
-        impl<R, W, A: __odm::Access> __odm::Fields for #name<R, W, A> {
-            fn from_path(path: __odm::Path<R, W, A>) -> Self {
+        impl<R, W, A: __OdmAccess> __OdmFields for #name<R, W, A> {
+            fn from_path(path: __OdmPath<R, W, A>) -> Self {
                 #name { path }
             }
         }
         #[automatically_derived]
-        impl<R, W, A> __odm::Deref for #name<R, W, A> {
-            type Target = __odm::Path<R, W, A>;
-            fn deref(&self) -> &__odm::Path<R, W, A> {
+        impl<R, W, A> __OdmDeref for #name<R, W, A> {
+            type Target = __OdmPath<R, W, A>;
+            fn deref(&self) -> &__OdmPath<R, W, A> {
                 &self.path
             }
         }
@@ -257,20 +267,20 @@ fn field_method(cont: &Container, f: &Field, fields: &[Field], vi: usize, i: usi
     let ident = cont.ident;
     let method = f.ident?;
     let (ty, key, vis, span) = (f.ty, &f.key, f.vis, f.ty_span);
-    let m = format_ident!("{}", marker(f, fields, &[], None));
+    let m = marker_ident(marker(f, fields, &[], None));
     let ret = match source(f) {
-        Source::Trait => quote_spanned!(span=> __odm::FieldNode<R, #ty, A, __odm::path::#m>),
-        _ => quote!(__odm::Path<R, #ty, <A as __odm::Access>::Child<__odm::path::#m>>),
+        Source::Trait => quote_spanned!(span=> __OdmNode<R, #ty, A, #m>),
+        _ => quote!(__OdmPath<R, #ty, <A as __OdmAccess>::Child<#m>>),
     };
     let body = match super::encode::converter_encoder(f) {
         None if matches!(source(f), Source::Trait) => {
-            quote!(self.path.__variant_field::<#ident, #ty, __odm::path::#m>(#vi, #i))
+            quote!(self.path.__variant_field::<#ident, #ty, #m>(#vi, #i))
         }
         None => quote!(
-            self.path.__variant_field_with::<#ident, #ty, __odm::path::#m>(#vi, #i, __odm::encode_value::<#ty>)
+            self.path.__variant_field_with::<#ident, #ty, #m>(#vi, #i, __odm::encode_value::<#ty>)
         ),
         Some(enc) => quote! {
-            ::core::convert::From::from(self.path.__variant_field_with::<#ident, #ty, __odm::path::#m>(#vi, #i, #enc))
+            ::core::convert::From::from(self.path.__variant_field_with::<#ident, #ty, #m>(#vi, #i, #enc))
         },
     };
     let doc = match &f.doc {
@@ -341,13 +351,13 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
                 items.extend(quote! {
                     #[automatically_derived]
                     #[allow(clippy::wrong_self_convention)]
-                    impl<R, W, A: __odm::Access> #vname<R, W, A> {
+                    impl<R, W, A: __OdmAccess> #vname<R, W, A> {
                         #(#methods)*
                     }
                 });
                 variant_methods.push(quote! {
                     #[doc = #doc]
-                    #vis fn #method(&self) -> __odm::path::Variant<__odm::path::Object<#vname<R, #ident, A>>> {
+                    #vis fn #method(&self) -> __odm::path::Variant<__OdmObject<#vname<R, #ident, A>>> {
                         __odm::path::Variant::__new(::core::convert::From::from(
                             self.path.__variant::<#ident, #ident>(#vi),
                         ))
@@ -356,7 +366,7 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
             }
             Style::Newtype(field) => {
                 let (ty, span) = (field.ty, field.ty_span);
-                let node = quote_spanned!(span=> <#ty as __odm::BsonSchema>::Node<R, #ty, A>);
+                let node = quote_spanned!(span=> <#ty as __OdmSchema>::Node<R, #ty, A>);
                 variant_methods.push(quote! {
                     #[doc = #doc]
                     #vis fn #method(&self) -> __odm::path::Variant<#node> {
@@ -368,7 +378,7 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
             }
             Style::Unit | Style::Tuple => variant_methods.push(quote! {
                 #[doc = #doc]
-                #vis fn #method(&self) -> __odm::path::Variant<__odm::Path<R, #ident, A>> {
+                #vis fn #method(&self) -> __odm::path::Variant<__OdmPath<R, #ident, A>> {
                     __odm::path::Variant::__new(self.path.__variant::<#ident, #ident>(#vi))
                 }
             }),
@@ -378,20 +388,20 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
     items.extend(quote! {
         #[automatically_derived]
         #[allow(clippy::wrong_self_convention)]
-        impl<R, W, A: __odm::Access> #name<R, W, A> {
+        impl<R, W, A: __OdmAccess> #name<R, W, A> {
             #(#variant_methods)*
         }
         #[automatically_derived]
         impl #ident {
             /// Typed paths into this model's variants, for filters, sorts, projections and updates.
-            #vis fn fields() -> #name<#ident, #ident, __odm::path::Root> {
-                #name { path: __odm::Path::__root() }
+            #vis fn fields() -> #name<#ident, #ident, __OdmRoot> {
+                #name { path: __OdmPath::__root() }
             }
         }
     });
     let schema_items = quote! {
-        type Node<R, W, A: __odm::Access> = __odm::path::Object<#name<R, W, A>>;
-        fn diff(__old: &Self, __new: &Self, __at: &mut __odm::DiffPath, __out: &mut __odm::Diff) {
+        type Node<R, W, A: __OdmAccess> = __OdmObject<#name<R, W, A>>;
+        fn diff(__old: &Self, __new: &Self, __at: &mut __OdmAt, __out: &mut __OdmDiff) {
             __odm::diff::by_keys(__old, __new, __at, __out)
         }
     };

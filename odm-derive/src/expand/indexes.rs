@@ -21,12 +21,12 @@ use std::ops::Range;
 fn field_kind(f: &Field) -> TokenStream {
     let ty = f.ty;
     match source(f) {
-        Source::Trait => quote!(<#ty as __odm::BsonSchema>::KIND),
+        Source::Trait => quote!(<#ty as __OdmSchema>::KIND),
         Source::Fixed(alias) => {
             let kind = super::schema::alias_kind(&alias);
-            quote!(__odm::BsonKind::#kind)
+            quote!(__OdmKind::#kind)
         }
-        Source::Mixed => quote!(__odm::BsonKind::Other),
+        Source::Mixed => quote!(__OdmKind::Other),
     }
 }
 
@@ -34,14 +34,14 @@ fn field_kind(f: &Field) -> TokenStream {
 fn field_item_kind(f: &Field) -> TokenStream {
     let ty = f.ty;
     match source(f) {
-        Source::Trait => quote!(<#ty as __odm::BsonSchema>::ITEM_KIND),
-        _ => quote!(::core::option::Option::<__odm::BsonKind>::None),
+        Source::Trait => quote!(<#ty as __OdmSchema>::ITEM_KIND),
+        _ => quote!(::core::option::Option::<__OdmKind>::None),
     }
 }
 
 /// The type of the field tables (`BsonSchema::OBJECT`).
 fn table_type() -> TokenStream {
-    quote!(__odm::Option<&'static __odm::TypeMeta>)
+    quote!(__OdmOption<&'static __OdmTable>)
 }
 
 /// The field table of a struct whose derive failed (`BsonSchema::OBJECT` of its placeholder impl): `*` matches every
@@ -51,8 +51,8 @@ pub fn fallback_table(input: &syn::DeriveInput) -> TokenStream {
         return TokenStream::new();
     };
     quote! {
-        const OBJECT: __odm::Option<&'static __odm::TypeMeta> = __odm::Some(
-            &__odm::TypeMeta::new("", &[__odm::field("*", "", &__odm::FieldType::MIXED)]),
+        const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome(
+            &__OdmTable::new("", &[__odm_meta("*", "", &__odm::FieldType::MIXED)]),
         );
     }
 }
@@ -74,7 +74,7 @@ fn nested_helpers() -> TokenStream {
         /// one; "" when none is close. Names over 64 bytes are never returned, so a message has room for the guess.
         #[allow(dead_code)]
         const fn __odm_closest(fields: #table, name: &str) -> &'static str {
-            let __odm::Some(table) = fields else { return "" };
+            let __OdmSome(table) = fields else { return "" };
             let fields = table.fields;
             let (mut best, mut best_distance) = ("", usize::MAX);
             let mut i = 0;
@@ -130,26 +130,26 @@ fn nested_helpers() -> TokenStream {
         const fn __odm_field(
             fields: #table,
             name: &str,
-        ) -> __odm::Option<__odm::Option<&'static __odm::FieldMeta>> {
-            let __odm::Some(table) = fields else { return __odm::None };
+        ) -> __OdmOption<__OdmOption<&'static __odm::FieldMeta>> {
+            let __OdmSome(table) = fields else { return __OdmNone };
             let fields = table.fields;
             let mut i = 0;
             while i < fields.len() {
                 if __odm_str_eq(fields[i].name, "*") {
-                    return __odm::Some(__odm::None);
+                    return __OdmSome(__OdmNone);
                 }
                 if __odm_str_eq(fields[i].name, name) {
-                    return __odm::Some(__odm::Some(&fields[i]));
+                    return __OdmSome(__OdmSome(&fields[i]));
                 }
                 i += 1;
             }
-            __odm::None
+            __OdmNone
         }
 
         #[allow(dead_code)]
         const fn __odm_key(fields: #table, name: &str) -> &'static str {
             match __odm_field(fields, name) {
-                __odm::Some(__odm::Some(f)) => f.key,
+                __OdmSome(__OdmSome(f)) => f.key,
                 _ => "",
             }
         }
@@ -157,22 +157,22 @@ fn nested_helpers() -> TokenStream {
         /// True when the field is known (not missing, and its type's derive did not fail).
         #[allow(dead_code)]
         const fn __odm_known(fields: #table, name: &str) -> bool {
-            ::core::matches!(__odm_field(fields, name), __odm::Some(__odm::Some(_)))
+            ::core::matches!(__odm_field(fields, name), __OdmSome(__OdmSome(_)))
         }
 
         #[allow(dead_code)]
-        const fn __odm_kind(fields: #table, name: &str) -> __odm::Option<__odm::BsonKind> {
+        const fn __odm_kind(fields: #table, name: &str) -> __OdmOption<__OdmKind> {
             match __odm_field(fields, name) {
-                __odm::Some(__odm::Some(f)) => __odm::Some(f.ty.kind),
-                _ => __odm::None,
+                __OdmSome(__OdmSome(f)) => __OdmSome(f.ty.kind),
+                _ => __OdmNone,
             }
         }
 
         #[allow(dead_code)]
-        const fn __odm_item_kind(fields: #table, name: &str) -> __odm::Option<__odm::BsonKind> {
+        const fn __odm_item_kind(fields: #table, name: &str) -> __OdmOption<__OdmKind> {
             match __odm_field(fields, name) {
-                __odm::Some(__odm::Some(f)) => f.ty.item,
-                _ => __odm::None,
+                __OdmSome(__OdmSome(f)) => f.ty.item,
+                _ => __OdmNone,
             }
         }
 
@@ -216,7 +216,7 @@ fn panic_over(tokens: &TokenStream, msg: &str) -> TokenStream {
 
 /// `<Inner as BsonSchema>::OBJECT` (`None` unless a derived struct), spanned at the literal that names the path.
 fn table_of(inner: &syn::Type, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#inner as __odm::BsonSchema>::OBJECT)
+    quote_spanned!(span=> <#inner as __OdmSchema>::OBJECT)
 }
 
 fn stored_path(k: &Key, span: Span) -> TokenStream {
@@ -246,10 +246,10 @@ fn stored_path(k: &Key, span: Span) -> TokenStream {
 /// The `BsonKind` of what the key indexes, as a const `Option<BsonKind>` (`None`: unknown, already reported).
 fn key_kind_expr(k: &Key, span: Span) -> TokenStream {
     match (k.field, &k.nested) {
-        (None, _) => quote!(::core::option::Option::<__odm::BsonKind>::None),
+        (None, _) => quote!(::core::option::Option::<__OdmKind>::None),
         (Some(f), None) => {
             let kind = field_kind(f);
-            quote!(__odm::Some(#kind))
+            quote!(__OdmSome(#kind))
         }
         (Some(_), Some((seg, inner))) => {
             let table = table_of(inner, span);
@@ -261,7 +261,7 @@ fn key_kind_expr(k: &Key, span: Span) -> TokenStream {
 /// The element kind of the field a key names, as a const `Option<BsonKind>` (`None`: not an array, or unknown).
 fn key_item_kind_expr(k: &Key, span: Span) -> TokenStream {
     match (k.field, &k.nested) {
-        (None, _) => quote!(::core::option::Option::<__odm::BsonKind>::None),
+        (None, _) => quote!(::core::option::Option::<__OdmKind>::None),
         (Some(f), None) => field_item_kind(f),
         (Some(_), Some((seg, inner))) => {
             let table = table_of(inner, span);
@@ -383,7 +383,7 @@ fn nested_path_exists(n: &NestedPath) -> TokenStream {
     let room = before.len() + after.len() + 64;
     quote_spanned! {at=>
         const _: () = match #table {
-            __odm::None => ::core::panic!("{}", #not_embedded),
+            __OdmNone => ::core::panic!("{}", #not_embedded),
             __fields => if __odm_field(__fields, #seg).is_none() {
                 let __guess = __odm_closest(__fields, #seg);
                 let __msg: ([u8; #room], usize) = __odm_join(&[#before, __guess, #after]);
@@ -442,15 +442,15 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
             let paths = keys.iter().map(|k| stored_path(k, span));
             let values = keys.iter().map(|k| key_value(k.kind));
             quote! {{
-                let mut __keys = __odm::Document::new();
+                let mut __keys = __OdmDocument::new();
                 #(__keys.insert(#paths, #values);)*
                 __keys
             }}
         }
     };
     let name = match &idx.name {
-        Some(n) => quote!(__odm::Some(#n)),
-        None => quote!(__odm::None),
+        Some(n) => quote!(__OdmSome(#n)),
+        None => quote!(__OdmNone),
     };
     let mut opts = TokenStream::new();
     if idx.unique.is_some() {
@@ -463,10 +463,10 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
         opts.extend(quote!(__s.hidden = true;));
     }
     if let Some((ttl, _)) = &idx.ttl {
-        opts.extend(quote!(__s.expire_after_seconds = __odm::Some(#ttl);));
+        opts.extend(quote!(__s.expire_after_seconds = __OdmSome(#ttl);));
     }
     if let Some(lang) = &idx.default_language {
-        opts.extend(quote!(__s.default_language = __odm::Some(__odm::String::from(#lang));));
+        opts.extend(quote!(__s.default_language = __OdmSome(__odm::String::from(#lang));));
     }
     if let Some((coll, _)) = &idx.collation {
         let entries = coll.iter().map(|(k, v)| {
@@ -474,9 +474,9 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
             quote!(__c.insert(#k, #v);)
         });
         opts.extend(quote! {{
-            let mut __c = __odm::Document::new();
+            let mut __c = __OdmDocument::new();
             #(#entries)*
-            __s.collation = __odm::Some(__c);
+            __s.collation = __OdmSome(__c);
         }});
     }
     if let (Some(w), Some(weights)) = (&idx.weights, &resolved.weights) {
@@ -488,9 +488,9 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
         });
         let entries: Vec<TokenStream> = entries.collect();
         opts.extend(quote! {{
-            let mut __w = __odm::Document::new();
+            let mut __w = __OdmDocument::new();
             #(#entries)*
-            __s.weights = __odm::Some(__w);
+            __s.weights = __OdmSome(__w);
         }});
     }
     // An index of one variant of a polymorphic model holds that variant's documents only.
@@ -513,18 +513,18 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
         });
         let adds: Vec<TokenStream> = adds.chain(variant).collect();
         opts.extend(quote! {{
-            let mut __p = __odm::Document::new();
+            let mut __p = __OdmDocument::new();
             #(#adds)*
-            __s.partial_filter_expression = __odm::Some(__p);
+            __s.partial_filter_expression = __OdmSome(__p);
         }});
     } else if let Some(variant) = variant {
         opts.extend(quote! {{
-            let mut __p = __odm::Document::new();
+            let mut __p = __OdmDocument::new();
             #variant
-            __s.partial_filter_expression = __odm::Some(__p);
+            __s.partial_filter_expression = __OdmSome(__p);
         }});
     }
-    let spec = quote!(__odm::IndexSpec::named(#name, #key_doc));
+    let spec = quote!(__OdmIndex::named(#name, #key_doc));
     let build = if opts.is_empty() {
         spec
     } else {
@@ -561,10 +561,10 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
         };
         asserts.extend(quote_spanned! {span=>
             const _: () = match (#kind, #item) {
-                (__odm::Some(__odm::BsonKind::Date) | __odm::None, _)
+                (__OdmSome(__OdmKind::Date) | __OdmNone, _)
                 | (
-                    __odm::Some(__odm::BsonKind::Array),
-                    __odm::Some(__odm::BsonKind::Date),
+                    __OdmSome(__OdmKind::Array),
+                    __OdmSome(__OdmKind::Date),
                 ) => {}
                 _ => #panic,
             };
@@ -589,7 +589,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
                 .filter(|k| k.nested.is_some())
                 .map(|k| {
                     let kind = key_kind_expr(k, span);
-                    quote!(::core::matches!(#kind, __odm::Some(__odm::BsonKind::Array)))
+                    quote!(::core::matches!(#kind, __OdmSome(__OdmKind::Array)))
                 })
                 .collect();
             // A scalar by its tokens holds no array, and neither does anything under it.
@@ -621,7 +621,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
             key_label(k)
         ));
         asserts.extend(quote_spanned! {span=>
-            const _: () = if #top || ::core::matches!(#kind, __odm::Some(__odm::BsonKind::Array)) {
+            const _: () = if #top || ::core::matches!(#kind, __OdmSome(__OdmKind::Array)) {
                 ::core::panic!("{}", #msg)
             };
         });
@@ -693,7 +693,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
     let builds: Vec<&TokenStream> = built.iter().map(|b| &b.build).collect();
     let indexes = (!builds.is_empty()).then(|| {
         quote! {
-            fn indexes() -> __odm::Vec<__odm::IndexSpec> {
+            fn indexes() -> __odm::Vec<__OdmIndex> {
                 __odm::Vec::from([#(#builds),*])
             }
         }
@@ -705,8 +705,8 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
             let key = &f.key;
             quote!((#key, #hashed))
         });
-        quote!(const SHARD_KEY: __odm::Option<__odm::ShardKey> =
-            __odm::Some(__odm::ShardKey { keys: &[#(#keys),*] });)
+        quote!(const SHARD_KEY: __OdmOption<__odm::ShardKey> =
+            __OdmSome(__odm::ShardKey { keys: &[#(#keys),*] });)
     });
     let items = quote! {
         #capped
@@ -722,10 +722,10 @@ fn capped(cont: &Container) -> TokenStream {
         Some(c) => {
             let size = c.size.as_ref().map_or(0, |(n, _)| *n);
             let max = match &c.max {
-                Some((m, _)) => quote!(__odm::Some(#m)),
-                None => quote!(__odm::None),
+                Some((m, _)) => quote!(__OdmSome(#m)),
+                None => quote!(__OdmNone),
             };
-            quote!(const CAPPED: __odm::Option<__odm::Capped> = __odm::Some(__odm::Capped { size: #size, max: #max });)
+            quote!(const CAPPED: __OdmOption<__odm::Capped> = __OdmSome(__odm::Capped { size: #size, max: #max });)
         }
         None => TokenStream::new(),
     }

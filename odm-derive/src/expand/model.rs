@@ -12,7 +12,7 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
     let mut items = TokenStream::new();
     if let Some(db) = &a.db {
         let db = &db.value;
-        items.extend(quote!(const DATABASE: __odm::Option<&'static str> = __odm::Some(#db);));
+        items.extend(quote!(const DATABASE: __OdmOption<&'static str> = __OdmSome(#db);));
     }
     // Strict and error are the trait's defaults.
     match a.validation_level.as_ref().map(|s| s.value.as_str()) {
@@ -54,8 +54,8 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
     if let Some(rev) = resolved.revision.and_then(|f| Some((f.ident?, &f.key))) {
         let (member, key) = rev;
         items.extend(quote! {
-            const REVISION: __odm::Option<&'static str> = __odm::Some(#key);
-            fn revision(&self) -> __odm::Option<i64> {
+            const REVISION: __OdmOption<&'static str> = __OdmSome(#key);
+            fn revision(&self) -> __OdmOption<i64> {
                 __odm::revision_of(&self.#member)
             }
         });
@@ -66,34 +66,34 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
         let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
         let name =
             syn::Ident::new(&format!("{}{}", v[..1].to_ascii_uppercase(), &v[1..]), proc_macro2::Span::call_site());
-        quote!(__odm::Some(__odm::#ty::#name))
+        quote!(__OdmSome(__odm::#ty::#name))
     };
     if let Some(rc) = &a.read_concern {
         let v = variant("ReadConcernLevel", &rc.value);
-        items.extend(quote!(const READ_CONCERN: __odm::Option<__odm::ReadConcernLevel> = #v;));
+        items.extend(quote!(const READ_CONCERN: __OdmOption<__odm::ReadConcernLevel> = #v;));
     }
     if let Some(rp) = &a.read_preference {
         let v = variant("ReadPreferenceMode", &rp.value);
-        items.extend(quote!(const READ_PREFERENCE: __odm::Option<__odm::ReadPreferenceMode> = #v;));
+        items.extend(quote!(const READ_PREFERENCE: __OdmOption<__odm::ReadPreferenceMode> = #v;));
     }
     match &a.write_concern {
         None => {}
         Some(wc) => {
             let w = match &wc.w {
-                None => quote!(__odm::None),
-                Some(Ok(n)) => quote!(__odm::Some(__odm::Acknowledgment::Nodes(#n))),
-                Some(Err(tag)) => quote!(__odm::Some(__odm::Acknowledgment::Tag(#tag))),
+                None => quote!(__OdmNone),
+                Some(Ok(n)) => quote!(__OdmSome(__odm::Acknowledgment::Nodes(#n))),
+                Some(Err(tag)) => quote!(__OdmSome(__odm::Acknowledgment::Tag(#tag))),
             };
             let j = match wc.journal {
-                Some(j) => quote!(__odm::Some(#j)),
-                None => quote!(__odm::None),
+                Some(j) => quote!(__OdmSome(#j)),
+                None => quote!(__OdmNone),
             };
             let t = match wc.timeout_ms {
-                Some(t) => quote!(__odm::Some(#t)),
-                None => quote!(__odm::None),
+                Some(t) => quote!(__OdmSome(#t)),
+                None => quote!(__OdmNone),
             };
-            items.extend(quote!(const WRITE_CONCERN: __odm::Option<__odm::WriteConcernSpec> =
-                __odm::Some(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
+            items.extend(quote!(const WRITE_CONCERN: __OdmOption<__odm::WriteConcernSpec> =
+                __OdmSome(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
         }
     }
     let variant_impls = variant_impls(cont);
@@ -103,7 +103,7 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
         #index_asserts
         #version_asserts
         #[automatically_derived]
-        impl __odm::Model for #ident {
+        impl __OdmModel for #ident {
             const COLLECTION: &'static str = #collection;
             #items
             #index_items
@@ -136,10 +136,10 @@ fn variant_impls(cont: &Container) -> TokenStream {
                 impl __odm::VariantOf<#ident> for #ty {
                     const TAG: (&'static str, &'static str) = (#tag, #value);
                     #[allow(unreachable_patterns)]
-                    fn from_model(__model: #ident) -> __odm::Option<Self> {
+                    fn from_model(__model: #ident) -> __OdmOption<Self> {
                         match __model {
-                            #ident::#vident(__v) => __odm::Some(__v),
-                            _ => __odm::None,
+                            #ident::#vident(__v) => __OdmSome(__v),
+                            _ => __OdmNone,
                         }
                     }
                     fn into_model(self) -> #ident {

@@ -2,13 +2,13 @@
 
 use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::source::{source, Source};
-use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use proc_macro2::{Delimiter, Group, TokenStream};
+use quote::{quote, quote_spanned, TokenStreamExt};
 
 fn opt_str(s: Option<&String>) -> TokenStream {
     match s {
-        Some(s) => quote!(__odm::Some(#s)),
-        None => quote!(__odm::None),
+        Some(s) => quote!(__OdmSome(#s)),
+        None => quote!(__OdmNone),
     }
 }
 
@@ -18,7 +18,7 @@ pub fn field_schema(field: &Field) -> TokenStream {
     let (ty, span) = (field.ty, field.ty_span);
     let a = &field.attrs;
     let mut expr = match source(field) {
-        Source::Trait => quote_spanned!(span=> <#ty as __odm::BsonSchema>::bson_schema_within(__closed)),
+        Source::Trait => quote_spanned!(span=> <#ty as __OdmSchema>::bson_schema_within(__closed)),
         Source::Fixed(alias) => quote!(__odm::build::fixed(#alias)),
         Source::Mixed => quote!(__odm::build::any()),
     };
@@ -44,7 +44,7 @@ fn dynamic_keys<'a>(fields: impl Iterator<Item = &'a Field<'a>>) -> TokenStream 
     let parts = fields.filter(|f| f.is_stored()).map(|f| {
         let ty = f.ty;
         match source(f) {
-            Source::Trait => quote!(|| <#ty as __odm::BsonSchema>::dynamic_keys(__depth - 1)),
+            Source::Trait => quote!(|| <#ty as __OdmSchema>::dynamic_keys(__depth - 1)),
             Source::Mixed => quote!(|| true),
             Source::Fixed(_) => TokenStream::new(),
         }
@@ -78,12 +78,12 @@ fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
         quote!(__within)
     };
     quote! {
-        fn bson_schema() -> __odm::Document {
-            <Self as __odm::BsonSchema>::bson_schema_within(false)
+        fn bson_schema() -> __OdmDocument {
+            <Self as __OdmSchema>::bson_schema_within(false)
         }
         // A string enum or a converted field has no keys to close.
         #[allow(unused_variables)]
-        fn bson_schema_within(__within: bool) -> __odm::Document {
+        fn bson_schema_within(__within: bool) -> __OdmDocument {
             let __closed: bool = #closed;
             #body
         }
@@ -92,54 +92,55 @@ fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
 
 /// `impl BsonSchema` of a type described by its field table (a struct, or a polymorphic model's variants): the
 /// provided items read the table.
-fn table_impl(ident: &syn::Ident, table: &TokenStream, extra: &TokenStream) -> TokenStream {
-    quote! {
-        #[automatically_derived]
-        impl __odm::BsonSchema for #ident {
-            const KIND: __odm::BsonKind = __odm::BsonKind::Object;
-            const OBJECT: __odm::Option<&'static __odm::TypeMeta> = __odm::Some(&#table);
-            #extra
-            fn bson_schema() -> __odm::Document {
-                <Self as __odm::BsonSchema>::bson_schema_within(false)
-            }
-        }
-    }
+fn table_impl(ident: &syn::Ident, table: TokenStream, extra: TokenStream) -> TokenStream {
+    let mut object = TokenStream::new();
+    emit!(&mut object => &);
+    object.extend(table);
+    let mut body = super::text::lexed(
+        "const KIND: __OdmKind = __OdmKind::Object; const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome",
+    );
+    body.append(Group::new(Delimiter::Parenthesis, object));
+    emit!(&mut body => ;);
+    body.extend(extra);
+    let mut out = super::text::lexed(&format!("#[automatically_derived] impl __OdmSchema for {ident}"));
+    out.append(Group::new(Delimiter::Brace, body));
+    out
 }
 
-pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> TokenStream {
+pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> TokenStream {
     let ident = cont.ident;
     let desc = opt_str(cont.doc.as_ref());
     match &cont.data {
-        Data::Struct(fields) => table_impl(ident, &table(cont, fields), extra),
+        Data::Struct(fields) => table_impl(ident, table(cont, fields), extra),
         Data::Newtype(field) => {
             let ty = field.ty;
             let schema_fns = schema_fns(cont, field_schema(field));
             let dynamic = dynamic_keys(std::iter::once(&**field));
             let (kind, item, meta, checks) = match source(field) {
                 Source::Trait => (
-                    quote!(<#ty as __odm::BsonSchema>::KIND),
-                    quote!(<#ty as __odm::BsonSchema>::ITEM_KIND),
-                    quote!(<#ty as __odm::BsonSchema>::type_meta()),
-                    quote!(<#ty as __odm::BsonSchema>::counter_checks(__value, __depth, __out)),
+                    quote!(<#ty as __OdmSchema>::KIND),
+                    quote!(<#ty as __OdmSchema>::ITEM_KIND),
+                    quote!(<#ty as __OdmSchema>::type_meta()),
+                    quote!(<#ty as __OdmSchema>::counter_checks(__value, __depth, __out)),
                 ),
                 _ => (
-                    quote!(__odm::BsonKind::Other),
-                    quote!(__odm::None),
-                    quote!(__odm::None),
+                    quote!(__OdmKind::Other),
+                    quote!(__OdmNone),
+                    quote!(__OdmNone),
                     quote!(let _ = (__value, __depth, __out);),
                 ),
             };
             quote! {
                 #[automatically_derived]
-                impl __odm::BsonSchema for #ident {
-                    const KIND: __odm::BsonKind = #kind;
-                    const ITEM_KIND: __odm::Option<__odm::BsonKind> = #item;
+                impl __OdmSchema for #ident {
+                    const KIND: __OdmKind = #kind;
+                    const ITEM_KIND: __OdmOption<__OdmKind> = #item;
                     // The derive refused an unbounded array field (or one behind an alias), so an array newtype
                     // always carries its bound.
                     const BOUNDED: bool = true;
                     #extra
                     #schema_fns
-                    fn type_meta() -> __odm::Option<&'static __odm::TypeMeta> {
+                    fn type_meta() -> __OdmOption<&'static __OdmTable> {
                         #meta
                     }
                     #dynamic
@@ -151,19 +152,19 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
         }
         Data::Enum(variants) if cont.is_polymorphic() => {
             // A polymorphic model: its table holds the variants' tables; the provided items read it.
-            table_impl(ident, &polymorphic_table(cont, variants), extra)
+            table_impl(ident, polymorphic_table(cont, variants), extra)
         }
         Data::Enum(variants) => {
             let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
             let names: Vec<&String> = stored.iter().map(|v| &v.name).collect();
             let (kind, body) = match &cont.attrs.tag {
-                None => (quote!(__odm::BsonKind::String), quote!(__odm::build::string_enum(&[#(#names),*], #desc))),
+                None => (quote!(__OdmKind::String), quote!(__odm::build::string_enum(&[#(#names),*], #desc))),
                 Some(tag) => {
                     let tag = &tag.value;
                     let content = cont.attrs.content.as_ref().map(|c| &c.value);
                     let schemas = stored.iter().map(|v| variant_schema(v, tag, content));
                     (
-                        quote!(__odm::BsonKind::Object),
+                        quote!(__OdmKind::Object),
                         quote!(__odm::build::tagged_enum(#tag, &[#(#names),*], __odm::vec![#(#schemas),*], #desc)),
                     )
                 }
@@ -190,8 +191,8 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: &TokenStream) -> Toke
             });
             quote! {
                 #[automatically_derived]
-                impl __odm::BsonSchema for #ident {
-                    const KIND: __odm::BsonKind = #kind;
+                impl __OdmSchema for #ident {
+                    const KIND: __OdmKind = #kind;
                     #extra
                     #schema_fns
                     #to_bson
@@ -236,7 +237,7 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStre
                 let __inner = {
                     let mut __s = __odm::build::ObjectSchema::new();
                     #adds
-                    __s.finish(__closed, __odm::None)
+                    __s.finish(__closed, __OdmNone)
                 };
                 let mut __s = __odm::build::ObjectSchema::new();
                 __s.field(#tag, #tag_schema, true);
@@ -256,18 +257,22 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStre
 /// what its type and attributes say; the struct's schema, counter checks, typed paths and other derives' nested
 /// index paths all read it.
 fn table(cont: &Container, fields: &[Field]) -> TokenStream {
-    let entries = entries(fields);
     let name = cont.ident.to_string();
-    let mut table = quote!(__odm::TypeMeta::new(#name, &[#(#entries),*]));
+    let mut args = TokenStream::new();
+    emit!(&mut args => #name, &);
+    args.append(Group::new(Delimiter::Bracket, entries(fields)));
+    let mut table = TokenStream::new();
+    emit!(&mut table => __OdmTable::new);
+    table.append(Group::new(Delimiter::Parenthesis, args));
     container_flags(cont, &mut table);
     if cont.derive == Derive::Model {
-        table.extend(quote!(.model()));
+        emit!(&mut table => .model());
     }
     if let Some(tag) = &cont.attrs.tag {
         // serde writes the tag first, holding the struct's serialized name.
         let tag = &tag.value;
         let value = cont.attrs.rename.as_ref().map_or_else(|| cont.ident.to_string(), |r| r.value.clone());
-        table.extend(quote!(.tagged(#tag, #value)));
+        emit!(&mut table => .tagged(#tag, #value));
     }
     table
 }
@@ -275,12 +280,12 @@ fn table(cont: &Container, fields: &[Field]) -> TokenStream {
 /// `closed`/`open` and the description of the type, on its table.
 fn container_flags(cont: &Container, table: &mut TokenStream) {
     if cont.attrs.closed.is_some() {
-        table.extend(quote!(.closed(true)));
+        emit!(table => .closed(true));
     } else if cont.attrs.open.is_some() {
-        table.extend(quote!(.closed(false)));
+        emit!(table => .closed(false));
     }
     if let Some(doc) = &cont.doc {
-        table.extend(quote!(.describe(#doc)));
+        emit!(table => .describe(#doc));
     }
 }
 
@@ -294,14 +299,14 @@ fn polymorphic_table(cont: &Container, variants: &[Variant]) -> TokenStream {
         let mut t = match &v.style {
             Style::Struct(fields) => {
                 let entries = entries(fields);
-                quote!(__odm::TypeMeta::new(#name, &[#(#entries),*]))
+                quote!(__OdmTable::new(#name, &[#entries]))
             }
             Style::Newtype(field) => {
                 let (ty, span) = (field.ty, field.ty_span);
-                let inner = quote_spanned!(span=> <#ty as __odm::BsonSchema>::OBJECT);
-                quote!(__odm::TypeMeta::wrapping(#name, #inner))
+                let inner = quote_spanned!(span=> <#ty as __OdmSchema>::OBJECT);
+                quote!(__OdmTable::wrapping(#name, #inner))
             }
-            Style::Unit | Style::Tuple => quote!(__odm::TypeMeta::new(#name, &[])),
+            Style::Unit | Style::Tuple => quote!(__OdmTable::new(#name, &[])),
         };
         t.extend(quote!(.model().tagged(#tag, #value)));
         if let Some(doc) = &v.doc {
@@ -310,66 +315,67 @@ fn polymorphic_table(cont: &Container, variants: &[Variant]) -> TokenStream {
         t
     });
     let name = cont.ident.to_string();
-    let mut table = quote!(__odm::TypeMeta::new(#name, &[]).variants(&[#(#tables),*]));
+    let mut table = quote!(__OdmTable::new(#name, &[]).variants(&[#(#tables),*]));
     container_flags(cont, &mut table);
     table
 }
 
-/// The entries of a field table (`odm::meta::FieldMeta`), one per stored field, in declaration order.
-fn entries(fields: &[Field]) -> Vec<TokenStream> {
+/// The entries of a field table (`odm::meta::FieldMeta`), one per stored field, in declaration order, each followed
+/// by a comma.
+fn entries(fields: &[Field]) -> TokenStream {
     let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
-    stored
-        .iter()
-        .map(|f| {
-            let (name, key, ty, span) = (&f.rust_name, &f.key, f.ty, f.ty_span);
-            let a = &f.attrs;
-            let mut entry = match source(f) {
-                Source::Trait => {
-                    let ty = quote_spanned!(span=> &<#ty as __odm::BsonSchema>::FIELD_TYPE);
-                    quote!(__odm::field(#name, #key, #ty))
-                }
-                Source::Fixed(alias) => {
-                    let kind = alias_kind(&alias);
-                    quote!(__odm::field(#name, #key, &__odm::FieldType::fixed(__odm::BsonKind::#kind)).fixed(#alias))
-                }
-                Source::Mixed => quote!(__odm::field(#name, #key, &__odm::FieldType::MIXED)),
-            };
-            if !f.is_always_written() {
-                entry.extend(quote!(.optional()));
+    let mut out = TokenStream::new();
+    for f in &stored {
+        let (name, key, ty, span) = (&f.rust_name, &f.key, f.ty, f.ty_span);
+        let a = &f.attrs;
+        match source(f) {
+            Source::Trait => {
+                let mut args = TokenStream::new();
+                emit!(&mut args => #name, #key,);
+                emit_spanned!(&mut args, span => &<#ty as __OdmSchema>::FIELD_TYPE);
+                emit!(&mut out => __odm_meta);
+                out.append(Group::new(Delimiter::Parenthesis, args));
             }
-            if let Some(i) =
-                counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name))
-            {
-                entry.extend(quote!(.counter(#i)));
+            Source::Fixed(alias) => {
+                let kind = alias_kind(&alias);
+                emit!(&mut out => __odm_meta(#name, #key, &__odm::FieldType::fixed(__OdmKind::#kind)).fixed(#alias));
             }
-            if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
-                let n = n.value as u32;
-                entry.extend(quote!(.keep_last(#n)));
-            }
-            let keywords: Vec<TokenStream> = [
-                (&a.min_items, "minItems"),
-                (&a.max_items, "maxItems"),
-                (&a.min_len, "minLength"),
-                (&a.max_len, "maxLength"),
-            ]
-            .into_iter()
-            .filter_map(|(attr, keyword)| {
-                let n = attr.as_ref()?.value as i64;
-                Some(quote!((#keyword, #n)))
-            })
-            .collect();
-            if !keywords.is_empty() {
-                entry.extend(quote!(.keywords(&[#(#keywords),*])));
-            }
-            if a.nullable.is_some() {
-                entry.extend(quote!(.nullable()));
-            }
-            if let Some(doc) = &f.doc {
-                entry.extend(quote!(.describe(#doc)));
-            }
-            entry
-        })
-        .collect()
+            Source::Mixed => emit!(&mut out => __odm_meta(#name, #key, &__odm::FieldType::MIXED)),
+        }
+        // The builder calls after the entry, as one piece of text.
+        let mut calls = String::new();
+        if !f.is_always_written() {
+            calls.push_str(".optional()");
+        }
+        if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name))
+        {
+            calls.push_str(&format!(".counter({i}usize)"));
+        }
+        if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
+            calls.push_str(&format!(".keep_last({}u32)", n.value as u32));
+        }
+        let keywords: Vec<String> = [
+            (&a.min_items, "minItems"),
+            (&a.max_items, "maxItems"),
+            (&a.min_len, "minLength"),
+            (&a.max_len, "maxLength"),
+        ]
+        .into_iter()
+        .filter_map(|(attr, keyword)| Some(format!("({keyword:?}, {}i64)", attr.as_ref()?.value as i64)))
+        .collect();
+        if !keywords.is_empty() {
+            calls.push_str(&format!(".keywords(&[{}])", keywords.join(", ")));
+        }
+        if a.nullable.is_some() {
+            calls.push_str(".nullable()");
+        }
+        if let Some(doc) = &f.doc {
+            calls.push_str(&format!(".describe({doc:?})"));
+        }
+        calls.push(',');
+        out.extend(super::text::lexed(&calls));
+    }
+    out
 }
 
 /// The `BsonKind` variant of a `bsonType` alias a converter or `#[odm(bson_type)]` fixes.

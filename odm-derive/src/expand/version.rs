@@ -34,17 +34,17 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
             value = quote!(#step(#value));
         }
         let read = quote_spanned!(ty.span()=> __odm::version::read::<#ty>);
-        quote!(#v => __odm::Some(#read(__raw).map(|__v| #value)),)
+        quote!(#v => __OdmSome(#read(__raw).map(|__v| #value)),)
     });
     let read_older = (!older.is_empty()).then(|| {
         quote! {
             fn read_older(
                 __version: u32,
                 __raw: &__odm::bson::RawDocument,
-            ) -> __odm::Option<::core::result::Result<Self, __odm::bson::error::Error>> {
+            ) -> __OdmOption<::core::result::Result<Self, __odm::bson::error::Error>> {
                 match __version {
                     #(#arms)*
-                    _ => __odm::None,
+                    _ => __OdmNone,
                 }
             }
         }
@@ -59,8 +59,8 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         quote! { const OLDER: &'static [__odm::version::OlderShape] = &[#(#shapes),*]; }
     });
     let items = quote! {
-        const VERSION: __odm::Option<__odm::VersionSpec> =
-            __odm::Some(__odm::VersionSpec { key: #key, current: #current, oldest: #oldest });
+        const VERSION: __OdmOption<__odm::VersionSpec> =
+            __OdmSome(__odm::VersionSpec { key: #key, current: #current, oldest: #oldest });
         #older_items
         #read_older
     };

@@ -76,7 +76,8 @@ pub fn classify(ty: &Type) -> TyKind<'_> {
     };
     let name = seg.ident.to_string();
     let args = type_args(seg);
-    let path = path_string(ty);
+    // Only a few names need the whole path; rendering it for every type is most of this function's cost.
+    let path = || path_string(ty);
     match (name.as_str(), args.as_slice()) {
         ("Option", [inner]) => TyKind::Option(inner),
         ("Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet" | "LinkedList" | "BinaryHeap", [elem, ..]) => {
@@ -100,17 +101,17 @@ pub fn classify(ty: &Type) -> TyKind<'_> {
         },
         ("String" | "str" | "char", []) => TyKind::Str,
         ("f32" | "f64" | "bool", []) => TyKind::NonInteger,
-        ("Bson" | "RawBson" | "RawBsonRef" | "RawBsonBuf", []) => TyKind::Multi { name: path },
+        ("Bson" | "RawBson" | "RawBsonRef" | "RawBsonBuf", []) => TyKind::Multi { name: path() },
         // A bare `Value` may be the user's own type; `serde_json::Value` imported bare is still refused by the
         // missing `BsonSchema` impl.
-        ("Value", []) if path.contains("json") => TyKind::Multi { name: path },
+        ("Value", []) if path().contains("json") => TyKind::Multi { name: path() },
         ("DateTime", [_]) => TyKind::ChronoLike,
         (
             "NaiveDateTime" | "NaiveDate" | "NaiveTime" | "OffsetDateTime" | "PrimitiveDateTime" | "Timestamp"
             | "Zoned" | "SystemTime",
             [],
-        ) if !path.starts_with("bson") => {
-            if name == "Timestamp" && !path.contains("jiff") {
+        ) if !path().starts_with("bson") => {
+            if name == "Timestamp" && !path().contains("jiff") {
                 // `bson::Timestamp` imported bare is a real BSON type.
                 return TyKind::Other;
             }

@@ -336,14 +336,18 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     // Array and string keywords need a stored array or string. The stored type is the converter's (`bson_type`)
     // when there is one; an unknown path (`TyKind::Other`, maybe an alias) is left to a generated const assertion;
     // a refused converter or `mixed` was reported or opted out already.
-    let shown = ty::display(shape);
-    let (array_ok, string_ok, what_it_is) = match source(field) {
-        Source::Fixed(alias) => (Some(alias == "array"), Some(alias == "string"), format!("is stored as `{alias}`")),
-        Source::Mixed => (None, None, String::new()),
+    let (array_ok, string_ok) = match source(field) {
+        Source::Fixed(alias) => (Some(alias == "array"), Some(alias == "string")),
+        Source::Mixed => (None, None),
         Source::Trait => match kind {
-            TyKind::Other => (None, None, String::new()),
-            _ => (Some(is_array), Some(matches!(kind, TyKind::Str)), format!("is `{shown}`")),
+            TyKind::Other => (None, None),
+            _ => (Some(is_array), Some(matches!(kind, TyKind::Str))),
         },
+    };
+    // Rendered only for a message: showing a type costs a round trip to the compiler.
+    let what_it_is = || match source(field) {
+        Source::Fixed(alias) => format!("is stored as `{alias}`"),
+        _ => format!("is `{}`", ty::display(shape)),
     };
     let keywords = [
         (array_ok, "array", a.max_items.as_ref().map(|s| s.tokens.clone()), MAX_ITEMS, rules::ARRAY_KEYWORD),
@@ -356,8 +360,12 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     for (ok, kind_name, tokens, keyword, rule) in keywords {
         if let (Some(false), Some(tokens)) = (ok, tokens) {
             cx.error_spanned_by(
-                tokens, rule,
-                format!("field `{name}`: `{keyword}` applies only to {kind_name} fields, and this field {what_it_is}; remove it"),
+                tokens,
+                rule,
+                format!(
+                    "field `{name}`: `{keyword}` applies only to {kind_name} fields, and this field {}; remove it",
+                    what_it_is()
+                ),
             );
         }
     }
@@ -375,7 +383,6 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
 
 /// Why a value of this kind cannot be stored as one faithful BSON type, and the rule that says so, if it cannot.
 fn type_problem(kind: &TyKind, ty: &syn::Type) -> Option<(Rule, String)> {
-    let shown = ty::display(ty);
     Some(match kind {
         TyKind::Multi { name } => (
             rules::TYPE_ONE_BSON_TYPE,
@@ -396,9 +403,10 @@ fn type_problem(kind: &TyKind, ty: &syn::Type) -> Option<(Rule, String)> {
         TyKind::ChronoLike => (
             rules::DATE_CHRONO,
             format!(
-                "`{shown}` is not written as a BSON date by its own serde impl (chrono writes a string), but dates \
+                "`{}` is not written as a BSON date by its own serde impl (chrono writes a string), but dates \
                  must be stored as BSON dates; use `odm::bson::DateTime`, or add \
-                 `#[serde(with = \"odm::bson::serde_helpers::datetime::FromChrono04DateTime\")]`"
+                 `#[serde(with = \"odm::bson::serde_helpers::datetime::FromChrono04DateTime\")]`",
+                ty::display(ty)
             ),
         ),
         _ => return None,
