@@ -77,12 +77,9 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
     let mut methods = TokenStream::new();
     for (i, f) in stored.iter().enumerate() {
         let Some(method) = f.ident else { continue };
-        let (ty, key, vis, span) = (f.ty, &f.key, f.vis, f.ty_span);
+        let (ty, vis, span) = (f.ty, f.vis, f.ty_span);
         let m = marker_ident(marker(f, fields, &shard, resolved.revision));
-        let doc = match &f.doc {
-            Some(d) => format!("Path to `{}` (stored as `{key}`): {d}", f.rust_name),
-            None => format!("Path to `{}` (stored as `{key}`).", f.rust_name),
-        };
+        let doc = method_doc(f);
         methods.extend(super::text::lexed(&format!(
             "#[doc = {doc:?}] {} fn {method}(&self) ->",
             super::text::vis_text(vis)
@@ -174,13 +171,10 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         emit!(&mut diffs => __out.counter_step(__at, #akey, #ckey, &__old.#cident););
     }
 
-    let mut items = super::text::lexed(&format!(
-        "#[automatically_derived] impl<R, W, A: __OdmAccess> __OdmFields for {name}<R, W, A> {{ \
-         fn from_path(path: __OdmPath<R, W, A>) -> Self {{ {name} {{ path }} }} }} \
-         #[automatically_derived] impl<R, W, A> __OdmDeref for {name}<R, W, A> {{ \
-         type Target = __OdmPath<R, W, A>; fn deref(&self) -> &__OdmPath<R, W, A> {{ &self.path }} }} \
-         #[allow(clippy::wrong_self_convention)] impl<R, W, A: __OdmAccess> {name}<R, W, A>"
-    ));
+    let mut items = fields_impls(&name);
+    items.extend(super::text::lexed(&format!(
+        "#[allow(clippy::wrong_self_convention)] impl<R, W, A: __OdmAccess> {name}<R, W, A>"
+    )));
     items.append(braced(methods));
     if cont.derive == Derive::Model {
         items.extend(super::text::lexed(&format!(
@@ -245,20 +239,19 @@ fn declare_polymorphic(cont: &Container, variants: &[Variant], odm: &TokenStream
 
 /// The `Fields`/`Deref` impls every generated `…Fields` struct has.
 fn fields_impls(name: &syn::Ident) -> TokenStream {
-    quote! {
-        #[automatically_derived]
-        impl<R, W, A: __OdmAccess> __OdmFields for #name<R, W, A> {
-            fn from_path(path: __OdmPath<R, W, A>) -> Self {
-                #name { path }
-            }
-        }
-        #[automatically_derived]
-        impl<R, W, A> __OdmDeref for #name<R, W, A> {
-            type Target = __OdmPath<R, W, A>;
-            fn deref(&self) -> &__OdmPath<R, W, A> {
-                &self.path
-            }
-        }
+    super::text::lexed(&format!(
+        "#[automatically_derived] impl<R, W, A: __OdmAccess> __OdmFields for {name}<R, W, A> {{ \
+         fn from_path(path: __OdmPath<R, W, A>) -> Self {{ {name} {{ path }} }} }} \
+         #[automatically_derived] impl<R, W, A> __OdmDeref for {name}<R, W, A> {{ \
+         type Target = __OdmPath<R, W, A>; fn deref(&self) -> &__OdmPath<R, W, A> {{ &self.path }} }}"
+    ))
+}
+
+/// The doc comment of a field's path method.
+fn method_doc(f: &Field) -> String {
+    match &f.doc {
+        Some(d) => format!("Path to `{}` (stored as `{}`): {d}", f.rust_name, f.key),
+        None => format!("Path to `{}` (stored as `{}`).", f.rust_name, f.key),
     }
 }
 
@@ -266,7 +259,7 @@ fn fields_impls(name: &syn::Ident) -> TokenStream {
 fn field_method(cont: &Container, f: &Field, fields: &[Field], vi: usize, i: usize) -> Option<TokenStream> {
     let ident = cont.ident;
     let method = f.ident?;
-    let (ty, key, vis, span) = (f.ty, &f.key, f.vis, f.ty_span);
+    let (ty, vis, span) = (f.ty, f.vis, f.ty_span);
     let m = marker_ident(marker(f, fields, &[], None));
     let ret = match source(f) {
         Source::Trait => quote_spanned!(span=> __OdmNode<R, #ty, A, #m>),
@@ -283,10 +276,7 @@ fn field_method(cont: &Container, f: &Field, fields: &[Field], vi: usize, i: usi
             ::core::convert::From::from(self.path.__variant_field_with::<#ident, #ty, #m>(#vi, #i, #enc))
         },
     };
-    let doc = match &f.doc {
-        Some(d) => format!("Path to `{}` (stored as `{key}`): {d}", f.rust_name),
-        None => format!("Path to `{}` (stored as `{key}`).", f.rust_name),
-    };
+    let doc = method_doc(f);
     Some(quote! {
         #[doc = #doc]
         #vis fn #method(&self) -> #ret {
