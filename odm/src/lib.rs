@@ -204,10 +204,10 @@ pub mod __private {
         pub use crate::meta::{field as __odm_meta, TypeMeta as __OdmTable};
         pub use crate::model::Model as __OdmModel;
         pub use crate::path::{
-            Access as __OdmAccess, Counted as __OdmCounted, CounterField as __OdmCounterField, FieldNode as __OdmNode,
-            Fields as __OdmFields, IdField as __OdmIdField, Object as __OdmObject, Path as __OdmPath,
-            Plain as __OdmPlain, RevisionField as __OdmRevisionField, Root as __OdmRoot,
-            ShardKeyField as __OdmShardKeyField,
+            generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted,
+            CounterField as __OdmCounterField, FieldNode as __OdmNode, Fields as __OdmFields, IdField as __OdmIdField,
+            Object as __OdmObject, Path as __OdmPath, Plain as __OdmPlain, RevisionField as __OdmRevisionField,
+            Root as __OdmRoot, ShardKeyField as __OdmShardKeyField,
         };
         pub use crate::schema::BsonSchema as __OdmSchema;
         pub use bson::Document as __OdmDocument;

@@ -139,17 +139,31 @@ pub(crate) mod encode {
 
 pub(crate) use encode::encode_schema;
 
-impl<R, W, A> Path<R, W, A> {
-    /// The field at `index` of the table of `S` below this path, encoded by its type. Used by generated code.
-    #[doc(hidden)]
+/// What generated path methods call; reachable only through `odm::__private`, so it is no part of the public API.
+pub(crate) mod generated {
+    use super::types::{IsPath, RootOf};
+    use super::{encode_schema, AsPath, BsonSchema, Fields, Path};
+    use serde::Serialize;
+
+    /// The path of field `index` of `F::Struct` below the path `fields` stands for, encoded by its type, as the node
+    /// the field's method returns: that return type alone fixes the field's type and access marker, so the generated
+    /// body names neither.
     #[inline]
-    pub fn __field<S: BsonSchema, F: BsonSchema + Serialize, FA: Access>(&self, index: usize) -> FieldNode<R, F, A, FA>
+    pub fn at<F, N>(fields: &F, index: usize) -> N
     where
-        A: Access,
+        F: Fields,
+        N: AsPath<RootOf<F>> + From<Path<RootOf<F>, NodeValue<F, N>, <N as AsPath<RootOf<F>>>::Access>>,
+        NodeValue<F, N>: BsonSchema + Serialize,
     {
-        self.__field_with::<S, F, FA>(index, encode_schema::<F>).into()
+        let meta = F::Struct::OBJECT.expect("a derived struct has a field table");
+        IsPath::path(&**fields).field_at(meta, index, encode_schema::<NodeValue<F, N>>).into()
     }
 
+    /// The value type of node `N` below the fields `F`.
+    type NodeValue<F, N> = <N as AsPath<RootOf<F>>>::Value;
+}
+
+impl<R, W, A> Path<R, W, A> {
     /// The field at `index` of the table of `S` below this path, encoded with `enc` (a serde converter, or a
     /// type's own serializer). Used by generated code.
     #[doc(hidden)]

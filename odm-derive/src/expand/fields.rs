@@ -91,7 +91,9 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         let mut body = TokenStream::new();
         match super::encode::converter_encoder(f) {
             None if matches!(source(f), Source::Trait) => {
-                emit!(&mut body => self.path.__field::<#ident, #ty, #m>(#i))
+                // The return type fixes the field's type and marker; the body needs only its index.
+                methods.extend(super::text::lexed(&format!("{{ __odm_at(self, {i}usize) }}")));
+                continue;
             }
             None => emit!(&mut body =>
                 self.path.__field_with::<#ident, #ty, #m>(#i, __odm::encode_value::<#ty>)
@@ -171,7 +173,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         emit!(&mut diffs => __out.counter_step(__at, #akey, #ckey, &__old.#cident););
     }
 
-    let mut items = fields_impls(&name);
+    let mut items = fields_impls(&name, ident);
     items.extend(super::text::lexed(&format!(
         "#[allow(clippy::wrong_self_convention)] impl<R, W, A: __OdmAccess> {name}<R, W, A>"
     )));
@@ -238,9 +240,9 @@ fn declare_polymorphic(cont: &Container, variants: &[Variant], odm: &TokenStream
 }
 
 /// The `Fields`/`Deref` impls every generated `…Fields` struct has.
-fn fields_impls(name: &syn::Ident) -> TokenStream {
+fn fields_impls(name: &syn::Ident, of: &syn::Ident) -> TokenStream {
     super::text::lexed(&format!(
-        "#[automatically_derived] impl<R, W, A: __OdmAccess> __OdmFields for {name}<R, W, A> {{ \
+        "#[automatically_derived] impl<R, W, A: __OdmAccess> __OdmFields for {name}<R, W, A> {{ type Struct = {of}; \
          fn from_path(path: __OdmPath<R, W, A>) -> Self {{ {name} {{ path }} }} }} \
          #[automatically_derived] impl<R, W, A> __OdmDeref for {name}<R, W, A> {{ \
          type Target = __OdmPath<R, W, A>; fn deref(&self) -> &__OdmPath<R, W, A> {{ &self.path }} }}"
@@ -327,7 +329,7 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
     let ident = cont.ident;
     let name = fields_ident(cont);
     let vis = &cont.original.vis;
-    let mut items = fields_impls(&name);
+    let mut items = fields_impls(&name, ident);
     let mut variant_methods = Vec::new();
     for (vi, v) in variants.iter().filter(|v| !v.attrs.skip).enumerate() {
         let method = variant_method(v);
@@ -337,7 +339,7 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
                 let vname = variant_fields_ident(cont, v);
                 let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
                 let methods = stored.iter().enumerate().filter_map(|(i, f)| field_method(cont, f, fields, vi, i));
-                items.extend(fields_impls(&vname));
+                items.extend(fields_impls(&vname, ident));
                 items.extend(quote! {
                     #[automatically_derived]
                     #[allow(clippy::wrong_self_convention)]

@@ -272,17 +272,10 @@ impl<R, W, A> Path<R, W, A> {
         Path { raw: RawPath::default(), enc: encode_value::<W>, _marker: PhantomData }
     }
 
-    /// The field at `index` of `meta` below this path, encoded with `enc`.
+    /// The field at `index` of `meta` below this path, encoded with `enc`. The access marker `B` is the caller's to
+    /// choose (the field's own marker below this path's access).
     #[inline]
-    pub(crate) fn field_at<F, FA: Access>(
-        &self,
-        meta: &'static TypeMeta,
-        index: usize,
-        enc: Encoder<F>,
-    ) -> Path<R, F, A::Child<FA>>
-    where
-        A: Access,
-    {
+    pub(crate) fn field_at<F, B>(&self, meta: &'static TypeMeta, index: usize, enc: Encoder<F>) -> Path<R, F, B> {
         let field = &meta.fields[index];
         let counter = field.counter.and_then(|c| meta.fields.get(c));
         let counter_long = counter.is_some_and(|c| c.ty.kind == BsonKind::Long);
@@ -395,6 +388,8 @@ node! {
 /// A generated `…Fields` struct: one method per field of a derived struct, over the path of the struct itself (which
 /// it dereferences to). Implemented by `#[derive(Model)]` and `#[derive(Embedded)]`.
 pub trait Fields: Deref<Target: IsPath> + Sized {
+    /// The derived type whose fields these are (its field table gives each field's key and options).
+    type Struct: crate::schema::BsonSchema;
     /// The fields over `path`.
     fn from_path(path: Self::Target) -> Self;
 }
