@@ -48,8 +48,16 @@ pub(crate) const KEY_DEPTH: u8 = 8;
             `u64`, and `#[odm(mixed)]` only for fields that really hold several types"
 )]
 pub trait BsonSchema {
-    /// The type family, for compile-time assertions.
-    const KIND: BsonKind;
+    /// The type family, for compile-time assertions. Provided for a derived struct (a document, read from
+    /// [`Self::OBJECT`]); every other implementation sets it, and a build that evaluates the provided one on a type
+    /// without a field table fails.
+    const KIND: BsonKind = match Self::OBJECT {
+        Some(_) => BsonKind::Object,
+        None => panic!(
+            "a hand-written `BsonSchema` impl without a field table (`OBJECT`) must set `KIND`, the BSON type family \
+             of its values (e.g. `const KIND: odm::BsonKind = odm::BsonKind::Double;`)"
+        ),
+    };
 
     /// For an array, the kind of its elements (a TTL index may expire on an array of dates); `None` otherwise.
     const ITEM_KIND: Option<BsonKind> = None;

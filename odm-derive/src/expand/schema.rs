@@ -96,9 +96,8 @@ fn table_impl(ident: &syn::Ident, table: TokenStream, extra: TokenStream) -> Tok
     let mut object = TokenStream::new();
     emit!(&mut object => &);
     object.extend(table);
-    let mut body = super::text::lexed(
-        "const KIND: __OdmKind = __OdmKind::Object; const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome",
-    );
+    // `KIND` is provided (`Object`, from the table).
+    let mut body = super::text::lexed("const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome");
     body.append(Group::new(Delimiter::Parenthesis, object));
     emit!(&mut body => ;);
     body.extend(extra);
