@@ -1298,6 +1298,52 @@ fn run_time_keys_are_checked_at_any_depth() {
     assert_eq!(built.update, doc! { "$set": { "g.ok": { "fine": 1 } } });
 }
 
+/// Fields whose names clippy's `wrong_self_convention` reads as conversions: their path methods take `&self` like
+/// every other. The derive emits no `allow` for that lint (each lint attribute costs every build); the workspace's
+/// `clippy -D warnings` over this file checks the lint stays quiet on generated methods.
+#[derive(Embedded, Serialize, Deserialize, Clone, Debug, PartialEq)]
+struct Shipment {
+    #[serde(rename = "ia")]
+    is_active: bool,
+    #[serde(rename = "tc")]
+    to_city: String,
+    #[serde(rename = "fw")]
+    from_warehouse: String,
+    #[serde(rename = "is")]
+    into_stock: bool,
+    #[serde(rename = "ao")]
+    as_of: DateTime,
+}
+
+#[derive(Model, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[odm(collection = "ship_route")]
+struct Route {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "s")]
+    shipment: Shipment,
+    #[serde(rename = "to")]
+    to_port: String,
+}
+
+#[test]
+fn paths_of_fields_named_like_conversions() {
+    let f = Route::fields();
+    let when = DateTime::from_millis(0);
+    let filter = Filter::all_of([
+        f.shipment().is_active().eq(true),
+        f.shipment().to_city().eq("Oslo"),
+        f.shipment().from_warehouse().eq("W1"),
+        f.shipment().into_stock().eq(false),
+        f.shipment().as_of().eq(when),
+        f.to_port().eq("Bergen"),
+    ]);
+    assert_eq!(
+        filter.into_document().unwrap(),
+        doc! { "s.ia": true, "s.tc": "Oslo", "s.fw": "W1", "s.is": false, "s.ao": when, "to": "Bergen" }
+    );
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Case-normalized text and validation
 

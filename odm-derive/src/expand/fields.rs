@@ -174,9 +174,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
     }
 
     let mut items = fields_impls(&name, ident);
-    items.extend(super::text::lexed(&format!(
-        "#[allow(clippy::wrong_self_convention)] impl<R, W, A: __OdmAccess> {name}<R, W, A>"
-    )));
+    items.extend(super::text::lexed(&format!("impl<R, W, A: __OdmAccess> {name}<R, W, A>")));
     items.append(braced(methods));
     if cont.derive == Derive::Model {
         items.extend(super::text::lexed(&format!(
@@ -342,7 +340,6 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
                 items.extend(fields_impls(&vname, ident));
                 items.extend(quote! {
                     #[automatically_derived]
-                    #[allow(clippy::wrong_self_convention)]
                     impl<R, W, A: __OdmAccess> #vname<R, W, A> {
                         #(#methods)*
                     }
@@ -379,7 +376,6 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
     variant_methods.extend(common_fields(cont, variants));
     items.extend(quote! {
         #[automatically_derived]
-        #[allow(clippy::wrong_self_convention)]
         impl<R, W, A: __OdmAccess> #name<R, W, A> {
             #(#variant_methods)*
         }
