@@ -7,15 +7,21 @@ crates live in a scratch workspace under `target/compile-cost/` (its own target 
 built once and the figure counts only the models' crate).
 
 Wall time is what a user waits; CPU time (user + system of cargo and rustc) is the steadier of the two on a busy
-machine. Both are printed.
+machine. Both are printed. On a shared machine both still move by a few percent between runs, more than one change
+to the derive usually saves; `--instructions` also counts the instructions of the compiler's own run on each crate
+(under valgrind's cachegrind, as after a `touch` with the incremental state warm), which repeat to within a
+fraction of a percent and so show such a change. They leave out cargo's own work (about 0.06 s more for the odm
+crate's larger dependency tree), so their ratio is below the wall-time one.
 
-Usage: python3 scripts/compile_cost.py [--models 100] [--rounds 7]
+Usage: python3 scripts/compile_cost.py [--models 100] [--rounds 7] [--instructions]
 """
 
 import argparse
 import os
 import pathlib
 import resource
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -96,10 +102,38 @@ def check(base: pathlib.Path, crate: str) -> tuple[float, float]:
     return wall, cpu
 
 
+def rustc_command(base: pathlib.Path, crate: str) -> list[str]:
+    """The compiler invocation cargo runs for `crate` (from `cargo check -v` after a touch, which also leaves the
+    incremental state warm)."""
+    (base / crate / "src" / "lib.rs").touch()
+    env = dict(os.environ, CARGO_TARGET_DIR=str(base / "target"), CARGO_TERM_COLOR="never")
+    out = subprocess.run(["cargo", "check", "-v", "-p", crate], cwd=base, env=env, check=True,
+                         capture_output=True, text=True)
+    for line in out.stderr.splitlines():
+        line = line.strip()
+        if line.startswith("Running `") and f"--crate-name {crate} " in line:
+            return shlex.split(line[len("Running `"):-1])
+    raise SystemExit(f"compile_cost: no compiler invocation for {crate} in `cargo check -v` output")
+
+
+def instructions(base: pathlib.Path, crate: str) -> int:
+    """Instructions of the compiler's run on `crate` after a touch, incremental state warm."""
+    cmd = rustc_command(base, crate)
+    (base / crate / "src" / "lib.rs").touch()
+    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *cmd],
+                         cwd=base, capture_output=True, text=True)
+    for line in out.stderr.splitlines():
+        if "I   refs:" in line or "I refs:" in line:
+            return int(line.split(":")[-1].strip().replace(",", ""))
+    raise SystemExit(f"compile_cost: valgrind gave no instruction count for {crate}:\n{out.stderr[-2000:]}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the compiler's instructions on each crate (needs valgrind)")
     args = parser.parse_args()
     base = ROOT / "target" / "compile-cost"
     write_workspace(base, args.models)
@@ -120,6 +154,13 @@ def main() -> int:
         print(f"{name}: odm derives median {odm:.2f} s [{fmt(t['odm_models'])}]")
         print(f"{name}: serde derives only median {serde:.2f} s [{fmt(t['serde_models'])}]")
         print(f"{name} ratio (median): {odm / serde:.2f}x")
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("instructions: valgrind is not on PATH; skipped")
+            return 0
+        odm, serde = instructions(base, "odm_models"), instructions(base, "serde_models")
+        print(f"instructions (compiler alone): odm derives {odm:,}, serde derives only {serde:,}, "
+              f"ratio {odm / serde:.3f}x")
     return 0
 
 
