@@ -151,7 +151,7 @@ pub(crate) mod generated {
     #[inline]
     pub fn at<F, N>(fields: &F, index: usize) -> N
     where
-        F: Fields,
+        F: Fields<Struct: BsonSchema>,
         N: AsPath<RootOf<F>> + From<Path<RootOf<F>, NodeValue<F, N>, <N as AsPath<RootOf<F>>>::Access>>,
         NodeValue<F, N>: BsonSchema + Serialize,
     {

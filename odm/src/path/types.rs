@@ -389,7 +389,7 @@ node! {
 /// it dereferences to). Implemented by `#[derive(Model)]` and `#[derive(Embedded)]`.
 pub trait Fields: Deref<Target: IsPath> + Sized {
     /// The derived type whose fields these are (its field table gives each field's key and options).
-    type Struct: crate::schema::BsonSchema;
+    type Struct;
     /// The fields over `path`.
     fn from_path(path: Self::Target) -> Self;
 }
