@@ -89,10 +89,15 @@ def write_workspace(base: pathlib.Path, models: int) -> None:
         (base / "Cargo.lock").write_text(lock.read_text())
 
 
+def cargo_env(base: pathlib.Path) -> dict[str, str]:
+    """The environment of every cargo run on the scratch workspace (its own target directory)."""
+    return dict(os.environ, CARGO_TARGET_DIR=str(base / "target"), CARGO_TERM_COLOR="never")
+
+
 def check(base: pathlib.Path, crate: str) -> tuple[float, float]:
     """Wall time and CPU time (user + system, of cargo and rustc) of one `cargo check` after a touch."""
     (base / crate / "src" / "lib.rs").touch()
-    env = dict(os.environ, CARGO_TARGET_DIR=str(base / "target"), CARGO_TERM_COLOR="never")
+    env = cargo_env(base)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(["cargo", "check", "-q", "-p", crate], cwd=base, env=env, check=True)
@@ -106,8 +111,7 @@ def rustc_command(base: pathlib.Path, crate: str) -> list[str]:
     """The compiler invocation cargo runs for `crate` (from `cargo check -v` after a touch, which also leaves the
     incremental state warm)."""
     (base / crate / "src" / "lib.rs").touch()
-    env = dict(os.environ, CARGO_TARGET_DIR=str(base / "target"), CARGO_TERM_COLOR="never")
-    out = subprocess.run(["cargo", "check", "-v", "-p", crate], cwd=base, env=env, check=True,
+    out = subprocess.run(["cargo", "check", "-v", "-p", crate], cwd=base, env=cargo_env(base), check=True,
                          capture_output=True, text=True)
     for line in out.stderr.splitlines():
         line = line.strip()

@@ -90,10 +90,9 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         }
         let mut body = TokenStream::new();
         match super::encode::converter_encoder(f) {
+            // The return type fixes the field's type and marker; the body needs only its index.
             None if matches!(source(f), Source::Trait) => {
-                // The return type fixes the field's type and marker; the body needs only its index.
-                methods.extend(super::text::lexed(&format!("{{ __odm_at(self, {i}usize) }}")));
-                continue;
+                body = super::text::lexed(&format!("__odm_at(self, {i}usize)"))
             }
             None => emit!(&mut body =>
                 self.path.__field_with::<#ident, #ty, #m>(#i, __odm::encode_value::<#ty>)
