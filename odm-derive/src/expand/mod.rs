@@ -32,20 +32,41 @@ mod schema;
 mod text;
 mod version;
 
-use crate::internals::ast::{Container, Derive};
+use crate::internals::ast::{Container, Data, Derive};
 use crate::internals::resolve::Resolved;
-use proc_macro2::{Delimiter, Group, TokenStream};
-use quote::{quote, TokenStreamExt};
+use proc_macro2::{Delimiter, TokenStream};
+use quote::quote;
+use std::fmt::Write;
+use text::Code;
 
-/// The generated items of a type that passed every rule: reads the IR and the resolved model only.
+/// The generated items of a type that passed every rule: reads the IR and the resolved model only. A struct's
+/// items are written as text with the spanned parts spliced in ([`text::Code`]); enums and newtypes build tokens.
 pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> TokenStream {
-    let (field_items, schema_extra) = fields::expand(cont, resolved);
-    let mut out = fields::declare(cont, odm);
-    let schema_impl = schema::expand(cont, odm, schema_extra);
-    let model_impl = if cont.derive == Derive::Model { model::expand(cont, resolved, odm) } else { TokenStream::new() };
-    let asserts = asserts::expand(cont, resolved);
-    wrap_into(&mut out, odm, [schema_impl, model_impl, asserts, field_items]);
-    out
+    let odm_text = odm_text(cont, odm);
+    let mut code = Code::new();
+    if let Data::Struct(fields) = &cont.data {
+        fields::declare_struct(&mut code, cont, &odm_text);
+        open_const(&mut code, &odm_text);
+        schema::struct_impl(&mut code, cont, fields, resolved);
+        if cont.derive == Derive::Model {
+            model::expand(&mut code, cont, resolved);
+        }
+        code.tokens(asserts::expand(cont, resolved));
+        fields::struct_items(&mut code, cont, fields, resolved);
+    } else {
+        let (field_items, schema_extra) = fields::expand(cont);
+        code.tokens(fields::declare(cont, odm));
+        open_const(&mut code, &odm_text);
+        code.tokens(schema::expand(cont, odm, schema_extra));
+        if cont.derive == Derive::Model {
+            model::expand(&mut code, cont, resolved);
+        }
+        code.tokens(asserts::expand(cont, resolved));
+        code.tokens(field_items);
+    }
+    code.close();
+    code.text(";");
+    code.finish()
 }
 
 /// The path generated code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.
@@ -56,23 +77,32 @@ pub fn odm_path(cont: Option<&Container>) -> TokenStream {
     }
 }
 
-/// Everything generated lives in an anonymous const, so helper items never clash with the user's names.
-fn wrap(odm: &TokenStream, body: TokenStream) -> TokenStream {
-    let mut out = TokenStream::new();
-    wrap_into(&mut out, odm, [body]);
-    out
+/// [`odm_path`] as text (rendering tokens is a round trip to the compiler, so the usual `::odm` is written out).
+fn odm_text(cont: &Container, odm: &TokenStream) -> String {
+    match cont.attrs.crate_path {
+        Some(_) => odm.to_string(),
+        None => "::odm".to_owned(),
+    }
 }
 
-/// [`wrap`], appending to `out` (the parts are joined in one step).
-fn wrap_into<const N: usize>(out: &mut TokenStream, odm: &TokenStream, parts: [TokenStream; N]) {
-    let odm = odm.to_string();
-    let mut body = text::lexed(&format!("use {odm}::__private as __odm; use {odm}::__private::names::*;"));
-    body.extend(parts);
-    out.extend(text::lexed(
+/// Opens the anonymous const everything generated lives in, so helper items never clash with the user's names;
+/// the caller closes it (`}` and `;`).
+fn open_const(code: &mut Code, odm: &str) {
+    code.text(
         "#[doc(hidden)] #[allow(non_upper_case_globals, unused_qualifications, unused_imports, clippy::all)] const _: () =",
-    ));
-    out.append(Group::new(Delimiter::Brace, body));
-    emit!(out => ;);
+    );
+    code.open(Delimiter::Brace);
+    let _ = write!(code, "use {odm}::__private as __odm; use {odm}::__private::names::*; ");
+}
+
+/// `body` inside the anonymous const of [`open_const`].
+fn wrap(odm: &TokenStream, body: TokenStream) -> TokenStream {
+    let mut code = Code::new();
+    open_const(&mut code, &odm.to_string());
+    code.tokens(body);
+    code.close();
+    code.text(";");
+    code.finish()
 }
 
 /// Placeholder impls emitted beside the errors (thiserror's `fallback.rs` idea). When serde's derive fails on the

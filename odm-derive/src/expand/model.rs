@@ -1,11 +1,14 @@
 //! `impl Model`: collection name, database and validation settings of a collection model.
 
+use super::text::Code;
 use crate::internals::ast::{Container, Data, Style};
 use crate::internals::resolve::Resolved;
-use proc_macro2::TokenStream;
+use proc_macro2::{Delimiter, TokenStream};
 use quote::quote;
+use std::fmt::Write;
 
-pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> TokenStream {
+/// Writes `impl Model` (and the items beside it: variant impls, index and version assertions).
+pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
     let ident = cont.ident;
     let a = &cont.attrs;
     let collection = a.collection.as_ref().map(|c| c.value.clone()).unwrap_or_default();
@@ -98,18 +101,16 @@ pub fn expand(cont: &Container, resolved: &Resolved, _odm: &TokenStream) -> Toke
     }
     let variant_impls = variant_impls(cont);
     let (version_items, version_asserts) = super::version::expand(cont);
-    quote! {
-        #variant_impls
-        #index_asserts
-        #version_asserts
-        #[automatically_derived]
-        impl __OdmModel for #ident {
-            const COLLECTION: &'static str = #collection;
-            #items
-            #index_items
-            #version_items
-        }
-    }
+    code.tokens(variant_impls);
+    code.tokens(index_asserts);
+    code.tokens(version_asserts);
+    let _ = write!(code, "#[automatically_derived] impl __OdmModel for {ident} ");
+    code.open(Delimiter::Brace);
+    let _ = write!(code, "const COLLECTION: &'static str = {collection:?}; ");
+    code.tokens(items);
+    code.tokens(index_items);
+    code.tokens(version_items);
+    code.close();
 }
 
 /// `impl VariantOf<Model>` for the struct each newtype variant of a polymorphic model wraps, when no other variant

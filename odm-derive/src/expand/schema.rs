@@ -1,9 +1,13 @@
 //! `impl BsonSchema`: the validator fragment, field metadata and counter checks of a struct or enum.
 
+use super::text::Code;
 use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
+use crate::internals::resolve::Resolved;
 use crate::internals::source::{source, Source};
+use crate::internals::ty;
 use proc_macro2::{Delimiter, Group, TokenStream};
 use quote::{quote, quote_spanned, TokenStreamExt};
+use std::fmt::Write;
 
 fn opt_str(s: Option<&String>) -> TokenStream {
     match s {
@@ -90,6 +94,84 @@ fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
     }
 }
 
+/// `impl BsonSchema` of a struct, as text with its field types spliced in where errors may point at them: the
+/// field table (the provided items read it; `KIND` is provided, `Object`), `type Node` and `diff`.
+pub fn struct_impl(code: &mut Code, cont: &Container, fields: &[Field], resolved: &Resolved) {
+    let ident = cont.ident;
+    let _ = write!(code, "#[automatically_derived] impl __OdmSchema for {ident} ");
+    code.open(Delimiter::Brace);
+    code.text("const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome");
+    code.open(Delimiter::Parenthesis);
+    let _ = write!(code, "&__OdmTable::new");
+    code.open(Delimiter::Parenthesis);
+    let _ = write!(code, "{:?}, &", ident.to_string());
+    code.open(Delimiter::Bracket);
+    entries_text(code, fields);
+    code.close();
+    code.close();
+    let mut flags = String::new();
+    container_flags_text(cont, &mut flags);
+    if cont.derive == Derive::Model {
+        flags.push_str(".model()");
+    }
+    if let Some(tag) = &cont.attrs.tag {
+        // serde writes the tag first, holding the struct's serialized name.
+        let value = cont.attrs.rename.as_ref().map_or_else(|| cont.ident.to_string(), |r| r.value.clone());
+        let _ = write!(flags, ".tagged({:?}, {value:?})", tag.value);
+    }
+    code.text(&flags);
+    code.close();
+    code.text(";");
+    super::fields::schema_items(code, cont, fields, resolved);
+    code.close();
+}
+
+/// `closed`/`open` and the description of the type, as builder calls on its table.
+fn container_flags_text(cont: &Container, out: &mut String) {
+    if cont.attrs.closed.is_some() {
+        out.push_str(".closed(true)");
+    } else if cont.attrs.open.is_some() {
+        out.push_str(".closed(false)");
+    }
+    if let Some(doc) = &cont.doc {
+        let _ = write!(out, ".describe({doc:?})");
+    }
+}
+
+/// The entries of a struct's field table (see [`entries`]), as text with the field types spliced in where errors
+/// may point at them.
+fn entries_text(code: &mut Code, fields: &[Field]) {
+    let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
+    for f in &stored {
+        let (name, key, ty) = (&f.rust_name, &f.key, f.ty);
+        match source(f) {
+            Source::Trait => match ty::certain_text(ty) {
+                Some(t) => {
+                    let _ = write!(code, "__odm_meta({name:?}, {key:?}, &<{t} as __OdmSchema>::FIELD_TYPE)");
+                }
+                None => {
+                    code.text("__odm_meta");
+                    code.open(Delimiter::Parenthesis);
+                    let _ = write!(code, "{name:?}, {key:?}, ");
+                    code.tokens(quote_spanned!(f.ty_span=> &<#ty as __OdmSchema>::FIELD_TYPE));
+                    code.close();
+                }
+            },
+            Source::Fixed(alias) => {
+                let kind = alias_kind_name(&alias);
+                let _ = write!(
+                    code,
+                    "__odm_meta({name:?}, {key:?}, &__odm::FieldType::fixed(__OdmKind::{kind})).fixed({alias:?})"
+                );
+            }
+            Source::Mixed => {
+                let _ = write!(code, "__odm_meta({name:?}, {key:?}, &__odm::FieldType::MIXED)");
+            }
+        }
+        code.text(&entry_calls(f, fields, &stored));
+    }
+}
+
 /// `impl BsonSchema` of a type described by its field table (a struct, or a polymorphic model's variants): the
 /// provided items read the table.
 fn table_impl(ident: &syn::Ident, table: TokenStream, extra: TokenStream) -> TokenStream {
@@ -110,7 +192,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
     let ident = cont.ident;
     let desc = opt_str(cont.doc.as_ref());
     match &cont.data {
-        Data::Struct(fields) => table_impl(ident, table(cont, fields), extra),
+        Data::Struct(_) => unreachable!("a struct's impl is written by `struct_impl`"),
         Data::Newtype(field) => {
             let ty = field.ty;
             let schema_fns = schema_fns(cont, field_schema(field));
@@ -252,30 +334,6 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStre
     }
 }
 
-/// The field table of a struct (`odm::meta::TypeMeta`): one entry per stored field, in declaration order, with
-/// what its type and attributes say; the struct's schema, counter checks, typed paths and other derives' nested
-/// index paths all read it.
-fn table(cont: &Container, fields: &[Field]) -> TokenStream {
-    let name = cont.ident.to_string();
-    let mut args = TokenStream::new();
-    emit!(&mut args => #name, &);
-    args.append(Group::new(Delimiter::Bracket, entries(fields)));
-    let mut table = TokenStream::new();
-    emit!(&mut table => __OdmTable::new);
-    table.append(Group::new(Delimiter::Parenthesis, args));
-    container_flags(cont, &mut table);
-    if cont.derive == Derive::Model {
-        emit!(&mut table => .model());
-    }
-    if let Some(tag) = &cont.attrs.tag {
-        // serde writes the tag first, holding the struct's serialized name.
-        let tag = &tag.value;
-        let value = cont.attrs.rename.as_ref().map_or_else(|| cont.ident.to_string(), |r| r.value.clone());
-        emit!(&mut table => .tagged(#tag, #value));
-    }
-    table
-}
-
 /// `closed`/`open` and the description of the type, on its table.
 fn container_flags(cont: &Container, table: &mut TokenStream) {
     if cont.attrs.closed.is_some() {
@@ -326,7 +384,6 @@ fn entries(fields: &[Field]) -> TokenStream {
     let mut out = TokenStream::new();
     for f in &stored {
         let (name, key, ty, span) = (&f.rust_name, &f.key, f.ty, f.ty_span);
-        let a = &f.attrs;
         match source(f) {
             Source::Trait => {
                 let mut args = TokenStream::new();
@@ -341,45 +398,50 @@ fn entries(fields: &[Field]) -> TokenStream {
             }
             Source::Mixed => emit!(&mut out => __odm_meta(#name, #key, &__odm::FieldType::MIXED)),
         }
-        // The builder calls after the entry, as one piece of text.
-        let mut calls = String::new();
-        if !f.is_always_written() {
-            calls.push_str(".optional()");
-        }
-        if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name))
-        {
-            calls.push_str(&format!(".counter({i}usize)"));
-        }
-        if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
-            calls.push_str(&format!(".keep_last({}u32)", n.value as u32));
-        }
-        let keywords: Vec<String> = [
-            (&a.min_items, "minItems"),
-            (&a.max_items, "maxItems"),
-            (&a.min_len, "minLength"),
-            (&a.max_len, "maxLength"),
-        ]
-        .into_iter()
-        .filter_map(|(attr, keyword)| Some(format!("({keyword:?}, {}i64)", attr.as_ref()?.value as i64)))
-        .collect();
-        if !keywords.is_empty() {
-            calls.push_str(&format!(".keywords(&[{}])", keywords.join(", ")));
-        }
-        if a.nullable.is_some() {
-            calls.push_str(".nullable()");
-        }
-        if let Some(doc) = &f.doc {
-            calls.push_str(&format!(".describe({doc:?})"));
-        }
-        calls.push(',');
-        out.extend(super::text::lexed(&calls));
+        out.extend(super::text::lexed(&entry_calls(f, fields, &stored)));
     }
     out
 }
 
+/// The builder calls after a table entry (optional, counter, bounds, …) and the comma, as one piece of text.
+fn entry_calls(f: &Field, fields: &[Field], stored: &[&Field]) -> String {
+    let a = &f.attrs;
+    let mut calls = String::new();
+    if !f.is_always_written() {
+        calls.push_str(".optional()");
+    }
+    if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name)) {
+        calls.push_str(&format!(".counter({i}usize)"));
+    }
+    if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
+        calls.push_str(&format!(".keep_last({}u32)", n.value as u32));
+    }
+    let keywords: Vec<String> =
+        [(&a.min_items, "minItems"), (&a.max_items, "maxItems"), (&a.min_len, "minLength"), (&a.max_len, "maxLength")]
+            .into_iter()
+            .filter_map(|(attr, keyword)| Some(format!("({keyword:?}, {}i64)", attr.as_ref()?.value as i64)))
+            .collect();
+    if !keywords.is_empty() {
+        calls.push_str(&format!(".keywords(&[{}])", keywords.join(", ")));
+    }
+    if a.nullable.is_some() {
+        calls.push_str(".nullable()");
+    }
+    if let Some(doc) = &f.doc {
+        calls.push_str(&format!(".describe({doc:?})"));
+    }
+    calls.push(',');
+    calls
+}
+
 /// The `BsonKind` variant of a `bsonType` alias a converter or `#[odm(bson_type)]` fixes.
 pub fn alias_kind(alias: &str) -> syn::Ident {
-    let kind = match alias {
+    syn::Ident::new(alias_kind_name(alias), proc_macro2::Span::call_site())
+}
+
+/// The name of [`alias_kind`]'s variant.
+fn alias_kind_name(alias: &str) -> &'static str {
+    match alias {
         "int" => "Int",
         "long" => "Long",
         "double" => "Double",
@@ -393,6 +455,5 @@ pub fn alias_kind(alias: &str) -> syn::Ident {
         "object" => "Object",
         "array" => "Array",
         _ => "Other",
-    };
-    syn::Ident::new(kind, proc_macro2::Span::call_site())
+    }
 }

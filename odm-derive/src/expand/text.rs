@@ -1,7 +1,7 @@
 //! Generated code written as text: the fixed parts of the output, lexed by the compiler in one call.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Delimiter, Group, TokenStream};
+use quote::{quote, TokenStreamExt};
 
 /// Tokens whose spans do not matter (names the derive makes up, runtime items, literals), lexed by the compiler
 /// from one string. Inside a derive (a debug build under `cargo check`) every token built apart costs several
@@ -22,5 +22,106 @@ pub fn vis_text(vis: &syn::Visibility) -> String {
         syn::Visibility::Public(_) => "pub".to_owned(),
         syn::Visibility::Inherited => String::new(),
         syn::Visibility::Restricted(_) => quote!(#vis).to_string(),
+    }
+}
+
+/// Generated code as it is written: text, lexed in as few calls as the spanned parts allow. Spanned tokens
+/// ([`Code::tokens`]) are spliced between runs of text; a group ([`Code::open`] … [`Code::close`]) becomes a real
+/// token group only when something was spliced into it, and is otherwise plain text of its parent.
+pub struct Code {
+    frames: Vec<Frame>,
+}
+
+struct Frame {
+    delim: Delimiter,
+    text: String,
+    done: TokenStream,
+    spliced: bool,
+}
+
+impl Frame {
+    fn new(delim: Delimiter) -> Self {
+        Frame { delim, text: String::new(), done: TokenStream::new(), spliced: false }
+    }
+
+    /// Moves the pending text into the tokens.
+    fn flush(&mut self) {
+        if !self.text.trim().is_empty() {
+            // Whole streams (`Extend<TokenStream>`): extending by a stream's trees would take them apart one by one.
+            self.done.extend(std::iter::once(lexed(&self.text)));
+        }
+        self.text.clear();
+    }
+}
+
+impl Code {
+    pub fn new() -> Self {
+        Code { frames: vec![Frame::new(Delimiter::None)] }
+    }
+
+    fn top(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("the outermost frame stays")
+    }
+
+    /// Appends source text (whole tokens; a space is added after it).
+    pub fn text(&mut self, src: &str) {
+        let top = self.top();
+        top.text.push_str(src);
+        top.text.push(' ');
+    }
+
+    /// Splices tokens whose spans matter.
+    pub fn tokens(&mut self, tokens: TokenStream) {
+        if tokens.is_empty() {
+            return;
+        }
+        let top = self.top();
+        top.flush();
+        top.done.extend(std::iter::once(tokens));
+        top.spliced = true;
+    }
+
+    /// Opens a `{`, `(` or `[` group.
+    pub fn open(&mut self, delim: Delimiter) {
+        self.frames.push(Frame::new(delim));
+    }
+
+    /// Closes the group [`Code::open`] opened last.
+    pub fn close(&mut self) {
+        let mut frame = self.frames.pop().expect("a group is open");
+        if frame.spliced {
+            frame.flush();
+            let group = Group::new(frame.delim, frame.done);
+            let mut one = TokenStream::new();
+            one.append(group);
+            self.tokens(one);
+            return;
+        }
+        let (open, close) = match frame.delim {
+            Delimiter::Brace => ("{", "}"),
+            Delimiter::Parenthesis => ("(", ")"),
+            Delimiter::Bracket => ("[", "]"),
+            Delimiter::None => ("", ""),
+        };
+        let top = self.top();
+        top.text.push_str(open);
+        top.text.push_str(&frame.text);
+        top.text.push_str(close);
+        top.text.push(' ');
+    }
+
+    /// The tokens written.
+    pub fn finish(mut self) -> TokenStream {
+        assert_eq!(self.frames.len(), 1, "every group is closed");
+        let mut top = self.frames.pop().expect("the outermost frame stays");
+        top.flush();
+        top.done
+    }
+}
+
+impl std::fmt::Write for Code {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.top().text.push_str(s);
+        Ok(())
     }
 }

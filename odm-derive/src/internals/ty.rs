@@ -166,6 +166,49 @@ pub fn is_known_scalar(ty: &Type) -> bool {
     }
 }
 
+/// The type as source text when its tokens alone make `BsonSchema` certain: std scalars, `bson` types named by
+/// their full path (`bson::oid::ObjectId`, `odm::bson::DateTime`), and `Option`, `Box` or `Vec` of those. No
+/// error can point at such a type, so generated code may name it without the field's span (and at less cost:
+/// text instead of tokens). `None` for anything else, the user's own types included.
+pub fn certain_text(ty: &Type) -> Option<String> {
+    let Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let segs = &p.path.segments;
+    let last = segs.last()?;
+    if segs.len() == 1 {
+        let name = last.ident.to_string();
+        let args = type_args(last);
+        return match (name.as_str(), args.as_slice()) {
+            ("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "f32" | "f64" | "bool" | "char" | "String", [])
+                if last.arguments.is_none() && p.path.leading_colon.is_none() =>
+            {
+                Some(name)
+            }
+            ("Option" | "Box" | "Vec", [inner]) => Some(format!("{name}<{}>", certain_text(inner)?)),
+            _ => None,
+        };
+    }
+    if segs.iter().any(|s| !s.arguments.is_none()) {
+        return None;
+    }
+    let names: Vec<String> = segs.iter().map(|s| s.ident.to_string()).collect();
+    let rest = match names.first().map(String::as_str) {
+        Some("bson") => &names[1..],
+        Some("odm") if names.get(1).is_some_and(|n| n == "bson") => &names[2..],
+        _ => return None,
+    };
+    let known = matches!(
+        rest.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        ["oid", "ObjectId"]
+            | ["DateTime" | "Decimal128" | "Binary" | "Uuid" | "Timestamp" | "Document"]
+            | ["datetime", "DateTime"]
+    );
+    let lead = if p.path.leading_colon.is_some() { "::" } else { "" };
+    known.then(|| format!("{lead}{}", names.join("::")))
+}
+
 /// For a field typed `Version<…>` (odm's version field): `Some` with the number when it is written as a literal
 /// (`Version<3>`), `Some(None)` for another argument (a const or an alias: asserted on its real type).
 pub fn version_arg(ty: &Type) -> Option<Option<u64>> {
@@ -216,6 +259,26 @@ mod tests {
         assert!(matches!(classify(&t("odm::bson::Timestamp")), TyKind::Other));
         assert!(matches!(classify(&t("u64")), TyKind::Unfaithful { .. }));
         assert!(matches!(classify(&t("f64")), TyKind::NonInteger));
+    }
+
+    #[test]
+    fn certain_types_as_text() {
+        let t = |s: &str| -> Type { syn::parse_str(s).unwrap() };
+        for (src, text) in [
+            ("i32", "i32"),
+            ("Option < String >", "Option<String>"),
+            ("Vec<Box<f64>>", "Vec<Box<f64>>"),
+            ("bson::oid::ObjectId", "bson::oid::ObjectId"),
+            ("::odm::bson::DateTime", "::odm::bson::DateTime"),
+            ("Option<bson::Document>", "Option<bson::Document>"),
+        ] {
+            assert_eq!(certain_text(&t(src)).as_deref(), Some(text), "{src}");
+        }
+        for other in
+            ["Line", "ObjectId", "Vec<Line>", "std::string::String", "bson::Foo", "HashMap<String, i32>", "::i32"]
+        {
+            assert_eq!(certain_text(&t(other)), None, "{other}");
+        }
     }
 
     #[test]

@@ -165,9 +165,35 @@ fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Sp<RenameRule>> {
     }
 }
 
+/// The string of an attribute written exactly `#[…(key = "value")]`, read straight from its three tokens. Most
+/// serde attributes on stored fields are a lone `rename`; syn's meta parser costs several times more for them,
+/// for every field of every derived type.
+fn lone_str(attr: &syn::Attribute, key: Symbol) -> Option<LitStr> {
+    use proc_macro2::TokenTree;
+    let syn::Meta::List(list) = &attr.meta else { return None };
+    let mut tokens = list.tokens.clone().into_iter();
+    let (Some(TokenTree::Ident(k)), Some(TokenTree::Punct(eq)), Some(TokenTree::Literal(lit)), None) =
+        (tokens.next(), tokens.next(), tokens.next(), tokens.next())
+    else {
+        return None;
+    };
+    if k != key || eq.as_char() != '=' {
+        return None;
+    }
+    match syn::Lit::new(lit) {
+        syn::Lit::Str(s) if s.suffix().is_empty() => Some(s),
+        _ => None,
+    }
+}
+
 /// Parses every `#[name(...)]` attribute in `attrs` with `f`, reporting parse errors and moving on.
-fn each_nested(cx: &Ctxt, attrs: &[syn::Attribute], name: Symbol, mut f: impl FnMut(&ParseNestedMeta)) {
-    for attr in attrs.iter().filter(|a| a.path() == name) {
+fn each_nested<'a>(
+    cx: &Ctxt,
+    attrs: impl IntoIterator<Item = &'a syn::Attribute>,
+    name: Symbol,
+    mut f: impl FnMut(&ParseNestedMeta),
+) {
+    for attr in attrs.into_iter().filter(|a| a.path() == name) {
         if let syn::Meta::List(list) = &attr.meta {
             if list.tokens.is_empty() {
                 continue;
@@ -611,7 +637,14 @@ impl Field {
         let mut skip_serializing_if = Attr::serde(cx, SKIP_SERIALIZING_IF);
         let mut converter = Attr::serde(cx, WITH);
         let mut serialize_fn = None;
-        each_nested(cx, attrs, SERDE, |meta| {
+        let mut rest = Vec::with_capacity(attrs.len());
+        for attr in attrs {
+            match (attr.path() == SERDE).then(|| lone_str(attr, RENAME)).flatten() {
+                Some(l) => rename.set(&l, l.value()),
+                None => rest.push(attr),
+            }
+        }
+        each_nested(cx, rest, SERDE, |meta| {
             let p = &meta.path;
             if p == RENAME {
                 if let Some(l) = ser_name(cx, meta) {
