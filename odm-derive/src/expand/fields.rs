@@ -114,7 +114,7 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
                     Some(t) => {
                         let _ = write!(code, "<{t} as __OdmSchema>::diff");
                     }
-                    None => code.tokens(quote_spanned!(f.ty_span=> <#ty as __OdmSchema>::diff)),
+                    None => code.type_tokens(quote_spanned!(f.ty_span=> <#ty as __OdmSchema>::diff)),
                 }
                 let _ = write!(code, ", &__old.{member}, &__new.{member}, ");
                 if let Some(pred) = skip {
@@ -177,14 +177,14 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
             }
             (Source::Trait, None) => {
                 let m = marker_ident(m);
-                code.tokens(quote_spanned!(span=> __OdmNode<R, #ty, A, #m>));
+                code.type_tokens(quote_spanned!(span=> __OdmNode<R, #ty, A, #m>));
             }
             (_, Some(t)) => {
                 let _ = write!(code, "__OdmPath<R, {t}, <A as __OdmAccess>::Child<__Odm{m}>> ");
             }
             (_, None) => {
                 let m = marker_ident(m);
-                code.tokens(quote!(__OdmPath<R, #ty, <A as __OdmAccess>::Child<#m>>));
+                code.type_tokens(quote!(__OdmPath<R, #ty, <A as __OdmAccess>::Child<#m>>));
             }
         }
         match super::encode::converter_encoder(f) {

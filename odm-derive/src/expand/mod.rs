@@ -64,8 +64,7 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
         code.tokens(asserts::expand(cont, resolved));
         code.tokens(field_items);
     }
-    code.close();
-    code.text(";");
+    close_const(&mut code, &odm_text);
     code.finish()
 }
 
@@ -92,16 +91,26 @@ fn open_const(code: &mut Code, odm: &str) {
         "#[doc(hidden)] #[allow(non_upper_case_globals, unused_qualifications, unused_imports, clippy::all)] const _: () =",
     );
     code.open(Delimiter::Brace);
-    let _ = write!(code, "use {odm}::__private as __odm; use {odm}::__private::names::*; ");
+    let _ = write!(code, "use {odm}::__private::names::*; ");
+}
+
+/// Closes the anonymous const of [`open_const`], importing the runtime's private module as `__odm` if anything
+/// written names it (items of a block may come in any order; an unused import would still cost the compiler).
+fn close_const(code: &mut Code, odm: &str) {
+    if code.mentions_odm() {
+        let _ = write!(code, "use {odm}::__private as __odm; ");
+    }
+    code.close();
+    code.text(";");
 }
 
 /// `body` inside the anonymous const of [`open_const`].
 fn wrap(odm: &TokenStream, body: TokenStream) -> TokenStream {
     let mut code = Code::new();
-    open_const(&mut code, &odm.to_string());
+    let odm = odm.to_string();
+    open_const(&mut code, &odm);
     code.tokens(body);
-    code.close();
-    code.text(";");
+    close_const(&mut code, &odm);
     code.finish()
 }
 

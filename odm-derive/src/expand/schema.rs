@@ -153,18 +153,20 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
                     code.text("__odm_meta");
                     code.open(Delimiter::Parenthesis);
                     let _ = write!(code, "{name:?}, {key:?}, ");
-                    code.tokens(quote_spanned!(f.ty_span=> &<#ty as __OdmSchema>::FIELD_TYPE));
+                    code.type_tokens(quote_spanned!(f.ty_span=> &<#ty as __OdmSchema>::FIELD_TYPE));
                     code.close();
                 }
             },
             Source::Fixed(alias) => {
                 let kind = alias_kind_name(&alias);
+                code.uses_odm();
                 let _ = write!(
                     code,
                     "__odm_meta({name:?}, {key:?}, &__odm::FieldType::fixed(__OdmKind::{kind})).fixed({alias:?})"
                 );
             }
             Source::Mixed => {
+                code.uses_odm();
                 let _ = write!(code, "__odm_meta({name:?}, {key:?}, &__odm::FieldType::MIXED)");
             }
         }

@@ -30,6 +30,9 @@ pub fn vis_text(vis: &syn::Visibility) -> String {
 /// token group only when something was spliced into it, and is otherwise plain text of its parent.
 pub struct Code {
     frames: Vec<Frame>,
+    /// Whether anything written may name `__odm::…` (the runtime's private module, imported only when used): set
+    /// by every splice of [`Code::tokens`] and by [`Code::uses_odm`] for text.
+    mentions_odm: bool,
 }
 
 struct Frame {
@@ -56,7 +59,7 @@ impl Frame {
 
 impl Code {
     pub fn new() -> Self {
-        Code { frames: vec![Frame::new(Delimiter::None)] }
+        Code { frames: vec![Frame::new(Delimiter::None)], mentions_odm: false }
     }
 
     fn top(&mut self) -> &mut Frame {
@@ -70,8 +73,28 @@ impl Code {
         top.text.push(' ');
     }
 
-    /// Splices tokens whose spans matter.
+    /// Splices tokens whose spans matter (counted as naming `__odm::…`: they are not read back).
     pub fn tokens(&mut self, tokens: TokenStream) {
+        self.mentions_odm |= !tokens.is_empty();
+        self.splice(tokens);
+    }
+
+    /// Splices a spanned type expression that names only the user's type and `__Odm…` aliases.
+    pub fn type_tokens(&mut self, tokens: TokenStream) {
+        self.splice(tokens);
+    }
+
+    /// True when something written may name `__odm::…`.
+    pub fn mentions_odm(&self) -> bool {
+        self.mentions_odm
+    }
+
+    /// Records that text written names `__odm::…` (text is not scanned: that would cost more than the import).
+    pub fn uses_odm(&mut self) {
+        self.mentions_odm = true;
+    }
+
+    fn splice(&mut self, tokens: TokenStream) {
         if tokens.is_empty() {
             return;
         }
@@ -94,7 +117,7 @@ impl Code {
             let group = Group::new(frame.delim, frame.done);
             let mut one = TokenStream::new();
             one.append(group);
-            self.tokens(one);
+            self.splice(one);
             return;
         }
         let (open, close) = match frame.delim {
