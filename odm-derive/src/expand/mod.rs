@@ -14,15 +14,6 @@ macro_rules! emit {
     }};
 }
 
-/// [`emit!`] with every token it writes (not those it interpolates) at `span`, as `quote_spanned!`.
-macro_rules! emit_spanned {
-    ($out:expr, $span:expr => $($tt:tt)*) => {{
-        let mut _s: &mut ::proc_macro2::TokenStream = $out;
-        let _span: ::proc_macro2::Span = $span;
-        ::quote::quote_each_token_spanned! {_s _span $($tt)*}
-    }};
-}
-
 mod asserts;
 mod encode;
 mod fields;

@@ -138,8 +138,8 @@ fn container_flags_text(cont: &Container, out: &mut String) {
     }
 }
 
-/// The entries of a struct's field table (see [`entries`]), as text with the field types spliced in where errors
-/// may point at them.
+/// The entries of a field table (`odm::meta::FieldMeta`), one per stored field, in declaration order, each followed
+/// by a comma: text, with the field types spliced in where errors may point at them.
 fn entries_text(code: &mut Code, fields: &[Field]) {
     let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
     for f in &stored {
@@ -338,13 +338,10 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStre
 
 /// `closed`/`open` and the description of the type, on its table.
 fn container_flags(cont: &Container, table: &mut TokenStream) {
-    if cont.attrs.closed.is_some() {
-        emit!(table => .closed(true));
-    } else if cont.attrs.open.is_some() {
-        emit!(table => .closed(false));
-    }
-    if let Some(doc) = &cont.doc {
-        emit!(table => .describe(#doc));
+    let mut flags = String::new();
+    container_flags_text(cont, &mut flags);
+    if !flags.is_empty() {
+        table.extend(std::iter::once(super::text::lexed(&flags)));
     }
 }
 
@@ -379,30 +376,11 @@ fn polymorphic_table(cont: &Container, variants: &[Variant]) -> TokenStream {
     table
 }
 
-/// The entries of a field table (`odm::meta::FieldMeta`), one per stored field, in declaration order, each followed
-/// by a comma.
+/// [`entries_text`] as tokens (the tables of a polymorphic model's struct variants).
 fn entries(fields: &[Field]) -> TokenStream {
-    let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
-    let mut out = TokenStream::new();
-    for f in &stored {
-        let (name, key, ty, span) = (&f.rust_name, &f.key, f.ty, f.ty_span);
-        match source(f) {
-            Source::Trait => {
-                let mut args = TokenStream::new();
-                emit!(&mut args => #name, #key,);
-                emit_spanned!(&mut args, span => &<#ty as __OdmSchema>::FIELD_TYPE);
-                emit!(&mut out => __odm_meta);
-                out.append(Group::new(Delimiter::Parenthesis, args));
-            }
-            Source::Fixed(alias) => {
-                let kind = alias_kind(&alias);
-                emit!(&mut out => __odm_meta(#name, #key, &__odm::FieldType::fixed(__OdmKind::#kind)).fixed(#alias));
-            }
-            Source::Mixed => emit!(&mut out => __odm_meta(#name, #key, &__odm::FieldType::MIXED)),
-        }
-        out.extend(super::text::lexed(&entry_calls(f, fields, &stored)));
-    }
-    out
+    let mut code = Code::new();
+    entries_text(&mut code, fields);
+    code.finish()
 }
 
 /// The builder calls after a table entry (optional, counter, bounds, …) and the comma, as one piece of text.
