@@ -6,7 +6,6 @@ use crate::internals::ast::{counter_target, is_counter, Container, Data, Derive,
 use crate::internals::case::RenameRule;
 use crate::internals::resolve::Resolved;
 use crate::internals::source::{source, Source};
-use crate::internals::ty;
 use proc_macro2::{Delimiter, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use std::fmt::Write;
@@ -103,7 +102,7 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
                 code.open(Delimiter::Parenthesis);
                 // Named with the field type's span, like the schema's own use of the type, so a type without the
                 // trait yields the one diagnostic the compiler already gives there, not a second one.
-                match ty::certain_text(ty) {
+                match &f.ty_text {
                     Some(t) => {
                         let _ = write!(code, "<{t} as __OdmSchema>::diff");
                     }
@@ -163,8 +162,7 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         let (ty, span) = (f.ty, f.ty_span);
         let m = marker(f, fields, &shard, resolved.revision);
         let _ = write!(code, "#[doc = {:?}] {} fn {method}(&self) -> ", method_doc(f), text::vis_text(f.vis));
-        let certain = ty::certain_text(ty);
-        match (source(f), &certain) {
+        match (source(f), &f.ty_text) {
             (Source::Trait, Some(t)) => {
                 let _ = write!(code, "__OdmNode<R, {t}, A, __Odm{m}> ");
             }

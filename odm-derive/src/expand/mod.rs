@@ -1,19 +1,6 @@
 //! Code generation, the last stage: the items of a type that passed every rule, read from the IR and the resolved
 //! model only; and on errors, placeholder impls so call sites produce no second wave of errors.
 
-/// Appends tokens to an existing stream, with `quote!`'s syntax. Inside a derive every token stream lives in the
-/// compiler: merging one built apart into another (interpolating a `quote!` result) costs a clone and several round
-/// trips, which made up a large share of the derive's own run time. Appending in place costs none. It calls the
-/// macro `quote!` itself expands to (`quote_each_token!`, outside quote's documented API): against
-/// `out.extend(quote!(…))` it saves about a fifth of the derive's run time. Should a quote release drop it, these
-/// two macros are the only place to change.
-macro_rules! emit {
-    ($out:expr => $($tt:tt)*) => {{
-        let mut _s: &mut ::proc_macro2::TokenStream = $out;
-        ::quote::quote_each_token! {_s $($tt)*}
-    }};
-}
-
 mod asserts;
 mod encode;
 mod fields;
@@ -39,24 +26,26 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
         fields::declare_struct(&mut code, cont, &odm_text);
         open_const(&mut code, &odm_text);
         schema::struct_impl(&mut code, cont, fields, resolved);
-        if cont.derive == Derive::Model {
-            model::expand(&mut code, cont, resolved);
-        }
-        code.tokens(asserts::expand(cont, resolved));
+        model_and_asserts(&mut code, cont, resolved);
         fields::struct_items(&mut code, cont, fields, resolved);
     } else {
         let (field_items, schema_extra) = fields::expand(cont);
         code.tokens(fields::declare(cont, odm));
         open_const(&mut code, &odm_text);
         code.tokens(schema::expand(cont, odm, schema_extra));
-        if cont.derive == Derive::Model {
-            model::expand(&mut code, cont, resolved);
-        }
-        code.tokens(asserts::expand(cont, resolved));
+        model_and_asserts(&mut code, cont, resolved);
         code.tokens(field_items);
     }
     close_const(&mut code, &odm_text);
     code.finish()
+}
+
+/// `impl Model` (for a model) and the const assertions, between the schema impl and the typed paths.
+fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
+    if cont.derive == Derive::Model {
+        model::expand(code, cont, resolved);
+    }
+    code.tokens(asserts::expand(cont, resolved));
 }
 
 /// The path generated code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.

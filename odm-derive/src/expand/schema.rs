@@ -4,9 +4,8 @@ use super::text::Code;
 use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::resolve::Resolved;
 use crate::internals::source::{source, Source};
-use crate::internals::ty;
-use proc_macro2::{Delimiter, Group, TokenStream};
-use quote::{quote, quote_spanned, TokenStreamExt};
+use proc_macro2::{Delimiter, TokenStream};
+use quote::{quote, quote_spanned};
 use std::fmt::Write;
 
 fn opt_str(s: Option<&String>) -> TokenStream {
@@ -97,33 +96,27 @@ fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
 /// `impl BsonSchema` of a struct, as text with its field types spliced in where errors may point at them: the
 /// field table (the provided items read it; `KIND` is provided, `Object`), `type Node` and `diff`.
 pub fn struct_impl(code: &mut Code, cont: &Container, fields: &[Field], resolved: &Resolved) {
-    let ident = cont.ident;
-    let _ = write!(code, "#[automatically_derived] impl __OdmSchema for {ident} ");
-    code.open(Delimiter::Brace);
-    code.text("const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome");
-    code.open(Delimiter::Parenthesis);
-    let _ = write!(code, "&__OdmTable::new");
-    code.open(Delimiter::Parenthesis);
-    let _ = write!(code, "{:?}, &", ident.to_string());
-    code.open(Delimiter::Bracket);
-    entries_text(code, fields);
-    code.close();
-    code.close();
-    let mut flags = String::new();
-    container_flags_text(cont, &mut flags);
-    if cont.derive == Derive::Model {
-        flags.push_str(".model()");
-    }
-    if let Some(tag) = &cont.attrs.tag {
-        // serde writes the tag first, holding the struct's serialized name.
-        let value = cont.attrs.rename.as_ref().map_or_else(|| cont.ident.to_string(), |r| r.value.clone());
-        let _ = write!(flags, ".tagged({:?}, {value:?})", tag.value);
-    }
-    code.text(&flags);
-    code.close();
-    code.text(";");
-    super::fields::schema_items(code, cont, fields, resolved);
-    code.close();
+    let table = |code: &mut Code| {
+        let _ = write!(code, "__OdmTable::new");
+        code.open(Delimiter::Parenthesis);
+        let _ = write!(code, "{:?}, &", cont.ident.to_string());
+        code.open(Delimiter::Bracket);
+        entries_text(code, fields);
+        code.close();
+        code.close();
+        let mut flags = String::new();
+        container_flags_text(cont, &mut flags);
+        if cont.derive == Derive::Model {
+            flags.push_str(".model()");
+        }
+        if let Some(tag) = &cont.attrs.tag {
+            // serde writes the tag first, holding the struct's serialized name.
+            let value = cont.attrs.rename.as_ref().map_or_else(|| cont.ident.to_string(), |r| r.value.clone());
+            let _ = write!(flags, ".tagged({:?}, {value:?})", tag.value);
+        }
+        code.text(&flags);
+    };
+    table_impl(code, cont.ident, table, |code| super::fields::schema_items(code, cont, fields, resolved));
 }
 
 /// `closed`/`open` and the description of the type, as builder calls on its table.
@@ -145,7 +138,7 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
     for f in &stored {
         let (name, key, ty) = (&f.rust_name, &f.key, f.ty);
         match source(f) {
-            Source::Trait => match ty::certain_text(ty) {
+            Source::Trait => match &f.ty_text {
                 Some(t) => {
                     let _ = write!(code, "__odm_meta({name:?}, {key:?}, &<{t} as __OdmSchema>::FIELD_TYPE)");
                 }
@@ -174,20 +167,19 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
     }
 }
 
-/// `impl BsonSchema` of a type described by its field table (a struct, or a polymorphic model's variants): the
-/// provided items read the table.
-fn table_impl(ident: &syn::Ident, table: TokenStream, extra: TokenStream) -> TokenStream {
-    let mut object = TokenStream::new();
-    emit!(&mut object => &);
-    object.extend(table);
-    // `KIND` is provided (`Object`, from the table).
-    let mut body = super::text::lexed("const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome");
-    body.append(Group::new(Delimiter::Parenthesis, object));
-    emit!(&mut body => ;);
-    body.extend(extra);
-    let mut out = super::text::lexed(&format!("#[automatically_derived] impl __OdmSchema for {ident}"));
-    out.append(Group::new(Delimiter::Brace, body));
-    out
+/// `impl BsonSchema` of a type described by its field table (a struct, or a polymorphic model's variants):
+/// `OBJECT` from what `table` writes (the provided items read it; `KIND` is provided, `Object`), then `items`.
+fn table_impl(code: &mut Code, ident: &syn::Ident, table: impl FnOnce(&mut Code), items: impl FnOnce(&mut Code)) {
+    let _ = write!(code, "#[automatically_derived] impl __OdmSchema for {ident} ");
+    code.open(Delimiter::Brace);
+    code.text("const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome");
+    code.open(Delimiter::Parenthesis);
+    code.text("&");
+    table(code);
+    code.close();
+    code.text(";");
+    items(code);
+    code.close();
 }
 
 pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> TokenStream {
@@ -235,7 +227,9 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
         }
         Data::Enum(variants) if cont.is_polymorphic() => {
             // A polymorphic model: its table holds the variants' tables; the provided items read it.
-            table_impl(ident, polymorphic_table(cont, variants), extra)
+            let mut code = Code::new();
+            table_impl(&mut code, ident, |c| c.tokens(polymorphic_table(cont, variants)), |c| c.tokens(extra));
+            code.finish()
         }
         Data::Enum(variants) => {
             let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();

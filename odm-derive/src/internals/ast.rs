@@ -60,6 +60,9 @@ pub struct Field<'a> {
     pub ty: &'a syn::Type,
     /// The span of the whole type, computed once: generated uses of the type point there.
     pub ty_span: proc_macro2::Span,
+    /// The type as source text when its tokens alone make `BsonSchema` certain ([`super::ty::certain_text`]): generated
+    /// code then names it without the span.
+    pub ty_text: Option<String>,
     pub attrs: attr::Field,
     /// The key serde writes.
     pub key: String,
@@ -194,6 +197,7 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, 
                 vis: &f.vis,
                 ty: &f.ty,
                 ty_span: syn::spanned::Spanned::span(&f.ty),
+                ty_text: super::ty::certain_text(&f.ty),
                 attrs,
                 key,
                 key_tokens,
