@@ -120,7 +120,6 @@ pub fn map<'a, V: BsonSchema + Serialize + 'a>(
 /// `odm::__private`, so it is no part of the public API.
 pub(crate) mod generated {
     use super::{Diff, DiffPath, Encoder, Marked};
-    #[cfg(doc)]
     use crate::schema::BsonSchema;
     use serde::Serialize;
 
@@ -133,6 +132,45 @@ pub(crate) mod generated {
     pub fn field<T>(diff: DiffFn<T>, old: &T, new: &T, key: &str, at: &mut DiffPath, out: &mut Diff) {
         at.with(key, |at| diff(old, new, at, out))
     }
+
+    /// Consecutive fields compared by their types' own `diff`, several in one call: `old` and `new` are tuples of
+    /// references to the fields (up to twelve), `keys` their stored keys in the same order. Generated code writes
+    /// one such call for each run of fields whose types are certain to implement [`BsonSchema`] (a call per field
+    /// costs every build more to compile).
+    #[inline]
+    pub fn fields<T: FieldRun>(old: T, new: T, keys: &[&str], at: &mut DiffPath, out: &mut Diff) {
+        old.diff_run(new, keys, at, out)
+    }
+
+    /// A tuple of references to fields, diffed in order by [`fields`].
+    pub trait FieldRun {
+        /// Diffs each field of `self` against the same field of `new`, under the key at its position in `keys`.
+        fn diff_run(self, new: Self, keys: &[&str], at: &mut DiffPath, out: &mut Diff);
+    }
+
+    macro_rules! field_run {
+        ($($T:ident $i:tt),+) => {
+            impl<$($T: BsonSchema + Serialize),+> FieldRun for ($(&$T,)+) {
+                #[inline]
+                fn diff_run(self, new: Self, keys: &[&str], at: &mut DiffPath, out: &mut Diff) {
+                    $(at.with(keys[$i], |at| $T::diff(self.$i, new.$i, at, out));)+
+                }
+            }
+        };
+    }
+
+    field_run!(A 0);
+    field_run!(A 0, B 1);
+    field_run!(A 0, B 1, C 2);
+    field_run!(A 0, B 1, C 2, D 3);
+    field_run!(A 0, B 1, C 2, D 3, E 4);
+    field_run!(A 0, B 1, C 2, D 3, E 4, F 5);
+    field_run!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+    field_run!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+    field_run!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+    field_run!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+    field_run!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+    field_run!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
     /// A field serialization leaves out when `skip` holds (`skip_serializing_if`): left out now, it is `$unset`;
     /// newly written, it is set whole; written on both sides, it is compared by its type's `diff`.

@@ -197,7 +197,9 @@ pub mod __private {
     /// a derive emits is paid for on each build.
     pub mod names {
         pub use crate::diff::generated::skippable as __odm_diff_skippable;
-        pub use crate::diff::generated::{field as __odm_diff_field, frozen as __odm_diff_frozen};
+        pub use crate::diff::generated::{
+            field as __odm_diff_field, fields as __odm_diff_fields, frozen as __odm_diff_frozen,
+        };
         pub use crate::diff::{Diff as __OdmDiff, DiffPath as __OdmAt};
         pub use crate::index::IndexSpec as __OdmIndex;
         pub use crate::kind::BsonKind as __OdmKind;
@@ -209,6 +211,7 @@ pub mod __private {
             Object as __OdmObject, Path as __OdmPath, Plain as __OdmPlain, RevisionField as __OdmRevisionField,
             Root as __OdmRoot, ShardKeyField as __OdmShardKeyField,
         };
+        pub use crate::schema::build::field_of as __odm_field_of;
         pub use crate::schema::BsonSchema as __OdmSchema;
         pub use bson::Document as __OdmDocument;
         pub use core::ops::Deref as __OdmDeref;

@@ -172,6 +172,15 @@ pub(crate) mod build {
     pub use super::object::{nullable, object, ObjectSchema};
     use super::*;
 
+    /// The table entry of a field `name` stored under `key`, of type `T` ([`FieldMeta::new`] with `T`'s
+    /// [`FieldType`]). Shorter to write than `FieldMeta::new(name, key, &<T as BsonSchema>::FIELD_TYPE)`, which
+    /// generated code keeps for types whose missing impl an error must point at.
+    ///
+    /// [`FieldMeta::new`]: crate::meta::FieldMeta::new
+    pub const fn field_of<T: BsonSchema + ?Sized>(name: &'static str, key: &'static str) -> crate::meta::FieldMeta {
+        crate::meta::FieldMeta::new(name, key, const { &T::FIELD_TYPE })
+    }
+
     /// `{bsonType: <alias>}` for fields whose type a converter or `#[odm(bson_type)]` fixes.
     pub fn fixed(alias: &str) -> Document {
         doc! { "bsonType": alias }

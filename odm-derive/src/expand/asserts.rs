@@ -88,7 +88,7 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
             // Not an array, by its tokens: nothing to assert.
             None if ty::is_known_scalar(ty) => {}
             None => {
-                let tspan = field.ty_span;
+                let tspan = field.ty_span();
                 let msg = rules::ARRAY_BOUND.message(format_args!(
                     "field `{}`: `{}` is stored as an array without a bound of its own, and arrays must be \
                      bounded; add `#[odm(max_items = N)]`, or `#[odm(unbounded)]` if growth is really \
@@ -163,7 +163,7 @@ fn revision_assert(field: &Field, out: &mut TokenStream) {
 /// A polymorphic model's newtype variant wraps a struct with a field table of its own (`#[derive(Embedded)]`, no
 /// serde `tag`): serde writes the discriminator into that struct's document, beside its fields.
 fn wrapped_struct_assert(cont: &Container, v: &Variant, field: &Field, out: &mut TokenStream) {
-    let (ty, span) = (field.ty, field.ty_span);
+    let (ty, span) = (field.ty, field.ty_span());
     let msg = rules::POLY_VARIANT.message(format_args!(
         "variant `{}::{}` wraps `{}`, which is not a struct deriving `Embedded` (without a serde `tag` of its own): \
          serde writes the discriminator into the wrapped value's document, so it must be a plain struct whose fields \

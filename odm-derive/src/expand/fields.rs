@@ -71,6 +71,8 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
          fn diff(__old: &Self, __new: &Self, __at: &mut __OdmAt, __out: &mut __OdmDiff) "
     );
     code.open(Delimiter::Brace);
+    // Consecutive fields of certain types compared by their own `diff`: (member, key), written as one call.
+    let mut run: Vec<(String, &str)> = Vec::new();
     for f in fields.iter().filter(|f| f.is_stored()) {
         // The member as written: a field name (raw when a keyword) or a tuple index.
         let member = match f.ident {
@@ -84,6 +86,15 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
             // The write that carries the diff bumps the revision; the diff never writes it.
             continue;
         }
+        let plain = f.ty_text.is_some()
+            && f.attrs.converter.is_none()
+            && f.attrs.skip_serializing_if.is_none()
+            && matches!(source(f), Source::Trait);
+        if plain && m != "IdField" && m != "ShardKeyField" {
+            run.push((member, key));
+            continue;
+        }
+        write_run(code, &mut run);
         if m == "IdField" || m == "ShardKeyField" {
             let what = if m == "IdField" { "`_id`" } else { "a shard-key field" };
             let _ =
@@ -106,7 +117,7 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
                     Some(t) => {
                         let _ = write!(code, "<{t} as __OdmSchema>::diff");
                     }
-                    None => code.type_tokens(quote_spanned!(f.ty_span=> <#ty as __OdmSchema>::diff)),
+                    None => code.type_tokens(quote_spanned!(f.ty_span()=> <#ty as __OdmSchema>::diff)),
                 }
                 let _ = write!(code, ", &__old.{member}, &__new.{member}, ");
                 if let Some((pred, _)) = skip {
@@ -129,12 +140,29 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
             }
         }
     }
+    write_run(code, &mut run);
     for f in fields.iter().filter(|f| f.is_stored()) {
         let Some(counter) = counter_target(f, fields) else { continue };
         let Some(cident) = counter.ident else { continue };
         let _ = write!(code, "__out.counter_step(__at, {:?}, {:?}, &__old.{cident}); ", f.key, counter.key);
     }
     code.close();
+}
+
+/// The diff of a run of fields whose types are certain to implement `BsonSchema`, in calls of up to twelve
+/// fields (the runtime's tuple impls): `__odm_diff_fields((&__old.a, …), (&__new.a, …), &["a", …], __at, __out)`.
+/// Empties the run.
+fn write_run(code: &mut Code, run: &mut Vec<(String, &str)>) {
+    for chunk in run.chunks(12) {
+        let (mut old, mut new, mut keys) = (String::new(), String::new(), String::new());
+        for (member, key) in chunk {
+            let _ = write!(old, "&__old.{member}, ");
+            let _ = write!(new, "&__new.{member}, ");
+            let _ = write!(keys, "{key:?}, ");
+        }
+        let _ = write!(code, "__odm_diff_fields(({old}), ({new}), &[{keys}], __at, __out); ");
+    }
+    run.clear();
 }
 
 /// A field as a member expression: its name, or a tuple index.
@@ -159,7 +187,7 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     code.open(Delimiter::Brace);
     for (i, f) in fields.iter().filter(|f| f.is_stored()).enumerate() {
         let Some(method) = f.ident else { continue };
-        let (ty, span) = (f.ty, f.ty_span);
+        let (ty, span) = (f.ty, f.ty_span());
         let m = marker(f, fields, &shard, resolved.revision);
         let _ = write!(code, "#[doc = {:?}] {} fn {method}(&self) -> ", method_doc(f), text::vis_text(f.vis));
         match (source(f), &f.ty_text) {
@@ -292,7 +320,7 @@ fn method_doc(f: &Field) -> String {
 fn field_method(cont: &Container, f: &Field, fields: &[Field], vi: usize, i: usize) -> Option<TokenStream> {
     let ident = cont.ident;
     let method = f.ident?;
-    let (ty, vis, span) = (f.ty, f.vis, f.ty_span);
+    let (ty, vis, span) = (f.ty, f.vis, f.ty_span());
     let m = marker_ident(marker(f, fields, &[], None));
     let ret = match source(f) {
         Source::Trait => quote_spanned!(span=> __OdmNode<R, #ty, A, #m>),
@@ -387,7 +415,7 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
                 });
             }
             Style::Newtype(field) => {
-                let (ty, span) = (field.ty, field.ty_span);
+                let (ty, span) = (field.ty, field.ty_span());
                 let node = quote_spanned!(span=> <#ty as __OdmSchema>::Node<R, #ty, A>);
                 variant_methods.push(quote! {
                     #[doc = #doc]

@@ -18,7 +18,7 @@ fn opt_str(s: Option<&String>) -> TokenStream {
 /// The schema expression of one field, with its field-level keywords applied; `__closed` (whether the enclosing
 /// document is closed) must be in scope.
 pub fn field_schema(field: &Field) -> TokenStream {
-    let (ty, span) = (field.ty, field.ty_span);
+    let (ty, span) = (field.ty, field.ty_span());
     let a = &field.attrs;
     let mut expr = match source(field) {
         Source::Trait => quote_spanned!(span=> <#ty as __OdmSchema>::bson_schema_within(__closed)),
@@ -140,13 +140,13 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
         match source(f) {
             Source::Trait => match &f.ty_text {
                 Some(t) => {
-                    let _ = write!(code, "__odm_meta({name:?}, {key:?}, &<{t} as __OdmSchema>::FIELD_TYPE)");
+                    let _ = write!(code, "__odm_field_of::<{t}>({name:?}, {key:?})");
                 }
                 None => {
                     code.text("__odm_meta");
                     code.open(Delimiter::Parenthesis);
                     let _ = write!(code, "{name:?}, {key:?}, ");
-                    code.type_tokens(quote_spanned!(f.ty_span=> &<#ty as __OdmSchema>::FIELD_TYPE));
+                    code.type_tokens(quote_spanned!(f.ty_span()=> &<#ty as __OdmSchema>::FIELD_TYPE));
                     code.close();
                 }
             },
@@ -352,7 +352,7 @@ fn polymorphic_table(cont: &Container, variants: &[Variant]) -> TokenStream {
                 quote!(__OdmTable::new(#name, &[#entries]))
             }
             Style::Newtype(field) => {
-                let (ty, span) = (field.ty, field.ty_span);
+                let (ty, span) = (field.ty, field.ty_span());
                 let inner = quote_spanned!(span=> <#ty as __OdmSchema>::OBJECT);
                 quote!(__OdmTable::wrapping(#name, #inner))
             }

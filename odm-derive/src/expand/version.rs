@@ -72,7 +72,7 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         "field `{}` must be `odm::Version<{current}>`, the model's `version = {current}`",
         field.rust_name
     ));
-    asserts.extend(quote_spanned! {field.ty_span=>
+    asserts.extend(quote_spanned! {field.ty_span()=>
         const _: () = if <#fty as __odm::VersionNumber>::NUMBER != #current { ::core::panic!("{}", #msg) };
     });
     (items, asserts)

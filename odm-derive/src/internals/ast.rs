@@ -58,8 +58,9 @@ pub struct Field<'a> {
     pub ident: Option<&'a syn::Ident>,
     pub vis: &'a syn::Visibility,
     pub ty: &'a syn::Type,
-    /// The span of the whole type, computed once: generated uses of the type point there.
-    pub ty_span: proc_macro2::Span,
+    /// The span of the whole type, computed on first use (most field types are written as text and never need
+    /// it; joining a type's spans walks all its tokens): generated uses of the type point there.
+    ty_span: std::cell::OnceCell<proc_macro2::Span>,
     /// The type as source text when its tokens alone make `BsonSchema` certain ([`super::ty::certain_text`]): generated
     /// code then names it without the span.
     pub ty_text: Option<String>,
@@ -72,6 +73,11 @@ pub struct Field<'a> {
 }
 
 impl Field<'_> {
+    /// The span of the whole type: generated uses of the type point there.
+    pub fn ty_span(&self) -> proc_macro2::Span {
+        *self.ty_span.get_or_init(|| syn::spanned::Spanned::span(self.ty))
+    }
+
     /// True when serialization writes this field at all.
     pub fn is_stored(&self) -> bool {
         self.attrs.skip_serializing.is_none()
@@ -196,7 +202,7 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, 
                 ident: f.ident.as_ref(),
                 vis: &f.vis,
                 ty: &f.ty,
-                ty_span: syn::spanned::Spanned::span(&f.ty),
+                ty_span: std::cell::OnceCell::new(),
                 ty_text: super::ty::certain_text(&f.ty),
                 attrs,
                 key,

@@ -250,6 +250,22 @@ pub fn names(list: &[Symbol]) -> impl Iterator<Item = &'static str> + '_ {
     list.iter().map(|s| s.0)
 }
 
+/// An attribute key as text: a path's lone identifier, or nothing for a longer path. A key is compared against many
+/// keywords in turn; comparing the path itself renders its identifier once per comparison.
+pub struct Name(String);
+
+impl Name {
+    pub fn of(path: &Path) -> Self {
+        Name(path.get_ident().map(Ident::to_string).unwrap_or_default())
+    }
+}
+
+impl PartialEq<Symbol> for Name {
+    fn eq(&self, word: &Symbol) -> bool {
+        !self.0.is_empty() && self.0 == word.0
+    }
+}
+
 impl PartialEq<Symbol> for Ident {
     fn eq(&self, word: &Symbol) -> bool {
         self == word.0

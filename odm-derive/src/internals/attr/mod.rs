@@ -340,21 +340,21 @@ impl Container {
         let mut version = Attr::none(cx, VERSION);
         let mut older = Attr::none(cx, OLDER);
         each_nested(cx, &input.attrs, ODM, |meta| {
-            let p = &meta.path;
-            if p == VERSION {
+            let (p, k) = (&meta.path, Name::of(&meta.path));
+            if k == VERSION {
                 if let Some((n, l)) = lit_usize(cx, VERSION, meta) {
                     version.set_at(p, &l, n);
                 }
-            } else if p == OLDER {
+            } else if k == OLDER {
                 match older_types(meta) {
                     Ok(types) => older.set(p, types),
                     Err(e) => cx.syn_error(e),
                 }
-            } else if p == SHARD_KEY {
+            } else if k == SHARD_KEY {
                 if let Some(l) = lit_str(cx, SHARD_KEY, meta) {
                     shard_key.set_at(p, &l, l.value());
                 }
-            } else if p == SCATTER {
+            } else if k == SCATTER {
                 if let Some(l) = lit_str(cx, SCATTER, meta) {
                     let v = l.value();
                     if ["refuse", "warn", "allow"].contains(&v.as_str()) {
@@ -367,64 +367,64 @@ impl Container {
                         );
                     }
                 }
-            } else if p == QUERY {
+            } else if k == QUERY {
                 queries.push(query::parse_query(cx, meta));
-            } else if p == INDEX {
+            } else if k == INDEX {
                 indexes.push(index::parse_index(cx, meta));
-            } else if p == CAPPED {
+            } else if k == CAPPED {
                 match &capped_at {
                     Some(first) => duplicate(cx, "odm attribute", CAPPED.as_str(), first, p),
                     None => capped_at = Some(p.to_token_stream()),
                 }
                 capped = Some(index::parse_capped(cx, meta));
-            } else if p == MAX_INDEXES {
+            } else if k == MAX_INDEXES {
                 if let Some((n, l)) = lit_usize(cx, MAX_INDEXES, meta) {
                     max_indexes.set_at(p, &l, n);
                 }
-            } else if p == COLLECTION {
+            } else if k == COLLECTION {
                 if let Some(l) = lit_str(cx, COLLECTION, meta) {
                     collection.set_at(p, &l, l.value());
                 }
-            } else if p == DB || p == DATABASE {
+            } else if k == DB || k == DATABASE {
                 if let Some(l) = lit_str(cx, DB, meta) {
                     db.set_at(p, &l, l.value());
                 }
-            } else if p == MODULE {
+            } else if k == MODULE {
                 if let Some(l) = lit_str(cx, MODULE, meta) {
                     module.set_at(p, &l, l.value());
                 }
-            } else if p == MAX_KEY_LEN {
+            } else if k == MAX_KEY_LEN {
                 if let Some((n, l)) = lit_usize(cx, MAX_KEY_LEN, meta) {
                     max_key_len.set_at(p, &l, n);
                 }
-            } else if p == CLOSED {
+            } else if k == CLOSED {
                 closed.set(p, ());
-            } else if p == OPEN {
+            } else if k == OPEN {
                 open.set(p, ());
-            } else if p == VALIDATION_LEVEL {
+            } else if k == VALIDATION_LEVEL {
                 if let Some((l, v)) = validation_choice(cx, meta, VALIDATION_LEVEL, &["strict", "moderate", "off"]) {
                     level.set_at(p, &l, v);
                 }
-            } else if p == VALIDATION_ACTION {
+            } else if k == VALIDATION_ACTION {
                 if let Some((l, v)) = validation_choice(cx, meta, VALIDATION_ACTION, &["error", "warn", "errorAndLog"])
                 {
                     action.set_at(p, &l, v);
                 }
-            } else if p == READ_CONCERN {
+            } else if k == READ_CONCERN {
                 if let Some(v) = concern::parse_choice(cx, meta, READ_CONCERN, concern::READ_CONCERNS) {
                     read_concern.set_at(p, v.tokens, v.value);
                 }
-            } else if p == READ_PREFERENCE {
+            } else if k == READ_PREFERENCE {
                 if let Some(v) = concern::parse_choice(cx, meta, READ_PREFERENCE, concern::READ_PREFERENCES) {
                     read_preference.set_at(p, v.tokens, v.value);
                 }
-            } else if p == WRITE_CONCERN {
+            } else if k == WRITE_CONCERN {
                 match &write_concern_at {
                     Some(first) => duplicate(cx, "odm attribute", WRITE_CONCERN.as_str(), first, p),
                     None => write_concern_at = Some(p.to_token_stream()),
                 }
                 write_concern = Some(concern::parse_write_concern(cx, meta));
-            } else if p == CRATE {
+            } else if k == CRATE {
                 if let Some(l) = lit_str(cx, CRATE, meta) {
                     match l.parse::<syn::Path>() {
                         Ok(path) => crate_path.set_at(p, &l, path),
@@ -444,30 +444,30 @@ impl Container {
         let mut transparent = Attr::serde(cx, TRANSPARENT);
         let mut untagged = false;
         each_nested(cx, &input.attrs, SERDE, |meta| {
-            let p = &meta.path;
-            if p == RENAME {
+            let (p, k) = (&meta.path, Name::of(&meta.path));
+            if k == RENAME {
                 if let Some(l) = ser_name(cx, meta) {
                     rename.set(&l, l.value());
                 }
-            } else if p == RENAME_ALL {
+            } else if k == RENAME_ALL {
                 if let Some(r) = rename_rule(cx, meta) {
                     rename_all.set(r.tokens, r.value);
                 }
-            } else if p == RENAME_ALL_FIELDS {
+            } else if k == RENAME_ALL_FIELDS {
                 if let Some(r) = rename_rule(cx, meta) {
                     rename_all_fields.set(r.tokens, r.value);
                 }
-            } else if p == TAG {
+            } else if k == TAG {
                 if let Some(l) = serde_lit_str(cx, meta) {
                     tag.set(&l, l.value());
                 }
-            } else if p == CONTENT {
+            } else if k == CONTENT {
                 if let Some(l) = serde_lit_str(cx, meta) {
                     content.set(&l, l.value());
                 }
-            } else if p == TRANSPARENT {
+            } else if k == TRANSPARENT {
                 transparent.set(p, ());
-            } else if p == UNTAGGED {
+            } else if k == UNTAGGED {
                 untagged = true;
                 refuse_serde(
                     cx,
@@ -476,7 +476,7 @@ impl Container {
                     "an untagged enum stores several BSON shapes in one field; \
                      use `#[serde(tag = \"t\")]` so each variant is told apart by its tag",
                 );
-            } else if [INTO, REMOTE].iter().any(|k| p == *k) {
+            } else if [INTO, REMOTE].iter().any(|w| k == *w) {
                 refuse_serde(
                     cx,
                     meta,
@@ -484,9 +484,9 @@ impl Container {
                     "serialization then writes the proxy type, whose shape odm cannot see, so it cannot generate a \
                      validator that matches it (`from`/`try_from` are fine: they change only deserialization)",
                 );
-            } else if p == FIELD_IDENTIFIER || p == VARIANT_IDENTIFIER {
+            } else if k == FIELD_IDENTIFIER || k == VARIANT_IDENTIFIER {
                 refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "identifier enums are not stored values");
-            } else if [DENY_UNKNOWN_FIELDS, DEFAULT, BOUND, CRATE, EXPECTING, FROM, TRY_FROM].iter().any(|k| p == *k) {
+            } else if [DENY_UNKNOWN_FIELDS, DEFAULT, BOUND, CRATE, EXPECTING, FROM, TRY_FROM].iter().any(|w| k == *w) {
                 // These change neither the stored keys nor what serialization writes (`from`/`try_from` only
                 // change how a stored document is read: a migration on read).
                 skip_rest(meta);
@@ -586,45 +586,45 @@ impl Field {
         let mut revision = Attr::none(cx, REVISION);
         let mut unknown_odm = false;
         each_nested(cx, attrs, ODM, |meta| {
-            let p = &meta.path;
+            let (p, k) = (&meta.path, Name::of(&meta.path));
             let flag = |a: &mut Attr<'_, ()>| a.set(p, ());
-            if p == MAX_ITEMS {
+            if k == MAX_ITEMS {
                 if let Some((n, l)) = lit_usize(cx, MAX_ITEMS, meta) {
                     max_items.set_at(p, &l, n);
                 }
-            } else if p == MIN_ITEMS {
+            } else if k == MIN_ITEMS {
                 if let Some((n, l)) = lit_usize(cx, MIN_ITEMS, meta) {
                     min_items.set_at(p, &l, n);
                 }
-            } else if p == MAX_LEN {
+            } else if k == MAX_LEN {
                 if let Some((n, l)) = lit_usize(cx, MAX_LEN, meta) {
                     max_len.set_at(p, &l, n);
                 }
-            } else if p == MIN_LEN {
+            } else if k == MIN_LEN {
                 if let Some((n, l)) = lit_usize(cx, MIN_LEN, meta) {
                     min_len.set_at(p, &l, n);
                 }
-            } else if p == COUNTER {
+            } else if k == COUNTER {
                 if let Some(l) = lit_str(cx, COUNTER, meta) {
                     counter.set_at(p, &l, l.value());
                 }
-            } else if p == BSON_TYPE {
+            } else if k == BSON_TYPE {
                 if let Some(l) = lit_str(cx, BSON_TYPE, meta) {
                     bson_type.set_at(p, &l, l.value());
                 }
-            } else if p == UNBOUNDED {
+            } else if k == UNBOUNDED {
                 flag(&mut unbounded);
-            } else if p == NULLABLE {
+            } else if k == NULLABLE {
                 flag(&mut nullable);
-            } else if p == MIXED {
+            } else if k == MIXED {
                 flag(&mut mixed);
-            } else if p == NOT_A_DATE {
+            } else if k == NOT_A_DATE {
                 flag(&mut not_a_date);
-            } else if p == CUSTOM_ID {
+            } else if k == CUSTOM_ID {
                 flag(&mut custom_id);
-            } else if p == KEEP_LAST {
+            } else if k == KEEP_LAST {
                 flag(&mut keep_last);
-            } else if p == REVISION {
+            } else if k == REVISION {
                 flag(&mut revision);
             } else {
                 unknown_odm = true;
@@ -645,32 +645,32 @@ impl Field {
             }
         }
         each_nested(cx, rest, SERDE, |meta| {
-            let p = &meta.path;
-            if p == RENAME {
+            let (p, k) = (&meta.path, Name::of(&meta.path));
+            if k == RENAME {
                 if let Some(l) = ser_name(cx, meta) {
                     rename.set(&l, l.value());
                 }
-            } else if p == SKIP || p == SKIP_SERIALIZING {
+            } else if k == SKIP || k == SKIP_SERIALIZING {
                 skip_serializing.set(p, ());
-            } else if p == SKIP_SERIALIZING_IF {
+            } else if k == SKIP_SERIALIZING_IF {
                 if let Some(l) = serde_lit_str(cx, meta) {
                     skip_serializing_if.set(&l, l.value());
                 }
-            } else if p == WITH || p == SERIALIZE_WITH {
+            } else if k == WITH || k == SERIALIZE_WITH {
                 if let Some(l) = serde_lit_str(cx, meta) {
-                    serialize_fn = Some(if p == WITH { format!("{}::serialize", l.value()) } else { l.value() });
+                    serialize_fn = Some(if k == WITH { format!("{}::serialize", l.value()) } else { l.value() });
                     converter.set(&l, l.value());
                 }
-            } else if p == FLATTEN {
+            } else if k == FLATTEN {
                 refuse_serde(
                     cx,
                     meta, rules::SERDE_UNSUPPORTED,
                     "flattened fields hide their keys from the derive, so key rules and the validator cannot see them; \
                      embed the struct as a field instead",
                 );
-            } else if p == GETTER {
+            } else if k == GETTER {
                 refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "remote derives are not stored models");
-            } else if [ALIAS, DEFAULT, SKIP_DESERIALIZING, DESERIALIZE_WITH, BORROW, BOUND].iter().any(|k| p == *k) {
+            } else if [ALIAS, DEFAULT, SKIP_DESERIALIZING, DESERIALIZE_WITH, BORROW, BOUND].iter().any(|w| k == *w) {
                 // Reading-side only: the stored document is unchanged.
                 skip_rest(meta);
             } else {
@@ -742,27 +742,27 @@ impl Variant {
             skip_rest(meta);
         });
         each_nested(cx, attrs, SERDE, |meta| {
-            let p = &meta.path;
-            if p == RENAME {
+            let k = Name::of(&meta.path);
+            if k == RENAME {
                 if let Some(l) = ser_name(cx, meta) {
                     rename.set(&l, l.value());
                 }
-            } else if p == RENAME_ALL {
+            } else if k == RENAME_ALL {
                 if let Some(r) = rename_rule(cx, meta) {
                     rename_all.set(r.tokens, r.value);
                 }
-            } else if p == SKIP || p == SKIP_SERIALIZING {
+            } else if k == SKIP || k == SKIP_SERIALIZING {
                 skip = true;
-            } else if p == UNTAGGED {
+            } else if k == UNTAGGED {
                 refuse_serde(
                     cx,
                     meta,
                     rules::ENUM_TAGGED,
                     "an untagged variant is written without its tag, so the validator cannot tell it apart",
                 );
-            } else if p == WITH || p == SERIALIZE_WITH {
+            } else if k == WITH || k == SERIALIZE_WITH {
                 refuse_serde(cx, meta, rules::SERDE_UNSUPPORTED, "odm cannot see what this variant writes");
-            } else if [ALIAS, OTHER, SKIP_DESERIALIZING, DESERIALIZE_WITH, BORROW, BOUND].iter().any(|k| p == *k) {
+            } else if [ALIAS, OTHER, SKIP_DESERIALIZING, DESERIALIZE_WITH, BORROW, BOUND].iter().any(|w| k == *w) {
                 skip_rest(meta);
             } else {
                 unknown_serde(cx, meta, "variant");
