@@ -54,6 +54,14 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
     for field in fields.iter().filter(|f| f.is_stored() && matches!(source(f), Source::Trait)) {
         let ty = field.ty;
         let a = &field.attrs;
+        let attrs = [&a.max_len, &a.min_len, &a.max_items, &a.min_items].iter().any(|x| x.is_some())
+            || a.unbounded.is_some()
+            || a.counter.is_some();
+        // A type certain from its tokens is a std or bson type, no alias: what it is stored as is known, and
+        // without array or string attributes there is nothing to assert.
+        if !attrs && field.ty_text.is_some() {
+            continue;
+        }
         // Rendering the type is only needed for a message, and costs a round trip to the compiler.
         let shown = || ty::display(ty);
         // `max_len`/`min_len` on an alias or a newtype (`Email(String)`): the real type is stored as a string.

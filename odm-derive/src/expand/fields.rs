@@ -187,7 +187,7 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     code.open(Delimiter::Brace);
     for (i, f) in fields.iter().filter(|f| f.is_stored()).enumerate() {
         let Some(method) = f.ident else { continue };
-        let (ty, span) = (f.ty, f.ty_span());
+        let ty = f.ty;
         let m = marker(f, fields, &shard, resolved.revision);
         let _ = write!(code, "#[doc = {:?}] {} fn {method}(&self) -> ", method_doc(f), text::vis_text(f.vis));
         match (source(f), &f.ty_text) {
@@ -196,7 +196,7 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
             }
             (Source::Trait, None) => {
                 let m = marker_ident(m);
-                code.type_tokens(quote_spanned!(span=> __OdmNode<R, #ty, A, #m>));
+                code.type_tokens(quote_spanned!(f.ty_span()=> __OdmNode<R, #ty, A, #m>));
             }
             (_, Some(t)) => {
                 let _ = write!(code, "__OdmPath<R, {t}, <A as __OdmAccess>::Child<__Odm{m}>> ");

@@ -65,11 +65,10 @@ fn odm_text(cont: &Container, odm: &TokenStream) -> String {
 }
 
 /// Opens the anonymous const everything generated lives in, so helper items never clash with the user's names;
-/// the caller closes it (`}` and `;`).
+/// the caller closes it (`}` and `;`). Each lint named in its `allow` costs every build: only those generated code
+/// can trip (a qualified path the user's imports make redundant, the glob import, clippy's own) are named.
 fn open_const(code: &mut Code, odm: &str) {
-    code.text(
-        "#[doc(hidden)] #[allow(non_upper_case_globals, unused_qualifications, unused_imports, clippy::all)] const _: () =",
-    );
+    code.text("#[doc(hidden)] #[allow(unused_qualifications, unused_imports, clippy::all)] const _: () =");
     code.open(Delimiter::Brace);
     let _ = write!(code, "use {odm}::__private::names::*; ");
 }
