@@ -212,9 +212,11 @@ pub mod __private {
             Root as __OdmRoot, ShardKeyField as __OdmShardKeyField,
         };
         pub use crate::schema::build::field_of as __odm_field_of;
+        pub use crate::schema::build::index_keys as __odm_index_keys;
         pub use crate::schema::BsonSchema as __OdmSchema;
         pub use bson::Document as __OdmDocument;
         pub use core::ops::Deref as __OdmDeref;
         pub use core::option::Option::{self as __OdmOption, None as __OdmNone, Some as __OdmSome};
+        pub use std::vec::Vec as __OdmVec;
     }
 }

@@ -422,6 +422,8 @@ struct Built<'a> {
     build: TokenStream,
     asserts: TokenStream,
     nested: bool,
+    /// The spec names only `__Odm…`/`__odm_…` aliases, not `__odm::…` (key pattern of top-level fields, no options).
+    plain: bool,
 }
 
 fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>> {
@@ -430,13 +432,15 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
     let span = keys_lit.span();
     let keys: &[Key] = resolved.keys.as_ref()?.as_ref().ok()?;
     let plain = keys.iter().all(|k| k.nested.is_none() && matches!(k.kind, KeyKind::Asc | KeyKind::Desc));
-    let key_doc = match keys.iter().map(|k| k.field.map(|f| (&f.key, k.kind))).collect::<Option<Vec<_>>>() {
+    let top_level = keys.iter().map(|k| k.field.map(|f| (&f.key, k.kind))).collect::<Option<Vec<_>>>();
+    let simple_keys = plain && top_level.is_some();
+    let key_doc = match top_level {
         Some(top) if plain => {
             let pairs = top.iter().map(|(key, kind)| {
                 let dir = if *kind == KeyKind::Desc { -1i32 } else { 1i32 };
                 quote!((#key, #dir))
             });
-            quote!(__odm::build::index_keys(&[#(#pairs),*]))
+            quote!(__odm_index_keys(&[#(#pairs),*]))
         }
         _ => {
             let paths = keys.iter().map(|k| stored_path(k, span));
@@ -525,6 +529,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
         }});
     }
     let spec = quote!(__OdmIndex::named(#name, #key_doc));
+    let plain = simple_keys && opts.is_empty();
     let build = if opts.is_empty() {
         spec
     } else {
@@ -627,21 +632,26 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
         });
     }
     let has_nested = !nested.is_empty();
-    Some(Built { idx, keys, build, asserts, nested: has_nested })
+    Some(Built { idx, keys, build, asserts, nested: has_nested, plain })
 }
 
 fn label(idx: &IndexAttr) -> String {
     idx.keys.as_ref().map_or_else(String::new, syn::LitStr::value)
 }
 
-/// The `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model`, and the index const assertions.
-pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStream) {
+/// The `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model`, the index const assertions, and whether the
+/// items name `__odm::…` (the runtime's private module, imported only then).
+pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStream, bool) {
     // A polymorphic model has collection settings and indexes (each of all variants, or of one), but no shard key
     // (rule `poly-attr`).
     let tag = match &cont.data {
         Data::Struct(_) => None,
         _ if cont.is_polymorphic() => cont.attrs.tag.as_ref().map(|t| t.value.as_str()),
-        _ => return (capped(cont), TokenStream::new()),
+        _ => {
+            let capped = capped(cont);
+            let names_odm = !capped.is_empty();
+            return (capped, TokenStream::new(), names_odm);
+        }
     };
     // Declared access patterns no declared index serves get their own ESR index.
     let for_queries = resolved.query_indexes.iter().map(|q| &q.index);
@@ -693,8 +703,8 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
     let builds: Vec<&TokenStream> = built.iter().map(|b| &b.build).collect();
     let indexes = (!builds.is_empty()).then(|| {
         quote! {
-            fn indexes() -> __odm::Vec<__OdmIndex> {
-                __odm::Vec::from([#(#builds),*])
+            fn indexes() -> __OdmVec<__OdmIndex> {
+                __OdmVec::from([#(#builds),*])
             }
         }
     });
@@ -708,12 +718,13 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         quote!(const SHARD_KEY: __OdmOption<__odm::ShardKey> =
             __OdmSome(__odm::ShardKey { keys: &[#(#keys),*] });)
     });
+    let names_odm = !capped.is_empty() || shard_key.is_some() || built.iter().any(|b| !b.plain);
     let items = quote! {
         #capped
         #shard_key
         #indexes
     };
-    (items, asserts)
+    (items, asserts, names_odm)
 }
 
 /// `const CAPPED` of a model declaring `capped(size = …, max = …)`.

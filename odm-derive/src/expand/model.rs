@@ -63,7 +63,7 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
             }
         });
     }
-    let (index_items, index_asserts) = super::indexes::expand(cont, resolved);
+    let (index_items, index_asserts, index_names_odm) = super::indexes::expand(cont, resolved);
     // The attribute spells the server's name (`secondaryPreferred`); the enum variant is the same, capitalised.
     let variant = |ty: &str, v: &String| {
         let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
@@ -108,7 +108,7 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
     code.open(Delimiter::Brace);
     let _ = write!(code, "const COLLECTION: &'static str = {collection:?}; ");
     code.tokens(items);
-    code.tokens(index_items);
+    code.tokens_naming(index_items, index_names_odm);
     code.tokens(version_items);
     code.close();
 }

@@ -79,6 +79,12 @@ impl Code {
         self.splice(tokens);
     }
 
+    /// Splices tokens that name `__odm::…` only when `names_odm` says so.
+    pub fn tokens_naming(&mut self, tokens: TokenStream, names_odm: bool) {
+        self.mentions_odm |= names_odm;
+        self.splice(tokens);
+    }
+
     /// Splices a spanned type expression that names only the user's type and `__Odm…` aliases.
     pub fn type_tokens(&mut self, tokens: TokenStream) {
         self.splice(tokens);
