@@ -39,8 +39,8 @@ pub(crate) mod types;
 
 pub(crate) use self::types::{check_dynamic_keys, unencodable};
 pub use self::types::{
-    Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, Fields, IdField, MapNode, Object, Path,
-    PathNode, Plain, RawPath, RevisionField, Root, ShardKeyField, Variant,
+    Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, Fields, IdField, IsPath, MapNode, Object,
+    Path, PathNode, Plain, RawPath, RevisionField, Root, ShardKeyField, Variant,
 };
 
 use serde::Serialize;
@@ -282,6 +282,14 @@ impl<T: MapLike> MapLike for Option<T> {
 /// The node of a field of type `T` with access marker `M`, below a path with access `A` (what a generated field
 /// method returns).
 pub type FieldNode<R, T, A, M> = <T as BsonSchema>::Node<R, T, <A as Access>::Child<M>>;
+
+/// [`FieldNode`] below the path `P` (what a derived struct's field method returns: its `…Fields` struct is generic
+/// over the one path type, not over the path's three parameters).
+pub type FieldNodeOf<P, T, M> = FieldNode<<P as IsPath>::Root, T, <P as IsPath>::Access, M>;
+
+/// The path of a field of type `T` with access marker `M` below the path `P` (what the field method of a field
+/// stored through a converter returns).
+pub type FieldPathOf<P, T, M> = Path<<P as IsPath>::Root, T, <<P as IsPath>::Access as Access>::Child<M>>;
 
 /// The node type of an array's elements.
 pub type ElemNode<R, W, A> =

@@ -23,7 +23,7 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
     let odm_text = odm_text(cont, odm);
     let mut code = Code::new();
     if let Data::Struct(fields) = &cont.data {
-        fields::declare_struct(&mut code, cont, &odm_text);
+        fields::declare_struct(&mut code, cont);
         open_const(&mut code, &odm_text);
         schema::struct_impl(&mut code, cont, fields, resolved);
         model_and_asserts(&mut code, cont, resolved);

@@ -394,7 +394,8 @@ pub trait Fields: Deref<Target: IsPath> + Sized {
     fn from_path(path: Self::Target) -> Self;
 }
 
-/// [`Path`] itself, with its type parameters as associated types (what [`Fields`] dereferences to).
+/// [`Path`] itself, with its type parameters as associated types (what [`Fields`] dereferences to). A derived
+/// struct's `…Fields<P>` is generic over this one path type `P` rather than over its three parameters.
 pub trait IsPath: Clone + fmt::Debug {
     /// The model the path starts from.
     type Root;
