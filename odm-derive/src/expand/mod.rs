@@ -68,7 +68,8 @@ fn odm_text(cont: &Container, odm: &TokenStream) -> String {
 /// the caller closes it (`}` and `;`). Each lint named in its `allow` costs every build: only those generated code
 /// can trip (a qualified path the user's imports make redundant, the glob import, clippy's own) are named.
 fn open_const(code: &mut Code, odm: &str) {
-    code.text("#[doc(hidden)] #[allow(unused_qualifications, unused_imports, clippy::all)] const _: () =");
+    // No `#[doc(hidden)]`: rustdoc never shows an unnamed const, and the impls inside are documented either way.
+    code.text("#[allow(unused_qualifications, unused_imports, clippy::all)] const _: () =");
     code.open(Delimiter::Brace);
     let _ = write!(code, "use {odm}::__private::names::*; ");
 }
