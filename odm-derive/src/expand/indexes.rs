@@ -423,7 +423,7 @@ struct Built<'a> {
     asserts: TokenStream,
     nested: bool,
     /// The spec names only `__Odm…`/`__odm_…` aliases, not `__odm::…` (key pattern of top-level fields, no options).
-    plain: bool,
+    aliases_only: bool,
 }
 
 fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>> {
@@ -529,7 +529,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
         }});
     }
     let spec = quote!(__OdmIndex::named(#name, #key_doc));
-    let plain = simple_keys && opts.is_empty();
+    let aliases_only = simple_keys && opts.is_empty();
     let build = if opts.is_empty() {
         spec
     } else {
@@ -632,7 +632,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
         });
     }
     let has_nested = !nested.is_empty();
-    Some(Built { idx, keys, build, asserts, nested: has_nested, plain })
+    Some(Built { idx, keys, build, asserts, nested: has_nested, aliases_only })
 }
 
 fn label(idx: &IndexAttr) -> String {
@@ -718,7 +718,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         quote!(const SHARD_KEY: __OdmOption<__odm::ShardKey> =
             __OdmSome(__odm::ShardKey { keys: &[#(#keys),*] });)
     });
-    let names_odm = !capped.is_empty() || shard_key.is_some() || built.iter().any(|b| !b.plain);
+    let names_odm = !capped.is_empty() || shard_key.is_some() || built.iter().any(|b| !b.aliases_only);
     let items = quote! {
         #capped
         #shard_key
