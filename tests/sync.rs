@@ -84,6 +84,9 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     let logs = Warnings::default();
     let report = {
         let _guard = tracing::subscriber::set_default(logs.clone());
+        // Another test's thread may hit the warning's callsite first, while no subscriber wants it, and cache it as
+        // never enabled; recomputing the cache now that this one is registered keeps its warning from being lost.
+        tracing::callsite::rebuild_interest_cache();
         sync().run().await.expect("create-missing")
     };
     assert_eq!(report.plan.actions.len(), 1);

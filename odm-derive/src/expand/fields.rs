@@ -180,14 +180,15 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     let ident = cont.ident;
     let name = fields_ident(cont);
     let shard = resolved.shard_fields();
-    // Generic over the one path type rather than its three parameters: each impl then declares one parameter.
+    // Generic over the one path type rather than its three parameters: each impl then declares one parameter,
+    // called `__P` since the impls name the user's types (a struct or field type named `P` must stay that type).
     let _ = write!(
         code,
-        "#[automatically_derived] impl<P: __OdmIsPath> __OdmFields for {name}<P> {{ type Struct = {ident}; \
-         fn from_path(path: P) -> Self {{ {name} {{ path }} }} }} \
-         #[automatically_derived] impl<P> __OdmDeref for {name}<P> {{ \
-         type Target = P; fn deref(&self) -> &P {{ &self.path }} }} \
-         impl<P: __OdmIsPath> {name}<P> "
+        "#[automatically_derived] impl<__P: __OdmIsPath> __OdmFields for {name}<__P> {{ type Struct = {ident}; \
+         fn from_path(path: __P) -> Self {{ {name} {{ path }} }} }} \
+         #[automatically_derived] impl<__P> __OdmDeref for {name}<__P> {{ \
+         type Target = __P; fn deref(&self) -> &__P {{ &self.path }} }} \
+         impl<__P: __OdmIsPath> {name}<__P> "
     );
     code.open(Delimiter::Brace);
     for (i, f) in fields.iter().filter(|f| f.is_stored()).enumerate() {
@@ -197,18 +198,18 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         let _ = write!(code, "#[doc = {:?}] {} fn {method}(&self) -> ", method_doc(f), text::vis_text(f.vis));
         match (source(f), &f.ty_text) {
             (Source::Trait, Some(t)) => {
-                let _ = write!(code, "__OdmNodeOf<P, {t}, __Odm{m}> ");
+                let _ = write!(code, "__OdmNodeOf<__P, {t}, __Odm{m}> ");
             }
             (Source::Trait, None) => {
                 let m = marker_ident(m);
-                code.type_tokens(quote_spanned!(f.ty_span()=> __OdmNodeOf<P, #ty, #m>));
+                code.type_tokens(quote_spanned!(f.ty_span()=> __OdmNodeOf<__P, #ty, #m>));
             }
             (_, Some(t)) => {
-                let _ = write!(code, "__OdmPathOf<P, {t}, __Odm{m}> ");
+                let _ = write!(code, "__OdmPathOf<__P, {t}, __Odm{m}> ");
             }
             (_, None) => {
                 let m = marker_ident(m);
-                code.type_tokens(quote!(__OdmPathOf<P, #ty, #m>));
+                code.type_tokens(quote!(__OdmPathOf<__P, #ty, #m>));
             }
         }
         match super::encode::converter_encoder(f) {
