@@ -153,7 +153,7 @@ pub(crate) mod generated {
             impl<$($T: BsonSchema + Serialize),+> FieldRun for ($(&$T,)+) {
                 #[inline]
                 fn diff_run(self, new: Self, keys: &[&str], at: &mut DiffPath, out: &mut Diff) {
-                    $(at.with(keys[$i], |at| $T::diff(self.$i, new.$i, at, out));)+
+                    $(field($T::diff, self.$i, new.$i, keys[$i], at, out);)+
                 }
             }
         };
