@@ -207,10 +207,11 @@ pub mod __private {
         pub use crate::model::Model as __OdmModel;
         pub use crate::path::{
             generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted,
-            CounterField as __OdmCounterField, FieldNode as __OdmNode, FieldNodeOf as __OdmNodeOf,
-            FieldPathOf as __OdmPathOf, Fields as __OdmFields, IdField as __OdmIdField, IsPath as __OdmIsPath,
-            Object as __OdmObject, Path as __OdmPath, Plain as __OdmPlain, RevisionField as __OdmRevisionField,
-            Root as __OdmRoot, ShardKeyField as __OdmShardKeyField,
+            CounterField as __OdmCounterField, FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf,
+            Fields as __OdmFields, IdField as __OdmIdField, IsPath as __OdmIsPath, Object as __OdmObject,
+            Path as __OdmPath, Plain as __OdmPlain, RevisionField as __OdmRevisionField, Root as __OdmRoot,
+            ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant, VariantNodeOf as __OdmVariantNodeOf,
+            VariantPathOf as __OdmVariantPathOf,
         };
         pub use crate::schema::build::field_of as __odm_field_of;
         pub use crate::schema::build::index_keys as __odm_index_keys;

@@ -291,6 +291,13 @@ pub type FieldNodeOf<P, T, M> = FieldNode<<P as IsPath>::Root, T, <P as IsPath>:
 /// stored through a converter returns).
 pub type FieldPathOf<P, T, M> = Path<<P as IsPath>::Root, T, <<P as IsPath>::Access as Access>::Child<M>>;
 
+/// The path `P` taken as holding `W`, with `P`'s access: the root of one variant of a polymorphic model (`W` the
+/// model, or a unit or tuple variant), whose fields' paths carry the discriminator.
+pub type VariantPathOf<P, W> = Path<<P as IsPath>::Root, W, <P as IsPath>::Access>;
+
+/// The node of `T` at the path `P` taken as holding `T`: a newtype variant of a polymorphic model, wrapping `T`.
+pub type VariantNodeOf<P, T> = <T as BsonSchema>::Node<<P as IsPath>::Root, T, <P as IsPath>::Access>;
+
 /// The node type of an array's elements.
 pub type ElemNode<R, W, A> =
     <<W as ArrayLike>::Item as BsonSchema>::Node<R, <W as ArrayLike>::Item, <A as Access>::Elem>;

@@ -30,7 +30,7 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
         fields::struct_items(&mut code, cont, fields, resolved);
     } else {
         let (field_items, schema_extra) = fields::expand(cont);
-        code.tokens(fields::declare(cont, odm));
+        code.tokens(fields::declare(cont));
         open_const(&mut code, &odm_text);
         code.tokens(schema::expand(cont, odm, schema_extra));
         model_and_asserts(&mut code, cont, resolved);
