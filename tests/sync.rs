@@ -83,10 +83,7 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
 
     let logs = Warnings::default();
     let report = {
-        let _guard = tracing::subscriber::set_default(logs.clone());
-        // Another test's thread may hit the warning's callsite first, while no subscriber wants it, and cache it as
-        // never enabled; recomputing the cache now that this one is registered keeps its warning from being lost.
-        tracing::callsite::rebuild_interest_cache();
+        let _capture = logs.capture();
         sync().run().await.expect("create-missing")
     };
     assert_eq!(report.plan.actions.len(), 1);
@@ -417,13 +414,45 @@ async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
     assert!(db.list_collection_names().await.expect("names").is_empty());
 }
 
-/// Collects the messages of `WARN` events (a minimal subscriber: no spans).
+/// The messages of `WARN` events on the thread that captures them ([`Warnings::capture`]).
 #[derive(Clone, Default)]
 struct Warnings(Arc<Mutex<Vec<String>>>);
 
-impl tracing::Subscriber for Warnings {
+thread_local! {
+    static CAPTURING: std::cell::RefCell<Option<Warnings>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Warnings {
+    /// Collects this thread's warnings until the guard drops. Goes through one global subscriber, installed by the
+    /// first capture: a scoped one (`set_default`) can lose the warning, since another test's thread may reach its
+    /// callsite first, while no subscriber wants it, and cache it as never enabled.
+    fn capture(&self) -> Capture {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| tracing::subscriber::set_global_default(Forward).expect("no other global subscriber"));
+        CAPTURING.with(|c| *c.borrow_mut() = Some(self.clone()));
+        Capture
+    }
+}
+
+/// Stops [`Warnings::capture`] when dropped.
+struct Capture;
+
+impl Drop for Capture {
+    fn drop(&mut self) {
+        CAPTURING.with(|c| *c.borrow_mut() = None);
+    }
+}
+
+/// The global subscriber: hands `WARN` events to the capturing thread's [`Warnings`], and tells every callsite that
+/// its interest may change (`sometimes`), so none is cached as never enabled. A minimal subscriber: no spans.
+struct Forward;
+
+impl tracing::Subscriber for Forward {
+    fn register_callsite(&self, _: &'static tracing::Metadata<'static>) -> tracing::subscriber::Interest {
+        tracing::subscriber::Interest::sometimes()
+    }
     fn enabled(&self, m: &tracing::Metadata<'_>) -> bool {
-        *m.level() == tracing::Level::WARN
+        *m.level() == tracing::Level::WARN && CAPTURING.with(|c| c.borrow().is_some())
     }
     fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
         tracing::span::Id::from_u64(1)
@@ -441,7 +470,11 @@ impl tracing::Subscriber for Warnings {
         }
         let mut text = String::new();
         e.record(&mut Message(&mut text));
-        self.0.lock().unwrap().push(text);
+        CAPTURING.with(|c| {
+            if let Some(w) = &*c.borrow() {
+                w.0.lock().unwrap().push(text);
+            }
+        });
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
