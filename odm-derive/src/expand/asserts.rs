@@ -54,20 +54,26 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
     for field in fields.iter().filter(|f| f.is_stored() && matches!(source(f), Source::Trait)) {
         let ty = field.ty;
         let a = &field.attrs;
-        let attrs = [&a.max_len, &a.min_len, &a.max_items, &a.min_items].iter().any(|x| x.is_some())
-            || a.unbounded.is_some()
-            || a.counter.is_some();
+        // The first string and the first array attribute, with their spans.
+        let string_attr = [(a.max_len.as_ref(), MAX_LEN), (a.min_len.as_ref(), MIN_LEN)]
+            .into_iter()
+            .find_map(|(attr, name)| Some((attr?.span(), name)));
+        let array_attr = [
+            (a.max_items.as_ref().map(|s| s.span()), MAX_ITEMS),
+            (a.min_items.as_ref().map(|s| s.span()), MIN_ITEMS),
+            (a.unbounded.as_ref().map(|s| s.span()), UNBOUNDED),
+            (a.counter.as_ref().map(|s| s.span()), COUNTER),
+        ]
+        .into_iter()
+        .find_map(|(span, name)| Some((span?, name)));
         // A type certain from its tokens is a std or bson type, no alias: what it is stored as is known, and
         // without array or string attributes there is nothing to assert.
-        if !attrs && field.ty_text.is_some() {
+        if string_attr.is_none() && array_attr.is_none() && field.ty_text.is_some() {
             continue;
         }
         // Rendering the type is only needed for a message, and costs a round trip to the compiler.
         let shown = || ty::display(ty);
         // `max_len`/`min_len` on an alias or a newtype (`Email(String)`): the real type is stored as a string.
-        let string_attr = [(a.max_len.as_ref(), MAX_LEN), (a.min_len.as_ref(), MIN_LEN)]
-            .into_iter()
-            .find_map(|(attr, name)| Some((attr?.span(), name)));
         let is_string = matches!(ty::classify(ty::unwrap_option(ty)), TyKind::Str);
         if let (Some((span, name)), false) = (string_attr, is_string) {
             let msg = rules::STRING_LENGTH.message(format_args!(
@@ -84,14 +90,6 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
         if is_syntactic_array(field) {
             continue;
         }
-        let array_attr = [
-            (a.max_items.as_ref().map(|s| s.span()), MAX_ITEMS),
-            (a.min_items.as_ref().map(|s| s.span()), MIN_ITEMS),
-            (a.unbounded.as_ref().map(|s| s.span()), UNBOUNDED),
-            (a.counter.as_ref().map(|s| s.span()), COUNTER),
-        ]
-        .into_iter()
-        .find_map(|(span, name)| Some((span?, name)));
         match array_attr {
             // Not an array, by its tokens: nothing to assert.
             None if ty::is_known_scalar(ty) => {}
