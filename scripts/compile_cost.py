@@ -7,7 +7,8 @@ crates live in a scratch workspace under `target/compile-cost/` (its own target 
 built once and the figure counts only the models' crate).
 
 Wall time is what a user waits; CPU time (user + system of cargo and rustc) is the steadier of the two on a busy
-machine. Both are printed. On a shared machine both still move by a few percent between runs, more than one change
+machine. Both are printed, each as the ratio of the two medians and as the median of each round's ratio (the two
+checks of a round run back to back, so a change in the machine's speed between rounds cancels out of it). On a shared machine both still move by a few percent between runs, more than one change
 to the derive usually saves; `--instructions` also counts the instructions of the compiler's own run on each crate
 (under valgrind's cachegrind, as after a `touch` with the incremental state warm), which repeat to within a
 fraction of a percent and so show such a change. They leave out cargo's own work (about 0.06 s more for the odm
@@ -158,6 +159,9 @@ def main() -> int:
         print(f"{name}: odm derives median {odm:.2f} s [{fmt(t['odm_models'])}]")
         print(f"{name}: serde derives only median {serde:.2f} s [{fmt(t['serde_models'])}]")
         print(f"{name} ratio (median): {odm / serde:.2f}x")
+        # Each round's two checks ran back to back, so their ratio leaves out the machine's drift between rounds.
+        paired = statistics.median(o / s for o, s in zip(t["odm_models"], t["serde_models"]))
+        print(f"{name} ratio (median of each round's ratio): {paired:.2f}x")
     if args.instructions:
         if shutil.which("valgrind") is None:
             print("instructions: valgrind is not on PATH; skipped")

@@ -8,7 +8,6 @@ use crate::internals::resolve::Resolved;
 use crate::internals::source::{source, Source};
 use proc_macro2::{Delimiter, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use std::fmt::Write;
 use syn::ext::IdentExt;
 
 /// Which writes a field's path accepts (`odm::path` markers).
@@ -54,8 +53,10 @@ pub fn declare_struct(code: &mut Code, cont: &Container) {
          `odm::Path` rooted at a model, holding this type (or an `Option`/`Box` of it), with an access marker. \
          Dereferences to that path."
     );
-    let _ =
-        write!(code, "#[doc = {doc:?}] {} struct {ident}Fields<P> {{ path: P, }} ", text::vis_text(&cont.original.vis));
+    code.push(&format!(
+        "#[doc = {doc:?}] {} struct {ident}Fields<P> {{ path: P, }} ",
+        text::vis_text(&cont.original.vis)
+    ));
 }
 
 /// The `type Node` and `diff` items of a struct's `BsonSchema` impl: `diff` compares field by field through each
@@ -63,11 +64,10 @@ pub fn declare_struct(code: &mut Code, cont: &Container) {
 pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolved: &Resolved) {
     let name = fields_ident(cont);
     let shard = resolved.shard_fields();
-    let _ = write!(
-        code,
+    code.push(&format!(
         "type Node<R, W, A: __OdmAccess> = __OdmObject<{name}<__OdmPath<R, W, A>>>; \
          fn diff(__old: &Self, __new: &Self, __at: &mut __OdmAt, __out: &mut __OdmDiff) "
-    );
+    ));
     code.open(Delimiter::Brace);
     // Consecutive fields of certain types compared by their own `diff`: (member, key), written as one call.
     let mut run: Vec<(String, &str)> = Vec::new();
@@ -95,16 +95,14 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         write_run(code, &mut run);
         if m == "IdField" || m == "ShardKeyField" {
             let what = if m == "IdField" { "`_id`" } else { "a shard-key field" };
-            let _ =
-                write!(code, "__odm_diff_frozen(&__old.{member}, &__new.{member}, __at, {key:?}, {what:?}, __out); ");
+            code.push(&format!(
+                "__odm_diff_frozen(&__old.{member}, &__new.{member}, __at, {key:?}, {what:?}, __out); "
+            ));
             continue;
         }
-        // The predicate as written (for text) and parsed (for tokens); one that does not parse is serde's error.
-        let skip = f
-            .attrs
-            .skip_serializing_if
-            .as_ref()
-            .and_then(|s| Some((&s.value, syn::parse_str::<syn::ExprPath>(&s.value).ok()?)));
+        // The predicate as written (for text) and parsed (for tokens, only where needed); one that does not parse
+        // is serde's error.
+        let skip = f.attrs.skip_serializing_if.as_ref().map(|s| &s.value).filter(|s| is_path(s));
         match (source(f), skip) {
             (Source::Trait, skip) if f.attrs.converter.is_none() => {
                 code.text(if skip.is_some() { "__odm_diff_skippable" } else { "__odm_diff_field" });
@@ -113,23 +111,23 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
                 // trait yields the one diagnostic the compiler already gives there, not a second one.
                 match &f.ty_text {
                     Some(t) => {
-                        let _ = write!(code, "<{t} as __OdmSchema>::diff");
+                        code.push(&format!("<{t} as __OdmSchema>::diff"));
                     }
                     None => code.type_tokens(quote_spanned!(f.ty_span()=> <#ty as __OdmSchema>::diff)),
                 }
-                let _ = write!(code, ", &__old.{member}, &__new.{member}, ");
-                if let Some((pred, _)) = skip {
-                    let _ = write!(code, "{pred}, ");
+                code.push(&format!(", &__old.{member}, &__new.{member}, "));
+                if let Some(pred) = skip {
+                    code.push(&format!("{pred}, "));
                 }
-                let _ = write!(code, "{key:?}, __at, __out");
+                code.push(&format!("{key:?}, __at, __out"));
                 code.close();
                 code.text(";");
             }
             (_, skip) => {
                 let member = member_tokens(f);
                 let enc = super::encode::path_encoder(f);
-                let pred = match skip {
-                    Some((_, p)) => quote!(|__v: &#ty| #p(__v)),
+                let pred = match skip.and_then(|s| syn::parse_str::<syn::ExprPath>(s).ok()) {
+                    Some(p) => quote!(|__v: &#ty| #p(__v)),
                     None => quote!(|_: &#ty| false),
                 };
                 code.tokens(quote!(
@@ -142,9 +140,76 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     for f in fields.iter().filter(|f| f.is_stored()) {
         let Some(counter) = counter_target(f, fields) else { continue };
         let Some(cident) = counter.ident else { continue };
-        let _ = write!(code, "__out.counter_step(__at, {:?}, {:?}, &__old.{cident}); ", f.key, counter.key);
+        code.push(&format!("__out.counter_step(__at, {:?}, {:?}, &__old.{cident}); ", f.key, counter.key));
     }
     code.close();
+}
+
+/// Whether a `skip_serializing_if` predicate is a path (`Option::is_none`, `::std::vec::Vec::is_empty`): checked on
+/// its text, which is what almost every predicate is, before asking `syn` (a debug build under `cargo check`, where a
+/// parse costs a hundred times more); anything else, a turbofish or a qualified path, is parsed.
+fn is_path(s: &str) -> bool {
+    let plain = s.strip_prefix("::").unwrap_or(s).split("::").all(|seg| {
+        seg.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && seg != "_"
+            && !is_keyword(seg)
+    });
+    plain || syn::parse_str::<syn::ExprPath>(s).is_ok()
+}
+
+/// Rust's keywords that cannot be a path segment (`crate`, `self`, `super` and `Self` can).
+fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "as" | "async"
+            | "await"
+            | "break"
+            | "const"
+            | "continue"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "gen"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "static"
+            | "struct"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "abstract"
+            | "become"
+            | "box"
+            | "do"
+            | "final"
+            | "macro"
+            | "override"
+            | "priv"
+            | "try"
+            | "typeof"
+            | "unsized"
+            | "virtual"
+            | "yield"
+    )
 }
 
 /// The diff of a run of fields whose types are certain to implement `BsonSchema`, in calls of up to twelve
@@ -154,11 +219,11 @@ fn write_run(code: &mut Code, run: &mut Vec<(String, &str)>) {
     for chunk in run.chunks(12) {
         let (mut old, mut new, mut keys) = (String::new(), String::new(), String::new());
         for (member, key) in chunk {
-            let _ = write!(old, "&__old.{member}, ");
-            let _ = write!(new, "&__new.{member}, ");
-            let _ = write!(keys, "{key:?}, ");
+            old.push_str(&format!("&__old.{member}, "));
+            new.push_str(&format!("&__new.{member}, "));
+            keys.push_str(&format!("{key:?}, "));
         }
-        let _ = write!(code, "__odm_diff_fields(({old}), ({new}), &[{keys}], __at, __out); ");
+        code.push(&format!("__odm_diff_fields(({old}), ({new}), &[{keys}], __at, __out); "));
     }
     run.clear();
 }
@@ -183,23 +248,23 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     // Generic over the one path type rather than its three parameters: each impl then declares one parameter,
     // called `__P` since the impls name the user's types (a struct or field type named `P` must stay that type).
     code.text(&fields_impls_text(&name, ident));
-    let _ = write!(code, "impl<__P: __OdmIsPath> {name}<__P> ");
+    code.push(&format!("impl<__P: __OdmIsPath> {name}<__P> "));
     code.open(Delimiter::Brace);
     for (i, f) in fields.iter().filter(|f| f.is_stored()).enumerate() {
         let Some(method) = f.ident else { continue };
         let ty = f.ty;
         let m = marker(f, fields, &shard, resolved.revision);
-        let _ = write!(code, "#[doc = {:?}] {} fn {method}(&self) -> ", method_doc(f), text::vis_text(f.vis));
+        code.push(&format!("#[doc = {:?}] {} fn {method}(&self) -> ", method_doc(f), text::vis_text(f.vis)));
         match (source(f), &f.ty_text) {
             (Source::Trait, Some(t)) => {
-                let _ = write!(code, "__OdmNodeOf<__P, {t}, __Odm{m}> ");
+                code.push(&format!("__OdmNodeOf<__P, {t}, __Odm{m}> "));
             }
             (Source::Trait, None) => {
                 let m = marker_ident(m);
                 code.type_tokens(quote_spanned!(f.ty_span()=> __OdmNodeOf<__P, #ty, #m>));
             }
             (_, Some(t)) => {
-                let _ = write!(code, "__OdmPathOf<__P, {t}, __Odm{m}> ");
+                code.push(&format!("__OdmPathOf<__P, {t}, __Odm{m}> "));
             }
             (_, None) => {
                 let m = marker_ident(m);
@@ -209,7 +274,7 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         match super::encode::converter_encoder(f) {
             // The return type fixes the field's type and marker; the body needs only its index.
             None if matches!(source(f), Source::Trait) => {
-                let _ = write!(code, "{{ __odm_at(self, {i}usize) }} ");
+                code.push(&format!("{{ __odm_at(self, {i}usize) }} "));
             }
             None => {
                 let m = marker_ident(m);
@@ -229,12 +294,10 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     }
     code.close();
     if cont.derive == Derive::Model {
-        let _ = write!(
-            code,
-            "impl {ident} {{ #[doc = \" Typed paths to this model's fields, for filters, sorts, projections and updates.\"] \
+        code.push(&format!("impl {ident} {{ #[doc = \" Typed paths to this model's fields, for filters, sorts, projections and updates.\"] \
              {} fn fields() -> {name}<__OdmPath<{ident}, {ident}, __OdmRoot>> {{ {name} {{ path: __OdmPath::__root() }} }} }} ",
             text::vis_text(&cont.original.vis)
-        );
+        ));
     }
 }
 
@@ -462,4 +525,22 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
         }
     };
     (items, schema_items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_path;
+
+    #[test]
+    fn a_predicate_is_a_path_whether_read_off_its_text_or_parsed() {
+        for path in ["Option::is_none", "::std::vec::Vec::is_empty", "crate::skip", "is_zero", "Self::empty", "_x"] {
+            assert!(is_path(path), "{path}");
+        }
+        // Not plain, but paths all the same: syn decides.
+        assert!(is_path("Option::<u8>::is_none"));
+        assert!(is_path("<Vec<u8>>::is_empty"));
+        for not in ["", "a::", "::", "a::::b", "1st", "fn::x", "x::fn", "not a path", "a.b", "_"] {
+            assert!(!is_path(not), "{not}");
+        }
+    }
 }

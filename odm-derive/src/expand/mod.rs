@@ -14,7 +14,6 @@ use crate::internals::ast::{Container, Data, Derive};
 use crate::internals::resolve::Resolved;
 use proc_macro2::{Delimiter, TokenStream};
 use quote::quote;
-use std::fmt::Write;
 use text::Code;
 
 /// The generated items of a type that passed every rule: reads the IR and the resolved model only. A struct's
@@ -71,14 +70,14 @@ fn open_const(code: &mut Code, odm: &str) {
     // No `#[doc(hidden)]`: rustdoc never shows an unnamed const, and the impls inside are documented either way.
     code.text("#[allow(unused_qualifications, unused_imports, clippy::all)] const _: () =");
     code.open(Delimiter::Brace);
-    let _ = write!(code, "use {odm}::__private::names::*; ");
+    code.push(&format!("use {odm}::__private::names::*; "));
 }
 
 /// Closes the anonymous const of [`open_const`], importing the runtime's private module as `__odm` if anything
 /// written names it (items of a block may come in any order; an unused import would still cost the compiler).
 fn close_const(code: &mut Code, odm: &str) {
     if code.mentions_odm() {
-        let _ = write!(code, "use {odm}::__private as __odm; ");
+        code.push(&format!("use {odm}::__private as __odm; "));
     }
     code.close();
     code.text(";");

@@ -5,7 +5,6 @@ use crate::internals::ast::{Container, Data, Style};
 use crate::internals::resolve::Resolved;
 use proc_macro2::{Delimiter, TokenStream};
 use quote::quote;
-use std::fmt::Write;
 
 /// Writes `impl Model` (and the items beside it: variant impls, index and version assertions).
 pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
@@ -104,9 +103,9 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
     code.tokens(variant_impls);
     code.tokens(index_asserts);
     code.tokens(version_asserts);
-    let _ = write!(code, "#[automatically_derived] impl __OdmModel for {ident} ");
+    code.push(&format!("#[automatically_derived] impl __OdmModel for {ident} "));
     code.open(Delimiter::Brace);
-    let _ = write!(code, "const COLLECTION: &'static str = {collection:?}; ");
+    code.push(&format!("const COLLECTION: &'static str = {collection:?}; "));
     code.tokens(items);
     code.tokens_naming(index_items, index_names_odm);
     code.tokens(version_items);

@@ -6,7 +6,6 @@ use crate::internals::resolve::Resolved;
 use crate::internals::source::{source, Source};
 use proc_macro2::{Delimiter, TokenStream};
 use quote::{quote, quote_spanned};
-use std::fmt::Write;
 
 fn opt_str(s: Option<&String>) -> TokenStream {
     match s {
@@ -97,9 +96,9 @@ fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
 /// field table (the provided items read it; `KIND` is provided, `Object`), `type Node` and `diff`.
 pub fn struct_impl(code: &mut Code, cont: &Container, fields: &[Field], resolved: &Resolved) {
     let table = |code: &mut Code| {
-        let _ = write!(code, "__OdmTable::new");
+        code.push("__OdmTable::new");
         code.open(Delimiter::Parenthesis);
-        let _ = write!(code, "{:?}, &", cont.ident.to_string());
+        code.push(&format!("{:?}, &", cont.ident.to_string()));
         code.open(Delimiter::Bracket);
         entries_text(code, fields);
         code.close();
@@ -112,7 +111,7 @@ pub fn struct_impl(code: &mut Code, cont: &Container, fields: &[Field], resolved
         if let Some(tag) = &cont.attrs.tag {
             // serde writes the tag first, holding the struct's serialized name.
             let value = cont.attrs.rename.as_ref().map_or_else(|| cont.ident.to_string(), |r| r.value.clone());
-            let _ = write!(flags, ".tagged({:?}, {value:?})", tag.value);
+            flags.push_str(&format!(".tagged({:?}, {value:?})", tag.value));
         }
         code.text(&flags);
     };
@@ -127,7 +126,7 @@ fn container_flags_text(cont: &Container, out: &mut String) {
         out.push_str(".closed(false)");
     }
     if let Some(doc) = &cont.doc {
-        let _ = write!(out, ".describe({doc:?})");
+        out.push_str(&format!(".describe({doc:?})"));
     }
 }
 
@@ -140,12 +139,12 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
         match source(f) {
             Source::Trait => match &f.ty_text {
                 Some(t) => {
-                    let _ = write!(code, "__odm_field_of::<{t}>({name:?}, {key:?})");
+                    code.push(&format!("__odm_field_of::<{t}>({name:?}, {key:?})"));
                 }
                 None => {
                     code.text("__odm_meta");
                     code.open(Delimiter::Parenthesis);
-                    let _ = write!(code, "{name:?}, {key:?}, ");
+                    code.push(&format!("{name:?}, {key:?}, "));
                     code.type_tokens(quote_spanned!(f.ty_span()=> &<#ty as __OdmSchema>::FIELD_TYPE));
                     code.close();
                 }
@@ -153,14 +152,13 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
             Source::Fixed(alias) => {
                 let kind = alias_kind_name(&alias);
                 code.uses_odm();
-                let _ = write!(
-                    code,
+                code.push(&format!(
                     "__odm_meta({name:?}, {key:?}, &__odm::FieldType::fixed(__OdmKind::{kind})).fixed({alias:?})"
-                );
+                ));
             }
             Source::Mixed => {
                 code.uses_odm();
-                let _ = write!(code, "__odm_meta({name:?}, {key:?}, &__odm::FieldType::MIXED)");
+                code.push(&format!("__odm_meta({name:?}, {key:?}, &__odm::FieldType::MIXED)"));
             }
         }
         code.text(&entry_calls(f, fields, &stored));
@@ -170,7 +168,7 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
 /// `impl BsonSchema` of a type described by its field table (a struct, or a polymorphic model's variants):
 /// `OBJECT` from what `table` writes (the provided items read it; `KIND` is provided, `Object`), then `items`.
 fn table_impl(code: &mut Code, ident: &syn::Ident, table: impl FnOnce(&mut Code), items: impl FnOnce(&mut Code)) {
-    let _ = write!(code, "#[automatically_derived] impl __OdmSchema for {ident} ");
+    code.push(&format!("#[automatically_derived] impl __OdmSchema for {ident} "));
     code.open(Delimiter::Brace);
     code.text("const OBJECT: __OdmOption<&'static __OdmTable> = __OdmSome");
     code.open(Delimiter::Parenthesis);

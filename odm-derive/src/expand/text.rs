@@ -73,6 +73,13 @@ impl Code {
         top.text.push(' ');
     }
 
+    /// Appends source text as it is (whole tokens). Callers format into a `String` first (`format!`): the standard
+    /// library's formatting then writes into its own, optimised `String`, where writing piece by piece into this one
+    /// would run each piece through this crate's debug build.
+    pub fn push(&mut self, src: &str) {
+        self.top().text.push_str(src);
+    }
+
     /// Splices tokens whose spans matter (counted as naming `__odm::…`: they are not read back).
     pub fn tokens(&mut self, tokens: TokenStream) {
         self.mentions_odm |= !tokens.is_empty();
@@ -145,12 +152,5 @@ impl Code {
         let mut top = self.frames.pop().expect("the outermost frame stays");
         top.flush();
         top.done
-    }
-}
-
-impl std::fmt::Write for Code {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.top().text.push_str(s);
-        Ok(())
     }
 }

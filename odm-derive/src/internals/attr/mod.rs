@@ -168,7 +168,9 @@ fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Sp<RenameRule>> {
 /// The string of an attribute written exactly `#[…(key = "value")]`, read straight from its three tokens. Most
 /// serde attributes on stored fields are a lone `rename`; syn's meta parser costs several times more for them,
 /// for every field of every derived type.
-fn lone_str(attr: &syn::Attribute, key: Symbol) -> Option<LitStr> {
+/// The literal and its value. A plain string (no escapes, no raw string, no suffix) is read off its text; anything
+/// else goes through syn's literal parser.
+fn lone_str(attr: &syn::Attribute, key: Symbol) -> Option<(proc_macro2::Literal, String)> {
     use proc_macro2::TokenTree;
     let syn::Meta::List(list) = &attr.meta else { return None };
     let mut tokens = list.tokens.clone().into_iter();
@@ -180,8 +182,15 @@ fn lone_str(attr: &syn::Attribute, key: Symbol) -> Option<LitStr> {
     if k != key || eq.as_char() != '=' {
         return None;
     }
-    match syn::Lit::new(lit) {
-        syn::Lit::Str(s) if s.suffix().is_empty() => Some(s),
+    let text = lit.to_string();
+    if let Some(plain) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        if !plain.contains(['\\', '"']) {
+            let value = plain.to_owned();
+            return Some((lit, value));
+        }
+    }
+    match syn::Lit::new(lit.clone()) {
+        syn::Lit::Str(s) if s.suffix().is_empty() => Some((lit, s.value())),
         _ => None,
     }
 }
@@ -640,7 +649,7 @@ impl Field {
         let mut rest = Vec::with_capacity(attrs.len());
         for attr in attrs {
             match (attr.path() == SERDE).then(|| lone_str(attr, RENAME)).flatten() {
-                Some(l) => rename.set(&l, l.value()),
+                Some((l, value)) => rename.set(&l, value),
                 None => rest.push(attr),
             }
         }
@@ -787,4 +796,29 @@ pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
     }
     let text = lines.join(" ").trim().to_owned();
     (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(attr: syn::Attribute) -> Option<String> {
+        lone_str(&attr, RENAME).map(|(_, v)| v)
+    }
+
+    #[test]
+    fn a_lone_string_is_read_off_its_text_or_through_syn() {
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = "lc")])).as_deref(), Some("lc"));
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = "é")])).as_deref(), Some("é"));
+        // Escapes and raw strings are unescaped by syn.
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = "a\"b")])).as_deref(), Some("a\"b"));
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = "a\x62")])).as_deref(), Some("ab"));
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = r"raw")])).as_deref(), Some("raw"));
+        // Anything but a lone plain string goes to the full parser.
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = "x"sfx)])), None);
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = b"x")])), None);
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = 1)])), None);
+        assert_eq!(value(syn::parse_quote!(#[serde(alias = "x")])), None);
+        assert_eq!(value(syn::parse_quote!(#[serde(rename = "x", alias = "y")])), None);
+    }
 }
