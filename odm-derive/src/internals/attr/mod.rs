@@ -165,11 +165,10 @@ fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Sp<RenameRule>> {
     }
 }
 
-/// The string of an attribute written exactly `#[…(key = "value")]`, read straight from its three tokens. Most
-/// serde attributes on stored fields are a lone `rename`; syn's meta parser costs several times more for them,
-/// for every field of every derived type.
-/// The literal and its value. A plain string (no escapes, no raw string, no suffix) is read off its text; anything
-/// else goes through syn's literal parser.
+/// The literal and string of an attribute written exactly `#[…(key = "value")]`, read straight from its three
+/// tokens. Most serde attributes on stored fields are a lone `rename`; syn's meta parser costs several times more for
+/// them, for every field of every derived type. A plain string (no escapes, no raw string, no suffix) is read off its
+/// text; anything else goes through syn's literal parser.
 fn lone_str(attr: &syn::Attribute, key: Symbol) -> Option<(proc_macro2::Literal, String)> {
     use proc_macro2::TokenTree;
     let syn::Meta::List(list) = &attr.meta else { return None };
