@@ -4,9 +4,11 @@
 //! Documents written before a validator existed, written around odm with validation bypassed, or kept through a
 //! `moderate` rollout may not match the model. [`Collection::check_schema`] finds them with `$nor: [validator]`
 //! and explains each one by the part of the validator it breaks: a missing field, a field of the wrong type or out
-//! of its bounds, keys the model does not declare, or a counter out of step with its array — each named by its
-//! Rust path (`Order.items[].price`), counted, with sample `_id`s. The collection is read in batches of `_id`s
-//! (never loaded whole), and a progress callback sees every batch.
+//! of its bounds, a [`Lowercase`](crate::Lowercase) value with capitals, keys the model does not declare, or a
+//! counter out of step with its array — each named by the deepest Rust path that fails (`Order.lines[].quantity`,
+//! not `Order.lines`), with the rule that failed, counted, with sample `_id`s. The collection is streamed once, in
+//! `_id` order and in batches (never loaded whole), so the time grows linearly with its size; a progress callback
+//! sees every batch.
 //!
 //! ```no_run
 //! # async fn run(orders: odm::Collection<impl odm::Model>) -> odm::error::Result<()> {
@@ -22,15 +24,21 @@
 //! # }
 //! ```
 
+mod batch;
+mod parts;
+
 use crate::collection::Collection;
 use crate::error::{model_name, Result};
 use crate::meta::{named, rust_name};
 use crate::model::Model;
+use crate::model::VersionSpec;
 use crate::progress;
-use crate::schema::counter_pairs;
 use crate::session::Session;
-use bson::{doc, Bson, Document, RawDocumentBuf};
+use batch::{id_of, Explainer};
+use bson::{doc, Bson, Document, RawBsonRef, RawDocumentBuf};
+use futures_util::stream::BoxStream;
 use futures_util::{StreamExt, TryStreamExt};
+use parts::Part;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -39,12 +47,16 @@ use std::time::{Duration, Instant};
 pub enum Check {
     /// A field the model always writes is absent (rule [`type-option-absent`](crate::rules#type-option-absent)).
     Missing,
-    /// A field holds another BSON type (or shape: enum values, nested documents in arrays and maps; rule
+    /// A field holds another BSON type (or shape: enum values, the values of maps; an array element is named
+    /// `Order.lines[]`, a field of one `Order.lines[].quantity`; rule
     /// [`type-one-bson-type`](crate::rules#type-one-bson-type)).
     Invalid,
     /// A field has the right type but breaks its bounds: array items (rule
     /// [`array-bound`](crate::rules#array-bound)) or string length ([`string-length`](crate::rules#string-length)).
     Bounds,
+    /// A string holds ASCII capitals where the model stores lowercase text, [`crate::Lowercase`] (rule
+    /// [`string-lowercase`](crate::rules#string-lowercase)).
+    Lowercase,
     /// A closed document holds keys the model does not declare (rule [`closed-open`](crate::rules#closed-open)).
     Unexpected,
     /// An array counter differs from the array's length (rule [`counter-in-step`](crate::rules#counter-in-step)).
@@ -65,6 +77,7 @@ impl Check {
             Check::Missing => "type-option-absent",
             Check::Invalid => "type-one-bson-type",
             Check::Bounds => "array-bound", // or `string-length`: see `Finding::rule`
+            Check::Lowercase => "string-lowercase",
             Check::Unexpected => "closed-open",
             Check::Counter => "counter-in-step",
             Check::Other => "model-validation",
@@ -77,6 +90,7 @@ impl Check {
             Check::Missing => "is missing",
             Check::Invalid => "does not hold the type the model stores",
             Check::Bounds => "is out of its bounds",
+            Check::Lowercase => "holds capital letters where the model stores lowercase text",
             Check::Unexpected => "holds keys the model does not declare",
             Check::Counter => "differs from the length of",
             Check::Other => "fails the validator",
@@ -249,125 +263,64 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
     }
 
     /// Reads the collection and reports what fails. Nothing is written.
+    ///
+    /// The collection is streamed once by two cursors in `_id` order: every `_id` (what is checked, for progress),
+    /// and the documents the validator refuses (`$nor: [validator]`), whole. Each batch of `_id`s takes the failing
+    /// documents among them and has the server explain those by part, without reading the collection again, so the
+    /// time grows linearly with the collection (see the README's Speed section for measured figures).
     pub async fn run(mut self) -> Result<SchemaReport> {
         let started = Instant::now();
         let raw = self.coll.raw();
         let session = self.coll.session().cloned();
         let validator = M::validator();
-        let parts = parts(&validator);
+        let parts = parts::parts(&validator);
         // The estimate reads metadata, which no session orders (it cannot run in one).
         let total = raw.estimated_document_count().await?;
-        let mut report =
-            SchemaReport { model: model_name::<M>(), checked: 0, failing: 0, older: 0, findings: Vec::new() };
-        let rust = |stored: &str| rust_name(M::type_meta(), stored, false).unwrap_or_else(|| stored.to_owned());
-        let mut findings: Vec<Finding> = parts
-            .iter()
-            .map(|p| Finding {
-                check: p.check,
-                path: rust(&p.stored),
-                stored_path: p.stored.clone(),
-                array: p.array.as_deref().map(rust),
-                version: None,
-                rule: p.rule,
-                count: 0,
-                sample_ids: Vec::new(),
-            })
-            .collect();
-        let mut other = Finding {
-            check: Check::Other,
-            path: String::new(),
-            stored_path: String::new(),
-            array: None,
-            version: None,
-            rule: Check::Other.rule(),
-            count: 0,
-            sample_ids: vec![],
-        };
-
-        let mut older: Vec<Finding> = Vec::new();
-        // One cursor over every `_id`, in order: batches never skip a document whose `_id` has another BSON type.
-        let every = raw.find(doc! {}).sort(doc! { "_id": 1 }).projection(doc! { "_id": 1 });
-        let mut ids = match &session {
-            Some(s) => {
-                let cursor = every.session(&mut *s.lock().await).await?;
-                crate::session::rows(cursor, s.clone())
-            }
-            None => every.await?.map_err(crate::error::Error::from).boxed(),
-        };
-        let mut batch: Vec<Bson> = Vec::with_capacity(self.batch);
+        let mut tally = Tally::new::<M>(&parts, self.samples);
+        let mut explainer = Explainer::new(raw, session.as_ref(), &parts);
+        let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;
+        let mut failing = stream(raw, session.as_ref(), doc! { "$nor": [validator] }, None).await?;
+        let mut next_failing = failing.try_next().await?;
+        let mut held = Held::default();
+        let mut ids_done = false;
         loop {
-            let next = ids.try_next().await?;
-            if let Some(d) = &next {
-                if let Some(id) = d.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()) {
-                    batch.push(id);
+            if !ids_done {
+                let Some(row) = ids.try_next().await? else {
+                    ids_done = true;
+                    continue;
+                };
+                let id = id_of(&row);
+                // Both cursors go in `_id` order, so a failing document is the next one to come when its `_id` does.
+                if next_failing.as_ref().is_some_and(|f| id_of(f) == id) {
+                    held.take(&mut next_failing, false);
+                    next_failing = failing.try_next().await?;
+                }
+                held.checked += 1;
+                if !held.full(self.batch) {
+                    continue;
+                }
+                // A failing document ordered before the last `_id` read was written after the `_id` cursor passed
+                // its place: it is checked now rather than held back until the end.
+                while let Some(f) = &next_failing {
+                    if explainer.at_or_before(&id_of(f), &id).await? != Some(true) {
+                        break;
+                    }
+                    held.take(&mut next_failing, true);
+                    next_failing = failing.try_next().await?;
+                }
+            } else if next_failing.is_some() {
+                // The `_id`s are all read: failing documents left were written after that cursor passed their place.
+                held.take(&mut next_failing, true);
+                next_failing = failing.try_next().await?;
+                if !held.full(self.batch) && next_failing.is_some() {
+                    continue;
                 }
             }
-            if batch.len() < self.batch && next.is_some() {
-                continue;
-            }
-            if !batch.is_empty() {
-                report.checked += batch.len() as u64;
-                let mut failing =
-                    ids_matching(raw, session.as_ref(), &batch, doc! { "$nor": [validator.clone()] }).await?;
-                // Documents at an older version the model reads are not corrupt: counted apart, by version.
-                if let (Some(spec), false) = (M::VERSION, failing.is_empty()) {
-                    for v in (spec.oldest..spec.current).map(Some).chain([None]) {
-                        let filter = match v {
-                            Some(v) => doc! { spec.key: i64::from(v) },
-                            None => doc! { spec.key: { "$exists": false } },
-                        };
-                        let at = ids_matching(raw, session.as_ref(), &failing, filter).await?;
-                        if at.is_empty() {
-                            continue;
-                        }
-                        failing.retain(|id| !at.contains(id));
-                        report.older += at.len() as u64;
-                        let version = v.map(i64::from);
-                        let i = match older.iter().position(|f| f.version == version) {
-                            Some(i) => i,
-                            None => {
-                                older.push(Finding {
-                                    check: Check::OlderVersion,
-                                    path: rust(spec.key),
-                                    stored_path: spec.key.to_owned(),
-                                    array: None,
-                                    version,
-                                    rule: Check::OlderVersion.rule(),
-                                    count: 0,
-                                    sample_ids: Vec::new(),
-                                });
-                                older.len() - 1
-                            }
-                        };
-                        record(&mut older[i], at, self.samples);
-                    }
-                }
-                report.failing += failing.len() as u64;
-                let mut explained = vec![false; failing.len()];
-                let mut broken_by: Vec<Vec<Bson>> = Vec::with_capacity(parts.len());
-                for (part, finding) in parts.iter().zip(&mut findings) {
-                    let mut broken = if failing.is_empty() {
-                        Vec::new()
-                    } else {
-                        ids_matching(raw, session.as_ref(), &failing, doc! { "$nor": [part.filter.clone()] }).await?
-                    };
-                    // Bounds are reported only for values of the right type (the type part comes first).
-                    if let Some(type_part) = part.unless {
-                        broken.retain(|id| !broken_by[type_part].contains(id));
-                    }
-                    for id in &broken {
-                        if let Some(i) = failing.iter().position(|f| f == id) {
-                            explained[i] = true;
-                        }
-                    }
-                    record(finding, broken.clone(), self.samples);
-                    broken_by.push(broken);
-                }
-                let unexplained: Vec<Bson> =
-                    failing.iter().zip(&explained).filter(|(_, e)| !**e).map(|(id, _)| id.clone()).collect();
-                record(&mut other, unexplained, self.samples);
-                batch.clear();
+            if held.checked > 0 {
+                let batch = std::mem::take(&mut held);
+                tally.batch(&mut explainer, batch.checked, batch.docs, M::VERSION).await?;
                 if let Some(progress) = &mut self.progress {
+                    let report = &tally.report;
                     progress(&Progress {
                         done: report.checked,
                         total: total.max(report.checked),
@@ -376,219 +329,211 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
                     });
                 }
             }
-            if next.is_none() {
+            if ids_done && next_failing.is_none() {
                 break;
             }
         }
-        findings.push(other);
-        findings.extend(older);
-        findings.retain(|f| f.count > 0);
-        findings.sort_by_key(|f| std::cmp::Reverse(f.count));
-        report.findings = findings;
-        Ok(report)
+        Ok(tally.finish())
     }
 }
 
+/// The most bytes of failing documents held for one batch; a batch of large documents ends early.
+const HELD_BYTES: usize = 16 * 1024 * 1024;
+
+/// The batch being read: how many documents it checks, and its failing documents.
+#[derive(Default)]
+struct Held {
+    checked: u64,
+    docs: Vec<RawDocumentBuf>,
+    bytes: usize,
+}
+
+impl Held {
+    /// Moves the failing document in `next` into the batch; `unseen`: the `_id` cursor did not count it.
+    fn take(&mut self, next: &mut Option<RawDocumentBuf>, unseen: bool) {
+        if let Some(doc) = next.take() {
+            self.bytes += doc.as_bytes().len();
+            self.docs.push(doc);
+            self.checked += u64::from(unseen);
+        }
+    }
+
+    fn full(&self, batch: usize) -> bool {
+        self.checked >= batch as u64 || self.bytes >= HELD_BYTES
+    }
+}
+
+/// Opens a cursor over the documents matching `filter` in `_id` order (in `session`, when the collection has one).
+async fn stream(
+    raw: &mongodb::Collection<RawDocumentBuf>,
+    session: Option<&Session>,
+    filter: Document,
+    projection: Option<Document>,
+) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
+    // One order for both cursors, total over every BSON type of `_id`: batches never skip a document.
+    let mut find = raw.find(filter).sort(doc! { "_id": 1 });
+    if let Some(projection) = projection {
+        find = find.projection(projection);
+    }
+    Ok(match session {
+        Some(s) => {
+            let cursor = find.session(&mut *s.lock().await).await?;
+            crate::session::rows(cursor, s.clone())
+        }
+        None => find.await?.map_err(crate::error::Error::from).boxed(),
+    })
+}
+
+/// The findings so far, one per part, plus the documents no part explains and those at older versions.
+struct Tally<'p> {
+    report: SchemaReport,
+    parts: &'p [Part],
+    findings: Vec<Finding>,
+    other: Finding,
+    older: Vec<Finding>,
+    samples: usize,
+    /// The Rust name of the version key, for its findings.
+    version_path: Option<String>,
+}
+
+impl<'p> Tally<'p> {
+    fn new<M: Model>(parts: &'p [Part], samples: usize) -> Self {
+        let rust = |stored: &str| rust_name(M::type_meta(), stored, false).unwrap_or_else(|| stored.to_owned());
+        let finding = |check: Check, stored: &str| Finding {
+            check,
+            path: if stored.is_empty() { String::new() } else { rust(stored) },
+            stored_path: stored.to_owned(),
+            array: None,
+            version: None,
+            rule: check.rule(),
+            count: 0,
+            sample_ids: Vec::new(),
+        };
+        let findings = parts
+            .iter()
+            .map(|p| Finding { rule: p.rule, array: p.array.as_deref().map(rust), ..finding(p.check, &p.stored) })
+            .collect();
+        Tally {
+            report: SchemaReport { model: model_name::<M>(), checked: 0, failing: 0, older: 0, findings: Vec::new() },
+            parts,
+            findings,
+            other: finding(Check::Other, ""),
+            older: Vec::new(),
+            samples,
+            version_path: M::VERSION.map(|spec| rust(spec.key)),
+        }
+    }
+
+    /// Counts a batch of `checked` documents, of which `docs` fail the validator.
+    async fn batch(
+        &mut self,
+        explainer: &mut Explainer<'_>,
+        checked: u64,
+        docs: Vec<RawDocumentBuf>,
+        version: Option<VersionSpec>,
+    ) -> Result<()> {
+        self.report.checked += checked;
+        let mut failing = Vec::with_capacity(docs.len());
+        for doc in docs {
+            // Documents at an older version the model reads are not corrupt: counted apart, by version.
+            match version.and_then(|spec| older_version(&doc, spec)) {
+                Some(at) => self.older_at(at, id_of(&doc), version),
+                None => failing.push(doc),
+            }
+        }
+        self.report.failing += failing.len() as u64;
+        let broken = explainer.broken(&failing).await?;
+        let ids: Vec<Bson> = failing.iter().map(id_of).collect();
+        let mut explained = vec![false; ids.len()];
+        for (i, part) in self.parts.iter().enumerate() {
+            let mut these = broken[i].clone();
+            // Bounds are reported only for values of the right type (the type part comes first).
+            if let Some(type_part) = part.unless {
+                these.retain(|id| !broken[type_part].contains(id));
+            }
+            for id in &these {
+                if let Some(j) = ids.iter().position(|f| f == id) {
+                    explained[j] = true;
+                }
+            }
+            record(&mut self.findings[i], these, self.samples);
+        }
+        let unexplained = ids.iter().zip(&explained).filter(|(_, e)| !**e).map(|(id, _)| id.clone()).collect();
+        record(&mut self.other, unexplained, self.samples);
+        Ok(())
+    }
+
+    /// Counts a document at an older version (`None`: without a version key).
+    fn older_at(&mut self, at: Option<i64>, id: Bson, spec: Option<VersionSpec>) {
+        self.report.older += 1;
+        let i = match self.older.iter().position(|f| f.version == at) {
+            Some(i) => i,
+            None => {
+                let key = spec.map_or("", |s| s.key);
+                self.older.push(Finding {
+                    check: Check::OlderVersion,
+                    path: self.version_path.clone().unwrap_or_else(|| key.to_owned()),
+                    stored_path: key.to_owned(),
+                    array: None,
+                    version: at,
+                    rule: Check::OlderVersion.rule(),
+                    count: 0,
+                    sample_ids: Vec::new(),
+                });
+                self.older.len() - 1
+            }
+        };
+        record(&mut self.older[i], vec![id], self.samples);
+    }
+
+    /// The report: findings with documents, one per check, field and rule (a polymorphic model's variants that share
+    /// a field add up), most frequent first.
+    fn finish(self) -> SchemaReport {
+        let mut findings: Vec<Finding> = Vec::new();
+        for f in self.findings.into_iter().chain([self.other]).chain(self.older) {
+            if f.count == 0 {
+                continue;
+            }
+            let same = |g: &&mut Finding| {
+                (g.check, &g.stored_path, g.rule, &g.array, g.version)
+                    == (f.check, &f.stored_path, f.rule, &f.array, f.version)
+            };
+            match findings.iter_mut().find(same) {
+                Some(g) => {
+                    g.count += f.count - f.sample_ids.len() as u64;
+                    record(g, f.sample_ids, self.samples);
+                }
+                None => findings.push(f),
+            }
+        }
+        findings.sort_by_key(|f| std::cmp::Reverse(f.count));
+        SchemaReport { findings, ..self.report }
+    }
+}
+
+/// The older version `doc` is at, when it is one the model reads but does not write: `Some(None)` for a document
+/// without the version key (read as the oldest).
+fn older_version(doc: &RawDocumentBuf, spec: VersionSpec) -> Option<Option<i64>> {
+    let at = match doc.get(spec.key).ok()? {
+        None => return Some(None),
+        Some(RawBsonRef::Int32(v)) => i64::from(v),
+        Some(RawBsonRef::Int64(v)) => v,
+        Some(RawBsonRef::Double(v)) if v.fract() == 0.0 => v as i64,
+        Some(_) => return None,
+    };
+    (i64::from(spec.oldest)..i64::from(spec.current)).contains(&at).then_some(Some(at))
+}
+
+/// Counts `ids` in `finding`, keeping the first as samples.
 fn record(finding: &mut Finding, ids: Vec<Bson>, samples: usize) {
     finding.count += ids.len() as u64;
     let room = samples.saturating_sub(finding.sample_ids.len());
     finding.sample_ids.extend(ids.into_iter().take(room));
 }
 
-/// The `_id`s among `ids` whose documents match `filter` (read in `session`, when the collection has one).
-async fn ids_matching(
-    raw: &mongodb::Collection<RawDocumentBuf>,
-    session: Option<&Session>,
-    ids: &[Bson],
-    filter: Document,
-) -> Result<Vec<Bson>> {
-    let find = raw.find(doc! { "$and": [{ "_id": { "$in": ids } }, filter] }).projection(doc! { "_id": 1 });
-    let found: Vec<RawDocumentBuf> = match session {
-        Some(s) => {
-            // The cursor is opened with the session locked, then read batch by batch, each locking it again.
-            let cursor = find.session(&mut *s.lock().await).await?;
-            crate::session::rows(cursor, s.clone()).try_collect().await?
-        }
-        None => find.await?.try_collect().await?,
-    };
-    Ok(found.iter().filter_map(|d| Bson::try_from(d.get("_id").ok().flatten()?).ok()).collect())
-}
-
-/// One part of a validator, as a query filter that a document satisfies when it keeps that part.
-#[derive(Debug, PartialEq)]
-struct Part {
-    check: Check,
-    rule: &'static str,
-    stored: String,
-    /// For a counter: the stored path of its array.
-    array: Option<String>,
-    filter: Document,
-    /// For bounds: the index of the type part of the same field; documents failing that are not counted again.
-    unless: Option<usize>,
-}
-
-impl Part {
-    fn new(check: Check, stored: String, filter: Document) -> Part {
-        Part { check, rule: check.rule(), stored, array: None, filter, unless: None }
-    }
-}
-
-/// The integer keywords that bound a value of the right type, and the rule each belongs to.
-const BOUNDS: &[(&str, &str)] = &[
-    ("maxItems", "array-bound"),
-    ("minItems", "array-bound"),
-    ("maxLength", "string-length"),
-    ("minLength", "string-length"),
-];
-
-/// The parts of a model's validator (`{$jsonSchema: …}` plus its counter `$expr` checks): each required key, each
-/// property (nested documents part by part, anything else whole), each closed level, each counter.
-fn parts(validator: &Document) -> Vec<Part> {
-    let mut out = Vec::new();
-    if let Ok(schema) = validator.get_document("$jsonSchema") {
-        object_parts(schema, &[], &mut out);
-        branch_parts(schema, &mut out);
-    }
-    let mut exprs: Vec<&Bson> = validator.get("$expr").into_iter().collect();
-    if let Ok(clauses) = validator.get_array("$and") {
-        exprs.extend(clauses.iter().filter_map(|c| c.as_document()?.get("$expr")));
-    }
-    for expr in exprs {
-        let (array, counter) = counter_pairs(expr).into_iter().next().unwrap_or_default();
-        let mut part = Part::new(Check::Counter, counter, doc! { "$expr": expr.clone() });
-        part.array = Some(array);
-        out.push(part);
-    }
-    out
-}
-
-/// The parts of the object schema at stored path `at` (each nested schema applies only when its parents exist).
-fn object_parts(schema: &Document, at: &[&str], out: &mut Vec<Part>) {
-    let join = |key: &str| at.iter().copied().chain([key]).collect::<Vec<_>>().join(".");
-    if let Ok(required) = schema.get_array("required") {
-        for key in required.iter().filter_map(Bson::as_str) {
-            let filter = nested(at, doc! { "required": [key] });
-            out.push(Part::new(Check::Missing, join(key), filter));
-        }
-    }
-    let properties = schema.get_document("properties").ok();
-    for (key, sub) in properties.into_iter().flatten() {
-        let Some(sub) = sub.as_document() else { continue };
-        let plain_object = sub.get_str("bsonType").ok() == Some("object") && sub.contains_key("properties");
-        if plain_object {
-            let filter = nested(at, doc! { "properties": { key: { "bsonType": "object" } } });
-            out.push(Part::new(Check::Invalid, join(key), filter));
-            let mut inner: Vec<&str> = at.to_vec();
-            inner.push(key);
-            object_parts(sub, &inner, out);
-            continue;
-        }
-        let bounds: Vec<&(&str, &str)> = BOUNDS.iter().filter(|(k, _)| sub.contains_key(*k)).collect();
-        match (sub.get("bsonType"), bounds.first()) {
-            (Some(ty), Some((_, rule))) => {
-                // The type alone first, then the bounds of values of that type.
-                let type_only = nested(at, doc! { "properties": { key: { "bsonType": ty.clone() } } });
-                out.push(Part::new(Check::Invalid, join(key), type_only));
-                let mut part =
-                    Part::new(Check::Bounds, join(key), nested(at, doc! { "properties": { key: sub.clone() } }));
-                part.rule = rule;
-                part.unless = Some(out.len() - 1);
-                out.push(part);
-            }
-            _ => {
-                out.push(Part::new(Check::Invalid, join(key), nested(at, doc! { "properties": { key: sub.clone() } })))
-            }
-        }
-    }
-    if schema.get_bool("additionalProperties").ok() == Some(false) {
-        let known: Document =
-            properties.into_iter().flatten().map(|(k, _)| (k.clone(), Bson::Document(doc! {}))).collect();
-        let filter = nested(at, doc! { "properties": known, "additionalProperties": false });
-        out.push(Part::new(Check::Unexpected, at.join("."), filter));
-    }
-}
-
-/// The parts of each branch of a `oneOf` tied to a discriminator (a polymorphic model's variants): each applies only
-/// to the documents carrying the branch's tag value, so a document is explained by its own variant's shape.
-fn branch_parts(schema: &Document, out: &mut Vec<Part>) {
-    let Ok(branches) = schema.get_array("oneOf") else { return };
-    for branch in branches.iter().filter_map(Bson::as_document) {
-        let Some((tag, value)) = discriminator(branch) else { continue };
-        let mut parts = Vec::new();
-        object_parts(branch, &[], &mut parts);
-        let offset = out.len();
-        // The branch's own tag parts always hold where they apply; kept, so `unless` indexes stay right.
-        for mut part in parts {
-            part.filter = doc! { "$or": [{ tag.clone(): { "$ne": value.clone() } }, part.filter] };
-            part.unless = part.unless.map(|i| i + offset);
-            out.push(part);
-        }
-    }
-}
-
-/// The key and value a `oneOf` branch requires: a required property allowing exactly one value.
-fn discriminator(branch: &Document) -> Option<(String, Bson)> {
-    let required = branch.get_array("required").ok()?;
-    let properties = branch.get_document("properties").ok()?;
-    properties.iter().find_map(|(key, sub)| {
-        let values = sub.as_document()?.get_array("enum").ok()?;
-        let is_required = required.iter().any(|r| r.as_str() == Some(key));
-        (is_required && values.len() == 1).then(|| (key.clone(), values[0].clone()))
-    })
-}
-
-/// `{$jsonSchema: …}` applying `inner` to the document at `at`, and only where it exists.
-fn nested(at: &[&str], inner: Document) -> Document {
-    let schema = at.iter().rev().fold(inner, |inner, seg| doc! { "properties": { *seg: inner } });
-    doc! { "$jsonSchema": schema }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_validator_splits_into_parts_by_field() {
-        let validator = doc! {
-            "$jsonSchema": {
-                "bsonType": "object",
-                "required": ["_id", "c"],
-                "properties": {
-                    "_id": { "bsonType": "objectId" },
-                    "c": { "bsonType": "object", "required": ["n"], "properties": { "n": { "bsonType": "string" } },
-                           "additionalProperties": false },
-                    "it": { "bsonType": "array", "maxItems": 3_i64 },
-                },
-                "additionalProperties": false,
-            },
-            "$expr": crate::schema::build::counter_check("$it", "$ic"),
-        };
-        let parts = parts(&validator);
-        let summary: Vec<(Check, &str)> = parts.iter().map(|p| (p.check, p.stored.as_str())).collect();
-        assert_eq!(
-            summary,
-            [
-                (Check::Missing, "_id"),
-                (Check::Missing, "c"),
-                (Check::Invalid, "_id"),
-                (Check::Invalid, "c"),
-                (Check::Missing, "c.n"),
-                (Check::Invalid, "c.n"),
-                (Check::Unexpected, "c"),
-                (Check::Invalid, "it"),
-                (Check::Bounds, "it"),
-                (Check::Unexpected, ""),
-                (Check::Counter, "ic"),
-            ]
-        );
-        // A nested part applies only where its parent exists.
-        assert_eq!(
-            parts[4].filter,
-            doc! { "$jsonSchema": { "properties": { "c": { "required": ["n"] } } } },
-            "{:?}",
-            parts[4]
-        );
-    }
 
     #[test]
     fn progress_knows_its_rate_and_what_is_left() {

@@ -1,0 +1,168 @@
+//! Explaining a batch of failing documents: which parts of the validator each one breaks, asked of the server in
+//! time proportional to the batch, never to the collection.
+//!
+//! The server evaluates the parts on the documents themselves: one `aggregate` over `$documents` (the batch, as read)
+//! with a `$facet` holding one `$match: {$nor: [part]}` per part. No collection is read, so no server needs an index
+//! to keep it cheap. A server without `$documents` (MongoDB before 5.1) answers the first such command with an
+//! error; the batch, and every later one, is then explained by `_id` against the collection
+//! (`{_id: {$in: batch}}` beside each part), which those servers serve from the `_id` index.
+
+use super::parts::Part;
+use crate::error::{Error, Result};
+use crate::session::Session;
+use bson::{doc, Bson, Document, RawDocumentBuf};
+use futures_util::TryStreamExt;
+
+/// The most bytes of documents sent in one `$documents` command: half the 16 MiB a command may hold, leaving room
+/// for the parts. A larger document is explained by `_id`.
+const CHUNK_BYTES: usize = 8 * 1024 * 1024;
+
+/// How the server is asked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    /// Not known yet: `$documents` is tried first.
+    Untried,
+    /// `$documents` works.
+    Documents,
+    /// The server refused `$documents`: by `_id` against the collection.
+    Ids,
+}
+
+/// Asks the server which parts the documents of a batch break.
+pub(super) struct Explainer<'a> {
+    raw: &'a mongodb::Collection<RawDocumentBuf>,
+    session: Option<&'a Session>,
+    /// One `$nor` filter per part, in the order of the parts.
+    breaks: Vec<Document>,
+    mode: Mode,
+}
+
+impl<'a> Explainer<'a> {
+    pub(super) fn new(
+        raw: &'a mongodb::Collection<RawDocumentBuf>,
+        session: Option<&'a Session>,
+        parts: &[Part],
+    ) -> Self {
+        let breaks = parts.iter().map(|p| doc! { "$nor": [p.filter.clone()] }).collect();
+        Explainer { raw, session, breaks, mode: Mode::Untried }
+    }
+
+    /// For each part, the `_id`s among `docs` that break it, in the order of `docs`.
+    pub(super) async fn broken(&mut self, docs: &[RawDocumentBuf]) -> Result<Vec<Vec<Bson>>> {
+        let mut out = vec![Vec::new(); self.breaks.len()];
+        if docs.is_empty() || self.breaks.is_empty() {
+            return Ok(out);
+        }
+        let mut start = 0;
+        while start < docs.len() {
+            // A chunk of documents that fits one command; a document too large for one goes alone, by `_id`.
+            let mut end = start;
+            let mut bytes = 0;
+            while end < docs.len() && bytes + docs[end].as_bytes().len() <= CHUNK_BYTES {
+                bytes += docs[end].as_bytes().len();
+                end += 1;
+            }
+            if end == start {
+                self.by_ids(&[id_of(&docs[start])], &mut out).await?;
+                start += 1;
+                continue;
+            }
+            let chunk = &docs[start..end];
+            match self.mode {
+                Mode::Ids => self.by_ids(&ids(chunk), &mut out).await?,
+                Mode::Documents => self.by_documents(chunk, &mut out).await?,
+                Mode::Untried => match self.by_documents(chunk, &mut out).await {
+                    Ok(()) => self.mode = Mode::Documents,
+                    // The server's refusal of the stage is its answer to whether it has it.
+                    Err(Error::Driver(e)) if matches!(*e.kind, mongodb::error::ErrorKind::Command(_)) => {
+                        self.mode = Mode::Ids;
+                        self.by_ids(&ids(chunk), &mut out).await?;
+                    }
+                    Err(e) => return Err(e),
+                },
+            }
+            start = end;
+        }
+        Ok(out)
+    }
+
+    /// Whether the server orders `id` at or before `last` (in `_id` order, across BSON types); `None` when the
+    /// server cannot be asked without reading the collection.
+    pub(super) async fn at_or_before(&self, id: &Bson, last: &Bson) -> Result<Option<bool>> {
+        if self.mode != Mode::Documents {
+            return Ok(None);
+        }
+        let pipeline = [
+            doc! { "$documents": [{ "_id": id.clone() }] },
+            doc! { "$match": { "$expr": { "$lte": ["$_id", { "$literal": last.clone() }] } } },
+        ];
+        Ok(Some(!self.aggregate(pipeline.to_vec()).await?.is_empty()))
+    }
+
+    async fn by_documents(&self, chunk: &[RawDocumentBuf], out: &mut [Vec<Bson>]) -> Result<()> {
+        let documents = chunk
+            .iter()
+            .map(|d| Document::try_from(d.as_ref()).map(Bson::Document))
+            .collect::<std::result::Result<Vec<Bson>, _>>()
+            .map_err(|e| Error::Config(format!("a stored document does not decode as BSON: {e}")))?;
+        let facets: Document = self
+            .breaks
+            .iter()
+            .enumerate()
+            .map(|(i, breaks)| {
+                let stages = vec![doc! { "$match": breaks.clone() }, doc! { "$project": { "_id": 1 } }];
+                (i.to_string(), Bson::Array(stages.into_iter().map(Bson::Document).collect()))
+            })
+            .collect();
+        let pipeline = vec![doc! { "$documents": documents }, doc! { "$facet": facets }];
+        let result = self.aggregate(pipeline).await?;
+        let Some(facets) = result.first() else { return Ok(()) };
+        for (i, broken) in out.iter_mut().enumerate() {
+            let rows = facets.get_array(i.to_string()).map(|a| a.as_slice()).unwrap_or_default();
+            broken.extend(rows.iter().filter_map(|r| r.as_document()?.get("_id").cloned()));
+        }
+        Ok(())
+    }
+
+    async fn by_ids(&self, ids: &[Bson], out: &mut [Vec<Bson>]) -> Result<()> {
+        for (breaks, broken) in self.breaks.iter().zip(out.iter_mut()) {
+            let find = self
+                .raw
+                .find(doc! { "$and": [{ "_id": { "$in": ids } }, breaks.clone()] })
+                .projection(doc! { "_id": 1 });
+            let found: Vec<RawDocumentBuf> = match self.session {
+                Some(s) => {
+                    // The cursor is opened with the session locked, then read batch by batch, each locking it again.
+                    let cursor = find.session(&mut *s.lock().await).await?;
+                    crate::session::rows(cursor, s.clone()).try_collect().await?
+                }
+                None => find.await?.try_collect().await?,
+            };
+            broken.extend(found.iter().map(id_of));
+        }
+        Ok(())
+    }
+
+    /// Runs a database-level pipeline (one starting with `$documents`), in the collection's session when it has one.
+    async fn aggregate(&self, pipeline: Vec<Document>) -> Result<Vec<Document>> {
+        let db = self.raw.client().database(&self.raw.namespace().db);
+        let aggregate = db.aggregate(pipeline);
+        Ok(match self.session {
+            Some(s) => {
+                let mut locked = s.lock().await;
+                let mut cursor = aggregate.session(&mut *locked).await?;
+                cursor.stream(&mut locked).try_collect().await?
+            }
+            None => aggregate.await?.try_collect().await?,
+        })
+    }
+}
+
+/// The `_id` of a stored document (`null` when it has none, which a collection never holds).
+pub(super) fn id_of(doc: &RawDocumentBuf) -> Bson {
+    doc.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok()).unwrap_or(Bson::Null)
+}
+
+fn ids(docs: &[RawDocumentBuf]) -> Vec<Bson> {
+    docs.iter().map(id_of).collect()
+}
