@@ -170,3 +170,92 @@ async fn a_read_can_skip_documents_that_do_not_decode() {
     assert_eq!((skipped.path.as_str(), skipped.stored_path.as_str()), ("Order.total", "t"), "{skipped}");
     let _: Option<&Bson> = skipped.id.as_ref();
 }
+
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Line {
+    #[serde(rename = "s")]
+    #[odm(max_len = 8)]
+    sku: String,
+    #[serde(rename = "q")]
+    quantity: i32,
+}
+
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "check_lines", closed)]
+struct Basket {
+    #[serde(rename = "_id")]
+    #[odm(custom_id)]
+    id: i32,
+    #[serde(rename = "e")]
+    email: odm::Lowercase,
+    #[serde(rename = "l")]
+    #[odm(max_items = 3)]
+    lines: Vec<Line>,
+}
+
+/// `(check, Rust path, stored path, rule, sample _ids)` of every finding, sorted, for exact comparison.
+fn summary(findings: &[Finding]) -> Vec<(Check, String, String, &'static str, Vec<Bson>)> {
+    let mut out: Vec<_> = findings
+        .iter()
+        .map(|f| (f.check, f.path.clone(), f.stored_path.clone(), f.rule, f.sample_ids.clone()))
+        .collect();
+    out.sort_by_key(|(_, path, _, rule, _)| (path.clone(), *rule));
+    out
+}
+
+#[tokio::test]
+async fn each_failure_is_named_by_its_deepest_field_and_the_rule_that_failed() {
+    let db = odm::testing::database("schema_check_deepest").await;
+    // The model's validator in warn mode: documents written around odm, by the raw driver, are kept as they are.
+    db.run_command(doc! {
+        "create": Basket::COLLECTION, "validator": Basket::validator(), "validationAction": "warn",
+    })
+    .await
+    .expect("create");
+    let raw = db.collection::<Document>(Basket::COLLECTION);
+    let line = |s: &str, q: Bson| doc! { "s": s, "q": q };
+    let basket = |id: i32, e: &str, lines: Vec<Document>| doc! { "_id": id, "e": e, "l": lines };
+    raw.insert_many([
+        basket(1, "ann@example.com", vec![line("pen", 1.into())]),
+        // A string quantity inside the second line: a type failure of the element's field, not of the array.
+        basket(2, "bo@example.com", vec![line("pen", 1.into()), line("ink", "two".into())]),
+        // Capitals in a lowercase field: a string, so not a type failure.
+        basket(3, "Cy@Example.com", vec![line("pen", 1.into())]),
+        // A sku over 8 characters: a length failure of the element's field.
+        basket(4, "di@example.com", vec![line("fountain-pen", 1.into())]),
+        // Four lines where three are allowed: the array's own bound.
+        basket(5, "ed@example.com", vec![line("a", 1.into()); 4]),
+        // A line without a quantity, and a line that is not a document.
+        basket(6, "fi@example.com", vec![doc! { "s": "pen" }]),
+        doc! { "_id": 7, "e": "gu@example.com", "l": [1] },
+        basket(8, "ha@example.com", vec![]),
+    ])
+    .await
+    .expect("insert around odm");
+
+    let report = Collection::<Basket>::new(&db).check_schema().run().await.expect("check");
+    println!("{report}");
+    assert_eq!((report.checked, report.failing), (8, 6), "{report}");
+    let ids = |ids: &[i32]| ids.iter().map(|i| Bson::Int32(*i)).collect::<Vec<_>>();
+    assert_eq!(
+        summary(&report.findings),
+        [
+            (Check::Lowercase, "Basket.email".into(), "e".into(), "string-lowercase", ids(&[3])),
+            (Check::Bounds, "Basket.lines".into(), "l".into(), "array-bound", ids(&[5])),
+            (Check::Invalid, "Basket.lines[]".into(), "l.$[]".into(), "type-one-bson-type", ids(&[7])),
+            (Check::Invalid, "Basket.lines[].quantity".into(), "l.$[].q".into(), "type-one-bson-type", ids(&[2])),
+            (Check::Missing, "Basket.lines[].quantity".into(), "l.$[].q".into(), "type-option-absent", ids(&[6])),
+            (Check::Bounds, "Basket.lines[].sku".into(), "l.$[].s".into(), "string-length", ids(&[4])),
+        ],
+        "{report}"
+    );
+    let text = report.to_string();
+    assert!(
+        text.contains(
+            "1 document(s): `Basket.lines[].quantity` (stored `l.$[].q`) does not hold the type the model \
+                       stores (rule `type-one-bson-type`); e.g. _id 2"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("`Basket.email` (stored `e`) holds capital letters"), "{text}");
+}
