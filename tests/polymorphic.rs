@@ -457,3 +457,90 @@ async fn the_schema_checker_explains_each_document_by_its_own_variant() {
     assert!(shown.contains(&(odm::check::Check::Counter, "sc".into(), vec![bad_purchase.into()])), "{report}");
     assert!(!report.findings.iter().any(|f| f.check == odm::check::Check::Other), "every failure explained: {report}");
 }
+
+/// The validation error of inserting `d` around odm (the raw driver) into the strict collection of `Event`.
+async fn refused(raw: &odm::mongodb::Collection<Document>, d: Document) -> odm::error::ValidationError {
+    match odm::Error::from_write::<Event>(raw.insert_one(&d).await.expect_err("refused")) {
+        odm::Error::Validation(v) => *v,
+        other => panic!("not a validation error: {other}"),
+    }
+}
+
+#[tokio::test]
+async fn a_document_of_no_variant_is_explained_variant_by_variant_each_failure_once() {
+    let db = odm::testing::database("poly_no_variant").await;
+    odm::create_collection::<Event>(&db).await.expect("create");
+    let raw = db.collection::<Document>(Event::COLLECTION);
+
+    // A purchase without its tag: every variant fails, each for its own reasons and all for the missing tag.
+    let v = refused(&raw, doc! { "amt": 5_i64, "sk": [], "sc": 0 }).await;
+    let text = v.to_string();
+    println!("{text}");
+    assert_eq!(text.matches("Event.t: required").count(), 1, "{text}");
+    assert!(
+        text.starts_with(
+            "Event: document failed validation: Event.t: required (expected present, found missing); as click: "
+        ),
+        "{text}"
+    );
+    let click =
+        "as click: Event.amount: additionalProperties (expected no such key (closed document), found extra key), \
+                 Event.skus: additionalProperties";
+    assert!(text.contains(click), "{text}");
+    for variant in ["sig", "ref", "ping"] {
+        assert_eq!(text.matches(&format!("; as {variant}: ")).count(), 1, "{variant}: {text}");
+    }
+    assert!(
+        text.contains("as sig: Event.amount: additionalProperties") && text.contains("Event.signup: required"),
+        "{text}"
+    );
+    // Each failure once, and each variant's failures together.
+    for (i, f) in v.failures.iter().enumerate() {
+        assert!(!v.failures[..i].contains(f), "{f} twice: {text}");
+    }
+    let groups: Vec<Option<&str>> = v.failures.iter().map(|f| f.variant.as_deref()).collect();
+    let mut seen: Vec<Option<&str>> = Vec::new();
+    for g in groups.iter().copied() {
+        if seen.last() != Some(&g) {
+            assert!(!seen.contains(&g), "{g:?} split: {text}");
+            seen.push(g);
+        }
+    }
+    assert_eq!(seen, [None, Some("click"), Some("sig"), Some("ref"), Some("ping")], "{text}");
+
+    // An unknown tag is said once, by the tag's own list of variants, not once per variant.
+    let text = refused(&raw, doc! { "t": "bogus", "amt": 5_i64 }).await.to_string();
+    println!("{text}");
+    assert_eq!(text.matches("Event.t: enum").count(), 1, "{text}");
+    assert!(
+        text.contains("Event.t: enum (expected click or purchase or sig or ref or ping, found bogus); as click: "),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "; as purchase: Event.skus: required (expected present, found missing), Event.sku_count: required"
+        ),
+        "{text}"
+    );
+
+    // A document of one variant is explained by that variant alone, unlabelled.
+    let v = refused(&raw, doc! { "t": "purchase", "amt": "5", "sk": [], "sc": 0 }).await;
+    assert_eq!(
+        v.to_string(),
+        "Event: document failed validation: Event.amount: bsonType (expected long, found string)"
+    );
+    assert!(v.failures.iter().all(|f| f.variant.is_none()));
+}
+
+#[tokio::test]
+async fn a_string_too_long_is_shown_by_its_length_not_its_value() {
+    let db = odm::testing::database("poly_max_length").await;
+    odm::create_collection::<Event>(&db).await.expect("create");
+    let raw = db.collection::<Document>(Event::COLLECTION);
+    let coupon = "SECRET-".repeat(5) + "ÄÖÜßéè"; // 41 characters, 47 bytes: the server counts characters
+    let v = refused(&raw, doc! { "t": "purchase", "amt": 5_i64, "sk": [], "sc": 0, "cp": &coupon }).await;
+    let text = v.to_string();
+    assert_eq!(text, "Event: document failed validation: Event.coupon: maxLength (expected 12, found length 41)");
+    assert!(!text.contains("SECRET"), "{text}");
+    assert_eq!((v.failures[0].rule.as_str(), v.failures[0].actual.as_deref()), ("maxLength", Some("length 41")));
+}

@@ -553,8 +553,12 @@ pub struct FieldFailure {
     pub rule: String,
     /// What the rule expects (e.g. the BSON type), when the server says.
     pub expected: Option<String>,
-    /// What the document had (e.g. the BSON type found), when the server says.
+    /// What the document had (e.g. the BSON type found; a string's length, not the string), when the server says.
     pub actual: Option<String>,
+    /// For a document that matches no variant of a polymorphic model (or of an embedded tagged enum): the variant
+    /// (its tag value, `click`) whose shape this failure is of. `None` for a failure every variant shares, and
+    /// everywhere else.
+    pub variant: Option<String>,
 }
 
 impl fmt::Display for FieldFailure {
@@ -573,8 +577,23 @@ impl fmt::Display for FieldFailure {
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: document failed validation", self.model)?;
+        // A variant's failures go together, after a label: `as click: …, …; as purchase: …`.
+        let mut group: Option<&str> = None;
         for (i, failure) in self.failures.iter().enumerate() {
-            write!(f, "{}{failure}", if i == 0 { ": " } else { "; " })?;
+            let variant = failure.variant.as_deref();
+            let same_group = i > 0 && variant.is_some() && variant == group;
+            f.write_str(if i == 0 {
+                ": "
+            } else if same_group {
+                ", "
+            } else {
+                "; "
+            })?;
+            if let (Some(v), false) = (variant, same_group) {
+                write!(f, "as {v}: ")?;
+            }
+            group = variant;
+            write!(f, "{failure}")?;
         }
         Ok(())
     }
@@ -614,7 +633,61 @@ fn bson_text(b: &Bson) -> String {
 }
 
 fn push(out: &mut Vec<FieldFailure>, path: &[String], rule: &str, expected: Option<String>, actual: Option<String>) {
-    out.push(FieldFailure { path: String::new(), stored_path: join(path), rule: rule.to_owned(), expected, actual });
+    let failure = FieldFailure {
+        path: String::new(),
+        stored_path: join(path),
+        rule: rule.to_owned(),
+        expected,
+        actual,
+        variant: None,
+    };
+    out.push(failure);
+}
+
+/// Adds `failure` unless the same failure (of the same variant) is listed already: nested schemas and variants
+/// often report one cause twice.
+fn push_once(out: &mut Vec<FieldFailure>, failure: FieldFailure) {
+    if !out.contains(&failure) {
+        out.push(failure);
+    }
+}
+
+/// Whether `f` says only that a `oneOf` branch is another variant: its tag (one level below the branch, at `depth`)
+/// is not the branch's value.
+fn tag_miss(f: &FieldFailure, depth: usize) -> bool {
+    f.rule == "enum" && f.stored_path.split('.').filter(|s| !s.is_empty()).count() == depth
+}
+
+/// A document matching no branch of a `oneOf` (no variant's tag, or none at all): what every branch says is listed
+/// once, the rest under the variant it belongs to, each failure once.
+fn variants_apart(
+    branches: &[(usize, Vec<FieldFailure>)],
+    path: &[String],
+    meta: Option<&'static TypeMeta>,
+    out: &mut Vec<FieldFailure>,
+) {
+    let depth = path.len() + 1;
+    let in_every = |f: &FieldFailure| branches.len() > 1 && branches.iter().all(|(_, b)| b.contains(f));
+    // Shared failures first, unlabelled, so each variant's group holds what sets it apart.
+    for f in branches.first().map(|(_, b)| b.as_slice()).unwrap_or_default() {
+        if in_every(f) {
+            push_once(out, f.clone());
+        }
+    }
+    for (index, failures) in branches {
+        // The variant's name: the value its tag must hold, from its tag miss, or from the model's variants.
+        let from_tag = failures.iter().find(|f| tag_miss(f, depth)).and_then(|f| f.expected.clone());
+        let from_meta = || Some(meta?.variants.get(*index)?.tag?.1.to_owned()).filter(|_| path.is_empty());
+        let label = from_tag.or_else(from_meta).unwrap_or_else(|| format!("variant {}", index + 1));
+        for f in failures.iter().filter(|f| !in_every(f)) {
+            // A wrong tag is said once by the tag's own `enum` (every variant's value), not once per variant.
+            let said = |g: &FieldFailure| g.rule == "enum" && g.stored_path == f.stored_path && g.variant.is_none();
+            if tag_miss(f, depth) && out.iter().any(said) {
+                continue;
+            }
+            push_once(out, FieldFailure { variant: branches.len().gt(&1).then(|| label.clone()), ..f.clone() });
+        }
+    }
 }
 
 /// The documents in the array `key` of `node` (none when absent).
@@ -639,25 +712,25 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
             }
             // Tagged enums: every variant reports; keep the variants whose tag matched (no `enum` failure one level
             // down), since the others only say "wrong variant".
-            let branches: Vec<Vec<FieldFailure>> = each("schemasNotSatisfied")
+            let branches: Vec<(usize, Vec<FieldFailure>)> = each("schemasNotSatisfied")
                 .into_iter()
-                .map(|d| {
+                .enumerate()
+                .map(|(i, d)| {
                     let mut found = Vec::new();
                     for r in documents(d, "details") {
                         walk(r, path, meta, &mut found);
                     }
-                    found
+                    (d.get_i32("index").map_or(i, |i| i as usize), found)
                 })
                 .collect();
             let depth = path.len() + 1;
-            let is_tag_miss = |f: &FieldFailure| {
-                f.rule == "enum" && f.stored_path.split('.').filter(|s| !s.is_empty()).count() == depth
-            };
-            let matching: Vec<&Vec<FieldFailure>> = branches.iter().filter(|b| !b.iter().any(is_tag_miss)).collect();
-            if matching.is_empty() {
-                branches.iter().for_each(|b| out.extend(b.iter().cloned()));
-            } else {
-                matching.into_iter().for_each(|b| out.extend(b.iter().cloned()));
+            let matching: Vec<(usize, Vec<FieldFailure>)> =
+                branches.iter().filter(|(_, b)| !b.iter().any(|f| tag_miss(f, depth))).cloned().collect();
+            match matching.as_slice() {
+                [(_, one)] => one.iter().for_each(|f| push_once(out, f.clone())),
+                // No tag, or several variants without one: each is a candidate, told apart.
+                [_, _, ..] => variants_apart(&matching, path, meta, out),
+                [] => variants_apart(&branches, path, meta, out),
             }
             if out.len() == before && op != "$jsonSchema" && op != "$and" {
                 push(out, path, op, None, node.get_str("reason").ok().map(str::to_owned));
@@ -748,7 +821,12 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
         "maxItems" | "minItems" | "maxLength" | "minLength" | "minimum" | "maximum" | "enum" | "maxProperties"
         | "minProperties" | "pattern" | "uniqueItems" => {
             let expected = node.get_document("specifiedAs").ok().and_then(|s| s.get(op)).map(bson_text);
-            let actual = node.get("numberOfItems").or_else(|| node.get("consideredValue")).map(bson_text);
+            let actual = match (op, node.get_str("consideredValue")) {
+                // The length is what the rule compares (in code points, as the server counts), and the string may be
+                // long or private.
+                ("maxLength" | "minLength", Ok(s)) => Some(format!("length {}", s.chars().count())),
+                _ => node.get("numberOfItems").or_else(|| node.get("consideredValue")).map(bson_text),
+            };
             push(out, path, op, expected, actual);
         }
         "$expr" => {
@@ -762,6 +840,7 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
                     rule: "$expr".to_owned(),
                     expected: Some(format!("the length of {}", rust(array))),
                     actual: Some("a different value".to_owned()),
+                    variant: None,
                 }),
                 // A validator written by an earlier version checks every pair in one expression.
                 [_, ..] => {
