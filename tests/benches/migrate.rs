@@ -19,6 +19,10 @@ use odm::{Collection, Embedded, Model, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
+#[path = "../support/cpu.rs"]
+mod cpu;
+use cpu::{cpu_seconds, port_of, server_pid};
+
 const BATCH: usize = 1000;
 
 /// A postal address, embedded.
@@ -194,27 +198,6 @@ async fn by_hand(db: &odm::mongodb::Database, raw: &odm::mongodb::Collection<Raw
     migrated
 }
 
-/// CPU seconds (user + system) used so far by process `pid` (all its threads), from `/proc` (Linux; 0 elsewhere).
-fn cpu_seconds(pid: &str) -> f64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return 0.0 };
-    // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
-    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
-    let ticks: f64 = fields.get(11..13).map_or(0.0, |f| f.iter().filter_map(|t| t.parse::<f64>().ok()).sum());
-    ticks / 100.0 // USER_HZ
-}
-
-/// The pid of the test server listening on `port`, found by its command line (`--port <port>`), when it runs here.
-fn server_pid(port: &str) -> Option<String> {
-    std::fs::read_dir("/proc").ok()?.flatten().find_map(|entry| {
-        let pid = entry.file_name().into_string().ok()?;
-        let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
-        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
-        let serves = args.windows(2).any(|w| w[0] == b"--port" && w[1] == port.as_bytes());
-        let is_server = args.first().is_some_and(|a| !a.ends_with(b"sh"));
-        (serves && is_server && pid.chars().all(|c| c.is_ascii_digit())).then_some(pid)
-    })
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -230,7 +213,7 @@ fn main() {
         let docs = seed_docs(n);
         // `mongodb://127.0.0.1:<port>/?…`
         let uri = odm::testing::server().uri();
-        let port: String = uri.rsplit(':').next().unwrap_or_default().chars().take_while(char::is_ascii_digit).collect();
+        let port = port_of(&uri);
         let server = server_pid(&port);
         let cpu = || server.as_deref().map_or(0.0, cpu_seconds) + cpu_seconds("self");
         let (mut odm_rates, mut hand_rates, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
