@@ -101,6 +101,9 @@ async fn documents_the_validator_refuses_are_found_explained_and_sampled() {
         .await
         .expect("check");
     println!("{report}");
+    // Explained by `_id` against the collection (as on a server without `$documents`), the report is the same.
+    let by_id = coll.check_schema().batch_size(7).samples(2).explain_by_id().run().await.expect("check by _id");
+    assert_eq!(by_id, report);
     assert_eq!(report.model, "Order");
     assert_eq!(report.checked, 31);
     assert_eq!(report.failing, 6, "{report}");
@@ -233,8 +236,12 @@ async fn each_failure_is_named_by_its_deepest_field_and_the_rule_that_failed() {
     .await
     .expect("insert around odm");
 
-    let report = Collection::<Basket>::new(&db).check_schema().run().await.expect("check");
+    let baskets = Collection::<Basket>::new(&db);
+    let report = baskets.check_schema().run().await.expect("check");
     println!("{report}");
+    // In batches of three, explained by `_id` against the collection: the same findings.
+    let by_id = baskets.check_schema().batch_size(3).explain_by_id().run().await.expect("check by _id");
+    assert_eq!(summary(&by_id.findings), summary(&report.findings), "{by_id}");
     assert_eq!((report.checked, report.failing), (8, 6), "{report}");
     let ids = |ids: &[i32]| ids.iter().map(|i| Bson::Int32(*i)).collect::<Vec<_>>();
     assert_eq!(

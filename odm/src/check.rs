@@ -231,6 +231,7 @@ pub struct SchemaCheck<'a, M: Model> {
     batch: usize,
     samples: usize,
     progress: Option<ProgressFn<'a>>,
+    by_id: bool,
 }
 
 /// The callback of [`SchemaCheck::on_progress`].
@@ -239,7 +240,7 @@ type ProgressFn<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 impl<M: Model> Collection<M> {
     /// Finds the stored documents the model's validator would refuse (see [`crate::check`]).
     pub fn check_schema(&self) -> SchemaCheck<'_, M> {
-        SchemaCheck { coll: self, batch: 1000, samples: 5, progress: None }
+        SchemaCheck { coll: self, batch: 1000, samples: 5, progress: None, by_id: false }
     }
 }
 
@@ -253,6 +254,15 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
     /// Sample `_id`s kept per finding (default 5).
     pub fn samples(mut self, n: usize) -> Self {
         self.samples = n;
+        self
+    }
+
+    /// Explains failing documents by `_id` against the collection, as on a server without `$documents`, whatever the
+    /// server: for tests of that path against any server.
+    #[cfg(feature = "testing")]
+    #[doc(hidden)]
+    pub fn explain_by_id(mut self) -> Self {
+        self.by_id = true;
         self
     }
 
@@ -277,7 +287,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         // The estimate reads metadata, which no session orders (it cannot run in one).
         let total = raw.estimated_document_count().await?;
         let mut tally = Tally::new::<M>(&parts, self.samples);
-        let mut explainer = Explainer::new(raw, session.as_ref(), &parts);
+        let mut explainer = Explainer::new(raw, session.as_ref(), &parts, self.by_id);
         let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;
         let mut failing = stream(raw, session.as_ref(), doc! { "$nor": [validator] }, None).await?;
         let mut next_failing = failing.try_next().await?;

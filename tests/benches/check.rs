@@ -73,7 +73,7 @@ fn main() {
     let (base, steps, rounds) = (var("ODM_BENCH_DOCS", 1000), var("ODM_BENCH_STEPS", 4), var("ODM_BENCH_ROUNDS", 3));
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     rt.block_on(async {
-        let server = server_pid(&port_of(&odm::testing::server().uri()));
+        let server = server_pid(&port_of(odm::testing::server().uri()));
         let cpu = || server.as_deref().map_or(0.0, cpu_seconds) + cpu_seconds("self");
         // One database per size, seeded once; the sizes take turns in every round, so each sees the same load.
         let mut sizes = Vec::new();

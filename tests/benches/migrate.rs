@@ -213,7 +213,7 @@ fn main() {
         let docs = seed_docs(n);
         // `mongodb://127.0.0.1:<port>/?…`
         let uri = odm::testing::server().uri();
-        let port = port_of(&uri);
+        let port = port_of(uri);
         let server = server_pid(&port);
         let cpu = || server.as_deref().map_or(0.0, cpu_seconds) + cpu_seconds("self");
         let (mut odm_rates, mut hand_rates, mut ratios) = (Vec::new(), Vec::new(), Vec::new());

@@ -42,9 +42,10 @@ impl<'a> Explainer<'a> {
         raw: &'a mongodb::Collection<RawDocumentBuf>,
         session: Option<&'a Session>,
         parts: &[Part],
+        by_id: bool,
     ) -> Self {
         let breaks = parts.iter().map(|p| doc! { "$nor": [p.filter.clone()] }).collect();
-        Explainer { raw, session, breaks, mode: Mode::Untried }
+        Explainer { raw, session, breaks, mode: if by_id { Mode::Ids } else { Mode::Untried } }
     }
 
     /// For each part, the `_id`s among `docs` that break it, in the order of `docs`.
