@@ -109,5 +109,8 @@ fn main() {
             );
             previous = Some((*wall, *secs));
         }
+        for (_, _, test_db, _, _) in sizes {
+            test_db.close().await;
+        }
     });
 }
