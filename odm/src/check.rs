@@ -25,11 +25,14 @@
 //! ```
 
 mod batch;
+mod finding;
 mod parts;
+
+pub use finding::{Check, Finding};
 
 use crate::collection::Collection;
 use crate::error::{model_name, Result};
-use crate::meta::{named, rust_name};
+use crate::meta::rust_name;
 use crate::model::Model;
 use crate::model::VersionSpec;
 use crate::progress;
@@ -41,123 +44,6 @@ use futures_util::{StreamExt, TryStreamExt};
 use parts::Part;
 use std::fmt;
 use std::time::{Duration, Instant};
-
-/// Which part of the validator a document breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Check {
-    /// A field the model always writes is absent (rule [`type-option-absent`](crate::rules#type-option-absent)).
-    Missing,
-    /// A field holds another BSON type (or shape: enum values, the values of maps; an array element is named
-    /// `Order.lines[]`, a field of one `Order.lines[].quantity`; rule
-    /// [`type-one-bson-type`](crate::rules#type-one-bson-type)).
-    Invalid,
-    /// A field has the right type but breaks its bounds: array items (rule
-    /// [`array-bound`](crate::rules#array-bound)) or string length ([`string-length`](crate::rules#string-length)).
-    Bounds,
-    /// A string holds ASCII capitals where the model stores lowercase text, [`crate::Lowercase`] (rule
-    /// [`string-lowercase`](crate::rules#string-lowercase)).
-    Lowercase,
-    /// A closed document holds keys the model does not declare (rule [`closed-open`](crate::rules#closed-open)).
-    Unexpected,
-    /// An array counter differs from the array's length (rule [`counter-in-step`](crate::rules#counter-in-step)).
-    Counter,
-    /// The document fails the validator, but no single part explains it: a validator changed on the server (rule
-    /// [`model-validation`](crate::rules#model-validation)).
-    Other,
-    /// The document is at an older version the model still reads (see [`crate::version`]): not corrupt, awaiting
-    /// migration (rule [`version-field`](crate::rules#version-field)). Such documents are counted apart, in
-    /// [`SchemaReport::older`], and not explained part by part.
-    OlderVersion,
-}
-
-impl Check {
-    /// The id of the rule the failure breaks, as [`crate::rules`] lists them.
-    pub fn rule(self) -> &'static str {
-        match self {
-            Check::Missing => "type-option-absent",
-            Check::Invalid => "type-one-bson-type",
-            Check::Bounds => "array-bound", // or `string-length`: see `Finding::rule`
-            Check::Lowercase => "string-lowercase",
-            Check::Unexpected => "closed-open",
-            Check::Counter => "counter-in-step",
-            Check::Other => "model-validation",
-            Check::OlderVersion => "version-field",
-        }
-    }
-
-    fn what(self) -> &'static str {
-        match self {
-            Check::Missing => "is missing",
-            Check::Invalid => "does not hold the type the model stores",
-            Check::Bounds => "is out of its bounds",
-            Check::Lowercase => "holds capital letters where the model stores lowercase text",
-            Check::Unexpected => "holds keys the model does not declare",
-            Check::Counter => "differs from the length of",
-            Check::Other => "fails the validator",
-            Check::OlderVersion => "is at an older version the model reads",
-        }
-    }
-}
-
-/// Documents failing one part of the validator at one field.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finding {
-    /// Which part fails.
-    pub check: Check,
-    /// The field's Rust path under the model's name (`Order.items[].price`), or the stored path when the model does
-    /// not know it; empty for the document itself.
-    pub path: String,
-    /// The stored path (`it.p`).
-    pub stored_path: String,
-    /// For a counter, the Rust path of the array it counts.
-    pub array: Option<String>,
-    /// For [`Check::OlderVersion`], the stored version (`None`: no version key, read as the oldest).
-    pub version: Option<i64>,
-    /// The id of the rule the documents break ([`crate::rules`]).
-    pub rule: &'static str,
-    /// How many documents fail it.
-    pub count: u64,
-    /// The `_id`s of the first failing documents (at most [`SchemaCheck::samples`]).
-    pub sample_ids: Vec<Bson>,
-}
-
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const RULE: &str = "rule";
-        if self.check == Check::OlderVersion {
-            let at = match self.version {
-                Some(v) => format!("at version {v}"),
-                None => "without a version key (read as the oldest version)".to_owned(),
-            };
-            write!(f, "{} document(s) {at}: an older version the model reads; migrate them", self.count)?;
-            write!(f, " ({RULE} `{}`)", self.rule)?;
-            return self.samples(f);
-        }
-        let field = if self.stored_path.is_empty() {
-            "the document".to_owned()
-        } else {
-            let rust = (self.path != self.stored_path).then_some(self.path.as_str());
-            named(rust, &self.stored_path)
-        };
-        write!(f, "{} document(s): {field} {}", self.count, self.check.what())?;
-        if let Some(array) = &self.array {
-            write!(f, " `{array}`")?;
-        }
-        // Spelt apart so that only the rules page lists rule ids literally; the ids come from `Check::rule`.
-        write!(f, " ({RULE} `{}`)", self.rule)?;
-        self.samples(f)
-    }
-}
-
-impl Finding {
-    fn samples(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.sample_ids.is_empty() {
-            let ids: Vec<String> = self.sample_ids.iter().map(ToString::to_string).collect();
-            write!(f, "; e.g. _id {}", ids.join(", "))?;
-        }
-        Ok(())
-    }
-}
 
 /// What [`SchemaCheck::run`] found.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 //! counter. Nested documents and array elements are split too, so a failure is named at the deepest field that
 //! holds it (`Order.lines[].quantity`) and by the rule that actually failed.
 
-use super::Check;
+use super::finding::Check;
 use crate::schema::counter_pairs;
 use bson::{doc, Bson, Document};
 
