@@ -3,8 +3,8 @@
 //!
 //! The server evaluates the parts on the documents themselves: one `aggregate` over `$documents` (the batch, as read)
 //! with a `$facet` holding one `$match: {$nor: [part]}` per part. No collection is read, so no server needs an index
-//! to keep it cheap. A server without `$documents` (MongoDB before 5.1) answers the first such command with an
-//! error; the batch, and every later one, is then explained by `_id` against the collection
+//! to keep it cheap. A server whose `hello` says it predates `$documents` (wire version below 14, MongoDB 5.1), or
+//! that refuses the first such command, has every batch explained by `_id` against the collection
 //! (`{_id: {$in: batch}}` beside each part), which those servers serve from the `_id` index.
 
 use super::parts::Part;
@@ -72,6 +72,10 @@ impl<'a> Explainer<'a> {
             match self.mode {
                 Mode::Ids => self.by_ids(&ids(chunk), &mut out).await?,
                 Mode::Documents => self.by_documents(chunk, &mut out).await?,
+                Mode::Untried if !self.server_has_documents().await? => {
+                    self.mode = Mode::Ids;
+                    self.by_ids(&ids(chunk), &mut out).await?;
+                }
                 Mode::Untried => match self.by_documents(chunk, &mut out).await {
                     Ok(()) => self.mode = Mode::Documents,
                     // The server's refusal of the stage is its answer to whether it has it.
@@ -98,6 +102,14 @@ impl<'a> Explainer<'a> {
             doc! { "$match": { "$expr": { "$lte": ["$_id", { "$literal": last.clone() }] } } },
         ];
         Ok(Some(!self.aggregate(pipeline.to_vec()).await?.is_empty()))
+    }
+
+    /// Whether the server says it has `$documents`: wire version 14 (MongoDB 5.1) or later. Asked before trying, so
+    /// a server that says it has not is never sent a command it refuses (a refused command ends a transaction).
+    async fn server_has_documents(&self) -> Result<bool> {
+        // Outside the session: `hello` is no part of a transaction.
+        let hello = self.raw.client().database("admin").run_command(doc! { "hello": 1 }).await?;
+        Ok(crate::error::reply_int(&hello, "maxWireVersion").is_some_and(|v| v >= 14))
     }
 
     async fn by_documents(&self, chunk: &[RawDocumentBuf], out: &mut [Vec<Bson>]) -> Result<()> {
