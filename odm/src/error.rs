@@ -685,7 +685,7 @@ fn variants_apart(
             if tag_miss(f, depth) && out.iter().any(said) {
                 continue;
             }
-            push_once(out, FieldFailure { variant: branches.len().gt(&1).then(|| label.clone()), ..f.clone() });
+            push_once(out, FieldFailure { variant: (branches.len() > 1).then(|| label.clone()), ..f.clone() });
         }
     }
 }
