@@ -429,3 +429,27 @@ async fn read_and_write_concern_come_from_the_model() {
         ))
     ));
 }
+
+#[tokio::test]
+async fn closing_a_test_database_ends_in_bounded_time_and_says_what_it_waited_for() {
+    use odm::testing::Closed;
+    use std::time::{Duration, Instant};
+    // A cursor left open on the server (batches of 2 over 10 documents, one read): the driver's own shutdown would
+    // wait for it forever.
+    let db = odm::testing::database("close_live_cursor").await;
+    let raw = db.collection::<Document>("c");
+    raw.insert_many((0..10).map(|i| doc! { "i": i })).await.unwrap();
+    let mut cursor = raw.find(doc! {}).batch_size(2).await.unwrap();
+    assert!(cursor.try_next().await.unwrap().is_some());
+    let started = Instant::now();
+    let closed = db.close_within(Duration::from_millis(300)).await;
+    assert!(started.elapsed() < Duration::from_secs(10), "bounded: {:?}", started.elapsed());
+    assert_eq!(closed, Closed::WithoutWaiting { waited: Duration::from_millis(300) });
+    assert!(closed.to_string().contains("a cursor or session that is still alive"), "{closed}");
+    drop(cursor);
+
+    // Nothing alive: a clean close.
+    let db = odm::testing::database("close_clean").await;
+    db.collection::<Document>("c").insert_one(doc! { "i": 1 }).await.unwrap();
+    assert_eq!(db.close().await, Closed::Cleanly);
+}

@@ -5,7 +5,7 @@
 
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::testing::ServerKind;
+use odm::testing::ServerInfo;
 use odm::{Collection, Filter, Model, Session, Update};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -55,6 +55,20 @@ async fn fail_next(client: &odm::mongodb::Client, app: &str, command: &str, time
         .expect("configureFailPoint (test commands are on in the harness's server)");
 }
 
+/// An application's own reason to give up a transfer.
+#[derive(Debug, PartialEq)]
+struct Cancelled {
+    by: String,
+}
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cancelled by {}", self.by)
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
 #[tokio::test]
 async fn an_abort_leaves_nothing() {
     let db = odm::testing::database("tx_abort").await;
@@ -63,9 +77,11 @@ async fn an_abort_leaves_nothing() {
     let id = ObjectId::new();
     Collection::<Account>::new(&db).insert_one(Account { id, balance: 100 }).await.unwrap();
 
+    let runs = AtomicUsize::new(0);
     let result: odm::error::Result<()> = odm::transaction(db.client())
         .concerns_of::<Account>()
         .run(|s| {
+            runs.fetch_add(1, Ordering::SeqCst);
             let (accounts, entries) =
                 (Collection::<Account>::new(&db).with_session(&s), Collection::<Entry>::new(&db).with_session(&s));
             async move {
@@ -74,11 +90,17 @@ async fn an_abort_leaves_nothing() {
                 entries.insert_one(Entry { id: ObjectId::new(), account: id, amount: -30 }).await?;
                 // Seen inside the transaction…
                 assert_eq!(accounts.find_one(f.id().eq(id)).await?.unwrap().balance, 70);
-                Err(odm::Error::Config("the customer cancelled".into()))
+                Err(odm::transaction::abort(Cancelled { by: "the customer".into() }))
             }
         })
         .await;
-    assert!(matches!(&result, Err(odm::Error::Config(m)) if m == "the customer cancelled"), "{result:?}");
+    // The application's own error comes back as it was given, once: an abort is never retried.
+    let err = result.expect_err("aborted");
+    assert_eq!(err.to_string(), "the transaction was aborted, nothing of it applied: cancelled by the customer");
+    assert_eq!(err.aborted::<Cancelled>(), Some(&Cancelled { by: "the customer".into() }));
+    assert!(err.aborted::<std::fmt::Error>().is_none(), "another type is not taken for it");
+    assert_eq!(err.into_aborted::<Cancelled>().expect("the reason"), Cancelled { by: "the customer".into() });
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
     // …and gone after the abort, in both collections.
     let account = Collection::<Account>::new(&db).find_one(Account::fields().id().eq(id)).await.unwrap().unwrap();
     assert_eq!(account.balance, 100);
@@ -228,16 +250,21 @@ async fn a_session_reads_what_another_connection_wrote() {
 #[tokio::test]
 async fn a_server_that_cannot_run_transactions_says_so_at_once() {
     let _turn = FAIL_POINT.lock().await;
-    let server = odm::testing::server();
     let client = client_named("odm-tx-standalone").await;
-    match server.kind() {
-        // The harness starts mongod standalone: it refuses transactions itself.
-        ServerKind::Mongod => {}
-        // SecantusDB runs transactions even with `--standalone`: answer as a standalone mongod does
-        // (IllegalOperation, "Transaction numbers are only allowed on a replica set member or mongos").
-        ServerKind::Secantus => fail_next(&client, "odm-tx-standalone", "insert", 1000, 20, &[]).await,
-        ServerKind::External => {
-            eprintln!("skipped: an external server's topology is not this test's to choose");
+    let server = ServerInfo::of(&client).await.expect("buildInfo and hello");
+    if server.supports_transactions() {
+        // A replica set runs transactions: make it answer as a standalone mongod does (IllegalOperation, "Transaction
+        // numbers are only allowed on a replica set member or mongos"), when its test commands allow it.
+        let armed = client
+            .database("admin")
+            .run_command(doc! {
+                "configureFailPoint": "failCommand",
+                "mode": { "times": 1000 },
+                "data": { "failCommands": ["insert"], "errorCode": 20, "appName": "odm-tx-standalone" },
+            })
+            .await;
+        if let Err(e) = armed {
+            eprintln!("skipped: {server} runs transactions and cannot be made to refuse them (no failCommand: {e})");
             return;
         }
     }

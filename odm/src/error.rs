@@ -144,6 +144,10 @@ pub enum Error {
         /// The Rust type that named it again.
         second: &'static str,
     },
+    /// A transaction body ended for a reason of the application's ([`crate::transaction::abort`]): the transaction
+    /// was aborted, nothing of it was applied, and the reason is handed back as it was given
+    /// ([`Error::aborted`], [`Error::into_aborted`]).
+    Aborted(Box<dyn std::error::Error + Send + Sync + 'static>),
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
     Config(String),
     /// Any other driver or server error.
@@ -215,6 +219,7 @@ impl fmt::Display for Error {
                  would replace the other's validator and drop its indexes): give one of them its own collection. \
                  Nothing was sent"
             ),
+            Error::Aborted(reason) => write!(f, "the transaction was aborted, nothing of it applied: {reason}"),
             Error::Config(m) => f.write_str(m),
             Error::Driver(e) => write!(f, "{e}"),
         }
@@ -374,6 +379,7 @@ impl std::error::Error for Error {
             Error::Serialize { source, .. } => Some(source.as_ref()),
             Error::Decode(d) => Some(&d.source),
             Error::Driver(e) => Some(e),
+            Error::Aborted(reason) => Some(reason.as_ref()),
             _ => None,
         }
     }
@@ -386,6 +392,38 @@ impl From<mongodb::error::Error> for Error {
 }
 
 impl Error {
+    /// The application's reason a transaction body gave to [`crate::transaction::abort`], when it is an `E`.
+    ///
+    /// ```
+    /// #[derive(Debug, PartialEq)]
+    /// struct Insufficient { balance: i64 }
+    /// # impl std::fmt::Display for Insufficient {
+    /// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { write!(f, "balance {}", self.balance) }
+    /// # }
+    /// # impl std::error::Error for Insufficient {}
+    /// let e = odm::transaction::abort(Insufficient { balance: 40 });
+    /// assert_eq!(e.aborted::<Insufficient>(), Some(&Insufficient { balance: 40 }));
+    /// assert_eq!(e.into_aborted::<Insufficient>().unwrap(), Insufficient { balance: 40 });
+    /// ```
+    pub fn aborted<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match self {
+            Error::Aborted(reason) => reason.downcast_ref::<E>(),
+            _ => None,
+        }
+    }
+
+    /// The application's reason a transaction body gave to [`crate::transaction::abort`], moved out, when it is an
+    /// `E`; any other error is given back as it is.
+    pub fn into_aborted<E: std::error::Error + 'static>(self) -> std::result::Result<E, Error> {
+        match self {
+            Error::Aborted(reason) if reason.is::<E>() => match reason.downcast::<E>() {
+                Ok(reason) => Ok(*reason),
+                Err(reason) => Err(Error::Aborted(reason)),
+            },
+            other => Err(other),
+        }
+    }
+
     /// True when the server (or the driver) labelled the error `label`, e.g.
     /// [`mongodb::error::TRANSIENT_TRANSACTION_ERROR`]: errors odm raises itself carry no label.
     pub fn has_label(&self, label: &str) -> bool {

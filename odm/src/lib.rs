@@ -142,6 +142,9 @@ pub use index::IndexSpec;
 pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
 pub use migrate::{Migration, MigrationProgress, MigrationReport};
+/// Renamed [`Acknowledgment`] (a one-letter name reads as a type parameter).
+#[deprecated(since = "0.1.0", note = "renamed to `odm::Acknowledgment`")]
+pub type W = Acknowledgment;
 pub use model::{
     Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
     ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
