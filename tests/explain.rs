@@ -1,6 +1,6 @@
 //! Explain and hint against a real server, and the declared access patterns checked by the server's own plans.
 
-use odm::bson::{doc, oid::ObjectId, DateTime};
+use odm::bson::{doc, oid::ObjectId, DateTime, Document};
 use odm::{Collection, Model, Update};
 use serde::{Deserialize, Serialize};
 
@@ -181,4 +181,25 @@ async fn the_assertion_helper_passes_when_every_pattern_is_served() {
     let lookups = Collection::<Lookup>::new(&db);
     lookups.insert_one(Lookup { id: ObjectId::new(), number: "n1".into() }).await.unwrap();
     odm::testing::assert_access_patterns::<Lookup>(&db).await;
+}
+
+#[tokio::test]
+async fn the_assertion_helper_holds_each_server_to_what_its_planner_can_show() {
+    use futures_util::FutureExt;
+    // Patterns with sorts and ranges, served by the synced ESR index: the helper passes on any server (on SecantusDB
+    // through the patterns' equality fields, which is all its planner shows; it asks the server what it is).
+    let (db, _orders) = seeded("explain_assert_esr").await;
+    odm::testing::assert_access_patterns::<Order>(&db).await;
+
+    // The same model on a collection without its indexes: no server serves the patterns, and the helper says so.
+    let bare = odm::testing::database("explain_assert_bare").await;
+    bare.create_collection("order_header").await.unwrap();
+    let seeded_docs: Vec<Document> =
+        (0..50).map(|i| doc! { "_id": ObjectId::new(), "no": format!("n{i}"), "mi": "m", "st": "paid" }).collect();
+    bare.collection::<Document>("order_header").insert_many(seeded_docs).await.unwrap();
+    let outcome =
+        std::panic::AssertUnwindSafe(odm::testing::assert_access_patterns::<Order>(&bare)).catch_unwind().await;
+    let message = outcome.expect_err("no index serves the patterns");
+    let message = message.downcast_ref::<String>().expect("a formatted message");
+    assert!(message.contains("not served by an index"), "{message}");
 }
