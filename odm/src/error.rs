@@ -3,7 +3,8 @@
 //! such, whether odm refused them before sending or the server did.
 
 use crate::meta::{rust_name, TypeMeta};
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocumentBuf};
+use mongodb::change_stream::event::ResumeToken;
 use std::fmt;
 
 /// The result type of odm operations.
@@ -21,7 +22,9 @@ pub const MAX_STATEMENT_SIZE: usize = MAX_DOCUMENT_SIZE + 16 * 1024;
 const RESULT_TOO_LARGE: [i32; 3] = [10334, 17419, 17420];
 
 /// An odm error.
-#[derive(Debug)]
+///
+/// Its `Debug` is its `Display` text: a `main` returning `Result<_, Box<dyn Error>>` prints an error with `Debug`,
+/// and the driver's own `Debug` holds the server's reply as raw bytes.
 #[non_exhaustive]
 pub enum Error {
     /// The server rejected a write because the document failed the collection's validator (code 121).
@@ -144,10 +147,20 @@ pub enum Error {
         /// The Rust type that named it again.
         second: &'static str,
     },
+    /// A change stream event whose document does not decode as the model (see [`crate::watch`]). The stream goes on
+    /// after it: reading the next event skips this one, and so does resuming after its token.
+    UndecodableChange(Box<UndecodableChange>),
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
     Config(String),
-    /// Any other driver or server error.
+    /// Any other driver or server error. Shown by the server's code, code name and message; the driver error (with
+    /// the server's whole reply) is here and is the [`source`](std::error::Error::source).
     Driver(mongodb::error::Error),
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 impl fmt::Display for Error {
@@ -215,8 +228,9 @@ impl fmt::Display for Error {
                  would replace the other's validator and drop its indexes): give one of them its own collection. \
                  Nothing was sent"
             ),
+            Error::UndecodableChange(c) => c.fmt(f),
             Error::Config(m) => f.write_str(m),
-            Error::Driver(e) => write!(f, "{e}"),
+            Error::Driver(e) => crate::server_reply::Readable(e).fmt(f),
         }
     }
 }
@@ -368,11 +382,65 @@ impl fmt::Display for VersionError {
     }
 }
 
+/// A change stream event whose document does not decode as the model ([`Error::UndecodableChange`]): what a
+/// consumer needs to record it and go on (see [`crate::watch`]).
+pub struct UndecodableChange {
+    /// Where to resume to skip this event ([`crate::watch::Watch::resume_after`]).
+    pub token: ResumeToken,
+    /// The changed document's `_id`.
+    pub id: Bson,
+    /// The server's name for the change: `insert` or `replace` (an update whose document does not decode is not an
+    /// error: see [`crate::watch::Change::Update`]).
+    pub operation: String,
+    /// The document as the event carried it.
+    pub raw: RawDocumentBuf,
+    /// Why it does not decode: an [`Error::Decode`], or an [`Error::Version`] for a version this binary does not
+    /// read.
+    pub error: Box<Error>,
+}
+
+impl fmt::Display for UndecodableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a change stream `{}` event does not decode: {}; the stream goes on with the next event, and resuming \
+             after this event's token skips it",
+            self.operation, self.error
+        )
+    }
+}
+
+/// The raw document shown as a document, not as its bytes.
+impl fmt::Debug for UndecodableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UndecodableChange")
+            .field("token", &self.token)
+            .field("id", &self.id)
+            .field("operation", &self.operation)
+            .field("raw", &Shown(&self.raw))
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
+/// A raw document in `Debug` as its fields (its bytes say nothing to a reader), or as bytes if it is not valid BSON.
+pub(crate) struct Shown<'a>(pub(crate) &'a RawDocumentBuf);
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match Document::try_from(self.0) {
+            Ok(doc) => doc.fmt(f),
+            Err(_) => self.0.fmt(f),
+        }
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Serialize { source, .. } => Some(source.as_ref()),
             Error::Decode(d) => Some(&d.source),
+            Error::UndecodableChange(c) => Some(c.error.as_ref()),
             Error::Driver(e) => Some(e),
             _ => None,
         }

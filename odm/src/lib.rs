@@ -117,6 +117,7 @@ pub mod path;
 mod progress;
 pub mod rules;
 pub mod schema;
+mod server_reply;
 pub mod session;
 pub mod shard;
 pub mod sync;
