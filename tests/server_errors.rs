@@ -63,4 +63,9 @@ async fn a_refused_write_shows_the_servers_code_and_message() {
     let f = Order::fields();
     let refused = orders.update_one(f.id().eq(id), Update::new().inc(f.total(), 1)).await.expect_err("not a number");
     assert_readable(&refused, 14, "$inc");
+
+    // A duplicate `_id` in a batch: the driver's insert_many error.
+    let again = Order { id, total: 2 };
+    let duplicate = orders.insert_many([&again]).await.expect_err("the _id is taken");
+    assert_readable(&duplicate, 11000, "duplicate key");
 }

@@ -110,6 +110,7 @@ async fn an_undecodable_insert_carries_its_token_id_and_operation_and_the_stream
     assert_eq!(bad.operation, "insert");
     assert_eq!(bad.raw.get_str("t").ok(), Some("three euros"));
     assert!(matches!(*bad.error, Error::Decode(ref d) if d.stored_path == "t"), "{:?}", bad.error);
+    assert!(!format!("{bad:?}").contains("RawDocumentBuf"), "{bad:?}");
     let text = bad.to_string();
     assert!(text.contains("`insert`") && text.contains(&bad_id.to_hex()) && text.contains("Order.total"), "{text}");
     assert_ne!(bad.token, good.token);

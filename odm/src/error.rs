@@ -410,11 +410,12 @@ impl fmt::Display for UndecodableChange {
     }
 }
 
-/// The raw document shown as a document, not as its bytes.
+/// The raw document and the token shown as documents, not as their bytes.
 impl fmt::Debug for UndecodableChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let token = bson::serialize_to_bson(&self.token).ok();
         f.debug_struct("UndecodableChange")
-            .field("token", &self.token)
+            .field("token", &token)
             .field("id", &self.id)
             .field("operation", &self.operation)
             .field("raw", &Shown(&self.raw))
