@@ -157,15 +157,17 @@ impl fmt::Debug for Undecodable {
     }
 }
 
+/// Reads as its decode error, which names the model, the `_id` and the field.
 impl fmt::Display for Undecodable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.error.fmt(f)
     }
 }
 
+/// Transparent: its text is the decode error's, so its source is that error's source.
 impl std::error::Error for Undecodable {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(self.error.as_ref())
+        std::error::Error::source(self.error.as_ref())
     }
 }
 
