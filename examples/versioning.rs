@@ -49,8 +49,10 @@ struct Contact {
 
 const OLD: u64 = 3_000;
 
+// odm's error: the raw driver's errors below convert into it, and it shows a server error by its code and message
+// (the driver's own shows the server's reply as bytes).
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> odm::error::Result<()> {
     let test_db = odm::testing::database("versioning").await;
     let db: &odm::mongodb::Database = &test_db;
     let raw = db.collection::<Document>(Contact::COLLECTION);

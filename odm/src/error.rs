@@ -3,7 +3,8 @@
 //! such, whether odm refused them before sending or the server did.
 
 use crate::meta::{rust_name, TypeMeta};
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocumentBuf};
+use mongodb::change_stream::event::ResumeToken;
 use std::fmt;
 
 /// The result type of odm operations.
@@ -21,7 +22,9 @@ pub const MAX_STATEMENT_SIZE: usize = MAX_DOCUMENT_SIZE + 16 * 1024;
 const RESULT_TOO_LARGE: [i32; 3] = [10334, 17419, 17420];
 
 /// An odm error.
-#[derive(Debug)]
+///
+/// Its `Debug` is its `Display` text: a `main` returning `Result<_, Box<dyn Error>>` prints an error with `Debug`,
+/// and the driver's own `Debug` holds the server's reply as raw bytes.
 #[non_exhaustive]
 pub enum Error {
     /// The server rejected a write because the document failed the collection's validator (code 121).
@@ -148,10 +151,22 @@ pub enum Error {
     /// was aborted, nothing of it was applied, and the reason is handed back as it was given
     /// ([`Error::aborted`], [`Error::into_aborted`]).
     Aborted(Box<dyn std::error::Error + Send + Sync + 'static>),
+    /// A change stream event whose document does not decode as the model (see [`crate::watch`]). The stream goes on
+    /// after it: reading the next event skips this one, and so does resuming after its token.
+    UndecodableChange(Box<UndecodableChange>),
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
     Config(String),
-    /// Any other driver or server error.
+    /// Any other driver or server error. Shown by the server's code, code name and message; the driver error (with
+    /// the server's whole reply) is here, for a program to match on. It is not the error's
+    /// [`source`](std::error::Error::source): reporters that print the chain of sources (`anyhow`, `eyre`) would
+    /// print the driver's text, which carries the reply's bytes.
     Driver(mongodb::error::Error),
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 impl fmt::Display for Error {
@@ -220,8 +235,9 @@ impl fmt::Display for Error {
                  Nothing was sent"
             ),
             Error::Aborted(reason) => write!(f, "the transaction was aborted, nothing of it applied: {reason}"),
+            Error::UndecodableChange(c) => c.fmt(f),
             Error::Config(m) => f.write_str(m),
-            Error::Driver(e) => write!(f, "{e}"),
+            Error::Driver(e) => crate::server_reply::Readable(e).fmt(f),
         }
     }
 }
@@ -373,12 +389,66 @@ impl fmt::Display for VersionError {
     }
 }
 
+/// A change stream event whose document does not decode as the model ([`Error::UndecodableChange`]): what a
+/// consumer needs to record it and go on (see [`crate::watch`]).
+pub struct UndecodableChange {
+    /// Where to resume to skip this event ([`crate::watch::Watch::resume_after`]).
+    pub token: ResumeToken,
+    /// The changed document's `_id`.
+    pub id: Bson,
+    /// The server's name for the change: `insert` or `replace` (an update whose document does not decode is not an
+    /// error: see [`crate::watch::Change::Update`]).
+    pub operation: String,
+    /// The document as the event carried it.
+    pub raw: RawDocumentBuf,
+    /// Why it does not decode: an [`Error::Decode`], or an [`Error::Version`] for a version this binary does not
+    /// read.
+    pub error: Box<Error>,
+}
+
+impl fmt::Display for UndecodableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a change stream `{}` event does not decode: {}; the stream goes on with the next event, and resuming \
+             after this event's token skips it",
+            self.operation, self.error
+        )
+    }
+}
+
+/// The raw document and the token shown as documents, not as their bytes.
+impl fmt::Debug for UndecodableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let token = bson::serialize_to_bson(&self.token).ok();
+        f.debug_struct("UndecodableChange")
+            .field("token", &token)
+            .field("id", &self.id)
+            .field("operation", &self.operation)
+            .field("raw", &Shown(&self.raw))
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
+/// A raw document in `Debug` as its fields (its bytes say nothing to a reader), or as bytes if it is not valid BSON.
+pub(crate) struct Shown<'a>(pub(crate) &'a RawDocumentBuf);
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match Document::try_from(self.0) {
+            Ok(doc) => doc.fmt(f),
+            Err(_) => self.0.fmt(f),
+        }
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Serialize { source, .. } => Some(source.as_ref()),
             Error::Decode(d) => Some(&d.source),
-            Error::Driver(e) => Some(e),
+            Error::UndecodableChange(c) => Some(c.error.as_ref()),
             Error::Aborted(reason) => Some(reason.as_ref()),
             _ => None,
         }

@@ -96,7 +96,8 @@
 //! diff recorder name no stored type; [`schema`] defines [`BsonSchema`] over them; the walks that need the trait sit
 //! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons, the std impls); then [`filter`]
 //! (which also builds array-filtered paths), [`update`] (which owns the operators a diff records, and
-//! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema.
+//! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema, and
+//! shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's bytes).
 #![deny(missing_docs)]
 
 pub mod aggregate;
@@ -117,6 +118,7 @@ pub mod path;
 mod progress;
 pub mod rules;
 pub mod schema;
+mod server_reply;
 pub mod session;
 pub mod shard;
 pub mod sync;

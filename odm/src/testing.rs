@@ -303,8 +303,10 @@ pub async fn database(hint: &str) -> TestDatabase {
     let db = client.database(&name);
     if let Err(e) = db.drop().await {
         panic!(
-            "odm::testing: cannot prepare the test database {name:?} on the {:?} server at {}: {e}",
-            server.kind, server.uri
+            "odm::testing: cannot prepare the test database {name:?} on the {:?} server at {}: {}",
+            server.kind,
+            server.uri,
+            crate::server_reply::Readable(&e)
         );
     }
     TestDatabase { client, db }
