@@ -105,6 +105,12 @@ impl ServerInfo {
             Deployment::Sharded => self.max_wire_version >= 8,
         }
     }
+
+    /// True when the deployment has change streams: a replica set member or a sharded cluster's router (MongoDB
+    /// 3.6+, wire version 6). A standalone `mongod` has none.
+    pub fn supports_change_streams(&self) -> bool {
+        !matches!(self.deployment, Deployment::Standalone) && self.max_wire_version >= 6
+    }
 }
 
 impl fmt::Display for ServerInfo {
