@@ -65,9 +65,11 @@
 //! assert_eq!(Profile::VERSION, Some(odm::VersionSpec { key: "_v", current: 2, oldest: 1 }));
 //! ```
 
+mod filters;
 pub(crate) mod older;
 mod rollout;
 
+pub use filters::FilterNotMigratedError;
 pub use older::version_of_validator;
 #[doc(hidden)]
 pub use older::{shape, OlderShape, OlderVersion};

@@ -1,6 +1,8 @@
 //! The sync plan: what differs between the models and the database, as a readable report, a mongosh script and
 //! JSON, so a DBA can review it before launch.
 
+use super::precondition::CHECK_FUNCTION;
+pub use super::precondition::Precondition;
 use crate::index::{InPlaceChange, IndexSpec};
 use bson::{doc, Bson, Document};
 use std::fmt;
@@ -130,6 +132,23 @@ pub enum Action {
         /// The declared key document.
         key: Document,
     },
+    /// Documents not at the model's current version that the model cannot read: their version key is stored as
+    /// another type (`1.0`, `NumberLong(1)`) or names no version the model reads, or their fields are of no listed
+    /// shape. Typed reads fail on them and [`Collection::migrate`](crate::Collection::migrate) cannot bring them
+    /// forward, so while they remain the validator can never tighten to the current version. A person fixes or
+    /// deletes them; nothing is run.
+    UnreadableDocuments {
+        /// Where.
+        ns: Namespace,
+        /// How many there are.
+        count: u64,
+        /// The `_id`s of the first few.
+        sample: Vec<Bson>,
+        /// The model's current version.
+        version: u32,
+        /// The stored key of the version.
+        key: String,
+    },
     /// Capped settings differ; a collection cannot become (un)capped in place.
     CappedMismatch {
         /// Where.
@@ -168,6 +187,7 @@ impl Action {
             | Action::ShardCollection { ns, .. }
             | Action::ShardKeyMismatch { ns, .. }
             | Action::NotACluster { ns, .. }
+            | Action::UnreadableDocuments { ns, .. }
             | Action::CappedMismatch { ns, .. } => ns,
         }
     }
@@ -186,6 +206,7 @@ impl Action {
             Action::ShardCollection { .. } => "shardCollection",
             Action::ShardKeyMismatch { .. } => "shardKeyMismatch",
             Action::NotACluster { .. } => "notACluster",
+            Action::UnreadableDocuments { .. } => "unreadableDocuments",
             Action::CappedMismatch { .. } => "cappedMismatch",
         }
     }
@@ -232,6 +253,7 @@ impl Action {
             | Action::CappedMismatch { .. }
             | Action::CollectionAhead { .. }
             | Action::ShardKeyMismatch { .. }
+            | Action::UnreadableDocuments { .. }
             | Action::NotACluster { .. } => Vec::new(),
         }
     }
@@ -306,6 +328,18 @@ impl fmt::Display for Action {
                 "{ns}: shard key {key} not applied: the server is not a sharded cluster (on one, sync runs \
                  sh.shardCollection(\"{ns}\", {key}))"
             ),
+            Action::UnreadableDocuments { count, sample, version, key, .. } => {
+                let ids: Vec<String> = sample.iter().map(Bson::to_string).collect();
+                write!(
+                    f,
+                    "{ns}: {count} document(s) not at version {version} cannot be read by the model (e.g. _id {}): \
+                     their `{key}` is not an int naming a version it reads (a double such as 1.0 or a long, say), or \
+                     their fields are of no version's shape; reads fail on them, a migration cannot bring them \
+                     forward, and the validator cannot tighten to version {version} while they remain: fix them (a \
+                     version is stored as an int: NumberInt(1) in mongosh) or delete them",
+                    ids.join(", ")
+                )
+            }
             Action::CappedMismatch { live, desired, .. } => write!(
                 f,
                 "{ns}: capped settings differ (live {live:?}, declared {desired:?}); a collection cannot change this in \
@@ -320,6 +354,9 @@ impl fmt::Display for Action {
 pub struct Plan {
     /// The actions, grouped by namespace in model order.
     pub actions: Vec<Action>,
+    /// What the plan assumed about each versioned collection it changes, checked by the exported script before
+    /// each step on it ([`Plan::to_mongosh`]); odm's own sync plans such a collection again under its lease instead.
+    pub preconditions: Vec<Precondition>,
 }
 
 impl Plan {
@@ -335,6 +372,11 @@ impl Plan {
     /// default relaxed mode would turn `long` bounds into `int` and `10.0` into `int`, and round integers beyond
     /// 2^53). Each step prints its outcome; the first failure prints the server's answer and ends the script with
     /// exit code 1. Actions that need a person's decision are printed, not run.
+    ///
+    /// A step on a versioned collection first checks what the plan assumed ([`Plan::preconditions`]): that no newer
+    /// release synced the collection since (its validator names no later version), and, for a validator that
+    /// tightens to the current version alone, that no document of another version was written since. When one no
+    /// longer holds, the script prints `FAILED: …` with the reason and exits with code 1 before the step runs.
     pub fn to_mongosh(&self) -> String {
         let steps: usize = self.actions.iter().map(|a| a.commands().len()).sum();
         let mut out = format!(
@@ -356,6 +398,9 @@ impl Plan {
              }};\n",
             self.actions.len()
         );
+        if !self.preconditions.is_empty() {
+            out.push_str(CHECK_FUNCTION);
+        }
         for action in &self.actions {
             let description = serde_json::Value::String(action.to_string());
             out.push_str(&format!("\n// {action}\n"));
@@ -365,6 +410,9 @@ impl Plan {
                 out.push_str(&format!("print(`{what}: ${{{description}}}`);\n"));
             }
             let db = serde_json::Value::String(action.command_database().to_owned());
+            if let (Some(precondition), false) = (self.precondition(action), commands.is_empty()) {
+                out.push_str(&precondition.script_call(action, &description.to_string()));
+            }
             for command in commands {
                 let json = Bson::Document(command).into_canonical_extjson();
                 out.push_str(&format!("odmStep({db}, {description}, {json});\n"));
@@ -372,6 +420,11 @@ impl Plan {
         }
         out.push_str("\nprint(\"odm sync plan: done\");\n");
         out
+    }
+
+    /// What the plan assumed about the collection of `action`, when it is a versioned collection it changes.
+    pub fn precondition(&self, action: &Action) -> Option<&Precondition> {
+        self.preconditions.iter().find(|p| &p.ns == action.namespace())
     }
 
     /// The plan as JSON: one object per action with its kind, namespace, description and commands (canonical
@@ -390,6 +443,7 @@ impl Plan {
                         "drift": a.is_drift(),
                         "description": a.to_string(),
                         "commands": a.commands().into_iter().map(|c| Bson::Document(c).into_canonical_extjson()).collect::<Vec<_>>(),
+                        "precondition": self.precondition(a).map(|p| p.to_json(a)),
                     })
                 })
                 .collect(),
