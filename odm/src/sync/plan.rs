@@ -132,11 +132,11 @@ pub enum Action {
         /// The declared key document.
         key: Document,
     },
-    /// Documents not at the model's current version that the model cannot read: their version key is stored as
-    /// another type (`1.0`, `NumberLong(1)`) or names no version the model reads, or their fields are of no listed
-    /// shape. Typed reads fail on them and [`Collection::migrate`](crate::Collection::migrate) cannot bring them
-    /// forward, so while they remain the validator can never tighten to the current version. A person fixes or
-    /// deletes them; nothing is run.
+    /// Documents not at the model's current version that the validator of every version the model reads refuses:
+    /// their version key is not an `int` naming a version the model reads (a double such as `1.0`, which typed reads
+    /// refuse, a long, a string), or their fields are of no listed shape. While they remain, the validator can never
+    /// tighten to the current version: [`Collection::migrate`](crate::Collection::migrate) stores those a typed read
+    /// takes at the current version and reports the others, which a person fixes or deletes. Nothing is run.
     UnreadableDocuments {
         /// Where.
         ns: Namespace,
@@ -332,11 +332,12 @@ impl fmt::Display for Action {
                 let ids: Vec<String> = sample.iter().map(Bson::to_string).collect();
                 write!(
                     f,
-                    "{ns}: {count} document(s) not at version {version} cannot be read by the model (e.g. _id {}): \
-                     their `{key}` is not an int naming a version it reads (a double such as 1.0 or a long, say), or \
-                     their fields are of no version's shape; reads fail on them, a migration cannot bring them \
-                     forward, and the validator cannot tighten to version {version} while they remain: fix them (a \
-                     version is stored as an int: NumberInt(1) in mongosh) or delete them",
+                    "{ns}: {count} document(s) not at version {version} fail the validator of every version the \
+                     model reads (e.g. _id {}): their `{key}` is not an int naming a version the model reads (a \
+                     double such as 1.0, which typed reads refuse, or a long), or their fields are of no version's \
+                     shape; while they remain the validator cannot tighten to version {version}. A migration stores \
+                     those a typed read takes at version {version} and reports the others: fix those (a version is \
+                     stored as an int: NumberInt(1) in mongosh) or delete them",
                     ids.join(", ")
                 )
             }
