@@ -561,3 +561,22 @@ async fn the_exported_script_does_not_tighten_after_an_older_document_was_writte
     assert_eq!(live.get_document("validator").unwrap(), &Contact::validator(), "tightened");
     assert!(contact_sync(&db).plan().await.expect("plan").is_in_sync());
 }
+
+/// Read, change nothing, save: an older document is stored at the current version; a current one is not written.
+#[tokio::test]
+async fn update_changes_without_a_change_stores_an_older_document_at_the_current_version() {
+    let db = odm::testing::database("versions_noop_save").await;
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    let old = ObjectId::new();
+    raw.insert_one(doc! { "_id": old, "_v": 2, "f": "Grace", "l": "Hopper" }).await.unwrap();
+    let coll = Collection::<Contact>::new(&db);
+    let f = Contact::fields();
+    let read = coll.find_one(f.id().eq(old)).await.unwrap().unwrap();
+    let written = coll.update_changes(f.id().eq(old), &read, &read).await.expect("save").expect("written");
+    assert_eq!(written.modified_count, 1);
+    let stored = raw.find_one(doc! { "_id": old }).await.unwrap().unwrap();
+    assert_eq!(stored, doc! { "_id": old, "_v": 3, "f": "Grace", "l": "Hopper", "em": [], "ec": 0 });
+    // Now current: an equal value writes nothing.
+    assert!(coll.update_changes(f.id().eq(old), &read, &read).await.expect("save").is_none());
+}

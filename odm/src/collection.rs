@@ -689,7 +689,11 @@ impl<M: Model> Collection<M> {
     }
 
     /// Writes only what changed between `old` and `new` (see [`Update::diff`]) to the document matching `filter`.
-    /// Returns `None`, sending nothing, when the values are equal.
+    /// Returns `None`, writing nothing, when the values are equal and the document is at the current version.
+    ///
+    /// On a versioned model, a document matching `filter` at an older version is written whole as `new`, at the
+    /// current version, even when `old` and `new` are equal: reading it, changing nothing and saving it stores it
+    /// migrated (see [`crate::version`]). Finding out costs one lookup while the model reads older versions.
     ///
     /// On a model with a revision ([`Model::REVISION`]) the write is guarded: it applies only if the stored revision
     /// is still `old`'s, and adds one to it in the same statement (the revision of `new` is not read: the diff never
@@ -703,15 +707,16 @@ impl<M: Model> Collection<M> {
         new: &M,
     ) -> Result<Option<mongodb::results::UpdateResult>> {
         let update = Update::diff(old, new);
-        // A diff whose only change could not be written (a map key MongoDB cannot store) is an error, not "equal".
-        if update.is_empty() && !update.has_error() {
-            return Ok(None);
-        }
         // The caller's filter, not the revision guard added below (a revision field new in this version is no
         // reason to refuse: an older document is then written whole).
         self.check_older_shapes(&filter).await?;
         // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
+        // A diff whose only change could not be written (a map key MongoDB cannot store) is an error, not "equal".
+        if update.is_empty() && !update.has_error() {
+            // Nothing changed, but a document still at an older version is stored at the current one.
+            return self.migrate_by_replacing(typed.as_ref(), new).await;
+        }
         let revision = Self::revision_field().zip(old.revision());
         let guarded = match revision {
             Some(((key, long), expected)) => Self::at_revision(filter.clone(), key, expected, long)?,
