@@ -371,8 +371,13 @@ async fn the_rollout_validator_accepts_only_version_values_reads_take() {
 
     // Everything the validator let in reads back as the current version.
     let coll = Collection::<Contact>::new(&db);
-    let mut names: Vec<String> =
-        coll.find(Filter::everything()).await.expect("every stored document reads").into_iter().map(|c| c.last).collect();
+    let mut names: Vec<String> = coll
+        .find(Filter::everything())
+        .await
+        .expect("every stored document reads")
+        .into_iter()
+        .map(|c| c.last)
+        .collect();
     names.sort();
     assert_eq!(names, ["Int", "Int", "Lovelace"]);
 }
@@ -468,7 +473,10 @@ async fn filters_on_fields_older_versions_lack_fail_while_older_documents_remain
     let refused = |r: Result<String, odm::Error>| match r {
         Err(odm::Error::FilterNotMigrated(e)) => {
             assert_eq!(e.fields.len(), 1, "{e}");
-            assert_eq!((e.fields[0].0.as_str(), e.fields[0].1.as_str(), &e.fields[0].2), ("Contact.last", "l", &vec![1]));
+            assert_eq!(
+                (e.fields[0].0.as_str(), e.fields[0].1.as_str(), &e.fields[0].2),
+                ("Contact.last", "l", &vec![1])
+            );
             assert_eq!((e.id.clone(), e.version, e.current), (Some(odm::bson::Bson::ObjectId(ada)), None, 3));
             e.to_string()
         }

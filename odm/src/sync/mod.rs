@@ -56,6 +56,17 @@
 //! newer one synced sees the collection ahead instead of undoing it. Declare the version from a model's first
 //! release (`version = 1`): a binary without one cannot tell that a collection is ahead.
 //!
+//! Documents not at the current version that the validator of every version the model reads refuses (a version key
+//! stored as a double or a long, a shape of no listed version) keep older documents from ever running out, so the
+//! validator could never tighten: while older documents remain, sync looks for them and reports them as
+//! [`Action::UnreadableDocuments`] (how many, the first `_id`s), drift in every mode.
+//!
+//! An exported plan ([`Plan::to_mongosh`]) cannot take the lease nor plan again, so it checks what the plan
+//! assumed ([`Plan::preconditions`]) right before each step on a versioned collection: that no newer release synced
+//! it since, and, before a validator that tightens to the current version alone, that no document of another
+//! version was written since (a replica of the older release still running, say). When one no longer holds, the
+//! script prints `FAILED: …` and exits with code 1 before the step.
+//!
 //! One collection has one model, except for versions of one model: a model listed in another's `older(…)` may be
 //! given to the same sync (the newer one stands for both); two unrelated models on one collection are refused with
 //! [`Error::SharedCollection`].

@@ -1,8 +1,7 @@
 //! The sync plan: what differs between the models and the database, as a readable report, a mongosh script and
 //! JSON, so a DBA can review it before launch.
 
-use super::precondition::CHECK_FUNCTION;
-pub use super::precondition::Precondition;
+use super::precondition::{check_call, CHECK_FUNCTION};
 use crate::index::{InPlaceChange, IndexSpec};
 use bson::{doc, Bson, Document};
 use std::fmt;
@@ -347,6 +346,46 @@ impl fmt::Display for Action {
                  place: migrate to a new collection"
             ),
         }
+    }
+}
+
+/// What a plan assumed about a versioned collection, checked by the exported script before each of its steps
+/// ([`Plan::to_mongosh`]): the plan was made from what was live then, and a script may run much later. odm's own
+/// sync plans such a collection again under its lease instead (see [`crate::sync`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Precondition {
+    /// The collection.
+    pub ns: Namespace,
+    /// The stored key of the model's version.
+    pub key: String,
+    /// The model's version the plan was made for: a collection whose validator is of a later version is ahead (a
+    /// newer release synced it meanwhile), and nothing of it may be changed.
+    pub version: u32,
+    /// The plan tightens the validator to this version alone (no older document was left when it was made): the
+    /// validator step also requires that no document of another version remains, since the tightened validator
+    /// would refuse every later write of such a document.
+    pub tightens: bool,
+}
+
+impl Precondition {
+    /// Whether the step(s) of `action` must also find no document of another version (the tightening validator).
+    pub fn needs_no_older(&self, action: &Action) -> bool {
+        self.tightens && matches!(action, Action::UpdateValidator { .. })
+    }
+
+    /// The script's check before the steps of `action` (`description` is the action's text as a JSON string).
+    fn script_call(&self, action: &Action, description: &str) -> String {
+        let no_older = self.needs_no_older(action);
+        check_call(&self.ns.db, &self.ns.collection, description, self.version, &self.key, no_older)
+    }
+
+    /// The precondition of `action`'s steps as JSON (for [`Plan::to_json`]).
+    fn to_json(&self, action: &Action) -> serde_json::Value {
+        serde_json::json!({
+            "versionKey": self.key,
+            "notAheadOfVersion": self.version,
+            "noDocumentOfAnotherVersion": self.needs_no_older(action),
+        })
     }
 }
 

@@ -1,50 +1,23 @@
-//! What must still hold when an exported plan's steps on a versioned collection run: the plan was made from what
-//! was live then, and a script may run much later. odm's own sync plans such a collection again under its lease
-//! (see [`crate::sync`]); a script cannot, so it checks, right before each such step, what the plan assumed, and
-//! fails instead of carrying out a stale step.
+//! How an exported script checks a plan's preconditions ([`super::plan::Precondition`]): the plan was made from what
+//! was live then, and a script may run much later. odm's own sync plans a versioned collection again under its
+//! lease (see [`crate::sync`]); a script cannot, so it checks, right before each step on such a collection, what the
+//! plan assumed, and fails instead of carrying out a stale step.
 
-use super::plan::{Action, Namespace};
-
-/// What a plan assumed about a versioned collection, checked by the exported script before each of its steps
-/// ([`super::Plan::to_mongosh`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Precondition {
-    /// The collection.
-    pub ns: Namespace,
-    /// The stored key of the model's version.
-    pub key: String,
-    /// The model's version the plan was made for: a collection whose validator is of a later version is ahead (a
-    /// newer release synced it meanwhile), and nothing of it may be changed.
-    pub version: u32,
-    /// The plan tightens the validator to this version alone (no older document was left when it was made): the
-    /// validator step also requires that no document of another version remains, since the tightened validator
-    /// would refuse every later write of such a document.
-    pub tightens: bool,
-}
-
-impl Precondition {
-    /// Whether the step(s) of `action` must also find no document of another version (the tightening validator).
-    pub fn needs_no_older(&self, action: &Action) -> bool {
-        self.tightens && matches!(action, Action::UpdateValidator { .. })
-    }
-
-    /// The script's check before the steps of `action` (`description` is the action's text as a JSON string).
-    pub(super) fn script_call(&self, action: &Action, description: &str) -> String {
-        let db = serde_json::Value::String(self.ns.db.clone());
-        let collection = serde_json::Value::String(self.ns.collection.clone());
-        let key = serde_json::Value::String(self.key.clone());
-        let no_older = self.needs_no_older(action);
-        format!("odmCheck({db}, {collection}, {description}, {}, {key}, {no_older});\n", self.version)
-    }
-
-    /// The precondition of `action`'s steps as JSON (for [`super::Plan::to_json`]).
-    pub(super) fn to_json(&self, action: &Action) -> serde_json::Value {
-        serde_json::json!({
-            "versionKey": self.key,
-            "notAheadOfVersion": self.version,
-            "noDocumentOfAnotherVersion": self.needs_no_older(action),
-        })
-    }
+/// The script's call of [`CHECK_FUNCTION`] before a step on collection `collection` of `database`: `description` is
+/// the step's text as a JSON string; `no_older` also requires that no document of another version than `version`
+/// remains (before a validator that tightens to that version alone).
+pub(super) fn check_call(
+    database: &str,
+    collection: &str,
+    description: &str,
+    version: u32,
+    key: &str,
+    no_older: bool,
+) -> String {
+    let db = serde_json::Value::String(database.to_owned());
+    let collection = serde_json::Value::String(collection.to_owned());
+    let key = serde_json::Value::String(key.to_owned());
+    format!("odmCheck({db}, {collection}, {description}, {version}, {key}, {no_older});\n")
 }
 
 /// The script's check function, defined once at the top of a script that has preconditions. A validator whose

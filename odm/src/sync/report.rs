@@ -67,8 +67,13 @@ impl SyncReport {
             return Ok(());
         }
         let actions: Vec<Action> = self.remaining().map(|(a, _)| a.clone()).collect();
-        let preconditions =
-            self.plan.preconditions.iter().filter(|p| actions.iter().any(|a| a.namespace() == &p.ns)).cloned().collect();
+        let preconditions = self
+            .plan
+            .preconditions
+            .iter()
+            .filter(|p| actions.iter().any(|a| a.namespace() == &p.ns))
+            .cloned()
+            .collect();
         Err(Error::Drift(Box::new(Plan { actions, preconditions })))
     }
 }

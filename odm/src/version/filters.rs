@@ -16,6 +16,7 @@
 //! states that only current documents are meant, and is always sent as it is. Filters on keys every version stores
 //! alike (`_id`, say) are never checked.
 
+use super::filter_error::FilterNotMigratedError;
 use crate::collection::Collection;
 use crate::error::{model_name, Error, Result};
 use crate::filter::Filter;
@@ -24,51 +25,7 @@ use crate::model::{Model, VersionSpec};
 use bson::{doc, Bson, Document};
 use std::any::TypeId;
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use std::sync::{Mutex, OnceLock};
-
-/// A typed filter naming a field that older versions lack or store differently, refused while documents of those
-/// versions may remain ([`Error::FilterNotMigrated`], see [`crate::version`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FilterNotMigratedError {
-    /// The model's Rust type name.
-    pub model: &'static str,
-    /// The fields the filter names that older versions lack or store differently: the Rust path, the stored key, and
-    /// those versions.
-    pub fields: Vec<(String, String, Vec<u32>)>,
-    /// The `_id` of one document of another version found in the collection.
-    pub id: Option<Bson>,
-    /// Its version (`None`: no version key, read as the oldest).
-    pub version: Option<i64>,
-    /// The version this release writes.
-    pub current: u32,
-    /// The stored key of the version.
-    pub key: &'static str,
-}
-
-impl fmt::Display for FilterNotMigratedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let FilterNotMigratedError { model, fields, id, version, current, key } = self;
-        let fields: Vec<String> = fields
-            .iter()
-            .map(|(path, stored, versions)| {
-                let versions: Vec<String> = versions.iter().map(u32::to_string).collect();
-                format!("`{path}` (stored `{stored}`; version(s) {} store it otherwise or not at all)", versions.join(", "))
-            })
-            .collect();
-        let id = id.as_ref().map_or_else(String::new, |id| format!(" _id {id}"));
-        let version = version.map_or_else(|| "without a version key".to_owned(), |v| format!("at version {v}"));
-        write!(
-            f,
-            "{model}: the filter names {}, and documents of older versions remain (e.g.{id}, {version}); the server \
-             would match only version {current}'s documents and silently miss the older ones, which reads return as \
-             version {current}: nothing was sent. Migrate them first (`migrate()`, then sync tightens the validator), \
-             or, to match version {current}'s documents only, pin the version in the filter (the version field `.eq`, \
-             stored `{key}`)",
-            fields.join(", ")
-        )
-    }
-}
 
 /// A top-level stored key of the current shape that older shapes lack or store differently, with those versions.
 type Differing = Vec<(String, Vec<u32>)>;
@@ -131,8 +88,9 @@ fn expr_keys(v: &Bson, out: &mut HashSet<String>) {
 /// `$and`): it matches current documents only, as it says.
 fn pins_current(filter: &Document, spec: VersionSpec) -> bool {
     let current = i64::from(spec.current);
-    let is_current = |v: &Bson| matches!(v, Bson::Int32(n) if i64::from(*n) == current)
-        || matches!(v, Bson::Int64(n) if *n == current);
+    let is_current = |v: &Bson| {
+        matches!(v, Bson::Int32(n) if i64::from(*n) == current) || matches!(v, Bson::Int64(n) if *n == current)
+    };
     filter.iter().any(|(k, v)| match (k.as_str(), v) {
         ("$and", Bson::Array(clauses)) => clauses.iter().filter_map(Bson::as_document).any(|c| pins_current(c, spec)),
         (k, v) if k == spec.key => is_current(v) || v.as_document().and_then(|d| d.get("$eq")).is_some_and(is_current),
