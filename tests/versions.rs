@@ -491,6 +491,7 @@ async fn filters_on_fields_older_versions_lack_fail_while_older_documents_remain
     refused(coll.update_one(last(), Update::new().set(f.first(), "A.")).await.map(|r| r.matched_count.to_string()));
     refused(coll.delete_many(last()).await.map(|n| n.to_string()));
     refused(coll.find_one_and_delete(last()).await.map(|v| format!("{:?}", v.map(|c| c.id))));
+    refused(coll.bulk().delete_one(f.id().eq(ada)).delete_many(last()).run().await.map(|r| r.deleted.to_string()));
     assert_eq!(raw.count_documents(doc! {}).await.unwrap(), 1, "nothing was deleted");
     // Keys every version stores alike are not checked.
     assert_eq!(coll.count(f.id().eq(ada)).await.expect("by _id"), 1);

@@ -36,8 +36,10 @@
 //!   says it means current documents only, and is sent as it is;
 //! - keys every version stores alike (`_id`, say) are never checked.
 //!
-//! Filters inside aggregation pipelines, bulk writes and change streams are not checked: they are written against
-//! stored documents, and see older ones as stored.
+//! A [bulk write](crate::bulk) checks the filters of its deletes and replacements the same way, once for all,
+//! before anything is sent (its updates are refused while the model reads older versions). Aggregation pipelines
+//! and change streams are not checked: their stages are written against stored documents, and see older ones as
+//! stored.
 //!
 //! The validator follows the data. Each older shape derives [`Embedded`](crate::Embedded) (with the keys its
 //! documents were written with), so while documents of older versions remain, sync installs

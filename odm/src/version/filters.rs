@@ -109,16 +109,31 @@ impl<M: Model> Collection<M> {
     /// Refuses `filter` when it names a key older versions lack or store differently while documents of older
     /// versions may remain (see the [module documentation](self)).
     pub(crate) async fn check_older_shapes(&self, filter: &Filter<M>) -> Result<()> {
+        self.check_older_shapes_of(std::slice::from_ref(filter)).await
+    }
+
+    /// [`Self::check_older_shapes`] for several filters (a bulk write's), with at most one lookup for them all.
+    pub(crate) async fn check_older_shapes_of(&self, filters: &[Filter<M>]) -> Result<()> {
         let Some(spec) = Self::migrating() else { return Ok(()) };
         let differing = differing::<M>();
         if differing.is_empty() {
             return Ok(());
         }
-        let doc = Self::filter_doc(filter.clone())?;
-        let mut named = HashSet::new();
-        named_keys(&doc, &mut named);
-        let hits: Vec<&(String, Vec<u32>)> = differing.iter().filter(|(k, _)| named.contains(k)).collect();
-        if hits.is_empty() || pins_current(&doc, spec) {
+        let mut hits: Vec<&(String, Vec<u32>)> = Vec::new();
+        for filter in filters {
+            let doc = Self::filter_doc(filter.clone())?;
+            if pins_current(&doc, spec) {
+                continue;
+            }
+            let mut named = HashSet::new();
+            named_keys(&doc, &mut named);
+            for hit in differing.iter().filter(|(k, _)| named.contains(k)) {
+                if !hits.contains(&hit) {
+                    hits.push(hit);
+                }
+            }
+        }
+        if hits.is_empty() {
             return Ok(());
         }
         let ns = self.raw().namespace().to_string();
