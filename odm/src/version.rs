@@ -27,8 +27,8 @@
 //! document, while documents of older versions may remain:
 //!
 //! - once sync has tightened the collection's validator to the current version alone (it does so only when no
-//!   older document is left, and that validator refuses new ones), such filters are sent as they are (the validator
-//!   is read once per collection and process);
+//!   older document is left, and that validator, unless its action is `warn` or its level `off`, refuses new ones),
+//!   such filters are sent as they are (the validator is read once per collection and process);
 //! - before that (the validator still accepts older versions, or the collection has none), one `find_one` on the
 //!   version key per operation looks for a document of another version, and the filter is sent as it is when there
 //!   is none (an index on the version key keeps that lookup cheap);

@@ -6,8 +6,9 @@
 //! a filter is refused before it is sent, with [`Error::FilterNotMigrated`], while documents of older versions may
 //! remain; it is sent as it is once none can:
 //!
-//! - when the collection's validator is the current version's alone (or a later one's): sync installs it only once
-//!   no older document is left, and it refuses any new one. Seen once, it is remembered for the process;
+//! - when the collection's validator is the current version's alone (or a later one's), enforced (not `warn`, not
+//!   `off`): sync installs it only once no older document is left, and it refuses any new one. Seen once, it is
+//!   remembered for the process;
 //! - otherwise (the validator still accepts older versions, or the collection has none), when no document of another
 //!   version is found (one `find_one` on the version key, per operation; an index on the version key keeps it
 //!   cheap).
@@ -163,9 +164,10 @@ impl<M: Model> Collection<M> {
         })))
     }
 
-    /// True when the collection's validator is odm's validator of the current version alone, or of a later one:
-    /// sync installs it only once no older document remains, and it refuses new ones. Read outside any session
-    /// (`listCollections` is not allowed in a transaction; the validator is not transactional data).
+    /// True when the collection's validator is odm's validator of the current version alone, or of a later one, and
+    /// it refuses what fails it (not `validationAction: "warn"`, not `validationLevel: "off"`): sync installs it only
+    /// once no older document remains, and it refuses new ones. Read outside any session (`listCollections` is not
+    /// allowed in a transaction; the validator is not transactional data).
     async fn validator_is_tight(&self, spec: VersionSpec) -> Result<bool> {
         use futures_util::TryStreamExt;
         let ns = self.raw().namespace();
@@ -177,8 +179,11 @@ impl<M: Model> Collection<M> {
             .with_type::<Document>()
             .try_collect()
             .await?;
-        let validator = listed.first().and_then(|c| c.get_document("options").ok()?.get_document("validator").ok());
-        Ok(validator.and_then(super::older::tight_version).is_some_and(|v| v >= spec.current))
+        let Some(options) = listed.first().and_then(|c| c.get_document("options").ok()) else { return Ok(false) };
+        let enforced = options.get_str("validationAction").map_or(true, |a| a != "warn")
+            && options.get_str("validationLevel").map_or(true, |l| l != "off");
+        let validator = options.get_document("validator").ok();
+        Ok(enforced && validator.and_then(super::older::tight_version).is_some_and(|v| v >= spec.current))
     }
 }
 
