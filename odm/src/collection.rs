@@ -656,8 +656,8 @@ impl<M: Model> Collection<M> {
     /// On a versioned model that still reads older versions, only a document at the current version is updated; if
     /// the filter matches only older ones, the call fails with [`Error::NotMigrated`] (see [`crate::version`]).
     pub async fn update_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
-        // Only while older versions are read is the typed filter needed again (to look for older documents).
         self.check_older_shapes(&filter).await?;
+        // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
         let result = self.run_update(filter, update, false, false, "update_one").await?;
         if result.matched_count == 0 {
