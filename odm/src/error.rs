@@ -44,6 +44,9 @@ pub enum Error {
     /// A typed update matched documents at an older version the model reads: applied to them it would leave a
     /// document mixing two versions' fields, so none of them was updated (see [`crate::version`]).
     NotMigrated(Box<NotMigratedError>),
+    /// A typed filter names a field that older versions lack or store differently while documents of older
+    /// versions remain: it would silently miss them, so it was not sent (see [`crate::version`]).
+    FilterNotMigrated(Box<crate::version::FilterNotMigratedError>),
     /// A single-document operation on a sharded model whose filter does not hold the shard key (or `_id`) to one
     /// value, so it would be sent to every shard; refused before sending by the model's
     /// [`Scatter`](crate::Scatter) policy (see [`crate::shard`]).
@@ -177,6 +180,7 @@ impl fmt::Display for Error {
             Error::Decode(d) => d.fmt(f),
             Error::Version(v) => v.fmt(f),
             Error::NotMigrated(n) => n.fmt(f),
+            Error::FilterNotMigrated(n) => n.fmt(f),
             Error::ScatterGather(s) => s.fmt(f),
             Error::Bulk(b) => b.fmt(f),
             Error::Write { model, code, message } => {

@@ -162,7 +162,7 @@ pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, Topology, ValidatorRol
 pub use text::Lowercase;
 pub use transaction::{transaction, Transaction};
 pub use update::{BuiltUpdate, Update};
-pub use version::{Upgrade, Version};
+pub use version::{FilterNotMigratedError, Upgrade, Version};
 
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
