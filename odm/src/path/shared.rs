@@ -81,3 +81,40 @@ pub struct Shared<const OK: bool, P>(PhantomData<P>);
 #[doc(hidden)]
 pub trait SharesField<S> {}
 impl<T, P> SharesField<Shared<true, P>> for T {}
+
+#[cfg(test)]
+mod tests {
+    use super::stores_alike;
+    use crate::meta::{FieldMeta, TypeMeta};
+    use crate::schema::BsonSchema;
+
+    const fn table(name: &'static str, fields: &'static [FieldMeta], variants: &'static [TypeMeta]) -> TypeMeta {
+        TypeMeta { name, fields, closed: None, description: None, implicit_id: false, tag: None, variants }
+    }
+
+    const USER: FieldMeta = FieldMeta::new("user", "u", &<String as BsonSchema>::FIELD_TYPE);
+    const CLICK: &[TypeMeta] = &[table("Click", &[USER], &[])];
+    const MODEL: TypeMeta = table("Event", &[], CLICK);
+
+    #[test]
+    fn a_wrapped_struct_shares_a_field_stored_under_the_same_key_with_the_same_type() {
+        const SAME: TypeMeta = table("Signup", &[USER], &[]);
+        const OTHER_KEY: TypeMeta =
+            table("Signup", &[FieldMeta::new("user", "usr", &<String as BsonSchema>::FIELD_TYPE)], &[]);
+        const OTHER_TYPE: TypeMeta =
+            table("Signup", &[FieldMeta::new("user", "u", &<i64 as BsonSchema>::FIELD_TYPE)], &[]);
+        const OPTIONAL: TypeMeta = table(
+            "Signup",
+            &[FieldMeta::new("user", "u", &<Option<String> as BsonSchema>::FIELD_TYPE).optional()],
+            &[],
+        );
+        const MISSING: TypeMeta = table("Signup", &[], &[]);
+        assert!(stores_alike(Some(&SAME), Some(&MODEL), 0, 0));
+        for other in [&OTHER_KEY, &OTHER_TYPE, &OPTIONAL, &MISSING] {
+            assert!(!stores_alike(Some(other), Some(&MODEL), 0, 0), "{}", other.fields.len());
+        }
+        // Out of the table, or no table: not shared.
+        assert!(!stores_alike(Some(&SAME), Some(&MODEL), 1, 0));
+        assert!(!stores_alike(None, Some(&MODEL), 0, 0));
+    }
+}
