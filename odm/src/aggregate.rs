@@ -996,8 +996,9 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     /// `$avg` of the numbers at `from`: a double (a decimal of decimals). A group always has a document, so the
-    /// average of a required field is a number; of an optional field it is `null` when no document of the group has
-    /// one, so it goes into `Option<f64>` then.
+    /// average of a field serde always writes is a number; of an optional field it is `null` when no document of
+    /// the group has one, so it goes into `Option<f64>` (declared `#[odm(nullable)]`) then. A non-`Option` field
+    /// with `skip_serializing_if` may be missing too: declare its average an `Option` yourself.
     pub fn avg<P, Q>(self, out: &P, from: &Q) -> Self
     where
         P: AsPath<O>,
