@@ -179,7 +179,7 @@ pub(crate) fn decode_as<P: DeserializeOwned>(
     meta: Option<&'static TypeMeta>,
     raw: &RawDocumentBuf,
 ) -> Result<P> {
-    bson::deserialize_from_slice(raw.as_bytes()).map_err(|source| {
+    crate::decode_path::from_slice(raw.as_bytes()).map_err(|source| {
         let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
         Error::Decode(Box::new(DecodeError::new(model, meta, id, source)))
     })
@@ -1032,11 +1032,16 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         Ok(rows.and_then(move |raw| async move { decode(&raw) }))
     }
 
-    /// All results.
+    /// All results, each decoded as it arrives (only the decoded values are kept, as a typed `try_collect` of the
+    /// driver keeps them); the first document that does not decode fails the read, naming its `_id` and field.
     pub async fn all(self) -> Result<Vec<P>> {
         let decode = self.decode;
-        let raws: Vec<RawDocumentBuf> = self.rows().await?.try_collect().await?;
-        raws.iter().map(decode).collect()
+        let mut rows = self.rows().await?;
+        let mut out = Vec::new();
+        while let Some(raw) = rows.try_next().await? {
+            out.push(decode(&raw)?);
+        }
+        Ok(out)
     }
 
     /// Every result that decodes; a document that does not (written around odm, or by an older version) is skipped

@@ -103,6 +103,7 @@ pub mod aggregate;
 pub mod bulk;
 pub mod check;
 mod collection;
+mod decode_path;
 pub mod diff;
 pub mod error;
 pub mod explain;
