@@ -199,7 +199,8 @@ async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
     use odm::mongodb::event::{command::CommandEvent, EventHandler};
     let test_db = odm::testing::database("migrate_batch_size").await;
     // (command name, `batchSize` sent) and the number of documents in each reply, in order.
-    let sent: Arc<Mutex<Vec<(String, Option<i64>)>>> = Arc::default();
+    type Sent = Vec<(String, Option<i64>)>;
+    let sent: Arc<Mutex<Sent>> = Arc::default();
     let replies: Arc<Mutex<Vec<usize>>> = Arc::default();
     let (sent_sink, reply_sink) = (sent.clone(), replies.clone());
     let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
@@ -231,7 +232,7 @@ async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
     assert_eq!((report.migrated, report.batches), (250, 3), "{report}");
 
     let sent = sent.lock().unwrap().clone();
-    let expected: Vec<(String, Option<i64>)> =
+    let expected: Sent =
         [("find", Some(100)), ("getMore", Some(100)), ("getMore", Some(100))].map(|(c, n)| (c.to_owned(), n)).into();
     assert_eq!(sent, expected);
     assert_eq!(*replies.lock().unwrap(), [100, 100, 50]);

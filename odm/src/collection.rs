@@ -67,7 +67,10 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
             .and_then(|tree| crate::keys::first_bad(&tree).map(|bad| (bad.path, bad.why)));
         match bad_key {
             Some((path, reason)) => Error::InvalidKey { model: model_name::<M>(), path, reason },
-            None => Error::Serialize { model: model_name::<M>(), source: Box::new(source) },
+            None => {
+                let source = crate::failing_path::locate_encode(value, source);
+                Error::Serialize { model: model_name::<M>(), source: Box::new(source) }
+            }
         }
     })?;
     // Keys fixed by the type were checked at compile time; only run-time keys (maps) need a walk.
@@ -179,7 +182,7 @@ pub(crate) fn decode_as<P: DeserializeOwned>(
     meta: Option<&'static TypeMeta>,
     raw: &RawDocumentBuf,
 ) -> Result<P> {
-    crate::decode_path::from_slice(raw.as_bytes()).map_err(|source| {
+    crate::failing_path::from_slice(raw.as_bytes()).map_err(|source| {
         let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
         Error::Decode(Box::new(DecodeError::new(model, meta, id, source)))
     })

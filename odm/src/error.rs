@@ -492,7 +492,7 @@ pub struct DecodeError {
 
 impl DecodeError {
     /// Names where decoding failed through `meta`, as validation errors name fields: the decoder reports the stored
-    /// path (in `source.key`, filled in by odm's decode, see [`crate::decode_path`]).
+    /// path (in `source.key`, filled in by odm's decode, see [`crate::failing_path`]).
     pub(crate) fn new(
         model: &'static str,
         meta: Option<&'static TypeMeta>,
@@ -518,7 +518,7 @@ impl fmt::Display for DecodeError {
         // The decoder's own text repeats the stored path; its message alone says what was wrong.
         match self.source.message.as_deref() {
             // The path already ends with the missing field's key.
-            Some(m) if !self.stored_path.is_empty() && crate::decode_path::missing_field(m).is_some() => {
+            Some(m) if !self.stored_path.is_empty() && crate::failing_path::missing_field(m).is_some() => {
                 f.write_str("missing, but the field is required")
             }
             Some(message) => f.write_str(message),

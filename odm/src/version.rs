@@ -177,5 +177,5 @@ pub fn step<A: Upgrade<Next = B>, B>(value: A) -> B {
 /// Reads a document as the older shape `T`.
 #[doc(hidden)]
 pub fn read<T: serde::de::DeserializeOwned>(raw: &bson::RawDocument) -> Result<T, bson::error::Error> {
-    crate::decode_path::from_slice(raw.as_bytes())
+    crate::failing_path::from_slice(raw.as_bytes())
 }
