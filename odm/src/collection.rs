@@ -67,7 +67,10 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
             .and_then(|tree| crate::keys::first_bad(&tree).map(|bad| (bad.path, bad.why)));
         match bad_key {
             Some((path, reason)) => Error::InvalidKey { model: model_name::<M>(), path, reason },
-            None => Error::Serialize { model: model_name::<M>(), source: Box::new(source) },
+            None => {
+                let source = crate::failing_path::locate_encode(value, source);
+                Error::Serialize { model: model_name::<M>(), source: Box::new(source) }
+            }
         }
     })?;
     // Keys fixed by the type were checked at compile time; only run-time keys (maps) need a walk.
@@ -179,7 +182,7 @@ pub(crate) fn decode_as<P: DeserializeOwned>(
     meta: Option<&'static TypeMeta>,
     raw: &RawDocumentBuf,
 ) -> Result<P> {
-    bson::deserialize_from_slice(raw.as_bytes()).map_err(|source| {
+    crate::failing_path::from_slice(raw.as_bytes()).map_err(|source| {
         let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
         Error::Decode(Box::new(DecodeError::new(model, meta, id, source)))
     })
@@ -1051,11 +1054,16 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         Ok(rows.and_then(move |raw| async move { decode(&raw) }))
     }
 
-    /// All results.
+    /// All results, each decoded as it arrives (only the decoded values are kept, as a typed `try_collect` of the
+    /// driver keeps them); the first document that does not decode fails the read, naming its `_id` and field.
     pub async fn all(self) -> Result<Vec<P>> {
         let decode = self.decode;
-        let raws: Vec<RawDocumentBuf> = self.rows().await?.try_collect().await?;
-        raws.iter().map(decode).collect()
+        let mut rows = self.rows().await?;
+        let mut out = Vec::new();
+        while let Some(raw) = rows.try_next().await? {
+            out.push(decode(&raw)?);
+        }
+        Ok(out)
     }
 
     /// Every result that decodes; a document that does not (written around odm, or by an older version) is skipped

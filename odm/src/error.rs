@@ -592,34 +592,26 @@ pub struct DecodeError {
     pub model: &'static str,
     /// The `_id` of the document, when it has one.
     pub id: Option<Bson>,
-    /// The Rust path of the value that failed (`Order.items[0].quantity`); empty when the document itself failed.
+    /// The Rust path of the value that failed, or of the required field that is missing (`Order.items[0].quantity`);
+    /// empty when the document itself failed.
     pub path: String,
-    /// The stored key path of the value that failed (`it.0.q`); empty when the document itself failed.
+    /// The stored key path of the value that failed, or of the missing field (`it.0.q`); empty when the document
+    /// itself failed.
     pub stored_path: String,
     /// The decoder's error.
     pub source: bson::error::Error,
 }
 
 impl DecodeError {
-    /// Names where decoding failed through `meta`, as validation errors name fields: the decoder reports stored keys.
+    /// Names where decoding failed through `meta`, as validation errors name fields: the decoder reports the stored
+    /// path (in `source.key`, filled in by odm's decode, see [`crate::failing_path`]).
     pub(crate) fn new(
         model: &'static str,
         meta: Option<&'static TypeMeta>,
         id: Option<Bson>,
         source: bson::error::Error,
     ) -> Self {
-        let segments: Vec<String> = source
-            .path
-            .iter()
-            .flat_map(|p| p.iter())
-            .filter_map(|segment| match segment {
-                serde_path_to_error::Segment::Seq { index } => Some(index.to_string()),
-                serde_path_to_error::Segment::Map { key } => Some(key.clone()),
-                serde_path_to_error::Segment::Enum { variant } => Some(variant.clone()),
-                serde_path_to_error::Segment::Unknown => None,
-            })
-            .collect();
-        let stored_path = segments.join(".");
+        let stored_path = source.key.clone().unwrap_or_default();
         let path = crate::meta::rust_name(meta, &stored_path, false).unwrap_or_else(|| stored_path.clone());
         DecodeError { model, id, path, stored_path, source }
     }
@@ -636,7 +628,11 @@ impl fmt::Display for DecodeError {
             write!(f, "{}: ", crate::meta::named(rust, &self.stored_path))?;
         }
         // The decoder's own text repeats the stored path; its message alone says what was wrong.
-        match &self.source.message {
+        match self.source.message.as_deref() {
+            // The path already ends with the missing field's key.
+            Some(m) if !self.stored_path.is_empty() && crate::failing_path::missing_field(m).is_some() => {
+                f.write_str("missing, but the field is required")
+            }
             Some(message) => f.write_str(message),
             None => write!(f, "{}", self.source.kind),
         }

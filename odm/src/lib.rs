@@ -107,6 +107,7 @@ mod collection;
 pub mod diff;
 pub mod error;
 pub mod explain;
+mod failing_path;
 pub mod filter;
 pub mod index;
 mod keys;

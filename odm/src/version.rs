@@ -211,5 +211,5 @@ pub fn step<A: Upgrade<Next = B>, B>(value: A) -> B {
 /// Reads a document as the older shape `T`.
 #[doc(hidden)]
 pub fn read<T: serde::de::DeserializeOwned>(raw: &bson::RawDocument) -> Result<T, bson::error::Error> {
-    bson::deserialize_from_slice(raw.as_bytes())
+    crate::failing_path::from_slice(raw.as_bytes())
 }
