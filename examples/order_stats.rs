@@ -47,7 +47,7 @@ struct Revenue {
     #[serde(rename = "rv")]
     revenue: i64,
     #[serde(rename = "n")]
-    orders: i32,
+    orders: i64,
     #[serde(rename = "av")]
     average: f64,
 }
@@ -67,7 +67,7 @@ struct WithCustomer {
     #[serde(rename = "rv")]
     revenue: i64,
     #[serde(rename = "n")]
-    orders: i32,
+    orders: i64,
     #[serde(rename = "av")]
     average: f64,
     #[serde(rename = "c")]
@@ -81,7 +81,7 @@ struct Report {
     #[serde(rename = "rv")]
     revenue: i64,
     #[serde(rename = "n")]
-    orders: i32,
+    orders: i64,
     #[serde(rename = "c")]
     #[odm(max_items = 1)]
     customers: Vec<Name>,

@@ -4,8 +4,8 @@
 //! Run it with `cargo run --example versioning`: it starts the embedded test server (or uses `MONGODB_URI`), stores
 //! documents as version 1 of the application wrote them (one `n` name, no version key), then, as version 2:
 //! syncs (the validator accepts both versions while version-1 documents remain), reads everything as the current
-//! type (migrated on the way), migrates the collection in batches with a progress line, and syncs again, which
-//! tightens the validator to version 2 alone.
+//! type (migrated on the way), sees a filter on a field version 1 lacks refused until the migration, migrates the
+//! collection in batches with a progress line, and syncs again, which tightens the validator to version 2 alone.
 
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::{Collection, Embedded, Filter, Model, SchemaSync, SyncMode, Upgrade, Version};
@@ -49,8 +49,10 @@ struct Contact {
 
 const OLD: u64 = 3_000;
 
+// odm's error: the raw driver's errors below convert into it, and it shows a server error by its code and message
+// (the driver's own shows the server's reply as bytes).
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> odm::error::Result<()> {
     let test_db = odm::testing::database("versioning").await;
     let db: &odm::mongodb::Database = &test_db;
     let raw = db.collection::<Document>(Contact::COLLECTION);
@@ -77,6 +79,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert!(sample.iter().all(|c| c.first.starts_with("Person")));
     println!("read as version 2: {:?}", sample.iter().map(|c| (&c.first, &c.last)).collect::<Vec<_>>());
 
+    // A filter on a field version 1 stores otherwise cannot match version-1 documents, which reads return with a
+    // `last` name: refused while they remain, rather than a silent undercount.
+    let f = Contact::fields();
+    let early = contacts.count(f.last().eq("Surname7")).await;
+    assert!(matches!(early, Err(odm::Error::FilterNotMigrated(_))), "{early:?}");
+    println!("a filter on `last` before the migration: refused");
+
     // Migrate the collection: batches of 500, a progress line per batch.
     let batches = AtomicU64::new(0);
     let report = contacts
@@ -94,6 +103,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(report.migrated, OLD + 1);
     assert!(batches.load(Ordering::Relaxed) >= 7);
     assert_eq!(raw.count_documents(doc! { "_v": 2 }).await?, OLD + 1);
+    assert_eq!(contacts.count(f.last().eq("Surname7")).await?, 1, "none left: the filter finds every match");
 
     // None left: the next sync tightens the validator to version 2 alone.
     let plan = sync().plan().await?;

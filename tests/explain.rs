@@ -1,7 +1,6 @@
 //! Explain and hint against a real server, and the declared access patterns checked by the server's own plans.
 
-use odm::bson::{doc, oid::ObjectId, DateTime};
-use odm::testing::ServerKind;
+use odm::bson::{doc, oid::ObjectId, DateTime, Document};
 use odm::{Collection, Model, Update};
 use serde::{Deserialize, Serialize};
 
@@ -66,7 +65,8 @@ async fn seeded(name: &str) -> (odm::testing::TestDatabase, Collection<Order>) {
 
 #[tokio::test]
 async fn explain_tells_index_scans_from_collection_scans_and_hint_forces_an_index() {
-    let (_db, orders) = seeded("explain").await;
+    let (db, orders) = seeded("explain").await;
+    let secantus = db.server_info().await.expect("buildInfo and hello").is_secantus();
     let f = Order::fields();
 
     let by_number = orders.find(f.number().eq("n007")).explain().await.expect("explain");
@@ -80,7 +80,7 @@ async fn explain_tells_index_scans_from_collection_scans_and_hint_forces_an_inde
 
     // Forced onto an index: the server scans it (every key, since the filter does not bound it).
     let hinted = orders.find(f.remark().eq("r7")).hint("idx_no").explain().await.expect("explain");
-    if odm::testing::server().kind() == ServerKind::Secantus {
+    if secantus {
         // SecantusDB's explain ignores `hint` (its reads honour it): record what it planned.
         eprintln!("recorded: the test server's explain ignores hint: {hinted}");
     } else {
@@ -97,7 +97,7 @@ async fn explain_tells_index_scans_from_collection_scans_and_hint_forces_an_inde
     let update = update.await.expect("explain update");
     for (what, plan) in [("count", count), ("update", update)] {
         assert!(!plan.stages.is_empty(), "{what}: a plan is reported: {:?}", plan.raw);
-        if odm::testing::server().kind() == ServerKind::Secantus {
+        if secantus {
             // SecantusDB plans `count` and `update` as collection scans whatever the indexes: record it.
             eprintln!("recorded: the test server's {what} plan: {plan}");
         } else {
@@ -125,7 +125,7 @@ async fn every_declared_access_pattern_is_served_by_an_index_scan() {
     let (db, _orders) = seeded("explain_patterns").await;
     let checks = odm::testing::access_patterns::<Order>(&db).await.expect("explain the patterns");
     assert_eq!(checks.len(), 4);
-    let secantus = odm::testing::server().kind() == ServerKind::Secantus;
+    let secantus = db.server_info().await.expect("buildInfo and hello").is_secantus();
     for check in &checks {
         eprintln!("{check}");
         if check.is_served() {
@@ -181,4 +181,25 @@ async fn the_assertion_helper_passes_when_every_pattern_is_served() {
     let lookups = Collection::<Lookup>::new(&db);
     lookups.insert_one(Lookup { id: ObjectId::new(), number: "n1".into() }).await.unwrap();
     odm::testing::assert_access_patterns::<Lookup>(&db).await;
+}
+
+#[tokio::test]
+async fn the_assertion_helper_holds_each_server_to_what_its_planner_can_show() {
+    use futures_util::FutureExt;
+    // Patterns with sorts and ranges, served by the synced ESR index: the helper passes on any server (on SecantusDB
+    // through the patterns' equality fields, which is all its planner shows; it asks the server what it is).
+    let (db, _orders) = seeded("explain_assert_esr").await;
+    odm::testing::assert_access_patterns::<Order>(&db).await;
+
+    // The same model on a collection without its indexes: no server serves the patterns, and the helper says so.
+    let bare = odm::testing::database("explain_assert_bare").await;
+    bare.create_collection("order_header").await.unwrap();
+    let seeded_docs: Vec<Document> =
+        (0..50).map(|i| doc! { "_id": ObjectId::new(), "no": format!("n{i}"), "mi": "m", "st": "paid" }).collect();
+    bare.collection::<Document>("order_header").insert_many(seeded_docs).await.unwrap();
+    let outcome =
+        std::panic::AssertUnwindSafe(odm::testing::assert_access_patterns::<Order>(&bare)).catch_unwind().await;
+    let message = outcome.expect_err("no index serves the patterns");
+    let message = message.downcast_ref::<String>().expect("a formatted message");
+    assert!(message.contains("not served by an index"), "{message}");
 }

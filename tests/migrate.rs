@@ -192,6 +192,52 @@ async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid(
     });
 }
 
+/// The batch size is the read cursor's too: the `find` and every `getMore` the driver sends carry it, and the
+/// server's replies hold that many documents (not 16 MiB worth whatever the batch).
+#[tokio::test]
+async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
+    use odm::mongodb::event::{command::CommandEvent, EventHandler};
+    let test_db = odm::testing::database("migrate_batch_size").await;
+    // (command name, `batchSize` sent) and the number of documents in each reply, in order.
+    type Sent = Vec<(String, Option<i64>)>;
+    let sent: Arc<Mutex<Sent>> = Arc::default();
+    let replies: Arc<Mutex<Vec<usize>>> = Arc::default();
+    let (sent_sink, reply_sink) = (sent.clone(), replies.clone());
+    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
+    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| match e {
+        CommandEvent::Started(s) if ["find", "getMore"].contains(&s.command_name.as_str()) => {
+            let size = match s.command.get("batchSize") {
+                Some(Bson::Int32(n)) => Some(i64::from(*n)),
+                Some(Bson::Int64(n)) => Some(*n),
+                _ => None,
+            };
+            sent_sink.lock().unwrap().push((s.command_name.clone(), size));
+        }
+        CommandEvent::Succeeded(s) if ["find", "getMore"].contains(&s.command_name.as_str()) => {
+            let cursor = s.reply.get_document("cursor").expect("cursor reply");
+            let batch = cursor.get_array("firstBatch").or_else(|_| cursor.get_array("nextBatch")).expect("batch");
+            reply_sink.lock().unwrap().push(batch.len());
+        }
+        _ => {}
+    }));
+    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let db = client.database(test_db.name());
+    odm::create_collection::<Contact>(&db).await.expect("create");
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let older: Vec<Document> =
+        (0..250).map(|i| doc! { "_id": ObjectId::new(), "_v": 2, "f": format!("B{i}"), "l": "S" }).collect();
+    insert_older(&raw, older).await;
+    let coll = Collection::<Contact>::new(&db);
+    let report = coll.migrate().batch_size(100).run().await.expect("migrate");
+    assert_eq!((report.migrated, report.batches), (250, 3), "{report}");
+
+    let sent = sent.lock().unwrap().clone();
+    let expected: Sent =
+        [("find", Some(100)), ("getMore", Some(100)), ("getMore", Some(100))].map(|(c, n)| (c.to_owned(), n)).into();
+    assert_eq!(sent, expected);
+    assert_eq!(*replies.lock().unwrap(), [100, 100, 50]);
+}
+
 #[tokio::test]
 async fn an_interrupted_migration_continues_where_it_stopped() {
     let db = odm::testing::database("migrate_resume").await;

@@ -544,3 +544,58 @@ async fn a_string_too_long_is_shown_by_its_length_not_its_value() {
     assert!(!text.contains("SECRET"), "{text}");
     assert_eq!((v.failures[0].rule.as_str(), v.failures[0].actual.as_deref()), ("maxLength", Some("length 41")));
 }
+
+/// A sign-up stored by a newtype variant of [`PageView`]: `user` and `at` as the struct variant stores them.
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Joined {
+    #[serde(rename = "u")]
+    user: String,
+    #[serde(rename = "at")]
+    at: i64,
+    #[serde(rename = "src")]
+    source: String,
+}
+
+/// A polymorphic model whose shared fields are declared by a struct variant and by the struct a newtype variant
+/// wraps.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "page_view", index(keys = "user, -at"))]
+#[serde(tag = "t", rename_all = "snake_case")]
+enum PageView {
+    Click {
+        #[serde(rename = "u")]
+        user: String,
+        #[serde(rename = "at")]
+        at: i64,
+        #[serde(rename = "p")]
+        page: String,
+    },
+    Joined(Joined),
+}
+
+#[tokio::test]
+async fn a_shared_field_of_a_struct_and_a_newtype_variant_is_filtered_and_indexed_across_both() {
+    let db = odm::testing::database("poly_shared_newtype").await;
+    let sync = || odm::SchemaSync::new(db.client()).database(db.name()).model::<PageView>();
+    sync().run().await.expect("sync").require_in_sync().expect("created");
+    let names: Vec<String> = db.collection::<Document>("page_view").list_index_names().await.expect("indexes");
+    assert!(names.contains(&"idx_u_at".to_owned()), "{names:?}");
+    let spec = PageView::indexes().into_iter().find(|i| i.name == "idx_u_at").expect("declared");
+    assert_eq!((spec.keys, spec.partial_filter_expression), (doc! { "u": 1, "at": -1 }, None));
+
+    let views = Collection::<PageView>::new(&db);
+    let click = |user: &str, at| PageView::Click { user: user.into(), at, page: "/".into() };
+    let joined = |user: &str, at| PageView::Joined(Joined { user: user.into(), at, source: "ad".into() });
+    views.insert_many([click("ada", 1), joined("ada", 2), click("lin", 3), joined("lin", 4)]).await.expect("insert");
+    let f = PageView::fields();
+    let filter: Filter<PageView> = f.user().eq("ada");
+    assert_eq!(filter.clone().into_document().expect("filter"), doc! { "u": "ada" }, "no discriminator");
+    let mut found = views.find(filter).sort(f.at().desc()).await.expect("find");
+    assert_eq!(found, [joined("ada", 2), click("ada", 1)], "both variants, newest first");
+    // A variant's path still keeps to its variant.
+    found = views.find(f.joined().user().eq("ada")).await.expect("find");
+    assert_eq!(found, [joined("ada", 2)]);
+    // The shared index serves the filter across both variants.
+    let plan = views.find(f.user().eq("lin")).sort(f.at().desc()).explain().await.expect("explain");
+    assert_eq!(plan.index.as_deref(), Some("idx_u_at"), "{plan}");
+}

@@ -322,10 +322,82 @@ async fn decode_errors_deep_in_arrays_speak_rust_paths() {
     assert_eq!(
         err.to_string(),
         format!(
-            "Order: cannot decode document with _id ObjectId(\"{id}\"): `Order.items[0]` (stored `it.0`): \
-                 missing field `q`"
+            "Order: cannot decode document with _id ObjectId(\"{id}\"): `Order.items[0].quantity` (stored \
+             `it.0.q`): missing, but the field is required"
         )
     );
+    let odm::Error::Decode(d) = &err else { panic!("{err:?}") };
+    assert_eq!((d.path.as_str(), d.stored_path.as_str()), ("Order.items[0].quantity", "it.0.q"));
+}
+
+#[tokio::test]
+async fn a_missing_required_field_is_named_by_its_rust_path() {
+    let db = odm::testing::database("decode_missing").await;
+    let id = ObjectId::new();
+    // Written around odm: an order without its lines.
+    let orders = db.collection::<Document>("order_header");
+    orders.insert_one(doc! { "_id": id, "no": "1", "ic": 0, "rv": [] }).await.expect("raw insert");
+    let coll = Collection::<Order>::new(&db);
+    let expected = format!(
+        "Order: cannot decode document with _id ObjectId(\"{id}\"): `Order.items` (stored `it`): missing, but the \
+         field is required"
+    );
+    let err = coll.find_one(Filter::everything()).await.expect_err("missing field");
+    assert_eq!(err.to_string(), expected);
+    let odm::Error::Decode(d) = &err else { panic!("{err:?}") };
+    assert_eq!((d.path.as_str(), d.stored_path.as_str()), ("Order.items", "it"));
+    assert_eq!(d.id, Some(id.into()));
+    // The decoder's own error is kept as the source, with the stored path as its key.
+    assert_eq!(d.source.message.as_deref(), Some("missing field `it`"));
+    assert_eq!(d.source.key.as_deref(), Some("it"));
+    assert_eq!(coll.find(Filter::everything()).await.expect_err("missing field").to_string(), expected);
+    let read = coll.find(Filter::everything()).all_valid().await.expect("lenient read");
+    assert_eq!((read.values.len(), read.skipped.len()), (0, 1));
+    assert_eq!((read.skipped[0].path.as_str(), read.skipped[0].stored_path.as_str()), ("Order.items", "it"));
+}
+
+/// A read of many documents decodes each as it arrives, across the cursor's batches: the same values as written, in
+/// order, as a stream gives them one by one; a document that does not decode, in a later batch, fails the read
+/// naming its `_id` and field.
+#[tokio::test]
+async fn a_find_of_many_documents_decodes_every_batch() {
+    let db = odm::testing::database("decode_many").await;
+    let coll = Collection::<Order>::new(&db);
+    let f = Order::fields();
+    // Ordered by `_id` as they are created; the first reply of a cursor holds 101 documents, later ones the rest.
+    let written: Vec<Order> = (0..450).map(|i| order(i % 4)).collect();
+    coll.insert_many(&written).await.expect("insert");
+    let all = coll.find(Filter::everything()).sort(f.id().asc()).await.expect("read");
+    assert_eq!(all, written);
+    let streamed: Vec<Order> =
+        coll.find(Filter::everything()).sort(f.id().asc()).stream().await.expect("stream").try_collect().await.unwrap();
+    assert_eq!(streamed, all);
+
+    // One document written around odm, past the first batch: a quantity stored as a string.
+    let bad = ObjectId::new();
+    let line = doc! { "n": "pen", "q": "two", "p": 2.5 };
+    let raw = doc! { "_id": bad, "no": "1", "it": [line], "ic": 1, "rv": [] };
+    db.collection::<Document>("order_header").insert_one(raw).await.expect("raw insert");
+    let expected = format!(
+        "Order: cannot decode document with _id ObjectId(\"{bad}\"): `Order.items[0].quantity` (stored `it.0.q`): \
+         invalid type: string \"two\", expected i32"
+    );
+    let err = coll.find(Filter::everything()).sort(f.id().asc()).await.expect_err("one bad document");
+    assert_eq!(err.to_string(), expected);
+    let mut stream = std::pin::pin!(coll.find(Filter::everything()).sort(f.id().asc()).stream().await.expect("stream"));
+    let mut good = 0;
+    let err = loop {
+        match stream.try_next().await {
+            Ok(Some(_)) => good += 1,
+            Ok(None) => panic!("the bad document decoded"),
+            Err(e) => break e,
+        }
+    };
+    assert_eq!((good, err.to_string()), (450, expected));
+    let read = coll.find(Filter::everything()).sort(f.id().asc()).all_valid().await.expect("lenient read");
+    assert_eq!(read.values, written);
+    assert_eq!(read.skipped.len(), 1);
+    assert_eq!(read.skipped[0].id, Some(bad.into()));
 }
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
@@ -428,4 +500,28 @@ async fn read_and_write_concern_come_from_the_model() {
             odm::mongodb::options::ReadPreference::PrimaryPreferred { .. }
         ))
     ));
+}
+
+#[tokio::test]
+async fn closing_a_test_database_ends_in_bounded_time_and_says_what_it_waited_for() {
+    use odm::testing::Closed;
+    use std::time::{Duration, Instant};
+    // A cursor left open on the server (batches of 2 over 10 documents, one read): the driver's own shutdown would
+    // wait for it forever.
+    let db = odm::testing::database("close_live_cursor").await;
+    let raw = db.collection::<Document>("c");
+    raw.insert_many((0..10).map(|i| doc! { "i": i })).await.unwrap();
+    let mut cursor = raw.find(doc! {}).batch_size(2).await.unwrap();
+    assert!(cursor.try_next().await.unwrap().is_some());
+    let started = Instant::now();
+    let closed = db.close_within(Duration::from_millis(300)).await;
+    assert!(started.elapsed() < Duration::from_secs(10), "bounded: {:?}", started.elapsed());
+    assert_eq!(closed, Closed::WithoutWaiting { waited: Duration::from_millis(300) });
+    assert!(closed.to_string().contains("a cursor or session that is still alive"), "{closed}");
+    drop(cursor);
+
+    // Nothing alive: a clean close.
+    let db = odm::testing::database("close_clean").await;
+    db.collection::<Document>("c").insert_one(doc! { "i": 1 }).await.unwrap();
+    assert_eq!(db.close().await, Closed::Cleanly);
 }

@@ -5,7 +5,7 @@
 
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::testing::ServerKind;
+use odm::testing::ServerInfo;
 use odm::{Collection, Filter, Model, Session, Update};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,30 +42,70 @@ async fn client_named(app: &str) -> odm::mongodb::Client {
 /// The server has one `failCommand` fail point: the tests that arm it take turns.
 static FAIL_POINT: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// Makes the server fail the next `times` commands named `command` from clients named `app`, with `labels`.
-async fn fail_next(client: &odm::mongodb::Client, app: &str, command: &str, times: i32, code: i32, labels: &[&str]) {
-    client
+/// Makes the server fail the next `times` commands named `command` from clients named `app`, with `labels`; false
+/// (with a note) when the server has no `failCommand` fail point (test commands off): the caller skips.
+async fn fail_next(
+    client: &odm::mongodb::Client,
+    app: &str,
+    command: &str,
+    times: i32,
+    code: i32,
+    labels: &[&str],
+) -> bool {
+    let armed = client
         .database("admin")
         .run_command(doc! {
             "configureFailPoint": "failCommand",
             "mode": { "times": times },
             "data": { "failCommands": [command], "errorCode": code, "errorLabels": labels, "appName": app },
         })
-        .await
-        .expect("configureFailPoint (test commands are on in the harness's server)");
+        .await;
+    if let Err(e) = &armed {
+        eprintln!("skipped: this server has no failCommand fail point (start it with test commands on): {e}");
+    }
+    armed.is_ok()
 }
+
+/// True when the server runs transactions (and change streams), as it says of itself; else a note, and the caller skips (a standalone
+/// `mongod` given by `MONGODB_URI` refuses them, which `a_server_that_cannot_run_transactions_says_so_at_once` checks).
+async fn runs_transactions(client: &odm::mongodb::Client) -> bool {
+    let server = ServerInfo::of(client).await.expect("buildInfo and hello");
+    if !server.supports_transactions() {
+        eprintln!("skipped: {server} cannot run transactions");
+    }
+    server.supports_transactions()
+}
+
+/// An application's own reason to give up a transfer.
+#[derive(Debug, PartialEq)]
+struct Cancelled {
+    by: String,
+}
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cancelled by {}", self.by)
+    }
+}
+
+impl std::error::Error for Cancelled {}
 
 #[tokio::test]
 async fn an_abort_leaves_nothing() {
     let db = odm::testing::database("tx_abort").await;
+    if !runs_transactions(db.client()).await {
+        return;
+    }
     odm::create_collection::<Account>(&db).await.unwrap();
     odm::create_collection::<Entry>(&db).await.unwrap();
     let id = ObjectId::new();
     Collection::<Account>::new(&db).insert_one(Account { id, balance: 100 }).await.unwrap();
 
+    let runs = AtomicUsize::new(0);
     let result: odm::error::Result<()> = odm::transaction(db.client())
         .concerns_of::<Account>()
         .run(|s| {
+            runs.fetch_add(1, Ordering::SeqCst);
             let (accounts, entries) =
                 (Collection::<Account>::new(&db).with_session(&s), Collection::<Entry>::new(&db).with_session(&s));
             async move {
@@ -74,11 +114,17 @@ async fn an_abort_leaves_nothing() {
                 entries.insert_one(Entry { id: ObjectId::new(), account: id, amount: -30 }).await?;
                 // Seen inside the transaction…
                 assert_eq!(accounts.find_one(f.id().eq(id)).await?.unwrap().balance, 70);
-                Err(odm::Error::Config("the customer cancelled".into()))
+                Err(odm::transaction::abort(Cancelled { by: "the customer".into() }))
             }
         })
         .await;
-    assert!(matches!(&result, Err(odm::Error::Config(m)) if m == "the customer cancelled"), "{result:?}");
+    // The application's own error comes back as it was given, once: an abort is never retried.
+    let err = result.expect_err("aborted");
+    assert_eq!(err.to_string(), "the transaction was aborted, nothing of it applied: cancelled by the customer");
+    assert_eq!(err.aborted::<Cancelled>(), Some(&Cancelled { by: "the customer".into() }));
+    assert!(err.aborted::<std::fmt::Error>().is_none(), "another type is not taken for it");
+    assert_eq!(err.into_aborted::<Cancelled>().expect("the reason"), Cancelled { by: "the customer".into() });
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
     // …and gone after the abort, in both collections.
     let account = Collection::<Account>::new(&db).find_one(Account::fields().id().eq(id)).await.unwrap().unwrap();
     assert_eq!(account.balance, 100);
@@ -88,6 +134,9 @@ async fn an_abort_leaves_nothing() {
 #[tokio::test]
 async fn concurrent_conflicting_transactions_all_apply_exactly_once() {
     let db = odm::testing::database("tx_conflicts").await;
+    if !runs_transactions(db.client()).await {
+        return;
+    }
     odm::create_collection::<Account>(&db).await.unwrap();
     odm::create_collection::<Entry>(&db).await.unwrap();
     let id = ObjectId::new();
@@ -133,10 +182,15 @@ async fn concurrent_conflicting_transactions_all_apply_exactly_once() {
 async fn a_commit_with_an_unknown_outcome_is_retried_without_running_the_body_again() {
     let _turn = FAIL_POINT.lock().await;
     let client = client_named("odm-tx-commit").await;
+    if !runs_transactions(&client).await {
+        return;
+    }
     let db = client.database(odm::testing::database("tx_commit").await.name());
     odm::create_collection::<Entry>(&db).await.unwrap();
     // MaxTimeMSExpired is not retried by the driver itself; the label says the outcome is unknown.
-    fail_next(&client, "odm-tx-commit", "commitTransaction", 2, 50, &["UnknownTransactionCommitResult"]).await;
+    if !fail_next(&client, "odm-tx-commit", "commitTransaction", 2, 50, &["UnknownTransactionCommitResult"]).await {
+        return;
+    }
     let runs = AtomicUsize::new(0);
     let id = ObjectId::new();
     odm::transaction(&client)
@@ -155,9 +209,14 @@ async fn a_commit_with_an_unknown_outcome_is_retried_without_running_the_body_ag
 async fn a_transient_error_runs_the_whole_transaction_again() {
     let _turn = FAIL_POINT.lock().await;
     let client = client_named("odm-tx-transient").await;
+    if !runs_transactions(&client).await {
+        return;
+    }
     let db = client.database(odm::testing::database("tx_transient").await.name());
     odm::create_collection::<Entry>(&db).await.unwrap();
-    fail_next(&client, "odm-tx-transient", "insert", 1, 112, &["TransientTransactionError"]).await;
+    if !fail_next(&client, "odm-tx-transient", "insert", 1, 112, &["TransientTransactionError"]).await {
+        return;
+    }
     let runs = AtomicUsize::new(0);
     odm::transaction(&client)
         .run(|s| {
@@ -174,7 +233,7 @@ async fn a_transient_error_runs_the_whole_transaction_again() {
     assert_eq!(Collection::<Entry>::new(&db).count(Filter::everything()).await.unwrap(), 1, "applied once");
 
     // Past the time bound the last error comes back.
-    fail_next(&client, "odm-tx-transient", "insert", 1000, 112, &["TransientTransactionError"]).await;
+    assert!(fail_next(&client, "odm-tx-transient", "insert", 1000, 112, &["TransientTransactionError"]).await);
     let started = Instant::now();
     let err = odm::transaction(&client)
         .timeout(Duration::from_millis(300))
@@ -228,16 +287,21 @@ async fn a_session_reads_what_another_connection_wrote() {
 #[tokio::test]
 async fn a_server_that_cannot_run_transactions_says_so_at_once() {
     let _turn = FAIL_POINT.lock().await;
-    let server = odm::testing::server();
     let client = client_named("odm-tx-standalone").await;
-    match server.kind() {
-        // The harness starts mongod standalone: it refuses transactions itself.
-        ServerKind::Mongod => {}
-        // SecantusDB runs transactions even with `--standalone`: answer as a standalone mongod does
-        // (IllegalOperation, "Transaction numbers are only allowed on a replica set member or mongos").
-        ServerKind::Secantus => fail_next(&client, "odm-tx-standalone", "insert", 1000, 20, &[]).await,
-        ServerKind::External => {
-            eprintln!("skipped: an external server's topology is not this test's to choose");
+    let server = ServerInfo::of(&client).await.expect("buildInfo and hello");
+    if server.supports_transactions() {
+        // A replica set runs transactions: make it answer as a standalone mongod does (IllegalOperation, "Transaction
+        // numbers are only allowed on a replica set member or mongos"), when its test commands allow it.
+        let armed = client
+            .database("admin")
+            .run_command(doc! {
+                "configureFailPoint": "failCommand",
+                "mode": { "times": 1000 },
+                "data": { "failCommands": ["insert"], "errorCode": 20, "appName": "odm-tx-standalone" },
+            })
+            .await;
+        if let Err(e) = armed {
+            eprintln!("skipped: {server} runs transactions and cannot be made to refuse them (no failCommand: {e})");
             return;
         }
     }
@@ -293,6 +357,9 @@ struct Note {
 #[tokio::test]
 async fn every_collection_operation_runs_in_a_session() {
     let db = odm::testing::database("session_everything").await;
+    if !runs_transactions(db.client()).await {
+        return;
+    }
     let session = Session::start(db.client()).await.unwrap();
     let accounts = Collection::<Account>::new(&db).with_session(&session);
     let f = Account::fields();

@@ -314,3 +314,278 @@ async fn while_older_documents_remain_the_validator_accepts_each_version_then_sy
     raw.insert_one(doc! { "_v": 1, "n": "A B" }).await.expect_err("version 1 is refused once none are left");
     assert!(sync().plan().await.expect("plan").is_in_sync());
 }
+
+/// Runs `script` with mongosh against the test server: (exit code, stdout and stderr).
+fn mongosh(script: &str) -> (i32, String) {
+    let out = odm::testing::run_mongosh(odm::testing::server().uri(), script).expect("mongosh runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// A sync of `Contact` in `db`.
+fn contact_sync(db: &odm::mongodb::Database) -> SchemaSync<'_> {
+    SchemaSync::new(db.client()).database(db.name()).model::<Contact>().mode(SyncMode::Apply)
+}
+
+/// Every version value the rollout validator lets through is one a typed read takes: a version written as a double
+/// (`Double(1)` in the shell, `1.0` from a driver), a long or a decimal is refused; an int (the shell's `1` or
+/// `NumberInt(1)`) is accepted and reads back.
+#[tokio::test]
+async fn the_rollout_validator_accepts_only_version_values_reads_take() {
+    let db = odm::testing::database("versions_key_types").await;
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    raw.insert_one(doc! { "_id": ObjectId::new(), "n": "Ada Lovelace" }).await.expect("an older document");
+    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("rollout validator");
+
+    for (what, bad) in [
+        ("version 1 as a double", doc! { "_v": 1.0, "n": "A B" }),
+        ("version 1 as a long", doc! { "_v": 1_i64, "n": "A B" }),
+        ("version 2 as a double", doc! { "_v": 2.0, "f": "A", "l": "B" }),
+        ("version 2 as a long", doc! { "_v": 2_i64, "f": "A", "l": "B" }),
+        ("version 1 as a string", doc! { "_v": "1", "n": "A B" }),
+        ("version 3 as a double", doc! { "_v": 3.0, "f": "A", "l": "B", "em": [], "ec": 0 }),
+    ] {
+        let err = odm::Error::from_write::<Contact>(raw.insert_one(&bad).await.expect_err(what));
+        assert!(matches!(err, odm::Error::Validation(_)), "{what}: {err}");
+    }
+    let coll_name = Contact::COLLECTION;
+    let db_name = db.name();
+    let (code, out) = mongosh(&format!(
+        r#"const c = db.getSiblingDB("{db_name}").getCollection("{coll_name}");
+        for (const [what, d] of [
+          ["Double", {{ _v: Double(1), n: "Shell Double" }}],
+          ["NumberLong", {{ _v: NumberLong("1"), n: "Shell Long" }}],
+          ["NumberDecimal", {{ _v: NumberDecimal("2"), f: "Shell", l: "Decimal" }}],
+        ]) {{
+          try {{ c.insertOne(d); print(`accepted: ${{what}}`); }} catch (e) {{ print(`refused: ${{what}}`); }}
+        }}
+        c.insertOne({{ _v: 1, n: "Shell Int" }});
+        c.insertOne({{ _v: NumberInt(2), f: "Shell", l: "Int" }});
+        print("inserted ints");"#
+    ));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("accepted:"), "the shell's double, long and decimal versions are refused: {out}");
+    assert_eq!(out.matches("refused:").count(), 3, "{out}");
+    assert!(out.contains("inserted ints"), "{out}");
+
+    // Everything the validator let in reads back as the current version.
+    let coll = Collection::<Contact>::new(&db);
+    let mut names: Vec<String> = coll
+        .find(Filter::everything())
+        .await
+        .expect("every stored document reads")
+        .into_iter()
+        .map(|c| c.last)
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Int", "Int", "Lovelace"]);
+}
+
+/// A document odm cannot read keeps older documents from ever running out, so the validator would accept older
+/// versions forever: sync reports it (how many, which `_id`s) in every mode, never "in sync", until it is fixed.
+#[tokio::test]
+async fn sync_reports_older_documents_the_model_cannot_read_instead_of_calling_the_collection_in_sync() {
+    let db = odm::testing::database("versions_unreadable").await;
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    db.create_collection(Contact::COLLECTION).await.expect("create, no validator yet");
+    let (ada, shell) = (ObjectId::new(), ObjectId::new());
+    raw.insert_one(doc! { "_id": ada, "n": "Ada Lovelace" }).await.expect("an older document");
+    // From the shell, with the version written as a double (as a driver writing `1.0` would).
+    let (code, out) = mongosh(&format!(
+        r#"db.getSiblingDB("{}").getCollection("{}").insertOne({{ _id: ObjectId("{}"), _v: Double(1), n: "Alan Turing" }});
+        print("inserted");"#,
+        db.name(),
+        Contact::COLLECTION,
+        shell.to_hex()
+    ));
+    assert!(code == 0 && out.contains("inserted"), "{out}");
+    assert_eq!(raw.find_one(doc! { "_id": shell }).await.unwrap().unwrap().get_f64("_v").ok(), Some(1.0));
+    let coll = Collection::<Contact>::new(&db);
+    assert!(coll.find(Filter::everything()).await.is_err(), "a typed read of the shell's document fails");
+
+    let unreadable = |actions: Vec<&odm::Action>| {
+        actions
+            .into_iter()
+            .find_map(|a| match a {
+                odm::Action::UnreadableDocuments { count, sample, version, .. } => {
+                    Some((*count, sample.clone(), *version))
+                }
+                _ => None,
+            })
+            .expect("the unreadable document is reported")
+    };
+    // The first sync installs the validator that accepts every version the model reads, and reports the document.
+    let report = contact_sync(&db).validator_rollout(odm::ValidatorRollout::Direct).run().await.expect("sync");
+    let remaining: Vec<&odm::Action> = report.remaining().map(|(a, _)| a).collect();
+    assert_eq!(unreadable(remaining), (1, vec![odm::bson::Bson::ObjectId(shell)], 3), "{report}");
+    let rollout = odm::version::accepting_older::<Contact>().unwrap();
+    let live = support::collection_options(&db, Contact::COLLECTION).await;
+    assert_eq!(live.get_document("validator").unwrap(), &rollout);
+
+    // Every later sync, with the validator as it wants it, still reports it: never "in sync".
+    let report = contact_sync(&db).run().await.expect("sync");
+    let err = report.require_in_sync().expect_err("not in sync while the document remains");
+    assert!(err.to_string().contains("1 document(s) not at version 3"), "{err}");
+    assert!(err.to_string().contains(&shell.to_hex()), "the _id is named: {err}");
+    let verify = contact_sync(&db).mode(SyncMode::Verify).run().await;
+    assert!(matches!(verify, Err(odm::Error::Drift(_))), "{verify:?}");
+
+    // A migration stores what it reads and reports the rest; the collection still cannot tighten.
+    let migrated = coll.migrate().run().await.expect("migrate");
+    assert_eq!(migrated.migrated, 1);
+    assert_eq!(migrated.failed.len(), 1, "{migrated}");
+    assert_eq!(migrated.failed[0].id, odm::bson::Bson::ObjectId(shell));
+    let plan = contact_sync(&db).plan().await.expect("plan");
+    assert!(!plan.is_in_sync(), "{plan}");
+    assert!(plan.to_string().contains("cannot tighten to version 3"), "{plan}");
+
+    // Fixed from the shell (the version as an int), migrated, synced: tightened, in sync.
+    let (code, out) = mongosh(&format!(
+        r#"db.getSiblingDB("{}").getCollection("{}").updateOne({{ _id: ObjectId("{}") }}, {{ $set: {{ _v: NumberInt(1) }} }});
+        print("fixed");"#,
+        db.name(),
+        Contact::COLLECTION,
+        shell.to_hex()
+    ));
+    assert!(code == 0 && out.contains("fixed"), "{out}");
+    assert!(coll.migrate().run().await.expect("migrate").is_complete());
+    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("tightened");
+    let live = support::collection_options(&db, Contact::COLLECTION).await;
+    assert_eq!(live.get_document("validator").unwrap(), &Contact::validator());
+}
+
+/// A filter on a field older versions lack or store differently cannot match their documents, which reads return
+/// as current values: while such documents remain, it is refused before sending, with the field and versions named,
+/// instead of answering 0 until the migration has run and 1 after.
+#[tokio::test]
+async fn filters_on_fields_older_versions_lack_fail_while_older_documents_remain() {
+    let db = odm::testing::database("versions_filters").await;
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    let ada = ObjectId::new();
+    raw.insert_one(doc! { "_id": ada, "n": "Ada Lovelace" }).await.expect("written by version 1");
+    let coll = Collection::<Contact>::new(&db);
+    let f = Contact::fields();
+    let read = coll.find_one(f.id().eq(ada)).await.expect("read").expect("found");
+    assert_eq!(read.last, "Lovelace", "read as the current version");
+
+    let refused = |r: Result<String, odm::Error>| match r {
+        Err(odm::Error::FilterNotMigrated(e)) => {
+            assert_eq!(e.fields.len(), 1, "{e}");
+            assert_eq!(
+                (e.fields[0].0.as_str(), e.fields[0].1.as_str(), &e.fields[0].2),
+                ("Contact.last", "l", &vec![1])
+            );
+            assert_eq!((e.id.clone(), e.version, e.current), (Some(odm::bson::Bson::ObjectId(ada)), None, 3));
+            e.to_string()
+        }
+        other => panic!("expected FilterNotMigrated, got {other:?}"),
+    };
+    let last = || f.last().eq("Lovelace");
+    let text = refused(coll.find(last()).await.map(|v| format!("{}", v.len())));
+    assert!(text.contains("silently miss") && text.contains("nothing was sent"), "{text}");
+    refused(coll.find_one(last()).await.map(|v| format!("{:?}", v.map(|c| c.id))));
+    refused(coll.count(last()).await.map(|n| n.to_string()));
+    refused(coll.update_many(last(), Update::new().set(f.first(), "A.")).await.map(|r| r.matched_count.to_string()));
+    refused(coll.update_one(last(), Update::new().set(f.first(), "A.")).await.map(|r| r.matched_count.to_string()));
+    refused(coll.delete_many(last()).await.map(|n| n.to_string()));
+    refused(coll.find_one_and_delete(last()).await.map(|v| format!("{:?}", v.map(|c| c.id))));
+    refused(coll.bulk().delete_one(f.id().eq(ada)).delete_many(last()).run().await.map(|r| r.deleted.to_string()));
+    assert_eq!(raw.count_documents(doc! {}).await.unwrap(), 1, "nothing was deleted");
+    // Keys every version stores alike are not checked.
+    assert_eq!(coll.count(f.id().eq(ada)).await.expect("by _id"), 1);
+    // Pinning the version states that only current documents are meant: an honest 0.
+    assert_eq!(coll.count(last().and(f.v().eq(Version))).await.expect("current only"), 0);
+
+    // Migrated (the validator still accepts older versions, and none is left): the filter finds the document.
+    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("rollout validator");
+    assert!(matches!(coll.count(last()).await, Err(odm::Error::FilterNotMigrated(_))));
+    assert!(coll.migrate().run().await.expect("migrate").is_complete());
+    assert_eq!(coll.count(last()).await.expect("no older document left"), 1);
+    // An older document written meanwhile (the rollout validator lets it in) is caught again.
+    raw.insert_one(doc! { "_id": ObjectId::new(), "_v": 2, "f": "Grace", "l": "Hopper" }).await.expect("version 2");
+    let err = coll.find(f.last().eq("Hopper")).await.expect_err("an older document remains");
+    assert!(err.to_string().contains("at version 2"), "{err}");
+    // Once sync tightened the validator, no older document can be written, and the filter is sent as it is.
+    assert!(coll.migrate().run().await.expect("migrate").is_complete());
+    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("tightened");
+    assert_eq!(coll.count(f.last().eq("Hopper")).await.expect("tightened"), 1);
+    assert_eq!(coll.update_many(last(), Update::new().set(f.first(), "A.")).await.expect("update").modified_count, 1);
+}
+
+/// The exported script checks what its plan assumed right before the step that depends on it: a validator that
+/// tightens to the current version alone is not installed once an older document was written after the plan was
+/// made (a replica of the older release would then be refused), nor is anything changed on a collection a newer
+/// release synced since.
+#[tokio::test]
+async fn the_exported_script_does_not_tighten_after_an_older_document_was_written() {
+    let db = odm::testing::database("versions_script").await;
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    raw.insert_one(doc! { "_id": ObjectId::new(), "_v": 2, "f": "Grace", "l": "Hopper" }).await.expect("version 2");
+    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("rollout validator");
+    let rollout = odm::version::accepting_older::<Contact>().unwrap();
+    let coll = Collection::<Contact>::new(&db);
+    assert!(coll.migrate().run().await.expect("migrate").is_complete());
+
+    // Planned once no older document remains: the script would tighten the validator.
+    let plan = contact_sync(&db).plan().await.expect("plan");
+    assert!(plan.to_string().contains("replace validator (version 3)"), "{plan}");
+    let script = plan.to_mongosh();
+    let json = plan.to_json().to_string();
+    assert!(json.contains("\"noDocumentOfAnotherVersion\":true"), "{json}");
+
+    // A replica of the older release writes a version 2 document before the DBA runs it.
+    let late = ObjectId::new();
+    raw.insert_one(doc! { "_id": late, "_v": 2, "f": "Alan", "l": "Turing" }).await.expect("accepted meanwhile");
+    let (code, out) = mongosh(&script);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAILED:") && out.contains("1 document(s) are not at version 3"), "{out}");
+    assert!(!out.contains("ok:"), "nothing ran: {out}");
+    let live = support::collection_options(&db, Contact::COLLECTION).await;
+    assert_eq!(live.get_document("validator").unwrap(), &rollout, "the validator was not replaced");
+    raw.insert_one(doc! { "_id": ObjectId::new(), "_v": 2, "f": "Still", "l": "Accepted" })
+        .await
+        .expect("the older replica's writes are still accepted");
+
+    // A newer release synced the collection meanwhile: the script changes nothing of it either.
+    let mut newer = Contact::validator();
+    newer.get_document_mut("$jsonSchema").unwrap().insert("title", "version 4");
+    db.run_command(doc! { "collMod": Contact::COLLECTION, "validator": newer.clone() }).await.expect("newer");
+    let (code, out) = mongosh(&script);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAILED:") && out.contains("the collection is ahead"), "{out}");
+    let live = support::collection_options(&db, Contact::COLLECTION).await;
+    assert_eq!(live.get_document("validator").unwrap(), &newer, "left as the newer release set it");
+
+    // Back to the rollout, the older documents migrated: the same script tightens.
+    db.run_command(doc! { "collMod": Contact::COLLECTION, "validator": rollout.clone() }).await.expect("rollout");
+    raw.delete_many(doc! { "l": "Accepted" }).await.unwrap();
+    assert!(coll.migrate().run().await.expect("migrate").is_complete());
+    let (code, out) = mongosh(&script);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("ok: ") && out.contains("odm sync plan: done"), "{out}");
+    let live = support::collection_options(&db, Contact::COLLECTION).await;
+    assert_eq!(live.get_document("validator").unwrap(), &Contact::validator(), "tightened");
+    assert!(contact_sync(&db).plan().await.expect("plan").is_in_sync());
+}
+
+/// Read, change nothing, save: an older document is stored at the current version; a current one is not written.
+#[tokio::test]
+async fn update_changes_without_a_change_stores_an_older_document_at_the_current_version() {
+    let db = odm::testing::database("versions_noop_save").await;
+    let raw = db.collection::<Document>(Contact::COLLECTION);
+    db.create_collection(Contact::COLLECTION).await.expect("create");
+    let old = ObjectId::new();
+    raw.insert_one(doc! { "_id": old, "_v": 2, "f": "Grace", "l": "Hopper" }).await.unwrap();
+    let coll = Collection::<Contact>::new(&db);
+    let f = Contact::fields();
+    let read = coll.find_one(f.id().eq(old)).await.unwrap().unwrap();
+    let written = coll.update_changes(f.id().eq(old), &read, &read).await.expect("save").expect("written");
+    assert_eq!(written.modified_count, 1);
+    let stored = raw.find_one(doc! { "_id": old }).await.unwrap().unwrap();
+    assert_eq!(stored, doc! { "_id": old, "_v": 3, "f": "Grace", "l": "Hopper", "em": [], "ec": 0 });
+    // Now current: an equal value writes nothing.
+    assert!(coll.update_changes(f.id().eq(old), &read, &read).await.expect("save").is_none());
+}

@@ -1,10 +1,10 @@
 //! Typed change streams against a real server: every kind of change decoded as the model, a filter applied on the
-//! document, and a stream resumed after a given event.
+//! document, a stream resumed after a given event, and documents written by another program that do not decode.
 
-use futures_util::{Stream, TryStreamExt};
-use odm::bson::{doc, oid::ObjectId};
-use odm::watch::{Change, ChangeEvent};
-use odm::{Collection, Model, Update};
+use futures_util::{Stream, StreamExt};
+use odm::bson::{doc, oid::ObjectId, Bson, Document};
+use odm::watch::{Change, ChangeEvent, UndecodableChange};
+use odm::{Collection, Error, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -19,17 +19,41 @@ struct Order {
     note: Option<String>,
 }
 
-async fn next<S: Stream<Item = odm::error::Result<ChangeEvent<Order>>> + Unpin>(s: &mut S) -> ChangeEvent<Order> {
-    tokio::time::timeout(Duration::from_secs(10), s.try_next())
-        .await
-        .expect("an event within 10 s")
-        .expect("event")
-        .expect("stream open")
+type Item = odm::error::Result<ChangeEvent<Order>>;
+
+/// The stream's next item, within 10 s.
+async fn next_item<S: Stream<Item = Item> + Unpin>(s: &mut S) -> Item {
+    tokio::time::timeout(Duration::from_secs(10), s.next()).await.expect("an item within 10 s").expect("stream open")
+}
+
+async fn next<S: Stream<Item = Item> + Unpin>(s: &mut S) -> ChangeEvent<Order> {
+    next_item(s).await.expect("event")
+}
+
+/// The stream's next item, which must be an undecodable change.
+async fn next_undecodable<S: Stream<Item = Item> + Unpin>(s: &mut S) -> Box<UndecodableChange> {
+    match next_item(s).await {
+        Err(Error::UndecodableChange(c)) => c,
+        other => panic!("expected an undecodable change, got {other:?}"),
+    }
+}
+
+/// True when the server runs change streams (a replica set or a sharded cluster), as it says of itself; else a note,
+/// and the caller skips (a standalone `mongod` given by `MONGODB_URI` has none).
+async fn streams_run(db: &odm::testing::TestDatabase) -> bool {
+    let server = db.server_info().await.expect("buildInfo and hello");
+    if !server.supports_change_streams() {
+        eprintln!("skipped: {server} has no change streams");
+    }
+    server.supports_change_streams()
 }
 
 #[tokio::test]
 async fn every_change_comes_decoded_and_a_stream_resumes_after_any_event() {
     let db = odm::testing::database("watch").await;
+    if !streams_run(&db).await {
+        return;
+    }
     odm::create_collection::<Order>(&db).await.unwrap();
     let orders = Collection::<Order>::new(&db);
     let mut changes = Box::pin(orders.watch().full_document().stream().await.expect("open"));
@@ -51,7 +75,7 @@ async fn every_change_comes_decoded_and_a_stream_resumes_after_any_event() {
             assert_eq!(set, &doc! { "t": 15_i64 });
             assert_eq!(unset, &["n".to_owned()]);
             // Looked up when the event was read: the document may have changed again since (here: replaced or gone).
-            assert!(value.as_ref().is_none_or(|v| v.id == order.id), "{value:?}");
+            assert!(value.as_ref().is_none_or(|v| v.as_ref().is_ok_and(|v| v.id == order.id)), "{value:?}");
         }
         other => panic!("{other:?}"),
     }
@@ -69,4 +93,85 @@ async fn every_change_comes_decoded_and_a_stream_resumes_after_any_event() {
     let large = Order { id: ObjectId::new(), total: 500, note: None };
     orders.insert_many([&small, &large]).await.unwrap();
     assert_eq!(next(&mut big).await.change, Change::Insert { id: large.id.into(), value: large });
+}
+
+/// The collection of a program that writes orders without odm and without a validator: nothing stops a document the
+/// model cannot read. Returns odm's view of it and the other program's.
+async fn shared_orders(db: &odm::testing::TestDatabase) -> (Collection<Order>, odm::mongodb::Collection<Document>) {
+    db.create_collection(Order::COLLECTION).await.unwrap();
+    (Collection::<Order>::new(db), db.collection::<Document>(Order::COLLECTION))
+}
+
+#[tokio::test]
+async fn an_undecodable_insert_carries_its_token_id_and_operation_and_the_stream_goes_on() {
+    let db = odm::testing::database("watch_undecodable").await;
+    if !streams_run(&db).await {
+        return;
+    }
+    let (orders, other_program) = shared_orders(&db).await;
+    let mut changes = Box::pin(orders.watch().full_document().stream().await.expect("open"));
+
+    let first = Order { id: ObjectId::new(), total: 1, note: None };
+    let bad_id = ObjectId::new();
+    let last = Order { id: ObjectId::new(), total: 3, note: None };
+    orders.insert_one(&first).await.unwrap();
+    other_program.insert_one(doc! { "_id": bad_id, "t": "three euros" }).await.unwrap();
+    orders.insert_one(&last).await.unwrap();
+
+    let good = next(&mut changes).await;
+    assert_eq!(good.change, Change::Insert { id: first.id.into(), value: first.clone() });
+    // The bad event: everything a consumer needs to record it and skip it.
+    let bad = next_undecodable(&mut changes).await;
+    assert_eq!(bad.id, Bson::from(bad_id));
+    assert_eq!(bad.operation, "insert");
+    assert_eq!(bad.raw.get_str("t").ok(), Some("three euros"));
+    assert!(matches!(*bad.error, Error::Decode(ref d) if d.stored_path == "t"), "{:?}", bad.error);
+    assert!(!format!("{bad:?}").contains("RawDocumentBuf"), "{bad:?}");
+    let text = bad.to_string();
+    assert!(text.contains("`insert`") && text.contains(&bad_id.to_hex()) && text.contains("Order.total"), "{text}");
+    assert_ne!(bad.token, good.token);
+    // Recorded and skipped: the same stream goes on with the next good event.
+    assert_eq!(next(&mut changes).await.change, Change::Insert { id: last.id.into(), value: last.clone() });
+
+    // A consumer that stopped on the error and resumes after the last good event meets it again, with the same
+    // token; resuming after that token goes past it.
+    let mut again = Box::pin(orders.watch().full_document().resume_after(good.token).stream().await.expect("resume"));
+    assert_eq!(next_undecodable(&mut again).await.token, bad.token);
+    let mut past =
+        Box::pin(orders.watch().full_document().resume_after(bad.token.clone()).stream().await.expect("skip"));
+    assert_eq!(next(&mut past).await.change, Change::Insert { id: last.id.into(), value: last });
+}
+
+#[tokio::test]
+async fn an_update_to_a_document_that_no_longer_decodes_still_gives_its_id_and_changed_paths() {
+    let db = odm::testing::database("watch_undecodable_update").await;
+    if !streams_run(&db).await {
+        return;
+    }
+    let (orders, other_program) = shared_orders(&db).await;
+    let order = Order { id: ObjectId::new(), total: 7, note: None };
+    orders.insert_one(&order).await.unwrap();
+    let mut changes = Box::pin(orders.watch().full_document().stream().await.expect("open"));
+
+    other_program.update_one(doc! { "_id": order.id }, doc! { "$set": { "t": "seven" } }).await.unwrap();
+    match next(&mut changes).await.change {
+        Change::Update { id, set, unset, value } => {
+            assert_eq!(id, Bson::from(order.id));
+            assert_eq!(set, doc! { "t": "seven" });
+            assert!(unset.is_empty(), "{unset:?}");
+            // Looked up when the event was read, before anything else changed it.
+            let bad = value.expect("the document exists: its lookup comes back").expect_err("it does not decode");
+            assert_eq!(bad.raw.get_str("t").ok(), Some("seven"));
+            assert!(matches!(*bad.error, Error::Decode(ref d) if d.stored_path == "t"), "{bad:?}");
+            assert!(!format!("{bad:?}").contains("RawDocumentBuf"), "{bad:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // A whole document that does not decode is the event's error; the stream goes on.
+    other_program.replace_one(doc! { "_id": order.id }, doc! { "t": "eight", "n": 8 }).await.unwrap();
+    orders.replace_one(Order::fields().id().eq(order.id), &order).await.unwrap();
+    let bad = next_undecodable(&mut changes).await;
+    assert_eq!((bad.id, bad.operation.as_str()), (Bson::from(order.id), "replace"));
+    assert_eq!(next(&mut changes).await.change, Change::Replace { id: order.id.into(), value: order });
 }

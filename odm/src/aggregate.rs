@@ -7,9 +7,11 @@
 //! of the declared output type, from [`fields`]. An output type is any struct deriving `Embedded` (or `Model`) with
 //! its own short keys; a stage into it maps source paths to its fields by typed paths on both sides, and the
 //! compiler checks that each value fits the output field's type (rule
-//! [`path-stage-type`](crate::rules#path-stage-type)): `$sum` of `i32` into `i32`, `i64` or `f64`, `$avg` into
-//! `f64`, `$push` of `T` into `Vec<T>`, a count into `i32` or `i64`. Fields of the output type that a `$project` or
-//! `$group` does not fill are refused before sending, unless serde may leave them out.
+//! [`path-stage-type`](crate::rules#path-stage-type)) against every type the server can return there: `$sum` of
+//! integers into `i64` or `f64` (never `i32`: a total past 2^31 - 1 comes back as a `long`), `$avg` into `f64`
+//! (`Option<f64>` of an optional field: `null` when a group has no number), `$min`/`$max` of `T` into `T`
+//! (`Option<T>` of an optional field), `$push` of `T` into `Vec<T>`, a count into `i64`. Fields of the output type
+//! that a `$project` or `$group` does not fill are refused before sending, unless serde may leave them out.
 //!
 //! ```
 //! use odm::{aggregate, Embedded, Model, bson::{doc, oid::ObjectId}};
@@ -36,7 +38,7 @@
 //!     #[serde(rename = "t")]
 //!     total: i64,
 //!     #[serde(rename = "n")]
-//!     orders: i32,
+//!     orders: i64,
 //! }
 //!
 //! let (f, out) = (Order::fields(), aggregate::fields::<CustomerTotal>());
@@ -141,48 +143,126 @@ impl<T> FieldHolds for (T, NoValue<T>) {}
 pub struct NoValue<T>(std::convert::Infallible, PhantomData<T>);
 
 /// `Self` can hold the `$sum` of values of type `S` (numbers; `null` and missing values are skipped).
+///
+/// The server sums integers as an `int` while the total fits, then as a `long`, then as a `double`; `long`s as a
+/// `long`, then a `double`; doubles as a `double`; decimals as a `decimal`. So a sum of integers goes into `i64`
+/// (or `f64`), never `i32`: one group's total past 2^31 - 1 would come back as a `long` and fail the read. A sum
+/// of 64-bit integers also goes into `i64`: only a total past the range of the values' own type comes back as a
+/// `double` (declare `f64` if it can get there).
 #[diagnostic::on_unimplemented(
     message = "the `$sum` of `{S}` values does not fit the output field's type `{Self}` (rule `path-stage-type`)",
     label = "the output field's type",
-    note = "the sum of integers is an `int` while it fits, else a `long`: hold it in `i64` (or `i32` when it \
-            cannot grow past it); of doubles, in `f64`"
+    note = "the server sums integers as an `int` while the total fits, then as a `long`: hold a sum of integers in \
+            `i64` (or `f64`); of doubles, in `f64`; of decimals, in `bson::Decimal128`"
 )]
 pub trait SumOf<S> {}
+// Each source type also as an `Option` (`null` and missing values are skipped), spelt out rather than through a
+// blanket impl over any output type: with that, an output type of no other impl (`i32`) sends the compiler into an
+// endless `Option<Option<…>>` search instead of reporting the mismatch.
 macro_rules! sums {
-    ($($src:ty => $($out:ty),*;)*) => {$($(impl SumOf<$src> for $out {})*)*};
+    ($($src:ty => $($out:ty),*;)*) => {$($(impl SumOf<$src> for $out {} impl SumOf<Option<$src>> for $out {})*)*};
 }
 sums! {
-    i8 => i32, i64, f64;
-    i16 => i32, i64, f64;
-    i32 => i32, i64, f64;
-    u8 => i32, i64, f64;
-    u16 => i32, i64, f64;
+    i8 => i64, f64;
+    i16 => i64, f64;
+    i32 => i64, f64;
+    u8 => i64, f64;
+    u16 => i64, f64;
     u32 => i64, f64;
     i64 => i64, f64;
     f32 => f64;
     f64 => f64;
+    bson::Decimal128 => bson::Decimal128;
 }
-impl<T: SumOf<S>, S> SumOf<Option<S>> for T {}
+// Two more impls for any field type, so that even a type of no impl above (`i32`) has two, and a mismatch is
+// reported by the message above (see `FieldHolds`).
+impl<T> SumOf<NoValue<T>> for T {}
+impl<T> SumOf<NoValue<(T,)>> for T {}
 
-/// A number `$avg`, `$sum`, `$min` and `$max` read.
+/// A number `$avg` reads, with the type of its average: a `double` (`f64`) of integers and doubles, a `decimal` of
+/// decimals, and for an optional source an `Option` of that (`null` when no document of a group has a number).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a number (rule `path-stage-type`)",
-    label = "`$avg` reads numbers"
+    label = "`$avg` reads numbers",
+    note = "average an integer, floating-point or `bson::Decimal128` field (or an `Option` of one)"
 )]
-pub trait Averageable {}
-macro_rules! numeric {
-    ($($t:ty),*) => {$(impl Averageable for $t {})*};
+pub trait Averageable {
+    /// What `$avg` of values of this type returns.
+    type Average;
 }
-numeric!(i8, i16, i32, i64, u8, u16, u32, f32, f64);
-impl<T: Averageable> Averageable for Option<T> {}
+macro_rules! numeric {
+    ($($t:ty => $avg:ty),*) => {$(impl Averageable for $t { type Average = $avg; })*};
+}
+numeric!(
+    i8 => f64, i16 => f64, i32 => f64, i64 => f64, u8 => f64, u16 => f64, u32 => f64, f32 => f64, f64 => f64,
+    bson::Decimal128 => bson::Decimal128
+);
+// Required values give every group (never empty) a number; optional ones may give none, and `$avg` is then `null`.
+impl<T: Averageable> Averageable for Option<T> {
+    type Average = Option<T::Average>;
+}
 
-/// An output field holding a count: `i32` or `i64`.
+/// An output field of type `Self` can hold `$avg`'s result of type `T` (see [`Averageable::Average`]): `T`, or an
+/// `Option` of it.
+#[diagnostic::on_unimplemented(
+    message = "`$avg` of these values is a `{T}`, which does not fit the output field's type `{Self}` (rule \
+               `path-stage-type`)",
+    label = "the output field's type",
+    note = "`$avg` is a `double` (a `decimal` of decimals), and `null` when no document of a group has a number, \
+            which happens only for an optional source field: hold it in `f64` (`bson::Decimal128` for decimals), \
+            or in an `Option` of it for an optional source field"
+)]
+pub trait AvgOf<T> {}
+impl<T> AvgOf<T> for T {}
+impl<T> AvgOf<T> for Option<T> {}
+// A second impl for any field type, so that a mismatch is reported by the message above (see `FieldHolds`).
+impl<T> AvgOf<NoValue<T>> for T {}
+
+/// An output field of type `Self` can hold `$min` or `$max` of values of type `S`: the values' own type (or an
+/// `Option` of it). Of an optional source field, the result is `null` when no document of a group has a value, so
+/// the output field is an `Option` then.
+#[diagnostic::on_unimplemented(
+    message = "`$min`/`$max` of `{S}` values does not fit the output field's type `{Self}` (rule `path-stage-type`)",
+    label = "the output field's type",
+    note = "`$min` and `$max` return a value of the source field's type, and `null` when no document of a group has \
+            one, which happens only for an optional source field: declare the output field with the source field's \
+            type (an `Option` when the source field is one)"
+)]
+pub trait ExtremeOf<S> {}
+impl<T> ExtremeOf<T> for T {}
+impl<T> ExtremeOf<T> for Option<T> {}
+// A second impl for any field type, so that a mismatch is reported by the message above (see `FieldHolds`).
+impl<T> ExtremeOf<NoValue<T>> for T {}
+
+/// An output field of type `Self` can hold what `$push` or `$addToSet` gathers from values of type `S`: an array
+/// (or set) of `S`. Missing values are left out, `null`s kept.
+pub trait GathersInto<S> {}
+// Through the element type, so that a mismatch is reported by `ItemOf`'s message.
+impl<A: ArrayLike, S> GathersInto<S> for A where A::Item: ItemOf<S> {}
+
+/// An array of `Self` can hold the values of type `S` that `$push` or `$addToSet` gathers (see [`GathersInto`]).
+#[diagnostic::on_unimplemented(
+    message = "`$push`/`$addToSet` of `{S}` values does not fit an array of `{Self}` (rule `path-stage-type`)",
+    label = "the output field's type",
+    note = "`$push` and `$addToSet` gather the source field's values into an array: declare the output field as a \
+            `Vec` (or another array or set) of the source field's type"
+)]
+pub trait ItemOf<S> {}
+impl<T> ItemOf<T> for T {}
+// A second impl for any element type, so that a mismatch is reported by the message above (see `FieldHolds`).
+impl<T> ItemOf<NoValue<T>> for T {}
+
+/// An output field holding a count: `i64`.
+///
+/// The server counts as an `int` while the number fits, then as a `long`: a group of a large collection can hold
+/// more than 2^31 - 1 documents, so `i32` would fail the read there.
 #[diagnostic::on_unimplemented(
     message = "a count does not fit the output field's type `{Self}` (rule `path-stage-type`)",
-    label = "declare it `i32` or `i64`"
+    label = "declare it `i64`",
+    note = "the server counts as an `int` while the number fits and as a `long` past 2^31 - 1 documents: only `i64` \
+            holds both"
 )]
 pub trait CountField {}
-impl CountField for i32 {}
 impl CountField for i64 {}
 
 /// A field of `F` can be compared with a value of type `T` by `$lookup`: the same type, an `Option` of it, or an
@@ -915,7 +995,10 @@ impl<D: Shape, O: Shape> Group<D, O> {
         self.accumulate(out, "$sum", source::<D, Q>(from))
     }
 
-    /// `$avg` of the numbers at `from`, a double (`null` when there are none: hold it in `Option<f64>` then).
+    /// `$avg` of the numbers at `from`: a double (a decimal of decimals). A group always has a document, so the
+    /// average of a field serde always writes is a number; of an optional field it is `null` when no document of
+    /// the group has one, so it goes into `Option<f64>` (declared `#[odm(nullable)]`) then. A non-`Option` field
+    /// with `skip_serializing_if` may be missing too: declare its average an `Option` yourself.
     pub fn avg<P, Q>(self, out: &P, from: &Q) -> Self
     where
         P: AsPath<O>,
@@ -923,31 +1006,33 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q: AsPath<D>,
         Q::Access: Queryable,
         Q::Value: Averageable,
-        P::Value: Holds<f64>,
+        P::Value: AvgOf<<Q::Value as Averageable>::Average>,
     {
         self.accumulate(out, "$avg", source::<D, Q>(from))
     }
 
-    /// `$min` of the values at `from`.
+    /// `$min` of the values at `from`, of their type (`null` when no document of the group has one: an optional
+    /// source field goes into an `Option`).
     pub fn min<P, Q>(self, out: &P, from: &Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
         Q: AsPath<D>,
         Q::Access: Queryable,
-        P::Value: Holds<Q::Value>,
+        P::Value: ExtremeOf<Q::Value>,
     {
         self.accumulate(out, "$min", source::<D, Q>(from))
     }
 
-    /// `$max` of the values at `from`.
+    /// `$max` of the values at `from`, of their type (`null` when no document of the group has one: an optional
+    /// source field goes into an `Option`).
     pub fn max<P, Q>(self, out: &P, from: &Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
         Q: AsPath<D>,
         Q::Access: Queryable,
-        P::Value: Holds<Q::Value>,
+        P::Value: ExtremeOf<Q::Value>,
     {
         self.accumulate(out, "$max", source::<D, Q>(from))
     }
@@ -983,7 +1068,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
         P::Access: Queryable,
         Q: AsPath<D>,
         Q::Access: Queryable,
-        P::Value: ArrayLike<Item = Q::Value>,
+        P::Value: GathersInto<Q::Value>,
     {
         self.accumulate(out, "$push", source::<D, Q>(from))
     }
@@ -995,12 +1080,12 @@ impl<D: Shape, O: Shape> Group<D, O> {
         P::Access: Queryable,
         Q: AsPath<D>,
         Q::Access: Queryable,
-        P::Value: ArrayLike<Item = Q::Value>,
+        P::Value: GathersInto<Q::Value>,
     {
         self.accumulate(out, "$addToSet", source::<D, Q>(from))
     }
 
-    /// The number of documents in the group (`{$sum: 1}`).
+    /// The number of documents in the group (`{$sum: 1}`), into an `i64` field (see [`CountField`]).
     pub fn count<P>(self, out: &P) -> Self
     where
         P: AsPath<O>,

@@ -79,12 +79,15 @@ pub struct Bulk<'a, M: Model> {
     ordered: bool,
     /// The first operation that could not be built, with its index: reported before anything is sent.
     invalid: Option<(usize, &'static str, Error)>,
+    /// The filters of deletes and replacements while the model reads older versions, checked before anything is
+    /// sent for fields older versions lack (see [`crate::version`]).
+    filters: Vec<Filter<M>>,
 }
 
 impl<M: Model> Collection<M> {
     /// A bulk write on this collection (see [`crate::bulk`]); it runs in the collection's session, if any.
     pub fn bulk(&self) -> Bulk<'_, M> {
-        Bulk { coll: self, ops: Vec::new(), ordered: true, invalid: None }
+        Bulk { coll: self, ops: Vec::new(), ordered: true, invalid: None, filters: Vec::new() }
     }
 }
 
@@ -116,6 +119,14 @@ impl<'a, M: Model> Bulk<'a, M> {
                 // Keep indexes aligned with the caller's order.
                 self.ops.push(Op { kind, name, statement: RawDocumentBuf::new() });
             }
+        }
+        self
+    }
+
+    /// Keeps `filter` for the check made before anything is sent, while the model reads older versions.
+    fn remember(mut self, filter: &Filter<M>) -> Self {
+        if Collection::<M>::migrating().is_some() {
+            self.filters.push(filter.clone());
         }
         self
     }
@@ -156,6 +167,7 @@ impl<'a, M: Model> Bulk<'a, M> {
     /// Replaces the first document matching `filter` with `value` (unguarded: a model with a revision guards
     /// replacements through [`Collection::replace_one`]).
     pub fn replace_one(self, filter: Filter<M>, value: impl Borrow<M>) -> Self {
+        let this = self.remember(&filter);
         let statement = (|| {
             let filter = Collection::<M>::filter_doc(filter)?;
             Collection::<M>::one_shard(&filter, "replace_one")?;
@@ -165,19 +177,21 @@ impl<'a, M: Model> Bulk<'a, M> {
             s.append(cstr!("u"), value);
             Ok(s)
         })();
-        self.push(Kind::Update, "replace_one", statement)
+        this.push(Kind::Update, "replace_one", statement)
     }
 
     /// Deletes the first document matching `filter`.
     pub fn delete_one(self, filter: Filter<M>) -> Self {
+        let this = self.remember(&filter);
         let statement = delete_statement::<M>(filter, 1, "delete_one");
-        self.push(Kind::Delete, "delete_one", statement)
+        this.push(Kind::Delete, "delete_one", statement)
     }
 
     /// Deletes every document matching `filter`.
     pub fn delete_many(self, filter: Filter<M>) -> Self {
+        let this = self.remember(&filter);
         let statement = delete_statement::<M>(filter, 0, "delete_many");
-        self.push(Kind::Delete, "delete_many", statement)
+        this.push(Kind::Delete, "delete_many", statement)
     }
 
     /// Sends the operations. `Ok` when every one applied; otherwise [`Error::Bulk`] with each failure and what was
@@ -203,6 +217,8 @@ impl<'a, M: Model> Bulk<'a, M> {
                     .to_owned(),
             ));
         }
+        // A delete or replacement naming a field older versions lack would skip their documents silently.
+        self.coll.check_older_shapes_of(&self.filters).await?;
         let total = self.ops.len();
         let mut done = BulkResult::default();
         let mut failures = Vec::new();

@@ -67,7 +67,10 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
             .and_then(|tree| crate::keys::first_bad(&tree).map(|bad| (bad.path, bad.why)));
         match bad_key {
             Some((path, reason)) => Error::InvalidKey { model: model_name::<M>(), path, reason },
-            None => Error::Serialize { model: model_name::<M>(), source: Box::new(source) },
+            None => {
+                let source = crate::failing_path::locate_encode(value, source);
+                Error::Serialize { model: model_name::<M>(), source: Box::new(source) }
+            }
         }
     })?;
     // Keys fixed by the type were checked at compile time; only run-time keys (maps) need a walk.
@@ -179,7 +182,7 @@ pub(crate) fn decode_as<P: DeserializeOwned>(
     meta: Option<&'static TypeMeta>,
     raw: &RawDocumentBuf,
 ) -> Result<P> {
-    bson::deserialize_from_slice(raw.as_bytes()).map_err(|source| {
+    crate::failing_path::from_slice(raw.as_bytes()).map_err(|source| {
         let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
         Error::Decode(Box::new(DecodeError::new(model, meta, id, source)))
     })
@@ -503,6 +506,7 @@ impl<M: Model> Collection<M> {
 
     /// The first document matching `filter`.
     pub async fn find_one(&self, filter: Filter<M>) -> Result<Option<M>> {
+        self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "find_one")?;
         match self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)).await? {
@@ -596,6 +600,7 @@ impl<M: Model> Collection<M> {
 
     /// Number of documents matching `filter`.
     pub async fn count(&self, filter: Filter<M>) -> Result<u64> {
+        self.check_older_shapes(&filter).await?;
         Ok(self
             .raw
             .count_documents(Self::filter_doc(filter)?)
@@ -654,6 +659,7 @@ impl<M: Model> Collection<M> {
     /// On a versioned model that still reads older versions, only a document at the current version is updated; if
     /// the filter matches only older ones, the call fails with [`Error::NotMigrated`] (see [`crate::version`]).
     pub async fn update_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
+        self.check_older_shapes(&filter).await?;
         // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
         let result = self.run_update(filter, update, false, false, "update_one").await?;
@@ -671,6 +677,7 @@ impl<M: Model> Collection<M> {
     /// On a versioned model that still reads older versions, the update is refused with [`Error::NotMigrated`],
     /// before anything is written, when any matching document is at an older version.
     pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
+        self.check_older_shapes(&filter).await?;
         self.run_update(filter, update, true, false, "update_many").await
     }
 
@@ -680,11 +687,16 @@ impl<M: Model> Collection<M> {
     /// On a versioned model, an older-version document matching the filter is refused like in
     /// [`Collection::update_many`] (an upsert would otherwise insert a second, current copy).
     pub async fn upsert_one(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
+        self.check_older_shapes(&filter).await?;
         self.run_update(filter, update, false, true, "upsert_one").await
     }
 
     /// Writes only what changed between `old` and `new` (see [`Update::diff`]) to the document matching `filter`.
-    /// Returns `None`, sending nothing, when the values are equal.
+    /// Returns `None`, writing nothing, when the values are equal and the document is at the current version.
+    ///
+    /// On a versioned model, a document matching `filter` at an older version is written whole as `new`, at the
+    /// current version, even when `old` and `new` are equal: reading it, changing nothing and saving it stores it
+    /// migrated (see [`crate::version`]). Finding out costs one lookup while the model reads older versions.
     ///
     /// On a model with a revision ([`Model::REVISION`]) the write is guarded: it applies only if the stored revision
     /// is still `old`'s, and adds one to it in the same statement (the revision of `new` is not read: the diff never
@@ -698,12 +710,16 @@ impl<M: Model> Collection<M> {
         new: &M,
     ) -> Result<Option<mongodb::results::UpdateResult>> {
         let update = Update::diff(old, new);
-        // A diff whose only change could not be written (a map key MongoDB cannot store) is an error, not "equal".
-        if update.is_empty() && !update.has_error() {
-            return Ok(None);
-        }
+        // The caller's filter, not the revision guard added below (a revision field new in this version is no
+        // reason to refuse: an older document is then written whole).
+        self.check_older_shapes(&filter).await?;
         // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
+        // A diff whose only change could not be written (a map key MongoDB cannot store) is an error, not "equal".
+        if update.is_empty() && !update.has_error() {
+            // Nothing changed, but a document still at an older version is stored at the current one.
+            return self.migrate_by_replacing(typed.as_ref(), new).await;
+        }
         let revision = Self::revision_field().zip(old.revision());
         let guarded = match revision {
             Some(((key, long), expected)) => Self::at_revision(filter.clone(), key, expected, long)?,
@@ -764,6 +780,7 @@ impl<M: Model> Collection<M> {
         update: Update<M>,
         options: FindAndModify<M>,
     ) -> Result<Option<M>> {
+        self.check_older_shapes(&filter).await?;
         // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
         if options.upsert {
@@ -813,6 +830,7 @@ impl<M: Model> Collection<M> {
         filter: Filter<M>,
         value: impl Borrow<M>,
     ) -> Result<mongodb::results::UpdateResult> {
+        self.check_older_shapes(&filter).await?;
         let value = value.borrow();
         let raw = encode(value)?;
         let (Some((key, long)), Some(expected)) = (Self::revision_field(), value.revision()) else {
@@ -846,6 +864,7 @@ impl<M: Model> Collection<M> {
 
     /// Deletes the first document matching `filter`; returns how many were deleted (0 or 1).
     pub async fn delete_one(&self, filter: Filter<M>) -> Result<u64> {
+        self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "delete_one")?;
         Ok(self
@@ -859,6 +878,7 @@ impl<M: Model> Collection<M> {
 
     /// Deletes every document matching `filter` (stated explicitly); returns how many.
     pub async fn delete_many(&self, filter: Filter<M>) -> Result<u64> {
+        self.check_older_shapes(&filter).await?;
         Ok(self
             .raw
             .delete_many(Self::filter_doc(filter)?)
@@ -870,6 +890,7 @@ impl<M: Model> Collection<M> {
 
     /// Atomically deletes the first document matching `filter` and returns it.
     pub async fn find_one_and_delete(&self, filter: Filter<M>) -> Result<Option<M>> {
+        self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "find_one_and_delete")?;
         let found = self
@@ -1006,6 +1027,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
     async fn rows(self) -> Result<futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>> {
         use futures_util::StreamExt;
         let invalid = Collection::<M>::invalid;
+        self.coll.check_older_shapes(&self.filter).await?;
         let filter = self.filter.into_marked().map_err(invalid)?;
         let sort = self.sort.map(|s| s.into_marked().map_err(invalid)).transpose()?;
         let projection = self.projection.map(|p| p.into_marked().map_err(invalid)).transpose()?;
@@ -1032,11 +1054,16 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         Ok(rows.and_then(move |raw| async move { decode(&raw) }))
     }
 
-    /// All results.
+    /// All results, each decoded as it arrives (only the decoded values are kept, as a typed `try_collect` of the
+    /// driver keeps them); the first document that does not decode fails the read, naming its `_id` and field.
     pub async fn all(self) -> Result<Vec<P>> {
         let decode = self.decode;
-        let raws: Vec<RawDocumentBuf> = self.rows().await?.try_collect().await?;
-        raws.iter().map(decode).collect()
+        let mut rows = self.rows().await?;
+        let mut out = Vec::new();
+        while let Some(raw) = rows.try_next().await? {
+            out.push(decode(&raw)?);
+        }
+        Ok(out)
     }
 
     /// Every result that decodes; a document that does not (written around odm, or by an older version) is skipped

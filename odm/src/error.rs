@@ -3,7 +3,8 @@
 //! such, whether odm refused them before sending or the server did.
 
 use crate::meta::{rust_name, TypeMeta};
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocumentBuf};
+use mongodb::change_stream::event::ResumeToken;
 use std::fmt;
 
 /// The result type of odm operations.
@@ -21,7 +22,9 @@ pub const MAX_STATEMENT_SIZE: usize = MAX_DOCUMENT_SIZE + 16 * 1024;
 const RESULT_TOO_LARGE: [i32; 3] = [10334, 17419, 17420];
 
 /// An odm error.
-#[derive(Debug)]
+///
+/// Its `Debug` is its `Display` text: a `main` returning `Result<_, Box<dyn Error>>` prints an error with `Debug`,
+/// and the driver's own `Debug` holds the server's reply as raw bytes.
 #[non_exhaustive]
 pub enum Error {
     /// The server rejected a write because the document failed the collection's validator (code 121).
@@ -41,6 +44,9 @@ pub enum Error {
     /// A typed update matched documents at an older version the model reads: applied to them it would leave a
     /// document mixing two versions' fields, so none of them was updated (see [`crate::version`]).
     NotMigrated(Box<NotMigratedError>),
+    /// A typed filter names a field that older versions lack or store differently while documents of older
+    /// versions remain: it would silently miss them, so it was not sent (see [`crate::version`]).
+    FilterNotMigrated(Box<crate::version::FilterNotMigratedError>),
     /// A single-document operation on a sharded model whose filter does not hold the shard key (or `_id`) to one
     /// value, so it would be sent to every shard; refused before sending by the model's
     /// [`Scatter`](crate::Scatter) policy (see [`crate::shard`]).
@@ -144,10 +150,26 @@ pub enum Error {
         /// The Rust type that named it again.
         second: &'static str,
     },
+    /// A transaction body ended for a reason of the application's ([`crate::transaction::abort`]): the transaction
+    /// was aborted, nothing of it was applied, and the reason is handed back as it was given
+    /// ([`Error::aborted`], [`Error::into_aborted`]).
+    Aborted(Box<dyn std::error::Error + Send + Sync + 'static>),
+    /// A change stream event whose document does not decode as the model (see [`crate::watch`]). The stream goes on
+    /// after it: reading the next event skips this one, and so does resuming after its token.
+    UndecodableChange(Box<UndecodableChange>),
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
     Config(String),
-    /// Any other driver or server error.
+    /// Any other driver or server error. Shown by the server's code, code name and message; the driver error (with
+    /// the server's whole reply) is here, for a program to match on. It is not the error's
+    /// [`source`](std::error::Error::source): reporters that print the chain of sources (`anyhow`, `eyre`) would
+    /// print the driver's text, which carries the reply's bytes.
     Driver(mongodb::error::Error),
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 impl fmt::Display for Error {
@@ -158,6 +180,7 @@ impl fmt::Display for Error {
             Error::Decode(d) => d.fmt(f),
             Error::Version(v) => v.fmt(f),
             Error::NotMigrated(n) => n.fmt(f),
+            Error::FilterNotMigrated(n) => n.fmt(f),
             Error::ScatterGather(s) => s.fmt(f),
             Error::Bulk(b) => b.fmt(f),
             Error::Write { model, code, message } => {
@@ -215,8 +238,10 @@ impl fmt::Display for Error {
                  would replace the other's validator and drop its indexes): give one of them its own collection. \
                  Nothing was sent"
             ),
+            Error::Aborted(reason) => write!(f, "the transaction was aborted, nothing of it applied: {reason}"),
+            Error::UndecodableChange(c) => c.fmt(f),
             Error::Config(m) => f.write_str(m),
-            Error::Driver(e) => write!(f, "{e}"),
+            Error::Driver(e) => crate::server_reply::Readable(e).fmt(f),
         }
     }
 }
@@ -368,12 +393,67 @@ impl fmt::Display for VersionError {
     }
 }
 
+/// A change stream event whose document does not decode as the model ([`Error::UndecodableChange`]): what a
+/// consumer needs to record it and go on (see [`crate::watch`]).
+pub struct UndecodableChange {
+    /// Where to resume to skip this event ([`crate::watch::Watch::resume_after`]).
+    pub token: ResumeToken,
+    /// The changed document's `_id`.
+    pub id: Bson,
+    /// The server's name for the change: `insert` or `replace` (an update whose document does not decode is not an
+    /// error: see [`crate::watch::Change::Update`]).
+    pub operation: String,
+    /// The document as the event carried it.
+    pub raw: RawDocumentBuf,
+    /// Why it does not decode: an [`Error::Decode`], or an [`Error::Version`] for a version this binary does not
+    /// read.
+    pub error: Box<Error>,
+}
+
+impl fmt::Display for UndecodableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a change stream `{}` event does not decode: {}; the stream goes on with the next event, and resuming \
+             after this event's token skips it",
+            self.operation, self.error
+        )
+    }
+}
+
+/// The raw document and the token shown as documents, not as their bytes.
+impl fmt::Debug for UndecodableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let token = bson::serialize_to_bson(&self.token).ok();
+        f.debug_struct("UndecodableChange")
+            .field("token", &token)
+            .field("id", &self.id)
+            .field("operation", &self.operation)
+            .field("raw", &Shown(&self.raw))
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
+/// A raw document in `Debug` as its fields (its bytes say nothing to a reader), or as bytes if it is not valid BSON.
+pub(crate) struct Shown<'a>(pub(crate) &'a RawDocumentBuf);
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match Document::try_from(self.0) {
+            Ok(doc) => doc.fmt(f),
+            Err(_) => self.0.fmt(f),
+        }
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Serialize { source, .. } => Some(source.as_ref()),
             Error::Decode(d) => Some(&d.source),
-            Error::Driver(e) => Some(e),
+            Error::UndecodableChange(c) => Some(c.error.as_ref()),
+            Error::Aborted(reason) => Some(reason.as_ref()),
             _ => None,
         }
     }
@@ -386,6 +466,38 @@ impl From<mongodb::error::Error> for Error {
 }
 
 impl Error {
+    /// The application's reason a transaction body gave to [`crate::transaction::abort`], when it is an `E`.
+    ///
+    /// ```
+    /// #[derive(Debug, PartialEq)]
+    /// struct Insufficient { balance: i64 }
+    /// # impl std::fmt::Display for Insufficient {
+    /// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { write!(f, "balance {}", self.balance) }
+    /// # }
+    /// # impl std::error::Error for Insufficient {}
+    /// let e = odm::transaction::abort(Insufficient { balance: 40 });
+    /// assert_eq!(e.aborted::<Insufficient>(), Some(&Insufficient { balance: 40 }));
+    /// assert_eq!(e.into_aborted::<Insufficient>().unwrap(), Insufficient { balance: 40 });
+    /// ```
+    pub fn aborted<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match self {
+            Error::Aborted(reason) => reason.downcast_ref::<E>(),
+            _ => None,
+        }
+    }
+
+    /// The application's reason a transaction body gave to [`crate::transaction::abort`], moved out, when it is an
+    /// `E`; any other error is given back as it is.
+    pub fn into_aborted<E: std::error::Error + 'static>(self) -> std::result::Result<E, Error> {
+        match self {
+            Error::Aborted(reason) if reason.is::<E>() => match reason.downcast::<E>() {
+                Ok(reason) => Ok(*reason),
+                Err(reason) => Err(Error::Aborted(reason)),
+            },
+            other => Err(other),
+        }
+    }
+
     /// True when the server (or the driver) labelled the error `label`, e.g.
     /// [`mongodb::error::TRANSIENT_TRANSACTION_ERROR`]: errors odm raises itself carry no label.
     pub fn has_label(&self, label: &str) -> bool {
@@ -480,34 +592,26 @@ pub struct DecodeError {
     pub model: &'static str,
     /// The `_id` of the document, when it has one.
     pub id: Option<Bson>,
-    /// The Rust path of the value that failed (`Order.items[0].quantity`); empty when the document itself failed.
+    /// The Rust path of the value that failed, or of the required field that is missing (`Order.items[0].quantity`);
+    /// empty when the document itself failed.
     pub path: String,
-    /// The stored key path of the value that failed (`it.0.q`); empty when the document itself failed.
+    /// The stored key path of the value that failed, or of the missing field (`it.0.q`); empty when the document
+    /// itself failed.
     pub stored_path: String,
     /// The decoder's error.
     pub source: bson::error::Error,
 }
 
 impl DecodeError {
-    /// Names where decoding failed through `meta`, as validation errors name fields: the decoder reports stored keys.
+    /// Names where decoding failed through `meta`, as validation errors name fields: the decoder reports the stored
+    /// path (in `source.key`, filled in by odm's decode, see [`crate::failing_path`]).
     pub(crate) fn new(
         model: &'static str,
         meta: Option<&'static TypeMeta>,
         id: Option<Bson>,
         source: bson::error::Error,
     ) -> Self {
-        let segments: Vec<String> = source
-            .path
-            .iter()
-            .flat_map(|p| p.iter())
-            .filter_map(|segment| match segment {
-                serde_path_to_error::Segment::Seq { index } => Some(index.to_string()),
-                serde_path_to_error::Segment::Map { key } => Some(key.clone()),
-                serde_path_to_error::Segment::Enum { variant } => Some(variant.clone()),
-                serde_path_to_error::Segment::Unknown => None,
-            })
-            .collect();
-        let stored_path = segments.join(".");
+        let stored_path = source.key.clone().unwrap_or_default();
         let path = crate::meta::rust_name(meta, &stored_path, false).unwrap_or_else(|| stored_path.clone());
         DecodeError { model, id, path, stored_path, source }
     }
@@ -524,7 +628,11 @@ impl fmt::Display for DecodeError {
             write!(f, "{}: ", crate::meta::named(rust, &self.stored_path))?;
         }
         // The decoder's own text repeats the stored path; its message alone says what was wrong.
-        match &self.source.message {
+        match self.source.message.as_deref() {
+            // The path already ends with the missing field's key.
+            Some(m) if !self.stored_path.is_empty() && crate::failing_path::missing_field(m).is_some() => {
+                f.write_str("missing, but the field is required")
+            }
             Some(message) => f.write_str(message),
             None => write!(f, "{}", self.source.kind),
         }

@@ -96,7 +96,8 @@
 //! diff recorder name no stored type; [`schema`] defines [`BsonSchema`] over them; the walks that need the trait sit
 //! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons, the std impls); then [`filter`]
 //! (which also builds array-filtered paths), [`update`] (which owns the operators a diff records, and
-//! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema.
+//! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema, and
+//! shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's bytes).
 #![deny(missing_docs)]
 
 pub mod aggregate;
@@ -106,6 +107,7 @@ mod collection;
 pub mod diff;
 pub mod error;
 pub mod explain;
+mod failing_path;
 pub mod filter;
 pub mod index;
 mod keys;
@@ -117,6 +119,7 @@ pub mod path;
 mod progress;
 pub mod rules;
 pub mod schema;
+mod server_reply;
 pub mod session;
 pub mod shard;
 pub mod sync;
@@ -142,6 +145,9 @@ pub use index::IndexSpec;
 pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
 pub use migrate::{Migration, MigrationProgress, MigrationReport};
+/// Renamed [`Acknowledgment`] (a one-letter name reads as a type parameter).
+#[deprecated(since = "0.1.0", note = "renamed to `odm::Acknowledgment`")]
+pub type W = Acknowledgment;
 pub use model::{
     Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
     ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
@@ -157,7 +163,7 @@ pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, Topology, ValidatorRol
 pub use text::Lowercase;
 pub use transaction::{transaction, Transaction};
 pub use update::{BuiltUpdate, Update};
-pub use version::{Upgrade, Version};
+pub use version::{FilterNotMigratedError, Upgrade, Version};
 
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
@@ -205,6 +211,9 @@ pub mod __private {
         pub use crate::kind::BsonKind as __OdmKind;
         pub use crate::meta::{field as __odm_meta, TypeMeta as __OdmTable};
         pub use crate::model::Model as __OdmModel;
+        pub use crate::path::shared::{
+            stores_alike as __odm_stores_alike, Shared as __OdmShared, SharesField as __OdmSharesField,
+        };
         pub use crate::path::{
             generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted,
             CounterField as __OdmCounterField, FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf,

@@ -244,8 +244,8 @@ impl<M: Model> Collection<M> {
 }
 
 impl<'a, M: Model> Migration<'a, M> {
-    /// Documents read and written per batch (default 1000): one bulk `update` command each (split when the
-    /// statements pass 16 MiB).
+    /// Documents read and written per batch (default 1000): the read cursor's `batchSize` (each server reply holds
+    /// that many documents), and one bulk `update` command each (split when the statements pass 16 MiB).
     pub fn batch_size(mut self, n: usize) -> Self {
         self.batch = n.max(1);
         self
@@ -291,7 +291,7 @@ impl<'a, M: Model> Migration<'a, M> {
             )));
         };
         let started = Instant::now();
-        let run = Run::<M>::new(self.coll, self.guard, spec.key)?;
+        let run = Run::<M>::new(self.coll, self.guard, spec.key, self.batch)?;
         let older = bson::doc! { spec.key: { "$ne": i64::from(spec.current) } };
         let mut report = MigrationReport {
             model: model_name::<M>(),
@@ -487,11 +487,13 @@ struct Run<'c, M: Model> {
     version_key: &'static str,
     /// The collection's session: every read and write of the run goes through it.
     session: Option<Session>,
+    /// The cursor's `batchSize`: the server sends a batch's documents per reply, not 16 MiB whatever the batch.
+    batch_size: u32,
     _model: std::marker::PhantomData<fn() -> M>,
 }
 
 impl<'c, M: Model> Run<'c, M> {
-    fn new(coll: &'c Collection<M>, guard: Guard, version_key: &'static str) -> Result<Self> {
+    fn new(coll: &'c Collection<M>, guard: Guard, version_key: &'static str, batch: usize) -> Result<Self> {
         let raw = coll.raw();
         let db = raw.client().database(&raw.namespace().db);
         let mut pipeline = RawArrayBuf::new();
@@ -500,7 +502,18 @@ impl<'c, M: Model> Run<'c, M> {
         });
         let write_concern = write_concern_document::<M>()?;
         let session = coll.session().cloned();
-        Ok(Run { raw, db, pipeline, write_concern, guard, version_key, session, _model: std::marker::PhantomData })
+        let batch_size = u32::try_from(batch).unwrap_or(u32::MAX);
+        Ok(Run {
+            raw,
+            db,
+            pipeline,
+            write_concern,
+            guard,
+            version_key,
+            session,
+            batch_size,
+            _model: std::marker::PhantomData,
+        })
     }
 
     /// A cursor over the older documents after `after`, in `_id` order (the `_id` index, never an in-memory sort).
@@ -522,6 +535,7 @@ impl<'c, M: Model> Run<'c, M> {
             .find(filter)
             .sort(bson::doc! { "_id": 1 })
             .hint(mongodb::options::Hint::Keys(bson::doc! { "_id": 1 }))
+            .batch_size(self.batch_size)
             .selection_criteria(primary());
         Ok(match &self.session {
             Some(s) => {

@@ -35,6 +35,8 @@
 //! assert_eq!(f.items().at(2).price().key(), "it.2.p");
 //! ```
 
+#[doc(hidden)]
+pub mod shared;
 pub(crate) mod types;
 
 pub(crate) use self::types::{check_dynamic_keys, unencodable};

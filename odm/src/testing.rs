@@ -80,9 +80,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 mod install;
 mod mongosh;
 mod patterns;
+mod server_info;
 
 pub use mongosh::{mongosh, run_mongosh, MONGOSH_VERSION};
 pub use patterns::{access_patterns, assert_access_patterns, PatternCheck};
+pub use server_info::{Deployment, Product, ServerInfo};
 
 use install::{cache_dir, display_command, find_on_path, note, run_install_step, InstallLock, Installing};
 use mongodb::options::ClientOptions;
@@ -155,7 +157,9 @@ fi
 kill -KILL "-$$" 2>/dev/null
 "#;
 
-/// What kind of server [`server`] uses.
+/// How [`server`] found the server it uses. This says how the harness got a server, not what the server is: a
+/// `MONGODB_URI` may name any kind, so code that depends on a server's behaviour asks [`ServerInfo`] (what the server
+/// says of itself, through [`TestDatabase::server_info`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ServerKind {
     /// The server named by `MONGODB_URI`; this process did not start it.
@@ -299,8 +303,10 @@ pub async fn database(hint: &str) -> TestDatabase {
     let db = client.database(&name);
     if let Err(e) = db.drop().await {
         panic!(
-            "odm::testing: cannot prepare the test database {name:?} on the {:?} server at {}: {e}",
-            server.kind, server.uri
+            "odm::testing: cannot prepare the test database {name:?} on the {:?} server at {}: {}",
+            server.kind,
+            server.uri,
+            crate::server_reply::Readable(&e)
         );
     }
     TestDatabase { client, db }
@@ -321,13 +327,34 @@ impl TestDatabase {
         &self.db
     }
 
-    /// Closes the client: waits for its sessions and cursors, ends its sessions on the server and closes its
-    /// connections. Call it at the end of a `main` that owns the runtime: a client merely dropped there ends its
-    /// sessions from a task the shutting-down runtime may no longer serve (the driver then panics in that task).
-    pub async fn close(self) {
+    /// Closes the client: waits up to [`CLOSE_GRACE`] for its sessions and cursors to be dropped, ends its sessions
+    /// on the server and closes its connections. Call it at the end of a `main` that owns the runtime: a client
+    /// merely dropped there ends its sessions from a task the shutting-down runtime may no longer serve (the driver
+    /// then panics in that task).
+    ///
+    /// A cursor or session still alive after the grace period (a stream not read to its end and not dropped, an
+    /// [`odm::Session`](crate::Session) kept in a variable) would make the driver wait forever; the client is then
+    /// closed without waiting for it, and the result (also printed on standard error) says so.
+    pub async fn close(self) -> Closed {
+        self.close_within(CLOSE_GRACE).await
+    }
+
+    /// [`close`](Self::close) with a grace period of `grace` instead of [`CLOSE_GRACE`].
+    pub async fn close_within(self, grace: Duration) -> Closed {
         let TestDatabase { client, db } = self;
         drop(db);
-        client.shutdown().await;
+        if tokio::time::timeout(grace, client.clone().shutdown()).await.is_ok() {
+            return Closed::Cleanly;
+        }
+        let closed = Closed::WithoutWaiting { waited: grace };
+        eprintln!("odm::testing: {closed}");
+        client.shutdown().immediate(true).await;
+        closed
+    }
+
+    /// What the server behind this database says it is ([`ServerInfo::of`] on this database's client).
+    pub async fn server_info(&self) -> crate::error::Result<ServerInfo> {
+        ServerInfo::of(&self.client).await
     }
 
     /// The client the database was opened with (made for this test alone).
@@ -338,6 +365,36 @@ impl TestDatabase {
     /// The database's name.
     pub fn name(&self) -> &str {
         self.db.name()
+    }
+}
+
+/// How long [`TestDatabase::close`] waits for the client's cursors and sessions to be dropped.
+pub const CLOSE_GRACE: Duration = Duration::from_secs(10);
+
+/// How [`TestDatabase::close`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closed {
+    /// Every cursor and session had been dropped: the client ended its sessions and closed its connections.
+    Cleanly,
+    /// A cursor or session of the client was still alive after `waited`: the client was closed without waiting for
+    /// it (its sessions ended on the server, its connections closed; the live handle fails if used again).
+    WithoutWaiting {
+        /// The grace period that ran out.
+        waited: Duration,
+    },
+}
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Closed::Cleanly => f.write_str("the client closed cleanly"),
+            Closed::WithoutWaiting { waited } => write!(
+                f,
+                "closing the client waited {waited:?} for a cursor or session that is still alive (a stream not read \
+                 to its end and not dropped, a find or change stream, an odm::Session or driver session held in a \
+                 variable); closed it without waiting: drop such handles before close()"
+            ),
+        }
     }
 }
 

@@ -10,6 +10,53 @@
 //! could apply its effects twice. Both retries stop at the time bound ([`Transaction::timeout`], 120 s by default,
 //! as the drivers' own), and the last error is returned.
 //!
+//! Transactions that conflict would conflict again if each ran again at once: before running a transaction again,
+//! odm waits a random fraction (jitter) of `min(5 ms × 1.5^attempt, 500 ms)`, as the drivers' convenient-transaction
+//! specification does, so concurrent writers spread out instead of trading aborts; a wait that would end past the
+//! time bound is not started (the last error is returned). A commit retried alone is not delayed.
+//!
+//! A body ends for a reason of the application's with [`abort`]: the transaction is aborted (nothing of it is
+//! applied), never retried, and the reason comes back unchanged in [`Error::Aborted`], to be taken out with
+//! [`Error::into_aborted`] or looked at with [`Error::aborted`]:
+//!
+//! ```no_run
+//! # use odm::{Collection, Model, Update, bson::oid::ObjectId};
+//! # #[derive(Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(collection = "bank_account")]
+//! # struct Account { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "b")] balance: i64 }
+//! #[derive(Debug)]
+//! struct Insufficient { balance: i64 }
+//! impl std::fmt::Display for Insufficient {
+//!     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+//!         write!(f, "the balance is {}", self.balance)
+//!     }
+//! }
+//! impl std::error::Error for Insufficient {}
+//!
+//! # async fn demo(client: odm::mongodb::Client, from: ObjectId) -> odm::error::Result<()> {
+//! let db = client.database("bank");
+//! let outcome = odm::transaction(&client)
+//!     .run(|s| {
+//!         let accounts = Collection::<Account>::new(&db).with_session(&s);
+//!         async move {
+//!             let f = Account::fields();
+//!             accounts.update_one(f.id().eq(from), Update::new().inc(f.balance(), -100)).await?;
+//!             let balance = accounts.find_one(f.id().eq(from)).await?.map_or(0, |a| a.balance);
+//!             if balance < 0 {
+//!                 return Err(odm::transaction::abort(Insufficient { balance }));
+//!             }
+//!             Ok(())
+//!         }
+//!     })
+//!     .await;
+//! match outcome.map_err(|e| e.into_aborted::<Insufficient>()) {
+//!     Ok(()) => println!("moved"),
+//!     Err(Ok(Insufficient { balance })) => println!("refused: the balance would be {balance}"),
+//!     Err(Err(other)) => return Err(other),
+//! }
+//! # Ok(()) }
+//! ```
+//!
 //! ```no_run
 //! # use odm::{Collection, Model, Update, bson::oid::ObjectId};
 //! # #[derive(Model, serde::Serialize, serde::Deserialize)]
@@ -59,6 +106,37 @@ pub fn transaction(client: &Client) -> Transaction<'_> {
     Transaction { client, session: None, read_concern: None, write_concern: None, timeout: Duration::from_secs(120) }
 }
 
+/// Ends a transaction body for a reason of the application's: return `Err(abort(reason))` from the body, and the
+/// transaction is aborted, not retried, and `reason` comes back unchanged in [`Error::Aborted`] (see the
+/// [module docs](self)).
+pub fn abort<E: std::error::Error + Send + Sync + 'static>(reason: E) -> Error {
+    Error::Aborted(Box::new(reason))
+}
+
+/// The first wait before running a transaction again, and its growth per attempt.
+const BACKOFF_INITIAL_MS: f64 = 5.0;
+const BACKOFF_GROWTH: f64 = 1.5;
+/// The longest wait between two runs of a transaction.
+const BACKOFF_MAX_MS: f64 = 500.0;
+
+/// How long to wait before attempt `attempt` (1 for the first retry): a random fraction of
+/// `min(5 ms × 1.5^attempt, 500 ms)`.
+fn backoff(attempt: u32, jitter: f64) -> Duration {
+    let ceiling = (BACKOFF_INITIAL_MS * BACKOFF_GROWTH.powf(f64::from(attempt))).min(BACKOFF_MAX_MS);
+    Duration::from_secs_f64(jitter.clamp(0.0, 1.0) * ceiling / 1000.0)
+}
+
+/// A random number in `[0, 1)`, different for each call and process (std's randomly seeded hasher over a counter
+/// and the clock): jitter needs spread, not cryptographic quality, and this spares a dependency.
+fn jitter() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
 /// What one attempt of a transaction came to.
 enum Attempt<T> {
     Committed(T),
@@ -99,9 +177,9 @@ impl<'c> Transaction<'c> {
         self
     }
 
-    /// Runs `body` in the transaction and commits it, retrying as the [module docs](self) say; returns what `body`
-    /// returned. When `body` fails with an error that is not transient, the transaction is aborted and the error
-    /// returned: nothing of it is applied.
+    /// Runs `body` in the transaction and commits it, retrying (with backoff) as the [module docs](self) say;
+    /// returns what `body` returned. When `body` fails with an error that is not transient — [`abort`] with a reason
+    /// of the application's included — the transaction is aborted and the error returned: nothing of it is applied.
     pub async fn run<T, F, Fut>(self, mut body: F) -> Result<T>
     where
         F: FnMut(Session) -> Fut,
@@ -112,13 +190,22 @@ impl<'c> Transaction<'c> {
             None => Session::start(self.client).await?,
         };
         let deadline = Instant::now() + self.timeout;
+        let mut attempt = 0;
         loop {
             match self.attempt(&session, &mut body, deadline).await? {
                 Attempt::Committed(value) => return Ok(value),
-                Attempt::Again(e) if Instant::now() < deadline => {
-                    tracing::debug!(target: "odm::transaction", "transient error, running the transaction again: {e}");
+                Attempt::Again(e) => {
+                    attempt += 1;
+                    let wait = backoff(attempt, jitter());
+                    if Instant::now() + wait >= deadline {
+                        return Err(e);
+                    }
+                    tracing::debug!(
+                        target: "odm::transaction",
+                        "transient error, running the transaction again in {wait:?} (attempt {attempt}): {e}"
+                    );
+                    tokio::time::sleep(wait).await;
                 }
-                Attempt::Again(e) => return Err(e),
             }
         }
     }
@@ -185,4 +272,26 @@ fn unsupported(e: impl Into<Error>) -> Error {
         ));
     }
     e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_by_half_per_attempt_up_to_half_a_second_scaled_by_jitter() {
+        assert_eq!(backoff(1, 1.0), Duration::from_secs_f64(0.0075));
+        assert_eq!(backoff(2, 1.0), Duration::from_secs_f64(0.01125));
+        assert_eq!(backoff(20, 1.0), Duration::from_millis(500));
+        assert_eq!(backoff(20, 0.5), Duration::from_millis(250));
+        assert_eq!(backoff(3, 0.0), Duration::ZERO);
+    }
+
+    #[test]
+    fn jitter_stays_in_the_unit_interval_and_spreads() {
+        let draws: Vec<f64> = (0..1000).map(|_| jitter()).collect();
+        assert!(draws.iter().all(|j| (0.0..1.0).contains(j)));
+        let low = draws.iter().filter(|j| **j < 0.5).count();
+        assert!((350..650).contains(&low), "{low} of 1000 below one half");
+    }
 }

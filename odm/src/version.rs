@@ -12,16 +12,47 @@
 //!   document is older, and `update_one`/`find_one_and_update` fail when only older documents match
 //!   ([`Error::NotMigrated`](crate::Error::NotMigrated), naming how many and one `_id`);
 //! - [`Collection::update_changes`](crate::Collection::update_changes) on an older document writes the new value
-//!   whole, so the migration happens in that write (guarded by the version it was found at);
+//!   whole, so the migration happens in that write (guarded by the version it was found at), even when nothing
+//!   changed: read, save, and the document is stored at the current version;
 //! - `insert_one` and `replace_one` write whole current values, at the current version.
+//!
+//! # Filters while older documents remain
+//!
+//! A typed filter is written in the current shape's keys, and the server compares it with documents as stored: an
+//! older document that reads as `last: "Lovelace"` but is stored as `{n: "Ada Lovelace"}` does not match
+//! `last == "Lovelace"`. Rather than answer 0 until the migration has run and 1 after, a typed filter (of `find`,
+//! `find_one`, `count`, the updates, deletes and find-and-modify calls, `replace_one`, `update_changes`) that names
+//! a key some older shape lacks or stores differently (by its schema) fails before it is sent with
+//! [`Error::FilterNotMigrated`](crate::Error::FilterNotMigrated), naming the fields, the versions and one older
+//! document, while documents of older versions may remain:
+//!
+//! - once sync has tightened the collection's validator to the current version alone (it does so only when no
+//!   older document is left, and that validator, unless its action is `warn` or its level `off`, refuses new ones),
+//!   such filters are sent as they are (the validator is read once per collection and process);
+//! - before that (the validator still accepts older versions, or the collection has none), one `find_one` on the
+//!   version key per operation looks for a document of another version, and the filter is sent as it is when there
+//!   is none (an index on the version key keeps that lookup cheap);
+//! - a filter that pins the version key to the current version (`f.v().eq(Version)` beside the other conditions)
+//!   says it means current documents only, and is sent as it is;
+//! - keys every version stores alike (`_id`, say) are never checked.
+//!
+//! A [bulk write](crate::bulk) checks the filters of its deletes and replacements the same way, once for all,
+//! before anything is sent (its updates are refused while the model reads older versions). Aggregation pipelines
+//! and change streams are not checked: their stages are written against stored documents, and see older ones as
+//! stored.
 //!
 //! The validator follows the data. Each older shape derives [`Embedded`](crate::Embedded) (with the keys its
 //! documents were written with), so while documents of older versions remain, sync installs
 //! [`accepting_older`]: every version the model reads, each in its own shape tied to its version, and nothing else.
-//! Once none are left (after a batch migration, or once every one was rewritten), sync tightens it to the current
-//! version alone ([`Model::validator`](crate::Model::validator)), through the staged rollout. Each validator names
-//! its version, so a binary with an older version of the model leaves a collection a newer one synced alone (see
-//! [`crate::sync`]).
+//! The version key is typed in every shape as the current version stores it (`int`): a version written as a double
+//! (`1.0`), a long or a decimal, which `enum` alone would take as equal, is refused, so every version value the
+//! server accepts is one a typed read takes. Once none are left (after a batch migration, or once every one was
+//! rewritten), sync tightens it to the current version alone ([`Model::validator`](crate::Model::validator)),
+//! through the staged rollout. Older documents the model cannot read (written around the validator, or before it
+//! typed the version key) would keep that from ever happening: sync reports them, by count and `_id`, as
+//! [`Action::UnreadableDocuments`](crate::sync::plan::Action::UnreadableDocuments) (drift), never as in sync. Each
+//! validator names its version, so a binary with an older version of the model leaves a collection a newer one
+//! synced alone (see [`crate::sync`]).
 //!
 //! ```
 //! use odm::{Model, Upgrade, Version};
@@ -65,9 +96,12 @@
 //! assert_eq!(Profile::VERSION, Some(odm::VersionSpec { key: "_v", current: 2, oldest: 1 }));
 //! ```
 
+mod filter_error;
+mod filters;
 pub(crate) mod older;
 mod rollout;
 
+pub use filter_error::FilterNotMigratedError;
 pub use older::version_of_validator;
 #[doc(hidden)]
 pub use older::{shape, OlderShape, OlderVersion};
@@ -177,5 +211,5 @@ pub fn step<A: Upgrade<Next = B>, B>(value: A) -> B {
 /// Reads a document as the older shape `T`.
 #[doc(hidden)]
 pub fn read<T: serde::de::DeserializeOwned>(raw: &bson::RawDocument) -> Result<T, bson::error::Error> {
-    bson::deserialize_from_slice(raw.as_bytes())
+    crate::failing_path::from_slice(raw.as_bytes())
 }

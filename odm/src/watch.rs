@@ -12,7 +12,8 @@
 //! while let Some(event) = changes.try_next().await? {
 //!     match event.change {
 //!         Change::Insert { value, .. } => println!("new order: {}", value.total),
-//!         Change::Update { id, set, value, .. } => println!("{id} changed: {set} (now {:?})", value.map(|o| o.total)),
+//!         Change::Update { id, set, value: Some(Ok(order)), .. } => println!("{id} changed: {set} (now {})", order.total),
+//!         Change::Update { id, set, .. } => println!("{id} changed: {set}"),
 //!         Change::Delete { id } => println!("{id} deleted"),
 //!         _ => {}
 //!     }
@@ -22,9 +23,53 @@
 //! ```
 //!
 //! Change streams need a replica set or a sharded cluster.
+//!
+//! ## Documents that do not decode
+//!
+//! Another program may write a document the model does not read (a string where the model has a number, say). An
+//! insert or replacement of one comes out of the stream as [`Error::UndecodableChange`], which carries the event's
+//! token, the document's `_id`, the operation and the raw document beside the decode error. The stream goes on
+//! after it, so a consumer can record the event and read on; a consumer that stops on it can resume after its
+//! token, past it. An update whose document after the update does not decode is not an error: its `_id` and changed
+//! paths are read as usual, and its `value` is `Some(Err(Undecodable))`.
+//!
+//! Record and skip, keeping the last token handled so that a restart resumes after it (past a bad event too):
+//!
+//! ```no_run
+//! # use odm::{Collection, Error, Model, watch::Change, bson::oid::ObjectId};
+//! # use futures_util::StreamExt;
+//! # #[derive(Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(collection = "shop_order")]
+//! # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "t")] total: i64 }
+//! # fn handle(change: Change<Order>) {}
+//! # fn save_token(token: &odm::mongodb::change_stream::event::ResumeToken) {}
+//! # async fn demo(orders: Collection<Order>) -> odm::error::Result<()> {
+//! let mut changes = orders.watch().full_document().stream().await?;
+//! while let Some(item) = changes.next().await {
+//!     let token = match item {
+//!         Ok(event) => {
+//!             if let Change::Update { id, value: Some(Err(bad)), .. } = &event.change {
+//!                 eprintln!("order {id} was updated and no longer decodes: {bad}");
+//!             }
+//!             handle(event.change);
+//!             event.token
+//!         }
+//!         Err(Error::UndecodableChange(bad)) => {
+//!             // Record it (the raw document is in `bad.raw`) and go on with the next event.
+//!             eprintln!("skipped the {} of order {}: {}", bad.operation, bad.id, bad.error);
+//!             bad.token
+//!         }
+//!         Err(e) => return Err(e),
+//!     };
+//!     save_token(&token); // after a restart: `orders.watch().resume_after(token)`
+//! }
+//! # Ok(()) }
+//! ```
+
+pub use crate::error::UndecodableChange;
 
 use crate::collection::{decode, Collection};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Shown};
 use crate::filter::Filter;
 use crate::model::Model;
 use bson::{Bson, Document, RawDocumentBuf};
@@ -33,6 +78,8 @@ use futures_util::{Stream, StreamExt};
 use mongodb::action::Action;
 use mongodb::change_stream::event::{ChangeStreamEvent, OperationType, ResumeToken};
 use mongodb::options::FullDocumentType;
+use std::fmt;
+use std::sync::Arc;
 
 /// What happened to one document.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,8 +101,9 @@ pub enum Change<M> {
         /// The stored paths removed.
         unset: Vec<String>,
         /// The whole document after the update, when the stream asked for it ([`Watch::full_document`]) and it
-        /// still exists.
-        value: Option<M>,
+        /// still exists (`None` otherwise); `Some(Err(_))` when it does not decode as the model, which leaves the
+        /// `_id` and the changed paths above as readable as ever.
+        value: Option<Result<M, Undecodable>>,
     },
     /// A document was replaced whole.
     Replace {
@@ -83,6 +131,44 @@ pub struct ChangeEvent<M> {
     pub change: Change<M>,
     /// Where to resume after this event ([`Watch::resume_after`]).
     pub token: ResumeToken,
+}
+
+/// A document a change event carried that does not decode as the model: the document as stored, and why.
+#[derive(Clone)]
+pub struct Undecodable {
+    /// The document as the event carried it.
+    pub raw: RawDocumentBuf,
+    /// Why it does not decode: an [`Error::Decode`], or an [`Error::Version`] for a version this binary does not
+    /// read (shared, so that events stay cheap to clone).
+    pub error: Arc<Error>,
+}
+
+/// Two are equal when their documents are: the same bytes fail to decode as the same model the same way.
+impl PartialEq for Undecodable {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw == other.raw
+    }
+}
+
+/// The raw document shown as a document, not as its bytes.
+impl fmt::Debug for Undecodable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Undecodable").field("raw", &Shown(&self.raw)).field("error", &self.error).finish()
+    }
+}
+
+/// Reads as its decode error, which names the model, the `_id` and the field.
+impl fmt::Display for Undecodable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+/// Transparent: its text is the decode error's, so its source is that error's source.
+impl std::error::Error for Undecodable {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(self.error.as_ref())
+    }
 }
 
 /// A change stream to open on a model's collection; `.stream().await` opens it.
@@ -186,22 +272,29 @@ fn on_full_document(filter: Document) -> Document {
 
 fn typed<M: Model>(event: ChangeStreamEvent<RawDocumentBuf>) -> Result<ChangeEvent<M>> {
     let id = event.document_key.as_ref().and_then(|k| k.get("_id").cloned()).unwrap_or(Bson::Null);
-    let value = |raw: Option<RawDocumentBuf>| raw.as_ref().map(decode::<M>).transpose();
-    let missing = |what: &str| Error::Config(format!("a change stream `{what}` event came without its document"));
+    let token = event.id;
+    // An inserted or replaced document that does not decode is the event's error, with what it takes to skip it.
+    let whole = |raw: Option<RawDocumentBuf>, operation: &str| match raw {
+        None => Err(Error::Config(format!("a change stream `{operation}` event came without its document"))),
+        Some(raw) => decode::<M>(&raw).map_err(|error| {
+            let (token, id, operation) = (token.clone(), id.clone(), operation.to_owned());
+            Error::UndecodableChange(Box::new(UndecodableChange { token, id, operation, raw, error: Box::new(error) }))
+        }),
+    };
     let change = match event.operation_type {
-        OperationType::Insert => {
-            Change::Insert { id, value: value(event.full_document)?.ok_or_else(|| missing("insert"))? }
-        }
-        OperationType::Replace => {
-            Change::Replace { id, value: value(event.full_document)?.ok_or_else(|| missing("replace"))? }
-        }
+        OperationType::Insert => Change::Insert { value: whole(event.full_document, "insert")?, id },
+        OperationType::Replace => Change::Replace { value: whole(event.full_document, "replace")?, id },
         OperationType::Update => {
             let description = event.update_description;
             let (set, unset) = description.map(|d| (d.updated_fields, d.removed_fields)).unwrap_or_default();
-            Change::Update { id, set, unset, value: value(event.full_document)? }
+            let value = event.full_document.map(|raw| match decode::<M>(&raw) {
+                Ok(value) => Ok(value),
+                Err(error) => Err(Undecodable { raw, error: Arc::new(error) }),
+            });
+            Change::Update { id, set, unset, value }
         }
         OperationType::Delete => Change::Delete { id },
         other => Change::Ended { kind: format!("{other:?}").to_lowercase() },
     };
-    Ok(ChangeEvent { change, token: event.id })
+    Ok(ChangeEvent { change, token })
 }

@@ -40,7 +40,7 @@ struct PerCustomer {
     #[serde(rename = "rv")]
     revenue: i64,
     #[serde(rename = "n")]
-    orders: i32,
+    orders: i64,
 }
 
 /// The typed pipeline.

@@ -4,56 +4,26 @@
 //! Run with `cargo bench -p odm-tests --bench codec` (no server needed). Instruction counts, which machine noise
 //! cannot move: build with `--no-run`, then run the binary under `valgrind --tool=callgrind` with
 //! `ODM_BENCH_LOOP` set to `odm_encode`, `serde_encode`, `odm_decode` and `serde_decode` (see `instruction_loop`).
+//! The serde side here is built inside odm's workspace, with the bson features odm's build turns on;
+//! `scripts/decode_cost.py` also counts the same decode built outside it (`baseline-decode`, a plain driver build).
+
+mod sample;
 
 use criterion::{criterion_group, Criterion};
-use odm::bson::{oid::ObjectId, DateTime, RawDocumentBuf};
-use odm::{Embedded, Model};
-use serde::{Deserialize, Serialize};
+use odm::bson::{self, oid::ObjectId, DateTime, RawDocumentBuf};
+use sample::{order, serde_twin, SerdeOrder};
+use serde::Serialize;
 use std::hint::black_box;
 
-/// One line of the sample order, short keys.
-#[derive(Embedded, Serialize, Deserialize, Clone)]
-struct Item {
-    #[serde(rename = "n")]
-    name: String,
-    #[serde(rename = "p")]
-    unit_price: i64,
-    #[serde(rename = "q")]
-    quantity: i32,
-}
-
-#[derive(Model, Serialize, Deserialize, Clone)]
-#[odm(collection = "order_header", closed)]
-struct Order {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "no")]
-    #[odm(not_a_date)]
-    number: String,
-    #[serde(rename = "fr")]
-    freight: i64,
-    #[serde(rename = "tot")]
-    total: i64,
-    #[serde(rename = "st")]
-    status: String,
-    #[serde(rename = "ca")]
-    created_at: DateTime,
-    #[serde(rename = "it")]
-    #[odm(max_items = 30, counter = "item_count")]
-    items: Vec<Item>,
-    #[serde(rename = "ic")]
-    item_count: i32,
-}
-
-/// The same data with serde only and full field names (the baseline, and the long-key storage comparison).
-#[derive(Serialize, Deserialize, Clone)]
+/// The sample order with full field names, serde only (the long-key storage comparison).
+#[derive(Serialize, Clone)]
 struct PlainItem {
     name: String,
     unit_price: i64,
     quantity: i32,
 }
 
-#[derive(Serialize, Deserialize, Clone)]
+#[derive(Serialize, Clone)]
 struct PlainOrder {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -64,69 +34,6 @@ struct PlainOrder {
     created_at: DateTime,
     order_items: Vec<PlainItem>,
     item_count: i32,
-}
-
-/// The same struct as `Order`, serde only (same short keys): the fair encode/decode baseline.
-#[derive(Serialize, Deserialize, Clone)]
-struct SerdeOrder {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "no")]
-    number: String,
-    #[serde(rename = "fr")]
-    freight: i64,
-    #[serde(rename = "tot")]
-    total: i64,
-    #[serde(rename = "st")]
-    status: String,
-    #[serde(rename = "ca")]
-    created_at: DateTime,
-    #[serde(rename = "it")]
-    items: Vec<SerdeItem>,
-    #[serde(rename = "ic")]
-    item_count: i32,
-}
-
-#[derive(Serialize, Deserialize, Clone)]
-struct SerdeItem {
-    #[serde(rename = "n")]
-    name: String,
-    #[serde(rename = "p")]
-    unit_price: i64,
-    #[serde(rename = "q")]
-    quantity: i32,
-}
-
-fn order() -> Order {
-    let items: Vec<Item> =
-        (0..3).map(|i| Item { name: format!("口香糖 {i}"), unit_price: 800 + i, quantity: 2 }).collect();
-    Order {
-        id: ObjectId::new(),
-        number: "201809270012598323334".into(),
-        freight: 0,
-        total: 4100,
-        status: "paid".into(),
-        created_at: DateTime::now(),
-        item_count: items.len() as i32,
-        items,
-    }
-}
-
-fn serde_twin(o: &Order) -> SerdeOrder {
-    SerdeOrder {
-        id: o.id,
-        number: o.number.clone(),
-        freight: o.freight,
-        total: o.total,
-        status: o.status.clone(),
-        created_at: o.created_at,
-        items: o
-            .items
-            .iter()
-            .map(|i| SerdeItem { name: i.name.clone(), unit_price: i.unit_price, quantity: i.quantity })
-            .collect(),
-        item_count: o.item_count,
-    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -147,7 +54,7 @@ fn bench(c: &mut Criterion) {
         item_count: o.item_count,
     };
     let short = odm::encode(&o).expect("encode").into_bytes().len();
-    let long = odm::bson::serialize_to_raw_document_buf(&plain).expect("encode").into_bytes().len();
+    let long = bson::serialize_to_raw_document_buf(&plain).expect("encode").into_bytes().len();
     println!(
         "stored size of the sample order: short keys {short} bytes, full names {long} bytes ({:.0}% smaller)",
         100.0 * (1.0 - short as f64 / long as f64)
@@ -156,15 +63,17 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("encode");
     g.bench_function("odm_encode_derived", |b| b.iter(|| odm::encode(black_box(&o)).expect("encode")));
     g.bench_function("serde_bson_baseline", |b| {
-        b.iter(|| odm::bson::serialize_to_raw_document_buf(black_box(&twin)).expect("encode"))
+        b.iter(|| bson::serialize_to_raw_document_buf(black_box(&twin)).expect("encode"))
     });
     g.finish();
 
     let raw: RawDocumentBuf = odm::encode(&o).expect("encode");
     let mut g = c.benchmark_group("decode");
-    g.bench_function("odm_decode_derived", |b| b.iter(|| odm::decode::<Order>(black_box(&raw)).expect("decode")));
+    g.bench_function("odm_decode_derived", |b| {
+        b.iter(|| odm::decode::<sample::Order>(black_box(&raw)).expect("decode"))
+    });
     g.bench_function("serde_bson_baseline", |b| {
-        b.iter(|| odm::bson::deserialize_from_slice::<SerdeOrder>(black_box(raw.as_bytes())).expect("decode"))
+        b.iter(|| bson::deserialize_from_slice::<SerdeOrder>(black_box(raw.as_bytes())).expect("decode"))
     });
     g.finish();
 }
@@ -179,13 +88,11 @@ fn instruction_loop(side: &str) {
     for _ in 0..n {
         match side {
             "odm_encode" => drop(black_box(odm::encode(black_box(&o)).expect("encode"))),
-            "serde_encode" => {
-                drop(black_box(odm::bson::serialize_to_raw_document_buf(black_box(&twin)).expect("encode")))
+            "serde_encode" => drop(black_box(bson::serialize_to_raw_document_buf(black_box(&twin)).expect("encode"))),
+            "odm_decode" => drop(black_box(odm::decode::<sample::Order>(black_box(&raw)).expect("decode"))),
+            "serde_decode" => {
+                drop(black_box(bson::deserialize_from_slice::<SerdeOrder>(black_box(raw.as_bytes())).expect("decode")))
             }
-            "odm_decode" => drop(black_box(odm::decode::<Order>(black_box(&raw)).expect("decode"))),
-            "serde_decode" => drop(black_box(
-                odm::bson::deserialize_from_slice::<SerdeOrder>(black_box(raw.as_bytes())).expect("decode"),
-            )),
             other => {
                 panic!("ODM_BENCH_LOOP is `odm_encode`, `serde_encode`, `odm_decode` or `serde_decode`, not `{other}`")
             }

@@ -23,6 +23,9 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> TokenStream {
     if let Some(field) = resolved.revision {
         revision_assert(field, &mut out);
     }
+    if let (Data::Enum(variants), true) = (&cont.data, cont.is_polymorphic()) {
+        shared_index_asserts(cont, variants, resolved, &mut out);
+    }
     match &cont.data {
         Data::Struct(fields) => {
             fields_asserts(fields, &mut out);
@@ -185,4 +188,65 @@ fn wrapped_struct_assert(cont: &Container, v: &Variant, field: &Field, out: &mut
             _ => ::core::panic!("{}", #msg),
         };
     });
+}
+
+/// An index of a polymorphic model without `variant` names fields every variant stores alike (rule `poly-attr`):
+/// the rules compare the struct variants' fields, and this asserts it of the structs newtype variants wrap, whose
+/// fields only their field tables show (the test shared paths make too, see `odm::path::shared`).
+fn shared_index_asserts(cont: &Container, variants: &[Variant], resolved: &Resolved, out: &mut TokenStream) {
+    let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
+    let wrapped: Vec<(&Variant, &Field)> = stored
+        .iter()
+        .filter_map(|v| match &v.style {
+            Style::Newtype(field) => Some((*v, &**field)),
+            _ => None,
+        })
+        .collect();
+    if wrapped.is_empty() {
+        return;
+    }
+    // Where a field sits in the model's table: its variant and its place among the variant's stored fields.
+    let place = |field: &Field| {
+        stored.iter().enumerate().find_map(|(vi, v)| match &v.style {
+            Style::Struct(fields) => {
+                fields.iter().filter(|f| f.is_stored()).position(|f| std::ptr::eq(f, field)).map(|i| (vi, i, *v))
+            }
+            _ => None,
+        })
+    };
+    let ident = cont.ident;
+    for index in resolved.indexes.iter().filter(|i| i.variant.is_none() && i.attr.variant.is_none()) {
+        let Some(lit) = index.attr.keys.as_ref() else { continue };
+        let keys =
+            index.keys.iter().flatten().flatten().chain(index.partial.iter().flatten().flatten().map(|c| &c.key));
+        let mut seen: Vec<&str> = Vec::new();
+        for field in keys.filter_map(|k| k.field) {
+            let Some((vi, i, owner)) = place(field) else { continue };
+            if seen.contains(&field.rust_name.as_str()) {
+                continue;
+            }
+            seen.push(&field.rust_name);
+            for (v, w) in &wrapped {
+                let wty = w.ty;
+                let msg = rules::POLY_ATTR.message(format_args!(
+                    "`{}` (wrapped by variant `{ident}::{}`) does not store `{}` as the other variants do, under the \
+                     key `{}` with the same type, and an index of a polymorphic model names fields every variant \
+                     stores alike; declare it alike there, or index one variant's documents with `variant = \"{}\"` \
+                     (by a partial filter on the discriminator)",
+                    ty::display(wty),
+                    v.ident,
+                    field.rust_name,
+                    field.key,
+                    crate::internals::resolve::variant_name(owner),
+                ));
+                out.extend(quote_spanned! {lit.span()=>
+                    const _: () = if !__odm_stores_alike(
+                        <#wty as __OdmSchema>::OBJECT, <#ident as __OdmSchema>::OBJECT, #vi, #i
+                    ) {
+                        ::core::panic!("{}", #msg)
+                    };
+                });
+            }
+        }
+    }
 }

@@ -89,6 +89,20 @@ impl Field<'_> {
     }
 }
 
+/// Two fields of different variants of a polymorphic model stored alike: same name, same key, same type (as
+/// written), both through a converter or neither. Its shared paths and its indexes without `variant` name such
+/// fields only.
+pub fn stored_alike(a: &Field, b: &Field) -> bool {
+    let ty = |f: &Field| {
+        let t = f.ty;
+        quote::quote!(#t).to_string()
+    };
+    a.rust_name == b.rust_name
+        && a.key == b.key
+        && a.attrs.converter.is_some() == b.attrs.converter.is_some()
+        && ty(a) == ty(b)
+}
+
 /// The field that `field`'s `counter = "…"` names, when there is one among `fields`: the one place a counter is
 /// resolved, for the rules and every generator.
 pub fn counter_target<'f, 'a>(field: &Field, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {

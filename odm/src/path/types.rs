@@ -466,7 +466,9 @@ impl<F: Fields> fmt::Debug for Object<F> {
 /// The paths into one variant of a polymorphic model (`Event::fields().purchase()`): dereferences to the variant's
 /// fields (`.amount()`), each of which carries the discriminator. A filter on such a path adds `{tag: value}` itself,
 /// so it never matches documents of another variant; an update on it applies only to documents of that variant.
-/// [`Variant::only`] is the filter on the discriminator alone.
+/// [`Variant::only`] is the filter on the discriminator alone. A field every variant stores alike (same key and
+/// type, declared by a struct variant or by the struct a newtype variant wraps) also has a path on the model itself
+/// (`Event::fields().user()`), which carries no discriminator and so matches every variant's documents.
 pub struct Variant<N>(N);
 
 impl<N> Variant<N> {

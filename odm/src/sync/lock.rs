@@ -78,6 +78,7 @@ impl Lease {
         drop(self.renewal);
         let mine = doc! { "_id": &self.collection, "o": self.holder };
         if let Err(e) = self.locks.delete_one(mine).await {
+            let e = crate::server_reply::Readable(&e);
             tracing::warn!(target: "odm::sync", collection = %self.collection, "sync lease not released (it expires on its own): {e}");
         }
     }

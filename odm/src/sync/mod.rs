@@ -56,6 +56,17 @@
 //! newer one synced sees the collection ahead instead of undoing it. Declare the version from a model's first
 //! release (`version = 1`): a binary without one cannot tell that a collection is ahead.
 //!
+//! Documents not at the current version that the validator of every version the model reads refuses (a version key
+//! stored as a double or a long, a shape of no listed version) keep older documents from ever running out, so the
+//! validator could never tighten: while older documents remain, sync looks for them and reports them as
+//! [`Action::UnreadableDocuments`] (how many, the first `_id`s), drift in every mode.
+//!
+//! An exported plan ([`Plan::to_mongosh`]) cannot take the lease nor plan again, so it checks what the plan
+//! assumed ([`Plan::preconditions`]) right before each step on a versioned collection: that no newer release synced
+//! it since, and, before a validator that tightens to the current version alone, that no document of another
+//! version was written since (a replica of the older release still running, say). When one no longer holds, the
+//! script prints `FAILED: …` and exits with code 1 before the step.
+//!
 //! One collection has one model, except for versions of one model: a model listed in another's `older(…)` may be
 //! given to the same sync (the newer one stands for both); two unrelated models on one collection are refused with
 //! [`Error::SharedCollection`].
@@ -65,6 +76,7 @@ mod execute;
 mod lock;
 mod mode;
 pub mod plan;
+mod precondition;
 mod read;
 mod report;
 mod spec;
@@ -202,6 +214,7 @@ impl<'c> SchemaSync<'c> {
     async fn execute(&self, plan: Plan) -> Result<SyncReport> {
         let mut actions = Vec::with_capacity(plan.actions.len());
         let mut outcomes = Vec::with_capacity(plan.actions.len());
+        let mut preconditions = plan.preconditions;
         let mut planned = plan.actions.into_iter().peekable();
         for (db_name, models) in self.by_database()? {
             let db = self.client.database(db_name);
@@ -216,8 +229,11 @@ impl<'c> SchemaSync<'c> {
                     let lease = lock::acquire(&db, m.collection).await?;
                     let synced = self.sync_collection(&db, db_name, m).await;
                     lease.release().await;
-                    let (a, o) = synced?;
-                    actions.extend(a);
+                    let (planned, o) = synced?;
+                    // What this collection's plan assumed is now what its second plan, made under the lease, did.
+                    preconditions.retain(|p| p.ns.db != db_name || p.ns.collection != m.collection);
+                    preconditions.extend(planned.precondition);
+                    actions.extend(planned.actions);
                     outcomes.extend(o);
                 } else {
                     for action in these {
@@ -227,7 +243,7 @@ impl<'c> SchemaSync<'c> {
                 }
             }
         }
-        Ok(SyncReport { plan: Plan { actions }, outcomes })
+        Ok(SyncReport { plan: Plan { actions, preconditions }, outcomes })
     }
 
     /// Plans one collection from what is live now, and carries the plan out.
@@ -236,19 +252,19 @@ impl<'c> SchemaSync<'c> {
         db: &mongodb::Database,
         db_name: &str,
         m: &ModelSpec,
-    ) -> Result<(Vec<Action>, Vec<Outcome>)> {
+    ) -> Result<(Planned, Vec<Outcome>)> {
         let live = list_collections(db, &[m.collection]).await?.remove(m.collection);
         let indexes = match live {
             Some(_) => read::list_indexes(db, m.collection).await?,
             None => Vec::new(),
         };
         let sharding = self.sharding(&[m]).await?;
-        let actions = plan_collection(db, db_name, m, live, indexes, self.stale, &sharding).await?;
-        let mut outcomes = Vec::with_capacity(actions.len());
-        for action in &actions {
+        let planned = plan_collection(db, db_name, m, live, indexes, self.stale, &sharding).await?;
+        let mut outcomes = Vec::with_capacity(planned.actions.len());
+        for action in &planned.actions {
             outcomes.push(execute::execute(self.client, self.mode, self.rollout, action).await?);
         }
-        Ok((actions, outcomes))
+        Ok((planned, outcomes))
     }
 
     fn timed_out(&self, what: &str) -> Error {
@@ -311,6 +327,7 @@ impl<'c> SchemaSync<'c> {
         let all: Vec<&ModelSpec> = by_db.iter().flat_map(|(_, ms)| ms.iter().copied()).collect();
         let sharding = self.sharding(&all).await?;
         let mut actions = Vec::new();
+        let mut preconditions = Vec::new();
         for (db_name, models) in by_db {
             let db = self.client.database(db_name);
             // One listCollections per database, for the models' collections only.
@@ -322,16 +339,25 @@ impl<'c> SchemaSync<'c> {
             for m in models {
                 let listed = live_indexes.remove(m.collection).unwrap_or_default();
                 let live = live.remove(m.collection);
-                actions.extend(plan_collection(&db, db_name, m, live, listed, self.stale, &sharding).await?);
+                let planned = plan_collection(&db, db_name, m, live, listed, self.stale, &sharding).await?;
+                actions.extend(planned.actions);
+                preconditions.extend(planned.precondition);
             }
         }
-        Ok(Plan { actions })
+        Ok(Plan { actions, preconditions })
     }
+}
+
+/// The plan of one collection: its actions, and what they assume of a versioned collection.
+struct Planned {
+    actions: Vec<Action>,
+    precondition: Option<plan::Precondition>,
 }
 
 /// The actions for one model's collection, from its `listCollections` entry (`None`: it does not exist) and its
 /// indexes. A versioned model that reads older versions asks whether any such document remains (one indexed
-/// `find_one`), which decides the validator it wants.
+/// `find_one`), which decides the validator it wants; when some remain, it also looks for those the model cannot
+/// read (they would keep the validator from ever tightening: [`Action::UnreadableDocuments`]).
 async fn plan_collection(
     db: &mongodb::Database,
     db_name: &str,
@@ -340,8 +366,34 @@ async fn plan_collection(
     indexes: Vec<IndexSpec>,
     stale: StaleHandling,
     sharding: &Sharding,
-) -> Result<Vec<Action>> {
+) -> Result<Planned> {
     let ns = Namespace { db: db_name.to_owned(), collection: m.collection.to_owned() };
+    let (actions, older_remain) = plan_actions(db, &ns, m, live, indexes, stale, sharding).await?;
+    // A script carrying these actions out later checks what they assume: that no newer release synced the
+    // collection, and, when the validator tightens, that no older document was written since.
+    let precondition = match m.version {
+        Some(spec) if actions.iter().any(|a| a.is_drift() && !a.commands().is_empty()) => Some(plan::Precondition {
+            ns,
+            key: spec.key.to_owned(),
+            version: spec.current,
+            tightens: m.rollout_validator.is_some() && !older_remain,
+        }),
+        _ => None,
+    };
+    Ok(Planned { actions, precondition })
+}
+
+/// [`plan_collection`]'s actions, and whether documents of older versions remain.
+async fn plan_actions(
+    db: &mongodb::Database,
+    ns: &Namespace,
+    m: &ModelSpec,
+    live: Option<Document>,
+    indexes: Vec<IndexSpec>,
+    stale: StaleHandling,
+    sharding: &Sharding,
+) -> Result<(Vec<Action>, bool)> {
+    let ns = ns.clone();
     let mut actions = Vec::new();
     let Some(mut info) = live else {
         actions.push(Action::CreateCollection { ns: ns.clone(), command: m.create_command() });
@@ -349,7 +401,7 @@ async fn plan_collection(
             actions.push(Action::CreateIndex { ns: ns.clone(), spec: spec.clone() });
         }
         actions.extend(diff_sharding(m, &ns, sharding, true));
-        return Ok(actions);
+        return Ok((actions, false));
     };
     let options = match info.remove("options") {
         Some(Bson::Document(options)) => options,
@@ -360,8 +412,15 @@ async fn plan_collection(
         _ => false,
     };
     if diff_collection(m, &ns, &options, older_remain, &mut actions) {
+        if let (true, Some(spec), Some(rollout)) = (older_remain, m.version, &m.rollout_validator) {
+            let (count, sample) = read::unreadable_older_documents(db, m.collection, spec, rollout).await?;
+            if count > 0 {
+                let key = spec.key.to_owned();
+                actions.push(Action::UnreadableDocuments { ns: ns.clone(), count, sample, version: spec.current, key });
+            }
+        }
         diff_indexes(&ns, &m.indexes, &indexes, stale, &mut actions);
         actions.extend(diff_sharding(m, &ns, sharding, false));
     }
-    Ok(actions)
+    Ok((actions, older_remain))
 }

@@ -1,6 +1,7 @@
 //! The sync plan: what differs between the models and the database, as a readable report, a mongosh script and
 //! JSON, so a DBA can review it before launch.
 
+use super::precondition::{check_call, CHECK_FUNCTION};
 use crate::index::{InPlaceChange, IndexSpec};
 use bson::{doc, Bson, Document};
 use std::fmt;
@@ -130,6 +131,23 @@ pub enum Action {
         /// The declared key document.
         key: Document,
     },
+    /// Documents not at the model's current version that the validator of every version the model reads refuses:
+    /// their version key is not an `int` naming a version the model reads (a double such as `1.0`, which typed reads
+    /// refuse, a long, a string), or their fields are of no listed shape. While they remain, the validator can never
+    /// tighten to the current version: [`Collection::migrate`](crate::Collection::migrate) stores those a typed read
+    /// takes at the current version and reports the others, which a person fixes or deletes. Nothing is run.
+    UnreadableDocuments {
+        /// Where.
+        ns: Namespace,
+        /// How many there are.
+        count: u64,
+        /// The `_id`s of the first few.
+        sample: Vec<Bson>,
+        /// The model's current version.
+        version: u32,
+        /// The stored key of the version.
+        key: String,
+    },
     /// Capped settings differ; a collection cannot become (un)capped in place.
     CappedMismatch {
         /// Where.
@@ -168,6 +186,7 @@ impl Action {
             | Action::ShardCollection { ns, .. }
             | Action::ShardKeyMismatch { ns, .. }
             | Action::NotACluster { ns, .. }
+            | Action::UnreadableDocuments { ns, .. }
             | Action::CappedMismatch { ns, .. } => ns,
         }
     }
@@ -186,6 +205,7 @@ impl Action {
             Action::ShardCollection { .. } => "shardCollection",
             Action::ShardKeyMismatch { .. } => "shardKeyMismatch",
             Action::NotACluster { .. } => "notACluster",
+            Action::UnreadableDocuments { .. } => "unreadableDocuments",
             Action::CappedMismatch { .. } => "cappedMismatch",
         }
     }
@@ -232,6 +252,7 @@ impl Action {
             | Action::CappedMismatch { .. }
             | Action::CollectionAhead { .. }
             | Action::ShardKeyMismatch { .. }
+            | Action::UnreadableDocuments { .. }
             | Action::NotACluster { .. } => Vec::new(),
         }
     }
@@ -306,6 +327,19 @@ impl fmt::Display for Action {
                 "{ns}: shard key {key} not applied: the server is not a sharded cluster (on one, sync runs \
                  sh.shardCollection(\"{ns}\", {key}))"
             ),
+            Action::UnreadableDocuments { count, sample, version, key, .. } => {
+                let ids: Vec<String> = sample.iter().map(Bson::to_string).collect();
+                write!(
+                    f,
+                    "{ns}: {count} document(s) not at version {version} fail the validator of every version the \
+                     model reads (e.g. _id {}): their `{key}` is not an int naming a version the model reads (a \
+                     double such as 1.0, which typed reads refuse, or a long), or their fields are of no version's \
+                     shape; while they remain the validator cannot tighten to version {version}. A migration stores \
+                     those a typed read takes at version {version} and reports the others: fix those (a version is \
+                     stored as an int: NumberInt(1) in mongosh) or delete them",
+                    ids.join(", ")
+                )
+            }
             Action::CappedMismatch { live, desired, .. } => write!(
                 f,
                 "{ns}: capped settings differ (live {live:?}, declared {desired:?}); a collection cannot change this in \
@@ -315,11 +349,54 @@ impl fmt::Display for Action {
     }
 }
 
+/// What a plan assumed about a versioned collection, checked by the exported script before each of its steps
+/// ([`Plan::to_mongosh`]): the plan was made from what was live then, and a script may run much later. odm's own
+/// sync plans such a collection again under its lease instead (see [`crate::sync`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Precondition {
+    /// The collection.
+    pub ns: Namespace,
+    /// The stored key of the model's version.
+    pub key: String,
+    /// The model's version the plan was made for: a collection whose validator is of a later version is ahead (a
+    /// newer release synced it meanwhile), and nothing of it may be changed.
+    pub version: u32,
+    /// The plan tightens the validator to this version alone (no older document was left when it was made): the
+    /// validator step also requires that no document of another version remains, since the tightened validator
+    /// would refuse every later write of such a document.
+    pub tightens: bool,
+}
+
+impl Precondition {
+    /// Whether the step(s) of `action` must also find no document of another version (the tightening validator).
+    pub fn needs_no_older(&self, action: &Action) -> bool {
+        self.tightens && matches!(action, Action::UpdateValidator { .. })
+    }
+
+    /// The script's check before the steps of `action` (`description` is the action's text as a JSON string).
+    fn script_call(&self, action: &Action, description: &str) -> String {
+        let no_older = self.needs_no_older(action);
+        check_call(&self.ns.db, &self.ns.collection, description, self.version, &self.key, no_older)
+    }
+
+    /// The precondition of `action`'s steps as JSON (for [`Plan::to_json`]).
+    fn to_json(&self, action: &Action) -> serde_json::Value {
+        serde_json::json!({
+            "versionKey": self.key,
+            "notAheadOfVersion": self.version,
+            "noDocumentOfAnotherVersion": self.needs_no_older(action),
+        })
+    }
+}
+
 /// Everything sync found, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Plan {
     /// The actions, grouped by namespace in model order.
     pub actions: Vec<Action>,
+    /// What the plan assumed about each versioned collection it changes, checked by the exported script before
+    /// each step on it ([`Plan::to_mongosh`]); odm's own sync plans such a collection again under its lease instead.
+    pub preconditions: Vec<Precondition>,
 }
 
 impl Plan {
@@ -335,6 +412,11 @@ impl Plan {
     /// default relaxed mode would turn `long` bounds into `int` and `10.0` into `int`, and round integers beyond
     /// 2^53). Each step prints its outcome; the first failure prints the server's answer and ends the script with
     /// exit code 1. Actions that need a person's decision are printed, not run.
+    ///
+    /// A step on a versioned collection first checks what the plan assumed ([`Plan::preconditions`]): that no newer
+    /// release synced the collection since (its validator names no later version), and, for a validator that
+    /// tightens to the current version alone, that no document of another version was written since. When one no
+    /// longer holds, the script prints `FAILED: …` with the reason and exits with code 1 before the step runs.
     pub fn to_mongosh(&self) -> String {
         let steps: usize = self.actions.iter().map(|a| a.commands().len()).sum();
         let mut out = format!(
@@ -356,6 +438,9 @@ impl Plan {
              }};\n",
             self.actions.len()
         );
+        if !self.preconditions.is_empty() {
+            out.push_str(CHECK_FUNCTION);
+        }
         for action in &self.actions {
             let description = serde_json::Value::String(action.to_string());
             out.push_str(&format!("\n// {action}\n"));
@@ -365,6 +450,9 @@ impl Plan {
                 out.push_str(&format!("print(`{what}: ${{{description}}}`);\n"));
             }
             let db = serde_json::Value::String(action.command_database().to_owned());
+            if let (Some(precondition), false) = (self.precondition(action), commands.is_empty()) {
+                out.push_str(&precondition.script_call(action, &description.to_string()));
+            }
             for command in commands {
                 let json = Bson::Document(command).into_canonical_extjson();
                 out.push_str(&format!("odmStep({db}, {description}, {json});\n"));
@@ -372,6 +460,11 @@ impl Plan {
         }
         out.push_str("\nprint(\"odm sync plan: done\");\n");
         out
+    }
+
+    /// What the plan assumed about the collection of `action`, when it is a versioned collection it changes.
+    pub fn precondition(&self, action: &Action) -> Option<&Precondition> {
+        self.preconditions.iter().find(|p| &p.ns == action.namespace())
     }
 
     /// The plan as JSON: one object per action with its kind, namespace, description and commands (canonical
@@ -390,6 +483,7 @@ impl Plan {
                         "drift": a.is_drift(),
                         "description": a.to_string(),
                         "commands": a.commands().into_iter().map(|c| Bson::Document(c).into_canonical_extjson()).collect::<Vec<_>>(),
+                        "precondition": self.precondition(a).map(|p| p.to_json(a)),
                     })
                 })
                 .collect(),

@@ -56,9 +56,38 @@ pub(super) async fn list_indexes(db: &Database, collection: &str) -> Result<Vec<
 /// True when `collection` holds a document of a version other than the model's current one (without the version
 /// key, or with another value): a versioned model's validator must then still accept older shapes.
 pub(super) async fn has_older_documents(db: &Database, collection: &str, spec: VersionSpec) -> Result<bool> {
-    let older = doc! { spec.key: { "$ne": i64::from(spec.current) } };
     let coll = db.collection::<Document>(collection);
-    Ok(coll.find_one(older).projection(doc! { "_id": 1 }).await?.is_some())
+    Ok(coll.find_one(older_filter(spec)).projection(doc! { "_id": 1 }).await?.is_some())
+}
+
+/// How many documents to name in a report of documents the model cannot read.
+const SAMPLE_IDS: i64 = 5;
+
+/// The documents of `collection` not at the model's current version that the rollout validator (every version the
+/// model reads, each in its own shape) refuses: a version key stored as another type (`1.0`, `NumberLong(1)`) or
+/// an unknown version, or a shape of no listed version. A typed read fails on each of them and
+/// [`Collection::migrate`](crate::Collection::migrate) cannot bring them forward, so while they remain the validator
+/// can never tighten to the current version. How many, and the first few `_id`s.
+pub(super) async fn unreadable_older_documents(
+    db: &Database,
+    collection: &str,
+    spec: VersionSpec,
+    rollout: &Document,
+) -> Result<(u64, Vec<bson::Bson>)> {
+    let filter = doc! { "$and": [older_filter(spec), { "$nor": [rollout.clone()] }] };
+    let coll = db.collection::<Document>(collection);
+    let sample: Vec<Document> =
+        coll.find(filter.clone()).projection(doc! { "_id": 1 }).limit(SAMPLE_IDS).await?.try_collect().await?;
+    if sample.is_empty() {
+        return Ok((0, Vec::new()));
+    }
+    let count = coll.count_documents(filter).await?;
+    Ok((count, sample.into_iter().filter_map(|mut d| d.remove("_id")).collect()))
+}
+
+/// The documents not at the current version (without the version key, or with another value).
+pub(crate) fn older_filter(spec: VersionSpec) -> Document {
+    doc! { spec.key: { "$ne": i64::from(spec.current) } }
 }
 
 /// True when the client talks to a sharded cluster's router (`mongos` answers `hello` with `msg: "isdbgrid"`).

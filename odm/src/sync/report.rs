@@ -66,8 +66,15 @@ impl SyncReport {
         if self.is_in_sync() {
             return Ok(());
         }
-        let actions = self.remaining().map(|(a, _)| a.clone()).collect();
-        Err(Error::Drift(Box::new(Plan { actions })))
+        let actions: Vec<Action> = self.remaining().map(|(a, _)| a.clone()).collect();
+        let preconditions = self
+            .plan
+            .preconditions
+            .iter()
+            .filter(|p| actions.iter().any(|a| a.namespace() == &p.ns))
+            .cloned()
+            .collect();
+        Err(Error::Drift(Box::new(Plan { actions, preconditions })))
     }
 }
 

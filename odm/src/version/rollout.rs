@@ -54,13 +54,21 @@ pub fn accepting_older<M: Model>() -> Option<Document> {
 
 /// An older shape's schema, tied to its version: the version key holds exactly that version, and is required
 /// except for the oldest shape (a document without it is read as the oldest).
+///
+/// The key is typed as well as valued: `enum` compares numbers by value, so `{enum: [1]}` alone would also accept
+/// `1.0`, `NumberLong(1)` or `NumberDecimal("1")`, which reads do not take as a version. Each branch stores the key
+/// as the current version does (`int`), or as the older shape itself declares it when that is another integer type
+/// reads take (`long`): every version value the validator accepts is one a typed read dispatches on.
 fn tagged(spec: VersionSpec, shape: &OlderShape) -> Document {
     let mut schema = (shape.schema)();
     let key = spec.key;
     let mut properties = schema.get_document("properties").cloned().unwrap_or_default();
-    if !properties.contains_key(key) {
-        properties.insert(key, doc! { "enum": [shape.version as i32] });
-    }
+    let declared = properties.get_document(key).ok().and_then(|p| p.get_str("bsonType").ok());
+    let key_schema = match declared {
+        Some("long") => doc! { "bsonType": "long", "enum": [i64::from(shape.version)] },
+        _ => doc! { "bsonType": "int", "enum": [shape.version as i32] },
+    };
+    properties.insert(key, key_schema);
     schema.insert("properties", properties);
     if shape.version != spec.oldest {
         let mut required = schema.get_array("required").cloned().unwrap_or_default();

@@ -1,7 +1,7 @@
 //! The `index-*` and `capped-*` rules: indexes and capped/TTL settings declared on a model, resolved to stored key
 //! paths (names `idx_<keys>`, index types and the parallel-arrays limit, ways to remove old data).
 
-use crate::internals::ast::{Container, Data, Derive, Style, Variant};
+use crate::internals::ast::{stored_alike, Container, Data, Derive, Style, Variant};
 use crate::internals::attr::did_you_mean;
 use crate::internals::attr::index::IndexAttr;
 use crate::internals::ctxt::Ctxt;
@@ -367,9 +367,8 @@ fn check_variant(cx: &Ctxt, cont: &Container, index: &crate::internals::resolve:
     // Without `variant`, the keys were resolved against the first struct variant: each must be in every one.
     let keys = index.keys.iter().flatten().flatten().chain(index.partial.iter().flatten().flatten().map(|c| &c.key));
     for field in keys.filter_map(|k| k.field) {
-        let missing = structs.iter().find(|(_, fields)| {
-            !fields.iter().any(|f| f.rust_name == field.rust_name && f.key == field.key && f.is_stored())
-        });
+        let missing =
+            structs.iter().find(|(_, fields)| !fields.iter().any(|f| f.is_stored() && stored_alike(f, field)));
         if let (Some((v, _)), Some(lit)) = (missing, idx.keys.as_ref()) {
             let owner = structs.iter().find(|(_, fs)| fs.iter().any(|f| std::ptr::eq(f, field))).map(|(v, _)| *v);
             let owner = owner.map_or_else(String::new, |o| format!("`variant = \"{}\"`", variant_name(o)));
@@ -377,9 +376,9 @@ fn check_variant(cx: &Ctxt, cont: &Container, index: &crate::internals::resolve:
                 lit,
                 rules::POLY_ATTR,
                 format!(
-                    "`{}` is not a field of variant `{}`: an index of a polymorphic model names fields every variant \
-                     has, or says which variant it indexes with {owner} (its documents only, by a partial filter on \
-                     the discriminator)",
+                    "`{}` is not a field of variant `{}` (under the same key, with the same type): an index of a \
+                     polymorphic model names fields every variant stores alike, or says which variant it indexes with \
+                     {owner} (its documents only, by a partial filter on the discriminator)",
                     field.rust_name, v.ident,
                 ),
             );

@@ -1,0 +1,79 @@
+//! A driver error in words: the server's code, code name and message, the error's labels and what caused it.
+//!
+//! The driver's own `Display` appends the server's whole reply as raw BSON bytes (`RawDocumentBuf { data:
+//! "f4000000…" }`), which tells a reader nothing the code and message do not; odm's errors show this instead. The
+//! reply itself stays on the driver error ([`mongodb::error::Error::server_response`]) for programs.
+
+use mongodb::error::{ErrorKind, WriteFailure};
+use std::fmt;
+
+/// Shows a driver error without its raw reply (see the module docs).
+pub(crate) struct Readable<'a>(pub(crate) &'a mongodb::error::Error);
+
+impl fmt::Display for Readable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = self.0;
+        match e.kind.as_ref() {
+            ErrorKind::Command(c) => {
+                write!(f, "the server refused the command: {}", Code(c.code, Some(&c.code_name), &c.message))?
+            }
+            ErrorKind::Write(WriteFailure::WriteError(w)) => {
+                write!(f, "the server refused the write: {}", Code(w.code, w.code_name.as_deref(), &w.message))?
+            }
+            ErrorKind::Write(WriteFailure::WriteConcernError(w)) => write!(
+                f,
+                "the server could not confirm the write concern: {}",
+                Code(w.code, Some(&w.code_name), &w.message)
+            )?,
+            ErrorKind::InsertMany(im) => {
+                f.write_str("insert_many failed")?;
+                for w in im.write_errors.iter().flatten() {
+                    write!(f, "; document {}: {}", w.index, Code(w.code, w.code_name.as_deref(), &w.message))?;
+                }
+                if let Some(w) = &im.write_concern_error {
+                    write!(f, "; write concern: {}", Code(w.code, Some(&w.code_name), &w.message))?;
+                }
+            }
+            ErrorKind::BulkWrite(bw) => {
+                f.write_str("bulk write failed")?;
+                let mut writes: Vec<_> = bw.write_errors.iter().collect();
+                writes.sort_by_key(|(index, _)| **index);
+                for (index, w) in writes {
+                    write!(f, "; operation {index}: {}", Code(w.code, w.code_name.as_deref(), &w.message))?;
+                }
+                for w in &bw.write_concern_errors {
+                    write!(f, "; write concern: {}", Code(w.code, Some(&w.code_name), &w.message))?;
+                }
+            }
+            // The other kinds' own text is a message, without the reply.
+            other => write!(f, "{other}")?,
+        }
+        let mut labels: Vec<&str> = e.labels().iter().map(String::as_str).collect();
+        if !labels.is_empty() {
+            labels.sort_unstable();
+            write!(f, " (labels: {})", labels.join(", "))?;
+        }
+        // The driver keeps its cause boxed: the source may be the box or the error in it.
+        let cause = std::error::Error::source(e).and_then(|s| {
+            s.downcast_ref::<mongodb::error::Error>()
+                .or_else(|| s.downcast_ref::<Box<mongodb::error::Error>>().map(|b| b.as_ref()))
+        });
+        if let Some(cause) = cause {
+            write!(f, "; caused by: {}", Readable(cause))?;
+        }
+        Ok(())
+    }
+}
+
+/// `code 2 (BadValue): message`, the code name left out when the server sent none.
+struct Code<'a>(i32, Option<&'a str>, &'a str);
+
+impl fmt::Display for Code<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Code(code, name, message) = self;
+        match name.filter(|n| !n.is_empty()) {
+            Some(name) => write!(f, "code {code} ({name}): {message}"),
+            None => write!(f, "code {code}: {message}"),
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Instructions per decode of the codec bench's sample order: odm's typed read against bson + serde built outside
+odm's workspace (tests/benches/baseline-decode, its own workspace and lock file, so no feature odm's workspace turns
+on reaches it).
+
+Builds the codec bench (`cargo bench --no-run`) and the baseline crate twice (plain, as the MongoDB driver builds
+bson, and with bson's `serde_path_to_error` feature, which any program got while odm's workspace turned it on), then
+counts instructions under valgrind's callgrind for N decodes and for none, so that start-up cancels out:
+
+    odm_decode     odm::decode::<Order> (the codec bench, ODM_BENCH_LOOP=odm_decode)
+    serde_decode   bson::deserialize_from_slice::<SerdeOrder> inside odm's build (ODM_BENCH_LOOP=serde_decode)
+    baseline       the same call and struct, built outside the workspace
+    baseline+paths the same, with bson's path tracking on
+
+Usage: python3 scripts/decode_cost.py [--n 20000]   (needs valgrind; release builds land under target/)
+"""
+
+import argparse
+import json
+import pathlib
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BASELINE = ROOT / "tests" / "benches" / "baseline-decode"
+
+
+def codec_bench() -> str:
+    """The codec bench's executable, built in the bench profile."""
+    out = subprocess.run(
+        ["cargo", "bench", "-p", "odm-tests", "--bench", "codec", "--no-run", "--message-format=json"],
+        cwd=ROOT, capture_output=True, text=True, check=True)
+    for line in out.stdout.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "codec" and msg.get("executable"):
+            return msg["executable"]
+    raise SystemExit("decode_cost: cargo built no codec bench executable")
+
+
+def baseline(features: list[str], name: str) -> str:
+    """The baseline crate's executable, built with `features` in a target directory of its own."""
+    target = ROOT / "target" / "baseline-decode" / name
+    subprocess.run(["cargo", "build", "--release", "--locked", "--target-dir", str(target), *features],
+                   cwd=BASELINE, check=True)
+    return str(target / "release" / "baseline-decode")
+
+
+def instructions(exe: str, env: dict[str, str]) -> int:
+    """Instructions of one run of `exe` with `env`, counted by callgrind."""
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", exe],
+                         env={"PATH": "/usr/bin:/bin", **env}, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"decode_cost: {exe} failed:\n{out.stderr[-2000:]}")
+    for line in out.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip())
+    raise SystemExit(f"decode_cost: callgrind gave no count for {exe}:\n{out.stderr[-2000:]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=20_000, help="decodes per counted run (default 20000)")
+    args = parser.parse_args()
+    codec = codec_bench()
+    plain = baseline([], "plain")
+    paths = baseline(["--features", "paths"], "paths")
+    sides = {
+        "odm_decode": (codec, {"ODM_BENCH_LOOP": "odm_decode"}),
+        "serde_decode": (codec, {"ODM_BENCH_LOOP": "serde_decode"}),
+        "baseline": (plain, {}),
+        "baseline+paths": (paths, {}),
+    }
+    per: dict[str, float] = {}
+    for side, (exe, env) in sides.items():
+        full = instructions(exe, {**env, "ODM_BENCH_N": str(args.n)})
+        empty = instructions(exe, {**env, "ODM_BENCH_N": "0"})
+        per[side] = (full - empty) / args.n
+        print(f"{side:<15} {full:>13,} instructions for {args.n} decodes, {empty:>11,} for none: "
+              f"{per[side]:,.0f} per decode")
+    base = per["baseline"]
+    for side, count in per.items():
+        print(f"decode_cost {side:<15} {count:>8,.0f} instructions per decode, {count / base:.3f}x the baseline")
+
+
+if __name__ == "__main__":
+    main()
