@@ -115,7 +115,18 @@ async fn an_undecodable_insert_carries_its_token_id_and_operation_and_the_stream
     let bad_id = ObjectId::new();
     let last = Order { id: ObjectId::new(), total: 3, note: None };
     orders.insert_one(&first).await.unwrap();
-    other_program.insert_one(doc! { "_id": bad_id, "t": "three euros" }).await.unwrap();
+    // Another program, mongosh, stores a total as a string (the collection has no validator).
+    let script = format!(
+        "db.getSiblingDB({:?}).getCollection({:?}).insertOne({{ _id: ObjectId({:?}), t: 'three euros' }});",
+        db.name(),
+        Order::COLLECTION,
+        bad_id.to_hex()
+    );
+    let uri = odm::testing::server().uri().to_owned();
+    let shell = tokio::task::spawn_blocking(move || odm::testing::run_mongosh(&uri, &script)).await.unwrap();
+    let shell = shell.expect("mongosh runs");
+    assert!(shell.status.success(), "{}", String::from_utf8_lossy(&shell.stderr));
+    assert_eq!(other_program.count_documents(doc! { "_id": bad_id }).await.unwrap(), 1, "written by the shell");
     orders.insert_one(&last).await.unwrap();
 
     let good = next(&mut changes).await;
