@@ -662,11 +662,18 @@ async fn out_and_merge_write_into_a_models_collection_checked_by_its_validator()
     // `$merge` by `_id`: Alice's new order updates her row.
     customers.update_one(c.id().eq(BOB), odm::Update::new().set(c.name(), "Rob")).await.unwrap();
     orders.insert_one(order(9, ALICE, "paid", 1, &[])).await.unwrap();
-    revenue(&orders).merge_into(true).await.expect("$merge");
+    revenue(&orders).merge(odm::aggregate::WhenMatched::Replace).await.expect("$merge");
     let alice = revenues.find_one(Revenue::fields().customer().eq(ALICE)).await.unwrap().unwrap();
     assert_eq!(alice.total, 601);
     let bob = revenues.find_one(Revenue::fields().customer().eq(BOB)).await.unwrap().unwrap();
     assert_eq!(bob.name, "Rob");
+
+    // Merged into the stored rows (`whenMatched: "merge"`): the fields the results hold are set.
+    orders.insert_one(order(10, BOB, "paid", 2, &[])).await.unwrap();
+    revenue(&orders).merge(odm::aggregate::WhenMatched::Merge).await.expect("$merge");
+    let bob = revenues.find_one(Revenue::fields().customer().eq(BOB)).await.unwrap().unwrap();
+    assert_eq!((bob.total, bob.name.as_str()), (12, "Rob"));
+    assert_eq!(revenues.count(Filter::everything()).await.unwrap(), 2);
 }
 
 #[tokio::test]

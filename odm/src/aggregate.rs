@@ -61,7 +61,7 @@
 //! Run it with [`Pipeline::all`] (or `.await`, or [`Pipeline::stream`]) on a pipeline from
 //! [`Collection::aggregate`]; results decode as the current type, and a document that does not names the output
 //! type's field (`CustomerTotal.total`). [`Pipeline::explain`] shows the server's plan, [`Pipeline::out`] and
-//! [`Pipeline::merge_into`] write the results into the collection of the current type (a [`Model`]), where its
+//! [`Pipeline::merge`] write the results into the collection of the current type (a [`Model`]), where its
 //! validator checks them. Pipelines run in the collection's session, if it has one (transactions included).
 //!
 //! # Stage order
@@ -1427,13 +1427,35 @@ impl<'a, M: Model, D: Model> Pipeline<D, On<'a, M>> {
     }
 
     /// Writes the results into `D`'s collection by `_id` (`$merge`): a result whose `_id` is not there is inserted,
-    /// one whose `_id` is replaces the stored document (`replace = true`) or is merged into it (its fields set,
-    /// the others kept). MongoDB checks the results with the collection's validator.
-    pub async fn merge_into(self, replace: bool) -> Result<()> {
-        let when = if replace { "replace" } else { "merge" };
+    /// one whose `_id` is there replaces the stored document ([`WhenMatched::Replace`]) or is merged into it
+    /// ([`WhenMatched::Merge`]: its fields set, the others kept). MongoDB checks the results with the collection's
+    /// validator.
+    pub async fn merge(self, when_matched: WhenMatched) -> Result<()> {
+        let when = match when_matched {
+            WhenMatched::Replace => "replace",
+            WhenMatched::Merge => "merge",
+        };
         let body = bson::doc! { "into": D::COLLECTION, "on": "_id", "whenMatched": when, "whenNotMatched": "insert" };
         self.write(stage("$merge", body)).await
     }
+
+    /// [`merge`](Self::merge) with [`WhenMatched::Replace`] when `replace`, else [`WhenMatched::Merge`].
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `merge(WhenMatched::Replace)` or `merge(WhenMatched::Merge)`: a bare `bool` does not say which"
+    )]
+    pub async fn merge_into(self, replace: bool) -> Result<()> {
+        self.merge(if replace { WhenMatched::Replace } else { WhenMatched::Merge }).await
+    }
+}
+
+/// What [`Pipeline::merge`] does with a result whose `_id` is already stored (`$merge`'s `whenMatched`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhenMatched {
+    /// The result replaces the stored document.
+    Replace,
+    /// The result's fields are set on the stored document; its other fields are kept.
+    Merge,
 }
 
 fn model_name_of<D: BsonSchema>() -> &'static str {

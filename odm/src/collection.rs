@@ -576,9 +576,28 @@ impl<M: Model> Collection<M> {
         self.explain(bson::doc! { "count": self.raw.name(), "query": Self::filter_doc(filter)? }).await
     }
 
-    /// What the server plans for `update` on the documents matching `filter` (all of them when `many`), without
-    /// writing anything (see [`crate::explain`]).
+    /// What the server plans for [`update_one`](Self::update_one) of `update` on the first document matching
+    /// `filter`, without writing anything (see [`crate::explain`]).
+    pub async fn explain_update_one(&self, filter: Filter<M>, update: Update<M>) -> Result<Explain> {
+        self.explain_update_statement(filter, update, false).await
+    }
+
+    /// What the server plans for [`update_many`](Self::update_many) of `update` on every document matching
+    /// `filter`, without writing anything (see [`crate::explain`]).
+    pub async fn explain_update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<Explain> {
+        self.explain_update_statement(filter, update, true).await
+    }
+
+    /// What the server plans for `update` on the documents matching `filter` (all of them when `many`).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `explain_update_one` or `explain_update_many`: a bare `bool` does not say which at the call site"
+    )]
     pub async fn explain_update(&self, filter: Filter<M>, update: Update<M>, many: bool) -> Result<Explain> {
+        self.explain_update_statement(filter, update, many).await
+    }
+
+    async fn explain_update_statement(&self, filter: Filter<M>, update: Update<M>, many: bool) -> Result<Explain> {
         let (filter, built) = Self::prepare(filter, update, false)?;
         let mut statement = bson::doc! { "q": filter, "u": built.update, "multi": many };
         if !built.array_filters.is_empty() {

@@ -1,6 +1,6 @@
 //! What the server plans to do with a query: [`Find::explain`](crate::Find::explain),
 //! [`Collection::explain_count`](crate::Collection::explain_count) and
-//! [`Collection::explain_update`](crate::Collection::explain_update) run `explain` (with execution statistics) and
+//! [`Collection::explain_update_one`](crate::Collection::explain_update_one) run `explain` (with execution statistics) and
 //! sum the answer up: the winning plan's stages, the index it uses, how many keys and documents it examined, and
 //! whether it sorts in memory. [`Find::hint`](crate::Find::hint) forces an index by name.
 //!

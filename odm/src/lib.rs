@@ -42,6 +42,9 @@
 //! assert!(validator.contains_key("$expr")); // size(it) == ic, checked by the server
 //! ```
 //!
+//! Most programs need only `use odm::prelude::*;` (the derives, [`Collection`], [`Filter`], [`Update`], [`SchemaSync`],
+//! …: see [`prelude`]) beside their serde and driver imports; the rest is in its module.
+//!
 //! ## Attributes
 //!
 //! On the type, `#[odm(...)]`: `collection = "module_table"` (models), `db = "name"`, `module = "m"` (requires
@@ -116,6 +119,7 @@ pub mod meta;
 pub mod migrate;
 mod model;
 pub mod path;
+pub mod prelude;
 mod progress;
 pub mod rules;
 pub mod schema;

@@ -35,7 +35,8 @@ pub enum Deployment {
     Sharded,
 }
 
-/// What a server says it is (see the [module docs](self)).
+/// What a server says it is: its product and version (`buildInfo`) and its deployment (`hello`). Code that depends on
+/// how a server behaves decides from this, never from how the harness found the server ([`super::ServerKind`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerInfo {
     /// The program.
