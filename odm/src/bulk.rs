@@ -23,7 +23,6 @@
 //!     .insert(&Stock { id: ObjectId::new(), quantity: 10 })
 //!     .update_one(f.id().eq(a), Update::new().inc(f.quantity(), -1))
 //!     .delete_one(f.id().eq(b))
-//!     .run()
 //!     .await?;
 //! assert_eq!((result.inserted, result.deleted), (1, 1));
 //! # Ok(()) }
@@ -72,7 +71,7 @@ struct Op {
 }
 
 /// A bulk write being built: add operations, then [`Bulk::run`].
-#[must_use = "a bulk write does nothing until `.run().await`"]
+#[must_use = "a bulk write does nothing until it is awaited"]
 pub struct Bulk<'a, M: Model> {
     coll: &'a Collection<M>,
     ops: Vec<Op>,
@@ -194,9 +193,13 @@ impl<'a, M: Model> Bulk<'a, M> {
         this.push(Kind::Delete, "delete_many", statement)
     }
 
-    /// Sends the operations. `Ok` when every one applied; otherwise [`Error::Bulk`] with each failure and what was
-    /// applied. An operation that could not be built fails the whole write before anything is sent.
+    /// Sends the operations. Renamed: await the bulk write itself.
+    #[deprecated(since = "0.1.0", note = "await the `Bulk` itself: `collection.bulk().insert(x).await`")]
     pub async fn run(self) -> Result<BulkResult> {
+        self.write().await
+    }
+
+    async fn write(self) -> Result<BulkResult> {
         if let Some((index, operation, error)) = self.invalid {
             let failures = vec![BulkFailure { index, operation, error }];
             let not_attempted = self.ops.len() - 1;
@@ -388,5 +391,16 @@ mod tests {
         let mixed = vec![op(Kind::Insert), op(Kind::Delete), op(Kind::Insert), op(Kind::Update), op(Kind::Insert)];
         assert_eq!(batches(&mixed, true), [vec![0], vec![1], vec![2], vec![3], vec![4]], "ordered: runs in order");
         assert_eq!(batches(&mixed, false), [vec![0, 2, 4], vec![3], vec![1]], "unordered: one command per kind");
+    }
+}
+
+/// Sends the operations. `Ok` when every one applied; otherwise [`Error::Bulk`] with each failure and what was
+/// applied. An operation that could not be built fails the whole write before anything is sent.
+impl<'a, M: Model> std::future::IntoFuture for Bulk<'a, M> {
+    type Output = Result<BulkResult>;
+    type IntoFuture = futures_util::future::BoxFuture<'a, Result<BulkResult>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.write())
     }
 }

@@ -15,7 +15,6 @@
 //! let report = orders
 //!     .check_schema()
 //!     .on_progress(|p| eprintln!("{}/{} checked, {} failing, eta {:?}", p.done, p.total, p.failing, p.eta()))
-//!     .run()
 //!     .await?;
 //! for finding in &report.findings {
 //!     println!("{finding}");
@@ -112,7 +111,7 @@ impl Progress {
 }
 
 /// A pending schema check of a collection (see the [module documentation](self)).
-#[must_use = "a `SchemaCheck` does nothing until `run`"]
+#[must_use = "a `SchemaCheck` does nothing until it is awaited"]
 pub struct SchemaCheck<'a, M: Model> {
     coll: &'a Collection<M>,
     batch: usize,
@@ -159,13 +158,13 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         self
     }
 
-    /// Reads the collection and reports what fails. Nothing is written.
-    ///
-    /// The collection is streamed once by two cursors in `_id` order: every `_id` (what is checked, for progress),
-    /// and the documents the validator refuses (`$nor: [validator]`), whole. Each batch of `_id`s takes the failing
-    /// documents among them and has the server explain those by part, without reading the collection again, so the
-    /// time grows linearly with the collection (see the README's Speed section for measured figures).
-    pub async fn run(mut self) -> Result<SchemaReport> {
+    /// Reads the collection and reports what fails. Renamed: await the check itself.
+    #[deprecated(since = "0.1.0", note = "await the `SchemaCheck` itself: `collection.check_schema().await`")]
+    pub async fn run(self) -> Result<SchemaReport> {
+        self.scan().await
+    }
+
+    async fn scan(mut self) -> Result<SchemaReport> {
         let started = Instant::now();
         let raw = self.coll.raw();
         let session = self.coll.session().cloned();
@@ -444,5 +443,20 @@ mod tests {
         assert_eq!(p.rate(), 250.0);
         assert_eq!(p.eta(), Some(Duration::from_secs(6)));
         assert_eq!(Progress { elapsed: Duration::ZERO, ..p }.eta(), None);
+    }
+}
+
+/// Reads the collection and reports what fails. Nothing is written.
+///
+/// The collection is streamed once by two cursors in `_id` order: every `_id` (what is checked, for progress), and
+/// the documents the validator refuses (`$nor: [validator]`), whole. Each batch of `_id`s takes the failing documents
+/// among them and has the server explain those by part, without reading the collection again, so the time grows
+/// linearly with the collection (see the README's Speed section for measured figures).
+impl<'a, M: Model> std::future::IntoFuture for SchemaCheck<'a, M> {
+    type Output = Result<SchemaReport>;
+    type IntoFuture = futures_util::future::BoxFuture<'a, Result<SchemaReport>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.scan())
     }
 }

@@ -45,6 +45,41 @@
 //! Most programs need only `use odm::prelude::*;` (the derives, [`Collection`], [`Filter`], [`Update`], [`SchemaSync`],
 //! …: see [`prelude`]) beside their serde and driver imports; the rest is in its module.
 //!
+//! ## How calls read
+//!
+//! Every operation is written the same way, in four steps:
+//!
+//! - **Start** from what it acts on. Work on one collection starts from its [`Collection`]:
+//!   `orders.find(filter)`, `orders.aggregate(pipeline)`, `orders.bulk()`, `orders.watch()`,
+//!   `orders.check_schema()`, `orders.migrate()`. Work that spans collections starts from its type with the client:
+//!   [`SchemaSync::new(&client)`](SchemaSync::new), [`Transaction::new(&client)`](Transaction::new).
+//! - **Configure** with chained methods that take the builder by value and return it (`.sort(…)`, `.limit(10)`,
+//!   `.mode(SyncMode::Apply)`, `.batch_size(500)`). A choice is a named method or an enum, never a bare `bool`.
+//! - **Execute** with `.await`: every builder is [`IntoFuture`](std::future::IntoFuture), sends its command and gives
+//!   its result (`Result<T>`: all rows of a find or a pipeline, a report for a sync, a check or a migration).
+//!   Another way to execute the same builder is a named method awaited the same way: `.explain().await`,
+//!   `.plan().await` (a sync that changes nothing), `.all_valid().await` (rows read past those that do not decode).
+//!   The one builder that runs code of yours takes it when it executes: `Transaction::new(&client).run(body).await`.
+//! - **Stream** with `.stream().await` where the results are many or endless (a find, a pipeline, a change stream):
+//!   a [`Stream`](futures_util::Stream) of `Result<T>`, one item per row or event.
+//!
+//! Counts are `u64` (`limit`, `skip`, batch sizes are `usize` where they size a buffer); typed paths are passed by
+//! value (`f.amount()`), as each call builds its own.
+//!
+//! ```no_run
+//! # use odm::prelude::*;
+//! # #[derive(Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(db = "shop", collection = "order_header")]
+//! # struct Order { #[serde(rename = "_id")] id: odm::bson::oid::ObjectId, #[serde(rename = "am")] amount: i64 }
+//! # async fn demo(client: odm::mongodb::Client) -> odm::error::Result<()> {
+//! SchemaSync::new(&client).model::<Order>().mode(SyncMode::Apply).await?;
+//! let orders = Collection::<Order>::new(&client.database("shop"));
+//! let f = Order::fields();
+//! let largest = orders.find(f.amount().gt(100)).sort(f.amount().desc()).limit(10).await?;
+//! let report = orders.check_schema().batch_size(500).await?;
+//! # let _ = (largest, report); Ok(()) }
+//! ```
+//!
 //! ## Attributes
 //!
 //! On the type, `#[odm(...)]`: `collection = "module_table"` (models), `db = "name"`, `module = "m"` (requires

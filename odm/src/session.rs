@@ -42,7 +42,7 @@ use tokio::sync::{Mutex, OwnedMutexGuard};
 #[derive(Clone)]
 pub struct Session {
     inner: Arc<Mutex<ClientSession>>,
-    /// Set while [`crate::transaction()`] runs a transaction in it: operations then carry no write concern of their
+    /// Set while [`Transaction::run`](crate::Transaction::run) runs a transaction in it: operations then carry no write concern of their
     /// own (the transaction's applies).
     in_transaction: Arc<AtomicBool>,
 }
@@ -89,7 +89,7 @@ impl Session {
         }
     }
 
-    /// True while a transaction started by [`crate::transaction()`] is open in this session.
+    /// True while a transaction started by [`Transaction::run`](crate::Transaction::run) is open in this session.
     pub fn in_transaction(&self) -> bool {
         self.in_transaction.load(Ordering::Acquire)
     }

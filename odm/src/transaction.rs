@@ -1,6 +1,6 @@
 //! Transactions: several operations, on several collections, applied all together or not at all.
 //!
-//! [`transaction`] runs a closure in a transaction and commits it. The closure gets the [`Session`] to bind
+//! [`Transaction::new`] starts one; [`Transaction::run`] runs a closure in it and commits it. The closure gets the [`Session`] to bind
 //! collections to ([`Collection::with_session`](crate::Collection::with_session)); every operation through them is
 //! part of the transaction. MongoDB may refuse a transaction for reasons that go away when it is tried again (a write
 //! conflict with a concurrent transaction, a primary stepping down): such errors carry the label
@@ -35,7 +35,7 @@
 //!
 //! # async fn demo(client: odm::mongodb::Client, from: ObjectId) -> odm::error::Result<()> {
 //! let db = client.database("bank");
-//! let outcome = odm::transaction(&client)
+//! let outcome = odm::Transaction::new(&client)
 //!     .run(|s| {
 //!         let accounts = Collection::<Account>::new(&db).with_session(&s);
 //!         async move {
@@ -64,7 +64,7 @@
 //! # struct Account { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "b")] balance: i64 }
 //! # async fn demo(client: odm::mongodb::Client, from: ObjectId, to: ObjectId) -> odm::error::Result<()> {
 //! let db = client.database("bank");
-//! odm::transaction(&client)
+//! odm::Transaction::new(&client)
 //!     .concerns_of::<Account>()
 //!     .run(|s| {
 //!         let accounts = Collection::<Account>::new(&db).with_session(&s);
@@ -101,9 +101,10 @@ pub struct Transaction<'c> {
     timeout: Duration,
 }
 
-/// A transaction on `client` (see the [module docs](self)).
+/// A transaction on `client`. Renamed [`Transaction::new`].
+#[deprecated(since = "0.1.0", note = "renamed to `odm::Transaction::new(&client)`")]
 pub fn transaction(client: &Client) -> Transaction<'_> {
-    Transaction { client, session: None, read_concern: None, write_concern: None, timeout: Duration::from_secs(120) }
+    Transaction::new(client)
 }
 
 /// Ends a transaction body for a reason of the application's: return `Err(abort(reason))` from the body, and the
@@ -145,6 +146,18 @@ enum Attempt<T> {
 }
 
 impl<'c> Transaction<'c> {
+    /// A transaction on `client` in a session of its own, with the server's default concerns and a 120 s bound
+    /// (see the [module docs](self)).
+    pub fn new(client: &'c Client) -> Self {
+        Transaction {
+            client,
+            session: None,
+            read_concern: None,
+            write_concern: None,
+            timeout: Duration::from_secs(120),
+        }
+    }
+
     /// Uses model `M`'s read concern and write concern for the whole transaction (inside a transaction they are set
     /// on the transaction, not per operation).
     pub fn concerns_of<M: Model>(mut self) -> Self {

@@ -8,7 +8,6 @@
 //! let report = odm::SchemaSync::new(&client)
 //!     .model::<Order>()
 //!     .mode(odm::SyncMode::CreateMissing)
-//!     .run()
 //!     .await?;
 //! println!("{report}");
 //! # Ok(()) }
@@ -97,6 +96,7 @@ use plan::{Action, Namespace, Plan, StaleHandling};
 use std::time::Duration;
 
 /// A sync of several models (see the [module docs](self)).
+#[must_use = "a sync does nothing until it is awaited"]
 pub struct SchemaSync<'c> {
     client: &'c Client,
     default_db: Option<String>,
@@ -184,10 +184,16 @@ impl<'c> SchemaSync<'c> {
         tokio::time::timeout(self.timeout, self.plan_inner()).await.map_err(|_| self.timed_out("planning"))?
     }
 
-    /// Plans, then carries out what the mode allows. In [`SyncMode::Verify`], fails with [`Error::Drift`] when the
-    /// plan is not empty. In the other modes, what still differs afterwards is logged as a warning and listed by
-    /// [`SyncReport::remaining`]; [`SyncReport::require_in_sync`] turns it into an error.
+    /// Plans, then carries out what the mode allows. Renamed: await the sync itself.
+    #[deprecated(
+        since = "0.1.0",
+        note = "await the `SchemaSync` itself: `SchemaSync::new(&client).model::<M>().await`"
+    )]
     pub async fn run(&self) -> Result<SyncReport> {
+        self.apply().await
+    }
+
+    async fn apply(&self) -> Result<SyncReport> {
         tokio::time::timeout(self.timeout, async {
             let plan = self.plan_inner().await?;
             if self.mode == SyncMode::Verify {
@@ -423,4 +429,16 @@ async fn plan_actions(
         actions.extend(diff_sharding(m, &ns, sharding, false));
     }
     Ok((actions, older_remain))
+}
+
+/// Plans, then carries out what the mode allows. In [`SyncMode::Verify`], fails with [`Error::Drift`] when the plan
+/// is not empty. In the other modes, what still differs afterwards is logged as a warning and listed by
+/// [`SyncReport::remaining`]; [`SyncReport::require_in_sync`] turns it into an error.
+impl<'c> std::future::IntoFuture for SchemaSync<'c> {
+    type Output = Result<SyncReport>;
+    type IntoFuture = futures_util::future::BoxFuture<'c, Result<SyncReport>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { self.apply().await })
+    }
 }

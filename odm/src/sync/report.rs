@@ -33,7 +33,7 @@ pub enum Outcome {
 /// # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
 /// # #[odm(db = "shop", collection = "order_header")]
 /// # struct Order { #[serde(rename = "n")] name: String }
-/// odm::SchemaSync::new(&client).model::<Order>().run().await?.require_in_sync()?;
+/// odm::SchemaSync::new(&client).model::<Order>().await?.require_in_sync()?;
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Debug)]
