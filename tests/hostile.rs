@@ -11,7 +11,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use std::collections::BTreeSet;
 use support::hostile::{hostile_documents, Rule};
-use support::models::*;
+use support::models::families::*;
 
 /// Valid values sampled per model; their hostile variants are all tried.
 const SAMPLES: usize = 12;
@@ -83,7 +83,7 @@ async fn ints_reject_wrong_widths() {
 
 #[tokio::test]
 async fn floats() {
-    reject_all("floats", support::models::floats(), &[WrongType, MissingRequired, ExtraKey]).await;
+    reject_all("floats", support::models::families::floats(), &[WrongType, MissingRequired, ExtraKey]).await;
 }
 
 #[tokio::test]

@@ -7,7 +7,8 @@ use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::{Collection, Filter, Model};
 use serde::{Deserialize, Serialize};
-use support::models::{Line, Review};
+use support::models::families::{Line, Review};
+use support::server::collection_options;
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(db = "shop", module = "order", collection = "order_header", closed)]
@@ -35,20 +36,6 @@ fn order(lines: usize) -> Order {
         item_count: lines as i32,
         reviews: Vec::new(),
     }
-}
-
-async fn collection_options(db: &odm::mongodb::Database, name: &str) -> Document {
-    let specs: Vec<Document> = db
-        .list_collections()
-        .filter(doc! { "name": name })
-        .await
-        .expect("listCollections")
-        .with_type::<Document>()
-        .try_collect()
-        .await
-        .expect("read");
-    assert_eq!(specs.len(), 1, "collection `{name}` exists once");
-    specs[0].get_document("options").expect("options").clone()
 }
 
 #[tokio::test]
