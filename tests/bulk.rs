@@ -2,6 +2,8 @@
 //! reported per operation with Rust field names, ordered and unordered, batches split under the server's limits,
 //! and nothing sent when an operation cannot be built.
 
+mod support;
+
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::{Collection, Filter, Model, Update};
 use serde::{Deserialize, Serialize};
@@ -30,17 +32,7 @@ fn basket(code: &str) -> Basket {
 }
 
 async fn baskets(name: &str) -> (odm::testing::TestDatabase, Collection<Basket>) {
-    let db = odm::testing::database(name).await;
-    odm::SchemaSync::new(db.client())
-        .database(db.name())
-        .model::<Basket>()
-        .run()
-        .await
-        .unwrap()
-        .require_in_sync()
-        .unwrap();
-    let coll = Collection::<Basket>::new(&db);
-    (db, coll)
+    support::setup::synced::<Basket>(name).await
 }
 
 #[tokio::test]

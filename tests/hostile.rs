@@ -6,7 +6,7 @@
 mod support;
 
 use odm::bson::{oid::ObjectId, Document};
-use odm::{Collection, Model};
+use odm::Model;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use std::collections::BTreeSet;
@@ -21,9 +21,7 @@ where
     M: Model + std::fmt::Debug,
     S: Strategy<Value = M>,
 {
-    let db = odm::testing::database(&format!("hostile_{family}")).await;
-    odm::create_collection::<M>(&db).await.expect("create collection");
-    let typed = Collection::<M>::new(&db);
+    let (db, typed) = support::setup::created::<M>(&format!("hostile_{family}")).await;
     let raw = db.collection::<Document>(M::COLLECTION);
     let validator = M::validator();
     let mut runner = TestRunner::deterministic();

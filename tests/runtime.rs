@@ -84,9 +84,7 @@ async fn level_and_action_come_from_the_model() {
 
 #[tokio::test]
 async fn typed_insert_find_and_count() {
-    let db = odm::testing::database("typed").await;
-    odm::create_collection::<Order>(&db).await.expect("create");
-    let orders = Collection::<Order>::new(&db);
+    let (_db, orders) = support::setup::created::<Order>("typed").await;
     let a = order(3);
     let b = order(0);
     let id = orders.insert_one(&a).await.expect("insert");
@@ -103,9 +101,7 @@ async fn typed_insert_find_and_count() {
 
 #[tokio::test]
 async fn validation_errors_name_rust_fields() {
-    let db = odm::testing::database("errors").await;
-    odm::create_collection::<Order>(&db).await.expect("create");
-    let orders = Collection::<Order>::new(&db);
+    let (db, orders) = support::setup::created::<Order>("errors").await;
 
     let err = orders.insert_one(order(31)).await.expect_err("over max_items");
     let odm::Error::Validation(v) = &err else { panic!("expected a validation error, got {err}") };
@@ -221,9 +217,7 @@ async fn oversize_updates_fail_before_sending() {
 
 #[tokio::test]
 async fn documents_grown_past_the_limit_are_refused_by_name() {
-    let db = odm::testing::database("size_grow").await;
-    odm::create_collection::<Scroll>(&db).await.expect("create");
-    let scrolls = Collection::<Scroll>::new(&db);
+    let (_db, scrolls) = support::setup::created::<Scroll>("size_grow").await;
     let f = Scroll::fields();
     let nine = 9 * 1024 * 1024;
     let scroll = Scroll { id: ObjectId::new(), head: "h".repeat(nine), parts: Vec::new() };
@@ -399,9 +393,7 @@ struct Counters {
 
 #[tokio::test]
 async fn run_time_map_keys_are_checked_before_sending() {
-    let db = odm::testing::database("map_keys").await;
-    odm::create_collection::<Counters>(&db).await.expect("create");
-    let coll = Collection::<Counters>::new(&db);
+    let (_db, coll) = support::setup::created::<Counters>("map_keys").await;
     let with = |key: &str, nested: &str| Counters {
         counts: [(key.to_owned(), 1)].into_iter().collect(),
         lines: vec![Default::default(), [(nested.to_owned(), 2)].into_iter().collect()],

@@ -32,9 +32,7 @@ fn assert_readable(e: &Error, code: i32, words: &str) {
 
 #[tokio::test]
 async fn a_refused_command_shows_the_servers_code_and_message_not_its_reply() {
-    let db = odm::testing::database("server_errors_cmd").await;
-    odm::create_collection::<Order>(&db).await.unwrap();
-    let orders = Collection::<Order>::new(&db);
+    let (_db, orders) = support::setup::created::<Order>("server_errors_cmd").await;
     orders.insert_one(order(1)).await.unwrap();
 
     let refused = orders.find(Filter::everything()).hint("idx_missing").all().await.expect_err("no such index");
