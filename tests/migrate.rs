@@ -193,31 +193,8 @@ async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid(
 /// server's replies hold that many documents (not 16 MiB worth whatever the batch).
 #[tokio::test]
 async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
-    use odm::mongodb::event::{command::CommandEvent, EventHandler};
     let test_db = odm::testing::database("migrate_batch_size").await;
-    // (command name, `batchSize` sent) and the number of documents in each reply, in order.
-    type Sent = Vec<(String, Option<i64>)>;
-    let sent: Arc<Mutex<Sent>> = Arc::default();
-    let replies: Arc<Mutex<Vec<usize>>> = Arc::default();
-    let (sent_sink, reply_sink) = (sent.clone(), replies.clone());
-    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| match e {
-        CommandEvent::Started(s) if ["find", "getMore"].contains(&s.command_name.as_str()) => {
-            let size = match s.command.get("batchSize") {
-                Some(Bson::Int32(n)) => Some(i64::from(*n)),
-                Some(Bson::Int64(n)) => Some(*n),
-                _ => None,
-            };
-            sent_sink.lock().unwrap().push((s.command_name.clone(), size));
-        }
-        CommandEvent::Succeeded(s) if ["find", "getMore"].contains(&s.command_name.as_str()) => {
-            let cursor = s.reply.get_document("cursor").expect("cursor reply");
-            let batch = cursor.get_array("firstBatch").or_else(|_| cursor.get_array("nextBatch")).expect("batch");
-            reply_sink.lock().unwrap().push(batch.len());
-        }
-        _ => {}
-    }));
-    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let (client, recorded) = support::commands::recording_client().await;
     let db = client.database(test_db.name());
     odm::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
@@ -228,11 +205,35 @@ async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
     let report = coll.migrate().batch_size(100).run().await.expect("migrate");
     assert_eq!((report.migrated, report.batches), (250, 3), "{report}");
 
-    let sent = sent.lock().unwrap().clone();
+    // (command name, `batchSize` sent) and the number of documents in each reply, in order.
+    type Sent = Vec<(String, Option<i64>)>;
+    let cursor_command = |name: &String| ["find", "getMore"].contains(&name.as_str());
+    let sent: Sent = recorded
+        .started()
+        .into_iter()
+        .filter(|(name, _)| cursor_command(name))
+        .map(|(name, command)| {
+            let size = match command.get("batchSize") {
+                Some(Bson::Int32(n)) => Some(i64::from(*n)),
+                Some(Bson::Int64(n)) => Some(*n),
+                _ => None,
+            };
+            (name, size)
+        })
+        .collect();
+    let replies: Vec<usize> = recorded
+        .replies()
+        .iter()
+        .filter(|(name, _)| cursor_command(name))
+        .map(|(_, reply)| {
+            let cursor = reply.get_document("cursor").expect("cursor reply");
+            cursor.get_array("firstBatch").or_else(|_| cursor.get_array("nextBatch")).expect("batch").len()
+        })
+        .collect();
     let expected: Sent =
         [("find", Some(100)), ("getMore", Some(100)), ("getMore", Some(100))].map(|(c, n)| (c.to_owned(), n)).into();
     assert_eq!(sent, expected);
-    assert_eq!(*replies.lock().unwrap(), [100, 100, 50]);
+    assert_eq!(replies, [100, 100, 50]);
 }
 
 #[tokio::test]

@@ -432,8 +432,6 @@ struct Payment {
 
 #[tokio::test]
 async fn read_and_write_concern_come_from_the_model() {
-    use odm::mongodb::event::{command::CommandEvent, EventHandler};
-    use std::sync::{Arc, Mutex};
     assert_eq!(Payment::READ_CONCERN, Some(odm::ReadConcernLevel::Majority));
     assert_eq!(Payment::READ_PREFERENCE, Some(odm::ReadPreferenceMode::PrimaryPreferred));
     assert_eq!(Payment::WRITE_CONCERN.and_then(|w| w.w), Some(odm::Acknowledgment::Tag("majority")));
@@ -449,23 +447,18 @@ async fn read_and_write_concern_come_from_the_model() {
         assert_eq!(doc.get_str("level").ok(), Some(level.as_str()), "{doc}");
     }
     let test_db = odm::testing::database("concern").await;
-    let seen: Arc<Mutex<Vec<Document>>> = Arc::default();
-    let sink = seen.clone();
-    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| {
-        if let CommandEvent::Started(s) = e {
-            if ["insert", "find"].contains(&s.command_name.as_str()) {
-                sink.lock().unwrap().push(s.command.clone());
-            }
-        }
-    }));
-    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let (client, seen) = support::commands::recording_client().await;
     let db = client.database(test_db.name());
     let payments = Collection::<Payment>::new(&db);
     payments.insert_one(Payment { amount: 5 }).await.expect("insert with w: majority");
     assert_eq!(payments.find_one(Filter::everything()).await.expect("find"), Some(Payment { amount: 5 }));
 
-    let commands = seen.lock().unwrap().clone();
+    let commands: Vec<Document> = seen
+        .started()
+        .into_iter()
+        .filter(|(name, _)| ["insert", "find"].contains(&name.as_str()))
+        .map(|(_, c)| c)
+        .collect();
     assert_eq!(commands.len(), 2, "{commands:?}");
     let wc = commands[0].get_document("writeConcern").expect("insert carries the model's write concern");
     assert_eq!(wc.get_str("w").ok(), Some("majority"));

@@ -292,13 +292,8 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
         .expect("in sync");
 }
 
-/// Records command names sent by the driver.
-#[derive(Clone, Default)]
-struct Commands(Arc<Mutex<Vec<String>>>);
-
 #[tokio::test]
 async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
-    use odm::mongodb::event::{command::CommandEvent, EventHandler};
     let db = odm::testing::database("sync_cost").await;
     let mut spec2 = order_spec();
     spec2.collection = "order_detail";
@@ -313,30 +308,24 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
     // A collection no model names: the sync must not even list it.
     db.db().create_collection("not_a_model").validator(doc! { "x": { "$exists": true } }).await.expect("other");
 
-    let seen = Commands::default();
-    let sink = seen.clone();
-    let listed = Arc::new(Mutex::new(Vec::new()));
-    let listed_sink = listed.clone();
-    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| match e {
-        CommandEvent::Started(s) => sink.0.lock().unwrap().push(s.command_name.clone()),
-        CommandEvent::Succeeded(s) if s.command_name == "listCollections" => {
-            let batch = s.reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("firstBatch");
-            let names = batch.iter().filter_map(|c| c.as_document()?.get_str("name").ok().map(str::to_owned));
-            listed_sink.lock().unwrap().extend(names);
-        }
-        _ => {}
-    }));
-    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let (client, seen) = support::commands::recording_client().await;
     let report =
         SchemaSync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).run().await.expect("steady state");
     assert!(report.plan.actions.is_empty(), "{report}");
-    let mut names = seen.0.lock().unwrap().clone();
+    let mut names = seen.names();
     names.retain(|n| !["hello", "isMaster", "ismaster", "buildInfo", "endSessions"].contains(&n.as_str()));
     // The listIndexes are sent concurrently, so they may start in any order: compare counts, not order.
     names.sort();
     assert_eq!(names, ["listCollections", "listIndexes", "listIndexes"], "reads only, one per database and collection");
-    let mut listed = listed.lock().unwrap().clone();
+    let mut listed: Vec<String> = seen
+        .replies()
+        .iter()
+        .filter(|(name, _)| name == "listCollections")
+        .flat_map(|(_, reply)| {
+            let batch = reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("firstBatch");
+            batch.iter().filter_map(|c| c.as_document()?.get_str("name").ok().map(str::to_owned)).collect::<Vec<_>>()
+        })
+        .collect();
     listed.sort();
     assert_eq!(listed, ["order_detail", "order_header"], "only the models' collections are listed");
 }
@@ -353,17 +342,8 @@ struct OrderCopy {
 
 #[tokio::test]
 async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
-    use odm::mongodb::event::{command::CommandEvent, EventHandler};
     let db = odm::testing::database("sync_owner").await;
-    let seen = Commands::default();
-    let sink = seen.clone();
-    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| {
-        if let CommandEvent::Started(s) = e {
-            sink.0.lock().unwrap().push(s.command_name.clone());
-        }
-    }));
-    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let (client, seen) = support::commands::recording_client().await;
     for mode in [SyncMode::Verify, SyncMode::CreateMissing, SyncMode::Apply] {
         let sync = || SchemaSync::new(&client).database(db.name()).model::<Order>().model::<OrderCopy>().mode(mode);
         let err = sync().run().await.expect_err("two owners");
@@ -376,7 +356,7 @@ async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
     }
     let twice = SchemaSync::new(&client).database(db.name()).model::<Order>().model::<Order>().run().await;
     assert!(twice.expect_err("twice").to_string().contains("`sync::Order` is given to one sync twice"));
-    assert!(seen.0.lock().unwrap().is_empty(), "nothing was sent: {:?}", seen.0.lock().unwrap());
+    assert!(seen.names().is_empty(), "nothing was sent: {:?}", seen.names());
     assert!(db.list_collection_names().await.expect("names").is_empty());
 }
 

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::commands::client_named;
 use support::server::runs_transactions;
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -33,13 +34,6 @@ struct Entry {
     account: ObjectId,
     #[serde(rename = "m")]
     amount: i64,
-}
-
-/// A client whose commands a fail point can single out by application name.
-async fn client_named(app: &str) -> odm::mongodb::Client {
-    let mut options = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.unwrap();
-    options.app_name = Some(app.to_owned());
-    odm::mongodb::Client::with_options(options).unwrap()
 }
 
 /// The server has one `failCommand` fail point: the tests that arm it take turns.
