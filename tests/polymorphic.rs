@@ -250,16 +250,12 @@ fn a_filter_on_a_variant_field_adds_the_discriminator() {
 
 #[tokio::test]
 async fn filters_on_variant_fields_never_match_another_variant() {
-    let (db, events) = support::setup::created::<Event>("poly_filters").await;
-    events.insert_many(every_variant()).await.expect("insert");
+    let (db, events) = support::setup::seeded::<Event, _>("poly_filters", every_variant()).await;
     events.insert_one(purchase(5)).await.expect("insert");
     // A document of another variant holding a key of the same name (the collection is open to raw writes when
     // validation is off for this one write): the discriminator keeps it out.
     let raw = db.collection::<Document>(Event::COLLECTION);
-    raw.insert_one(doc! { "t": "click", "x": 1, "y": 2, "amt": 1000_i64 })
-        .bypass_document_validation(true)
-        .await
-        .expect("a stray key");
+    support::raw::insert_outside(&raw, vec![doc! { "t": "click", "x": 1, "y": 2, "amt": 1000_i64 }]).await;
     let f = Event::fields();
     let big: Vec<Event> = events.find(f.purchase().amount().gt(10)).await.expect("find");
     assert_eq!(big.len(), 1);
@@ -274,8 +270,7 @@ async fn filters_on_variant_fields_never_match_another_variant() {
 
 #[tokio::test]
 async fn updates_of_variant_fields_write_only_that_variant_and_keep_counters_in_step() {
-    let (_db, events) = support::setup::created::<Event>("poly_updates").await;
-    events.insert_many(every_variant()).await.expect("insert");
+    let (_db, events) = support::setup::seeded::<Event, _>("poly_updates", every_variant()).await;
     let f = Event::fields();
     // Every document matches the filter, but only purchases hold `amount`: the update adds the discriminator.
     let r = events.update_many(Filter::everything(), Update::new().set(f.purchase().amount(), 99)).await.expect("set");
@@ -333,8 +328,7 @@ async fn update_changes_rewrites_a_changed_variant_key_by_key() {
 
 #[tokio::test]
 async fn a_newtype_variant_is_read_as_the_struct_it_wraps() {
-    let (_db, events) = support::setup::created::<Event>("poly_find_variant").await;
-    events.insert_many(every_variant()).await.expect("insert");
+    let (_db, events) = support::setup::seeded::<Event, _>("poly_find_variant", every_variant()).await;
     let other = Referral { by: "alan".into(), tags: vec![] };
     events.insert_one(other.clone().into_model()).await.expect("insert");
     let f = Event::fields();

@@ -32,8 +32,7 @@ fn assert_readable(e: &Error, code: i32, words: &str) {
 
 #[tokio::test]
 async fn a_refused_command_shows_the_servers_code_and_message_not_its_reply() {
-    let (_db, orders) = support::setup::created::<Order>("server_errors_cmd").await;
-    orders.insert_one(order(1)).await.unwrap();
+    let (_db, orders) = support::setup::seeded("server_errors_cmd", [order(1)]).await;
 
     let refused = orders.find(Filter::everything()).hint("idx_missing").all().await.expect_err("no such index");
     assert!(matches!(refused, Error::Driver(_)), "{refused}");

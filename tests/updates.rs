@@ -213,11 +213,7 @@ fn hostile() -> Product {
 
 /// A fresh database with the product collection (validator included) holding `products`.
 async fn products(hint: &str, seed: &[Product]) -> (odm::testing::TestDatabase, Collection<Product>) {
-    let (db, coll) = support::setup::created::<Product>(hint).await;
-    if !seed.is_empty() {
-        coll.insert_many(seed).await.expect("seed");
-    }
-    (db, coll)
+    support::setup::seeded(hint, seed).await
 }
 
 /// The four seeded products.

@@ -61,3 +61,9 @@ pub async fn runs_change_streams(client: &odm::mongodb::Client) -> bool {
     }
     server.supports_change_streams()
 }
+
+/// The validator a collection has, as `listCollections` reports it; panics when it has none.
+pub async fn live_validator(db: &odm::mongodb::Database, collection: &str) -> Document {
+    let options = collection_options(db, collection).await;
+    options.get_document("validator").unwrap_or_else(|_| panic!("`{collection}` has no validator: {options}")).clone()
+}

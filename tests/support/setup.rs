@@ -10,6 +10,18 @@ pub async fn created<M: Model>(hint: &str) -> (odm::testing::TestDatabase, Colle
     (db, coll)
 }
 
+/// A fresh database named after `hint`, with `M`'s collection created and holding `values`, inserted through odm.
+pub async fn seeded<M, I>(hint: &str, values: I) -> (odm::testing::TestDatabase, Collection<M>)
+where
+    M: Model,
+    I: IntoIterator,
+    I::Item: std::borrow::Borrow<M>,
+{
+    let (db, coll) = created::<M>(hint).await;
+    coll.insert_many(values).await.expect("seed the collection");
+    (db, coll)
+}
+
 /// A fresh database named after `hint`, with `M`'s collection synced (validator and declared indexes).
 pub async fn synced<M: Model>(hint: &str) -> (odm::testing::TestDatabase, Collection<M>) {
     let db = odm::testing::database(hint).await;
