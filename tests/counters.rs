@@ -7,7 +7,6 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
-
 use odm::{BsonSchema, Collection, Embedded, Filter, FindAndModify, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
