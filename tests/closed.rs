@@ -123,9 +123,7 @@ fn with_stray(doc: &Document, path: &[&str]) -> Document {
 
 #[tokio::test]
 async fn a_closed_model_refuses_unknown_keys_at_every_level_it_owns() {
-    let db = odm::testing::database("closed_down").await;
-    odm::create_collection::<Customer>(&db).await.expect("create");
-    let typed = Collection::<Customer>::new(&db);
+    let (db, typed) = support::setup::created::<Customer>("closed_down").await;
     let raw = db.collection::<Document>(Customer::COLLECTION);
     let valid = odm::bson::serialize_to_document(&customer()).expect("serialize");
     typed.insert_one(customer()).await.expect("a value odm writes is accepted");

@@ -4,8 +4,9 @@
 //! write that leaves a counter out of step is refused by the server with code 121. The tests read back what the
 //! server stored (typed, and raw to see BSON types) rather than trusting what was sent.
 
+mod support;
+
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
-use odm::mongodb::Database;
 use odm::{BsonSchema, Collection, Embedded, Filter, FindAndModify, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -98,15 +99,6 @@ struct Feed {
     recent: Vec<i32>,
 }
 
-/// The stored document, raw (to see BSON types).
-async fn raw_doc(db: &Database, collection: &str, id: ObjectId) -> Document {
-    db.collection::<Document>(collection)
-        .find_one(doc! { "_id": id })
-        .await
-        .expect("raw read")
-        .unwrap_or_else(|| panic!("document {id} in {collection}"))
-}
-
 /// The stored document, typed.
 async fn read<M: Model>(coll: &Collection<M>, filter: Filter<M>) -> M {
     coll.find_one(filter).await.expect("read").expect("document exists")
@@ -156,9 +148,7 @@ fn shuffle<T>(items: &mut [T], mut seed: u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_votes_count_each_voter_once() {
     const DISTINCT: usize = 20;
-    let db = odm::testing::database("cnt_votes").await;
-    odm::create_collection::<Review>(&db).await.expect("create");
-    let coll = Collection::<Review>::new(&db);
+    let (db, coll) = support::setup::created::<Review>("cnt_votes").await;
     let f = Review::fields();
     let r = review(&[], &[]);
     coll.insert_one(&r).await.expect("insert");
@@ -201,7 +191,7 @@ async fn concurrent_votes_count_each_voter_once() {
     assert!(per_voter.values().all(|&n| n == 1), "each voter counted exactly once: {per_voter:?}");
     let distinct: BTreeSet<ObjectId> = stored.voter_ids.iter().copied().collect();
     assert_eq!(distinct, voters.iter().copied().collect::<BTreeSet<_>>(), "every voter appears once");
-    assert_eq!(int32(&raw_doc(&db, "shop_review", r.id).await, "hv"), DISTINCT as i32, "still an int");
+    assert_eq!(int32(&support::raw::stored(&db, "shop_review", r.id).await, "hv"), DISTINCT as i32, "still an int");
 
     // A late repeat vote still matches nothing and changes nothing.
     let again = coll.update_one(f.id().eq(r.id), Update::new().add_to_set(f.voter_ids(), voters[7])).await.unwrap();
@@ -262,9 +252,7 @@ struct Listing {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_add_to_set_of_documents() {
-    let db = odm::testing::database("cnt_docs").await;
-    odm::create_collection::<Listing>(&db).await.expect("create");
-    let coll = Collection::<Listing>::new(&db);
+    let (db, coll) = support::setup::created::<Listing>("cnt_docs").await;
     let f = Listing::fields();
     let listing = Listing { id: ObjectId::new(), watchers: vec![], watch_count: 0 };
     coll.insert_one(&listing).await.expect("insert");
@@ -296,21 +284,19 @@ async fn concurrent_add_to_set_of_documents() {
     let distinct: BTreeSet<(ObjectId, i32)> = stored.watchers.iter().map(|w| (w.user, w.level)).collect();
     assert_eq!(distinct.len(), 12, "no element twice: {stored:?}");
     // `u32` is stored as a long, and the counter stays one.
-    assert_eq!(int64(&raw_doc(&db, "shop_listing", listing.id).await, "wc"), 12);
+    assert_eq!(int64(&support::raw::stored(&db, "shop_listing", listing.id).await, "wc"), 12);
 }
 
 // 2. Pushes: merged into one `$push $each` and one `$inc`, counter types kept.
 
 #[tokio::test]
 async fn pushes_merge_and_keep_counter_types() {
-    let db = odm::testing::database("cnt_push").await;
-    odm::create_collection::<Review>(&db).await.expect("create");
-    let coll = Collection::<Review>::new(&db);
+    let (db, coll) = support::setup::created::<Review>("cnt_push").await;
     let f = Review::fields();
     let first = ObjectId::new();
     let r = review(&[first], &[]);
     coll.insert_one(&r).await.expect("insert");
-    let raw = raw_doc(&db, "shop_review", r.id).await;
+    let raw = support::raw::stored(&db, "shop_review", r.id).await;
     assert_eq!((int32(&raw, "hv"), int64(&raw, "fc")), (1, 0), "int and long as inserted");
 
     // One push: a plain `$push` value and `$inc` by one.
@@ -344,7 +330,7 @@ async fn pushes_merge_and_keep_counter_types() {
     assert_eq!(stored.flaggers, ["x", "y", "z"]);
     assert_eq!(stored.stars, 2);
     assert_in_step(&stored);
-    let raw = raw_doc(&db, "shop_review", r.id).await;
+    let raw = support::raw::stored(&db, "shop_review", r.id).await;
     assert_eq!(int32(&raw, "hv"), 5, "an i32 counter stays an int");
     assert_eq!(int64(&raw, "fc"), 3, "an i64 counter stays a long");
 
@@ -378,9 +364,7 @@ async fn pushes_merge_and_keep_counter_types() {
 
 #[tokio::test]
 async fn pops_decrement_and_never_go_negative() {
-    let db = odm::testing::database("cnt_pop").await;
-    odm::create_collection::<Review>(&db).await.expect("create");
-    let coll = Collection::<Review>::new(&db);
+    let (db, coll) = support::setup::created::<Review>("cnt_pop").await;
     let f = Review::fields();
     let (a, b, c) = (ObjectId::new(), ObjectId::new(), ObjectId::new());
     let r = review(&[a, b, c], &["x"]);
@@ -405,7 +389,7 @@ async fn pops_decrement_and_never_go_negative() {
     );
     let res = coll.update_one(f.id().eq(r.id), both).await.expect("pop both");
     assert_eq!(res.modified_count, 1);
-    let raw = raw_doc(&db, "shop_review", r.id).await;
+    let raw = support::raw::stored(&db, "shop_review", r.id).await;
     assert_eq!((int32(&raw, "hv"), int64(&raw, "fc")), (0, 0), "types kept: {raw}");
 
     // Empty arrays: the guard does not hold, nothing matches, the counters stay at zero.
@@ -420,7 +404,7 @@ async fn pops_decrement_and_never_go_negative() {
     let stored = read(&coll, f.id().eq(r.id)).await;
     assert!(stored.voter_ids.is_empty() && stored.flaggers.is_empty());
     assert_eq!((stored.helpful_votes, stored.flag_count), (0, 0), "no negative counter");
-    let raw = raw_doc(&db, "shop_review", r.id).await;
+    let raw = support::raw::stored(&db, "shop_review", r.id).await;
     assert_eq!((int32(&raw, "hv"), int64(&raw, "fc")), (0, 0));
 
     // A guard failing on one array holds back the whole update, so nothing drifts.
@@ -434,9 +418,7 @@ async fn pops_decrement_and_never_go_negative() {
 
 #[tokio::test]
 async fn set_whole_array_sets_counter() {
-    let db = odm::testing::database("cnt_set").await;
-    odm::create_collection::<Review>(&db).await.expect("create");
-    let coll = Collection::<Review>::new(&db);
+    let (db, coll) = support::setup::created::<Review>("cnt_set").await;
     let f = Review::fields();
     let r = review(&[ObjectId::new()], &["x", "y"]);
     coll.insert_one(&r).await.expect("insert");
@@ -452,13 +434,13 @@ async fn set_whole_array_sets_counter() {
     assert_eq!(stored.voter_ids, voters);
     assert_eq!(stored.flaggers, ["p"]);
     assert_in_step(&stored);
-    let raw = raw_doc(&db, "shop_review", r.id).await;
+    let raw = support::raw::stored(&db, "shop_review", r.id).await;
     assert_eq!((int32(&raw, "hv"), int64(&raw, "fc")), (7, 1), "an int stays an int, a long a long");
 
     // Down to empty.
     let update = Update::new().set(f.voter_ids(), Vec::new()).set(f.flaggers(), Vec::new());
     coll.update_one(f.id().eq(r.id), update).await.expect("set empty");
-    let raw = raw_doc(&db, "shop_review", r.id).await;
+    let raw = support::raw::stored(&db, "shop_review", r.id).await;
     assert_eq!((int32(&raw, "hv"), int64(&raw, "fc")), (0, 0));
     assert_eq!(raw.get_array("vi").unwrap().len() + raw.get_array("fl").unwrap().len(), 0);
 }
@@ -467,9 +449,7 @@ async fn set_whole_array_sets_counter() {
 
 #[tokio::test]
 async fn nested_counted_arrays_stay_in_step() {
-    let db = odm::testing::database("cnt_nested").await;
-    odm::create_collection::<Basket>(&db).await.expect("create");
-    let coll = Collection::<Basket>::new(&db);
+    let (db, coll) = support::setup::created::<Basket>("cnt_nested").await;
     let f = Basket::fields();
     let basket =
         Basket { id: ObjectId::new(), items: vec![item("pen", &["blue"]), item("ink", &[]), item("pad", &["a", "b"])] };
@@ -534,7 +514,7 @@ async fn nested_counted_arrays_stay_in_step() {
     assert_eq!(stored.items[0].tags.len(), 4);
 
     // Through a positional path the guard cannot name the right array: refused before sending.
-    let before = raw_doc(&db, "shop_basket", basket.id).await;
+    let before = support::raw::stored(&db, "shop_basket", basket.id).await;
     for (what, update) in [
         ("add_to_set", Update::new().add_to_set(f.items().each().tags(), "blue")),
         ("add_to_set", Update::new().add_to_set(f.items().filtered("y", |e| e.name().eq("pen")).tags(), "blue")),
@@ -546,7 +526,7 @@ async fn nested_counted_arrays_stay_in_step() {
         let reason = invalid_operation(&err);
         assert!(reason.contains(what) && reason.contains("positional"), "{reason}");
     }
-    assert_eq!(raw_doc(&db, "shop_basket", basket.id).await, before, "nothing was sent");
+    assert_eq!(support::raw::stored(&db, "shop_basket", basket.id).await, before, "nothing was sent");
     let stored = read(&coll, f.id().eq(basket.id)).await;
     assert!(stored.items.iter().all(|i| i.tag_count as usize == i.tags.len()), "{stored:?}");
 }
@@ -555,9 +535,7 @@ async fn nested_counted_arrays_stay_in_step() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn diff_pushes_and_increments_concurrently() {
-    let db = odm::testing::database("cnt_diff").await;
-    odm::create_collection::<Review>(&db).await.expect("create");
-    let coll = Collection::<Review>::new(&db);
+    let (db, coll) = support::setup::created::<Review>("cnt_diff").await;
     let f = Review::fields();
     let a = ObjectId::new();
     let base = review(&[a], &["x"]);
@@ -594,7 +572,7 @@ async fn diff_pushes_and_increments_concurrently() {
     assert_eq!(stored.voter_ids[0], a);
     assert_eq!(stored.flaggers, ["x", "y"]);
     assert_in_step(&stored);
-    let raw = raw_doc(&db, "shop_review", base.id).await;
+    let raw = support::raw::stored(&db, "shop_review", base.id).await;
     assert_eq!((int32(&raw, "hv"), int64(&raw, "fc")), (4, 2), "types kept through `$inc`");
 
     // No change: nothing is sent.
@@ -621,9 +599,7 @@ async fn diff_pushes_and_increments_concurrently() {
 
 #[tokio::test]
 async fn diff_of_nested_counted_arrays() {
-    let db = odm::testing::database("cnt_diff_nested").await;
-    odm::create_collection::<Basket>(&db).await.expect("create");
-    let coll = Collection::<Basket>::new(&db);
+    let (_db, coll) = support::setup::created::<Basket>("cnt_diff_nested").await;
     let f = Basket::fields();
     let old = Basket { id: ObjectId::new(), items: vec![item("pen", &["blue"]), item("ink", &[])] };
     coll.insert_one(&old).await.expect("insert");
@@ -641,9 +617,7 @@ async fn diff_of_nested_counted_arrays() {
 
 #[tokio::test]
 async fn upserts_refuse_guards_and_create_counters() {
-    let db = odm::testing::database("cnt_upsert").await;
-    odm::create_collection::<Tally>(&db).await.expect("create");
-    let coll = Collection::<Tally>::new(&db);
+    let (db, coll) = support::setup::created::<Tally>("cnt_upsert").await;
     let f = Tally::fields();
     let id = ObjectId::new();
 
@@ -675,7 +649,7 @@ async fn upserts_refuse_guards_and_create_counters() {
         stored,
         Tally { id, entries: vec!["a".into(), "b".into()], entry_count: 2, marks: vec![7], mark_count: 1 }
     );
-    let raw = raw_doc(&db, "shop_tally", id).await;
+    let raw = support::raw::stored(&db, "shop_tally", id).await;
     assert_eq!((int32(&raw, "ec"), int64(&raw, "mc")), (2, 1), "counters created with their own types: {raw}");
 
     // The same upsert again updates the existing document.
@@ -684,7 +658,7 @@ async fn upserts_refuse_guards_and_create_counters() {
         .await
         .expect("upsert updates");
     assert_eq!((res.matched_count, res.modified_count, res.upserted_id), (1, 1, None));
-    let raw = raw_doc(&db, "shop_tally", id).await;
+    let raw = support::raw::stored(&db, "shop_tally", id).await;
     assert_eq!((int32(&raw, "ec"), int64(&raw, "mc")), (3, 3), "{raw}");
 
     // Through `find_one_and_update` too.
@@ -699,7 +673,7 @@ async fn upserts_refuse_guards_and_create_counters() {
         .expect("upsert")
         .expect("returned after");
     assert_eq!(created, Tally { id: other, entries: vec!["z".into()], entry_count: 1, marks: vec![1], mark_count: 1 });
-    let raw = raw_doc(&db, "shop_tally", other).await;
+    let raw = support::raw::stored(&db, "shop_tally", other).await;
     assert_eq!((int32(&raw, "ec"), int64(&raw, "mc")), (1, 1), "{raw}");
 
     // A diff's `$inc` has the counter's type as well, so a diff-based upsert creates a valid document.
@@ -716,7 +690,7 @@ async fn upserts_refuse_guards_and_create_counters() {
     );
     coll.upsert_one(f.id().eq(empty.id), diff).await.expect("diff upsert");
     assert_eq!(read(&coll, f.id().eq(empty.id)).await, grown);
-    let raw = raw_doc(&db, "shop_tally", empty.id).await;
+    let raw = support::raw::stored(&db, "shop_tally", empty.id).await;
     assert_eq!((int32(&raw, "ec"), int64(&raw, "mc")), (1, 2), "{raw}");
 }
 
@@ -724,9 +698,7 @@ async fn upserts_refuse_guards_and_create_counters() {
 
 #[tokio::test]
 async fn push_past_max_items_is_refused() {
-    let db = odm::testing::database("cnt_max").await;
-    odm::create_collection::<Review>(&db).await.expect("create");
-    let coll = Collection::<Review>::new(&db);
+    let (_db, coll) = support::setup::created::<Review>("cnt_max").await;
     let f = Review::fields();
 
     // The issue's bound: 1000 voters.
@@ -759,9 +731,7 @@ async fn push_past_max_items_is_refused() {
 
 #[tokio::test]
 async fn keep_last_keeps_the_newest() {
-    let db = odm::testing::database("cnt_keep_last").await;
-    odm::create_collection::<Feed>(&db).await.expect("create");
-    let coll = Collection::<Feed>::new(&db);
+    let (_db, coll) = support::setup::created::<Feed>("cnt_keep_last").await;
     let f = Feed::fields();
     let feed = Feed { id: ObjectId::new(), recent: Vec::new() };
     coll.insert_one(&feed).await.expect("insert");
@@ -784,9 +754,7 @@ async fn keep_last_keeps_the_newest() {
 
 #[tokio::test]
 async fn raw_writes_out_of_step_are_refused() {
-    let db = odm::testing::database("cnt_raw").await;
-    odm::create_collection::<Review>(&db).await.expect("create");
-    let coll = Collection::<Review>::new(&db);
+    let (db, coll) = support::setup::created::<Review>("cnt_raw").await;
     let f = Review::fields();
     let r = review(&[ObjectId::new()], &["x"]);
     coll.insert_one(&r).await.expect("insert");
@@ -870,9 +838,7 @@ fn counter_failure(err: &odm::Error, path: &str, stored: &str) -> String {
 
 #[tokio::test]
 async fn a_nested_counter_out_of_step_is_named() {
-    let db = odm::testing::database("cnt_named").await;
-    odm::create_collection::<Company>(&db).await.expect("create");
-    let coll = Collection::<Company>::new(&db);
+    let (db, coll) = support::setup::created::<Company>("cnt_named").await;
     let f = Company::fields();
     let nested = "Company: document failed validation: Company.depts[].member_count: $expr (expected the length of \
                   Company.depts[].members, found a different value)";

@@ -1,5 +1,7 @@
 //! Explain and hint against a real server, and the declared access patterns checked by the server's own plans.
 
+mod support;
+
 use odm::bson::{doc, oid::ObjectId, DateTime, Document};
 use odm::{Collection, Model, Update};
 use serde::{Deserialize, Serialize};
@@ -36,16 +38,7 @@ struct Order {
 }
 
 async fn seeded(name: &str) -> (odm::testing::TestDatabase, Collection<Order>) {
-    let db = odm::testing::database(name).await;
-    odm::SchemaSync::new(db.client())
-        .database(db.name())
-        .model::<Order>()
-        .run()
-        .await
-        .unwrap()
-        .require_in_sync()
-        .unwrap();
-    let orders = Collection::<Order>::new(&db);
+    let (db, orders) = support::setup::synced::<Order>(name).await;
     let customer = ObjectId::new();
     let docs: Vec<Order> = (0..200)
         .map(|i| Order {
@@ -169,16 +162,7 @@ struct Lookup {
 
 #[tokio::test]
 async fn the_assertion_helper_passes_when_every_pattern_is_served() {
-    let db = odm::testing::database("explain_assert").await;
-    odm::SchemaSync::new(db.client())
-        .database(db.name())
-        .model::<Lookup>()
-        .run()
-        .await
-        .unwrap()
-        .require_in_sync()
-        .unwrap();
-    let lookups = Collection::<Lookup>::new(&db);
+    let (db, lookups) = support::setup::synced::<Lookup>("explain_assert").await;
     lookups.insert_one(Lookup { id: ObjectId::new(), number: "n1".into() }).await.unwrap();
     odm::testing::assert_access_patterns::<Lookup>(&db).await;
 }

@@ -8,8 +8,8 @@ mod support;
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::{Collection, Model, SchemaSync, StaleHandling, SyncMode, Upgrade, Version};
 use serde::{Deserialize, Serialize};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::process::Child;
+use support::workers;
 
 /// A note as version 1 of the application declares it.
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
@@ -79,14 +79,10 @@ const WORKER_ENV: &str = "ODM_FLEET_WORKER";
 #[tokio::test]
 #[ignore = "a worker process of two_versions_start_together_and_the_newer_one_wins"]
 async fn fleet_worker() {
-    let spec = std::env::var(WORKER_ENV).expect("run by two_versions_start_together_and_the_newer_one_wins");
-    let parts: Vec<&str> = spec.split('|').collect();
-    let (uri, db, start, version) = (parts[0], parts[1], parts[2].parse::<u128>().unwrap(), parts[3].parse().unwrap());
-    let client = odm::mongodb::Client::with_uri_str(uri).await.expect("client");
-    client.database(db).run_command(doc! { "ping": 1 }).await.expect("warm connection");
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis();
-    tokio::time::sleep(Duration::from_millis(start.saturating_sub(now) as u64)).await;
-    let report = sync(&client, db, version).run().await.expect("sync succeeds");
+    let spec = workers::worker_spec(WORKER_ENV, "two_versions_start_together_and_the_newer_one_wins").await;
+    let (client, db) = (&spec.client, spec.db.as_str());
+    let version: u32 = spec.rest[0].parse().expect("version");
+    let report = sync(client, db, version).run().await.expect("sync succeeds");
     report.require_in_sync().expect("nothing left to do");
     print!("{report}");
     let database = client.database(db);
@@ -99,25 +95,9 @@ async fn fleet_worker() {
     println!("worker done: version {version}");
 }
 
-fn spawn(exe: &std::path::Path, env: String) -> Child {
-    Command::new(exe)
-        .args(["--exact", "fleet_worker", "--ignored", "--nocapture", "--test-threads=1"])
-        .env(WORKER_ENV, env)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn worker")
-}
-
+/// The names of the note collection's indexes, sorted.
 async fn index_names(db: &odm::mongodb::Database) -> Vec<String> {
-    let mut names: Vec<String> = support::live_indexes(db, "fleet_note")
-        .await
-        .iter()
-        .map(|i| i.get_str("name").unwrap().to_owned())
-        .filter(|n| n != "_id_")
-        .collect();
-    names.sort();
-    names
+    support::server::index_names(db, "fleet_note").await
 }
 
 #[tokio::test]
@@ -126,20 +106,22 @@ async fn two_versions_start_together_and_the_newer_one_wins() {
     // Version 1 in production: its collection, indexes and documents.
     sync(db.client(), db.name(), 1).run().await.expect("v1 sync").require_in_sync().expect("v1 in sync");
     Collection::<NoteV1>::new(&db).insert_many([note_v1("a"), note_v1("b")]).await.expect("v1 documents");
-    assert_eq!(index_names(&db).await, ["idx_g", "idx_t"]);
+    assert_eq!(index_names(&db).await, ["_id_", "idx_g", "idx_t"]);
 
-    let exe = std::env::current_exe().expect("test binary");
     let mut v2_indexes: Vec<String> = Note::indexes().into_iter().map(|i| i.name).collect();
+    v2_indexes.push("_id_".into());
     v2_indexes.sort();
     let rollout = odm::version::accepting_older::<Note>().expect("version 2 reads version 1");
     for round in 0..4 {
-        let start = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() + 1_500;
+        let start = workers::start_in(1_500);
         let uri = odm::testing::server().uri();
-        let workers: Vec<(u32, Child)> =
-            [1, 2, 1, 2].into_iter().map(|v| (v, spawn(&exe, format!("{uri}|{}|{start}|{v}", db.name())))).collect();
-        for (version, child) in workers {
+        let children: Vec<(u32, Child)> = [1, 2, 1, 2]
+            .into_iter()
+            .map(|v| (v, workers::spawn("fleet_worker", WORKER_ENV, format!("{uri}|{}|{start}|{v}", db.name()))))
+            .collect();
+        for (version, child) in children {
             let out = child.wait_with_output().expect("worker");
-            let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            let text = support::shell::output_text(&out);
             assert!(out.status.success(), "round {round}: version {version} failed:\n{text}");
             assert!(text.contains(&format!("worker done: version {version}")), "the worker really ran:\n{text}");
             if version == 1 && round > 0 {
@@ -148,7 +130,7 @@ async fn two_versions_start_together_and_the_newer_one_wins() {
         }
         // One state after every round: the newer version's validator (still accepting version 1, whose documents
         // remain) and exactly its indexes.
-        let options = support::collection_options(&db, "fleet_note").await;
+        let options = support::server::collection_options(&db, "fleet_note").await;
         assert_eq!(options.get_document("validator").unwrap(), &rollout, "round {round}");
         assert_eq!(options.get_str("validationLevel").unwrap_or("strict"), "strict", "round {round}");
         assert_eq!(index_names(&db).await, v2_indexes, "round {round}");
@@ -192,7 +174,7 @@ async fn an_older_binary_alone_reports_the_collection_ahead_and_changes_nothing(
     sync(db.client(), db.name(), 1).run().await.expect("v1").require_in_sync().expect("v1 in sync");
     Collection::<NoteV1>::new(&db).insert_one(note_v1("a")).await.expect("v1 document");
     sync(db.client(), db.name(), 2).run().await.expect("v2").require_in_sync().expect("v2 in sync");
-    let before = (support::collection_options(&db, "fleet_note").await, index_names(&db).await);
+    let before = (support::server::collection_options(&db, "fleet_note").await, index_names(&db).await);
 
     let report = sync(db.client(), db.name(), 1).run().await.expect("v1 again");
     assert!(report.is_in_sync(), "ahead is not drift: {report}");
@@ -201,5 +183,5 @@ async fn an_older_binary_alone_reports_the_collection_ahead_and_changes_nothing(
     assert!(report.to_string().contains("version 2; this binary's model is version 1"), "{report}");
     let verify = SchemaSync::new(db.client()).database(db.name()).model::<NoteV1>().mode(SyncMode::Verify);
     verify.run().await.expect("verify passes: the older binary keeps serving").require_in_sync().expect("in sync");
-    assert_eq!((support::collection_options(&db, "fleet_note").await, index_names(&db).await), before);
+    assert_eq!((support::server::collection_options(&db, "fleet_note").await, index_names(&db).await), before);
 }

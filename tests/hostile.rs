@@ -6,12 +6,12 @@
 mod support;
 
 use odm::bson::{oid::ObjectId, Document};
-use odm::{Collection, Model};
+use odm::Model;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use std::collections::BTreeSet;
 use support::hostile::{hostile_documents, Rule};
-use support::models::*;
+use support::models::families::*;
 
 /// Valid values sampled per model; their hostile variants are all tried.
 const SAMPLES: usize = 12;
@@ -21,9 +21,7 @@ where
     M: Model + std::fmt::Debug,
     S: Strategy<Value = M>,
 {
-    let db = odm::testing::database(&format!("hostile_{family}")).await;
-    odm::create_collection::<M>(&db).await.expect("create collection");
-    let typed = Collection::<M>::new(&db);
+    let (db, typed) = support::setup::created::<M>(&format!("hostile_{family}")).await;
     let raw = db.collection::<Document>(M::COLLECTION);
     let validator = M::validator();
     let mut runner = TestRunner::deterministic();
@@ -83,7 +81,7 @@ async fn ints_reject_wrong_widths() {
 
 #[tokio::test]
 async fn floats() {
-    reject_all("floats", support::models::floats(), &[WrongType, MissingRequired, ExtraKey]).await;
+    reject_all("floats", support::models::families::floats(), &[WrongType, MissingRequired, ExtraKey]).await;
 }
 
 #[tokio::test]

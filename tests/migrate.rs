@@ -2,6 +2,8 @@
 //! after a few batches continues where it stopped and never rewrites current documents; writers changing documents
 //! during the migration lose nothing and never see their change overwritten with stale data.
 
+mod support;
+
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Bson, Document, RawDocumentBuf};
 use odm::migrate::{Guard, MigrationProgress};
@@ -10,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
+// Older documents go in past the validator, which only takes the current version.
+use support::raw::insert_outside;
 
 /// Version 1: a full name; `w` counts the writes an older release made (absent until its first one).
 #[derive(odm::Embedded, Deserialize)]
@@ -99,13 +103,6 @@ fn current(i: usize) -> Contact {
     }
 }
 
-/// Inserts older documents with the raw driver (the validator only takes the current version).
-async fn insert_older(raw: &odm::mongodb::Collection<Document>, docs: Vec<Document>) {
-    for chunk in docs.chunks(1000) {
-        raw.insert_many(chunk.to_vec()).bypass_document_validation(true).await.expect("insert older documents");
-    }
-}
-
 /// Every stored document by `_id`, raw.
 async fn stored(raw: &odm::mongodb::Collection<Document>) -> HashMap<ObjectId, RawDocumentBuf> {
     let raw = raw.clone_with_type::<RawDocumentBuf>();
@@ -130,7 +127,7 @@ async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid(
     }
     let broken = ObjectId::new();
     older.push(doc! { "_id": broken, "_v": 1, "n": 7 });
-    insert_older(&raw, older).await;
+    insert_outside(&raw, older).await;
     let coll = Collection::<Contact>::new(&db);
     coll.insert_many((0..100).map(current)).await.expect("current documents");
     let before = stored(&raw).await;
@@ -196,46 +193,47 @@ async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid(
 /// server's replies hold that many documents (not 16 MiB worth whatever the batch).
 #[tokio::test]
 async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
-    use odm::mongodb::event::{command::CommandEvent, EventHandler};
     let test_db = odm::testing::database("migrate_batch_size").await;
-    // (command name, `batchSize` sent) and the number of documents in each reply, in order.
-    type Sent = Vec<(String, Option<i64>)>;
-    let sent: Arc<Mutex<Sent>> = Arc::default();
-    let replies: Arc<Mutex<Vec<usize>>> = Arc::default();
-    let (sent_sink, reply_sink) = (sent.clone(), replies.clone());
-    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| match e {
-        CommandEvent::Started(s) if ["find", "getMore"].contains(&s.command_name.as_str()) => {
-            let size = match s.command.get("batchSize") {
-                Some(Bson::Int32(n)) => Some(i64::from(*n)),
-                Some(Bson::Int64(n)) => Some(*n),
-                _ => None,
-            };
-            sent_sink.lock().unwrap().push((s.command_name.clone(), size));
-        }
-        CommandEvent::Succeeded(s) if ["find", "getMore"].contains(&s.command_name.as_str()) => {
-            let cursor = s.reply.get_document("cursor").expect("cursor reply");
-            let batch = cursor.get_array("firstBatch").or_else(|_| cursor.get_array("nextBatch")).expect("batch");
-            reply_sink.lock().unwrap().push(batch.len());
-        }
-        _ => {}
-    }));
-    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let (client, recorded) = support::commands::recording_client().await;
     let db = client.database(test_db.name());
     odm::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let older: Vec<Document> =
         (0..250).map(|i| doc! { "_id": ObjectId::new(), "_v": 2, "f": format!("B{i}"), "l": "S" }).collect();
-    insert_older(&raw, older).await;
+    insert_outside(&raw, older).await;
     let coll = Collection::<Contact>::new(&db);
     let report = coll.migrate().batch_size(100).run().await.expect("migrate");
     assert_eq!((report.migrated, report.batches), (250, 3), "{report}");
 
-    let sent = sent.lock().unwrap().clone();
+    // (command name, `batchSize` sent) and the number of documents in each reply, in order.
+    type Sent = Vec<(String, Option<i64>)>;
+    let cursor_command = |name: &String| ["find", "getMore"].contains(&name.as_str());
+    let sent: Sent = recorded
+        .started()
+        .into_iter()
+        .filter(|(name, _)| cursor_command(name))
+        .map(|(name, command)| {
+            let size = match command.get("batchSize") {
+                Some(Bson::Int32(n)) => Some(i64::from(*n)),
+                Some(Bson::Int64(n)) => Some(*n),
+                _ => None,
+            };
+            (name, size)
+        })
+        .collect();
+    let replies: Vec<usize> = recorded
+        .replies()
+        .iter()
+        .filter(|(name, _)| cursor_command(name))
+        .map(|(_, reply)| {
+            let cursor = reply.get_document("cursor").expect("cursor reply");
+            cursor.get_array("firstBatch").or_else(|_| cursor.get_array("nextBatch")).expect("batch").len()
+        })
+        .collect();
     let expected: Sent =
         [("find", Some(100)), ("getMore", Some(100)), ("getMore", Some(100))].map(|(c, n)| (c.to_owned(), n)).into();
     assert_eq!(sent, expected);
-    assert_eq!(*replies.lock().unwrap(), [100, 100, 50]);
+    assert_eq!(replies, [100, 100, 50]);
 }
 
 #[tokio::test]
@@ -245,7 +243,7 @@ async fn an_interrupted_migration_continues_where_it_stopped() {
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let older: Vec<Document> =
         (0..2000).map(|i| doc! { "_id": ObjectId::new(), "_v": 1, "n": format!("P{i} Q{i}") }).collect();
-    insert_older(&raw, older).await;
+    insert_outside(&raw, older).await;
     let coll = Collection::<Contact>::new(&db);
     coll.insert_many((0..50).map(current)).await.expect("current documents");
     let current_before: HashMap<_, _> =
@@ -379,7 +377,7 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
             _ => doc! { "_id": *id, "_v": 2, "f": format!("A{i}"), "l": format!("B{i}"), "w": 0 },
         })
         .collect();
-    insert_older(&raw, older).await;
+    insert_outside(&raw, older).await;
 
     // Expected state per document: (writes, last name written).
     let expected: Arc<Mutex<HashMap<ObjectId, (i32, u64)>>> = Arc::default();
@@ -501,7 +499,7 @@ async fn the_version_guard_sees_every_change_the_current_release_makes() {
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let ids: Vec<ObjectId> = (0..1000).map(|_| ObjectId::new()).collect();
     let older = ids.iter().enumerate().map(|(i, id)| doc! { "_id": *id, "_v": 1, "n": format!("A{i} B{i}") }).collect();
-    insert_older(&raw, older).await;
+    insert_outside(&raw, older).await;
 
     // Between the migration's read and its write, the current release changes some documents through odm: each
     // `update_changes` on an older document stores it whole at the current version.
@@ -561,7 +559,7 @@ async fn the_throttle_holds_the_rate_and_unversioned_models_are_refused() {
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let older: Vec<Document> =
         (0..300).map(|i| doc! { "_id": ObjectId::new(), "_v": 1, "n": format!("T{i} U{i}") }).collect();
-    insert_older(&raw, older).await;
+    insert_outside(&raw, older).await;
     let coll = Collection::<Contact>::new(&db);
     let report = coll
         .migrate()

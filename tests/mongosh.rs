@@ -8,6 +8,7 @@ mod support;
 use odm::bson::{doc, oid::ObjectId, DateTime, Document};
 use odm::{Action, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
+use support::shell::mongosh;
 
 /// Numbers of every kind in the places a DBA script carries them: `long` bounds in the validator, a `long` and a
 /// `double` in partial filters (one beyond 2^53), a `long` TTL.
@@ -50,19 +51,13 @@ fn sync(client: &odm::mongodb::Client, db: &str) -> SchemaSync<'static> {
 async fn live_state(db: &odm::mongodb::Database) -> Vec<(String, Document, Vec<Document>)> {
     let mut out = Vec::new();
     for name in ["export_order", "log_export_event"] {
-        let mut indexes = support::live_indexes(db, name).await;
+        let mut indexes = support::server::live_indexes(db, name).await;
         for i in &mut indexes {
             i.remove("ns");
         }
-        out.push((name.to_owned(), support::collection_options(db, name).await, indexes));
+        out.push((name.to_owned(), support::server::collection_options(db, name).await, indexes));
     }
     out
-}
-
-fn run(script: &str) -> (i32, String) {
-    let out = odm::testing::run_mongosh(odm::testing::server().uri(), script).expect("mongosh runs");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    (out.status.code().unwrap_or(-1), text)
 }
 
 #[tokio::test]
@@ -74,7 +69,7 @@ async fn the_exported_script_creates_exactly_what_sync_creates_and_stops_at_the_
     let script = plan.to_mongosh();
     let steps = plan.actions.iter().map(|a| a.commands().len()).sum::<usize>();
     assert_eq!(steps, 5, "two creates and three indexes: {plan}");
-    let (code, out) = run(&script);
+    let (code, out) = mongosh(&script);
     assert_eq!(code, 0, "{out}\n{script}");
     assert_eq!(out.matches("ok: ").count(), steps, "each step prints its outcome: {out}");
     assert!(out.contains(&format!("ok: {}.export_order: create index idx_am", by_script.name())), "{out}");
@@ -119,12 +114,12 @@ async fn the_exported_script_creates_exactly_what_sync_creates_and_stops_at_the_
     let taken = odm::testing::database("export_fail").await;
     taken.create_collection("export_order").await.expect("a collection without validator");
     let script = script.replace(by_script.name(), taken.name());
-    let (code, out) = run(&script);
+    let (code, out) = mongosh(&script);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains(&format!("FAILED: {}.export_order: create collection with validator", taken.name())), "{out}");
     assert!(out.contains("already exists"), "the server's answer: {out}");
     assert!(!out.contains("ok: "), "nothing after the failure runs: {out}");
-    assert_eq!(support::live_indexes(&taken, "export_order").await.len(), 1, "only _id");
+    assert_eq!(support::server::live_indexes(&taken, "export_order").await.len(), 1, "only _id");
 }
 
 #[tokio::test]
@@ -139,9 +134,9 @@ async fn verify_reports_a_partial_filter_number_off_by_one_as_drift() {
          'idx_am', partialFilterExpression: {{ am: {{ $gt: {{ $numberLong: '9007199254740993' }} }} }} }}] }}));\n",
         db.name()
     );
-    let (code, out) = run(&relaxed);
+    let (code, out) = mongosh(&relaxed);
     assert_eq!(code, 0, "{out}");
-    let live = support::live_indexes(&db, "export_order").await;
+    let live = support::server::live_indexes(&db, "export_order").await;
     let am = live.iter().find(|i| i.get_str("name").ok() == Some("idx_am")).expect("idx_am");
     let stored = am.get_document("partialFilterExpression").unwrap().get_document("am").unwrap().get("$gt").unwrap();
     assert_ne!(stored, &odm::bson::Bson::Int64(9_007_199_254_740_993), "relaxed mode changed the number: {am}");

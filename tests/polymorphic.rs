@@ -4,6 +4,8 @@
 //! variants, each check guarded by the discriminator. Every hostile document is written around odm with the raw
 //! driver.
 
+mod support;
+
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
 use odm::{Collection, Embedded, Filter, Model, Update, VariantOf};
 use serde::{Deserialize, Serialize};
@@ -159,9 +161,7 @@ fn every_variant_serializes_to_a_document_the_validator_describes() {
 
 #[tokio::test]
 async fn every_variant_round_trips_through_one_collection() {
-    let db = odm::testing::database("poly_round_trip").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
-    let events = Collection::<Event>::new(&db);
+    let (_db, events) = support::setup::created::<Event>("poly_round_trip").await;
     let all = every_variant();
     events.insert_many(all.clone()).await.expect("every variant is accepted");
     let mut back: Vec<Event> = events.find(Filter::everything()).await.expect("find");
@@ -250,18 +250,12 @@ fn a_filter_on_a_variant_field_adds_the_discriminator() {
 
 #[tokio::test]
 async fn filters_on_variant_fields_never_match_another_variant() {
-    let db = odm::testing::database("poly_filters").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
-    let events = Collection::<Event>::new(&db);
-    events.insert_many(every_variant()).await.expect("insert");
+    let (db, events) = support::setup::seeded::<Event, _>("poly_filters", every_variant()).await;
     events.insert_one(purchase(5)).await.expect("insert");
     // A document of another variant holding a key of the same name (the collection is open to raw writes when
     // validation is off for this one write): the discriminator keeps it out.
     let raw = db.collection::<Document>(Event::COLLECTION);
-    raw.insert_one(doc! { "t": "click", "x": 1, "y": 2, "amt": 1000_i64 })
-        .bypass_document_validation(true)
-        .await
-        .expect("a stray key");
+    support::raw::insert_outside(&raw, vec![doc! { "t": "click", "x": 1, "y": 2, "amt": 1000_i64 }]).await;
     let f = Event::fields();
     let big: Vec<Event> = events.find(f.purchase().amount().gt(10)).await.expect("find");
     assert_eq!(big.len(), 1);
@@ -276,10 +270,7 @@ async fn filters_on_variant_fields_never_match_another_variant() {
 
 #[tokio::test]
 async fn updates_of_variant_fields_write_only_that_variant_and_keep_counters_in_step() {
-    let db = odm::testing::database("poly_updates").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
-    let events = Collection::<Event>::new(&db);
-    events.insert_many(every_variant()).await.expect("insert");
+    let (_db, events) = support::setup::seeded::<Event, _>("poly_updates", every_variant()).await;
     let f = Event::fields();
     // Every document matches the filter, but only purchases hold `amount`: the update adds the discriminator.
     let r = events.update_many(Filter::everything(), Update::new().set(f.purchase().amount(), 99)).await.expect("set");
@@ -315,9 +306,7 @@ async fn updates_of_variant_fields_write_only_that_variant_and_keep_counters_in_
 
 #[tokio::test]
 async fn update_changes_rewrites_a_changed_variant_key_by_key() {
-    let db = odm::testing::database("poly_update_changes").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
-    let events = Collection::<Event>::new(&db);
+    let (db, events) = support::setup::created::<Event>("poly_update_changes").await;
     let old = click();
     let Event::Click { id, .. } = old else { unreachable!() };
     events.insert_one(&old).await.expect("insert");
@@ -339,10 +328,7 @@ async fn update_changes_rewrites_a_changed_variant_key_by_key() {
 
 #[tokio::test]
 async fn a_newtype_variant_is_read_as_the_struct_it_wraps() {
-    let db = odm::testing::database("poly_find_variant").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
-    let events = Collection::<Event>::new(&db);
-    events.insert_many(every_variant()).await.expect("insert");
+    let (_db, events) = support::setup::seeded::<Event, _>("poly_find_variant", every_variant()).await;
     let other = Referral { by: "alan".into(), tags: vec![] };
     events.insert_one(other.clone().into_model()).await.expect("insert");
     let f = Event::fields();
@@ -381,9 +367,7 @@ enum Visit {
 
 #[tokio::test]
 async fn fields_every_variant_shares_are_paths_of_the_whole_model() {
-    let db = odm::testing::database("poly_common").await;
-    odm::create_collection::<Visit>(&db).await.expect("create");
-    let visits = Collection::<Visit>::new(&db);
+    let (_db, visits) = support::setup::created::<Visit>("poly_common").await;
     let (a, b) = (ObjectId::new(), ObjectId::new());
     let now = odm::bson::DateTime::now();
     visits.insert_one(Visit::View { id: a, at: now, page: "/".into() }).await.expect("insert");

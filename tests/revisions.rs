@@ -2,6 +2,8 @@
 //! `Error::Conflict` and change nothing, report a missing document as missing, bump the revision exactly once per
 //! write (typed updates too), and concurrent writers that retry on conflict lose no update.
 
+mod support;
+
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
 use odm::{Collection, Error, FindAndModify, Model, Update};
 use serde::{Deserialize, Serialize};
@@ -43,10 +45,7 @@ fn cart() -> Cart {
 }
 
 async fn carts(name: &str) -> (odm::testing::TestDatabase, Collection<Cart>) {
-    let db = odm::testing::database(name).await;
-    odm::create_collection::<Cart>(&db).await.expect("create");
-    let coll = Collection::<Cart>::new(&db);
-    (db, coll)
+    support::setup::created::<Cart>(name).await
 }
 
 async fn load(coll: &Collection<Cart>, id: ObjectId) -> Cart {
@@ -96,9 +95,7 @@ async fn stale_update_changes_conflicts_and_changes_nothing() {
 
 #[tokio::test]
 async fn stale_replace_one_conflicts_and_changes_nothing() {
-    let db = odm::testing::database("rev_stale_replace").await;
-    odm::create_collection::<Ticket>(&db).await.expect("create");
-    let coll = Collection::<Ticket>::new(&db);
+    let (_db, coll) = support::setup::created::<Ticket>("rev_stale_replace").await;
     let f = Ticket::fields();
     let t = Ticket { id: ObjectId::new(), revision: 0, status: "open".into() };
     coll.insert_one(&t).await.expect("insert");

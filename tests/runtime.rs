@@ -7,7 +7,8 @@ use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::{Collection, Filter, Model};
 use serde::{Deserialize, Serialize};
-use support::models::{Line, Review};
+use support::models::families::{Line, Review};
+use support::server::collection_options;
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(db = "shop", module = "order", collection = "order_header", closed)]
@@ -35,20 +36,6 @@ fn order(lines: usize) -> Order {
         item_count: lines as i32,
         reviews: Vec::new(),
     }
-}
-
-async fn collection_options(db: &odm::mongodb::Database, name: &str) -> Document {
-    let specs: Vec<Document> = db
-        .list_collections()
-        .filter(doc! { "name": name })
-        .await
-        .expect("listCollections")
-        .with_type::<Document>()
-        .try_collect()
-        .await
-        .expect("read");
-    assert_eq!(specs.len(), 1, "collection `{name}` exists once");
-    specs[0].get_document("options").expect("options").clone()
 }
 
 #[tokio::test]
@@ -97,9 +84,7 @@ async fn level_and_action_come_from_the_model() {
 
 #[tokio::test]
 async fn typed_insert_find_and_count() {
-    let db = odm::testing::database("typed").await;
-    odm::create_collection::<Order>(&db).await.expect("create");
-    let orders = Collection::<Order>::new(&db);
+    let (_db, orders) = support::setup::created::<Order>("typed").await;
     let a = order(3);
     let b = order(0);
     let id = orders.insert_one(&a).await.expect("insert");
@@ -116,9 +101,7 @@ async fn typed_insert_find_and_count() {
 
 #[tokio::test]
 async fn validation_errors_name_rust_fields() {
-    let db = odm::testing::database("errors").await;
-    odm::create_collection::<Order>(&db).await.expect("create");
-    let orders = Collection::<Order>::new(&db);
+    let (db, orders) = support::setup::created::<Order>("errors").await;
 
     let err = orders.insert_one(order(31)).await.expect_err("over max_items");
     let odm::Error::Validation(v) = &err else { panic!("expected a validation error, got {err}") };
@@ -234,9 +217,7 @@ async fn oversize_updates_fail_before_sending() {
 
 #[tokio::test]
 async fn documents_grown_past_the_limit_are_refused_by_name() {
-    let db = odm::testing::database("size_grow").await;
-    odm::create_collection::<Scroll>(&db).await.expect("create");
-    let scrolls = Collection::<Scroll>::new(&db);
+    let (_db, scrolls) = support::setup::created::<Scroll>("size_grow").await;
     let f = Scroll::fields();
     let nine = 9 * 1024 * 1024;
     let scroll = Scroll { id: ObjectId::new(), head: "h".repeat(nine), parts: Vec::new() };
@@ -412,9 +393,7 @@ struct Counters {
 
 #[tokio::test]
 async fn run_time_map_keys_are_checked_before_sending() {
-    let db = odm::testing::database("map_keys").await;
-    odm::create_collection::<Counters>(&db).await.expect("create");
-    let coll = Collection::<Counters>::new(&db);
+    let (_db, coll) = support::setup::created::<Counters>("map_keys").await;
     let with = |key: &str, nested: &str| Counters {
         counts: [(key.to_owned(), 1)].into_iter().collect(),
         lines: vec![Default::default(), [(nested.to_owned(), 2)].into_iter().collect()],
@@ -453,8 +432,6 @@ struct Payment {
 
 #[tokio::test]
 async fn read_and_write_concern_come_from_the_model() {
-    use odm::mongodb::event::{command::CommandEvent, EventHandler};
-    use std::sync::{Arc, Mutex};
     assert_eq!(Payment::READ_CONCERN, Some(odm::ReadConcernLevel::Majority));
     assert_eq!(Payment::READ_PREFERENCE, Some(odm::ReadPreferenceMode::PrimaryPreferred));
     assert_eq!(Payment::WRITE_CONCERN.and_then(|w| w.w), Some(odm::Acknowledgment::Tag("majority")));
@@ -470,23 +447,18 @@ async fn read_and_write_concern_come_from_the_model() {
         assert_eq!(doc.get_str("level").ok(), Some(level.as_str()), "{doc}");
     }
     let test_db = odm::testing::database("concern").await;
-    let seen: Arc<Mutex<Vec<Document>>> = Arc::default();
-    let sink = seen.clone();
-    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| {
-        if let CommandEvent::Started(s) = e {
-            if ["insert", "find"].contains(&s.command_name.as_str()) {
-                sink.lock().unwrap().push(s.command.clone());
-            }
-        }
-    }));
-    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let (client, seen) = support::commands::recording_client().await;
     let db = client.database(test_db.name());
     let payments = Collection::<Payment>::new(&db);
     payments.insert_one(Payment { amount: 5 }).await.expect("insert with w: majority");
     assert_eq!(payments.find_one(Filter::everything()).await.expect("find"), Some(Payment { amount: 5 }));
 
-    let commands = seen.lock().unwrap().clone();
+    let commands: Vec<Document> = seen
+        .started()
+        .into_iter()
+        .filter(|(name, _)| ["insert", "find"].contains(&name.as_str()))
+        .map(|(_, c)| c)
+        .collect();
     assert_eq!(commands.len(), 2, "{commands:?}");
     let wc = commands[0].get_document("writeConcern").expect("insert carries the model's write concern");
     assert_eq!(wc.get_str("w").ok(), Some("majority"));

@@ -6,6 +6,7 @@ use odm::bson::{doc, oid::ObjectId, Bson, DateTime};
 use odm::{BsonSchema, Embedded, Model};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use support::models::families;
 
 /// A product review.
 #[derive(Model, Serialize, Deserialize)]
@@ -139,10 +140,10 @@ fn integer_and_float_widths_map_to_what_bson_writes() {
 #[test]
 fn maps_and_fixed_arrays() {
     assert_eq!(
-        HashMap::<String, support::models::Line>::bson_schema(),
+        HashMap::<String, families::Line>::bson_schema(),
         doc! {
             "bsonType": "object",
-            "patternProperties": { odm::schema::MAP_KEY_PATTERN: support::models::Line::bson_schema() },
+            "patternProperties": { odm::schema::MAP_KEY_PATTERN: families::Line::bson_schema() },
             "additionalProperties": false,
         }
     );
@@ -155,7 +156,7 @@ fn maps_and_fixed_arrays() {
 #[test]
 fn nested_counters_are_checked_inside_arrays() {
     // `Nested.reviews[*].voter_ids` is counted by `helpful_votes` two levels down.
-    let v = support::models::Nested::validator();
+    let v = families::Nested::validator();
     assert_eq!(
         v.get("$expr").expect("$expr"),
         &Bson::from(doc! {
@@ -175,7 +176,7 @@ fn nested_counters_are_checked_inside_arrays() {
 
 #[test]
 fn field_metadata_maps_stored_paths_to_rust_paths() {
-    let meta = support::models::Nested::type_meta().expect("meta");
+    let meta = families::Nested::type_meta().expect("meta");
     assert_eq!(meta.rust_path(["r", "3", "v", "0"]), "reviews[3].voter_ids[0]");
     assert_eq!(meta.rust_path(["a", "c"]), "address.city");
     assert_eq!(meta.rust_path(["unknown", "x"]), "unknown.x");
@@ -184,9 +185,9 @@ fn field_metadata_maps_stored_paths_to_rust_paths() {
 #[test]
 fn only_types_with_run_time_keys_need_the_key_walk() {
     assert!(!ProductReview::dynamic_keys(32), "fixed keys were checked at compile time");
-    assert!(!support::models::Nested::dynamic_keys(32));
-    assert!(!support::models::Enums::dynamic_keys(32));
-    assert!(support::models::Maps::dynamic_keys(32), "map keys are chosen at run time");
+    assert!(!families::Nested::dynamic_keys(32));
+    assert!(!families::Enums::dynamic_keys(32));
+    assert!(families::Maps::dynamic_keys(32), "map keys are chosen at run time");
     assert!(<Vec<Option<HashMap<String, i32>>>>::dynamic_keys(32));
     assert!(odm::bson::Document::dynamic_keys(32));
 }

@@ -2,6 +2,8 @@
 //! by the server, explained part by part with Rust paths and sample `_id`s, in batches with progress; reads can
 //! skip a document that does not decode instead of failing.
 
+mod support;
+
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
 use odm::check::{Check, Finding};
 use odm::{Collection, Embedded, Filter, Model};
@@ -141,9 +143,7 @@ async fn documents_the_validator_refuses_are_found_explained_and_sampled() {
     assert!(seen.last().unwrap().eta().is_some_and(|eta| eta.is_zero()));
 
     // A clean collection reports nothing.
-    let clean_db = odm::testing::database("schema_check_clean").await;
-    odm::create_collection::<Order>(&clean_db).await.expect("create");
-    let clean = Collection::<Order>::new(&clean_db);
+    let (_clean_db, clean) = support::setup::created::<Order>("schema_check_clean").await;
     clean.insert_one(order(1)).await.expect("insert");
     let report = clean.check_schema().run().await.expect("check");
     assert!(report.is_clean() && report.findings.is_empty() && report.checked == 1, "{report}");

@@ -1,20 +1,13 @@
 //! Errors odm does not map to a variant of its own, against a real server: they read as the server's code, code name
 //! and message, never as the bytes of its reply, and the driver's error stays reachable for programs.
 
+mod support;
+
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::{Collection, Error, Filter, Model, Update};
-use serde::{Deserialize, Serialize};
 use std::error::Error as _;
-
-#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[odm(collection = "shop_order")]
-struct Order {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "t")]
-    total: i64,
-}
+use support::models::shop::{order, Order};
 
 /// What a person sees of `e`, by `Display` and by `Debug` (what `main` returning `Box<dyn Error>` prints), must hold
 /// the server's code and words and none of its reply's bytes.
@@ -39,10 +32,7 @@ fn assert_readable(e: &Error, code: i32, words: &str) {
 
 #[tokio::test]
 async fn a_refused_command_shows_the_servers_code_and_message_not_its_reply() {
-    let db = odm::testing::database("server_errors_cmd").await;
-    odm::create_collection::<Order>(&db).await.unwrap();
-    let orders = Collection::<Order>::new(&db);
-    orders.insert_one(Order { id: ObjectId::new(), total: 1 }).await.unwrap();
+    let (_db, orders) = support::setup::seeded("server_errors_cmd", [order(1)]).await;
 
     let refused = orders.find(Filter::everything()).hint("idx_missing").all().await.expect_err("no such index");
     assert!(matches!(refused, Error::Driver(_)), "{refused}");
@@ -71,7 +61,7 @@ async fn a_refused_write_shows_the_servers_code_and_message() {
     assert_readable(&refused, 14, "$inc");
 
     // A duplicate `_id` in a batch: the driver's insert_many error.
-    let again = Order { id, total: 2 };
+    let again = Order { id, ..order(2) };
     let duplicate = orders.insert_many([&again]).await.expect_err("the _id is taken");
     assert_readable(&duplicate, 11000, "duplicate key");
 }

@@ -53,17 +53,8 @@ async fn create_missing_then_in_sync_then_verify() {
 
     let report = sync().run().await.expect("create missing");
     assert!(report.outcomes.iter().all(|o| *o == Outcome::Done), "{report}");
-    assert_eq!(
-        support::collection_options(&db, "order_header").await.get_document("validator").expect("validator"),
-        &Order::validator()
-    );
-    let mut names: Vec<String> = support::live_indexes(&db, "order_header")
-        .await
-        .iter()
-        .map(|i| i.get_str("name").unwrap().to_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["_id_", "idx_ca", "idx_mi_st_am"]);
+    assert_eq!(support::server::live_validator(&db, "order_header").await, Order::validator());
+    assert_eq!(support::server::index_names(&db, "order_header").await, ["_id_", "idx_ca", "idx_mi_st_am"]);
 
     let again = sync().run().await.expect("second sync");
     assert!(again.plan.actions.is_empty(), "{again}");
@@ -97,11 +88,11 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     assert!(report.to_string().starts_with("STILL DIFFERS: 1 item(s)"), "{report}");
     let Err(odm::Error::Drift(plan)) = report.require_in_sync() else { panic!("pending drift is an error") };
     assert_eq!(plan.actions, report.plan.actions);
-    assert!(!support::collection_options(&db, "order_header").await.contains_key("validator"));
+    assert!(!support::server::collection_options(&db, "order_header").await.contains_key("validator"));
 
     let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
     assert_eq!(report.outcomes, [Outcome::Staged { failing: 1 }], "{report}");
-    let opts = support::collection_options(&db, "order_header").await;
+    let opts = support::server::collection_options(&db, "order_header").await;
     assert_eq!(opts.get_document("validator").expect("validator"), &Order::validator());
     assert_eq!(opts.get_str("validationLevel").ok(), Some("moderate"));
     assert_eq!(opts.get_str("validationAction").ok(), Some("warn"));
@@ -123,7 +114,7 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
         .expect("valid doc");
     let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
     assert_eq!(report.outcomes, [Outcome::Done], "{report}");
-    let opts = support::collection_options(&db, "order_header").await;
+    let opts = support::server::collection_options(&db, "order_header").await;
     assert_eq!(opts.get_str("validationLevel").ok(), Some("strict"));
     assert_eq!(opts.get_str("validationAction").ok(), Some("error"));
     assert!(sync().mode(SyncMode::Verify).run().await.is_ok());
@@ -132,13 +123,7 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
 #[tokio::test]
 async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() {
     let db = odm::testing::database("sync_indexes").await;
-    SchemaSync::new(db.client())
-        .database(db.name())
-        .spec(order_spec())
-        .run()
-        .await
-        .and_then(|r| r.require_in_sync())
-        .expect("first sync");
+    support::setup::sync_spec(&db, order_spec()).await;
     // Outside the ODM: a foreign index on keys a new model version also wants.
     db.run_command(doc! { "createIndexes": "order_header", "indexes": [{ "key": { "x": 1 }, "name": "dba_x" }] })
         .await
@@ -159,7 +144,7 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
     assert_eq!(report.outcomes, [Outcome::Done, Outcome::Pending]);
     assert!(report.to_string().contains("dba_x"), "the conflict names the live index: {report}");
 
-    let live = support::live_indexes(&db, "order_header").await;
+    let live = support::server::live_indexes(&db, "order_header").await;
     let by_name = |n: &str| live.iter().find(|i| i.get_str("name").ok() == Some(n)).cloned().expect(n);
     let seconds = by_name("idx_ca").get("expireAfterSeconds").and_then(|v| v.as_i64().or(v.as_i32().map(i64::from)));
     assert_eq!(seconds, Some(60), "TTL changed in place");
@@ -179,19 +164,13 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
 #[tokio::test]
 async fn hidden_changes_in_place_or_are_reported_when_the_server_ignores_them() {
     let db = odm::testing::database("sync_hidden").await;
-    SchemaSync::new(db.client())
-        .database(db.name())
-        .spec(order_spec())
-        .run()
-        .await
-        .and_then(|r| r.require_in_sync())
-        .expect("first sync");
+    support::setup::sync_spec(&db, order_spec()).await;
     let mut spec = order_spec();
     spec.indexes[0].hidden = true;
     let report =
         SchemaSync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).run().await.expect("apply");
     assert_eq!(report.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["modifyIndex"]);
-    let live = support::live_indexes(&db, "order_header").await;
+    let live = support::server::live_indexes(&db, "order_header").await;
     let hidden =
         live.iter().find(|i| i.get_str("name").ok() == Some("idx_mi_st_am")).and_then(|i| i.get_bool("hidden").ok());
     match &report.outcomes[0] {
@@ -210,13 +189,7 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     let db = odm::testing::database("sync_stale").await;
     let mut old = order_spec();
     old.indexes.push(IndexSpec::new("idx_st", doc! { "st": 1 }));
-    SchemaSync::new(db.client())
-        .database(db.name())
-        .spec(old)
-        .run()
-        .await
-        .and_then(|r| r.require_in_sync())
-        .expect("old version");
+    support::setup::sync_spec(&db, old).await;
     db.run_command(doc! { "createIndexes": "order_header", "indexes": [{ "key": { "st": -1 }, "name": "manual_st" }] })
         .await
         .expect("foreign");
@@ -227,7 +200,7 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     assert_eq!(kept.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["staleIndex"]);
     assert!(kept.plan.is_in_sync(), "a kept stale index is information, not drift");
     let hidden = sync(StaleHandling::Hide).run().await.expect("hide");
-    let live = support::live_indexes(&db, "order_header").await;
+    let live = support::server::live_indexes(&db, "order_header").await;
     let is_hidden =
         live.iter().find(|i| i.get_str("name").ok() == Some("idx_st")).and_then(|i| i.get_bool("hidden").ok());
     match &hidden.outcomes[..] {
@@ -237,11 +210,7 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     }
     let dropped = sync(StaleHandling::Drop).run().await.expect("drop");
     assert_eq!(dropped.outcomes, [Outcome::Done]);
-    let names: Vec<String> = support::live_indexes(&db, "order_header")
-        .await
-        .iter()
-        .map(|i| i.get_str("name").unwrap().to_owned())
-        .collect();
+    let names = support::server::index_names(&db, "order_header").await;
     assert!(!names.contains(&"idx_st".to_owned()));
     assert!(names.contains(&"manual_st".to_owned()), "foreign index never dropped: {names:?}");
 }
@@ -252,14 +221,8 @@ async fn capped_collections_are_created_capped_and_mismatches_reported() {
     let mut spec = ModelSpec::of::<Order>();
     spec.collection = "log_order_event";
     spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(1000) });
-    SchemaSync::new(db.client())
-        .database(db.name())
-        .spec(spec.clone())
-        .run()
-        .await
-        .and_then(|r| r.require_in_sync())
-        .expect("create");
-    let opts = support::collection_options(&db, "log_order_event").await;
+    support::setup::sync_spec(&db, spec.clone()).await;
+    let opts = support::server::collection_options(&db, "log_order_event").await;
     assert_eq!(opts.get_bool("capped").ok(), Some(true));
     assert!(SchemaSync::new(db.client())
         .database(db.name())
@@ -314,7 +277,7 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
         let report = t.await.expect("task").expect("every concurrent sync succeeds");
         assert!(report.remaining().next().is_none(), "{report}");
     }
-    let live = support::live_indexes(&db, "order_header").await;
+    let live = support::server::live_indexes(&db, "order_header").await;
     assert_eq!(live.len(), 3, "no duplicate indexes: {live:?}");
     SchemaSync::new(db.client())
         .database(db.name())
@@ -326,13 +289,8 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
         .expect("in sync");
 }
 
-/// Records command names sent by the driver.
-#[derive(Clone, Default)]
-struct Commands(Arc<Mutex<Vec<String>>>);
-
 #[tokio::test]
 async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
-    use odm::mongodb::event::{command::CommandEvent, EventHandler};
     let db = odm::testing::database("sync_cost").await;
     let mut spec2 = order_spec();
     spec2.collection = "order_detail";
@@ -347,30 +305,24 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
     // A collection no model names: the sync must not even list it.
     db.db().create_collection("not_a_model").validator(doc! { "x": { "$exists": true } }).await.expect("other");
 
-    let seen = Commands::default();
-    let sink = seen.clone();
-    let listed = Arc::new(Mutex::new(Vec::new()));
-    let listed_sink = listed.clone();
-    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| match e {
-        CommandEvent::Started(s) => sink.0.lock().unwrap().push(s.command_name.clone()),
-        CommandEvent::Succeeded(s) if s.command_name == "listCollections" => {
-            let batch = s.reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("firstBatch");
-            let names = batch.iter().filter_map(|c| c.as_document()?.get_str("name").ok().map(str::to_owned));
-            listed_sink.lock().unwrap().extend(names);
-        }
-        _ => {}
-    }));
-    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let (client, seen) = support::commands::recording_client().await;
     let report =
         SchemaSync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).run().await.expect("steady state");
     assert!(report.plan.actions.is_empty(), "{report}");
-    let mut names = seen.0.lock().unwrap().clone();
+    let mut names = seen.names();
     names.retain(|n| !["hello", "isMaster", "ismaster", "buildInfo", "endSessions"].contains(&n.as_str()));
     // The listIndexes are sent concurrently, so they may start in any order: compare counts, not order.
     names.sort();
     assert_eq!(names, ["listCollections", "listIndexes", "listIndexes"], "reads only, one per database and collection");
-    let mut listed = listed.lock().unwrap().clone();
+    let mut listed: Vec<String> = seen
+        .replies()
+        .iter()
+        .filter(|(name, _)| name == "listCollections")
+        .flat_map(|(_, reply)| {
+            let batch = reply.get_document("cursor").and_then(|c| c.get_array("firstBatch")).expect("firstBatch");
+            batch.iter().filter_map(|c| c.as_document()?.get_str("name").ok().map(str::to_owned)).collect::<Vec<_>>()
+        })
+        .collect();
     listed.sort();
     assert_eq!(listed, ["order_detail", "order_header"], "only the models' collections are listed");
 }
@@ -387,17 +339,8 @@ struct OrderCopy {
 
 #[tokio::test]
 async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
-    use odm::mongodb::event::{command::CommandEvent, EventHandler};
     let db = odm::testing::database("sync_owner").await;
-    let seen = Commands::default();
-    let sink = seen.clone();
-    let mut opts = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.expect("uri");
-    opts.command_event_handler = Some(EventHandler::callback(move |e: CommandEvent| {
-        if let CommandEvent::Started(s) = e {
-            sink.0.lock().unwrap().push(s.command_name.clone());
-        }
-    }));
-    let client = odm::mongodb::Client::with_options(opts).expect("client");
+    let (client, seen) = support::commands::recording_client().await;
     for mode in [SyncMode::Verify, SyncMode::CreateMissing, SyncMode::Apply] {
         let sync = || SchemaSync::new(&client).database(db.name()).model::<Order>().model::<OrderCopy>().mode(mode);
         let err = sync().run().await.expect_err("two owners");
@@ -410,7 +353,7 @@ async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
     }
     let twice = SchemaSync::new(&client).database(db.name()).model::<Order>().model::<Order>().run().await;
     assert!(twice.expect_err("twice").to_string().contains("`sync::Order` is given to one sync twice"));
-    assert!(seen.0.lock().unwrap().is_empty(), "nothing was sent: {:?}", seen.0.lock().unwrap());
+    assert!(seen.names().is_empty(), "nothing was sent: {:?}", seen.names());
     assert!(db.list_collection_names().await.expect("names").is_empty());
 }
 

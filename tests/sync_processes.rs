@@ -9,7 +9,8 @@ use odm::testing::ServerKind;
 use odm::{IndexSpec, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
+use support::workers;
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
 #[odm(collection = "order_line", closed)]
@@ -49,15 +50,8 @@ const WORKER_ENV: &str = "ODM_SYNC_WORKER";
 #[tokio::test]
 #[ignore = "a worker process of four_processes_sync_at_once"]
 async fn sync_worker() {
-    let spec = std::env::var(WORKER_ENV).expect("run by four_processes_sync_at_once");
-    let mut parts = spec.split('|');
-    let (uri, db, start) =
-        (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap().parse::<u128>().unwrap());
-    let client = odm::mongodb::Client::with_uri_str(uri).await.expect("client");
-    client.database(db).run_command(doc! { "ping": 1 }).await.expect("warm connection");
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis();
-    tokio::time::sleep(Duration::from_millis(start.saturating_sub(now) as u64)).await;
-    let report = sync(&client, db).mode(SyncMode::Apply).run().await.expect("concurrent sync succeeds");
+    let spec = workers::worker_spec(WORKER_ENV, "four_processes_sync_at_once").await;
+    let report = sync(&spec.client, &spec.db).mode(SyncMode::Apply).run().await.expect("concurrent sync succeeds");
     assert!(report.remaining().next().is_none(), "{report}");
     println!("worker done: {} actions", report.plan.actions.len());
 }
@@ -65,28 +59,18 @@ async fn sync_worker() {
 #[tokio::test]
 async fn four_processes_sync_at_once() {
     let db = odm::testing::database("sync_procs").await;
-    let exe = std::env::current_exe().expect("test binary");
-    let start = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() + 2_000;
-    let children: Vec<Child> = (0..4)
-        .map(|_| {
-            Command::new(&exe)
-                .args(["--exact", "sync_worker", "--ignored", "--nocapture", "--test-threads=1"])
-                .env(WORKER_ENV, format!("{}|{}|{start}", odm::testing::server().uri(), db.name()))
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("spawn worker")
-        })
-        .collect();
+    let start = workers::start_in(2_000);
+    let spec = format!("{}|{}|{start}", odm::testing::server().uri(), db.name());
+    let children: Vec<Child> = (0..4).map(|_| workers::spawn("sync_worker", WORKER_ENV, spec.clone())).collect();
     for child in children {
         let out = child.wait_with_output().expect("worker");
-        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let text = support::shell::output_text(&out);
         assert!(out.status.success(), "worker failed:\n{text}");
         assert!(text.contains("worker done"), "the worker really ran:\n{text}");
     }
     // One correct state: every collection with exactly its indexes, and nothing left to do.
     for spec in specs() {
-        let names = support::live_indexes(&db, spec.collection).await;
+        let names = support::server::live_indexes(&db, spec.collection).await;
         assert_eq!(names.len(), 4, "{}: {names:?}", spec.collection);
     }
     sync(db.client(), db.name()).mode(SyncMode::Verify).run().await.and_then(|r| r.require_in_sync()).expect("in sync");

@@ -3,6 +3,8 @@
 //! runs the whole transaction again, a session reads what another connection's session wrote, and a server that
 //! cannot run transactions says so at once.
 
+mod support;
+
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::testing::ServerInfo;
@@ -11,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::commands::client_named;
+use support::server::runs_transactions;
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(collection = "bank_account", read_concern = "majority", write_concern(w = "majority"))]
@@ -30,13 +34,6 @@ struct Entry {
     account: ObjectId,
     #[serde(rename = "m")]
     amount: i64,
-}
-
-/// A client whose commands a fail point can single out by application name.
-async fn client_named(app: &str) -> odm::mongodb::Client {
-    let mut options = odm::mongodb::options::ClientOptions::parse(odm::testing::server().uri()).await.unwrap();
-    options.app_name = Some(app.to_owned());
-    odm::mongodb::Client::with_options(options).unwrap()
 }
 
 /// The server has one `failCommand` fail point: the tests that arm it take turns.
@@ -64,16 +61,6 @@ async fn fail_next(
         eprintln!("skipped: this server has no failCommand fail point (start it with test commands on): {e}");
     }
     armed.is_ok()
-}
-
-/// True when the server runs transactions (and change streams), as it says of itself; else a note, and the caller skips (a standalone
-/// `mongod` given by `MONGODB_URI` refuses them, which `a_server_that_cannot_run_transactions_says_so_at_once` checks).
-async fn runs_transactions(client: &odm::mongodb::Client) -> bool {
-    let server = ServerInfo::of(client).await.expect("buildInfo and hello");
-    if !server.supports_transactions() {
-        eprintln!("skipped: {server} cannot run transactions");
-    }
-    server.supports_transactions()
 }
 
 /// An application's own reason to give up a transfer.

@@ -4,6 +4,8 @@
 //! back, typed and raw, to check what the server stored: the exact BSON types, the stored (short) keys, and that
 //! refused operations left the documents as they were.
 
+mod support;
+
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use odm::{Collection, Embedded, Error, Filter, FindAndModify, Lowercase, Model, Projection, Update};
@@ -211,13 +213,7 @@ fn hostile() -> Product {
 
 /// A fresh database with the product collection (validator included) holding `products`.
 async fn products(hint: &str, seed: &[Product]) -> (odm::testing::TestDatabase, Collection<Product>) {
-    let db = odm::testing::database(hint).await;
-    odm::create_collection::<Product>(&db).await.expect("create shop_product");
-    let coll = Collection::<Product>::new(&db);
-    if !seed.is_empty() {
-        coll.insert_many(seed).await.expect("seed");
-    }
-    (db, coll)
+    support::setup::seeded(hint, seed).await
 }
 
 /// The four seeded products.
@@ -231,13 +227,8 @@ async fn names(coll: &Collection<Product>, filter: Filter<Product>) -> Vec<Strin
     found.into_iter().map(|p| p.name).collect()
 }
 
-/// The stored document, as the server has it.
-async fn raw(db: &odm::mongodb::Database, collection: &str, id: ObjectId) -> Document {
-    db.collection::<Document>(collection).find_one(doc! { "_id": id }).await.expect("raw read").expect("present")
-}
-
 async fn raw_product(db: &odm::mongodb::Database, id: ObjectId) -> Document {
-    raw(db, "shop_product", id).await
+    support::raw::stored(db, "shop_product", id).await
 }
 
 async fn get(coll: &Collection<Product>, id: ObjectId) -> Product {
@@ -981,9 +972,7 @@ async fn update_one_many_and_upsert() {
     assert_eq!(coll.count(f.category().eq("fruit")).await.unwrap(), 4);
 
     // Upserts: the first inserts from the filter's equalities, `$setOnInsert` and the update.
-    let db = odm::testing::database("upd_upsert").await;
-    odm::create_collection::<Tally>(&db).await.unwrap();
-    let tallies = Collection::<Tally>::new(&db);
+    let (db, tallies) = support::setup::created::<Tally>("upd_upsert").await;
     let t = Tally::fields();
     let upsert = |first: &str, last: &str| {
         Update::new().inc(t.hits(), 1).set(t.last(), last.to_owned()).set_on_insert(t.first(), first.to_owned())
@@ -991,7 +980,7 @@ async fn update_one_many_and_upsert() {
     let r = tallies.upsert_one(t.key().eq("home"), upsert("a", "b")).await.unwrap();
     assert_eq!((r.matched_count, r.modified_count), (0, 0));
     let Some(Bson::ObjectId(id)) = r.upserted_id else { panic!("expected an upserted ObjectId, got {r:?}") };
-    let stored = raw(&db, "stat_tally", id).await;
+    let stored = support::raw::stored(&db, "stat_tally", id).await;
     assert_eq!(stored, doc! { "_id": id, "k": "home", "h": 1, "l": "b", "f": "a" });
     assert_eq!(stored.get("h"), Some(&Bson::Int32(1)));
     // The second updates the same document; `$setOnInsert` does nothing.
@@ -1118,9 +1107,7 @@ async fn find_and_modify_delete_and_replace() {
         .unwrap();
     assert_eq!(after.lines, [line("d", 500, 42), line("e", 5, 9)]);
     // Upsert through find_one_and_update.
-    let tdb = odm::testing::database("upd_fam_upsert").await;
-    odm::create_collection::<Tally>(&tdb).await.unwrap();
-    let tallies = Collection::<Tally>::new(&tdb);
+    let (_tdb, tallies) = support::setup::created::<Tally>("upd_fam_upsert").await;
     let t = Tally::fields();
     let u = || Update::new().inc(t.hits(), 1).set_on_insert(t.first(), "f".to_owned()).set(t.last(), "l".to_owned());
     let created = tallies.find_one_and_update(t.key().eq("k"), u(), FindAndModify::after().upsert()).await.unwrap();
@@ -1349,20 +1336,18 @@ fn paths_of_fields_named_like_conversions() {
 
 #[tokio::test]
 async fn lowercase_fields_are_normalized_everywhere() {
-    let db = odm::testing::database("lowercase").await;
-    odm::create_collection::<Account>(&db).await.unwrap();
-    let accounts = Collection::<Account>::new(&db);
+    let (db, accounts) = support::setup::created::<Account>("lowercase").await;
     let f = Account::fields();
 
     let ann = Account { id: ObjectId::new(), email: "Ann@Example.COM".into() };
     accounts.insert_one(&ann).await.unwrap();
-    assert_eq!(raw(&db, "user_account", ann.id).await.get_str("e").unwrap(), "ann@example.com");
+    assert_eq!(support::raw::stored(&db, "user_account", ann.id).await.get_str("e").unwrap(), "ann@example.com");
     assert_eq!(f.email().eq("ANN@example.com").into_document().unwrap(), doc! { "e": "ann@example.com" });
     assert_eq!(accounts.find_one(f.email().eq("ANN@example.com")).await.unwrap(), Some(ann.clone()));
     assert_eq!(accounts.count(f.email().is_in(["ANN@EXAMPLE.COM", "bob@x"])).await.unwrap(), 1);
     // Updates are normalized too.
     accounts.update_one(f.id().eq(ann.id), Update::new().set(f.email(), "Ann.B@Example.com")).await.unwrap();
-    assert_eq!(raw(&db, "user_account", ann.id).await.get_str("e").unwrap(), "ann.b@example.com");
+    assert_eq!(support::raw::stored(&db, "user_account", ann.id).await.get_str("e").unwrap(), "ann.b@example.com");
     assert_eq!(accounts.count(f.email().eq("ANN.B@EXAMPLE.COM")).await.unwrap(), 1);
 
     // Around the ODM, an uppercase value is refused by the validator (`pattern`).

@@ -12,7 +12,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, TestRunner};
 use std::collections::HashMap;
 use std::fmt::Debug;
-use support::models::*;
+use support::models::families::*;
 
 /// Values per family.
 const CASES: usize = 1_000;
@@ -83,7 +83,7 @@ where
         let decoded: M = odm::decode(read).expect("decode");
         let again = odm::bson::serialize_to_bson(&decoded).expect("re-encode");
         let stored = odm::bson::deserialize_from_slice::<odm::bson::Bson>(read.as_bytes()).expect("raw to bson");
-        assert!(support::same_bson(&again, &stored), "{family}: decoded value differs: {value:?}");
+        assert!(support::compare::same_bson(&again, &stored), "{family}: decoded value differs: {value:?}");
     }
 }
 

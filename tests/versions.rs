@@ -7,6 +7,8 @@ mod support;
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::{Collection, Filter, FindAndModify, Model, SchemaSync, SyncMode, Update, Upgrade, Version};
 use serde::{Deserialize, Serialize};
+use support::server::live_validator;
+use support::shell::mongosh;
 
 /// Version 1: a full name, no version key (written before the model was versioned).
 #[derive(odm::Embedded, Deserialize)]
@@ -269,7 +271,7 @@ async fn while_older_documents_remain_the_validator_accepts_each_version_then_sy
     .expect("older documents");
     let sync = || SchemaSync::new(db.client()).database(db.name()).model::<Contact>().mode(SyncMode::Apply);
     sync().run().await.expect("sync").require_in_sync().expect("in sync");
-    let live = support::collection_options(&db, Contact::COLLECTION).await;
+    let live = support::server::collection_options(&db, Contact::COLLECTION).await;
     let rollout = odm::version::accepting_older::<Contact>().expect("the model reads older versions");
     assert_eq!(live.get_document("validator").unwrap(), &rollout, "older documents remain: every version's shape");
     assert_eq!(odm::version::version_of_validator(&rollout), Some(3));
@@ -309,17 +311,9 @@ async fn while_older_documents_remain_the_validator_accepts_each_version_then_sy
     let plan = sync().plan().await.expect("plan");
     assert!(plan.to_string().contains("replace validator (version 3)"), "{plan}");
     sync().run().await.expect("sync").require_in_sync().expect("tightened");
-    let live = support::collection_options(&db, Contact::COLLECTION).await;
-    assert_eq!(live.get_document("validator").unwrap(), &Contact::validator(), "the current version alone");
+    assert_eq!(live_validator(&db, Contact::COLLECTION).await, Contact::validator(), "the current version alone");
     raw.insert_one(doc! { "_v": 1, "n": "A B" }).await.expect_err("version 1 is refused once none are left");
     assert!(sync().plan().await.expect("plan").is_in_sync());
-}
-
-/// Runs `script` with mongosh against the test server: (exit code, stdout and stderr).
-fn mongosh(script: &str) -> (i32, String) {
-    let out = odm::testing::run_mongosh(odm::testing::server().uri(), script).expect("mongosh runs");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    (out.status.code().unwrap_or(-1), text)
 }
 
 /// A sync of `Contact` in `db`.
@@ -420,8 +414,7 @@ async fn sync_reports_older_documents_the_model_cannot_read_instead_of_calling_t
     let remaining: Vec<&odm::Action> = report.remaining().map(|(a, _)| a).collect();
     assert_eq!(unreadable(remaining), (1, vec![odm::bson::Bson::ObjectId(shell)], 3), "{report}");
     let rollout = odm::version::accepting_older::<Contact>().unwrap();
-    let live = support::collection_options(&db, Contact::COLLECTION).await;
-    assert_eq!(live.get_document("validator").unwrap(), &rollout);
+    assert_eq!(live_validator(&db, Contact::COLLECTION).await, rollout);
 
     // Every later sync, with the validator as it wants it, still reports it: never "in sync".
     let report = contact_sync(&db).run().await.expect("sync");
@@ -451,8 +444,7 @@ async fn sync_reports_older_documents_the_model_cannot_read_instead_of_calling_t
     assert!(code == 0 && out.contains("fixed"), "{out}");
     assert!(coll.migrate().run().await.expect("migrate").is_complete());
     contact_sync(&db).run().await.expect("sync").require_in_sync().expect("tightened");
-    let live = support::collection_options(&db, Contact::COLLECTION).await;
-    assert_eq!(live.get_document("validator").unwrap(), &Contact::validator());
+    assert_eq!(live_validator(&db, Contact::COLLECTION).await, Contact::validator());
 }
 
 /// A filter on a field older versions lack or store differently cannot match their documents, which reads return
@@ -543,8 +535,7 @@ async fn the_exported_script_does_not_tighten_after_an_older_document_was_writte
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("FAILED:") && out.contains("1 document(s) are not at version 3"), "{out}");
     assert!(!out.contains("ok:"), "nothing ran: {out}");
-    let live = support::collection_options(&db, Contact::COLLECTION).await;
-    assert_eq!(live.get_document("validator").unwrap(), &rollout, "the validator was not replaced");
+    assert_eq!(live_validator(&db, Contact::COLLECTION).await, rollout, "the validator was not replaced");
     raw.insert_one(doc! { "_id": ObjectId::new(), "_v": 2, "f": "Still", "l": "Accepted" })
         .await
         .expect("the older replica's writes are still accepted");
@@ -556,8 +547,7 @@ async fn the_exported_script_does_not_tighten_after_an_older_document_was_writte
     let (code, out) = mongosh(&script);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("FAILED:") && out.contains("the collection is ahead"), "{out}");
-    let live = support::collection_options(&db, Contact::COLLECTION).await;
-    assert_eq!(live.get_document("validator").unwrap(), &newer, "left as the newer release set it");
+    assert_eq!(live_validator(&db, Contact::COLLECTION).await, newer, "left as the newer release set it");
 
     // Back to the rollout, the older documents migrated: the same script tightens.
     db.run_command(doc! { "collMod": Contact::COLLECTION, "validator": rollout.clone() }).await.expect("rollout");
@@ -566,8 +556,7 @@ async fn the_exported_script_does_not_tighten_after_an_older_document_was_writte
     let (code, out) = mongosh(&script);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("ok: ") && out.contains("odm sync plan: done"), "{out}");
-    let live = support::collection_options(&db, Contact::COLLECTION).await;
-    assert_eq!(live.get_document("validator").unwrap(), &Contact::validator(), "tightened");
+    assert_eq!(live_validator(&db, Contact::COLLECTION).await, Contact::validator(), "tightened");
     assert!(contact_sync(&db).plan().await.expect("plan").is_in_sync());
 }
 

@@ -1,23 +1,14 @@
 //! Typed change streams against a real server: every kind of change decoded as the model, a filter applied on the
 //! document, a stream resumed after a given event, and documents written by another program that do not decode.
 
+mod support;
+
 use futures_util::{Stream, StreamExt};
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
 use odm::watch::{Change, ChangeEvent, UndecodableChange};
 use odm::{Collection, Error, Model, Update};
-use serde::{Deserialize, Serialize};
 use std::time::Duration;
-
-#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[odm(collection = "shop_order")]
-struct Order {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "t")]
-    total: i64,
-    #[serde(rename = "n", skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-}
+use support::models::shop::{self, Order};
 
 type Item = odm::error::Result<ChangeEvent<Order>>;
 
@@ -38,20 +29,10 @@ async fn next_undecodable<S: Stream<Item = Item> + Unpin>(s: &mut S) -> Box<Unde
     }
 }
 
-/// True when the server runs change streams (a replica set or a sharded cluster), as it says of itself; else a note,
-/// and the caller skips (a standalone `mongod` given by `MONGODB_URI` has none).
-async fn streams_run(db: &odm::testing::TestDatabase) -> bool {
-    let server = db.server_info().await.expect("buildInfo and hello");
-    if !server.supports_change_streams() {
-        eprintln!("skipped: {server} has no change streams");
-    }
-    server.supports_change_streams()
-}
-
 #[tokio::test]
 async fn every_change_comes_decoded_and_a_stream_resumes_after_any_event() {
     let db = odm::testing::database("watch").await;
-    if !streams_run(&db).await {
+    if !support::server::runs_change_streams(db.client()).await {
         return;
     }
     odm::create_collection::<Order>(&db).await.unwrap();
@@ -89,8 +70,8 @@ async fn every_change_comes_decoded_and_a_stream_resumes_after_any_event() {
 
     // A filter on the document: only big orders (and deletions, which carry no document).
     let mut big = Box::pin(orders.watch().filter(f.total().gte(100)).stream().await.expect("filtered"));
-    let small = Order { id: ObjectId::new(), total: 1, note: None };
-    let large = Order { id: ObjectId::new(), total: 500, note: None };
+    let small = shop::order(1);
+    let large = shop::order(500);
     orders.insert_many([&small, &large]).await.unwrap();
     assert_eq!(next(&mut big).await.change, Change::Insert { id: large.id.into(), value: large });
 }
@@ -105,15 +86,15 @@ async fn shared_orders(db: &odm::testing::TestDatabase) -> (Collection<Order>, o
 #[tokio::test]
 async fn an_undecodable_insert_carries_its_token_id_and_operation_and_the_stream_goes_on() {
     let db = odm::testing::database("watch_undecodable").await;
-    if !streams_run(&db).await {
+    if !support::server::runs_change_streams(db.client()).await {
         return;
     }
     let (orders, other_program) = shared_orders(&db).await;
     let mut changes = Box::pin(orders.watch().full_document().stream().await.expect("open"));
 
-    let first = Order { id: ObjectId::new(), total: 1, note: None };
+    let first = shop::order(1);
     let bad_id = ObjectId::new();
-    let last = Order { id: ObjectId::new(), total: 3, note: None };
+    let last = shop::order(3);
     orders.insert_one(&first).await.unwrap();
     // Another program, mongosh, stores a total as a string (the collection has no validator).
     let script = format!(
@@ -156,11 +137,11 @@ async fn an_undecodable_insert_carries_its_token_id_and_operation_and_the_stream
 #[tokio::test]
 async fn an_update_to_a_document_that_no_longer_decodes_still_gives_its_id_and_changed_paths() {
     let db = odm::testing::database("watch_undecodable_update").await;
-    if !streams_run(&db).await {
+    if !support::server::runs_change_streams(db.client()).await {
         return;
     }
     let (orders, other_program) = shared_orders(&db).await;
-    let order = Order { id: ObjectId::new(), total: 7, note: None };
+    let order = shop::order(7);
     orders.insert_one(&order).await.unwrap();
     let mut changes = Box::pin(orders.watch().full_document().stream().await.expect("open"));
 

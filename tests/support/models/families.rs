@@ -1,7 +1,6 @@
 //! One model per family of field types, with proptest strategies that produce values of every shape serde can
 //! write for it. Shared by the property tests (valid values are accepted) and the hostile-document tests
 //! (documents written around the ODM are rejected).
-#![allow(dead_code)]
 
 use odm::bson::{oid::ObjectId, Binary, DateTime, Decimal128, Timestamp};
 use odm::{Embedded, Model};
