@@ -100,7 +100,8 @@
 //! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons, the std impls); then [`filter`]
 //! (which also builds array-filtered paths), [`update`] (which owns the operators a diff records, and
 //! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema, and
-//! shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's bytes).
+//! shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's bytes). The
+//! sync plan ([`sync::plan`]) sits below [`error`], which carries it in [`Error::Drift`], and [`sync`] above both.
 #![deny(missing_docs)]
 
 pub mod aggregate;
@@ -119,6 +120,9 @@ pub mod meta;
 pub mod migrate;
 mod model;
 pub mod path;
+// Public only so that `sync` can publish it as `odm::sync::plan` (its documented path); it sits below `error`.
+#[doc(hidden)]
+pub mod plan;
 pub mod prelude;
 mod progress;
 pub mod rules;

@@ -139,7 +139,7 @@ pub enum Error {
     },
     /// A sync in verify mode found the database different from the models, or a report's pending drift was
     /// turned into an error ([`crate::SyncReport::require_in_sync`]); the plan says how.
-    Drift(Box<crate::sync::plan::Plan>),
+    Drift(Box<crate::plan::Plan>),
     /// Two models given to one sync name the same collection: each would replace the other's validator and drop
     /// its indexes as stale. Nothing was sent.
     SharedCollection {
