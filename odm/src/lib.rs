@@ -97,9 +97,9 @@
 //!
 //! Modules import one way, from the vocabulary up: [`BsonKind`], the field tables ([`meta`]), the path types and the
 //! diff recorder name no stored type; [`schema`] defines [`BsonSchema`] over them; the walks that need the trait sit
-//! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons, the std impls); then [`filter`]
-//! (which also builds array-filtered paths), [`update`] (which owns the operators a diff records, and
-//! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema, and
+//! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons), and the std impls of the trait
+//! above those; then [`filter`] (which also builds array-filtered paths), [`update`] (which owns the operators a diff
+//! records, and [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema, and
 //! shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's bytes). The
 //! sync plan ([`sync::plan`]) sits below [`error`], which carries it in [`Error::Drift`], and [`sync`] above both.
 #![deny(missing_docs)]
@@ -113,6 +113,7 @@ pub mod error;
 pub mod explain;
 mod failing_path;
 pub mod filter;
+mod impls;
 pub mod index;
 mod keys;
 mod kind;
