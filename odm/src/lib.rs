@@ -99,9 +99,10 @@
 //! diff recorder name no stored type; [`schema`] defines [`BsonSchema`] over them; the walks that need the trait sit
 //! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons), and the std impls of the trait
 //! above those; then [`filter`] (which also builds array-filtered paths), [`update`] (which owns the operators a diff
-//! records, and [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema, and
-//! shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's bytes). The
-//! sync plan ([`sync::plan`]) sits below [`error`], which carries it in [`Error::Drift`], and [`sync`] above both.
+//! records, and [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the
+//! schema, and shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's
+//! bytes). The sync plan ([`sync::plan`]) sits below [`error`], which carries it in [`Error::Drift`], and [`sync`]
+//! above both.
 #![deny(missing_docs)]
 
 pub mod aggregate;
