@@ -1,6 +1,6 @@
 //! Filters, sorts and projections over typed paths.
 //!
-//! Every condition names a field through its [`Path`] (so short keys cannot be bypassed) and takes a value of the
+//! Every condition names a field through its [`Path`](crate::Path) (so short keys cannot be bypassed) and takes a value of the
 //! field's own type, encoded the way the field is stored. A value is always data: a document value is compared
 //! with `$eq`, so keys chosen at run time can never turn into operators.
 //!

@@ -4,7 +4,7 @@
 use bson::Bson;
 use std::fmt;
 
-/// Documents a typed update matched at an older version ([`Error::NotMigrated`]).
+/// Documents a typed update matched at an older version ([`Error::NotMigrated`](crate::Error::NotMigrated)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NotMigratedError {
     /// The model's Rust type name.
@@ -33,7 +33,7 @@ impl fmt::Display for NotMigratedError {
         )
     }
 }
-/// A single-document operation that would reach every shard ([`Error::ScatterGather`]).
+/// A single-document operation that would reach every shard ([`Error::ScatterGather`](crate::Error::ScatterGather)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScatterGatherError {
     /// The model's Rust type name.
@@ -57,7 +57,7 @@ impl fmt::Display for ScatterGatherError {
     }
 }
 
-/// A stored document at a version the model does not read ([`Error::Version`]).
+/// A stored document at a version the model does not read ([`Error::Version`](crate::Error::Version)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct VersionError {
     /// The model's Rust type name.

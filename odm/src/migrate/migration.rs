@@ -18,7 +18,7 @@ const MAX_RETRY_ROUNDS: u32 = 16;
 /// The callback of [`Migration::on_progress`].
 type ProgressFn<'a> = Box<dyn FnMut(&MigrationProgress) + Send + 'a>;
 
-/// A pending migration of a collection (see the [module documentation](self)). Nothing happens until
+/// A pending migration of a collection (see the [module documentation](crate::migrate)). Nothing happens until
 /// [`Migration::run`].
 #[must_use = "a `Migration` does nothing until `run`"]
 pub struct Migration<'a, M: Model> {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-/// How [`Migration::throttle`] slows a migration down.
+/// How [`Migration::throttle`](crate::Migration::throttle) slows a migration down.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Throttle {
     /// At most this many documents per second on average (the migration sleeps after a batch that got ahead).
@@ -13,7 +13,7 @@ pub enum Throttle {
 }
 
 /// How each replacement of a migration makes sure the document did not change since it was read (see the
-/// [module documentation](self#the-guard)).
+/// [module documentation](crate::migrate#the-guard)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Guard {
     /// The whole document as read: exact against any writer (the default).

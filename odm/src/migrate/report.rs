@@ -6,7 +6,7 @@ use bson::Bson;
 use std::fmt;
 use std::time::Duration;
 
-/// How far a migration has come, given to [`Migration::on_progress`] after every batch.
+/// How far a migration has come, given to [`Migration::on_progress`](crate::Migration::on_progress) after every batch.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MigrationProgress {
     /// Documents dealt with so far: migrated, failed, or found deleted or already current when read again. Never
@@ -60,7 +60,7 @@ impl fmt::Display for MigrationFailure {
     }
 }
 
-/// What [`Migration::run`] did.
+/// What [`Migration::run`](crate::Migration::run) did.
 #[derive(Debug)]
 pub struct MigrationReport {
     /// The model's Rust type name.

@@ -13,14 +13,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// Longest hint kept in a database name.
 const MAX_HINT_LEN: usize = 20;
 static NEXT_DATABASE: AtomicU64 = AtomicU64::new(0);
-/// A fresh database for one test, on [`server`]: a new client, and a database whose name is
+
+/// A fresh database for one test, on [`server`](crate::testing::server()): a new client, and a database whose name is
 /// unique within this process and across processes (`t_<hint>_<pid>_<tag>_<n>`, where the hint
 /// is reduced to at most 20 characters of `[a-z0-9_]` and the tag is random per process).
 /// The database is dropped first, so it is empty even on a long-lived `MONGODB_URI` server.
 ///
 /// # Panics
 ///
-/// If no server can be had (see [`server`]), or if the server does not answer.
+/// If no server can be had (see [`server`](crate::testing::server())), or if the server does not answer.
 pub async fn database(hint: &str) -> TestDatabase {
     let server = server_async().await;
     let name = database_name(hint, std::process::id(), process_tag(), NEXT_DATABASE.fetch_add(1, Ordering::Relaxed));

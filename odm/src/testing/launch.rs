@@ -81,7 +81,7 @@ static SERVER: OnceLock<Result<TestServer, String>> = OnceLock::new();
 /// The shared server of this process, started (or installed, then started) on first use.
 ///
 /// This blocks while the server starts (a few seconds; the first install of SecantusDB takes
-/// longer). From async code prefer [`database`], which does that on tokio's blocking pool.
+/// longer). From async code prefer [`database`](crate::testing::database()), which does that on tokio's blocking pool.
 ///
 /// # Panics
 ///

@@ -13,6 +13,10 @@ use std::time::Duration;
 /// How [`server`] found the server it uses. This says how the harness got a server, not what the server is: a
 /// `MONGODB_URI` may name any kind, so code that depends on a server's behaviour asks [`ServerInfo`] (what the server
 /// says of itself, through [`TestDatabase::server_info`]).
+///
+/// [`server`]: crate::testing::server()
+/// [`ServerInfo`]: crate::testing::ServerInfo
+/// [`TestDatabase::server_info`]: crate::testing::TestDatabase::server_info
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ServerKind {
     /// The server named by `MONGODB_URI`; this process did not start it.
@@ -24,7 +28,7 @@ pub enum ServerKind {
     Secantus,
 }
 
-/// The server that the tests of this process use; see [`server`].
+/// The server that the tests of this process use; see [`server`](crate::testing::server()).
 #[derive(Debug)]
 pub struct TestServer {
     pub(super) uri: String,

@@ -1,4 +1,5 @@
-//! `$push` modifiers: `$position`, `$sort`, `$slice` ([`Modifiers`], for [`Update::push_with`](crate::Update::push_with)).
+//! `$push` modifiers: `$position`, `$sort`, `$slice` ([`Modifiers`], for
+//! [`Update::push_with`](crate::Update::push_with)).
 
 use super::markers::{Sliced, Unsliced};
 use crate::filter::Sort;
@@ -9,7 +10,7 @@ use std::marker::PhantomData;
 /// The types a [`Modifiers`] is about: root model, array type, access, slice state.
 type ModifierTypes<R, W, A, S> = PhantomData<fn() -> (R, W, A, S)>;
 
-/// `$push` modifiers: `$position`, `$sort`, `$slice` (see [`Update::push_with`]).
+/// `$push` modifiers: `$position`, `$sort`, `$slice` (see [`Update::push_with`](crate::Update::push_with)).
 pub struct Modifiers<R, W, A, S = Unsliced> {
     pub(super) position: Option<i32>,
     pub(super) sort: Option<Result<Bson, String>>,
