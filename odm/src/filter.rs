@@ -1,6 +1,6 @@
 //! Filters, sorts and projections over typed paths.
 //!
-//! Every condition names a field through its [`Path`](crate::Path) (so short keys cannot be bypassed) and takes a value of the
+//! Every condition names a field through its [`Path`] (so short keys cannot be bypassed) and takes a value of the
 //! field's own type, encoded the way the field is stored. A value is always data: a document value is compared
 //! with `$eq`, so keys chosen at run time can never turn into operators.
 //!
@@ -24,6 +24,8 @@
 //! let filter = f.stars().gte(4).and(f.tags().contains("fast"));
 //! assert_eq!(filter.into_document().unwrap(), doc! { "s": { "$gte": 4 }, "t": "fast" });
 //! ```
+//!
+//! [`Path`]: crate::Path
 
 mod conditions;
 mod elements;

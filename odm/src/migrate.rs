@@ -1,6 +1,6 @@
 //! Batch migration: one call brings every document of a versioned model's collection to the current version.
 //!
-//! Typed reads migrate older documents as they read them (see [`crate::version`]); [`Collection::migrate`](crate::Collection::migrate) stores
+//! Typed reads migrate older documents as they read them (see [`crate::version`]); [`Collection::migrate`] stores
 //! the migrated values, so the model can later drop its older shapes. It reads the documents not at the current
 //! version in `_id` order, a batch at a time, migrates each through the model's [`Upgrade`](crate::Upgrade) steps
 //! (the same path as a typed read), and writes each batch back with one bulk `update` command.
@@ -64,10 +64,14 @@
 //!
 //! The document guard has a price: each statement carries the document twice (as read and migrated), and the server compares
 //! before it replaces. A document whose two forms together pass MongoDB's statement limit (16 MiB + 16 KiB, so about
-//! 8 MiB each) cannot be guarded: it is reported in [`MigrationReport::failed`] with [`Error::UpdateTooLarge`](crate::Error::UpdateTooLarge) and
+//! 8 MiB each) cannot be guarded: it is reported in [`MigrationReport::failed`] with [`Error::UpdateTooLarge`] and
 //! left for [`Collection::update_changes`](crate::Collection::update_changes) or a hand-written step.
 //!
-//! A model that is not versioned has nothing to migrate: [`Migration::run`] fails with [`Error::Config`](crate::Error::Config) saying so.
+//! A model that is not versioned has nothing to migrate: [`Migration::run`] fails with [`Error::Config`] saying so.
+//!
+//! [`Collection::migrate`]: crate::Collection::migrate
+//! [`Error::UpdateTooLarge`]: crate::Error::UpdateTooLarge
+//! [`Error::Config`]: crate::Error::Config
 
 mod batch;
 mod migration;

@@ -188,7 +188,8 @@ impl<T> Joins<NoValue<T>> for T {}
 impl<T> Joins<T> for Option<T> {}
 impl<T> Joins<T> for Vec<T> {}
 
-/// A pipeline not bound to a collection: a `$facet` branch, or stages built to be read ([`Pipeline::stages`](crate::aggregate::Pipeline::stages)).
+/// A pipeline not bound to a collection: a `$facet` branch, or stages built to be read
+/// ([`Pipeline::stages`](crate::aggregate::Pipeline::stages)).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Detached;
 
