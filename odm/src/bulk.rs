@@ -28,9 +28,12 @@
 //! # Ok(()) }
 //! ```
 
-use crate::collection::{check_statement, document_len, encode, write_concern_document, Collection};
-pub use crate::error::{BulkError, BulkFailure, BulkResult};
+mod result;
 
+pub use crate::error::{BulkError, BulkFailure};
+pub use result::BulkResult;
+
+use crate::collection::{check_statement, document_len, encode, write_concern_document, Collection};
 use crate::error::{model_name, reply_int, write_error, Error, Result, MAX_STATEMENT_SIZE};
 use crate::filter::Filter;
 use crate::model::Model;

@@ -132,10 +132,12 @@
 //!
 //! Modules import one way, from the vocabulary up: [`BsonKind`], the field tables ([`meta`]), the path types and the
 //! diff recorder name no stored type; [`schema`] defines [`BsonSchema`] over them; the walks that need the trait sit
-//! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons, the std impls); then [`filter`]
-//! (which also builds array-filtered paths), [`update`] (which owns the operators a diff records, and
-//! [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the schema, and
-//! shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's bytes).
+//! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons), and the std impls of the trait
+//! above those; then [`filter`] (which also builds array-filtered paths), [`update`] (which owns the operators a diff
+//! records, and [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the
+//! schema, and shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's
+//! bytes). The sync plan ([`sync::plan`]) sits below [`error`], which carries it in [`Error::Drift`], and [`sync`]
+//! above both.
 #![deny(missing_docs)]
 
 pub mod aggregate;
@@ -147,6 +149,7 @@ pub mod error;
 pub mod explain;
 mod failing_path;
 pub mod filter;
+mod impls;
 pub mod index;
 mod keys;
 mod kind;
@@ -154,6 +157,9 @@ pub mod meta;
 pub mod migrate;
 mod model;
 pub mod path;
+// Public only so that `sync` can publish it as `odm::sync::plan` (its documented path); it sits below `error`.
+#[doc(hidden)]
+pub mod plan;
 pub mod prelude;
 mod progress;
 pub mod rules;

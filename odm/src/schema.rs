@@ -1,9 +1,9 @@
 //! The `$jsonSchema` side of a type: what serialization writes, as a validator fragment.
 //!
-//! [`BsonSchema`] is implemented for every std and `bson` type odm can store faithfully (the `impls` submodule) and by
-//! `#[derive(Model)]` / `#[derive(Embedded)]` for user types. A type without an impl cannot be a field, and the
-//! compiler says so at the field. The mapping follows what `bson`'s serializer writes: `i8`–`i32`, `u8`, `u16` →
-//! `int`; `i64`, `u32` → `long`; `f32`, `f64` → `double`.
+//! [`BsonSchema`] is implemented for every std and `bson` type odm can store faithfully (in the crate's `impls`
+//! module, above `path` and `diff`) and by `#[derive(Model)]` / `#[derive(Embedded)]` for user types. A type
+//! without an impl cannot be a field, and the compiler says so at the field. The mapping follows what `bson`'s
+//! serializer writes: `i8`–`i32`, `u8`, `u16` → `int`; `i64`, `u32` → `long`; `f32`, `f64` → `double`.
 //!
 //! The trait names the path types ([`crate::path::Access`], the node it converts into) and the diff recorder
 //! ([`crate::diff::Diff`]) only: the walks over stored types that need the trait (navigating paths, diffing
@@ -15,7 +15,6 @@
 //! ([`TypeMeta`]), and the provided items read it.
 
 mod counters;
-mod impls;
 mod object;
 
 pub(crate) use self::counters::{all_elements, counter_pairs};

@@ -74,12 +74,11 @@ mod diff;
 mod execute;
 mod lock;
 mod mode;
-pub mod plan;
-mod precondition;
 mod read;
 mod report;
 mod spec;
 
+pub use crate::plan;
 pub use mode::{SyncMode, Topology, ValidatorRollout};
 pub use report::{Outcome, SyncReport};
 pub use spec::ModelSpec;

@@ -1,4 +1,4 @@
-//! How an exported script checks a plan's preconditions ([`super::plan::Precondition`]): the plan was made from what
+//! How an exported script checks a plan's preconditions ([`super::Precondition`]): the plan was made from what
 //! was live then, and a script may run much later. odm's own sync plans a versioned collection again under its
 //! lease (see [`crate::sync`]); a script cannot, so it checks, right before each step on such a collection, what the
 //! plan assumed, and fails instead of carrying out a stale step.

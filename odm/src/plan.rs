@@ -1,9 +1,14 @@
 //! The sync plan: what differs between the models and the database, as a readable report, a mongosh script and
 //! JSON, so a DBA can review it before launch.
 
-use super::precondition::{check_call, CHECK_FUNCTION};
+// Published as `odm::sync::plan`. It sits below `error` rather than inside `sync` so that `Error::Drift` carries a
+// plan without the error module depending on sync.
+
+mod precondition;
+
 use crate::index::{InPlaceChange, IndexSpec};
 use bson::{doc, Bson, Document};
+use precondition::{check_call, CHECK_FUNCTION};
 use std::fmt;
 
 /// `<db>.<collection>`.
@@ -109,8 +114,8 @@ pub enum Action {
         /// The key document (`{ rg: 1, cu: 1 }`, `{ _id: "hashed" }`).
         key: Document,
         /// True when this sync creates the collection (it is empty): then even
-        /// [`SyncMode::CreateMissing`](super::SyncMode::CreateMissing) shards it; an existing collection is sharded in
-        /// [`SyncMode::Apply`](super::SyncMode::Apply) only, since its documents then move between shards.
+        /// [`SyncMode::CreateMissing`](crate::SyncMode::CreateMissing) shards it; an existing collection is sharded in
+        /// [`SyncMode::Apply`](crate::SyncMode::Apply) only, since its documents then move between shards.
         new_collection: bool,
     },
     /// The collection is sharded by another key than the model declares; changing it (`reshardCollection`,

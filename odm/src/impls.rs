@@ -1,10 +1,11 @@
-//! [`BsonSchema`] for the std and `bson` types odm stores faithfully. Apart from the trait so that their `diff`
-//! items can call the walks of [`crate::diff`], which themselves need the trait.
+//! [`BsonSchema`] for the std and `bson` types odm stores faithfully. Above [`crate::schema`], [`crate::path`] and
+//! [`crate::diff`] in the layering: their `diff` items call the walks of [`crate::diff`], which themselves need the
+//! trait.
 
-use super::{array_counter_checks, BsonKind, BsonSchema, MAP_KEY_PATTERN};
 use crate::diff::{self, Diff, DiffPath};
 use crate::meta::TypeMeta;
 use crate::path::{Access, ArrayNode, MapNode, Path};
+use crate::schema::{array_counter_checks, BsonKind, BsonSchema, MAP_KEY_PATTERN};
 use bson::{doc, Bson, Document};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};

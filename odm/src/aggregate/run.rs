@@ -1,0 +1,139 @@
+//! Running a pipeline bound to a collection: results (`all`, `stream`, `.await`), `explain`, and writing them
+//! with `$out` / `$merge`.
+
+use super::lint::lint;
+use super::parts::{stage, type_name};
+use super::pipeline::Pipeline;
+use super::shape::{On, Shape};
+use crate::error::{model_name, Error, Result};
+use crate::explain::Explain;
+use crate::model::Model;
+use crate::schema::BsonSchema;
+use bson::{Document, RawDocumentBuf};
+use futures_util::{StreamExt, TryStreamExt};
+
+impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
+    /// The stages to send, with the lint warnings logged (target `odm::aggregate`).
+    fn prepared(&self) -> Result<Vec<Document>> {
+        let stages = self.stages()?;
+        for warning in lint(&stages, self.origin) {
+            tracing::warn!(target: "odm::aggregate", collection = M::COLLECTION, "{warning}");
+        }
+        Ok(stages)
+    }
+
+    /// The results, read through the collection's session when it has one (locked until the stream is dropped).
+    async fn rows(self) -> Result<futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>> {
+        let stages = self.prepared()?;
+        let coll = self.source.0;
+        let aggregate = coll.raw().aggregate(stages).with_type::<RawDocumentBuf>();
+        let map_err = |e| Error::from_driver(e, model_name::<M>(), M::type_meta());
+        let Some(session) = coll.session() else {
+            return Ok(aggregate.await.map_err(map_err)?.map_err(Error::from).boxed());
+        };
+        let mut guard = session.lock().await;
+        let cursor = aggregate.session(&mut *guard).await.map_err(map_err)?;
+        let rows = futures_util::stream::unfold((cursor, guard), |(mut cursor, mut guard)| async move {
+            let next = cursor.next(&mut guard).await?;
+            Some((next.map_err(Error::from), (cursor, guard)))
+        });
+        Ok(rows.boxed())
+    }
+
+    /// The results as a stream, each decoded as `D` (a decode error names `D`'s field).
+    pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<D>> + Send + 'a> {
+        let rows = self.rows().await?;
+        Ok(rows.and_then(|raw| async move { decode::<D>(&raw) }))
+    }
+
+    /// All results, decoded as `D` (a decode error names `D`'s field: `CustomerTotal.total`).
+    pub async fn all(self) -> Result<Vec<D>> {
+        let raws: Vec<RawDocumentBuf> = self.rows().await?.try_collect().await?;
+        raws.iter().map(decode::<D>).collect()
+    }
+
+    /// What the server plans for this pipeline, with execution statistics (see [`crate::explain`]):
+    /// [`Explain::pipeline`] lists the stages after the first.
+    pub async fn explain(self) -> Result<Explain> {
+        let stages = self.stages()?;
+        let coll = self.source.0;
+        coll.explain(bson::doc! { "aggregate": coll.raw().name(), "pipeline": stages, "cursor": {} }).await
+    }
+
+    async fn write(self, last: Document) -> Result<()> {
+        let mut stages = self.prepared()?;
+        stages.push(last);
+        let coll = self.source.0;
+        let map_err = |e| Error::from_driver(e, model_name_of::<D>(), D::type_meta());
+        let aggregate = coll.raw().aggregate(stages);
+        match coll.session() {
+            Some(session) => {
+                let mut guard = session.lock().await;
+                let mut cursor = aggregate.session(&mut *guard).await.map_err(map_err)?;
+                while cursor.next(&mut guard).await.transpose().map_err(map_err)?.is_some() {}
+            }
+            None => {
+                let mut cursor = aggregate.await.map_err(map_err)?;
+                while cursor.try_next().await.map_err(map_err)?.is_some() {}
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'a, M: Model, D: Model> Pipeline<D, On<'a, M>> {
+    /// Replaces the documents of `D`'s collection with the results (`$out`), checked by its validator: a refused
+    /// document fails the whole write with a [`crate::ValidationError`] naming `D`'s field, and the collection is
+    /// left as it was. The collection must be in the pipeline's database.
+    pub async fn out(self) -> Result<()> {
+        self.write(stage("$out", D::COLLECTION)).await
+    }
+
+    /// Writes the results into `D`'s collection by `_id` (`$merge`): a result whose `_id` is not there is inserted,
+    /// one whose `_id` is there replaces the stored document ([`WhenMatched::Replace`]) or is merged into it
+    /// ([`WhenMatched::Merge`]: its fields set, the others kept). MongoDB checks the results with the collection's
+    /// validator.
+    pub async fn merge(self, when_matched: WhenMatched) -> Result<()> {
+        let when = match when_matched {
+            WhenMatched::Replace => "replace",
+            WhenMatched::Merge => "merge",
+        };
+        let body = bson::doc! { "into": D::COLLECTION, "on": "_id", "whenMatched": when, "whenNotMatched": "insert" };
+        self.write(stage("$merge", body)).await
+    }
+
+    /// [`merge`](Self::merge) with [`WhenMatched::Replace`] when `replace`, else [`WhenMatched::Merge`].
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `merge(WhenMatched::Replace)` or `merge(WhenMatched::Merge)`: a bare `bool` does not say which"
+    )]
+    pub async fn merge_into(self, replace: bool) -> Result<()> {
+        self.merge(if replace { WhenMatched::Replace } else { WhenMatched::Merge }).await
+    }
+}
+
+/// What [`Pipeline::merge`] does with a result whose `_id` is already stored (`$merge`'s `whenMatched`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhenMatched {
+    /// The result replaces the stored document.
+    Replace,
+    /// The result's fields are set on the stored document; its other fields are kept.
+    Merge,
+}
+
+fn model_name_of<D: BsonSchema>() -> &'static str {
+    type_name::<D>()
+}
+
+/// Decodes a result as `D`, naming `D`'s field on failure.
+fn decode<D: Shape>(raw: &RawDocumentBuf) -> Result<D> {
+    crate::collection::decode_as(type_name::<D>(), D::type_meta(), raw)
+}
+
+impl<'a, M: Model, D: Shape> std::future::IntoFuture for Pipeline<D, On<'a, M>> {
+    type Output = Result<Vec<D>>;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<D>>> + Send + 'a>>;
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.all())
+    }
+}

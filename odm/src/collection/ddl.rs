@@ -1,0 +1,30 @@
+//! Creating a model's collection: the `create` command (validator, level, action) and running it.
+
+use crate::error::Result;
+use crate::model::Model;
+use bson::Document;
+use mongodb::Database;
+
+/// Creates `M`'s collection in `db` with its validator, `validationLevel` and `validationAction`
+/// (and nothing else yet: indexes and startup sync build on this).
+///
+/// Fails with the server's error if the collection already exists (code 48, `NamespaceExists`).
+pub async fn create_collection<M: Model>(db: &Database) -> Result<()> {
+    db.run_command(create_command::<M>()).await?;
+    Ok(())
+}
+
+/// The `create` command for `M`, as a DBA would review it.
+///
+/// ```
+/// # use odm::Model;
+/// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+/// # #[odm(collection = "shop_item")]
+/// # struct Item { #[serde(rename = "n")] name: String }
+/// let cmd = odm::create_command::<Item>();
+/// assert_eq!(cmd.get_str("create").ok(), Some("shop_item"));
+/// assert_eq!(cmd.get_str("validationLevel").ok(), Some("strict"));
+/// ```
+pub fn create_command<M: Model>() -> Document {
+    crate::sync::ModelSpec::of::<M>().create_command()
+}

@@ -1,0 +1,69 @@
+//! The `Collection` handle: construction, session binding, the driver collection and driver-error mapping.
+
+use crate::error::{model_name, Error};
+use crate::model::Model;
+use crate::session::Session;
+use bson::RawDocumentBuf;
+use mongodb::Database;
+use std::marker::PhantomData;
+
+/// A collection of `M` documents; bound to a [`Session`] with [`Collection::with_session`], every operation runs in
+/// it.
+pub struct Collection<M: Model> {
+    pub(super) raw: mongodb::Collection<RawDocumentBuf>,
+    pub(super) session: Option<Session>,
+    pub(super) _model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> Clone for Collection<M> {
+    fn clone(&self) -> Self {
+        Collection { raw: self.raw.clone(), session: self.session.clone(), _model: PhantomData }
+    }
+}
+
+impl<M: Model> Collection<M> {
+    /// `M`'s collection in `db` (no I/O).
+    ///
+    /// Reads and writes use the model's read concern, read preference and write concern, when it declares them.
+    pub fn new(db: &Database) -> Self {
+        let mut options = mongodb::options::CollectionOptions::default();
+        options.read_concern = M::READ_CONCERN.map(crate::model::ReadConcernLevel::to_driver);
+        options.selection_criteria = M::READ_PREFERENCE.map(crate::model::ReadPreferenceMode::to_driver);
+        options.write_concern = M::WRITE_CONCERN.map(crate::model::WriteConcernSpec::to_driver);
+        Collection { raw: db.collection_with_options(M::COLLECTION, options), session: None, _model: PhantomData }
+    }
+
+    /// This collection with every operation run in `session` (one at a time): causally consistent reads, and the
+    /// operations of a transaction (see [`crate::session`] and [`crate::transaction()`]). Inside a transaction the
+    /// transaction's concerns apply, not the model's per-operation ones.
+    ///
+    /// Every operation means every one: reads and writes, [`Find`](crate::Find) streams (each batch read through the
+    /// session), bulk writes, pipelines, `explain`, the schema checker, migrations and change streams. A cursor locks
+    /// the session for each batch it reads, so other operations of the session run between two batches; a change
+    /// stream holds it while it waits for the next event, so give a long-lived one its own session.
+    pub fn with_session(&self, session: &Session) -> Self {
+        Collection { raw: self.raw.clone(), session: Some(session.clone()), _model: PhantomData }
+    }
+
+    /// The session this collection runs in, if any.
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// The bound session, locked for one operation (`None` without one).
+    pub(crate) async fn lock(&self) -> Option<tokio::sync::OwnedMutexGuard<mongodb::ClientSession>> {
+        match &self.session {
+            Some(s) => Some(s.lock().await),
+            None => None,
+        }
+    }
+
+    /// The underlying driver collection, for operations odm does not type yet.
+    pub fn raw(&self) -> &mongodb::Collection<RawDocumentBuf> {
+        &self.raw
+    }
+
+    pub(crate) fn map_err(e: mongodb::error::Error) -> Error {
+        Error::from_driver(e, model_name::<M>(), M::type_meta())
+    }
+}

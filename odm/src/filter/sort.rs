@@ -1,0 +1,94 @@
+//! Sort orders: [`Sort`], built from a path's `asc` / `desc` and chained with `then`.
+
+use crate::error::{Error, Result};
+use crate::meta::Marked;
+use crate::model::Model;
+use crate::path::{Path, Queryable};
+use bson::Document;
+use std::fmt;
+use std::marker::PhantomData;
+
+impl<R, W, A> Path<R, W, A> {
+    /// Ascending sort on this path.
+    pub fn asc(&self) -> Sort<R>
+    where
+        A: Queryable,
+    {
+        Sort::by(self, 1)
+    }
+
+    /// Descending sort on this path.
+    pub fn desc(&self) -> Sort<R>
+    where
+        A: Queryable,
+    {
+        Sort::by(self, -1)
+    }
+}
+
+/// A sort order over documents of model `R`: `f.stars().desc().then(f.id().asc())`.
+pub struct Sort<R> {
+    doc: Document,
+    error: Option<String>,
+    _root: PhantomData<fn() -> R>,
+}
+
+impl<R> Clone for Sort<R> {
+    fn clone(&self) -> Self {
+        Sort { doc: self.doc.clone(), error: self.error.clone(), _root: PhantomData }
+    }
+}
+
+impl<R> fmt::Debug for Sort<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sort({})", self.doc)
+    }
+}
+
+impl<R> Sort<R> {
+    fn by<W, A>(path: &Path<R, W, A>, dir: i32) -> Self {
+        let mut s = Sort { doc: Document::new(), error: None, _root: PhantomData };
+        s.push(path, dir);
+        s
+    }
+
+    fn push<W, A>(&mut self, path: &Path<R, W, A>, dir: i32) {
+        if let Err(e) = path.raw.check() {
+            self.error.get_or_insert(e);
+        } else if path.raw.positional {
+            self.error.get_or_insert(format!("{}: a sort cannot use a positional path", Marked(path.key())));
+        } else if self.doc.contains_key(path.key()) {
+            self.error.get_or_insert(format!("{} appears twice in the sort", Marked(path.key())));
+        }
+        self.doc.insert(path.key().to_owned(), dir);
+    }
+
+    /// Then by `next` (ties of this order).
+    pub fn then(mut self, next: Sort<R>) -> Self {
+        if let Some(e) = next.error {
+            self.error.get_or_insert(e);
+        }
+        for (k, v) in next.doc {
+            if self.doc.contains_key(&k) {
+                self.error.get_or_insert(format!("{} appears twice in the sort", Marked(&k)));
+            }
+            self.doc.insert(k, v);
+        }
+        self
+    }
+
+    /// [`Sort::into_document`] with the paths in the reason still marked, for the collection to name them.
+    pub(crate) fn into_marked(self) -> Result<Document, String> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.doc),
+        }
+    }
+}
+
+impl<M: Model> Sort<M> {
+    /// The sort document, or [`Error::InvalidOperation`] saying why it cannot be sent.
+    pub fn into_document(self) -> Result<Document> {
+        self.into_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+    }
+}

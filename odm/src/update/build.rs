@@ -1,0 +1,75 @@
+//! Building an update: the operator groups as one document, refusing conflicting paths (code 40), and
+//! [`Update::build`](crate::Update::build) / [`Update::has_guard`](crate::Update::has_guard).
+
+use super::operator::Operator;
+use super::value::{conflict, BuiltUpdate, Extra, Update};
+use crate::error::Error;
+use crate::filter::overlaps;
+use crate::model::Model;
+use bson::Document;
+
+impl<R> Update<R> {
+    /// [`Update::build`] with the paths in the reason still marked, for the collection to name them.
+    pub(crate) fn build_marked(self) -> Result<BuiltUpdate, String> {
+        let (guard, array_filters, variant) = match self.extra.map(|e| *e) {
+            Some(Extra { error: Some(e), .. }) => return Err(e),
+            Some(Extra { guard, array_filters, variant, .. }) => (
+                (!guard.is_empty()).then_some(guard),
+                array_filters.into_iter().map(|f| f.condition).collect(),
+                variant.map(|(tag, value)| bson::doc! { tag: value }),
+            ),
+            None => (None, Vec::new(), None),
+        };
+        let mut groups = self.groups;
+        if groups.is_empty() {
+            return Err("the update is empty: add at least one operator".to_owned());
+        }
+        if self.may_overlap {
+            check_conflicts(&groups)?;
+        }
+        groups.sort_by_key(|(op, _)| *op);
+        let mut update = Document::new();
+        for (op, doc) in groups {
+            update.insert(op.name(), doc);
+        }
+        Ok(BuiltUpdate { update, guard, array_filters, variant })
+    }
+}
+
+/// Refuses a path and its prefix, or one path under two operators. (One path twice under one operator was refused
+/// as it was added.)
+fn check_conflicts(groups: &[(Operator, Document)]) -> Result<(), String> {
+    for (i, (a_op, a_doc)) in groups.iter().enumerate() {
+        for (j, a) in a_doc.keys().enumerate() {
+            for b in a_doc.keys().skip(j + 1) {
+                if overlaps(a, b) {
+                    return Err(conflict(a, a_op.name(), b, a_op.name()));
+                }
+            }
+            for (b_op, b_doc) in &groups[i + 1..] {
+                for b in b_doc.keys() {
+                    if overlaps(a, b) {
+                        return Err(conflict(a, a_op.name(), b, b_op.name()));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl<M: Model> Update<M> {
+    /// Checks the update (an error kept while building; two operators on one path or on a path and its prefix, which
+    /// MongoDB refuses with code 40) and assembles the documents to send; a refusal is [`Error::InvalidOperation`]
+    /// with Rust paths beside stored ones.
+    pub fn build(self) -> crate::error::Result<BuiltUpdate> {
+        self.build_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+    }
+}
+
+impl<R> Update<R> {
+    /// True when the update carries guard conditions (which an upsert cannot honour).
+    pub fn has_guard(&self) -> bool {
+        self.extra.as_ref().is_some_and(|e| !e.guard.is_empty())
+    }
+}

@@ -1,0 +1,234 @@
+//! The `Update` value and what building one yields (`BuiltUpdate`): the operator groups, the rarely present parts
+//! (guard, array filters, a kept error, the variant), and the shared steps every operator method goes through
+//! (adding a path under an operator, refusing a second write, guards, counters).
+
+use super::operator::Operator;
+use crate::meta::{name_paths, Marked};
+use crate::path::{ArrayFilter, RawPath};
+use crate::schema::BsonSchema;
+use bson::{Bson, Document};
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A targeted update of documents of model `R`. Build it with the typed methods, then run it with
+/// [`crate::Collection::update_one`], [`crate::Collection::update_many`], [`crate::Collection::upsert_one`] or
+/// [`crate::Collection::find_one_and_update`]. Problems (two operators on one path, a value that does not encode)
+/// are kept and reported before anything is sent.
+pub struct Update<R> {
+    /// One document per operator (`$set` → `{path: value, …}`), filled as operators are added, in first-use order.
+    pub(super) groups: Vec<(Operator, Document)>,
+    /// One bit per first path segment written (hashed): two paths can only conflict when their first segments are
+    /// equal, so `build` compares paths only when a bit was hit twice.
+    pub(super) segments: u64,
+    /// True when a segment bit was hit twice: paths may overlap.
+    pub(super) may_overlap: bool,
+    /// Guards, array filters and the first problem, boxed: most updates have none, and every builder call moves the
+    /// update.
+    pub(super) extra: Option<Box<Extra>>,
+    pub(super) _root: PhantomData<fn() -> R>,
+}
+
+/// The rarely present parts of an [`Update`].
+#[derive(Clone, Debug)]
+pub(super) struct Extra {
+    pub(super) guard: Document,
+    pub(super) array_filters: Vec<ArrayFilter>,
+    pub(super) error: Option<String>,
+    /// For updates of a variant's fields (polymorphic models): the discriminator and the variant's value, which the
+    /// filter must hold too.
+    pub(super) variant: Option<(&'static str, &'static str)>,
+}
+
+impl<R> Clone for Update<R> {
+    fn clone(&self) -> Self {
+        Update {
+            groups: self.groups.clone(),
+            segments: self.segments,
+            may_overlap: self.may_overlap,
+            extra: self.extra.clone(),
+            _root: PhantomData,
+        }
+    }
+}
+
+impl<R> fmt::Debug for Update<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let extra = self.extra.as_deref();
+        f.debug_struct("Update")
+            .field("operators", &self.groups)
+            .field("guard", &extra.map(|e| &e.guard))
+            .field("error", &extra.and_then(|e| e.error.as_deref()).map(|e| name_paths(e, None)))
+            .finish()
+    }
+}
+
+impl<R> Default for Update<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// An update ready to send: the update document, the conditions it adds to the filter (guards that make a
+/// counter's change known), and its `arrayFilters`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltUpdate {
+    /// The update document (`{$set: …, $push: …, $inc: …}`).
+    pub update: Document,
+    /// Conditions to add to the filter, if any.
+    pub guard: Option<Document>,
+    /// `arrayFilters` for filtered positional paths (`$[id]`).
+    pub array_filters: Vec<Document>,
+    /// For an update of a variant's fields (a polymorphic model): `{tag: value}`, added to the filter so that only
+    /// documents of that variant are written (an upsert inserts one of that variant).
+    pub variant: Option<Document>,
+}
+
+impl<R> Update<R> {
+    /// An empty update.
+    pub fn new() -> Self {
+        // Most updates use a few operators: one allocation up front, no growth on the first ones.
+        Update { groups: Vec::with_capacity(4), segments: 0, may_overlap: false, extra: None, _root: PhantomData }
+    }
+
+    /// True when no operator has been added.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// True when building found a problem (reported by [`Update::build`]).
+    pub(crate) fn has_error(&self) -> bool {
+        self.extra.as_ref().is_some_and(|e| e.error.is_some())
+    }
+
+    pub(super) fn extra(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(|| {
+            Box::new(Extra { guard: Document::new(), array_filters: Vec::new(), error: None, variant: None })
+        })
+    }
+
+    pub(super) fn fail(&mut self, why: String) {
+        self.extra().error.get_or_insert(why);
+    }
+
+    /// Records an operator on `raw`, checking the path first.
+    pub(super) fn add(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, String>) {
+        if let Err(e) = raw.check() {
+            return self.fail(e);
+        }
+        if let Some((tag, value)) = raw.variant() {
+            match self.extra().variant {
+                Some((_, first)) if first != value => {
+                    return self.fail(format!(
+                        "the update writes {} of variant `{value}` and fields of variant `{first}`, but a document is \
+                         one variant (its `{tag}`): update each variant's documents separately",
+                        Marked(&raw.key)
+                    ))
+                }
+                _ => self.extra().variant = Some((tag, value)),
+            }
+        }
+        match value {
+            Ok(value) => {
+                for f in raw.array_filters() {
+                    let known = &mut self.extra().array_filters;
+                    match known.iter().find(|g| g.identifier == f.identifier) {
+                        Some(g) if g.condition != f.condition => {
+                            return self.fail(format!(
+                                "array filter identifier `{}` is used with two different conditions",
+                                f.identifier
+                            ))
+                        }
+                        Some(_) => {}
+                        None => known.push(f.clone()),
+                    }
+                }
+                self.note_path(&raw.key);
+                if self.group(op).insert(raw.key.clone().into_owned(), value).is_some() {
+                    self.fail(conflict(&raw.key, op.name(), &raw.key, op.name()));
+                }
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Records the first segment of a written path (see `segments`).
+    pub(super) fn note_path(&mut self, key: &str) {
+        let first = key.split('.').next().unwrap_or_default();
+        let hash = first.bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+        let bit = 1u64 << (hash % 64);
+        self.may_overlap |= self.segments & bit != 0;
+        self.segments |= bit;
+    }
+
+    /// The document of `op`, created on first use.
+    pub(super) fn group(&mut self, op: Operator) -> &mut Document {
+        let at = match self.groups.iter().position(|(o, _)| *o == op) {
+            Some(at) => at,
+            None => {
+                self.groups.push((op, Document::new()));
+                self.groups.len() - 1
+            }
+        };
+        &mut self.groups[at].1
+    }
+
+    /// The document of `op`, if the update uses it.
+    pub(super) fn existing(&mut self, op: Operator) -> Option<&mut Document> {
+        self.groups.iter_mut().find(|(o, _)| *o == op).map(|(_, d)| d)
+    }
+
+    /// Records an operator on a stored path whose value is already encoded (a counter's, a diff's).
+    pub(super) fn add_raw(&mut self, op: Operator, key: Cow<'static, str>, value: Bson) {
+        self.note_path(&key);
+        let group = self.group(op);
+        if group.contains_key(&*key) {
+            return self.fail(conflict(&key, op.name(), &key, op.name()));
+        }
+        group.insert(key.into_owned(), value);
+    }
+
+    pub(super) fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, String> {
+        crate::path::encode_schema(item, &raw.key)
+    }
+
+    pub(super) fn counter_value(raw: &RawPath, len: usize) -> Bson {
+        if raw.counter_long {
+            Bson::Int64(len as i64)
+        } else {
+            Bson::Int32(len as i32)
+        }
+    }
+
+    /// Adds a filter condition on `key` that makes the change to a counted array's length known.
+    pub(super) fn guard(&mut self, raw: &RawPath, what: &str, key: String, cond: Bson) {
+        if raw.positional {
+            return self.fail(format!(
+                "`{what}` on the counted array {} needs a guard on the array itself, which a positional path cannot \
+                 express; update the array through a non-positional path",
+                Marked(&raw.key)
+            ));
+        }
+        let guard = &mut self.extra().guard;
+        match guard.get_mut(&key) {
+            Some(Bson::Document(existing)) => {
+                if let Bson::Document(c) = cond {
+                    existing.extend(c);
+                }
+            }
+            _ => {
+                guard.insert(key, cond);
+            }
+        }
+    }
+}
+
+/// Why operators on `a` and `b` cannot go in one update (MongoDB answers code 40).
+pub(super) fn conflict(a: &str, a_op: &str, b: &str, b_op: &str) -> String {
+    let what = if a == b {
+        format!("{} is updated twice ({a_op} and {b_op})", Marked(a))
+    } else {
+        format!("{} ({a_op}) and {} ({b_op}) overlap", Marked(a), Marked(b))
+    };
+    format!("{what}: MongoDB refuses conflicting paths in one update (code 40)")
+}
