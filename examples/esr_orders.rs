@@ -36,7 +36,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let test_db = odm::testing::database("esr_orders").await;
     let db: &odm::mongodb::Database = &test_db;
     let sync = odm::SchemaSync::new(test_db.client()).database(test_db.name()).model::<Order>();
-    sync.run().await?.require_in_sync()?;
+    sync.await?.require_in_sync()?;
     let index = &Order::indexes()[0];
     assert_eq!(index.name, "idx_mi_st_ca_am");
     println!("the ESR index: {index}");

@@ -90,8 +90,8 @@ struct Report {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let db = odm::testing::database("order_stats").await;
-    odm::create_collection::<Customer>(&db).await?;
-    odm::create_collection::<Order>(&db).await?;
+    odm::collection::create_collection::<Customer>(&db).await?;
+    odm::collection::create_collection::<Order>(&db).await?;
     let (ada, lin) = (ObjectId::new(), ObjectId::new());
     Collection::<Customer>::new(&db)
         .insert_many([
@@ -117,17 +117,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .aggregate()
         .filter(f.status().eq("paid"))
         .group(|g| {
-            g.key(&rev.customer(), &f.customer())
-                .sum(&rev.revenue(), &f.amount())
-                .count(&rev.orders())
-                .avg(&rev.average(), &f.amount())
+            g.key(rev.customer(), f.customer())
+                .sum(rev.revenue(), f.amount())
+                .count(rev.orders())
+                .avg(rev.average(), f.amount())
         })
-        .lookup(&rev.customer(), &c.id(), &with.customers())
+        .lookup(rev.customer(), c.id(), with.customers())
         .sort(with.revenue().desc())
         .project(|p| {
-            p.field(&out.revenue(), &with.revenue())
-                .field(&out.orders(), &with.orders())
-                .field(&out.customers(), &with.customers())
+            p.field(out.revenue(), with.revenue())
+                .field(out.orders(), with.orders())
+                .field(out.customers(), with.customers())
         });
     let stages = pipeline.stages()?;
     for stage in &stages {

@@ -85,7 +85,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let indexes = Event::indexes();
     assert_eq!(indexes[1].partial_filter_expression, Some(doc! { "t": { "$eq": "purchase" } }));
     println!("indexes: {}, {} (partial: {:?})", indexes[0], indexes[1], indexes[1].partial_filter_expression);
-    odm::SchemaSync::new(test_db.client()).database(test_db.name()).model::<Event>().run().await?.require_in_sync()?;
+    odm::SchemaSync::new(test_db.client()).database(test_db.name()).model::<Event>().await?.require_in_sync()?;
 
     let events = Collection::<Event>::new(db);
     let signup = Signup {

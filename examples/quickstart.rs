@@ -6,7 +6,7 @@
 //! documents that break the rules.
 
 use odm::bson::{doc, oid::ObjectId, DateTime, Decimal128};
-use odm::{Collection, Embedded, FindAndModify, Model, Update};
+use odm::{collection::FindAndModify, Collection, Embedded, Model, Update};
 use serde::{Deserialize, Serialize};
 
 /// One line of an order: name, unit price, quantity.
@@ -87,7 +87,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("As a mongosh script:\n{}", plan.to_mongosh());
 
     // At startup: create what is missing (collection with validator, level, action; named indexes).
-    let report = sync().run().await?;
+    let report = sync().await?;
     println!("Startup sync:\n{report}");
     assert!(sync().plan().await?.is_in_sync());
 

@@ -53,7 +53,7 @@ struct Employee {
 /// Moves `who` to company `to`, in one transaction: out of the old company's staff, into the new one's, and the
 /// employee's own company field.
 async fn transfer(db: &odm::mongodb::Database, who: ObjectId, to: ObjectId) -> odm::error::Result<()> {
-    odm::transaction(db.client())
+    odm::Transaction::new(db.client())
         .concerns_of::<Company>()
         .run(|s: Session| {
             let (companies, employees) =
@@ -78,7 +78,7 @@ async fn transfer(db: &odm::mongodb::Database, who: ObjectId, to: ObjectId) -> o
 
 /// Renames `who`, and the copy of the name in their company's staff list, in one transaction.
 async fn rename(db: &odm::mongodb::Database, who: ObjectId, name: &str) -> odm::error::Result<()> {
-    odm::transaction(db.client())
+    odm::Transaction::new(db.client())
         .concerns_of::<Employee>()
         .run(|s: Session| {
             let (companies, employees) =
@@ -118,7 +118,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .database(test_db.name())
         .model::<Company>()
         .model::<Employee>()
-        .run()
         .await?
         .require_in_sync()?;
     let (companies, employees) = (Collection::<Company>::new(db), Collection::<Employee>::new(db));

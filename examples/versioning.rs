@@ -65,7 +65,7 @@ async fn main() -> odm::error::Result<()> {
 
     // Version 2 starts: the validator accepts version-1 documents while they remain, and nothing else.
     let sync = || SchemaSync::new(test_db.client()).database(test_db.name()).model::<Contact>().mode(SyncMode::Apply);
-    sync().run().await?.require_in_sync()?;
+    sync().await?.require_in_sync()?;
     let live = collection_validator(db).await?;
     assert_eq!(live, odm::version::accepting_older::<Contact>().expect("reads version 1"));
     println!("validator while version-1 documents remain: {}", title(&live));
@@ -96,7 +96,6 @@ async fn main() -> odm::error::Result<()> {
             let eta = p.eta().map_or_else(|| "?".to_owned(), |e| format!("{:.1}s", e.as_secs_f64()));
             println!("  migrated {}/{} ({:.0}%, {:.0}/s, eta {eta})", p.done, p.total, p.fraction() * 100.0, p.rate());
         })
-        .run()
         .await?;
     println!("{report}");
     assert!(report.is_complete());
@@ -108,7 +107,7 @@ async fn main() -> odm::error::Result<()> {
     // None left: the next sync tightens the validator to version 2 alone.
     let plan = sync().plan().await?;
     println!("plan once migrated:\n{plan}");
-    sync().run().await?.require_in_sync()?;
+    sync().await?.require_in_sync()?;
     let live = collection_validator(db).await?;
     assert_eq!(live, Contact::validator());
     println!("validator now: {}", title(&live));

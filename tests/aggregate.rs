@@ -87,8 +87,8 @@ fn order(i: u8, customer: ObjectId, status: &str, amount: i64, items: &[(&str, i
 
 async fn seeded(name: &str) -> (odm::testing::TestDatabase, Collection<Order>) {
     let db = odm::testing::database(name).await;
-    odm::create_collection::<Order>(&db).await.unwrap();
-    odm::create_collection::<Customer>(&db).await.unwrap();
+    odm::collection::create_collection::<Order>(&db).await.unwrap();
+    odm::collection::create_collection::<Customer>(&db).await.unwrap();
     let orders = Collection::<Order>::new(&db);
     orders
         .insert_many([
@@ -117,16 +117,16 @@ async fn group_fills_every_accumulator_into_the_output_type() {
         .aggregate()
         .sort(f.amount().asc())
         .group(|g| {
-            g.key(&out.customer(), &f.customer())
-                .sum(&out.total(), &f.amount())
-                .avg(&out.average(), &f.amount())
-                .min(&out.smallest(), &f.amount())
-                .max(&out.largest(), &f.amount())
-                .push(&out.amounts(), &f.amount())
-                .add_to_set(&out.statuses(), &f.status())
-                .first(&out.first(), &f.amount())
-                .last(&out.last(), &f.amount())
-                .count(&out.orders())
+            g.key(out.customer(), f.customer())
+                .sum(out.total(), f.amount())
+                .avg(out.average(), f.amount())
+                .min(out.smallest(), f.amount())
+                .max(out.largest(), f.amount())
+                .push(out.amounts(), f.amount())
+                .add_to_set(out.statuses(), f.status())
+                .first(out.first(), f.amount())
+                .last(out.last(), f.amount())
+                .count(out.orders())
         })
         .sort(out.total().desc())
         .await
@@ -203,12 +203,12 @@ async fn sums_past_the_int_range_and_groups_without_numbers_decode_into_the_acce
     let (f, out) = (Reading::fields(), aggregate::fields::<PerSensor>());
     let pipeline = || {
         readings.aggregate().group(|g| {
-            g.key(&out.sensor(), &f.sensor())
-                .sum(&out.total(), &f.value())
-                .max(&out.highest(), &f.value())
-                .avg(&out.extra_average(), &f.extra())
-                .min(&out.extra_lowest(), &f.extra())
-                .count(&out.readings())
+            g.key(out.sensor(), f.sensor())
+                .sum(out.total(), f.value())
+                .max(out.highest(), f.value())
+                .avg(out.extra_average(), f.extra())
+                .min(out.extra_lowest(), f.extra())
+                .count(out.readings())
         })
     };
 
@@ -264,7 +264,7 @@ async fn a_group_key_outside_id_is_copied_out_and_id_dropped() {
     let (_db, orders) = seeded("agg_group_key").await;
     let (f, out) = (Order::fields(), aggregate::fields::<StatusRevenue>());
     let mut rows =
-        orders.aggregate().group(|g| g.key(&out.status(), &f.status()).sum(&out.revenue(), &f.amount())).await.unwrap();
+        orders.aggregate().group(|g| g.key(out.status(), f.status()).sum(out.revenue(), f.amount())).await.unwrap();
     rows.sort_by(|a, b| a.status.cmp(&b.status));
     assert_eq!(
         rows,
@@ -289,11 +289,11 @@ async fn project_sort_skip_limit_and_set_run_in_the_output_type() {
     let (f, out) = (Order::fields(), aggregate::fields::<Listed>());
     let rows = orders
         .aggregate()
-        .project(|p| p.field(&out.id(), &f.id()).field(&out.status(), &f.status()).field(&out.value(), &f.amount()))
+        .project(|p| p.field(out.id(), f.id()).field(out.status(), f.status()).field(out.value(), f.amount()))
         .sort(out.value().desc())
         .skip(1)
         .limit(2)
-        .set(&out.status(), "$checked")
+        .set(out.status(), "$checked")
         .await
         .unwrap();
     let values: Vec<(i64, &str)> = rows.iter().map(|r| (r.value, r.status.as_str())).collect();
@@ -314,15 +314,14 @@ async fn decode_errors_name_the_output_types_fields() {
     let err = orders
         .aggregate()
         .filter(f.customer().eq(BOB))
-        .project(|p| p.field(&out.id(), &f.id()).field(&out.status(), &f.status()).field(&out.value(), &f.amount()))
-        .all()
+        .project(|p| p.field(out.id(), f.id()).field(out.status(), f.status()).field(out.value(), f.amount()))
         .await
         .expect_err("a string amount does not decode");
     let message = err.to_string();
     assert!(message.contains("Listed.value") && message.contains("`v`"), "{message}");
 
     // A stage into a type it leaves partly unset is refused before sending, naming the fields.
-    let err = orders.aggregate().project(|p| p.field(&out.status(), &f.status())).all().await.unwrap_err();
+    let err = orders.aggregate().project(|p| p.field(out.status(), f.status())).await.unwrap_err();
     let message = err.to_string();
     assert!(message.contains("`Listed.value` (stored `v`)") && message.contains("nothing was sent"), "{message}");
 }
@@ -364,9 +363,9 @@ async fn unwind_gives_one_document_per_element_at_the_declared_field() {
     let pipeline = orders
         .aggregate()
         .filter(f.status().eq("paid"))
-        .project(|p| p.field(&lines.customer(), &f.customer()).field(&lines.items(), &f.items()))
-        .unwind(&lines.items(), &line.line())
-        .group(|g| g.key(&sold.sku(), &line.line().sku()).sum(&sold.quantity(), &line.line().quantity()))
+        .project(|p| p.field(lines.customer(), f.customer()).field(lines.items(), f.items()))
+        .unwind(lines.items(), line.line())
+        .group(|g| g.key(sold.sku(), line.line().sku()).sum(sold.quantity(), line.line().quantity()))
         .sort(sold.sku().asc());
     let stages = pipeline.stages().unwrap();
     assert_eq!(stages[2], doc! { "$unwind": "$it" });
@@ -441,10 +440,8 @@ async fn lookup_joins_another_models_collection_by_typed_fields() {
         (Order::fields(), Customer::fields(), aggregate::fields::<OrderRef>(), aggregate::fields::<Joined>());
     let rows = orders
         .aggregate()
-        .project(|p| {
-            p.field(&slim.id(), &f.id()).field(&slim.customer(), &f.customer()).field(&slim.amount(), &f.amount())
-        })
-        .lookup(&slim.customer(), &c.id(), &out.customers())
+        .project(|p| p.field(slim.id(), f.id()).field(slim.customer(), f.customer()).field(slim.amount(), f.amount()))
+        .lookup(slim.customer(), c.id(), out.customers())
         .filter(out.amount().gte(70))
         .sort(out.amount().asc())
         .await
@@ -456,8 +453,8 @@ async fn lookup_joins_another_models_collection_by_typed_fields() {
     let (whole, named) = (aggregate::fields::<JoinedWhole>(), aggregate::fields::<Named>());
     let carried = orders
         .aggregate()
-        .lookup(&f.customer(), &c.id(), &whole.customers())
-        .project(|p| p.field(&named.amount(), &whole.amount()).field(&named.customers(), &whole.customers()));
+        .lookup(f.customer(), c.id(), whole.customers())
+        .project(|p| p.field(named.amount(), whole.amount()).field(named.customers(), whole.customers()));
     let flags = carried.lint();
     assert_eq!(flags.len(), 2, "{flags:?}");
     assert!(flags[0].contains("stage 1 (`$lookup`) carries whole `Order` documents"), "{flags:?}");
@@ -486,18 +483,16 @@ struct Report {
 async fn count_and_facet() {
     let (_db, orders) = seeded("agg_facet").await;
     let (f, count) = (Order::fields(), aggregate::fields::<Count>());
-    let counted = orders.aggregate().filter(f.status().eq("paid")).count(&count.n()).await.unwrap();
+    let counted = orders.aggregate().filter(f.status().eq("paid")).count(count.n()).await.unwrap();
     assert_eq!(counted, [Count { n: 3 }]);
 
     let (out, listed) = (aggregate::fields::<Report>(), aggregate::fields::<Listed>());
     let report = orders
         .aggregate()
         .facet(|b| {
-            b.branch(&out.paid(), |p| p.filter(f.status().eq("paid")).count(&count.n())).branch(&out.top(), |p| {
+            b.branch(out.paid(), |p| p.filter(f.status().eq("paid")).count(count.n())).branch(out.top(), |p| {
                 p.sort(f.amount().desc()).limit(2).project(|p| {
-                    p.field(&listed.id(), &f.id())
-                        .field(&listed.status(), &f.status())
-                        .field(&listed.value(), &f.amount())
+                    p.field(listed.id(), f.id()).field(listed.status(), f.status()).field(listed.value(), f.amount())
                 })
             })
         })
@@ -515,7 +510,7 @@ async fn matches_run_first_where_the_pipeline_allows_and_explain_shows_it() {
     let pipeline = orders
         .aggregate()
         .sort(f.amount().desc())
-        .project(|p| p.field(&out.id(), &f.id()).field(&out.status(), &f.status()).field(&out.value(), &f.amount()))
+        .project(|p| p.field(out.id(), f.id()).field(out.status(), f.status()).field(out.value(), f.amount()))
         // Reads `st`, which the projection keeps as it is: it can run first.
         .filter(out.status().eq("paid"))
         // Reads `v`, which the projection computes: it stays after it.
@@ -534,7 +529,7 @@ async fn matches_run_first_where_the_pipeline_allows_and_explain_shows_it() {
     let explain = orders
         .aggregate()
         .filter(f.status().eq("paid"))
-        .project(|p| p.field(&out.id(), &f.id()).field(&out.status(), &f.status()).field(&out.value(), &f.amount()))
+        .project(|p| p.field(out.id(), f.id()).field(out.status(), f.status()).field(out.value(), f.amount()))
         .explain()
         .await
         .unwrap();
@@ -551,7 +546,7 @@ async fn whole_documents_through_a_sort_are_flagged_until_projected_first() {
         .aggregate()
         .sort(f.amount().desc())
         .limit(2)
-        .group(|g| g.key(&out.status(), &f.status()).sum(&out.revenue(), &f.amount()));
+        .group(|g| g.key(out.status(), f.status()).sum(out.revenue(), f.amount()));
     let flags = late.lint();
     assert_eq!(flags.len(), 1, "{flags:?} {:?}", late.stages());
     assert!(
@@ -562,7 +557,7 @@ async fn whole_documents_through_a_sort_are_flagged_until_projected_first() {
 
     let early = orders
         .aggregate()
-        .project(|p| p.field(&out.status(), &f.status()).field(&out.revenue(), &f.amount()))
+        .project(|p| p.field(out.status(), f.status()).field(out.revenue(), f.amount()))
         .sort(out.revenue().desc())
         .limit(2);
     assert!(early.lint().is_empty());
@@ -613,13 +608,11 @@ fn revenue(orders: &Collection<Order>) -> Pipeline<Revenue, aggregate::On<'_, Or
     );
     orders
         .aggregate()
-        .group(|g| g.key(&sum.customer(), &f.customer()).sum(&sum.total(), &f.amount()))
-        .lookup(&sum.customer(), &Customer::fields().id(), &j.customers())
-        .unwind(&j.customers(), &u.customer_doc())
+        .group(|g| g.key(sum.customer(), f.customer()).sum(sum.total(), f.amount()))
+        .lookup(sum.customer(), Customer::fields().id(), j.customers())
+        .unwind(j.customers(), u.customer_doc())
         .project(|p| {
-            p.field(&r.customer(), &u.customer())
-                .field(&r.total(), &u.total())
-                .field(&r.name(), &u.customer_doc().name())
+            p.field(r.customer(), u.customer()).field(r.total(), u.total()).field(r.name(), u.customer_doc().name())
         })
 }
 
@@ -637,7 +630,7 @@ struct RevenueUnwound {
 #[tokio::test]
 async fn out_and_merge_write_into_a_models_collection_checked_by_its_validator() {
     let (db, orders) = seeded("agg_out").await;
-    odm::create_collection::<Revenue>(&db).await.unwrap();
+    odm::collection::create_collection::<Revenue>(&db).await.unwrap();
     let revenues = Collection::<Revenue>::new(&db);
 
     // Bob's name breaks the validator's `maxLength`: `$out` fails whole, naming the field, and writes nothing.
@@ -685,7 +678,7 @@ async fn a_pipeline_runs_inside_a_transaction() {
     if !support::server::runs_transactions(db.client()).await {
         return;
     }
-    let totals: Vec<Count> = odm::transaction(db.client())
+    let totals: Vec<Count> = odm::Transaction::new(db.client())
         .concerns_of::<Order>()
         .run(|s| {
             let orders = Collection::<Order>::new(&db).with_session(&s);
@@ -693,7 +686,7 @@ async fn a_pipeline_runs_inside_a_transaction() {
                 orders.insert_one(order(8, BOB, "paid", 5, &[])).await?;
                 let f = Order::fields();
                 // Sees the transaction's own insert.
-                orders.aggregate().filter(f.customer().eq(BOB)).count(&aggregate::fields::<Count>().n()).await
+                orders.aggregate().filter(f.customer().eq(BOB)).count(aggregate::fields::<Count>().n()).await
             }
         })
         .await

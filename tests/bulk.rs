@@ -51,7 +51,6 @@ async fn every_kind_of_operation_in_one_call() {
         )
         .replace_one(f.id().eq(c.id), Basket { note: "replaced".into(), ..c.clone() })
         .delete_one(f.id().eq(b.id))
-        .run()
         .await
         .expect("bulk");
     assert_eq!((result.inserted, result.matched, result.modified, result.deleted), (3, 4, 4, 1));
@@ -63,7 +62,7 @@ async fn every_kind_of_operation_in_one_call() {
     assert!(coll.find_one(f.id().eq(b.id)).await.unwrap().is_none());
     let upserted = coll.find_one(f.code().eq("d")).await.unwrap().expect("upserted");
     assert_eq!((upserted.note.as_str(), upserted.item_count), ("new", 1));
-    let empty = coll.bulk().delete_many(Filter::everything()).run().await.expect("delete all");
+    let empty = coll.bulk().delete_many(Filter::everything()).await.expect("delete all");
     assert_eq!(empty.deleted, 3);
 }
 
@@ -72,11 +71,11 @@ async fn a_failure_names_its_operation_and_field_ordered_or_not() {
     let (db, coll) = baskets("bulk_failures").await;
     let f = Basket::fields();
     // The 7th operation (index 6) breaks the validator (a code longer than 16 characters): ordered, it stops there.
-    fn build(bulk: odm::Bulk<'_, Basket>) -> odm::Bulk<'_, Basket> {
+    fn build(bulk: odm::bulk::Bulk<'_, Basket>) -> odm::bulk::Bulk<'_, Basket> {
         let bulk = (0..6).fold(bulk, |bulk, i| bulk.insert(basket(&format!("k{i}"))));
         bulk.insert(basket("a-code-far-too-long")).insert(basket("k7"))
     }
-    let err = build(coll.bulk()).run().await.expect_err("the 7th fails");
+    let err = build(coll.bulk()).await.expect_err("the 7th fails");
     let odm::Error::Bulk(e) = &err else { panic!("{err}") };
     assert_eq!((e.failures.len(), e.not_attempted), (1, 1), "{err}");
     // What the report says was applied is what is stored. mongod applies the six operations before the failure;
@@ -93,8 +92,8 @@ async fn a_failure_names_its_operation_and_field_ordered_or_not() {
     assert!(err.to_string().contains("operation 6 (insert)") && err.to_string().contains("Basket.code"), "{err}");
 
     // Unordered: every other operation applies; a duplicate key is reported with its code.
-    coll.bulk().delete_many(Filter::everything()).run().await.unwrap();
-    let err = build(coll.bulk().unordered()).insert(basket("k0")).run().await.expect_err("two fail");
+    coll.bulk().delete_many(Filter::everything()).await.unwrap();
+    let err = build(coll.bulk().unordered()).insert(basket("k0")).await.expect_err("two fail");
     let odm::Error::Bulk(e) = &err else { panic!("{err}") };
     assert_eq!((e.done.inserted, e.not_attempted), (7, 0), "{err}");
     let failed: Vec<(usize, Option<i32>)> = e.failures.iter().map(|f| (f.index, f.error.code())).collect();
@@ -102,7 +101,7 @@ async fn a_failure_names_its_operation_and_field_ordered_or_not() {
 
     // An update breaking a bound is named the same way.
     let long = "x".repeat(17);
-    let err = coll.bulk().update_one(f.code().eq("k1"), Update::new().set(f.code(), long)).run().await.unwrap_err();
+    let err = coll.bulk().update_one(f.code().eq("k1"), Update::new().set(f.code(), long)).await.unwrap_err();
     assert!(err.to_string().contains("operation 0 (update_one)") && err.to_string().contains("Basket.code"), "{err}");
 }
 
@@ -110,7 +109,7 @@ async fn a_failure_names_its_operation_and_field_ordered_or_not() {
 async fn nothing_is_sent_when_an_operation_cannot_be_built() {
     let (_db, coll) = baskets("bulk_invalid").await;
     let huge = Basket { note: "x".repeat(17 * 1024 * 1024), ..basket("huge") };
-    let err = coll.bulk().insert(basket("a")).insert(&huge).insert(basket("b")).run().await.expect_err("too large");
+    let err = coll.bulk().insert(basket("a")).insert(&huge).insert(basket("b")).await.expect_err("too large");
     let odm::Error::Bulk(e) = &err else { panic!("{err}") };
     assert_eq!((e.failures[0].index, e.not_attempted, e.done.inserted), (1, 2, 0));
     assert!(matches!(e.failures[0].error, odm::Error::DocumentTooLarge { .. }), "{err}");
@@ -123,7 +122,7 @@ async fn large_bulks_are_split_under_the_server_s_limits() {
     // 24 documents of ~1 MiB: one command would be 24 MiB, over the 16 MiB a command may be.
     let note = "n".repeat(1_000_000);
     let many: Vec<Basket> = (0..24).map(|i| Basket { note: note.clone(), ..basket(&format!("b{i}")) }).collect();
-    let result = coll.bulk().insert_all(&many).run().await.expect("split into commands under 16 MiB");
+    let result = coll.bulk().insert_all(&many).await.expect("split into commands under 16 MiB");
     assert_eq!(result.inserted, 24);
     assert_eq!(coll.count(Filter::everything()).await.unwrap(), 24);
 }
@@ -134,11 +133,11 @@ async fn a_bulk_write_in_an_aborted_transaction_leaves_nothing() {
     if !support::server::runs_transactions(db.client()).await {
         return;
     }
-    let result: odm::error::Result<()> = odm::transaction(db.client())
+    let result: odm::error::Result<()> = odm::Transaction::new(db.client())
         .run(|s| {
             let coll = Collection::<Basket>::new(&db).with_session(&s);
             async move {
-                let done = coll.bulk().insert(basket("a")).insert(basket("b")).run().await?;
+                let done = coll.bulk().insert(basket("a")).insert(basket("b")).await?;
                 assert_eq!(done.inserted, 2);
                 Err(odm::Error::Config("changed my mind".into()))
             }

@@ -7,7 +7,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
-use odm::{BsonSchema, Collection, Embedded, Filter, FindAndModify, Model, Update};
+use odm::{collection::FindAndModify, BsonSchema, Collection, Embedded, Filter, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

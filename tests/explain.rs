@@ -140,7 +140,7 @@ async fn every_declared_access_pattern_is_served_by_an_index_scan() {
     let f = Order::fields();
     let explain = Collection::<Order>::new(&db).find(f.remark().eq("r1")).explain().await.expect("explain");
     let unserved = odm::testing::PatternCheck {
-        pattern: odm::QuerySpec { eq: "remark", sort: "", range: "" },
+        pattern: odm::model::QuerySpec { eq: "remark", sort: "", range: "" },
         filter: doc! { "rm": "r1" },
         sort: doc! {},
         explain,

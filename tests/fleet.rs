@@ -6,7 +6,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::{Collection, Model, SchemaSync, StaleHandling, SyncMode, Upgrade, Version};
+use odm::{sync::plan::StaleHandling, Collection, Model, SchemaSync, SyncMode, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 use std::process::Child;
 use support::workers;
@@ -82,7 +82,7 @@ async fn fleet_worker() {
     let spec = workers::worker_spec(WORKER_ENV, "two_versions_start_together_and_the_newer_one_wins").await;
     let (client, db) = (&spec.client, spec.db.as_str());
     let version: u32 = spec.rest[0].parse().expect("version");
-    let report = sync(client, db, version).run().await.expect("sync succeeds");
+    let report = sync(client, db, version).await.expect("sync succeeds");
     report.require_in_sync().expect("nothing left to do");
     print!("{report}");
     let database = client.database(db);
@@ -104,7 +104,7 @@ async fn index_names(db: &odm::mongodb::Database) -> Vec<String> {
 async fn two_versions_start_together_and_the_newer_one_wins() {
     let db = odm::testing::database("fleet").await;
     // Version 1 in production: its collection, indexes and documents.
-    sync(db.client(), db.name(), 1).run().await.expect("v1 sync").require_in_sync().expect("v1 in sync");
+    sync(db.client(), db.name(), 1).await.expect("v1 sync").require_in_sync().expect("v1 in sync");
     Collection::<NoteV1>::new(&db).insert_many([note_v1("a"), note_v1("b")]).await.expect("v1 documents");
     assert_eq!(index_names(&db).await, ["_id_", "idx_g", "idx_t"]);
 
@@ -153,7 +153,7 @@ async fn versions_of_one_model_share_a_collection_but_unrelated_models_do_not() 
         ["createCollection", "createIndex", "createIndex"],
         "the newer version stands for both: {plan}"
     );
-    let odm::Action::CreateCollection { command, .. } = &plan.actions[0] else { panic!("{plan}") };
+    let odm::sync::plan::Action::CreateCollection { command, .. } = &plan.actions[0] else { panic!("{plan}") };
     assert_eq!(odm::version::version_of_validator(command.get_document("validator").unwrap()), Some(2));
     let reversed = SchemaSync::new(db.client()).database(db.name()).model::<Note>().model::<NoteV1>();
     assert_eq!(reversed.plan().await.expect("either order"), plan);
@@ -171,17 +171,17 @@ async fn versions_of_one_model_share_a_collection_but_unrelated_models_do_not() 
 #[tokio::test]
 async fn an_older_binary_alone_reports_the_collection_ahead_and_changes_nothing() {
     let db = odm::testing::database("fleet_ahead").await;
-    sync(db.client(), db.name(), 1).run().await.expect("v1").require_in_sync().expect("v1 in sync");
+    sync(db.client(), db.name(), 1).await.expect("v1").require_in_sync().expect("v1 in sync");
     Collection::<NoteV1>::new(&db).insert_one(note_v1("a")).await.expect("v1 document");
-    sync(db.client(), db.name(), 2).run().await.expect("v2").require_in_sync().expect("v2 in sync");
+    sync(db.client(), db.name(), 2).await.expect("v2").require_in_sync().expect("v2 in sync");
     let before = (support::server::collection_options(&db, "fleet_note").await, index_names(&db).await);
 
-    let report = sync(db.client(), db.name(), 1).run().await.expect("v1 again");
+    let report = sync(db.client(), db.name(), 1).await.expect("v1 again");
     assert!(report.is_in_sync(), "ahead is not drift: {report}");
     let kinds: Vec<&str> = report.plan.actions.iter().map(|a| a.kind()).collect();
     assert_eq!(kinds, ["collectionAhead"], "{report}");
     assert!(report.to_string().contains("version 2; this binary's model is version 1"), "{report}");
     let verify = SchemaSync::new(db.client()).database(db.name()).model::<NoteV1>().mode(SyncMode::Verify);
-    verify.run().await.expect("verify passes: the older binary keeps serving").require_in_sync().expect("in sync");
+    verify.await.expect("verify passes: the older binary keeps serving").require_in_sync().expect("in sync");
     assert_eq!((support::server::collection_options(&db, "fleet_note").await, index_names(&db).await), before);
 }

@@ -143,7 +143,7 @@ async fn maps_values() {
 #[tokio::test]
 async fn an_id_that_is_not_an_object_id_is_rejected() {
     let db = odm::testing::database("hostile_id").await;
-    odm::create_collection::<Ints>(&db).await.expect("create");
+    odm::collection::create_collection::<Ints>(&db).await.expect("create");
     let raw = db.collection::<Document>(Ints::COLLECTION);
     let mut doc =
         odm::bson::serialize_to_document(&Ints { id: ObjectId::new(), a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 })

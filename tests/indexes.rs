@@ -4,7 +4,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, DateTime};
-use odm::{Embedded, IndexSpec, Model, SchemaSync, SyncMode};
+use odm::{index::IndexSpec, Embedded, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
 
 #[derive(Embedded, Serialize, Deserialize, Debug, Clone)]
@@ -118,7 +118,7 @@ struct Store {
 
 #[test]
 fn capped_text_geo_hashed() {
-    assert_eq!(OrderEvent::CAPPED, Some(odm::Capped { size: 1_048_576, max: Some(10_000) }));
+    assert_eq!(OrderEvent::CAPPED, Some(odm::model::Capped { size: 1_048_576, max: Some(10_000) }));
     let docs: Vec<_> = Store::indexes().iter().map(IndexSpec::to_document).collect();
     assert_eq!(
         docs,
@@ -136,7 +136,7 @@ async fn synced_indexes_are_recognised_as_in_sync() {
     let sync = || {
         SchemaSync::new(db.client()).database(db.name()).model::<Order>().model::<OrderEvent>().model::<UserSession>()
     };
-    let report = sync().run().await.expect("create");
+    let report = sync().await.expect("create");
     assert!(report.remaining().next().is_none(), "{report}");
     // The server took the TTL on an array of dates as declared.
     let listed = db.run_command(doc! { "listIndexes": "log_user_session" }).await.expect("listIndexes");
@@ -152,24 +152,26 @@ async fn synced_indexes_are_recognised_as_in_sync() {
     // The server normalises what it lists (collation expanded, numbers widened): still in sync, no rebuild loop.
     let plan = sync().plan().await.expect("plan");
     assert!(plan.actions.is_empty(), "{plan}");
-    sync().mode(SyncMode::Verify).run().await.and_then(|r| r.require_in_sync()).expect("verify");
+    sync().mode(SyncMode::Verify).await.and_then(|r| r.require_in_sync()).expect("verify");
 }
 
 #[tokio::test]
 async fn index_types_the_server_refuses_are_reported_not_fatal() {
     let db = odm::testing::database("indexes_kinds").await;
     let sync = || SchemaSync::new(db.client()).database(db.name()).model::<Store>();
-    let report = sync().run().await.expect("a refused index does not abort the sync");
+    let report = sync().await.expect("a refused index does not abort the sync");
     let plan = sync().plan().await.expect("plan");
     for (action, outcome) in report.plan.actions.iter().zip(&report.outcomes) {
-        let odm::Action::CreateIndex { spec, .. } = action else { continue };
-        let still_missing =
-            plan.actions.iter().any(|a| matches!(a, odm::Action::CreateIndex { spec: s, .. } if s.name == spec.name));
+        let odm::sync::plan::Action::CreateIndex { spec, .. } = action else { continue };
+        let still_missing = plan
+            .actions
+            .iter()
+            .any(|a| matches!(a, odm::sync::plan::Action::CreateIndex { spec: s, .. } if s.name == spec.name));
         match outcome {
             // Created: the next plan recognises it (text keys are listed as `_fts`/`_ftsx`).
-            odm::Outcome::Done => assert!(!still_missing, "{} not recognised after creation:\n{plan}", spec.name),
+            odm::sync::Outcome::Done => assert!(!still_missing, "{} not recognised after creation:\n{plan}", spec.name),
             // SecantusDB has no text or hashed indexes: refused with the server's reason, and still reported.
-            odm::Outcome::Refused(why) => {
+            odm::sync::Outcome::Refused(why) => {
                 assert!(why.contains("67") && why.contains("not supported"), "{why}");
                 assert!(still_missing, "a refused index stays in the plan");
             }

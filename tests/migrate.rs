@@ -6,7 +6,8 @@ mod support;
 
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Bson, Document, RawDocumentBuf};
-use odm::migrate::{Guard, MigrationProgress};
+use odm::migrate::Guard;
+use odm::progress::Progress;
 use odm::{Collection, Filter, Model, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -113,7 +114,7 @@ async fn stored(raw: &odm::mongodb::Collection<Document>) -> HashMap<ObjectId, R
 #[tokio::test]
 async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid() {
     let db = odm::testing::database("migrate_mixed").await;
-    odm::create_collection::<Contact>(&db).await.expect("create");
+    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let mut older = Vec::new();
     for i in 0..3000 {
@@ -132,15 +133,10 @@ async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid(
     coll.insert_many((0..100).map(current)).await.expect("current documents");
     let before = stored(&raw).await;
 
-    let seen: Arc<Mutex<Vec<MigrationProgress>>> = Arc::default();
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let sink = seen.clone();
-    let report = coll
-        .migrate()
-        .batch_size(250)
-        .on_progress(move |p| sink.lock().unwrap().push(*p))
-        .run()
-        .await
-        .expect("migrate");
+    let report =
+        coll.migrate().batch_size(250).on_progress(move |p| sink.lock().unwrap().push(*p)).await.expect("migrate");
     println!("{report}");
     assert_eq!(report.migrated, 3000, "{report}");
     assert_eq!((report.retried, report.pending), (0, 0), "{report}");
@@ -166,7 +162,7 @@ async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid(
     assert_eq!(untouched, 100);
     assert!(before.iter().filter(|(_, d)| d.get_i32("_v").ok() == Some(3)).all(|(id, d)| after[id] == *d));
     // Valid for the validator: only the broken document is reported, as an older version.
-    let check = coll.check_schema().run().await.expect("check");
+    let check = coll.check_schema().await.expect("check");
     assert_eq!((check.failing, check.older), (0, 1), "{check}");
     // Read back as the upgrade steps say.
     raw.delete_one(doc! { "_id": broken }).await.unwrap();
@@ -180,7 +176,7 @@ async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid(
     assert_eq!(all.iter().find(|c| c.first == "Grace2").expect("grace").last, "Hopper");
 
     // Nothing left: a second run is a no-op.
-    let again = coll.migrate().run().await.expect("again");
+    let again = coll.migrate().await.expect("again");
     assert_eq!((again.migrated, again.batches, again.failed.len()), (0, 0, 0), "{again}");
     assert_eq!(stored(&raw).await, {
         let mut a = after;
@@ -196,13 +192,13 @@ async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
     let test_db = odm::testing::database("migrate_batch_size").await;
     let (client, recorded) = support::commands::recording_client().await;
     let db = client.database(test_db.name());
-    odm::create_collection::<Contact>(&db).await.expect("create");
+    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let older: Vec<Document> =
         (0..250).map(|i| doc! { "_id": ObjectId::new(), "_v": 2, "f": format!("B{i}"), "l": "S" }).collect();
     insert_outside(&raw, older).await;
     let coll = Collection::<Contact>::new(&db);
-    let report = coll.migrate().batch_size(100).run().await.expect("migrate");
+    let report = coll.migrate().batch_size(100).await.expect("migrate");
     assert_eq!((report.migrated, report.batches), (250, 3), "{report}");
 
     // (command name, `batchSize` sent) and the number of documents in each reply, in order.
@@ -239,7 +235,7 @@ async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
 #[tokio::test]
 async fn an_interrupted_migration_continues_where_it_stopped() {
     let db = odm::testing::database("migrate_resume").await;
-    odm::create_collection::<Contact>(&db).await.expect("create");
+    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let older: Vec<Document> =
         (0..2000).map(|i| doc! { "_id": ObjectId::new(), "_v": 1, "n": format!("P{i} Q{i}") }).collect();
@@ -260,7 +256,7 @@ async fn an_interrupted_migration_continues_where_it_stopped() {
         }
     });
     tokio::select! {
-        report = first.run() => panic!("the migration should have been interrupted: {:?}", report.map(|r| r.to_string())),
+        report = first => panic!("the migration should have been interrupted: {:?}", report.map(|r| r.to_string())),
         _ = stop.notified() => {}
     }
     // A command in flight when the future was dropped may still land: let it.
@@ -279,13 +275,8 @@ async fn an_interrupted_migration_continues_where_it_stopped() {
     GENERATION.store(2, Ordering::SeqCst);
     let totals: Arc<Mutex<Vec<u64>>> = Arc::default();
     let t = totals.clone();
-    let report = coll
-        .migrate()
-        .batch_size(200)
-        .on_progress(move |p| t.lock().unwrap().push(p.total))
-        .run()
-        .await
-        .expect("resume");
+    let report =
+        coll.migrate().batch_size(200).on_progress(move |p| t.lock().unwrap().push(p.total)).await.expect("resume");
     println!("{report}");
     assert_eq!(report.migrated, 2000 - migrated_first, "{report}");
     assert!(report.is_complete(), "{report}");
@@ -360,7 +351,7 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
     let _turn = INTERFERING.lock().await;
     let test_db = odm::testing::database("migrate_concurrent").await;
     let db = test_db.db().clone();
-    odm::create_collection::<Contact>(&db).await.expect("create");
+    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     // The server refuses first names "Refuse" (a rule beside the model's validator): those documents fail to migrate,
     // in the same commands as documents whose guard misses.
     let validator = doc! { "$and": [Contact::validator(), { "f": { "$ne": "Refuse" } }] };
@@ -439,15 +430,10 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
     };
 
     let coll = Collection::<Contact>::new(&db);
-    let seen: Arc<Mutex<Vec<MigrationProgress>>> = Arc::default();
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let sink = seen.clone();
-    let report = coll
-        .migrate()
-        .batch_size(300)
-        .on_progress(move |p| sink.lock().unwrap().push(*p))
-        .run()
-        .await
-        .expect("migrate");
+    let report =
+        coll.migrate().batch_size(300).on_progress(move |p| sink.lock().unwrap().push(*p)).await.expect("migrate");
     running.store(false, Ordering::SeqCst);
     let free_writes = free.await.unwrap();
     *INTERFERE.get().unwrap().lock().unwrap() = None;
@@ -487,7 +473,7 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
             }
         }
     }
-    assert!(coll.check_schema().run().await.expect("check").is_clean());
+    assert!(coll.check_schema().await.expect("check").is_clean());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -495,7 +481,7 @@ async fn the_version_guard_sees_every_change_the_current_release_makes() {
     let _turn = INTERFERING.lock().await;
     let test_db = odm::testing::database("migrate_version_guard").await;
     let db = test_db.db().clone();
-    odm::create_collection::<Contact>(&db).await.expect("create");
+    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let ids: Vec<ObjectId> = (0..1000).map(|_| ObjectId::new()).collect();
     let older = ids.iter().enumerate().map(|(i, id)| doc! { "_id": *id, "_v": 1, "n": format!("A{i} B{i}") }).collect();
@@ -524,7 +510,7 @@ async fn the_version_guard_sees_every_change_the_current_release_makes() {
     *INTERFERE.get_or_init(Default::default).lock().unwrap() =
         Some(Interferer { targets: targets.clone(), writer: tx });
     let coll = Collection::<Contact>::new(&db);
-    let report = coll.migrate().guard(Guard::Version).batch_size(200).run().await.expect("migrate");
+    let report = coll.migrate().guard(Guard::Version).batch_size(200).await.expect("migrate");
     *INTERFERE.get().unwrap().lock().unwrap() = None;
     writer.join().unwrap();
     println!("{report}");
@@ -555,19 +541,14 @@ struct Note {
 #[tokio::test]
 async fn the_throttle_holds_the_rate_and_unversioned_models_are_refused() {
     let db = odm::testing::database("migrate_throttle").await;
-    odm::create_collection::<Contact>(&db).await.expect("create");
+    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let older: Vec<Document> =
         (0..300).map(|i| doc! { "_id": ObjectId::new(), "_v": 1, "n": format!("T{i} U{i}") }).collect();
     insert_outside(&raw, older).await;
     let coll = Collection::<Contact>::new(&db);
-    let report = coll
-        .migrate()
-        .batch_size(100)
-        .throttle(odm::migrate::Throttle::DocsPerSecond(600.0))
-        .run()
-        .await
-        .expect("migrate");
+    let report =
+        coll.migrate().batch_size(100).throttle(odm::migrate::Throttle::DocsPerSecond(600.0)).await.expect("migrate");
     assert_eq!(report.migrated, 300);
     // 300 documents at 600/s: at least half a second, whatever the server's speed.
     assert!(report.elapsed >= std::time::Duration::from_millis(490), "{report}");
@@ -577,13 +558,12 @@ async fn the_throttle_holds_the_rate_and_unversioned_models_are_refused() {
         .migrate()
         .batch_size(100)
         .throttle(odm::migrate::Throttle::Pause(std::time::Duration::from_millis(200)))
-        .run()
         .await
         .expect("migrate");
     assert_eq!((report.migrated, report.batches), (300, 3), "{report}");
     assert!(report.elapsed >= std::time::Duration::from_millis(590), "three pauses: {report}");
 
-    let err = Collection::<Note>::new(&db).migrate().run().await.expect_err("not versioned");
+    let err = Collection::<Note>::new(&db).migrate().await.expect_err("not versioned");
     assert!(matches!(err, odm::Error::Config(_)), "{err}");
     assert!(err.to_string().contains("Note is not a versioned model"), "{err}");
     assert!(err.to_string().contains("#[odm(version = N"), "{err}");

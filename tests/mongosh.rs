@@ -6,7 +6,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, DateTime, Document};
-use odm::{Action, Model, SchemaSync, SyncMode};
+use odm::{sync::plan::Action, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
 use support::shell::mongosh;
 
@@ -75,7 +75,7 @@ async fn the_exported_script_creates_exactly_what_sync_creates_and_stops_at_the_
     assert!(out.contains(&format!("ok: {}.export_order: create index idx_am", by_script.name())), "{out}");
     assert!(out.trim_end().ends_with("odm sync plan: done"), "{out}");
 
-    sync(by_sync.client(), by_sync.name()).run().await.and_then(|r| r.require_in_sync()).expect("sync");
+    sync(by_sync.client(), by_sync.name()).await.and_then(|r| r.require_in_sync()).expect("sync");
 
     let (scripted, synced) = (live_state(&by_script).await, live_state(&by_sync).await);
     assert_eq!(scripted, synced, "the script and sync create the same options and indexes, BSON types included");
@@ -104,7 +104,6 @@ async fn the_exported_script_creates_exactly_what_sync_creates_and_stops_at_the_
     // Verify agrees the scripted database is in line with the models.
     sync(by_script.client(), by_script.name())
         .mode(SyncMode::Verify)
-        .run()
         .await
         .and_then(|r| r.require_in_sync())
         .expect("verify after the script");
@@ -125,7 +124,7 @@ async fn the_exported_script_creates_exactly_what_sync_creates_and_stops_at_the_
 #[tokio::test]
 async fn verify_reports_a_partial_filter_number_off_by_one_as_drift() {
     let db = odm::testing::database("export_relaxed").await;
-    sync(db.client(), db.name()).run().await.and_then(|r| r.require_in_sync()).expect("sync");
+    sync(db.client(), db.name()).await.and_then(|r| r.require_in_sync()).expect("sync");
     // What a script reading Extended JSON in relaxed mode does: 9007199254740993 becomes the double 2^53.
     let relaxed = format!(
         "const d = db.getSiblingDB({:?});\n\
@@ -141,7 +140,7 @@ async fn verify_reports_a_partial_filter_number_off_by_one_as_drift() {
     let stored = am.get_document("partialFilterExpression").unwrap().get_document("am").unwrap().get("$gt").unwrap();
     assert_ne!(stored, &odm::bson::Bson::Int64(9_007_199_254_740_993), "relaxed mode changed the number: {am}");
 
-    let err = sync(db.client(), db.name()).mode(SyncMode::Verify).run().await.expect_err("drift");
+    let err = sync(db.client(), db.name()).mode(SyncMode::Verify).await.expect_err("drift");
     let odm::Error::Drift(plan) = &err else { panic!("{err}") };
     assert!(
         plan.actions.iter().any(|a| matches!(a, Action::RebuildIndex { desired, .. } if desired.name == "idx_am")),

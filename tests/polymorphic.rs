@@ -178,7 +178,7 @@ async fn every_variant_round_trips_through_one_collection() {
 #[tokio::test]
 async fn the_server_refuses_documents_no_variant_describes() {
     let db = odm::testing::database("poly_hostile").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
+    odm::collection::create_collection::<Event>(&db).await.expect("create");
     let raw = db.collection::<Document>(Event::COLLECTION);
     let hostile: Vec<(&str, Document)> = vec![
         ("no tag", doc! { "x": 1, "y": 2 }),
@@ -212,7 +212,7 @@ async fn the_server_refuses_documents_no_variant_describes() {
 #[tokio::test]
 async fn a_counter_out_of_step_is_named_in_rust_terms() {
     let db = odm::testing::database("poly_counter_error").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
+    odm::collection::create_collection::<Event>(&db).await.expect("create");
     let raw = db.collection::<Document>(Event::COLLECTION);
     let err = raw.insert_one(doc! { "t": "purchase", "amt": 5_i64, "sk": ["a"], "sc": 2 }).await.expect_err("refused");
     let text = odm::Error::from_write::<Event>(err).to_string();
@@ -393,7 +393,7 @@ async fn an_index_of_one_variant_holds_that_variant_s_documents_only() {
     );
     let db = odm::testing::database("poly_indexes").await;
     let sync = || odm::SchemaSync::new(db.client()).database(db.name()).model::<Event>();
-    sync().run().await.expect("sync").require_in_sync().expect("created");
+    sync().await.expect("sync").require_in_sync().expect("created");
     assert!(sync().plan().await.expect("plan").is_in_sync(), "the server keeps them as declared");
     let events = Collection::<Event>::new(&db);
     events.insert_many([click(), purchase(5), purchase(9)]).await.expect("insert");
@@ -429,11 +429,10 @@ async fn the_schema_checker_explains_each_document_by_its_own_variant() {
         .database(db.name())
         .model::<Event>()
         .mode(odm::SyncMode::Apply)
-        .run()
         .await
         .unwrap();
     assert!(!synced.is_in_sync(), "staged as moderate/warn while documents fail it: {synced}");
-    let report = events.check_schema().run().await.expect("check");
+    let report = events.check_schema().await.expect("check");
     assert_eq!((report.checked, report.failing), (4, 2), "{report}");
     let shown: Vec<(odm::check::Check, String, Vec<Bson>)> =
         report.findings.iter().map(|f| (f.check, f.stored_path.clone(), f.sample_ids.clone())).collect();
@@ -453,7 +452,7 @@ async fn refused(raw: &odm::mongodb::Collection<Document>, d: Document) -> odm::
 #[tokio::test]
 async fn a_document_of_no_variant_is_explained_variant_by_variant_each_failure_once() {
     let db = odm::testing::database("poly_no_variant").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
+    odm::collection::create_collection::<Event>(&db).await.expect("create");
     let raw = db.collection::<Document>(Event::COLLECTION);
 
     // A purchase without its tag: every variant fails, each for its own reasons and all for the missing tag.
@@ -519,7 +518,7 @@ async fn a_document_of_no_variant_is_explained_variant_by_variant_each_failure_o
 #[tokio::test]
 async fn a_string_too_long_is_shown_by_its_length_not_its_value() {
     let db = odm::testing::database("poly_max_length").await;
-    odm::create_collection::<Event>(&db).await.expect("create");
+    odm::collection::create_collection::<Event>(&db).await.expect("create");
     let raw = db.collection::<Document>(Event::COLLECTION);
     let coupon = "SECRET-".repeat(5) + "ÄÖÜßéè"; // 41 characters, 47 bytes: the server counts characters
     let v = refused(&raw, doc! { "t": "purchase", "amt": 5_i64, "sk": [], "sc": 0, "cp": &coupon }).await;
@@ -561,7 +560,7 @@ enum PageView {
 async fn a_shared_field_of_a_struct_and_a_newtype_variant_is_filtered_and_indexed_across_both() {
     let db = odm::testing::database("poly_shared_newtype").await;
     let sync = || odm::SchemaSync::new(db.client()).database(db.name()).model::<PageView>();
-    sync().run().await.expect("sync").require_in_sync().expect("created");
+    sync().await.expect("sync").require_in_sync().expect("created");
     let names: Vec<String> = db.collection::<Document>("page_view").list_index_names().await.expect("indexes");
     assert!(names.contains(&"idx_u_at".to_owned()), "{names:?}");
     let spec = PageView::indexes().into_iter().find(|i| i.name == "idx_u_at").expect("declared");

@@ -5,7 +5,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
-use odm::{Collection, Error, FindAndModify, Model, Update};
+use odm::{collection::FindAndModify, Collection, Error, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 

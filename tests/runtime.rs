@@ -41,18 +41,18 @@ fn order(lines: usize) -> Order {
 #[tokio::test]
 async fn create_collection_sets_validator_level_and_action() {
     let db = odm::testing::database("create").await;
-    odm::create_collection::<Order>(&db).await.expect("create");
+    odm::collection::create_collection::<Order>(&db).await.expect("create");
     let options = collection_options(&db, "order_header").await;
     assert_eq!(options.get_document("validator").expect("validator"), &Order::validator());
     assert_eq!(options.get_str("validationLevel").ok(), Some("strict"));
     assert_eq!(options.get_str("validationAction").ok(), Some("error"));
 
     // Creating it again with identical options is a no-op (as on mongod 7.0+)...
-    odm::create_collection::<Order>(&db).await.expect("identical create is idempotent");
+    odm::collection::create_collection::<Order>(&db).await.expect("identical create is idempotent");
     // ...but a collection of that name created elsewhere with other options is not silently taken over.
     let other = odm::testing::database("create_other").await;
     other.create_collection("order_header").await.expect("plain create");
-    let err = odm::create_collection::<Order>(&other).await.expect_err("different options");
+    let err = odm::collection::create_collection::<Order>(&other).await.expect_err("different options");
     assert_eq!(err.code(), Some(48), "NamespaceExists: {err}");
     assert!(!collection_options(&other, "order_header").await.contains_key("validator"), "left as it was");
 }
@@ -72,7 +72,7 @@ struct AuditEvent {
 #[tokio::test]
 async fn level_and_action_come_from_the_model() {
     let db = odm::testing::database("level").await;
-    odm::create_collection::<AuditEvent>(&db).await.expect("create");
+    odm::collection::create_collection::<AuditEvent>(&db).await.expect("create");
     let options = collection_options(&db, "log_audit_event").await;
     assert_eq!(options.get_str("validationLevel").ok(), Some("moderate"));
     assert_eq!(options.get_str("validationAction").ok(), Some("warn"));
@@ -200,7 +200,7 @@ async fn oversize_updates_fail_before_sending() {
         .find_one_and_update(
             Filter::everything(),
             Update::new().set(f.data(), "x".repeat(len)),
-            odm::FindAndModify::after(),
+            odm::collection::FindAndModify::after(),
         )
         .await
         .expect_err("big");
@@ -432,16 +432,16 @@ struct Payment {
 
 #[tokio::test]
 async fn read_and_write_concern_come_from_the_model() {
-    assert_eq!(Payment::READ_CONCERN, Some(odm::ReadConcernLevel::Majority));
-    assert_eq!(Payment::READ_PREFERENCE, Some(odm::ReadPreferenceMode::PrimaryPreferred));
-    assert_eq!(Payment::WRITE_CONCERN.and_then(|w| w.w), Some(odm::Acknowledgment::Tag("majority")));
+    assert_eq!(Payment::READ_CONCERN, Some(odm::model::ReadConcernLevel::Majority));
+    assert_eq!(Payment::READ_PREFERENCE, Some(odm::model::ReadPreferenceMode::PrimaryPreferred));
+    assert_eq!(Payment::WRITE_CONCERN.and_then(|w| w.w), Some(odm::model::Acknowledgment::Tag("majority")));
     // Every spelling the attribute takes names a level or mode, written as the server spells it.
     for level in [
-        odm::ReadConcernLevel::Local,
-        odm::ReadConcernLevel::Available,
-        odm::ReadConcernLevel::Majority,
-        odm::ReadConcernLevel::Linearizable,
-        odm::ReadConcernLevel::Snapshot,
+        odm::model::ReadConcernLevel::Local,
+        odm::model::ReadConcernLevel::Available,
+        odm::model::ReadConcernLevel::Majority,
+        odm::model::ReadConcernLevel::Linearizable,
+        odm::model::ReadConcernLevel::Snapshot,
     ] {
         let doc = odm::bson::serialize_to_document(&level.to_driver()).expect("read concern");
         assert_eq!(doc.get_str("level").ok(), Some(level.as_str()), "{doc}");

@@ -99,12 +99,11 @@ async fn documents_the_validator_refuses_are_found_explained_and_sampled() {
         .batch_size(7)
         .samples(2)
         .on_progress(move |p| sink.lock().unwrap().push(*p))
-        .run()
         .await
         .expect("check");
     println!("{report}");
     // Explained by `_id` against the collection (as on a server without `$documents`), the report is the same.
-    let by_id = coll.check_schema().batch_size(7).samples(2).explain_by_id().run().await.expect("check by _id");
+    let by_id = coll.check_schema().batch_size(7).samples(2).explain_by_id().await.expect("check by _id");
     assert_eq!(by_id, report);
     assert_eq!(report.model, "Order");
     assert_eq!(report.checked, 31);
@@ -139,13 +138,13 @@ async fn documents_the_validator_refuses_are_found_explained_and_sampled() {
     let seen = seen.lock().unwrap().clone();
     assert_eq!(seen.iter().map(|p| p.done).collect::<Vec<_>>(), [7, 14, 21, 28, 31]);
     assert!(seen.iter().all(|p| p.total == 31));
-    assert_eq!(seen.last().map(|p| p.failing), Some(6));
+    assert_eq!(seen.last().map(|p| p.failed), Some(6));
     assert!(seen.last().unwrap().eta().is_some_and(|eta| eta.is_zero()));
 
     // A clean collection reports nothing.
     let (_clean_db, clean) = support::setup::created::<Order>("schema_check_clean").await;
     clean.insert_one(order(1)).await.expect("insert");
-    let report = clean.check_schema().run().await.expect("check");
+    let report = clean.check_schema().await.expect("check");
     assert!(report.is_clean() && report.findings.is_empty() && report.checked == 1, "{report}");
 }
 
@@ -237,10 +236,10 @@ async fn each_failure_is_named_by_its_deepest_field_and_the_rule_that_failed() {
     .expect("insert around odm");
 
     let baskets = Collection::<Basket>::new(&db);
-    let report = baskets.check_schema().run().await.expect("check");
+    let report = baskets.check_schema().await.expect("check");
     println!("{report}");
     // In batches of three, explained by `_id` against the collection: the same findings.
-    let by_id = baskets.check_schema().batch_size(3).explain_by_id().run().await.expect("check by _id");
+    let by_id = baskets.check_schema().batch_size(3).explain_by_id().await.expect("check by _id");
     assert_eq!(summary(&by_id.findings), summary(&report.findings), "{by_id}");
     assert_eq!((report.checked, report.failing), (8, 6), "{report}");
     let ids = |ids: &[i32]| ids.iter().map(|i| Bson::Int32(*i)).collect::<Vec<_>>();

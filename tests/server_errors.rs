@@ -34,7 +34,7 @@ fn assert_readable(e: &Error, code: i32, words: &str) {
 async fn a_refused_command_shows_the_servers_code_and_message_not_its_reply() {
     let (_db, orders) = support::setup::seeded("server_errors_cmd", [order(1)]).await;
 
-    let refused = orders.find(Filter::everything()).hint("idx_missing").all().await.expect_err("no such index");
+    let refused = orders.find(Filter::everything()).hint("idx_missing").await.expect_err("no such index");
     assert!(matches!(refused, Error::Driver(_)), "{refused}");
     // The server's words for a hint naming no index (BadValue, "… hint provided does not correspond to an existing
     // index"); its code, whichever the server sends.

@@ -4,7 +4,10 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId};
-use odm::{Action, Collection, Filter, FindAndModify, Model, Outcome, SchemaSync, SyncMode, Topology, Update};
+use odm::{
+    collection::FindAndModify, sync::plan::Action, sync::Outcome, sync::Topology, Collection, Filter, Model,
+    SchemaSync, SyncMode, Update,
+};
 use serde::{Deserialize, Serialize};
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -107,7 +110,7 @@ async fn single_document_operations_that_would_reach_every_shard_are_refused_bef
 async fn a_server_that_is_not_a_cluster_gets_a_note_with_the_command() {
     let db = odm::testing::database("shard_note").await;
     let sync = || SchemaSync::new(db.client()).database(db.name()).model::<Order>();
-    let report = sync().mode(SyncMode::Apply).run().await.expect("sync");
+    let report = sync().mode(SyncMode::Apply).await.expect("sync");
     report.require_in_sync().expect("a note is not drift");
     let kinds: Vec<&str> = report.plan.actions.iter().map(Action::kind).collect();
     assert_eq!(kinds, ["createCollection", "createIndex", "notACluster"]);
@@ -118,7 +121,7 @@ async fn a_server_that_is_not_a_cluster_gets_a_note_with_the_command() {
     assert_eq!(plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["notACluster"]);
     assert!(plan.is_in_sync());
     assert!(plan.to_mongosh().contains("print(`note: "), "a note in the script, not a decision");
-    sync().mode(SyncMode::Verify).run().await.expect("verify passes").require_in_sync().expect("in sync");
+    sync().mode(SyncMode::Verify).await.expect("verify passes").require_in_sync().expect("in sync");
 }
 
 #[tokio::test]
@@ -154,9 +157,9 @@ async fn planning_for_a_cluster_shards_each_declared_key_with_the_exact_commands
     assert!(json.as_array().unwrap().iter().any(|a| a["kind"] == "shardCollection" && a["commandDb"] == "admin"));
     // Verify fails on the unsharded collections; a collection created by the sync is sharded even in CreateMissing,
     // where this server, not a cluster, refuses the command: reported, not a crash.
-    let err = sync().mode(SyncMode::Verify).run().await.expect_err("drift on a cluster");
+    let err = sync().mode(SyncMode::Verify).await.expect_err("drift on a cluster");
     assert!(matches!(err, odm::Error::Drift(_)), "{err}");
-    let report = sync().run().await.expect("sync");
+    let report = sync().await.expect("sync");
     let refused: Vec<&Outcome> = report
         .plan
         .actions

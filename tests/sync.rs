@@ -6,7 +6,9 @@ mod support;
 
 use odm::bson::{doc, oid::ObjectId, Document};
 use odm::sync::ModelSpec;
-use odm::{Action, IndexSpec, Model, Outcome, SchemaSync, StaleHandling, SyncMode};
+use odm::{
+    index::IndexSpec, sync::plan::Action, sync::plan::StaleHandling, sync::Outcome, Model, SchemaSync, SyncMode,
+};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
 
@@ -43,7 +45,7 @@ async fn create_missing_then_in_sync_then_verify() {
     let sync = || SchemaSync::new(db.client()).database(db.name()).spec(order_spec());
 
     // Verify changes nothing and reports the drift.
-    let err = sync().mode(SyncMode::Verify).run().await.expect_err("drift");
+    let err = sync().mode(SyncMode::Verify).await.expect_err("drift");
     let odm::Error::Drift(plan) = &err else { panic!("{err}") };
     assert_eq!(
         plan.actions.iter().map(Action::kind).collect::<Vec<_>>(),
@@ -51,14 +53,14 @@ async fn create_missing_then_in_sync_then_verify() {
     );
     assert!(db.list_collection_names().await.expect("names").is_empty(), "verify is read-only");
 
-    let report = sync().run().await.expect("create missing");
+    let report = sync().await.expect("create missing");
     assert!(report.outcomes.iter().all(|o| *o == Outcome::Done), "{report}");
     assert_eq!(support::server::live_validator(&db, "order_header").await, Order::validator());
     assert_eq!(support::server::index_names(&db, "order_header").await, ["_id_", "idx_ca", "idx_mi_st_am"]);
 
-    let again = sync().run().await.expect("second sync");
+    let again = sync().await.expect("second sync");
     assert!(again.plan.actions.is_empty(), "{again}");
-    sync().mode(SyncMode::Verify).run().await.and_then(|r| r.require_in_sync()).expect("verify passes");
+    sync().mode(SyncMode::Verify).await.and_then(|r| r.require_in_sync()).expect("verify passes");
 }
 
 #[tokio::test]
@@ -75,7 +77,7 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     let logs = Warnings::default();
     let report = {
         let _capture = logs.capture();
-        sync().run().await.expect("create-missing")
+        sync().await.expect("create-missing")
     };
     assert_eq!(report.plan.actions.len(), 1);
     assert!(matches!(report.plan.actions[0], Action::UpdateValidator { .. }));
@@ -90,7 +92,7 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     assert_eq!(plan.actions, report.plan.actions);
     assert!(!support::server::collection_options(&db, "order_header").await.contains_key("validator"));
 
-    let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
+    let report = sync().mode(SyncMode::Apply).await.expect("apply");
     assert_eq!(report.outcomes, [Outcome::Staged { failing: 1 }], "{report}");
     let opts = support::server::collection_options(&db, "order_header").await;
     assert_eq!(opts.get_document("validator").expect("validator"), &Order::validator());
@@ -112,12 +114,12 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
         )
         .await
         .expect("valid doc");
-    let report = sync().mode(SyncMode::Apply).run().await.expect("apply");
+    let report = sync().mode(SyncMode::Apply).await.expect("apply");
     assert_eq!(report.outcomes, [Outcome::Done], "{report}");
     let opts = support::server::collection_options(&db, "order_header").await;
     assert_eq!(opts.get_str("validationLevel").ok(), Some("strict"));
     assert_eq!(opts.get_str("validationAction").ok(), Some("error"));
-    assert!(sync().mode(SyncMode::Verify).run().await.is_ok());
+    assert!(sync().mode(SyncMode::Verify).await.is_ok());
 }
 
 #[tokio::test]
@@ -132,13 +134,8 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
     let mut spec = order_spec();
     spec.indexes[1] = ttl(60);
     spec.indexes.push(IndexSpec::new("idx_x", doc! { "x": 1 }));
-    let report = SchemaSync::new(db.client())
-        .database(db.name())
-        .spec(spec.clone())
-        .mode(SyncMode::Apply)
-        .run()
-        .await
-        .expect("apply");
+    let report =
+        SchemaSync::new(db.client()).database(db.name()).spec(spec.clone()).mode(SyncMode::Apply).await.expect("apply");
     let kinds: Vec<&str> = report.plan.actions.iter().map(Action::kind).collect();
     assert_eq!(kinds, ["modifyIndex", "indexConflict"], "{report}");
     assert_eq!(report.outcomes, [Outcome::Done, Outcome::Pending]);
@@ -151,13 +148,8 @@ async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() 
     assert_eq!(by_name("dba_x").get_document("key").expect("key"), &doc! { "x": 1 }, "foreign index untouched");
     assert_eq!(live.len(), 4);
     // The conflict stays visible to verify.
-    let err = SchemaSync::new(db.client())
-        .database(db.name())
-        .spec(spec)
-        .mode(SyncMode::Verify)
-        .run()
-        .await
-        .expect_err("drift");
+    let err =
+        SchemaSync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Verify).await.expect_err("drift");
     assert!(err.to_string().contains("CONFLICT"), "{err}");
 }
 
@@ -168,7 +160,7 @@ async fn hidden_changes_in_place_or_are_reported_when_the_server_ignores_them() 
     let mut spec = order_spec();
     spec.indexes[0].hidden = true;
     let report =
-        SchemaSync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).run().await.expect("apply");
+        SchemaSync::new(db.client()).database(db.name()).spec(spec).mode(SyncMode::Apply).await.expect("apply");
     assert_eq!(report.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["modifyIndex"]);
     let live = support::server::live_indexes(&db, "order_header").await;
     let hidden =
@@ -196,10 +188,10 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     let sync =
         |h| SchemaSync::new(db.client()).database(db.name()).spec(order_spec()).mode(SyncMode::Apply).stale_indexes(h);
 
-    let kept = sync(StaleHandling::Keep).run().await.expect("keep");
+    let kept = sync(StaleHandling::Keep).await.expect("keep");
     assert_eq!(kept.plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["staleIndex"]);
     assert!(kept.plan.is_in_sync(), "a kept stale index is information, not drift");
-    let hidden = sync(StaleHandling::Hide).run().await.expect("hide");
+    let hidden = sync(StaleHandling::Hide).await.expect("hide");
     let live = support::server::live_indexes(&db, "order_header").await;
     let is_hidden =
         live.iter().find(|i| i.get_str("name").ok() == Some("idx_st")).and_then(|i| i.get_bool("hidden").ok());
@@ -208,7 +200,7 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
         [Outcome::Refused(_)] => assert_eq!(is_hidden, None, "refused means unchanged"),
         other => panic!("unexpected outcomes {other:?}"),
     }
-    let dropped = sync(StaleHandling::Drop).run().await.expect("drop");
+    let dropped = sync(StaleHandling::Drop).await.expect("drop");
     assert_eq!(dropped.outcomes, [Outcome::Done]);
     let names = support::server::index_names(&db, "order_header").await;
     assert!(!names.contains(&"idx_st".to_owned()));
@@ -220,7 +212,7 @@ async fn capped_collections_are_created_capped_and_mismatches_reported() {
     let db = odm::testing::database("sync_capped").await;
     let mut spec = ModelSpec::of::<Order>();
     spec.collection = "log_order_event";
-    spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(1000) });
+    spec.capped = Some(odm::model::Capped { size: 1 << 20, max: Some(1000) });
     support::setup::sync_spec(&db, spec.clone()).await;
     let opts = support::server::collection_options(&db, "log_order_event").await;
     assert_eq!(opts.get_bool("capped").ok(), Some(true));
@@ -231,7 +223,7 @@ async fn capped_collections_are_created_capped_and_mismatches_reported() {
         .await
         .expect("plan")
         .is_in_sync());
-    spec.capped = Some(odm::Capped { size: 1 << 20, max: Some(50) });
+    spec.capped = Some(odm::model::Capped { size: 1 << 20, max: Some(50) });
     let plan = SchemaSync::new(db.client()).database(db.name()).spec(spec).plan().await.expect("plan");
     assert_eq!(plan.actions.iter().map(Action::kind).collect::<Vec<_>>(), ["cappedMismatch"]);
 }
@@ -270,7 +262,7 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
         let client = db.client().clone();
         let name = name.clone();
         tasks.push(tokio::spawn(async move {
-            SchemaSync::new(&client).database(name).spec(order_spec()).mode(SyncMode::Apply).run().await
+            SchemaSync::new(&client).database(name).spec(order_spec()).mode(SyncMode::Apply).await
         }));
     }
     for t in tasks {
@@ -283,7 +275,6 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
         .database(db.name())
         .spec(order_spec())
         .mode(SyncMode::Verify)
-        .run()
         .await
         .and_then(|r| r.require_in_sync())
         .expect("in sync");
@@ -298,7 +289,6 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
         .database(db.name())
         .spec(order_spec())
         .spec(spec2.clone())
-        .run()
         .await
         .and_then(|r| r.require_in_sync())
         .expect("setup");
@@ -307,7 +297,7 @@ async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
 
     let (client, seen) = support::commands::recording_client().await;
     let report =
-        SchemaSync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).run().await.expect("steady state");
+        SchemaSync::new(&client).database(db.name()).spec(order_spec()).spec(spec2).await.expect("steady state");
     assert!(report.plan.actions.is_empty(), "{report}");
     let mut names = seen.names();
     names.retain(|n| !["hello", "isMaster", "ismaster", "buildInfo", "endSessions"].contains(&n.as_str()));
@@ -343,7 +333,7 @@ async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
     let (client, seen) = support::commands::recording_client().await;
     for mode in [SyncMode::Verify, SyncMode::CreateMissing, SyncMode::Apply] {
         let sync = || SchemaSync::new(&client).database(db.name()).model::<Order>().model::<OrderCopy>().mode(mode);
-        let err = sync().run().await.expect_err("two owners");
+        let err = sync().await.expect_err("two owners");
         let odm::Error::SharedCollection { namespace, first, second } = &err else { panic!("{err}") };
         assert_eq!(namespace, &format!("{}.order_header", db.name()));
         assert_eq!((*first, *second), ("sync::Order", "sync::OrderCopy"));
@@ -351,7 +341,7 @@ async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
         assert!(text.contains("`sync::Order` and `sync::OrderCopy` both name the collection"), "{text}");
         assert!(matches!(sync().plan().await, Err(odm::Error::SharedCollection { .. })));
     }
-    let twice = SchemaSync::new(&client).database(db.name()).model::<Order>().model::<Order>().run().await;
+    let twice = SchemaSync::new(&client).database(db.name()).model::<Order>().model::<Order>().await;
     assert!(twice.expect_err("twice").to_string().contains("`sync::Order` is given to one sync twice"));
     assert!(seen.names().is_empty(), "nothing was sent: {:?}", seen.names());
     assert!(db.list_collection_names().await.expect("names").is_empty());

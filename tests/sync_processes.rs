@@ -6,7 +6,7 @@ mod support;
 use odm::bson::{doc, Document};
 use odm::sync::ModelSpec;
 use odm::testing::ServerKind;
-use odm::{IndexSpec, Model, SchemaSync, SyncMode};
+use odm::{index::IndexSpec, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -51,7 +51,7 @@ const WORKER_ENV: &str = "ODM_SYNC_WORKER";
 #[ignore = "a worker process of four_processes_sync_at_once"]
 async fn sync_worker() {
     let spec = workers::worker_spec(WORKER_ENV, "four_processes_sync_at_once").await;
-    let report = sync(&spec.client, &spec.db).mode(SyncMode::Apply).run().await.expect("concurrent sync succeeds");
+    let report = sync(&spec.client, &spec.db).mode(SyncMode::Apply).await.expect("concurrent sync succeeds");
     assert!(report.remaining().next().is_none(), "{report}");
     println!("worker done: {} actions", report.plan.actions.len());
 }
@@ -73,7 +73,7 @@ async fn four_processes_sync_at_once() {
         let names = support::server::live_indexes(&db, spec.collection).await;
         assert_eq!(names.len(), 4, "{}: {names:?}", spec.collection);
     }
-    sync(db.client(), db.name()).mode(SyncMode::Verify).run().await.and_then(|r| r.require_in_sync()).expect("in sync");
+    sync(db.client(), db.name()).mode(SyncMode::Verify).await.and_then(|r| r.require_in_sync()).expect("in sync");
 }
 
 /// A server of this test's own, on its own port and data directory, so it can be killed and restarted.
@@ -138,7 +138,7 @@ async fn server_killed_mid_sync_fails_fast_and_the_next_sync_converges() {
     let sync_client = client.clone();
     let running = tokio::spawn(async move {
         let started = Instant::now();
-        let result = sync(&sync_client, "killdb").mode(SyncMode::Apply).timeout(Duration::from_secs(5)).run().await;
+        let result = sync(&sync_client, "killdb").mode(SyncMode::Apply).timeout(Duration::from_secs(5)).await;
         (result, started.elapsed())
     });
     tokio::time::sleep(Duration::from_millis(30)).await;
@@ -154,8 +154,8 @@ async fn server_killed_mid_sync_fails_fast_and_the_next_sync_converges() {
     // Restart on the same data: the next sync converges and no document is lost.
     let server = OwnServer::start(port, &dir).expect("restart");
     let client = odm::mongodb::Client::with_uri_str(server.uri()).await.expect("client");
-    let report = sync(&client, "killdb").mode(SyncMode::Apply).run().await.expect("sync after restart");
-    assert!(report.remaining().all(|(a, _)| matches!(a, odm::Action::UpdateValidator { .. })), "{report}");
+    let report = sync(&client, "killdb").mode(SyncMode::Apply).await.expect("sync after restart");
+    assert!(report.remaining().all(|(a, _)| matches!(a, odm::sync::plan::Action::UpdateValidator { .. })), "{report}");
     let lines = client.database("killdb").collection::<Document>("order_line0");
     assert_eq!(lines.count_documents(doc! {}).await.expect("count"), 100, "no document lost");
     drop(server);

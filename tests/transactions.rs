@@ -83,13 +83,13 @@ async fn an_abort_leaves_nothing() {
     if !runs_transactions(db.client()).await {
         return;
     }
-    odm::create_collection::<Account>(&db).await.unwrap();
-    odm::create_collection::<Entry>(&db).await.unwrap();
+    odm::collection::create_collection::<Account>(&db).await.unwrap();
+    odm::collection::create_collection::<Entry>(&db).await.unwrap();
     let id = ObjectId::new();
     Collection::<Account>::new(&db).insert_one(Account { id, balance: 100 }).await.unwrap();
 
     let runs = AtomicUsize::new(0);
-    let result: odm::error::Result<()> = odm::transaction(db.client())
+    let result: odm::error::Result<()> = odm::Transaction::new(db.client())
         .concerns_of::<Account>()
         .run(|s| {
             runs.fetch_add(1, Ordering::SeqCst);
@@ -124,8 +124,8 @@ async fn concurrent_conflicting_transactions_all_apply_exactly_once() {
     if !runs_transactions(db.client()).await {
         return;
     }
-    odm::create_collection::<Account>(&db).await.unwrap();
-    odm::create_collection::<Entry>(&db).await.unwrap();
+    odm::collection::create_collection::<Account>(&db).await.unwrap();
+    odm::collection::create_collection::<Entry>(&db).await.unwrap();
     let id = ObjectId::new();
     Collection::<Account>::new(&db).insert_one(Account { id, balance: 0 }).await.unwrap();
     let runs = Arc::new(AtomicUsize::new(0));
@@ -135,7 +135,7 @@ async fn concurrent_conflicting_transactions_all_apply_exactly_once() {
             let (db, runs) = (db.db().clone(), runs.clone());
             let client = db.client().clone();
             tokio::spawn(async move {
-                odm::transaction(&client)
+                odm::Transaction::new(&client)
                     .concerns_of::<Account>()
                     .run(|s| {
                         runs.fetch_add(1, Ordering::SeqCst);
@@ -173,14 +173,14 @@ async fn a_commit_with_an_unknown_outcome_is_retried_without_running_the_body_ag
         return;
     }
     let db = client.database(odm::testing::database("tx_commit").await.name());
-    odm::create_collection::<Entry>(&db).await.unwrap();
+    odm::collection::create_collection::<Entry>(&db).await.unwrap();
     // MaxTimeMSExpired is not retried by the driver itself; the label says the outcome is unknown.
     if !fail_next(&client, "odm-tx-commit", "commitTransaction", 2, 50, &["UnknownTransactionCommitResult"]).await {
         return;
     }
     let runs = AtomicUsize::new(0);
     let id = ObjectId::new();
-    odm::transaction(&client)
+    odm::Transaction::new(&client)
         .run(|s| {
             runs.fetch_add(1, Ordering::SeqCst);
             let entries = Collection::<Entry>::new(&db).with_session(&s);
@@ -200,12 +200,12 @@ async fn a_transient_error_runs_the_whole_transaction_again() {
         return;
     }
     let db = client.database(odm::testing::database("tx_transient").await.name());
-    odm::create_collection::<Entry>(&db).await.unwrap();
+    odm::collection::create_collection::<Entry>(&db).await.unwrap();
     if !fail_next(&client, "odm-tx-transient", "insert", 1, 112, &["TransientTransactionError"]).await {
         return;
     }
     let runs = AtomicUsize::new(0);
-    odm::transaction(&client)
+    odm::Transaction::new(&client)
         .run(|s| {
             runs.fetch_add(1, Ordering::SeqCst);
             let entries = Collection::<Entry>::new(&db).with_session(&s);
@@ -222,7 +222,7 @@ async fn a_transient_error_runs_the_whole_transaction_again() {
     // Past the time bound the last error comes back.
     assert!(fail_next(&client, "odm-tx-transient", "insert", 1000, 112, &["TransientTransactionError"]).await);
     let started = Instant::now();
-    let err = odm::transaction(&client)
+    let err = odm::Transaction::new(&client)
         .timeout(Duration::from_millis(300))
         .run(|s| {
             let entries = Collection::<Entry>::new(&db).with_session(&s);
@@ -294,7 +294,7 @@ async fn a_server_that_cannot_run_transactions_says_so_at_once() {
     }
     let db = client.database(odm::testing::database("tx_standalone").await.name());
     let started = Instant::now();
-    let err = odm::transaction(&client)
+    let err = odm::Transaction::new(&client)
         .timeout(Duration::from_secs(30))
         .run(|s| {
             let entries = Collection::<Entry>::new(&db).with_session(&s);
@@ -351,10 +351,10 @@ async fn every_collection_operation_runs_in_a_session() {
     let accounts = Collection::<Account>::new(&db).with_session(&session);
     let f = Account::fields();
     let ids: Vec<ObjectId> = (0..5).map(|_| ObjectId::new()).collect();
-    let bulk = accounts.bulk().insert_all(ids.iter().map(|&id| Account { id, balance: 1 })).run().await.unwrap();
+    let bulk = accounts.bulk().insert_all(ids.iter().map(|&id| Account { id, balance: 1 })).await.unwrap();
     assert_eq!(bulk.inserted, 5);
     assert!(accounts.find(f.balance().eq(1)).explain().await.unwrap().returned.is_some());
-    let report = accounts.check_schema().batch_size(2).run().await.expect("check in the session");
+    let report = accounts.check_schema().batch_size(2).await.expect("check in the session");
     assert_eq!((report.checked, report.failing), (5, 0));
 
     // A change stream in the session sees a write made outside it.
@@ -370,7 +370,7 @@ async fn every_collection_operation_runs_in_a_session() {
     let raw = db.collection::<Document>(Note::COLLECTION);
     raw.insert_many((0..7).map(|i| doc! { "_id": ObjectId::new(), "t": format!("note {i}") })).await.unwrap();
     let notes = Collection::<Note>::new(&db).with_session(&session);
-    let migrated = notes.migrate().batch_size(3).run().await.expect("migrate in the session");
+    let migrated = notes.migrate().batch_size(3).await.expect("migrate in the session");
     assert_eq!(migrated.migrated, 7);
     assert_eq!(raw.count_documents(doc! { "_v": 2 }).await.unwrap(), 7);
     assert!(session.operation_time().await.is_some());

@@ -8,7 +8,7 @@ mod support;
 
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
-use odm::{Collection, Embedded, Error, Filter, FindAndModify, Lowercase, Model, Projection, Update};
+use odm::{collection::FindAndModify, Collection, Embedded, Error, Filter, Lowercase, Model, Projection, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -510,7 +510,7 @@ async fn projection_into_smaller_structs() {
     let (_db, coll) = seeded("projection").await;
     let f = Product::fields();
 
-    let p = Projection::only().field(&f.name()).field(&f.stock()).without_id();
+    let p = Projection::only().field(f.name()).field(f.stock()).without_id();
     assert_eq!(p.clone().into_document().unwrap(), doc! { "n": 1, "st": 1, "_id": 0 });
     let slim: Vec<NameStock> = coll.find(f.stock().gt(0)).sort(f.stock().asc()).project(p.clone()).await.unwrap();
     assert_eq!(
@@ -529,13 +529,13 @@ async fn projection_into_smaller_structs() {
     let a = apple();
     let id = coll.find_one(f.name().eq("apple")).await.unwrap().unwrap().id;
     let cities: Vec<CityOnly> =
-        coll.find(f.id().eq(id)).project(Projection::only().field(&f.address().city())).await.unwrap();
+        coll.find(f.id().eq(id)).project(Projection::only().field(f.address().city())).await.unwrap();
     assert_eq!(cities, [CityOnly { id, address: City { city: a.address.city.clone() } }]);
 
     // Exclusion.
     let rest: Vec<Document> = coll
         .find(f.name().eq("apple"))
-        .project(Projection::except().field(&f.lines()).field(&f.attrs()).field(&f.address()))
+        .project(Projection::except().field(f.lines()).field(f.attrs()).field(f.address()))
         .await
         .unwrap();
     assert_eq!(rest.len(), 1);
@@ -543,13 +543,13 @@ async fn projection_into_smaller_structs() {
     assert_eq!(keys, ["_id", "n", "c", "st", "sd", "pr", "tg", "sc", "nt", "up"]);
 
     // Positional and overlapping projections are refused before sending.
-    let positional = Projection::only().field(&f.lines().matched().price());
+    let positional = Projection::only().field(f.lines().matched().price());
     assert_refused(coll.find(f.lines().any(|e| e.price().gt(0))).project::<Document>(positional).await, "positional");
-    let each = Projection::only().field(&f.lines().each().sku());
+    let each = Projection::only().field(f.lines().each().sku());
     assert_refused(coll.find(Filter::everything()).project::<Document>(each).await, "positional");
-    let filtered = Projection::only().field(&f.lines().filtered("big", |e| e.price().gt(100)).sku());
+    let filtered = Projection::only().field(f.lines().filtered("big", |e| e.price().gt(100)).sku());
     assert_refused(coll.find(Filter::everything()).project::<Document>(filtered).await, "positional");
-    let overlap = Projection::only().field(&f.address()).field(&f.address().city());
+    let overlap = Projection::only().field(f.address()).field(f.address().city());
     assert_refused(coll.find(Filter::everything()).project::<Document>(overlap).await, "overlaps");
 }
 

@@ -5,7 +5,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::{Collection, Filter, FindAndModify, Model, SchemaSync, SyncMode, Update, Upgrade, Version};
+use odm::{collection::FindAndModify, Collection, Filter, Model, SchemaSync, SyncMode, Update, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 use support::server::live_validator;
 use support::shell::mongosh;
@@ -134,7 +134,7 @@ async fn versions_the_model_does_not_read_are_refused_by_name() {
 #[tokio::test]
 async fn the_validator_pins_the_current_version() {
     let db = odm::testing::database("versions_validator").await;
-    odm::create_collection::<Contact>(&db).await.expect("create");
+    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let ok = doc! { "_id": ObjectId::new(), "_v": 3, "f": "a", "l": "b", "em": [], "ec": 0 };
     raw.insert_one(&ok).await.expect("the current version is accepted");
@@ -179,7 +179,7 @@ async fn the_schema_checker_reports_older_versions_apart_from_broken_documents()
     .await
     .unwrap();
 
-    let report = coll.check_schema().run().await.expect("check");
+    let report = coll.check_schema().await.expect("check");
     println!("{report}");
     assert_eq!((report.checked, report.failing, report.older), (5, 1, 3), "{report}");
     assert!(!report.is_clean());
@@ -270,7 +270,7 @@ async fn while_older_documents_remain_the_validator_accepts_each_version_then_sy
     .await
     .expect("older documents");
     let sync = || SchemaSync::new(db.client()).database(db.name()).model::<Contact>().mode(SyncMode::Apply);
-    sync().run().await.expect("sync").require_in_sync().expect("in sync");
+    sync().await.expect("sync").require_in_sync().expect("in sync");
     let live = support::server::collection_options(&db, Contact::COLLECTION).await;
     let rollout = odm::version::accepting_older::<Contact>().expect("the model reads older versions");
     assert_eq!(live.get_document("validator").unwrap(), &rollout, "older documents remain: every version's shape");
@@ -310,7 +310,7 @@ async fn while_older_documents_remain_the_validator_accepts_each_version_then_sy
     }
     let plan = sync().plan().await.expect("plan");
     assert!(plan.to_string().contains("replace validator (version 3)"), "{plan}");
-    sync().run().await.expect("sync").require_in_sync().expect("tightened");
+    sync().await.expect("sync").require_in_sync().expect("tightened");
     assert_eq!(live_validator(&db, Contact::COLLECTION).await, Contact::validator(), "the current version alone");
     raw.insert_one(doc! { "_v": 1, "n": "A B" }).await.expect_err("version 1 is refused once none are left");
     assert!(sync().plan().await.expect("plan").is_in_sync());
@@ -330,7 +330,7 @@ async fn the_rollout_validator_accepts_only_version_values_reads_take() {
     let raw = db.collection::<Document>(Contact::COLLECTION);
     db.create_collection(Contact::COLLECTION).await.expect("create");
     raw.insert_one(doc! { "_id": ObjectId::new(), "n": "Ada Lovelace" }).await.expect("an older document");
-    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("rollout validator");
+    contact_sync(&db).await.expect("sync").require_in_sync().expect("rollout validator");
 
     for (what, bad) in [
         ("version 1 as a double", doc! { "_v": 1.0, "n": "A B" }),
@@ -398,11 +398,11 @@ async fn sync_reports_older_documents_the_model_cannot_read_instead_of_calling_t
     let coll = Collection::<Contact>::new(&db);
     assert!(coll.find(Filter::everything()).await.is_err(), "a typed read of the shell's document fails");
 
-    let unreadable = |actions: Vec<&odm::Action>| {
+    let unreadable = |actions: Vec<&odm::sync::plan::Action>| {
         actions
             .into_iter()
             .find_map(|a| match a {
-                odm::Action::UnreadableDocuments { count, sample, version, .. } => {
+                odm::sync::plan::Action::UnreadableDocuments { count, sample, version, .. } => {
                     Some((*count, sample.clone(), *version))
                 }
                 _ => None,
@@ -410,22 +410,22 @@ async fn sync_reports_older_documents_the_model_cannot_read_instead_of_calling_t
             .expect("the unreadable document is reported")
     };
     // The first sync installs the validator that accepts every version the model reads, and reports the document.
-    let report = contact_sync(&db).validator_rollout(odm::ValidatorRollout::Direct).run().await.expect("sync");
-    let remaining: Vec<&odm::Action> = report.remaining().map(|(a, _)| a).collect();
+    let report = contact_sync(&db).validator_rollout(odm::sync::ValidatorRollout::Direct).await.expect("sync");
+    let remaining: Vec<&odm::sync::plan::Action> = report.remaining().map(|(a, _)| a).collect();
     assert_eq!(unreadable(remaining), (1, vec![odm::bson::Bson::ObjectId(shell)], 3), "{report}");
     let rollout = odm::version::accepting_older::<Contact>().unwrap();
     assert_eq!(live_validator(&db, Contact::COLLECTION).await, rollout);
 
     // Every later sync, with the validator as it wants it, still reports it: never "in sync".
-    let report = contact_sync(&db).run().await.expect("sync");
+    let report = contact_sync(&db).await.expect("sync");
     let err = report.require_in_sync().expect_err("not in sync while the document remains");
     assert!(err.to_string().contains("1 document(s) not at version 3"), "{err}");
     assert!(err.to_string().contains(&shell.to_hex()), "the _id is named: {err}");
-    let verify = contact_sync(&db).mode(SyncMode::Verify).run().await;
+    let verify = contact_sync(&db).mode(SyncMode::Verify).await;
     assert!(matches!(verify, Err(odm::Error::Drift(_))), "{verify:?}");
 
     // A migration stores what it reads and reports the rest; the collection still cannot tighten.
-    let migrated = coll.migrate().run().await.expect("migrate");
+    let migrated = coll.migrate().await.expect("migrate");
     assert_eq!(migrated.migrated, 1);
     assert_eq!(migrated.failed.len(), 1, "{migrated}");
     assert_eq!(migrated.failed[0].id, odm::bson::Bson::ObjectId(shell));
@@ -442,8 +442,8 @@ async fn sync_reports_older_documents_the_model_cannot_read_instead_of_calling_t
         shell.to_hex()
     ));
     assert!(code == 0 && out.contains("fixed"), "{out}");
-    assert!(coll.migrate().run().await.expect("migrate").is_complete());
-    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("tightened");
+    assert!(coll.migrate().await.expect("migrate").is_complete());
+    contact_sync(&db).await.expect("sync").require_in_sync().expect("tightened");
     assert_eq!(live_validator(&db, Contact::COLLECTION).await, Contact::validator());
 }
 
@@ -483,7 +483,7 @@ async fn filters_on_fields_older_versions_lack_fail_while_older_documents_remain
     refused(coll.update_one(last(), Update::new().set(f.first(), "A.")).await.map(|r| r.matched_count.to_string()));
     refused(coll.delete_many(last()).await.map(|n| n.to_string()));
     refused(coll.find_one_and_delete(last()).await.map(|v| format!("{:?}", v.map(|c| c.id))));
-    refused(coll.bulk().delete_one(f.id().eq(ada)).delete_many(last()).run().await.map(|r| r.deleted.to_string()));
+    refused(coll.bulk().delete_one(f.id().eq(ada)).delete_many(last()).await.map(|r| r.deleted.to_string()));
     assert_eq!(raw.count_documents(doc! {}).await.unwrap(), 1, "nothing was deleted");
     // Keys every version stores alike are not checked.
     assert_eq!(coll.count(f.id().eq(ada)).await.expect("by _id"), 1);
@@ -491,17 +491,17 @@ async fn filters_on_fields_older_versions_lack_fail_while_older_documents_remain
     assert_eq!(coll.count(last().and(f.v().eq(Version))).await.expect("current only"), 0);
 
     // Migrated (the validator still accepts older versions, and none is left): the filter finds the document.
-    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("rollout validator");
+    contact_sync(&db).await.expect("sync").require_in_sync().expect("rollout validator");
     assert!(matches!(coll.count(last()).await, Err(odm::Error::FilterNotMigrated(_))));
-    assert!(coll.migrate().run().await.expect("migrate").is_complete());
+    assert!(coll.migrate().await.expect("migrate").is_complete());
     assert_eq!(coll.count(last()).await.expect("no older document left"), 1);
     // An older document written meanwhile (the rollout validator lets it in) is caught again.
     raw.insert_one(doc! { "_id": ObjectId::new(), "_v": 2, "f": "Grace", "l": "Hopper" }).await.expect("version 2");
     let err = coll.find(f.last().eq("Hopper")).await.expect_err("an older document remains");
     assert!(err.to_string().contains("at version 2"), "{err}");
     // Once sync tightened the validator, no older document can be written, and the filter is sent as it is.
-    assert!(coll.migrate().run().await.expect("migrate").is_complete());
-    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("tightened");
+    assert!(coll.migrate().await.expect("migrate").is_complete());
+    contact_sync(&db).await.expect("sync").require_in_sync().expect("tightened");
     assert_eq!(coll.count(f.last().eq("Hopper")).await.expect("tightened"), 1);
     assert_eq!(coll.update_many(last(), Update::new().set(f.first(), "A.")).await.expect("update").modified_count, 1);
 }
@@ -516,10 +516,10 @@ async fn the_exported_script_does_not_tighten_after_an_older_document_was_writte
     let raw = db.collection::<Document>(Contact::COLLECTION);
     db.create_collection(Contact::COLLECTION).await.expect("create");
     raw.insert_one(doc! { "_id": ObjectId::new(), "_v": 2, "f": "Grace", "l": "Hopper" }).await.expect("version 2");
-    contact_sync(&db).run().await.expect("sync").require_in_sync().expect("rollout validator");
+    contact_sync(&db).await.expect("sync").require_in_sync().expect("rollout validator");
     let rollout = odm::version::accepting_older::<Contact>().unwrap();
     let coll = Collection::<Contact>::new(&db);
-    assert!(coll.migrate().run().await.expect("migrate").is_complete());
+    assert!(coll.migrate().await.expect("migrate").is_complete());
 
     // Planned once no older document remains: the script would tighten the validator.
     let plan = contact_sync(&db).plan().await.expect("plan");
@@ -552,7 +552,7 @@ async fn the_exported_script_does_not_tighten_after_an_older_document_was_writte
     // Back to the rollout, the older documents migrated: the same script tightens.
     db.run_command(doc! { "collMod": Contact::COLLECTION, "validator": rollout.clone() }).await.expect("rollout");
     raw.delete_many(doc! { "l": "Accepted" }).await.unwrap();
-    assert!(coll.migrate().run().await.expect("migrate").is_complete());
+    assert!(coll.migrate().await.expect("migrate").is_complete());
     let (code, out) = mongosh(&script);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("ok: ") && out.contains("odm sync plan: done"), "{out}");

@@ -35,7 +35,7 @@ async fn every_change_comes_decoded_and_a_stream_resumes_after_any_event() {
     if !support::server::runs_change_streams(db.client()).await {
         return;
     }
-    odm::create_collection::<Order>(&db).await.unwrap();
+    odm::collection::create_collection::<Order>(&db).await.unwrap();
     let orders = Collection::<Order>::new(&db);
     let mut changes = Box::pin(orders.watch().full_document().stream().await.expect("open"));
 

@@ -45,7 +45,7 @@
 //! let pipeline = aggregate::Pipeline::<Order>::new()
 //!     .sort(f.amount().desc())
 //!     .filter(f.status().eq("paid"))
-//!     .group(|g| g.key(&out.customer(), &f.customer()).sum(&out.total(), &f.amount()).count(&out.orders()))
+//!     .group(|g| g.key(out.customer(), f.customer()).sum(out.total(), f.amount()).count(out.orders()))
 //!     .sort(out.total().desc())
 //!     .limit(10);
 //! assert_eq!(pipeline.stages().unwrap(), [
@@ -58,7 +58,7 @@
 //! ]);
 //! ```
 //!
-//! Run it with [`Pipeline::all`] (or `.await`, or [`Pipeline::stream`]) on a pipeline from
+//! Run it with `.await` (every row) or [`Pipeline::stream`] on a pipeline from
 //! [`Collection::aggregate`]; results decode as the current type, and a document that does not names the output
 //! type's field (`CustomerTotal.total`). [`Pipeline::explain`] shows the server's plan, [`Pipeline::out`] and
 //! [`Pipeline::merge`] write the results into the collection of the current type (a [`Model`]), where its

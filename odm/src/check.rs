@@ -14,7 +14,7 @@
 //! # async fn run(orders: odm::Collection<impl odm::Model>) -> odm::error::Result<()> {
 //! let report = orders
 //!     .check_schema()
-//!     .on_progress(|p| eprintln!("{}/{} checked, {} failing, eta {:?}", p.done, p.total, p.failing, p.eta()))
+//!     .on_progress(|p| eprintln!("{}/{} checked, {} failing, eta {:?}", p.done, p.total, p.failed, p.eta()))
 //!     .await?;
 //! for finding in &report.findings {
 //!     println!("{finding}");
@@ -34,7 +34,6 @@ use crate::error::{model_name, Result};
 use crate::meta::rust_name;
 use crate::model::Model;
 use crate::model::VersionSpec;
-use crate::progress;
 use crate::session::Session;
 use batch::{id_of, Explainer};
 use bson::{doc, Bson, Document, RawBsonRef, RawDocumentBuf};
@@ -43,9 +42,9 @@ use futures_util::{StreamExt, TryStreamExt};
 use parts::Part;
 use std::collections::HashMap;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// What [`SchemaCheck::run`] found.
+/// What a schema check found (the result of awaiting a [`SchemaCheck`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SchemaReport {
     /// The model's Rust type name.
@@ -80,35 +79,9 @@ impl fmt::Display for SchemaReport {
     }
 }
 
-/// How far a check has come, given to [`SchemaCheck::on_progress`] after every batch.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Progress {
-    /// Documents checked so far.
-    pub done: u64,
-    /// Documents in the collection when the check started (an estimate: writes go on meanwhile).
-    pub total: u64,
-    /// Failing documents found so far.
-    pub failing: u64,
-    /// Time since the check started.
-    pub elapsed: Duration,
-}
-
-impl Progress {
-    /// Documents checked per second so far.
-    pub fn rate(&self) -> f64 {
-        progress::rate(self.done, self.elapsed)
-    }
-
-    /// The time left at the rate so far (`None` before the rate is known).
-    pub fn eta(&self) -> Option<Duration> {
-        progress::eta(self.done, self.total, self.elapsed)
-    }
-
-    /// The fraction done, from 0 to 1 (1 when there is nothing to do), for a progress bar.
-    pub fn fraction(&self) -> f64 {
-        progress::fraction(self.done, self.total)
-    }
-}
+/// Renamed: one progress type for every long job.
+#[deprecated(since = "0.1.0", note = "renamed to `odm::progress::Progress` (its `failing` is now `failed`)")]
+pub type Progress = crate::progress::Progress;
 
 /// A pending schema check of a collection (see the [module documentation](self)).
 #[must_use = "a `SchemaCheck` does nothing until it is awaited"]
@@ -121,7 +94,7 @@ pub struct SchemaCheck<'a, M: Model> {
 }
 
 /// The callback of [`SchemaCheck::on_progress`].
-type ProgressFn<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
+type ProgressFn<'a> = Box<dyn FnMut(&crate::progress::Progress) + Send + 'a>;
 
 impl<M: Model> Collection<M> {
     /// Finds the stored documents the model's validator would refuse (see [`crate::check`]).
@@ -153,7 +126,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
     }
 
     /// Called after every batch, for a progress bar.
-    pub fn on_progress(mut self, f: impl FnMut(&Progress) + Send + 'a) -> Self {
+    pub fn on_progress(mut self, f: impl FnMut(&crate::progress::Progress) + Send + 'a) -> Self {
         self.progress = Some(Box::new(f));
         self
     }
@@ -217,10 +190,12 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
                 tally.batch(&mut explainer, batch.checked, batch.docs, M::VERSION).await?;
                 if let Some(progress) = &mut self.progress {
                     let report = &tally.report;
-                    progress(&Progress {
+                    progress(&crate::progress::Progress {
                         done: report.checked,
                         total: total.max(report.checked),
-                        failing: report.failing,
+                        failed: report.failing,
+                        migrated: 0,
+                        retried: 0,
                         elapsed: started.elapsed(),
                     });
                 }
@@ -431,19 +406,6 @@ fn record(finding: &mut Finding, ids: Vec<Bson>, samples: usize) {
     finding.count += ids.len() as u64;
     let room = samples.saturating_sub(finding.sample_ids.len());
     finding.sample_ids.extend(ids.into_iter().take(room));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn progress_knows_its_rate_and_what_is_left() {
-        let p = Progress { done: 500, total: 2000, failing: 3, elapsed: Duration::from_secs(2) };
-        assert_eq!(p.rate(), 250.0);
-        assert_eq!(p.eta(), Some(Duration::from_secs(6)));
-        assert_eq!(Progress { elapsed: Duration::ZERO, ..p }.eta(), None);
-    }
 }
 
 /// Reads the collection and reports what fails. Nothing is written.

@@ -60,7 +60,7 @@ impl IndexSpec {
     /// `idx_<fields>`, nested `a.b` as `idx_a_b`).
     ///
     /// ```
-    /// use odm::{bson::doc, IndexSpec};
+    /// use odm::{bson::doc, index::IndexSpec};
     /// assert_eq!(IndexSpec::default_name(&doc! { "mi": 1, "it.n": -1 }), "idx_mi_it_n");
     /// assert_eq!(IndexSpec::default_name(&doc! { "$**": 1 }), "idx_all");
     /// ```
@@ -78,7 +78,7 @@ impl IndexSpec {
     /// An index on `keys` named `name`, or by [`IndexSpec::default_name`] when `None`; no options.
     ///
     /// ```
-    /// use odm::{bson::doc, IndexSpec};
+    /// use odm::{bson::doc, index::IndexSpec};
     /// assert_eq!(IndexSpec::named(None, doc! { "no": 1, "ca": -1 }).name, "idx_no_ca");
     /// assert_eq!(IndexSpec::named(Some("by_number"), doc! { "no": 1 }).name, "by_number");
     /// ```

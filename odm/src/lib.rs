@@ -143,7 +143,7 @@
 pub mod aggregate;
 pub mod bulk;
 pub mod check;
-mod collection;
+pub mod collection;
 pub mod diff;
 pub mod error;
 pub mod explain;
@@ -155,13 +155,13 @@ mod keys;
 mod kind;
 pub mod meta;
 pub mod migrate;
-mod model;
+pub mod model;
 pub mod path;
 // Public only so that `sync` can publish it as `odm::sync::plan` (its documented path); it sits below `error`.
 #[doc(hidden)]
 pub mod plan;
 pub mod prelude;
-mod progress;
+pub mod progress;
 pub mod rules;
 pub mod schema;
 mod server_reply;
@@ -178,37 +178,27 @@ pub mod watch;
 
 pub use aggregate::Pipeline;
 pub use bson;
-pub use bulk::{Bulk, BulkResult};
-pub use check::{SchemaCheck, SchemaReport};
-pub use collection::{create_collection, create_command, decode, encode, Collection, Decoded, Find, FindAndModify};
-pub use error::{
-    DecodeError, Error, FieldFailure, NotMigratedError, ScatterGatherError, ValidationError, VersionError,
-};
-pub use explain::Explain;
+pub use collection::Collection;
+pub use error::Error;
 pub use filter::{Filter, Projection, Sort};
-pub use index::IndexSpec;
-pub use kind::BsonKind;
-pub use meta::{FieldMeta, FieldType, TypeMeta};
-pub use migrate::{Migration, MigrationProgress, MigrationReport};
-/// Renamed [`Acknowledgment`] (a one-letter name reads as a type parameter).
-#[deprecated(since = "0.1.0", note = "renamed to `odm::Acknowledgment`")]
-pub type W = Acknowledgment;
-pub use model::{
-    Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
-    ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
-};
+pub use model::{Model, VariantOf};
 pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
-pub use path::{ArrayNode, AsPath, MapNode, Object, Path};
+pub use path::AsPath;
 pub use schema::BsonSchema;
 pub use session::Session;
-pub use sync::plan::{Action, Plan, StaleHandling};
-pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, Topology, ValidatorRollout};
+pub use sync::{SchemaSync, SyncMode};
 pub use text::Lowercase;
-pub use transaction::{transaction, Transaction};
-pub use update::{BuiltUpdate, Update};
-pub use version::{FilterNotMigratedError, Upgrade, Version};
+pub use transaction::Transaction;
+pub use update::Update;
+pub use version::{Upgrade, Version};
+
+mod moved;
+#[allow(deprecated)]
+pub use moved::*;
+#[allow(deprecated)]
+pub use transaction::transaction;
 
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]

@@ -30,7 +30,6 @@
 //!     .batch_size(500)
 //!     .throttle(Throttle::DocsPerSecond(5_000.0))
 //!     .on_progress(|p| eprintln!("{}/{} migrated, {:.0}/s, eta {:?}", p.done, p.total, p.rate(), p.eta()))
-//!     .run()
 //!     .await?;
 //! println!("{report}");
 //! for failure in &report.failed {
@@ -67,7 +66,7 @@
 //! 8 MiB each) cannot be guarded: it is reported in [`MigrationReport::failed`] with [`Error::UpdateTooLarge`] and
 //! left for [`Collection::update_changes`](crate::Collection::update_changes) or a hand-written step.
 //!
-//! A model that is not versioned has nothing to migrate: [`Migration::run`] fails with [`Error::Config`] saying so.
+//! A model that is not versioned has nothing to migrate: awaiting a migration fails with [`Error::Config`] saying so.
 //!
 //! [`Collection::migrate`]: crate::Collection::migrate
 //! [`Error::UpdateTooLarge`]: crate::Error::UpdateTooLarge
@@ -80,4 +79,6 @@ mod report;
 
 pub use migration::Migration;
 pub use options::{Guard, Throttle};
-pub use report::{MigrationFailure, MigrationProgress, MigrationReport};
+#[allow(deprecated)]
+pub use report::MigrationProgress;
+pub use report::{MigrationFailure, MigrationReport};

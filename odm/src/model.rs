@@ -182,7 +182,7 @@ pub struct Capped {
 /// collection stays a DBA's step on `mongos`, with this key.
 ///
 /// ```
-/// use odm::{Model, ShardKey, bson::{doc, oid::ObjectId}};
+/// use odm::{Model, model::ShardKey, bson::{doc, oid::ObjectId}};
 /// use serde::{Deserialize, Serialize};
 ///
 /// #[derive(Model, Serialize, Deserialize)]

@@ -54,7 +54,7 @@ pub trait BsonSchema {
         Some(_) => BsonKind::Object,
         None => panic!(
             "a hand-written `BsonSchema` impl without a field table (`OBJECT`) must set `KIND`, the BSON type family \
-             of its values (e.g. `const KIND: odm::BsonKind = odm::BsonKind::Double;`)"
+             of its values (e.g. `const KIND: odm::meta::BsonKind = odm::meta::BsonKind::Double;`)"
         ),
     };
 
@@ -68,7 +68,7 @@ pub trait BsonSchema {
     /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a
     /// [`Path`](crate::Path) for plain values, an [`ArrayNode`](crate::ArrayNode) for arrays, a
     /// [`MapNode`](crate::MapNode) for maps, the generated `…Fields` struct for derived structs. A hand-written impl
-    /// uses `odm::Path<R, W, A>`.
+    /// uses `odm::path::Path<R, W, A>`.
     type Node<R, W, A: Access>: PathNode<R, W, A>;
 
     /// The `$jsonSchema` fragment a stored value of this type satisfies. Provided for a derived struct (built from

@@ -91,9 +91,9 @@
 //!
 //! let old = odm::bson::doc! { "_id": odm::bson::oid::ObjectId::new(), "n": "Ada Lovelace" };
 //! let raw = odm::bson::RawDocumentBuf::try_from(&old).unwrap();
-//! let read: Profile = odm::decode(&raw).unwrap();
+//! let read: Profile = odm::collection::decode(&raw).unwrap();
 //! assert_eq!((read.first.as_str(), read.last.as_str()), ("Ada", "Lovelace"));
-//! assert_eq!(Profile::VERSION, Some(odm::VersionSpec { key: "_v", current: 2, oldest: 1 }));
+//! assert_eq!(Profile::VERSION, Some(odm::model::VersionSpec { key: "_v", current: 2, oldest: 1 }));
 //! ```
 
 mod filter_error;

@@ -49,7 +49,7 @@ fn typed(min: i64) -> Vec<Document> {
     Pipeline::<Order>::new()
         .filter(f.status().eq("paid").and(f.total().gte(min)))
         .sort(f.total().desc())
-        .group(|g| g.key(&out.customer(), &f.customer()).sum(&out.revenue(), &f.total()).count(&out.orders()))
+        .group(|g| g.key(out.customer(), f.customer()).sum(out.revenue(), f.total()).count(out.orders()))
         .sort(out.revenue().desc())
         .limit(10)
         .into_stages()

@@ -130,7 +130,7 @@ async fn seeded(
 ) -> odm::mongodb::Collection<RawDocumentBuf> {
     let raw = db.collection::<RawDocumentBuf>(name);
     raw.drop().await.expect("drop");
-    let mut create = odm::create_command::<Customer>();
+    let mut create = odm::collection::create_command::<Customer>();
     create.insert("create", name);
     db.run_command(create).await.expect("create");
     for chunk in docs.chunks(10_000) {
@@ -146,7 +146,7 @@ async fn with_odm(db: &odm::mongodb::Database) -> u64 {
         Ok("version") => odm::migrate::Guard::Version,
         _ => odm::migrate::Guard::Document,
     };
-    let report = coll.migrate().batch_size(BATCH).guard(guard).run().await.expect("migrate");
+    let report = coll.migrate().batch_size(BATCH).guard(guard).await.expect("migrate");
     assert!(report.is_complete(), "{report}");
     report.migrated
 }

@@ -18,7 +18,7 @@ use futures_util::{stream, StreamExt, TryStreamExt};
 use odm::bson::{doc, Document};
 use odm::mongodb::Client;
 use odm::sync::ModelSpec;
-use odm::{IndexSpec, Model, SchemaSync};
+use odm::{index::IndexSpec, Model, SchemaSync};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -67,8 +67,7 @@ impl Setup {
         let db = odm::testing::database("bench_sync").await;
         let client = db.client().clone();
         let specs = specs();
-        let report =
-            specs.iter().cloned().fold(SchemaSync::new(&client).database(db.name()), SchemaSync::spec).run().await;
+        let report = specs.iter().cloned().fold(SchemaSync::new(&client).database(db.name()), SchemaSync::spec).await;
         assert!(report.expect("setup").is_in_sync());
         Setup { client, db: db.name().to_owned(), specs }
     }

@@ -34,7 +34,7 @@ async fn round(db: &odm::mongodb::Database, writers: usize, hold: Duration) -> (
             let (db, runs) = (db.clone(), runs.clone());
             tokio::spawn(async move {
                 let client = db.client().clone();
-                odm::transaction(&client)
+                odm::Transaction::new(&client)
                     .concerns_of::<Account>()
                     .run(|s| {
                         runs.fetch_add(1, Ordering::Relaxed);
@@ -73,7 +73,7 @@ fn main() {
     runtime.block_on(async {
         let test_db = odm::testing::database("bench_tx").await;
         let db: odm::mongodb::Database = test_db.db().clone();
-        odm::create_collection::<Account>(&db).await.expect("create");
+        odm::collection::create_collection::<Account>(&db).await.expect("create");
         println!("server: {}", test_db.server_info().await.expect("server info"));
         for (writers, hold_ms) in [(2, 0), (2, 5), (8, 0), (8, 5), (25, 0)] {
             let hold = Duration::from_millis(hold_ms);

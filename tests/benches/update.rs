@@ -242,13 +242,13 @@ fn wire_bytes(rt: &tokio::runtime::Runtime) -> (Collection<Order>, Order, Order)
     let mut b = a.clone();
     b.status = Status::Shipped;
     let f = Order::fields();
-    let doc_len = odm::encode(&a).expect("encode").as_bytes().len();
+    let doc_len = odm::collection::encode(&a).expect("encode").as_bytes().len();
     let q = f.id().eq(a.id).into_document().expect("filter");
     let built = Update::diff(&a, &b).build().expect("diff");
     assert_eq!(built.update, doc! { "$set": { "st": "shipped" } });
     assert_eq!(built, Update::new().set(f.status(), Status::Shipped).build().expect("set"));
     let (q_len, u_len, r_len) =
-        (bson_len(&q), bson_len(&built.update), odm::encode(&b).expect("encode").as_bytes().len());
+        (bson_len(&q), bson_len(&built.update), odm::collection::encode(&b).expect("encode").as_bytes().len());
     let (targeted, replace) = (q_len + u_len, q_len + r_len);
     println!("wire bytes, one-field change on a {doc_len}-byte order ({} lines):", a.items.len());
     println!(
@@ -274,7 +274,7 @@ fn wire_bytes(rt: &tokio::runtime::Runtime) -> (Collection<Order>, Order, Order)
         }));
         let client = odm::mongodb::Client::with_options(opts).expect("client");
         let db = client.database(test_db.name());
-        odm::create_collection::<Order>(&db).await.expect("create");
+        odm::collection::create_collection::<Order>(&db).await.expect("create");
         let coll = Collection::<Order>::new(&db);
         coll.insert_one(&a).await.expect("insert");
         let r = coll.update_changes(f.id().eq(a.id), &a, &b).await.expect("update").expect("a change");
@@ -304,7 +304,7 @@ const ROUNDS: usize = 41;
 const CALLS: u32 = 2_000;
 
 /// The typed update of part 1: `set` status, `inc` total, `push` a line (its counter follows), with its filter.
-fn typed_update(id: ObjectId, l: Line) -> (Document, odm::BuiltUpdate) {
+fn typed_update(id: ObjectId, l: Line) -> (Document, odm::update::BuiltUpdate) {
     let f = Order::fields();
     let q = f.id().eq(id).into_document().expect("filter");
     let u = Update::new().set(f.status(), Status::Paid).inc(f.total(), 5).push(f.items(), l).build().expect("build");

@@ -1,7 +1,7 @@
 // Every accepted index and capped form: stored keys, default `idx_` names, options, nested paths (keys, weights,
 // partial filters), keys under one array (not parallel), type aliases checked by const assertions, `CAPPED`.
 use odm::bson::{doc, oid::ObjectId, Document, DateTime};
-use odm::{Capped, Embedded, IndexSpec, Model};
+use odm::{model::Capped, Embedded, index::IndexSpec, Model};
 use serde::{Deserialize, Serialize};
 
 #[derive(Embedded, Serialize, Deserialize)]

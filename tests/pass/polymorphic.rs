@@ -38,10 +38,10 @@ enum Event {
 }
 
 fn main() {
-    assert_eq!(LogEvent::CAPPED, Some(odm::Capped { size: 1048576, max: Some(1000) }));
+    assert_eq!(LogEvent::CAPPED, Some(odm::model::Capped { size: 1048576, max: Some(1000) }));
     assert_eq!(Event::COLLECTION, "web_event");
     assert_eq!(Event::DATABASE, Some("web"));
-    assert_eq!(Event::VALIDATION_LEVEL, odm::ValidationLevel::Moderate);
+    assert_eq!(Event::VALIDATION_LEVEL, odm::model::ValidationLevel::Moderate);
     let v = Event::validator();
     let schema = v.get_document("$jsonSchema").unwrap();
     assert_eq!(schema.get_document("properties").unwrap(), &doc! { "kind": { "bsonType": "string", "enum": ["click", "purchase", "ref", "ping"] } });

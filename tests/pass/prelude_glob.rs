@@ -52,7 +52,7 @@ fn main() {
     let filter: Filter<Person> = f.email().eq(Lowercase::new("Ada@Example.org"));
     assert_eq!(filter.document(), &doc! { "e": "ada@example.org" });
     let sort: Sort<Person> = f.email().asc();
-    let projection: Projection<Person> = Projection::only().field(&f.email());
+    let projection: Projection<Person> = Projection::only().field(f.email());
     let update: Update<Person> = Update::new().push(f.notes(), Note { text: "hi".into() });
     let _ = (sort, projection, update);
     assert!(<Person as Model>::COLLECTION == "crm_person");

@@ -1,7 +1,7 @@
 // Model settings: module conventions, database, validation level/action, key limits, `rename_all`, and
 // `crate = "..."` for a re-exported odm.
 use odm::bson::Bson;
-use odm::{Model, ValidationAction, ValidationLevel};
+use odm::{Model, model::ValidationAction, model::ValidationLevel};
 use serde::{Deserialize, Serialize};
 
 mod reexport {
@@ -64,14 +64,14 @@ fn main() {
     assert_eq!(<Code as Model>::DATABASE, None);
     assert_eq!(<Code as Model>::VALIDATION_LEVEL, ValidationLevel::Moderate);
     assert_eq!(<Code as Model>::VALIDATION_ACTION, ValidationAction::Warn);
-    let cmd = odm::create_command::<Code>();
+    let cmd = odm::collection::create_command::<Code>();
     assert_eq!(cmd.get_str("create").unwrap(), "base_order_x");
     assert_eq!(cmd.get_str("validationLevel").unwrap(), "moderate");
     assert_eq!(cmd.get_str("validationAction").unwrap(), "warn");
 
     assert_eq!(<Log as Model>::VALIDATION_LEVEL, ValidationLevel::Off);
     assert_eq!(<Log as Model>::VALIDATION_ACTION, ValidationAction::ErrorAndLog);
-    assert_eq!(<Log as Model>::CAPPED, Some(odm::Capped { size: 1048576, max: None }));
+    assert_eq!(<Log as Model>::CAPPED, Some(odm::model::Capped { size: 1048576, max: None }));
     assert_eq!(<Data as Model>::CAPPED, None);
 
     let schema = Profile::validator().get_document("$jsonSchema").unwrap().clone();

@@ -5,7 +5,7 @@ use odm::{Collection, Model, SchemaSync};
 /// A fresh database named after `hint`, with `M`'s collection created (validator included).
 pub async fn created<M: Model>(hint: &str) -> (odm::testing::TestDatabase, Collection<M>) {
     let db = odm::testing::database(hint).await;
-    odm::create_collection::<M>(&db).await.expect("create the model's collection");
+    odm::collection::create_collection::<M>(&db).await.expect("create the model's collection");
     let coll = Collection::<M>::new(&db);
     (db, coll)
 }
@@ -28,7 +28,6 @@ pub async fn synced<M: Model>(hint: &str) -> (odm::testing::TestDatabase, Collec
     SchemaSync::new(db.client())
         .database(db.name())
         .model::<M>()
-        .run()
         .await
         .and_then(|r| r.require_in_sync())
         .expect("sync the model's collection");
@@ -41,7 +40,6 @@ pub async fn sync_spec(db: &odm::testing::TestDatabase, spec: odm::sync::ModelSp
     SchemaSync::new(db.client())
         .database(db.name())
         .spec(spec)
-        .run()
         .await
         .and_then(|r| r.require_in_sync())
         .expect("sync the spec");

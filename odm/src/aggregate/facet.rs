@@ -35,8 +35,8 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// }
     /// let (f, out, count) = (Order::fields(), aggregate::fields::<Report>(), aggregate::fields::<Count>());
     /// let p = Pipeline::<Order>::new().facet(|b| {
-    ///     b.branch(&out.big(), |p| p.filter(f.amount().gt(100)).count(&count.n()))
-    ///         .branch(&out.all(), |p| p.count(&count.n()))
+    ///     b.branch(out.big(), |p| p.filter(f.amount().gt(100)).count(count.n()))
+    ///         .branch(out.all(), |p| p.count(count.n()))
     /// });
     /// assert_eq!(p.stages().unwrap(), [doc! { "$facet": {
     ///     "big": [{ "$match": { "am": { "$gt": 100_i64 } } }, { "$count": "n" }],
@@ -65,7 +65,7 @@ pub struct Facet<D, O> {
 
 impl<D: Shape, O: Shape> Facet<D, O> {
     /// A branch: the pipeline `build` makes from the current documents, whose results fill `O`'s array `out`.
-    pub fn branch<P, T>(mut self, out: &P, build: impl FnOnce(Pipeline<D, Detached>) -> Pipeline<T, Detached>) -> Self
+    pub fn branch<P, T>(mut self, out: P, build: impl FnOnce(Pipeline<D, Detached>) -> Pipeline<T, Detached>) -> Self
     where
         P: AsPath<O, Value = Vec<T>>,
         P::Access: Queryable,

@@ -30,7 +30,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// }
     /// let (f, out) = (Order::fields(), aggregate::fields::<PerCustomer>());
     /// let p = Pipeline::<Order>::new()
-    ///     .group(|g| g.key(&out.customer(), &f.customer()).avg(&out.average(), &f.amount()).push(&out.amounts(), &f.amount()));
+    ///     .group(|g| g.key(out.customer(), f.customer()).avg(out.average(), f.amount()).push(out.amounts(), f.amount()));
     /// assert_eq!(p.stages().unwrap(), [
     ///     doc! { "$group": { "_id": { "cu": "$cu" }, "a": { "$avg": "$am" }, "all": { "$push": "$am" } } },
     ///     doc! { "$set": { "cu": "$_id.cu" } },
@@ -122,7 +122,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     /// Groups by the value at `from`, kept in `O`'s field `out` (call again for a compound key).
-    pub fn key<P, Q>(mut self, out: &P, from: &Q) -> Self
+    pub fn key<P, Q>(mut self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -146,7 +146,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     /// `$sum` of the values at `from` (`null` and missing skipped; `0` for none).
-    pub fn sum<P, Q>(self, out: &P, from: &Q) -> Self
+    pub fn sum<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -154,14 +154,14 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: SumOf<Q::Value>,
     {
-        self.accumulate(out, "$sum", source::<D, Q>(from))
+        self.accumulate(&out, "$sum", source::<D, Q>(&from))
     }
 
     /// `$avg` of the numbers at `from`: a double (a decimal of decimals). A group always has a document, so the
     /// average of a field serde always writes is a number; of an optional field it is `null` when no document of
     /// the group has one, so it goes into `Option<f64>` (declared `#[odm(nullable)]`) then. A non-`Option` field
     /// with `skip_serializing_if` may be missing too: declare its average an `Option` yourself.
-    pub fn avg<P, Q>(self, out: &P, from: &Q) -> Self
+    pub fn avg<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -170,12 +170,12 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Value: Averageable,
         P::Value: AvgOf<<Q::Value as Averageable>::Average>,
     {
-        self.accumulate(out, "$avg", source::<D, Q>(from))
+        self.accumulate(&out, "$avg", source::<D, Q>(&from))
     }
 
     /// `$min` of the values at `from`, of their type (`null` when no document of the group has one: an optional
     /// source field goes into an `Option`).
-    pub fn min<P, Q>(self, out: &P, from: &Q) -> Self
+    pub fn min<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -183,12 +183,12 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: ExtremeOf<Q::Value>,
     {
-        self.accumulate(out, "$min", source::<D, Q>(from))
+        self.accumulate(&out, "$min", source::<D, Q>(&from))
     }
 
     /// `$max` of the values at `from`, of their type (`null` when no document of the group has one: an optional
     /// source field goes into an `Option`).
-    pub fn max<P, Q>(self, out: &P, from: &Q) -> Self
+    pub fn max<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -196,11 +196,11 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: ExtremeOf<Q::Value>,
     {
-        self.accumulate(out, "$max", source::<D, Q>(from))
+        self.accumulate(&out, "$max", source::<D, Q>(&from))
     }
 
     /// `$first`: the value at `from` of the group's first document (in the order of an earlier `$sort`).
-    pub fn first<P, Q>(self, out: &P, from: &Q) -> Self
+    pub fn first<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -208,11 +208,11 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        self.accumulate(out, "$first", source::<D, Q>(from))
+        self.accumulate(&out, "$first", source::<D, Q>(&from))
     }
 
     /// `$last`: the value at `from` of the group's last document.
-    pub fn last<P, Q>(self, out: &P, from: &Q) -> Self
+    pub fn last<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -220,11 +220,11 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        self.accumulate(out, "$last", source::<D, Q>(from))
+        self.accumulate(&out, "$last", source::<D, Q>(&from))
     }
 
     /// `$push`: every value at `from`, into an array of them.
-    pub fn push<P, Q>(self, out: &P, from: &Q) -> Self
+    pub fn push<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -232,11 +232,11 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: GathersInto<Q::Value>,
     {
-        self.accumulate(out, "$push", source::<D, Q>(from))
+        self.accumulate(&out, "$push", source::<D, Q>(&from))
     }
 
     /// `$addToSet`: the distinct values at `from`, into an array (or set) of them.
-    pub fn add_to_set<P, Q>(self, out: &P, from: &Q) -> Self
+    pub fn add_to_set<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -244,16 +244,16 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: GathersInto<Q::Value>,
     {
-        self.accumulate(out, "$addToSet", source::<D, Q>(from))
+        self.accumulate(&out, "$addToSet", source::<D, Q>(&from))
     }
 
     /// The number of documents in the group (`{$sum: 1}`), into an `i64` field (see [`CountField`]).
-    pub fn count<P>(self, out: &P) -> Self
+    pub fn count<P>(self, out: P) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
         P::Value: CountField,
     {
-        self.accumulate(out, "$sum", Ok(Bson::Int32(1)))
+        self.accumulate(&out, "$sum", Ok(Bson::Int32(1)))
     }
 }

@@ -72,7 +72,7 @@ impl<M: Model> Collection<M> {
     /// # async fn demo(orders: Collection<Order>) -> odm::error::Result<()> {
     /// let (f, out) = (Order::fields(), aggregate::fields::<Revenue>());
     /// let rows: Vec<Revenue> =
-    ///     orders.aggregate().filter(f.status().eq("paid")).group(|g| g.sum(&out.total(), &f.amount())).await?;
+    ///     orders.aggregate().filter(f.status().eq("paid")).group(|g| g.sum(out.total(), f.amount())).await?;
     /// # Ok(()) }
     /// ```
     pub fn aggregate(&self) -> Pipeline<M, On<'_, M>> {
@@ -192,10 +192,10 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
     /// # #[odm(collection = "order_header")]
     /// # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "st")] status: String }
-    /// let p = Pipeline::<Order>::new().set(&Order::fields().status(), "$archived");
+    /// let p = Pipeline::<Order>::new().set(Order::fields().status(), "$archived");
     /// assert_eq!(p.stages().unwrap(), [doc! { "$set": { "st": { "$literal": "$archived" } } }]);
     /// ```
-    pub fn set<P>(self, path: &P, value: impl Into<P::Value>) -> Self
+    pub fn set<P>(self, path: P, value: impl Into<P::Value>) -> Self
     where
         P: AsPath<D>,
         P::Access: Queryable,
@@ -216,10 +216,10 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// # #[odm(collection = "order_header")]
     /// # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "am")] amount: i64, #[serde(rename = "pa")] paid: i64 }
     /// let f = Order::fields();
-    /// let p = Pipeline::<Order>::new().set_from(&f.paid(), &f.amount());
+    /// let p = Pipeline::<Order>::new().set_from(f.paid(), f.amount());
     /// assert_eq!(p.stages().unwrap(), [doc! { "$set": { "pa": "$am" } }]);
     /// ```
-    pub fn set_from<P, Q>(self, path: &P, from: &Q) -> Self
+    pub fn set_from<P, Q>(self, path: P, from: Q) -> Self
     where
         P: AsPath<D>,
         P::Access: Queryable,
@@ -250,10 +250,10 @@ impl<D: Shape, S> Pipeline<D, S> {
     ///     #[serde(rename = "it")]
     ///     item: Line,
     /// }
-    /// let p = Pipeline::<Order>::new().unwind(&Order::fields().items(), &aggregate::fields::<OrderLine>().item());
+    /// let p = Pipeline::<Order>::new().unwind(Order::fields().items(), &aggregate::fields::<OrderLine>().item());
     /// assert_eq!(p.stages().unwrap(), [doc! { "$unwind": "$it" }]);
     /// ```
-    pub fn unwind<O, P, Q>(self, array: &P, element: &Q) -> Pipeline<O, S>
+    pub fn unwind<O, P, Q>(self, array: P, element: Q) -> Pipeline<O, S>
     where
         O: Shape,
         P: AsPath<D>,
@@ -309,13 +309,13 @@ impl<D: Shape, S> Pipeline<D, S> {
     ///     customers: Vec<Name>,
     /// }
     /// let out = aggregate::fields::<WithCustomer>();
-    /// let p = Pipeline::<Order>::new().lookup(&Order::fields().customer(), &Customer::fields().id(), &out.customers());
+    /// let p = Pipeline::<Order>::new().lookup(Order::fields().customer(), Customer::fields().id(), out.customers());
     /// assert_eq!(p.stages().unwrap(), [doc! { "$lookup": {
     ///     "from": "crm_customer", "localField": "cu", "foreignField": "_id",
     ///     "pipeline": [{ "$project": { "n": 1, "_id": 0 } }], "as": "c",
     /// } }]);
     /// ```
-    pub fn lookup<F, O, L, R, A, E>(self, local: &L, foreign: &R, into: &A) -> Pipeline<O, S>
+    pub fn lookup<F, O, L, R, A, E>(self, local: L, foreign: R, into: A) -> Pipeline<O, S>
     where
         F: Model,
         O: Shape,
@@ -358,7 +358,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// let p = Pipeline::<Order>::new().count(&aggregate::fields::<Count>().n());
     /// assert_eq!(p.stages().unwrap(), [doc! { "$count": "n" }]);
     /// ```
-    pub fn count<O, P>(self, field: &P) -> Pipeline<O, S>
+    pub fn count<O, P>(self, field: P) -> Pipeline<O, S>
     where
         O: Shape,
         P: AsPath<O>,
@@ -408,7 +408,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// # #[derive(Embedded, serde::Serialize, serde::Deserialize)]
     /// # struct Total { #[serde(rename = "t")] total: i64 }
     /// let (f, out) = (Order::fields(), aggregate::fields::<Total>());
-    /// let sorted_first = Pipeline::<Order>::new().sort(f.amount().desc()).limit(3).group(|g| g.sum(&out.total(), &f.amount()));
+    /// let sorted_first = Pipeline::<Order>::new().sort(f.amount().desc()).limit(3).group(|g| g.sum(out.total(), f.amount()));
     /// assert_eq!(sorted_first.lint().len(), 1);
     /// ```
     pub fn lint(&self) -> Vec<String> {

@@ -28,7 +28,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     ///     value: i64,
     /// }
     /// let (f, out) = (Order::fields(), aggregate::fields::<Slim>());
-    /// let p = Pipeline::<Order>::new().project(|p| p.field(&out.customer(), &f.customer()).field(&out.value(), &f.amount()));
+    /// let p = Pipeline::<Order>::new().project(|p| p.field(out.customer(), f.customer()).field(out.value(), f.amount()));
     /// assert_eq!(p.stages().unwrap(), [doc! { "$project": { "cu": 1, "v": "$am", "_id": 0 } }]);
     /// ```
     pub fn project<O: Shape>(mut self, build: impl FnOnce(Project<D, O>) -> Project<D, O>) -> Pipeline<O, S> {
@@ -60,7 +60,7 @@ pub struct Project<D, O> {
 
 impl<D: Shape, O: Shape> Project<D, O> {
     /// `O`'s field `out` takes the value at `from` (`out: "$from"`, or `out: 1` when the keys are equal).
-    pub fn field<P, Q>(mut self, out: &P, from: &Q) -> Self
+    pub fn field<P, Q>(mut self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,

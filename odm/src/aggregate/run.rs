@@ -46,10 +46,19 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
         Ok(rows.and_then(|raw| async move { decode::<D>(&raw) }))
     }
 
-    /// All results, decoded as `D` (a decode error names `D`'s field: `CustomerTotal.total`).
+    /// All results. Renamed: await the pipeline itself.
+    #[deprecated(since = "0.1.0", note = "await the builder itself: `.await` gives every row")]
     pub async fn all(self) -> Result<Vec<D>> {
-        let raws: Vec<RawDocumentBuf> = self.rows().await?.try_collect().await?;
-        raws.iter().map(decode::<D>).collect()
+        self.collect().await
+    }
+
+    async fn collect(self) -> Result<Vec<D>> {
+        let mut rows = self.rows().await?;
+        let mut out = Vec::new();
+        while let Some(raw) = rows.try_next().await? {
+            out.push(decode::<D>(&raw)?);
+        }
+        Ok(out)
     }
 
     /// What the server plans for this pipeline, with execution statistics (see [`crate::explain`]):
@@ -130,10 +139,11 @@ fn decode<D: Shape>(raw: &RawDocumentBuf) -> Result<D> {
     crate::collection::decode_as(type_name::<D>(), D::type_meta(), raw)
 }
 
+/// All results, each decoded as `D` as it arrives (a decode error names `D`'s field: `CustomerTotal.total`).
 impl<'a, M: Model, D: Shape> std::future::IntoFuture for Pipeline<D, On<'a, M>> {
     type Output = Result<Vec<D>>;
     type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<D>>> + Send + 'a>>;
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.all())
+        Box::pin(self.collect())
     }
 }

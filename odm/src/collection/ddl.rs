@@ -21,7 +21,7 @@ pub async fn create_collection<M: Model>(db: &Database) -> Result<()> {
 /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
 /// # #[odm(collection = "shop_item")]
 /// # struct Item { #[serde(rename = "n")] name: String }
-/// let cmd = odm::create_command::<Item>();
+/// let cmd = odm::collection::create_command::<Item>();
 /// assert_eq!(cmd.get_str("create").ok(), Some("shop_item"));
 /// assert_eq!(cmd.get_str("validationLevel").ok(), Some("strict"));
 /// ```

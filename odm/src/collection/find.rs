@@ -42,9 +42,13 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         self
     }
 
-    /// At most `n` results.
-    pub fn limit(mut self, n: i64) -> Self {
-        self.limit = Some(n);
+    /// At most `n` results (`0` sets no limit, as the server reads it). A count, as [`Pipeline::limit`]'s: the
+    /// driver's negative limit (one batch, then close the cursor) is not offered.
+    ///
+    /// [`Pipeline::limit`]: crate::Pipeline::limit
+    pub fn limit(mut self, n: u64) -> Self {
+        // Past i64::MAX no collection holds that many documents: the same as no limit.
+        self.limit = Some(i64::try_from(n).unwrap_or(i64::MAX));
         self
     }
 
@@ -132,9 +136,13 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         Ok(rows.and_then(move |raw| async move { decode(&raw) }))
     }
 
-    /// All results, each decoded as it arrives (only the decoded values are kept, as a typed `try_collect` of the
-    /// driver keeps them); the first document that does not decode fails the read, naming its `_id` and field.
+    /// All results. Renamed: await the find itself.
+    #[deprecated(since = "0.1.0", note = "await the builder itself: `.await` gives every row")]
     pub async fn all(self) -> Result<Vec<P>> {
+        self.collect().await
+    }
+
+    async fn collect(self) -> Result<Vec<P>> {
         let decode = self.decode;
         let mut rows = self.rows().await?;
         let mut out = Vec::new();
@@ -171,10 +179,12 @@ pub struct Decoded<P> {
     pub skipped: Vec<DecodeError>,
 }
 
+/// All results, each decoded as it arrives (only the decoded values are kept, as a typed `try_collect` of the driver
+/// keeps them); the first document that does not decode fails the read, naming its `_id` and field.
 impl<'a, M: Model, P: DeserializeOwned + Send + 'a> std::future::IntoFuture for Find<'a, M, P> {
     type Output = Result<Vec<P>>;
     type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<P>>> + Send + 'a>>;
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.all())
+        Box::pin(self.collect())
     }
 }

@@ -18,7 +18,7 @@ use std::marker::PhantomData;
 /// # #[odm(collection = "shop_review")]
 /// # struct Review { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "s")] stars: i32 }
 /// let f = Review::fields();
-/// let p = Projection::only().field(&f.stars()).without_id();
+/// let p = Projection::only().field(f.stars()).without_id();
 /// assert_eq!(p.into_document().unwrap(), doc! { "s": 1, "_id": 0 });
 /// ```
 pub struct Projection<R> {
@@ -52,7 +52,7 @@ impl<R> Projection<R> {
     }
 
     /// Adds a field to the list.
-    pub fn field<P: AsPath<R>>(mut self, path: &P) -> Self
+    pub fn field<P: AsPath<R>>(mut self, path: P) -> Self
     where
         P::Access: Queryable,
     {

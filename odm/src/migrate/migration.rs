@@ -3,10 +3,11 @@
 
 use super::batch::{with_id, Reader, Run};
 use super::options::{Guard, Throttle};
-use super::report::{MigrationProgress, MigrationReport};
+use super::report::MigrationReport;
 use crate::collection::Collection;
 use crate::error::{model_name, Error, Result};
 use crate::model::Model;
+use crate::progress::Progress;
 use bson::{Bson, RawDocumentBuf};
 use futures_util::TryStreamExt;
 use std::time::{Duration, Instant};
@@ -16,11 +17,11 @@ use std::time::{Duration, Instant};
 const MAX_RETRY_ROUNDS: u32 = 16;
 
 /// The callback of [`Migration::on_progress`].
-type ProgressFn<'a> = Box<dyn FnMut(&MigrationProgress) + Send + 'a>;
+type ProgressFn<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 
-/// A pending migration of a collection (see the [module documentation](crate::migrate)). Nothing happens until
-/// [`Migration::run`].
-#[must_use = "a `Migration` does nothing until `run`"]
+/// A pending migration of a collection (see the [module documentation](crate::migrate)). Nothing happens until it
+/// is awaited.
+#[must_use = "a `Migration` does nothing until it is awaited"]
 pub struct Migration<'a, M: Model> {
     coll: &'a Collection<M>,
     batch: usize,
@@ -36,7 +37,7 @@ impl<M: Model> Collection<M> {
     ///
     /// ```no_run
     /// # async fn run(contacts: odm::Collection<impl odm::Model>) -> odm::error::Result<()> {
-    /// let report = contacts.migrate().run().await?;
+    /// let report = contacts.migrate().await?;
     /// assert!(report.is_complete(), "{report}");
     /// # Ok(())
     /// # }
@@ -74,10 +75,16 @@ impl<'a, M: Model> Migration<'a, M> {
     }
 
     /// Called after every batch, for a progress bar. Setting it makes the migration count the documents to migrate
-    /// first (for [`MigrationProgress::total`]), while it reads the first batch.
-    pub fn on_progress(mut self, f: impl FnMut(&MigrationProgress) + Send + 'a) -> Self {
+    /// first (for [`Progress::total`]), while it reads the first batch.
+    pub fn on_progress(mut self, f: impl FnMut(&Progress) + Send + 'a) -> Self {
         self.progress = Some(Box::new(f));
         self
+    }
+
+    /// Runs the migration. Renamed: await the migration itself.
+    #[deprecated(since = "0.1.0", note = "await the `Migration` itself: `collection.migrate().await`")]
+    pub async fn run(self) -> Result<MigrationReport> {
+        self.execute().await
     }
 
     /// Runs the migration: reads the documents not at the current version in `_id` order and writes them back
@@ -85,7 +92,7 @@ impl<'a, M: Model> Migration<'a, M> {
     ///
     /// Fails with [`Error::Config`] when the model is not versioned, and with the server's error when a read or a
     /// bulk command fails as a whole (the batches before it stay migrated; run again to continue).
-    pub async fn run(mut self) -> Result<MigrationReport> {
+    async fn execute(mut self) -> Result<MigrationReport> {
         let Some(spec) = M::VERSION else {
             return Err(Error::Config(format!(
                 "{} is not a versioned model, so it has no older documents to migrate; declare \
@@ -113,10 +120,12 @@ impl<'a, M: Model> Migration<'a, M> {
         // The total, for progress, is counted while the first batch is read (and only when someone looks: it costs
         // the server a pass over the selection).
         let mut reader = Reader { cursor: run.open(&older, None).await?, last: None, older: &older, run: &run };
+        let counting = self.progress.is_some();
         let count = async {
-            match self.progress {
-                Some(_) => run.count(older.clone()).await,
-                None => Ok::<u64, Error>(0),
+            if counting {
+                run.count(older.clone()).await
+            } else {
+                Ok::<u64, Error>(0)
             }
         };
         let (total, batch) = futures_util::future::join(count, reader.next_batch(self.batch)).await;
@@ -175,12 +184,16 @@ impl<'a, M: Model> Migration<'a, M> {
     /// Reports progress, then throttles.
     async fn after_batch(&mut self, report: &MigrationReport, done: u64, total: u64, started: Instant) {
         self.report_progress(report, done, total, started);
-        self.pause(done, started).await;
+        // Computed before the await: a `&self` held across it would make the future need a `Sync` callback.
+        let pause = self.pause(done, started);
+        if !pause.is_zero() {
+            tokio::time::sleep(pause).await;
+        }
     }
 
     fn report_progress(&mut self, report: &MigrationReport, done: u64, total: u64, started: Instant) {
         if let Some(progress) = &mut self.progress {
-            progress(&MigrationProgress {
+            progress(&Progress {
                 done,
                 total: total.max(done),
                 migrated: report.migrated,
@@ -191,18 +204,27 @@ impl<'a, M: Model> Migration<'a, M> {
         }
     }
 
-    /// Sleeps as long as the throttle asks after `done` documents.
-    async fn pause(&self, done: u64, started: Instant) {
-        let pause = match self.throttle {
-            None => return,
+    /// How long the throttle asks to sleep after `done` documents.
+    fn pause(&self, done: u64, started: Instant) -> Duration {
+        match self.throttle {
             Some(Throttle::Pause(pause)) => pause,
             Some(Throttle::DocsPerSecond(rate)) if rate > 0.0 => {
                 Duration::from_secs_f64(done as f64 / rate).saturating_sub(started.elapsed())
             }
-            Some(Throttle::DocsPerSecond(_)) => return,
-        };
-        if !pause.is_zero() {
-            tokio::time::sleep(pause).await;
+            None | Some(Throttle::DocsPerSecond(_)) => Duration::ZERO,
         }
+    }
+}
+
+/// Runs the migration: reads the documents not at the current version in `_id` order and writes them back migrated,
+/// a batch at a time; then reads again, by `_id`, those that changed meanwhile. Fails when the model is not
+/// versioned, and with the server's error when a read or a bulk command fails as a whole (the batches before it stay
+/// migrated; run again to continue).
+impl<'a, M: Model> std::future::IntoFuture for Migration<'a, M> {
+    type Output = Result<MigrationReport>;
+    type IntoFuture = futures_util::future::BoxFuture<'a, Result<MigrationReport>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.execute())
     }
 }

@@ -1,47 +1,13 @@
 //! What a migration reports: progress after each batch, the documents it left behind and why, and the final tally.
 
 use crate::error::Error;
-use crate::progress;
 use bson::Bson;
 use std::fmt;
 use std::time::Duration;
 
-/// How far a migration has come, given to [`Migration::on_progress`](crate::Migration::on_progress) after every batch.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MigrationProgress {
-    /// Documents dealt with so far: migrated, failed, or found deleted or already current when read again. Never
-    /// decreases.
-    pub done: u64,
-    /// Documents not at the current version when the migration started, or `done` when more were found (older
-    /// documents may be written meanwhile).
-    pub total: u64,
-    /// Documents migrated by this run so far.
-    pub migrated: u64,
-    /// Documents changed by another writer between read and write so far, read again (see
-    /// [`MigrationReport::retried`]).
-    pub retried: u64,
-    /// Documents left unmigrated so far because they fail (see [`MigrationReport::failed`]).
-    pub failed: u64,
-    /// Time since the migration started, pauses included.
-    pub elapsed: Duration,
-}
-
-impl MigrationProgress {
-    /// Documents dealt with per second so far.
-    pub fn rate(&self) -> f64 {
-        progress::rate(self.done, self.elapsed)
-    }
-
-    /// The time left at the rate so far (`None` before the rate is known).
-    pub fn eta(&self) -> Option<Duration> {
-        progress::eta(self.done, self.total, self.elapsed)
-    }
-
-    /// The fraction done, from 0 to 1 (1 when there is nothing to do), for a progress bar.
-    pub fn fraction(&self) -> f64 {
-        progress::fraction(self.done, self.total)
-    }
-}
+/// Renamed: one progress type for every long job.
+#[deprecated(since = "0.1.0", note = "renamed to `odm::progress::Progress`")]
+pub type MigrationProgress = crate::progress::Progress;
 
 /// A document a migration left at its older version, and why.
 #[derive(Debug)]
@@ -60,7 +26,7 @@ impl fmt::Display for MigrationFailure {
     }
 }
 
-/// What [`Migration::run`](crate::Migration::run) did.
+/// What a migration did (the result of awaiting a [`Migration`](super::Migration)).
 #[derive(Debug)]
 pub struct MigrationReport {
     /// The model's Rust type name.
@@ -109,27 +75,5 @@ impl fmt::Display for MigrationReport {
             }
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn progress_knows_its_rate_and_what_is_left() {
-        let p = MigrationProgress {
-            done: 500,
-            total: 2000,
-            migrated: 490,
-            retried: 3,
-            failed: 10,
-            elapsed: Duration::from_secs(2),
-        };
-        assert_eq!(p.rate(), 250.0);
-        assert_eq!(p.eta(), Some(Duration::from_secs(6)));
-        assert_eq!(p.fraction(), 0.25);
-        assert_eq!(MigrationProgress { elapsed: Duration::ZERO, ..p }.eta(), None);
-        assert_eq!(MigrationProgress { total: 0, done: 0, ..p }.fraction(), 1.0);
     }
 }
