@@ -3,7 +3,7 @@
 use super::text::Code;
 use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::resolve::Resolved;
-use crate::internals::source::{source, Source};
+use crate::internals::source::Source;
 use proc_macro2::{Delimiter, TokenStream};
 use quote::{quote, quote_spanned};
 
@@ -19,18 +19,13 @@ fn opt_str(s: Option<&String>) -> TokenStream {
 pub fn field_schema(field: &Field) -> TokenStream {
     let (ty, span) = (field.ty, field.ty_span());
     let a = &field.attrs;
-    let mut expr = match source(field) {
+    let mut expr = match &field.facts.source {
         Source::Trait => quote_spanned!(span=> <#ty as __OdmSchema>::bson_schema_within(__closed)),
         Source::Fixed(alias) => quote!(__odm::build::fixed(#alias)),
         Source::Mixed => quote!(__odm::build::any()),
     };
-    for (attr, keyword) in
-        [(&a.min_items, "minItems"), (&a.max_items, "maxItems"), (&a.min_len, "minLength"), (&a.max_len, "maxLength")]
-    {
-        if let Some(n) = attr {
-            let n = n.value as i64;
-            expr = quote!(__odm::build::with(#expr, #keyword, #n));
-        }
+    for (keyword, n) in &field.facts.keywords {
+        expr = quote!(__odm::build::with(#expr, #keyword, #n));
     }
     if a.nullable.is_some() {
         expr = quote!(__odm::build::nullable(#expr));
@@ -45,7 +40,7 @@ pub fn field_schema(field: &Field) -> TokenStream {
 fn dynamic_keys<'a>(fields: impl Iterator<Item = &'a Field<'a>>) -> TokenStream {
     let parts = fields.filter(|f| f.is_stored()).map(|f| {
         let ty = f.ty;
-        match source(f) {
+        match &f.facts.source {
             Source::Trait => quote!(|| <#ty as __OdmSchema>::dynamic_keys(__depth - 1)),
             Source::Mixed => quote!(|| true),
             Source::Fixed(_) => TokenStream::new(),
@@ -136,7 +131,7 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
     let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
     for f in &stored {
         let (name, key, ty) = (&f.rust_name, &f.key, f.ty);
-        match source(f) {
+        match &f.facts.source {
             Source::Trait => match &f.ty_text {
                 Some(t) => {
                     code.push(&format!("__odm_field_of::<{t}>({name:?}, {key:?})"));
@@ -150,7 +145,7 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
                 }
             },
             Source::Fixed(alias) => {
-                let kind = alias_kind_name(&alias);
+                let kind = alias_kind_name(alias);
                 code.uses_odm();
                 code.push(&format!(
                     "__odm_meta({name:?}, {key:?}, &__odm::FieldType::fixed(__OdmKind::{kind})).fixed({alias:?})"
@@ -189,7 +184,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
             let ty = field.ty;
             let schema_fns = schema_fns(cont, field_schema(field));
             let dynamic = dynamic_keys(std::iter::once(&**field));
-            let (kind, item, meta, checks) = match source(field) {
+            let (kind, item, meta, checks) = match &field.facts.source {
                 Source::Trait => (
                     quote!(<#ty as __OdmSchema>::KIND),
                     quote!(<#ty as __OdmSchema>::ITEM_KIND),
@@ -388,11 +383,7 @@ fn entry_calls(f: &Field, fields: &[Field], stored: &[&Field]) -> String {
     if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
         calls.push_str(&format!(".keep_last({}u32)", n.value as u32));
     }
-    let keywords: Vec<String> =
-        [(&a.min_items, "minItems"), (&a.max_items, "maxItems"), (&a.min_len, "minLength"), (&a.max_len, "maxLength")]
-            .into_iter()
-            .filter_map(|(attr, keyword)| Some(format!("({keyword:?}, {}i64)", attr.as_ref()?.value as i64)))
-            .collect();
+    let keywords: Vec<String> = f.facts.keywords.iter().map(|(keyword, n)| format!("({keyword:?}, {n}i64)")).collect();
     if !keywords.is_empty() {
         calls.push_str(&format!(".keywords(&[{}])", keywords.join(", ")));
     }
