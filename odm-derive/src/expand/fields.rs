@@ -183,47 +183,8 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     code.push(&format!("impl<__P: __OdmIsPath> {name}<__P> "));
     code.open(Delimiter::Brace);
     for (i, f) in fields.iter().filter(|f| f.is_stored()).enumerate() {
-        let Some(method) = f.ident else { continue };
-        let ty = f.ty;
         let m = marker(f, &shard, resolved.revision);
-        code.push(&format!("#[doc = {:?}] {} fn {method}(&self) -> ", method_doc(f), text::vis_text(f.vis)));
-        match (&f.facts.source, &f.ty_text) {
-            (Source::Trait, Some(t)) => {
-                code.push(&format!("__OdmNodeOf<__P, {t}, __Odm{m}> "));
-            }
-            (Source::Trait, None) => {
-                let m = marker_ident(m);
-                code.type_tokens(quote_spanned!(f.ty_span()=> __OdmNodeOf<__P, #ty, #m>));
-            }
-            (_, Some(t)) => {
-                code.push(&format!("__OdmPathOf<__P, {t}, __Odm{m}> "));
-            }
-            (_, None) => {
-                let m = marker_ident(m);
-                code.type_tokens(quote!(__OdmPathOf<__P, #ty, #m>));
-            }
-        }
-        match &f.facts.encoding {
-            // The return type fixes the field's type and marker; the body needs only its index.
-            Encoding::Schema => {
-                code.push(&format!("{{ __odm_at(self, {i}usize) }} "));
-            }
-            Encoding::Value => {
-                let m = marker_ident(m);
-                code.open(Delimiter::Brace);
-                code.tokens(quote!(self.path.path().__field_with::<#ident, #ty, #m>(#i, __odm::encode_value::<#ty>)));
-                code.close();
-            }
-            Encoding::Converter(conv) => {
-                let enc = super::encode::converter_encoder(f, conv);
-                let m = marker_ident(m);
-                code.open(Delimiter::Brace);
-                code.tokens(quote!(
-                    ::core::convert::From::from(self.path.path().__field_with::<#ident, #ty, #m>(#i, #enc))
-                ));
-                code.close();
-            }
-        }
+        path_method(code, cont, f, m, Place::Struct(i), TokenStream::new());
     }
     code.close();
     if cont.derive == Derive::Model {
@@ -320,35 +281,75 @@ fn method_doc(f: &Field) -> String {
     }
 }
 
-/// The path method of one stored field, reached through `S::OBJECT`'s variant `vi` (struct variants) or directly.
-fn field_method(cont: &Container, f: &Field, (vi, i): (usize, usize), bounds: &TokenStream) -> Option<TokenStream> {
-    let ident = cont.ident;
-    let method = f.ident?;
-    let (ty, vis, span) = (f.ty, f.vis, f.ty_span());
-    let m = marker_ident(marker(f, &[], None));
-    let ret = match &f.facts.source {
-        Source::Trait => quote_spanned!(span=> __OdmNodeOf<__P, #ty, #m>),
-        _ => quote!(__OdmPathOf<__P, #ty, #m>),
+/// Where a path method finds its field: at index `i` of the struct's own field table, or of the table of the
+/// polymorphic model's variant `vi`.
+#[derive(Clone, Copy)]
+enum Place {
+    Struct(usize),
+    Variant(usize, usize),
+}
+
+/// The path method of one stored field with marker `m`, the one writer of it (a struct's fields and a polymorphic
+/// model's variant fields): the node of the field's type when its `BsonSchema` describes it, else a plain path;
+/// `bounds` after the return type; a body that reaches the field at `place`, encoded as its facts say. Certain types
+/// are written as text; others are spliced with their span (an error about their impl points there).
+fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Place, bounds: TokenStream) {
+    let Some(method) = f.ident else { return };
+    let (ident, ty) = (cont.ident, f.ty);
+    code.push(&format!("#[doc = {:?}] {} fn ", method_doc(f), text::vis_text(f.vis)));
+    match place {
+        // A variant's method keeps the field's span: an unmet `bounds` is reported at the field.
+        Place::Variant(..) => code.type_tokens(quote!(#method)),
+        Place::Struct(_) => code.push(&method.to_string()),
+    }
+    code.push("(&self) -> ");
+    match (&f.facts.source, &f.ty_text) {
+        (Source::Trait, Some(t)) => {
+            code.push(&format!("__OdmNodeOf<__P, {t}, __Odm{m}> "));
+        }
+        (Source::Trait, None) => {
+            let m = marker_ident(m);
+            code.type_tokens(quote_spanned!(f.ty_span()=> __OdmNodeOf<__P, #ty, #m>));
+        }
+        (_, Some(t)) => {
+            code.push(&format!("__OdmPathOf<__P, {t}, __Odm{m}> "));
+        }
+        (_, None) => {
+            let m = marker_ident(m);
+            code.type_tokens(quote!(__OdmPathOf<__P, #ty, #m>));
+        }
+    }
+    code.type_tokens(bounds);
+    let m = marker_ident(m);
+    let (with, at) = match place {
+        Place::Struct(i) => (quote!(__field_with), quote!(#i)),
+        Place::Variant(vi, i) => (quote!(__variant_field_with), quote!(#vi, #i)),
     };
-    let body = match &f.facts.encoding {
-        Encoding::Schema => quote!(self.path.path().__variant_field::<#ident, #ty, #m>(#vi, #i)),
-        Encoding::Value => quote!(
-            self.path.path().__variant_field_with::<#ident, #ty, #m>(#vi, #i, __odm::encode_value::<#ty>)
-        ),
-        Encoding::Converter(conv) => {
+    let body = match (&f.facts.encoding, place) {
+        // The return type fixes the field's type and marker; the body needs only its index.
+        (Encoding::Schema, Place::Struct(i)) => {
+            code.push(&format!("{{ __odm_at(self, {i}usize) }} "));
+            return;
+        }
+        (Encoding::Schema, Place::Variant(vi, i)) => {
+            quote!(self.path.path().__variant_field::<#ident, #ty, #m>(#vi, #i))
+        }
+        (Encoding::Value, _) => quote!(self.path.path().#with::<#ident, #ty, #m>(#at, __odm::encode_value::<#ty>)),
+        (Encoding::Converter(conv), _) => {
             let enc = super::encode::converter_encoder(f, conv);
-            quote!(::core::convert::From::from(
-                self.path.path().__variant_field_with::<#ident, #ty, #m>(#vi, #i, #enc)
-            ))
+            quote!(::core::convert::From::from(self.path.path().#with::<#ident, #ty, #m>(#at, #enc)))
         }
     };
-    let doc = method_doc(f);
-    Some(quote! {
-        #[doc = #doc]
-        #vis fn #method(&self) -> #ret #bounds {
-            #body
-        }
-    })
+    code.open(Delimiter::Brace);
+    code.tokens(body);
+    code.close();
+}
+
+/// [`path_method`] of a struct variant's field (or a field every variant shares), as tokens.
+fn field_method(cont: &Container, f: &Field, (vi, i): (usize, usize), bounds: TokenStream) -> TokenStream {
+    let mut code = Code::new();
+    path_method(&mut code, cont, f, marker(f, &[], None), Place::Variant(vi, i), bounds);
+    code.finish()
 }
 
 /// Paths to the fields every variant has alike (`Event::fields().id()`): they carry no discriminator, so a filter on
@@ -395,7 +396,7 @@ fn common_fields(cont: &Container, variants: &[Variant]) -> Vec<TokenStream> {
                 }
             });
             let bounds = if wrapped.is_empty() { TokenStream::new() } else { quote!(where #(#bounds),*) };
-            field_method(cont, f, (vi, i), &bounds)
+            f.ident.is_some().then(|| field_method(cont, f, (vi, i), bounds))
         })
         .collect()
 }
@@ -416,7 +417,7 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
                 let vname = variant_fields_ident(cont, v);
                 let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
                 let methods =
-                    stored.iter().enumerate().filter_map(|(i, f)| field_method(cont, f, (vi, i), &TokenStream::new()));
+                    stored.iter().enumerate().map(|(i, f)| field_method(cont, f, (vi, i), TokenStream::new()));
                 items.extend(fields_impls(&vname, ident));
                 items.extend(quote! {
                     #[automatically_derived]
