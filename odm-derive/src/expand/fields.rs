@@ -296,13 +296,16 @@ enum Place {
 fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Place, bounds: TokenStream) {
     let Some(method) = f.ident else { return };
     let (ident, ty) = (cont.ident, f.ty);
-    code.push(&format!("#[doc = {:?}] {} fn ", method_doc(f), text::vis_text(f.vis)));
+    let (doc, vis) = (method_doc(f), text::vis_text(f.vis));
     match place {
+        Place::Struct(_) => code.push(&format!("#[doc = {doc:?}] {vis} fn {method}(&self) -> ")),
         // A variant's method keeps the field's span: an unmet `bounds` is reported at the field.
-        Place::Variant(..) => code.type_tokens(quote!(#method)),
-        Place::Struct(_) => code.push(&method.to_string()),
+        Place::Variant(..) => {
+            code.push(&format!("#[doc = {doc:?}] {vis} fn "));
+            code.type_tokens(quote!(#method));
+            code.push("(&self) -> ");
+        }
     }
-    code.push("(&self) -> ");
     match (&f.facts.source, &f.ty_text) {
         (Source::Trait, Some(t)) => {
             code.push(&format!("__OdmNodeOf<__P, {t}, __Odm{m}> "));
@@ -320,10 +323,13 @@ fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Pla
         }
     }
     code.type_tokens(bounds);
-    let m = marker_ident(m);
-    let (with, at) = match place {
-        Place::Struct(i) => (quote!(__field_with), quote!(#i)),
-        Place::Variant(vi, i) => (quote!(__variant_field_with), quote!(#vi, #i)),
+    // The marker as a token, the path method that reaches a field through an encoder, and where the field is.
+    let reach = || {
+        let (with, at) = match place {
+            Place::Struct(i) => (quote!(__field_with), quote!(#i)),
+            Place::Variant(vi, i) => (quote!(__variant_field_with), quote!(#vi, #i)),
+        };
+        (marker_ident(m), with, at)
     };
     let body = match (&f.facts.encoding, place) {
         // The return type fixes the field's type and marker; the body needs only its index.
@@ -332,10 +338,15 @@ fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Pla
             return;
         }
         (Encoding::Schema, Place::Variant(vi, i)) => {
+            let m = marker_ident(m);
             quote!(self.path.path().__variant_field::<#ident, #ty, #m>(#vi, #i))
         }
-        (Encoding::Value, _) => quote!(self.path.path().#with::<#ident, #ty, #m>(#at, __odm::encode_value::<#ty>)),
+        (Encoding::Value, _) => {
+            let (m, with, at) = reach();
+            quote!(self.path.path().#with::<#ident, #ty, #m>(#at, __odm::encode_value::<#ty>))
+        }
         (Encoding::Converter(conv), _) => {
+            let (m, with, at) = reach();
             let enc = super::encode::converter_encoder(f, conv);
             quote!(::core::convert::From::from(self.path.path().#with::<#ident, #ty, #m>(#at, #enc)))
         }
