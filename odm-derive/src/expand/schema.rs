@@ -1,7 +1,7 @@
 //! `impl BsonSchema`: the validator fragment, field metadata and counter checks of a struct or enum.
 
 use super::text::Code;
-use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
+use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
 use crate::internals::resolve::Resolved;
 use crate::internals::source::Source;
 use proc_macro2::{Delimiter, TokenStream};
@@ -128,8 +128,7 @@ fn container_flags_text(cont: &Container, out: &mut String) {
 /// The entries of a field table (`odm::meta::FieldMeta`), one per stored field, in declaration order, each followed
 /// by a comma: text, with the field types spliced in where errors may point at them.
 fn entries_text(code: &mut Code, fields: &[Field]) {
-    let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
-    for f in &stored {
+    for f in fields.iter().filter(|f| f.is_stored()) {
         let (name, key, ty) = (&f.rust_name, &f.key, f.ty);
         match &f.facts.source {
             Source::Trait => match &f.ty_text {
@@ -156,7 +155,7 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
                 code.push(&format!("__odm_meta({name:?}, {key:?}, &__odm::FieldType::MIXED)"));
             }
         }
-        code.text(&entry_calls(f, fields, &stored));
+        code.text(&entry_calls(f, fields));
     }
 }
 
@@ -370,14 +369,16 @@ fn entries(fields: &[Field]) -> TokenStream {
     code.finish()
 }
 
-/// The builder calls after a table entry (optional, counter, bounds, …) and the comma, as one piece of text.
-fn entry_calls(f: &Field, fields: &[Field], stored: &[&Field]) -> String {
+/// The builder calls after a table entry (optional, counter, bounds, …) and the comma, as one piece of text;
+/// `fields` are its siblings (the counter is named by its index among the stored ones, as the table holds them).
+fn entry_calls(f: &Field, fields: &[Field]) -> String {
     let a = &f.attrs;
     let mut calls = String::new();
     if !f.is_always_written() {
         calls.push_str(".optional()");
     }
-    if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name)) {
+    if let Some(c) = f.facts.counter.filter(|&c| fields[c].is_stored()) {
+        let i = fields[..c].iter().filter(|s| s.is_stored()).count();
         calls.push_str(&format!(".counter({i}usize)"));
     }
     if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
