@@ -140,7 +140,47 @@ fn is_keyword(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_path, link_counters};
+    use super::{is_path, link_counters, Encoding, Facts};
+    use crate::internals::attr;
+    use crate::internals::ctxt::Ctxt;
+    use crate::internals::source::Source;
+
+    /// The facts of a field declared with `attrs`.
+    fn facts(attrs: proc_macro2::TokenStream) -> Facts {
+        let field: syn::DeriveInput = syn::parse2(quote::quote!(struct S { #attrs f: u8 })).expect("parses");
+        let syn::Data::Struct(s) = &field.data else { unreachable!() };
+        let cx = Ctxt::new();
+        let a = attr::Field::from_ast(&cx, &s.fields.iter().next().expect("one field").attrs);
+        cx.check().expect("valid attributes");
+        Facts::of(&a)
+    }
+
+    #[test]
+    fn a_fields_facts_come_from_its_attributes() {
+        let plain = facts(quote::quote!());
+        assert!(plain.source == Source::Trait && matches!(plain.encoding, Encoding::Schema));
+        assert!(plain.keywords.is_empty() && plain.skip_if.is_none() && plain.converter_error.is_none());
+
+        // One keyword table, in the order the validator writes them, whatever the attributes' order.
+        let bounded = facts(quote::quote!(#[odm(max_len = 9, min_items = 1, max_items = 5)]));
+        assert_eq!(bounded.keywords, [("minItems", 1), ("maxItems", 5), ("maxLength", 9)]);
+
+        let skipped = facts(quote::quote!(#[serde(skip_serializing_if = "Option::is_none")]));
+        assert_eq!(skipped.skip_if.as_deref(), Some("Option::is_none"));
+        assert!(facts(quote::quote!(#[serde(skip_serializing_if = "not a path")])).skip_if.is_none());
+
+        let converted = facts(quote::quote!(#[serde(with = "odm::bson::serde_helpers::object_id::FromHexString")]));
+        assert!(converted.source == Source::Fixed("objectId".to_owned()));
+        assert!(matches!(&converted.encoding, Encoding::Converter(f) if f.to_string().ends_with("serialize")));
+
+        // A converter odm cannot read: any type, and the error kept for the type rules.
+        let unknown = facts(quote::quote!(#[serde(with = "my_mod")]));
+        assert!(unknown.source == Source::Mixed && unknown.converter_error.is_some());
+        assert!(matches!(unknown.encoding, Encoding::Converter(_)));
+        // `bson_type` decides the type instead, and values go through the type's serializer.
+        let declared = facts(quote::quote!(#[odm(bson_type = "string")]));
+        assert!(declared.source == Source::Fixed("string".to_owned()) && matches!(declared.encoding, Encoding::Value));
+    }
 
     #[test]
     fn a_predicate_is_a_path_whether_read_off_its_text_or_parsed() {
