@@ -7,8 +7,10 @@
 //! indexes built for them, each parsed once into a resolved model of fields, paths and kinds) → check
 //! (`internals::check`, every schema-design rule by family, reporting the resolve stage's errors and the rest, all
 //! in one pass) → generate (`expand`, which reads the IR and the resolved model, never parses a language again and
-//! never imports a rule module). Facts every stage reads live beside them (`internals::source`: how a field's
-//! stored type is known; `internals::index_keys`: what a resolved key is). Files import one way: no module imports
+//! never imports a rule module). Each field's facts are resolved once as its field list is built
+//! (`internals::resolve::field`: how its stored type is known, how its values are encoded, its `skip_serializing_if`
+//! path, its validator keywords, its counter link both ways), and every rule and generator reads them there;
+//! `internals::index_keys` says what a resolved key is. Files import one way: no module imports
 //! one that imports it back.
 
 mod expand;

@@ -4,7 +4,7 @@
 use crate::internals::ast::{counter_target, Container, Data, Field, Style, Variant};
 use crate::internals::resolve::Resolved;
 use crate::internals::rules;
-use crate::internals::source::{source, Source};
+use crate::internals::source::Source;
 use crate::internals::symbol::{COUNTER, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, UNBOUNDED};
 use crate::internals::ty::{self, TyKind};
 use proc_macro2::TokenStream;
@@ -54,7 +54,7 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> TokenStream {
 
 /// Array bounds through type aliases: an alias hiding an array needs a bound, and array attributes need an array.
 fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
-    for field in fields.iter().filter(|f| f.is_stored() && matches!(source(f), Source::Trait)) {
+    for field in fields.iter().filter(|f| f.is_stored() && matches!(f.facts.source, Source::Trait)) {
         let ty = field.ty;
         let a = &field.attrs;
         // The first string and the first array attribute, with their spans.

@@ -2,20 +2,9 @@
 //! serializer writes it.
 
 use crate::internals::ast::Field;
-use crate::internals::source::{source, Source};
+use crate::internals::resolve::field::Encoding;
 use proc_macro2::TokenStream;
 use quote::quote;
-
-/// The path of the function that serializes a field through its serde converter, if it declares one.
-fn converter_fn(field: &Field) -> Option<TokenStream> {
-    match (&field.attrs.serialize_fn, &field.attrs.converter) {
-        (Some(f), _) => syn::parse_str::<syn::ExprPath>(f).ok().map(|p| quote!(#p)),
-        (None, Some(as_ty)) => {
-            syn::parse_str::<syn::Type>(&as_ty.value).ok().map(|t| quote!(__odm::serde_with::As::<#t>::serialize))
-        }
-        (None, None) => None,
-    }
-}
 
 /// A function item `__conv(&T) -> Result<Bson, bson::error::Error>` serializing through the converter `f`.
 fn converter_item(field: &Field, f: &TokenStream) -> TokenStream {
@@ -40,22 +29,22 @@ fn converter_item(field: &Field, f: &TokenStream) -> TokenStream {
 /// converter it declares.
 pub fn path_encoder(field: &Field) -> TokenStream {
     let ty = field.ty;
-    match converter_encoder(field) {
-        None if matches!(source(field), Source::Trait) => quote!(__odm::encode_schema::<#ty>),
-        None => quote!(__odm::encode_value::<#ty>),
-        Some(enc) => enc,
+    match &field.facts.encoding {
+        Encoding::Schema => quote!(__odm::encode_schema::<#ty>),
+        Encoding::Value => quote!(__odm::encode_value::<#ty>),
+        Encoding::Converter(f) => converter_encoder(field, f),
     }
 }
 
-/// The encoder through the serde converter the field declares, if any.
-pub fn converter_encoder(field: &Field) -> Option<TokenStream> {
+/// The encoder through the serde converter function `f` the field declares.
+pub fn converter_encoder(field: &Field, f: &TokenStream) -> TokenStream {
     let ty = field.ty;
-    let conv = converter_item(field, &converter_fn(field)?);
-    Some(quote! {{
+    let conv = converter_item(field, f);
+    quote! {{
         fn __enc(__v: &#ty, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::String> {
             #conv
             __odm::encode_converted(__conv(__v), __at)
         }
         __enc
-    }})
+    }}
 }

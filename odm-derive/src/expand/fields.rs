@@ -4,19 +4,20 @@
 use super::text::{self, Code};
 use crate::internals::ast::{counter_target, is_counter, stored_alike, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::case::RenameRule;
+use crate::internals::resolve::field::Encoding;
 use crate::internals::resolve::Resolved;
-use crate::internals::source::{source, Source};
+use crate::internals::source::Source;
 use proc_macro2::{Delimiter, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 
 /// Which writes a field's path accepts (`odm::path` markers).
-fn marker(field: &Field, fields: &[Field], shard: &[(&Field, bool)], revision: Option<&Field>) -> &'static str {
+fn marker(field: &Field, shard: &[(&Field, bool)], revision: Option<&Field>) -> &'static str {
     if field.key == "_id" {
         "IdField"
     } else if shard.iter().any(|(f, _)| f.rust_name == field.rust_name) {
         "ShardKeyField"
-    } else if is_counter(field, fields) {
+    } else if is_counter(field) {
         "CounterField"
     } else if field.attrs.counter.is_some() {
         "Counted"
@@ -79,15 +80,14 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         };
         let key = &f.key;
         let ty = f.ty;
-        let m = marker(f, fields, &shard, resolved.revision);
+        let m = marker(f, &shard, resolved.revision);
         if m == "RevisionField" {
             // The write that carries the diff bumps the revision; the diff never writes it.
             continue;
         }
         let plain = f.ty_text.is_some()
-            && f.attrs.converter.is_none()
             && f.attrs.skip_serializing_if.is_none()
-            && matches!(source(f), Source::Trait);
+            && matches!(f.facts.encoding, Encoding::Schema);
         if plain && m != "IdField" && m != "ShardKeyField" {
             run.push((member, key));
             continue;
@@ -100,11 +100,10 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
             ));
             continue;
         }
-        // The predicate as written (for text) and parsed (for tokens, only where needed); one that does not parse
-        // is serde's error.
-        let skip = f.attrs.skip_serializing_if.as_ref().map(|s| &s.value).filter(|s| is_path(s));
-        match (source(f), skip) {
-            (Source::Trait, skip) if f.attrs.converter.is_none() => {
+        // The predicate as written, when it is a path (one that is not is serde's error).
+        let skip = f.facts.skip_if.as_deref();
+        match (&f.facts.encoding, skip) {
+            (Encoding::Schema, skip) => {
                 code.text(if skip.is_some() { "__odm_diff_skippable" } else { "__odm_diff_field" });
                 code.open(Delimiter::Parenthesis);
                 // Named with the field type's span, like the schema's own use of the type, so a type without the
@@ -126,7 +125,7 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
             (_, skip) => {
                 let member = member_tokens(f);
                 let enc = super::encode::path_encoder(f);
-                let pred = match skip.and_then(|s| syn::parse_str::<syn::ExprPath>(s).ok()) {
+                let pred = match skip.map(text::lexed) {
                     Some(p) => quote!(|__v: &#ty| #p(__v)),
                     None => quote!(|_: &#ty| false),
                 };
@@ -143,30 +142,6 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         code.push(&format!("__out.counter_step(__at, {:?}, {:?}, &__old.{cident}); ", f.key, counter.key));
     }
     code.close();
-}
-
-/// Whether a `skip_serializing_if` predicate is a path (`Option::is_none`, `::std::vec::Vec::is_empty`): checked on
-/// its text, which is what almost every predicate is, before asking `syn` (a debug build under `cargo check`, where a
-/// parse costs a hundred times more); anything else, a turbofish or a qualified path, is parsed.
-fn is_path(s: &str) -> bool {
-    let plain = s.strip_prefix("::").unwrap_or(s).split("::").all(|seg| {
-        seg.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && seg != "_"
-            && !is_keyword(seg)
-    });
-    plain || syn::parse_str::<syn::ExprPath>(s).is_ok()
-}
-
-/// Rust's keywords that cannot be a path segment (`crate`, `self`, `super` and `Self` can).
-fn is_keyword(s: &str) -> bool {
-    const KEYWORDS: &[&str] = &[
-        "as", "async", "await", "break", "const", "continue", "dyn", "else", "enum", "extern", "false", "fn", "for",
-        "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static",
-        "struct", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do",
-        "final", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
-    ];
-    KEYWORDS.contains(&s)
 }
 
 /// The diff of a run of fields whose types are certain to implement `BsonSchema`, in calls of up to twelve
@@ -208,46 +183,8 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     code.push(&format!("impl<__P: __OdmIsPath> {name}<__P> "));
     code.open(Delimiter::Brace);
     for (i, f) in fields.iter().filter(|f| f.is_stored()).enumerate() {
-        let Some(method) = f.ident else { continue };
-        let ty = f.ty;
-        let m = marker(f, fields, &shard, resolved.revision);
-        code.push(&format!("#[doc = {:?}] {} fn {method}(&self) -> ", method_doc(f), text::vis_text(f.vis)));
-        match (source(f), &f.ty_text) {
-            (Source::Trait, Some(t)) => {
-                code.push(&format!("__OdmNodeOf<__P, {t}, __Odm{m}> "));
-            }
-            (Source::Trait, None) => {
-                let m = marker_ident(m);
-                code.type_tokens(quote_spanned!(f.ty_span()=> __OdmNodeOf<__P, #ty, #m>));
-            }
-            (_, Some(t)) => {
-                code.push(&format!("__OdmPathOf<__P, {t}, __Odm{m}> "));
-            }
-            (_, None) => {
-                let m = marker_ident(m);
-                code.type_tokens(quote!(__OdmPathOf<__P, #ty, #m>));
-            }
-        }
-        match super::encode::converter_encoder(f) {
-            // The return type fixes the field's type and marker; the body needs only its index.
-            None if matches!(source(f), Source::Trait) => {
-                code.push(&format!("{{ __odm_at(self, {i}usize) }} "));
-            }
-            None => {
-                let m = marker_ident(m);
-                code.open(Delimiter::Brace);
-                code.tokens(quote!(self.path.path().__field_with::<#ident, #ty, #m>(#i, __odm::encode_value::<#ty>)));
-                code.close();
-            }
-            Some(enc) => {
-                let m = marker_ident(m);
-                code.open(Delimiter::Brace);
-                code.tokens(quote!(
-                    ::core::convert::From::from(self.path.path().__field_with::<#ident, #ty, #m>(#i, #enc))
-                ));
-                code.close();
-            }
-        }
+        let m = marker(f, &shard, resolved.revision);
+        path_method(code, cont, f, m, Place::Struct(i), TokenStream::new());
     }
     code.close();
     if cont.derive == Derive::Model {
@@ -344,40 +281,86 @@ fn method_doc(f: &Field) -> String {
     }
 }
 
-/// The path method of one stored field, reached through `S::OBJECT`'s variant `vi` (struct variants) or directly.
-fn field_method(
-    cont: &Container,
-    f: &Field,
-    fields: &[Field],
-    (vi, i): (usize, usize),
-    bounds: &TokenStream,
-) -> Option<TokenStream> {
-    let ident = cont.ident;
-    let method = f.ident?;
-    let (ty, vis, span) = (f.ty, f.vis, f.ty_span());
-    let m = marker_ident(marker(f, fields, &[], None));
-    let ret = match source(f) {
-        Source::Trait => quote_spanned!(span=> __OdmNodeOf<__P, #ty, #m>),
-        _ => quote!(__OdmPathOf<__P, #ty, #m>),
+/// Where a path method finds its field: at index `i` of the struct's own field table, or of the table of the
+/// polymorphic model's variant `vi`.
+#[derive(Clone, Copy)]
+enum Place {
+    Struct(usize),
+    Variant(usize, usize),
+}
+
+/// The path method of one stored field with marker `m`, the one writer of it (a struct's fields and a polymorphic
+/// model's variant fields): the node of the field's type when its `BsonSchema` describes it, else a plain path;
+/// `bounds` after the return type; a body that reaches the field at `place`, encoded as its facts say. Certain types
+/// are written as text; others are spliced with their span (an error about their impl points there).
+fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Place, bounds: TokenStream) {
+    let Some(method) = f.ident else { return };
+    let (ident, ty) = (cont.ident, f.ty);
+    let (doc, vis) = (method_doc(f), text::vis_text(f.vis));
+    match place {
+        Place::Struct(_) => code.push(&format!("#[doc = {doc:?}] {vis} fn {method}(&self) -> ")),
+        // A variant's method keeps the field's span: an unmet `bounds` is reported at the field.
+        Place::Variant(..) => {
+            code.push(&format!("#[doc = {doc:?}] {vis} fn "));
+            code.type_tokens(quote!(#method));
+            code.push("(&self) -> ");
+        }
+    }
+    match (&f.facts.source, &f.ty_text) {
+        (Source::Trait, Some(t)) => {
+            code.push(&format!("__OdmNodeOf<__P, {t}, __Odm{m}> "));
+        }
+        (Source::Trait, None) => {
+            let m = marker_ident(m);
+            code.type_tokens(quote_spanned!(f.ty_span()=> __OdmNodeOf<__P, #ty, #m>));
+        }
+        (_, Some(t)) => {
+            code.push(&format!("__OdmPathOf<__P, {t}, __Odm{m}> "));
+        }
+        (_, None) => {
+            let m = marker_ident(m);
+            code.type_tokens(quote!(__OdmPathOf<__P, #ty, #m>));
+        }
+    }
+    code.type_tokens(bounds);
+    // The marker as a token, the path method that reaches a field through an encoder, and where the field is.
+    let reach = || {
+        let (with, at) = match place {
+            Place::Struct(i) => (quote!(__field_with), quote!(#i)),
+            Place::Variant(vi, i) => (quote!(__variant_field_with), quote!(#vi, #i)),
+        };
+        (marker_ident(m), with, at)
     };
-    let body = match super::encode::converter_encoder(f) {
-        None if matches!(source(f), Source::Trait) => {
+    let body = match (&f.facts.encoding, place) {
+        // The return type fixes the field's type and marker; the body needs only its index.
+        (Encoding::Schema, Place::Struct(i)) => {
+            code.push(&format!("{{ __odm_at(self, {i}usize) }} "));
+            return;
+        }
+        (Encoding::Schema, Place::Variant(vi, i)) => {
+            let m = marker_ident(m);
             quote!(self.path.path().__variant_field::<#ident, #ty, #m>(#vi, #i))
         }
-        None => quote!(
-            self.path.path().__variant_field_with::<#ident, #ty, #m>(#vi, #i, __odm::encode_value::<#ty>)
-        ),
-        Some(enc) => quote! {
-            ::core::convert::From::from(self.path.path().__variant_field_with::<#ident, #ty, #m>(#vi, #i, #enc))
-        },
-    };
-    let doc = method_doc(f);
-    Some(quote! {
-        #[doc = #doc]
-        #vis fn #method(&self) -> #ret #bounds {
-            #body
+        (Encoding::Value, _) => {
+            let (m, with, at) = reach();
+            quote!(self.path.path().#with::<#ident, #ty, #m>(#at, __odm::encode_value::<#ty>))
         }
-    })
+        (Encoding::Converter(conv), _) => {
+            let (m, with, at) = reach();
+            let enc = super::encode::converter_encoder(f, conv);
+            quote!(::core::convert::From::from(self.path.path().#with::<#ident, #ty, #m>(#at, #enc)))
+        }
+    };
+    code.open(Delimiter::Brace);
+    code.tokens(body);
+    code.close();
+}
+
+/// [`path_method`] of a struct variant's field (or a field every variant shares), as tokens.
+fn field_method(cont: &Container, f: &Field, (vi, i): (usize, usize), bounds: TokenStream) -> TokenStream {
+    let mut code = Code::new();
+    path_method(&mut code, cont, f, marker(f, &[], None), Place::Variant(vi, i), bounds);
+    code.finish()
 }
 
 /// Paths to the fields every variant has alike (`Event::fields().id()`): they carry no discriminator, so a filter on
@@ -411,7 +394,7 @@ fn common_fields(cont: &Container, variants: &[Variant]) -> Vec<TokenStream> {
                 fields
                     .iter()
                     .find(|g| g.is_stored() && g.rust_name == f.rust_name)
-                    .is_some_and(|g| stored_alike(g, f) && marker(g, fields, &[], None) == marker(f, first, &[], None))
+                    .is_some_and(|g| stored_alike(g, f) && marker(g, &[], None) == marker(f, &[], None))
             })
         })
         .filter_map(|(i, f)| {
@@ -424,7 +407,7 @@ fn common_fields(cont: &Container, variants: &[Variant]) -> Vec<TokenStream> {
                 }
             });
             let bounds = if wrapped.is_empty() { TokenStream::new() } else { quote!(where #(#bounds),*) };
-            field_method(cont, f, first, (vi, i), &bounds)
+            f.ident.is_some().then(|| field_method(cont, f, (vi, i), bounds))
         })
         .collect()
 }
@@ -444,10 +427,8 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
             Style::Struct(fields) => {
                 let vname = variant_fields_ident(cont, v);
                 let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
-                let methods = stored
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, f)| field_method(cont, f, fields, (vi, i), &TokenStream::new()));
+                let methods =
+                    stored.iter().enumerate().map(|(i, f)| field_method(cont, f, (vi, i), TokenStream::new()));
                 items.extend(fields_impls(&vname, ident));
                 items.extend(quote! {
                     #[automatically_derived]
@@ -505,22 +486,4 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
         }
     };
     (items, schema_items)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_path;
-
-    #[test]
-    fn a_predicate_is_a_path_whether_read_off_its_text_or_parsed() {
-        for path in ["Option::is_none", "::std::vec::Vec::is_empty", "crate::skip", "is_zero", "Self::empty", "_x"] {
-            assert!(is_path(path), "{path}");
-        }
-        // Not plain, but paths all the same: syn decides.
-        assert!(is_path("Option::<u8>::is_none"));
-        assert!(is_path("<Vec<u8>>::is_empty"));
-        for not in ["", "a::", "::", "a::::b", "1st", "fn::x", "x::fn", "not a path", "a.b", "_"] {
-            assert!(!is_path(not), "{not}");
-        }
-    }
 }

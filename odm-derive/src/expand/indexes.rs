@@ -11,7 +11,7 @@ use crate::internals::index_keys::{default_name, key_label, Key, KeyKind};
 use crate::internals::lists::{location, span_within, Lang, KEYS, PARTIAL, WEIGHTS};
 use crate::internals::resolve::{Index, PartialValue, Resolved};
 use crate::internals::rules;
-use crate::internals::source::{source, Source};
+use crate::internals::source::Source;
 use crate::internals::ty;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -20,10 +20,10 @@ use std::ops::Range;
 /// The `BsonKind` of a top-level field, as an expression.
 fn field_kind(f: &Field) -> TokenStream {
     let ty = f.ty;
-    match source(f) {
+    match &f.facts.source {
         Source::Trait => quote!(<#ty as __OdmSchema>::KIND),
         Source::Fixed(alias) => {
-            let kind = super::schema::alias_kind(&alias);
+            let kind = super::schema::alias_kind(alias);
             quote!(__OdmKind::#kind)
         }
         Source::Mixed => quote!(__OdmKind::Other),
@@ -33,7 +33,7 @@ fn field_kind(f: &Field) -> TokenStream {
 /// The element `BsonKind` of a top-level array field (`None` for anything else), as an expression.
 fn field_item_kind(f: &Field) -> TokenStream {
     let ty = f.ty;
-    match source(f) {
+    match &f.facts.source {
         Source::Trait => quote!(<#ty as __OdmSchema>::ITEM_KIND),
         _ => quote!(::core::option::Option::<__OdmKind>::None),
     }

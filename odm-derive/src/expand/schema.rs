@@ -1,9 +1,9 @@
 //! `impl BsonSchema`: the validator fragment, field metadata and counter checks of a struct or enum.
 
 use super::text::Code;
-use crate::internals::ast::{counter_target, Container, Data, Derive, Field, Style, Variant};
+use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
 use crate::internals::resolve::Resolved;
-use crate::internals::source::{source, Source};
+use crate::internals::source::Source;
 use proc_macro2::{Delimiter, TokenStream};
 use quote::{quote, quote_spanned};
 
@@ -19,18 +19,13 @@ fn opt_str(s: Option<&String>) -> TokenStream {
 pub fn field_schema(field: &Field) -> TokenStream {
     let (ty, span) = (field.ty, field.ty_span());
     let a = &field.attrs;
-    let mut expr = match source(field) {
+    let mut expr = match &field.facts.source {
         Source::Trait => quote_spanned!(span=> <#ty as __OdmSchema>::bson_schema_within(__closed)),
         Source::Fixed(alias) => quote!(__odm::build::fixed(#alias)),
         Source::Mixed => quote!(__odm::build::any()),
     };
-    for (attr, keyword) in
-        [(&a.min_items, "minItems"), (&a.max_items, "maxItems"), (&a.min_len, "minLength"), (&a.max_len, "maxLength")]
-    {
-        if let Some(n) = attr {
-            let n = n.value as i64;
-            expr = quote!(__odm::build::with(#expr, #keyword, #n));
-        }
+    for (keyword, n) in &field.facts.keywords {
+        expr = quote!(__odm::build::with(#expr, #keyword, #n));
     }
     if a.nullable.is_some() {
         expr = quote!(__odm::build::nullable(#expr));
@@ -45,7 +40,7 @@ pub fn field_schema(field: &Field) -> TokenStream {
 fn dynamic_keys<'a>(fields: impl Iterator<Item = &'a Field<'a>>) -> TokenStream {
     let parts = fields.filter(|f| f.is_stored()).map(|f| {
         let ty = f.ty;
-        match source(f) {
+        match &f.facts.source {
             Source::Trait => quote!(|| <#ty as __OdmSchema>::dynamic_keys(__depth - 1)),
             Source::Mixed => quote!(|| true),
             Source::Fixed(_) => TokenStream::new(),
@@ -133,10 +128,9 @@ fn container_flags_text(cont: &Container, out: &mut String) {
 /// The entries of a field table (`odm::meta::FieldMeta`), one per stored field, in declaration order, each followed
 /// by a comma: text, with the field types spliced in where errors may point at them.
 fn entries_text(code: &mut Code, fields: &[Field]) {
-    let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
-    for f in &stored {
+    for f in fields.iter().filter(|f| f.is_stored()) {
         let (name, key, ty) = (&f.rust_name, &f.key, f.ty);
-        match source(f) {
+        match &f.facts.source {
             Source::Trait => match &f.ty_text {
                 Some(t) => {
                     code.push(&format!("__odm_field_of::<{t}>({name:?}, {key:?})"));
@@ -150,7 +144,7 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
                 }
             },
             Source::Fixed(alias) => {
-                let kind = alias_kind_name(&alias);
+                let kind = alias_kind_name(alias);
                 code.uses_odm();
                 code.push(&format!(
                     "__odm_meta({name:?}, {key:?}, &__odm::FieldType::fixed(__OdmKind::{kind})).fixed({alias:?})"
@@ -161,7 +155,7 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
                 code.push(&format!("__odm_meta({name:?}, {key:?}, &__odm::FieldType::MIXED)"));
             }
         }
-        code.text(&entry_calls(f, fields, &stored));
+        code.text(&entry_calls(f, fields));
     }
 }
 
@@ -189,7 +183,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
             let ty = field.ty;
             let schema_fns = schema_fns(cont, field_schema(field));
             let dynamic = dynamic_keys(std::iter::once(&**field));
-            let (kind, item, meta, checks) = match source(field) {
+            let (kind, item, meta, checks) = match &field.facts.source {
                 Source::Trait => (
                     quote!(<#ty as __OdmSchema>::KIND),
                     quote!(<#ty as __OdmSchema>::ITEM_KIND),
@@ -375,24 +369,22 @@ fn entries(fields: &[Field]) -> TokenStream {
     code.finish()
 }
 
-/// The builder calls after a table entry (optional, counter, bounds, …) and the comma, as one piece of text.
-fn entry_calls(f: &Field, fields: &[Field], stored: &[&Field]) -> String {
+/// The builder calls after a table entry (optional, counter, bounds, …) and the comma, as one piece of text;
+/// `fields` are its siblings (the counter is named by its index among the stored ones, as the table holds them).
+fn entry_calls(f: &Field, fields: &[Field]) -> String {
     let a = &f.attrs;
     let mut calls = String::new();
     if !f.is_always_written() {
         calls.push_str(".optional()");
     }
-    if let Some(i) = counter_target(f, fields).and_then(|c| stored.iter().position(|s| s.rust_name == c.rust_name)) {
+    if let Some(c) = f.facts.counter.filter(|&c| fields[c].is_stored()) {
+        let i = fields[..c].iter().filter(|s| s.is_stored()).count();
         calls.push_str(&format!(".counter({i}usize)"));
     }
     if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
         calls.push_str(&format!(".keep_last({}u32)", n.value as u32));
     }
-    let keywords: Vec<String> =
-        [(&a.min_items, "minItems"), (&a.max_items, "maxItems"), (&a.min_len, "minLength"), (&a.max_len, "maxLength")]
-            .into_iter()
-            .filter_map(|(attr, keyword)| Some(format!("({keyword:?}, {}i64)", attr.as_ref()?.value as i64)))
-            .collect();
+    let keywords: Vec<String> = f.facts.keywords.iter().map(|(keyword, n)| format!("({keyword:?}, {n}i64)")).collect();
     if !keywords.is_empty() {
         calls.push_str(&format!(".keywords(&[{}])", keywords.join(", ")));
     }

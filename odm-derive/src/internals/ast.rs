@@ -4,6 +4,7 @@
 use super::attr::{self, Sp};
 use super::case::RenameRule;
 use super::ctxt::Ctxt;
+use super::resolve::field::{self, Facts};
 use super::rules;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -70,6 +71,9 @@ pub struct Field<'a> {
     /// Where the key comes from: the `rename` literal, or the field name.
     pub key_tokens: TokenStream,
     pub doc: Option<String>,
+    /// What the rules and generators read about the field, resolved once (its counter link among the siblings it
+    /// was built with).
+    pub facts: Facts,
 }
 
 impl Field<'_> {
@@ -103,11 +107,14 @@ pub fn stored_alike(a: &Field, b: &Field) -> bool {
         && ty(a) == ty(b)
 }
 
-/// The field that `field`'s `counter = "…"` names, when there is one among `fields`: the one place a counter is
-/// resolved, for the rules and every generator.
+/// The field that `field`'s `counter = "…"` names among `fields`, its siblings, when there is one.
 pub fn counter_target<'f, 'a>(field: &Field, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
-    let name = &field.attrs.counter.as_ref()?.value;
-    fields.iter().find(|t| &t.rust_name == name)
+    field.facts.counter.map(|i| &fields[i])
+}
+
+/// The array among `fields`, its siblings, that `field` counts (the first, when several name it).
+pub fn counted_array<'f, 'a>(field: &Field, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
+    field.facts.counted_by.map(|i| &fields[i])
 }
 
 /// The stored fields typed `odm::Version<…>`: a versioned model's version field (there must be one).
@@ -115,9 +122,9 @@ pub fn version_fields<'f, 'a>(fields: &'f [Field<'a>]) -> Vec<&'f Field<'a>> {
     fields.iter().filter(|f| f.is_stored() && super::ty::version_arg(f.ty).is_some()).collect()
 }
 
-/// True when some array of `fields` is counted by `field`.
-pub fn is_counter(field: &Field, fields: &[Field]) -> bool {
-    fields.iter().any(|f| counter_target(f, fields).is_some_and(|t| t.rust_name == field.rust_name))
+/// True when some array among its siblings is counted by `field`.
+pub fn is_counter(field: &Field) -> bool {
+    field.facts.counted_by.is_some()
 }
 
 pub enum Style<'a> {
@@ -196,7 +203,7 @@ impl<'a> Container<'a> {
 }
 
 fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, rule: RenameRule) -> Vec<Field<'a>> {
-    fields
+    let mut fields: Vec<Field<'a>> = fields
         .enumerate()
         .map(|(i, f)| {
             let attrs = attr::Field::from_ast(cx, &f.attrs);
@@ -218,13 +225,23 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, 
                 ty: &f.ty,
                 ty_span: std::cell::OnceCell::new(),
                 ty_text: super::ty::certain_text(&f.ty),
-                attrs,
                 key,
                 key_tokens,
                 doc: attr::doc_comment(&f.attrs),
+                facts: Facts::of(&attrs),
+                attrs,
             }
         })
-        .collect()
+        .collect();
+    let names: Vec<&str> = fields.iter().map(|f| f.rust_name.as_str()).collect();
+    let counters: Vec<Option<&str>> =
+        fields.iter().map(|f| f.attrs.counter.as_ref().map(|c| c.value.as_str())).collect();
+    let links = field::link_counters(&names, &counters);
+    for (f, (counter, counted_by)) in fields.iter_mut().zip(links) {
+        f.facts.counter = counter;
+        f.facts.counted_by = counted_by;
+    }
+    fields
 }
 
 fn variant_from_ast<'a>(

@@ -3,7 +3,7 @@
 //! parsed once, in [`super::resolve`].
 
 use super::ast::Field;
-use super::source::{source, Source};
+use super::source::Source;
 use super::ty::{self, TyKind};
 use quote::ToTokens;
 use std::ops::Range;
@@ -79,7 +79,7 @@ pub fn embedded_type(ty: &syn::Type) -> (Option<&syn::Type>, bool) {
 /// True when the field is stored as an array, by its converter or (syntactically) its type: a key through it is
 /// multikey.
 pub fn is_array_field(f: &Field) -> bool {
-    if let Source::Fixed(alias) = source(f) {
+    if let Source::Fixed(alias) = &f.facts.source {
         return alias == "array";
     }
     let mut t = ty::unwrap_option(f.ty);
@@ -126,7 +126,7 @@ pub fn default_name(keys: &[Key]) -> (String, bool) {
 /// True when the top-level field is (syntactically) a date or an array of dates, what a TTL index can expire on;
 /// `None` when only the type knows.
 pub fn field_is_date(f: &Field) -> Option<bool> {
-    match source(f) {
+    match &f.facts.source {
         Source::Fixed(alias) => return Some(alias == "date"),
         // `mixed`, or a converter already reported: the const assertion decides.
         Source::Mixed => return None,

@@ -1,7 +1,6 @@
 //! How the validator learns each field's stored type: a fact every stage reads (rules, schema and path
-//! generation), computed here once from the field's attributes.
+//! generation), resolved once per field ([`super::resolve::field`]) from what these decide.
 
-use super::ast::Field;
 use super::rules::{self, Rule};
 use super::ty::{self, TyKind};
 
@@ -27,6 +26,7 @@ pub const BSON_TYPES: &[&str] = &[
 ];
 
 /// How the validator learns a field's stored type.
+#[derive(PartialEq, Eq)]
 pub enum Source {
     /// From the field type's `BsonSchema` impl.
     Trait,
@@ -34,23 +34,6 @@ pub enum Source {
     Fixed(String),
     /// `#[odm(mixed)]`: any type accepted (explicit opt-out of `type-one-bson-type`).
     Mixed,
-}
-
-/// Decides a field's [`Source`]; errors for converters are reported by [`check_field_type`].
-pub fn source(field: &Field) -> Source {
-    if field.attrs.mixed.is_some() {
-        return Source::Mixed;
-    }
-    if let Some(t) = &field.attrs.bson_type {
-        return Source::Fixed(t.value.clone());
-    }
-    match &field.attrs.converter {
-        Some(conv) => match converter_type(&conv.value) {
-            Ok(t) => Source::Fixed(t.to_owned()),
-            Err(_) => Source::Mixed,
-        },
-        None => Source::Trait,
-    }
 }
 
 /// What a known serde converter writes, or why odm cannot use it (and the rule that says so).

@@ -13,7 +13,7 @@ use crate::internals::ctxt::Ctxt;
 use crate::internals::names;
 use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self, Rule};
-use crate::internals::source::{converter_type, source, Source, BSON_TYPES};
+use crate::internals::source::{Source, BSON_TYPES};
 use crate::internals::symbol::{
     BSON_TYPE, CLOSED, COLLECTION, CONTENT, COUNTER, DB, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, MODULE, OLDER, OPEN,
     READ_CONCERN, READ_PREFERENCE, RENAME, TAG, UNBOUNDED, VALIDATION_ACTION, VALIDATION_LEVEL, VERSION, WRITE_CONCERN,
@@ -195,18 +195,14 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     let ty = field.ty;
     let name = &field.rust_name;
 
-    if let Some(conv) = &a.converter {
-        if a.bson_type.is_none() && a.mixed.is_none() {
-            if let Err((rule, why)) = converter_type(&conv.value) {
-                // An unknown converter is satisfied by `bson_type`, perhaps misspelt among the unknown odm keys.
-                if !(field.attrs.unknown_odm && why.contains(BSON_TYPE.as_str())) {
-                    cx.error_spanned_by(
-                        conv,
-                        rule,
-                        format!("field `{name}`: serde converter `{}`: {why}", conv.value.replace(' ', "")),
-                    );
-                }
-            }
+    if let (Some(conv), Some((rule, why))) = (&a.converter, field.facts.converter_error) {
+        // An unknown converter is satisfied by `bson_type`, perhaps misspelt among the unknown odm keys.
+        if !(field.attrs.unknown_odm && why.contains(BSON_TYPE.as_str())) {
+            cx.error_spanned_by(
+                conv,
+                rule,
+                format!("field `{name}`: serde converter `{}`: {why}", conv.value.replace(' ', "")),
+            );
         }
     }
     if let Some(t) = &a.bson_type {
@@ -336,7 +332,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
     // Array and string keywords need a stored array or string. The stored type is the converter's (`bson_type`)
     // when there is one; an unknown path (`TyKind::Other`, maybe an alias) is left to a generated const assertion;
     // a refused converter or `mixed` was reported or opted out already.
-    let (array_ok, string_ok) = match source(field) {
+    let (array_ok, string_ok) = match &field.facts.source {
         Source::Fixed(alias) => (Some(alias == "array"), Some(alias == "string")),
         Source::Mixed => (None, None),
         Source::Trait => match kind {
@@ -345,7 +341,7 @@ fn check_field_type(cx: &Ctxt, field: &Field) {
         },
     };
     // Rendered only for a message: showing a type costs a round trip to the compiler.
-    let what_it_is = || match source(field) {
+    let what_it_is = || match &field.facts.source {
         Source::Fixed(alias) => format!("is stored as `{alias}`"),
         _ => format!("is `{}`", ty::display(shape)),
     };

@@ -7,6 +7,7 @@
 //! Nothing here reports to the context: an error is kept, with the part of the literal it is about, for the rule
 //! that owns it, which decides whether it is shown (a `partial` error waits until the `keys` resolve, say).
 
+pub mod field;
 mod index;
 mod keys;
 mod partial;

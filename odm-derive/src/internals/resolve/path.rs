@@ -6,7 +6,7 @@ use crate::internals::attr::closest;
 use crate::internals::index_keys::{embedded_type, field_list, is_array_field};
 use crate::internals::lists::PartError;
 use crate::internals::rules;
-use crate::internals::source::{source, Source};
+use crate::internals::source::Source;
 use crate::internals::ty;
 
 /// A resolved path: the top-level field, the nested field name with the embedded type that declares it, and
@@ -66,7 +66,7 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Path<'a>,
             ),
         ))
     };
-    if !matches!(source(field), Source::Trait) {
+    if !matches!(field.facts.source, Source::Trait) {
         return not_embedded();
     }
     match embedded_type(field.ty) {

@@ -1,0 +1,211 @@
+//! The facts of one field that several stages read, resolved once when the field list is built: how the validator
+//! learns its stored type, the serializer its serde converter names, its `skip_serializing_if` predicate, its
+//! validator keywords, and its counter link both ways (as indices into its siblings). Rules and generators read
+//! these and never derive them again, so they cannot disagree.
+
+use super::super::attr;
+use super::super::rules::Rule;
+use super::super::source::{converter_type, Source};
+use proc_macro2::TokenStream;
+
+/// The resolved facts of one field (the counter link is filled by [`link_counters`], which needs the siblings).
+pub struct Facts {
+    /// How the validator learns the stored type.
+    pub source: Source,
+    /// Why odm cannot use the field's serde converter, and the rule that says so, when neither `bson_type` nor
+    /// `mixed` replaces what the converter would tell (the source is then [`Source::Mixed`]).
+    pub converter_error: Option<(Rule, &'static str)>,
+    /// How a value written through the field's typed path (or compared by its diff) becomes BSON.
+    pub encoding: Encoding,
+    /// The `skip_serializing_if` predicate when it is a path (`Option::is_none`): one that is not is serde's error.
+    pub skip_if: Option<String>,
+    /// The validator keywords the field's bounds add (`minItems`, `maxItems`, `minLength`, `maxLength`), in that
+    /// order: the one table the schema's tokens and the field table's text are both written from.
+    pub keywords: Vec<(&'static str, i64)>,
+    /// The index, among its siblings, of the field its `counter = "…"` names (itself included), if any does.
+    pub counter: Option<usize>,
+    /// The index, among its siblings, of the first array whose `counter = "…"` names this field.
+    pub counted_by: Option<usize>,
+}
+
+impl Facts {
+    /// Resolves what a field's own attributes decide.
+    pub fn of(a: &attr::Field) -> Self {
+        let keywords = [
+            (&a.min_items, "minItems"),
+            (&a.max_items, "maxItems"),
+            (&a.min_len, "minLength"),
+            (&a.max_len, "maxLength"),
+        ]
+        .into_iter()
+        .filter_map(|(attr, keyword)| Some((keyword, attr.as_ref()?.value as i64)))
+        .collect();
+        let (source, converter_error) = source(a);
+        Facts {
+            converter_error,
+            encoding: match serializer(a) {
+                Some(f) => Encoding::Converter(f),
+                None if source == Source::Trait => Encoding::Schema,
+                None => Encoding::Value,
+            },
+            source,
+            skip_if: a.skip_serializing_if.as_ref().map(|s| &s.value).filter(|s| is_path(s)).cloned(),
+            keywords,
+            counter: None,
+            counted_by: None,
+        }
+    }
+}
+
+/// How a field's values become BSON outside a whole document (typed paths, diffs).
+pub enum Encoding {
+    /// The field type's own `BsonSchema::to_bson`: the validator's type comes from the trait too.
+    Schema,
+    /// serde's serializer of the field type: a `bson_type` or `mixed` field without a converter (or with one that
+    /// does not parse, which is serde's error).
+    Value,
+    /// serde's serializer through the converter's function (`m::serialize`, `f`, or
+    /// `__odm::serde_with::As::<T>::serialize` for `serde_as`).
+    Converter(TokenStream),
+}
+
+/// Links each array to its counter and back, by the Rust names `counter = "…"` gives: `names[i]` is field `i`'s
+/// name, `counters[i]` the counter it names; returns `(counter, counted_by)` per field. Once per field list, so no
+/// stage searches the siblings again.
+pub fn link_counters(names: &[&str], counters: &[Option<&str>]) -> Vec<(Option<usize>, Option<usize>)> {
+    let mut links: Vec<(Option<usize>, Option<usize>)> = vec![(None, None); names.len()];
+    for (i, c) in counters.iter().enumerate() {
+        // The first field of that name, in declaration order.
+        let Some(target) = c.and_then(|c| names.iter().position(|n| *n == c)) else { continue };
+        links[i].0 = Some(target);
+        if links[target].1.is_none() {
+            links[target].1 = Some(i);
+        }
+    }
+    links
+}
+
+/// Decides a field's [`Source`], with the converter's error for the type rules to report.
+fn source(a: &attr::Field) -> (Source, Option<(Rule, &'static str)>) {
+    if a.mixed.is_some() {
+        return (Source::Mixed, None);
+    }
+    if let Some(t) = &a.bson_type {
+        return (Source::Fixed(t.value.clone()), None);
+    }
+    match &a.converter {
+        Some(conv) => match converter_type(&conv.value) {
+            Ok(t) => (Source::Fixed(t.to_owned()), None),
+            Err(e) => (Source::Mixed, Some(e)),
+        },
+        None => (Source::Trait, None),
+    }
+}
+
+/// The path of the function that serializes a field through its serde converter, if it declares one.
+fn serializer(a: &attr::Field) -> Option<TokenStream> {
+    use quote::quote;
+    match (&a.serialize_fn, &a.converter) {
+        (Some(f), _) => syn::parse_str::<syn::ExprPath>(f).ok().map(|p| quote!(#p)),
+        (None, Some(as_ty)) => {
+            syn::parse_str::<syn::Type>(&as_ty.value).ok().map(|t| quote!(__odm::serde_with::As::<#t>::serialize))
+        }
+        (None, None) => None,
+    }
+}
+
+/// Whether a `skip_serializing_if` predicate is a path (`Option::is_none`, `::std::vec::Vec::is_empty`): checked on
+/// its text, which is what almost every predicate is, before asking `syn` (a debug build under `cargo check`, where a
+/// parse costs a hundred times more); anything else, a turbofish or a qualified path, is parsed.
+fn is_path(s: &str) -> bool {
+    let plain = s.strip_prefix("::").unwrap_or(s).split("::").all(|seg| {
+        seg.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && seg != "_"
+            && !is_keyword(seg)
+    });
+    plain || syn::parse_str::<syn::ExprPath>(s).is_ok()
+}
+
+/// Rust's keywords that cannot be a path segment (`crate`, `self`, `super` and `Self` can).
+fn is_keyword(s: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "as", "async", "await", "break", "const", "continue", "dyn", "else", "enum", "extern", "false", "fn", "for",
+        "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static",
+        "struct", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do",
+        "final", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    ];
+    KEYWORDS.contains(&s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_path, link_counters, Encoding, Facts};
+    use crate::internals::attr;
+    use crate::internals::ctxt::Ctxt;
+    use crate::internals::source::Source;
+
+    /// The facts of a field declared with `attrs`.
+    fn facts(attrs: proc_macro2::TokenStream) -> Facts {
+        let field: syn::DeriveInput = syn::parse2(quote::quote!(struct S { #attrs f: u8 })).expect("parses");
+        let syn::Data::Struct(s) = &field.data else { unreachable!() };
+        let cx = Ctxt::new();
+        let a = attr::Field::from_ast(&cx, &s.fields.iter().next().expect("one field").attrs);
+        cx.check().expect("valid attributes");
+        Facts::of(&a)
+    }
+
+    #[test]
+    fn a_fields_facts_come_from_its_attributes() {
+        let plain = facts(quote::quote!());
+        assert!(plain.source == Source::Trait && matches!(plain.encoding, Encoding::Schema));
+        assert!(plain.keywords.is_empty() && plain.skip_if.is_none() && plain.converter_error.is_none());
+
+        // One keyword table, in the order the validator writes them, whatever the attributes' order.
+        let bounded = facts(quote::quote!(#[odm(max_len = 9, min_items = 1, max_items = 5)]));
+        assert_eq!(bounded.keywords, [("minItems", 1), ("maxItems", 5), ("maxLength", 9)]);
+
+        let skipped = facts(quote::quote!(#[serde(skip_serializing_if = "Option::is_none")]));
+        assert_eq!(skipped.skip_if.as_deref(), Some("Option::is_none"));
+        assert!(facts(quote::quote!(#[serde(skip_serializing_if = "not a path")])).skip_if.is_none());
+
+        let converted = facts(quote::quote!(#[serde(with = "odm::bson::serde_helpers::object_id::FromHexString")]));
+        assert!(converted.source == Source::Fixed("objectId".to_owned()));
+        assert!(matches!(&converted.encoding, Encoding::Converter(f) if f.to_string().ends_with("serialize")));
+
+        // A converter odm cannot read: any type, and the error kept for the type rules.
+        let unknown = facts(quote::quote!(#[serde(with = "my_mod")]));
+        assert!(unknown.source == Source::Mixed && unknown.converter_error.is_some());
+        assert!(matches!(unknown.encoding, Encoding::Converter(_)));
+        // `bson_type` decides the type instead, and values go through the type's serializer.
+        let declared = facts(quote::quote!(#[odm(bson_type = "string")]));
+        assert!(declared.source == Source::Fixed("string".to_owned()) && matches!(declared.encoding, Encoding::Value));
+    }
+
+    #[test]
+    fn a_predicate_is_a_path_whether_read_off_its_text_or_parsed() {
+        for path in ["Option::is_none", "::std::vec::Vec::is_empty", "crate::skip", "is_zero", "Self::empty", "_x"] {
+            assert!(is_path(path), "{path}");
+        }
+        // Not plain, but paths all the same: syn decides.
+        assert!(is_path("Option::<u8>::is_none"));
+        assert!(is_path("<Vec<u8>>::is_empty"));
+        for not in ["", "a::", "::", "a::::b", "1st", "fn::x", "x::fn", "not a path", "a.b", "_"] {
+            assert!(!is_path(not), "{not}");
+        }
+    }
+
+    #[test]
+    fn counters_link_both_ways_by_name() {
+        let names = ["items", "count", "tags", "tag_count", "me"];
+        let counters = [Some("count"), None, Some("count"), Some("nowhere"), Some("me")];
+        let links = link_counters(&names, &counters);
+        assert_eq!(links[0], (Some(1), None));
+        // Two arrays name one counter (a rule refuses it): the first is the one it counts.
+        assert_eq!(links[1], (None, Some(0)));
+        assert_eq!(links[2], (Some(1), None));
+        assert_eq!(links[3], (None, None));
+        // An array naming itself (a rule refuses it) links to itself both ways.
+        assert_eq!(links[4], (Some(4), Some(4)));
+    }
+}
