@@ -31,7 +31,7 @@ moved! {
     FilterNotMigratedError => "moved: use `odm::version::FilterNotMigratedError`" crate::version::FilterNotMigratedError;
     Explain => "moved: use `odm::explain::Explain`" crate::explain::Explain;
     IndexSpec => "moved: use `odm::index::IndexSpec`" crate::index::IndexSpec;
-    BsonKind => "moved: use `odm::meta::BsonKind`" crate::meta::BsonKind;
+    BsonKind => "moved: use `odm::schema::BsonKind`" crate::schema::BsonKind;
     FieldMeta => "moved: use `odm::meta::FieldMeta`" crate::meta::FieldMeta;
     FieldType => "moved: use `odm::meta::FieldType`" crate::meta::FieldType;
     TypeMeta => "moved: use `odm::meta::TypeMeta`" crate::meta::TypeMeta;

@@ -54,7 +54,7 @@ pub trait BsonSchema {
         Some(_) => BsonKind::Object,
         None => panic!(
             "a hand-written `BsonSchema` impl without a field table (`OBJECT`) must set `KIND`, the BSON type family \
-             of its values (e.g. `const KIND: odm::meta::BsonKind = odm::meta::BsonKind::Double;`)"
+             of its values (e.g. `const KIND: odm::schema::BsonKind = odm::schema::BsonKind::Double;`)"
         ),
     };
 

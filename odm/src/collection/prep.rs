@@ -121,7 +121,7 @@ impl<M: Model> Collection<M> {
     pub(super) fn revision_field() -> Option<(&'static str, bool)> {
         let key = M::REVISION?;
         let field = M::type_meta().and_then(|meta| meta.fields.iter().find(|f| f.key == key));
-        Some((key, field.is_some_and(|f| f.ty.kind == crate::meta::BsonKind::Long)))
+        Some((key, field.is_some_and(|f| f.ty.kind == crate::kind::BsonKind::Long)))
     }
 
     /// A revision as the field stores it (an `int` field compares and increments as an `int`).
