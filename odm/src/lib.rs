@@ -142,7 +142,11 @@
 
 pub mod aggregate;
 pub mod bulk;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod check;
+mod codec;
+#[cfg(feature = "driver")]
 mod collection;
 pub mod diff;
 pub mod error;
@@ -164,23 +168,38 @@ pub mod prelude;
 mod progress;
 pub mod rules;
 pub mod schema;
+#[cfg(feature = "driver")]
 mod server_reply;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod session;
 pub mod shard;
 pub mod sync;
 #[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 mod text;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod transaction;
 pub mod update;
 pub mod version;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod watch;
 
 pub use aggregate::Pipeline;
 pub use bson;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use bulk::{Bulk, BulkResult};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use check::{SchemaCheck, SchemaReport};
-pub use collection::{create_collection, create_command, decode, encode, Collection, Decoded, Find, FindAndModify};
+pub use codec::{decode, encode};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use collection::{create_collection, create_command, Collection, Decoded, Find, FindAndModify};
 pub use error::{
     DecodeError, Error, FieldFailure, NotMigratedError, ScatterGatherError, ValidationError, VersionError,
 };
@@ -189,7 +208,10 @@ pub use filter::{Filter, Projection, Sort};
 pub use index::IndexSpec;
 pub use kind::BsonKind;
 pub use meta::{FieldMeta, FieldType, TypeMeta};
-pub use migrate::{Migration, MigrationProgress, MigrationReport};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use migrate::Migration;
+pub use migrate::{MigrationProgress, MigrationReport};
 /// Renamed [`Acknowledgment`] (a one-letter name reads as a type parameter).
 #[deprecated(since = "0.1.0", note = "renamed to `odm::Acknowledgment`")]
 pub type W = Acknowledgment;
@@ -197,15 +219,25 @@ pub use model::{
     Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
     ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
 };
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
 pub use path::{ArrayNode, AsPath, MapNode, Object, Path};
+pub use plan::{Action, Plan, StaleHandling};
 pub use schema::BsonSchema;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use session::Session;
-pub use sync::plan::{Action, Plan, StaleHandling};
-pub use sync::{Outcome, SchemaSync, SyncMode, SyncReport, Topology, ValidatorRollout};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use sync::SchemaSync;
+pub use sync::{Outcome, SyncMode, SyncReport, Topology, ValidatorRollout};
 pub use text::Lowercase;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+#[allow(deprecated)] // the old spelling stays re-exported, deprecated where it is defined
 pub use transaction::{transaction, Transaction};
 pub use update::{BuiltUpdate, Update};
 pub use version::{FilterNotMigratedError, Upgrade, Version};

@@ -31,7 +31,6 @@
 
 #[cfg(feature = "derive")]
 pub use crate::Embedded;
-pub use crate::{
-    BsonSchema, Collection, Filter, Lowercase, Model, Projection, SchemaSync, Session, Sort, SyncMode, Update, Upgrade,
-    Version,
-};
+pub use crate::{BsonSchema, Filter, Lowercase, Model, Projection, Sort, SyncMode, Update, Upgrade, Version};
+#[cfg(feature = "driver")]
+pub use crate::{Collection, SchemaSync, Session};

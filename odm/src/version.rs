@@ -97,6 +97,8 @@
 //! ```
 
 mod filter_error;
+// The collection's check of a filter against older shapes, before it is sent.
+#[cfg(feature = "driver")]
 mod filters;
 pub(crate) mod older;
 mod rollout;
