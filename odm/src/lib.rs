@@ -138,7 +138,20 @@
 //! schema, and shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's
 //! bytes). The sync plan ([`sync::plan`]) sits below [`error`], which carries it in [`Error::Drift`], and [`sync`]
 //! above both.
+//!
+//! Everything up to [`Collection`] is the driver-free core: it needs `bson` and `serde`, not the MongoDB driver, and
+//! builds with `default-features = false, features = ["derive"]` (the derives, [`BsonSchema`], [`meta`],
+//! validators, [`index`] specs, [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
+//! [`version`], [`shard`], [`explain`] parsing, [`encode`]/[`decode`], the sync [`Plan`], [`SyncMode`] and
+//! [`SyncReport`], the migration options and report, [`error`] without its driver variants). What talks to a server
+//! needs the default feature `driver`, and the compiler keeps the core from importing it: [`Collection`] and its
+//! builders, [`session`], [`transaction`], [`watch`], [`check`], the bulk builder ([`bulk::Bulk`]), running a
+//! pipeline ([`aggregate::On`]), [`SchemaSync`] (reading the database, executing a plan, its lease), running a
+//! [`Migration`], `Error::Driver` and the conversion from the driver's error, the `to_driver` conversions of a
+//! model's concerns, the `odm::mongodb` re-export, and [`testing`] (feature `testing`, which implies `driver`).
 #![deny(missing_docs)]
+// docs.rs marks what needs the `driver` (or `testing`) feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod aggregate;
 pub mod bulk;
@@ -179,6 +192,8 @@ pub mod sync;
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 mod text;
+#[cfg(feature = "driver")]
+mod to_driver;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod transaction;

@@ -1,11 +1,5 @@
 //! The [`Model`] trait: a collection's document type, with its name, validator and validation settings.
 
-#[cfg(feature = "driver")]
-mod to_driver;
-
-#[cfg(feature = "driver")]
-pub(crate) use to_driver::write_concern_document;
-
 use crate::index::IndexSpec;
 use crate::schema::BsonSchema;
 use bson::{doc, Bson, Document};

@@ -2,8 +2,8 @@
 //! driver-free core; these conversions exist with the driver, and so does the `writeConcern` of odm's own write
 //! commands built from them.
 
-use super::{Acknowledgment, Model, ReadConcernLevel, ReadPreferenceMode, WriteConcernSpec};
 use crate::error::{Error, Result};
+use crate::model::{Acknowledgment, Model, ReadConcernLevel, ReadPreferenceMode, WriteConcernSpec};
 use bson::RawDocumentBuf;
 
 impl ReadConcernLevel {
