@@ -348,6 +348,17 @@ fn read_reply<M: Model>(
     !errors.is_empty()
 }
 
+/// Sends the operations. `Ok` when every one applied; otherwise [`Error::Bulk`] with each failure and what was
+/// applied. An operation that could not be built fails the whole write before anything is sent.
+impl<'a, M: Model> std::future::IntoFuture for Bulk<'a, M> {
+    type Output = Result<BulkResult>;
+    type IntoFuture = futures_util::future::BoxFuture<'a, Result<BulkResult>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.write())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{batches, Kind, Op, MAX_BATCH};
@@ -366,16 +377,5 @@ mod tests {
         let mixed = vec![op(Kind::Insert), op(Kind::Delete), op(Kind::Insert), op(Kind::Update), op(Kind::Insert)];
         assert_eq!(batches(&mixed, true), [vec![0], vec![1], vec![2], vec![3], vec![4]], "ordered: runs in order");
         assert_eq!(batches(&mixed, false), [vec![0, 2, 4], vec![3], vec![1]], "unordered: one command per kind");
-    }
-}
-
-/// Sends the operations. `Ok` when every one applied; otherwise [`Error::Bulk`] with each failure and what was
-/// applied. An operation that could not be built fails the whole write before anything is sent.
-impl<'a, M: Model> std::future::IntoFuture for Bulk<'a, M> {
-    type Output = Result<BulkResult>;
-    type IntoFuture = futures_util::future::BoxFuture<'a, Result<BulkResult>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.write())
     }
 }
