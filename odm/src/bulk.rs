@@ -27,6 +27,9 @@
 //! assert_eq!((result.inserted, result.deleted), (1, 1));
 //! # Ok(()) }
 //! ```
+//!
+//! [`Update`]: crate::Update
+//! [`Error::Bulk`]: crate::Error::Bulk
 
 mod result;
 // Building and sending the commands needs the driver; what a bulk write applied is plain data.

@@ -15,8 +15,8 @@ use std::any::TypeId;
 use std::fmt;
 use std::marker::PhantomData;
 
-/// An aggregation pipeline whose documents are of type `D` at this point, bound to a collection (`S` =
-/// [`On`]) or not ([`Detached`]). See the [module docs](crate::aggregate).
+/// An aggregation pipeline whose documents are of type `D` at this point, bound to a collection (`S` = `On`, with
+/// the `driver` feature) or not ([`Detached`]). See the [module docs](crate::aggregate).
 #[must_use = "a pipeline does nothing until run"]
 pub struct Pipeline<D, S = Detached> {
     pub(super) source: S,

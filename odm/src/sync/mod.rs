@@ -69,6 +69,19 @@
 //! One collection has one model, except for versions of one model: a model listed in another's `older(…)` may be
 //! given to the same sync (the newer one stands for both); two unrelated models on one collection are refused with
 //! [`Error::SharedCollection`].
+//!
+//! [`Plan`]: crate::plan::Plan
+//! [`Plan::preconditions`]: crate::plan::Plan::preconditions
+//! [`Plan::to_mongosh`]: crate::plan::Plan::to_mongosh
+//! [`StaleHandling`]: crate::plan::StaleHandling
+//! [`Action::CollectionAhead`]: crate::plan::Action::CollectionAhead
+//! [`Action::NotACluster`]: crate::plan::Action::NotACluster
+//! [`Action::ShardCollection`]: crate::plan::Action::ShardCollection
+//! [`Action::ShardKeyMismatch`]: crate::plan::Action::ShardKeyMismatch
+//! [`Action::UnreadableDocuments`]: crate::plan::Action::UnreadableDocuments
+//! [`Error::Drift`]: crate::Error::Drift
+//! [`Error::SharedCollection`]: crate::Error::SharedCollection
+//! [`Model::validator`]: crate::Model::validator
 
 // The planning inputs, the modes and the report are plain data, in the driver-free core; comparing them with what
 // the database holds, executing a plan and the lease that serializes syncs need the server.
