@@ -2,6 +2,10 @@
 //! message schema, a WASM client). They depend on odm's driver-free core (`default-features = false, features =
 //! ["derive"]`): the derives, validators, index specs, typed filters, sorts and updates are all there; reading and
 //! writing through a `Collection` is what the `driver` feature adds, in the services that talk to the server.
+//!
+//! Between them the models use what the derive generates: closed embedded structs, a bounded array with its
+//! counter, indexes (compound, unique, partial to a variant), a versioned model with its older shape, a polymorphic
+//! enum, a shard key, a revision, read and write concerns, a declared access pattern and a map of run-time keys.
 
 use odm::bson::oid::ObjectId;
 use odm::bson::DateTime;
@@ -133,6 +137,44 @@ pub enum Event {
         #[serde(rename = "sc")]
         sku_count: i32,
     },
+}
+
+/// A customer's balance in one region: sharded by region and customer, with optimistic concurrency, the concerns
+/// its reads and writes use, a declared access pattern and free-form per-channel limits.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(db = "bank", module = "acct", collection = "acct_balance", closed, shard_key = "region, customer")]
+#[odm(index(keys = "region, customer, -updated"))]
+#[odm(query(eq = "region, customer", sort = "-updated"))]
+#[odm(
+    read_concern = "majority",
+    read_preference = "nearest",
+    write_concern(w = "majority", j = true, timeout_ms = 5000)
+)]
+pub struct Balance {
+    /// The balance's id.
+    #[serde(rename = "_id")]
+    pub id: ObjectId,
+    /// The region the balance lives in.
+    #[serde(rename = "rg")]
+    #[odm(max_len = 8)]
+    pub region: String,
+    /// The customer's reference.
+    #[serde(rename = "cu")]
+    #[odm(max_len = 40)]
+    pub customer: String,
+    /// The amount, in cents.
+    #[serde(rename = "am")]
+    pub amount: i64,
+    /// When it last changed.
+    #[serde(rename = "up")]
+    pub updated: DateTime,
+    /// Limits per channel, in cents.
+    #[serde(rename = "lim")]
+    pub limits: std::collections::BTreeMap<String, i64>,
+    /// Bumped by every typed write; guarded writes compare it.
+    #[serde(rename = "rv")]
+    #[odm(revision)]
+    pub revision: i64,
 }
 
 #[cfg(test)]

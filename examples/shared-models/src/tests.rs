@@ -3,9 +3,9 @@
 //! the driver. (A unit test module rather than an integration test: the derive gives a variant's field paths the
 //! visibility of a field without `pub`, so only this crate can name them.)
 
-use crate::{Contact, Event, Line, Order};
+use crate::{Balance, Contact, Event, Line, Order};
 use odm::bson::{doc, oid::ObjectId, Bson, DateTime, Document, RawDocumentBuf};
-use odm::{Error, Filter, Model, Update};
+use odm::{Acknowledgment, Error, Filter, Model, ReadConcernLevel, ReadPreferenceMode, Update};
 
 fn at() -> DateTime {
     DateTime::from_millis(1_700_000_000_000)
@@ -126,4 +126,26 @@ fn models_encode_with_stored_keys_and_refuse_what_they_cannot_read() {
         Err(Error::Decode(e)) => assert!(e.to_string().contains("customer"), "{e}"),
         other => panic!("expected a decode error, got {other:?}"),
     }
+}
+
+#[test]
+fn model_settings_are_constants_of_the_model() {
+    assert_eq!(Balance::SHARD_KEY.map(|k| k.to_document()), Some(doc! { "rg": 1, "cu": 1 }));
+    assert_eq!(Balance::READ_CONCERN, Some(ReadConcernLevel::Majority));
+    assert_eq!(Balance::READ_PREFERENCE, Some(ReadPreferenceMode::Nearest));
+    let write = Balance::WRITE_CONCERN.unwrap();
+    assert_eq!(
+        (write.w, write.journal, write.timeout_ms),
+        (Some(Acknowledgment::Tag("majority")), Some(true), Some(5000))
+    );
+    assert_eq!(Balance::REVISION, Some("rv"));
+    let indexes: Vec<Document> = Balance::indexes().iter().map(|i| i.to_document()).collect();
+    assert_eq!(indexes, [doc! { "key": { "rg": 1, "cu": 1, "up": -1 }, "name": "idx_rg_cu_up" }]);
+    // A map of run-time keys: any key MongoDB stores, each value a long, nothing else.
+    let schema = Balance::validator();
+    let limits = schema.get_document("$jsonSchema").unwrap().get_document("properties").unwrap().get_document("lim");
+    let limits = limits.unwrap();
+    assert_eq!(limits.get("additionalProperties"), Some(&Bson::Boolean(false)));
+    let values: Vec<&Bson> = limits.get_document("patternProperties").unwrap().values().collect();
+    assert_eq!(values, [&Bson::Document(doc! { "bsonType": "long" })]);
 }
