@@ -14,7 +14,11 @@ to the derive usually saves; `--instructions` also counts the instructions of th
 fraction of a percent and so show such a change. They leave out cargo's own work (about 0.06 s more for the odm
 crate's larger dependency tree), so their ratio is below the wall-time one.
 
-Usage: python3 scripts/compile_cost.py [--models 100] [--rounds 7] [--instructions]
+`--core` makes the models' crate depend on odm's driver-free core (`default-features = false, features =
+["derive"]`, as a crate of shared models would) instead of odm with the driver; its scratch workspace is
+`target/compile-cost-core/`, so switching does not rebuild the other one's dependencies.
+
+Usage: python3 scripts/compile_cost.py [--models 100] [--rounds 7] [--instructions] [--core]
 """
 
 import argparse
@@ -69,7 +73,7 @@ pub struct Line{i} {{
 """
 
 
-def write_workspace(base: pathlib.Path, models: int) -> None:
+def write_workspace(base: pathlib.Path, models: int, core: bool) -> None:
     (base / "odm_models" / "src").mkdir(parents=True, exist_ok=True)
     (base / "serde_models" / "src").mkdir(parents=True, exist_ok=True)
     (base / "Cargo.toml").write_text('[workspace]\nresolver = "2"\nmembers = ["odm_models", "serde_models"]\n')
@@ -78,7 +82,8 @@ def write_workspace(base: pathlib.Path, models: int) -> None:
               'bson = { version = "3.1", features = ["serde"] }\n')
     (base / "odm_models" / "Cargo.toml").write_text(
         '[package]\nname = "odm_models"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n'
-        + common + f'odm = {{ path = "{odm}" }}\n')
+        + common + (f'odm = {{ path = "{odm}", default-features = false, features = ["derive"] }}\n' if core
+                    else f'odm = {{ path = "{odm}" }}\n'))
     (base / "serde_models" / "Cargo.toml").write_text(
         '[package]\nname = "serde_models"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n'
         + common)
@@ -139,9 +144,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--instructions", action="store_true",
                         help="also count the compiler's instructions on each crate (needs valgrind)")
+    parser.add_argument("--core", action="store_true",
+                        help="depend on odm's driver-free core (no default features, `derive` only)")
     args = parser.parse_args()
-    base = ROOT / "target" / "compile-cost"
-    write_workspace(base, args.models)
+    base = ROOT / "target" / ("compile-cost-core" if args.core else "compile-cost")
+    write_workspace(base, args.models, args.core)
     for crate in ("odm_models", "serde_models"):  # warm-up: dependencies and a first check of each
         check(base, crate)
     wall = {"odm_models": [], "serde_models": []}
@@ -153,7 +160,8 @@ def main() -> int:
             wall[crate].append(w)
             cpu[crate].append(c)
     fmt = lambda xs: ", ".join(f"{x:.2f}" for x in xs)
-    print(f"cargo check after touch, {args.models} models, {args.rounds} alternating rounds")
+    odm_dependency = "the driver-free core" if args.core else "odm with the driver"
+    print(f"cargo check after touch, {args.models} models ({odm_dependency}), {args.rounds} alternating rounds")
     for name, t in (("wall", wall), ("cpu", cpu)):
         odm, serde = statistics.median(t["odm_models"]), statistics.median(t["serde_models"])
         print(f"{name}: odm derives median {odm:.2f} s [{fmt(t['odm_models'])}]")

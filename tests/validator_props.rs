@@ -76,11 +76,11 @@ where
             .collect()
     };
     for value in &values {
-        let written = odm::collection::encode(value).expect("encode");
+        let written = odm::codec::encode(value).expect("encode");
         let id = written.get("_id").expect("raw").expect("_id").as_object_id().expect("oid").bytes().to_vec();
         let read = stored.get(&id).unwrap_or_else(|| panic!("{family}: value not found: {value:?}"));
         assert_eq!(read.as_bytes(), written.as_bytes(), "{family}: stored bytes differ for {value:?}");
-        let decoded: M = odm::collection::decode(read).expect("decode");
+        let decoded: M = odm::codec::decode(read).expect("decode");
         let again = odm::bson::serialize_to_bson(&decoded).expect("re-encode");
         let stored = odm::bson::deserialize_from_slice::<odm::bson::Bson>(read.as_bytes()).expect("raw to bson");
         assert!(support::compare::same_bson(&again, &stored), "{family}: decoded value differs: {value:?}");

@@ -93,6 +93,7 @@ mod optimize;
 mod parts;
 mod pipeline;
 mod project;
+#[cfg(feature = "driver")]
 mod run;
 mod shape;
 
@@ -100,8 +101,10 @@ pub use facet::Facet;
 pub use group::Group;
 pub use pipeline::Pipeline;
 pub use project::Project;
-pub use run::WhenMatched;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use run::{On, WhenMatched};
 pub use shape::{
     fields, Averageable, AvgOf, CountField, Detached, ExtremeOf, FieldHolds, GathersInto, Holds, ItemOf, Joins,
-    NoValue, On, Shape, SumOf,
+    NoValue, Shape, SumOf,
 };

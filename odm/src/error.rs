@@ -3,6 +3,8 @@
 //! such, whether odm refused them before sending or the server did.
 
 mod decode;
+// Reading driver errors: the rest of this module is driver-free.
+#[cfg(feature = "driver")]
 mod driver;
 mod payload;
 mod validation;
@@ -11,8 +13,14 @@ mod variants;
 
 pub use crate::bulk::BulkResult;
 pub use decode::DecodeError;
+#[cfg(feature = "driver")]
 pub(crate) use driver::{reply_int, write_error};
 pub use payload::{NotMigratedError, ScatterGatherError, VersionError};
 pub use validation::{FieldFailure, ValidationError};
-pub(crate) use variants::{model_name, Shown};
-pub use variants::{BulkError, BulkFailure, Error, Result, UndecodableChange, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};
+pub(crate) use variants::model_name;
+#[cfg(feature = "driver")]
+pub(crate) use variants::Shown;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use variants::UndecodableChange;
+pub use variants::{BulkError, BulkFailure, Error, Result, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};

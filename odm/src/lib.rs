@@ -138,11 +138,30 @@
 //! schema, and shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's
 //! bytes). The sync plan ([`sync::plan`]) sits below [`error`], which carries it in [`Error::Drift`], and [`sync`]
 //! above both.
+//!
+//! Everything up to [`Collection`] is the driver-free core: it needs `bson` and `serde`, not the MongoDB driver, and
+//! builds with `default-features = false, features = ["derive"]` (the derives, [`BsonSchema`], [`meta`],
+//! validators, [`index`] specs, [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
+//! [`version`], [`shard`], [`explain`] parsing, [`encode`]/[`decode`], the sync [`Plan`], [`SyncMode`] and
+//! [`SyncReport`], the migration options and report, [`error`] without its driver variants). What talks to a server
+//! needs the default feature `driver`, and the compiler keeps the core from importing it: [`Collection`] and its
+//! builders, [`session`], [`transaction`](mod@transaction), [`watch`], [`check`], the bulk builder
+//! ([`bulk::Bulk`]), running a pipeline ([`aggregate::On`]), [`SchemaSync`] (reading the database, executing a plan,
+//! its lease), running a [`Migration`], `Error::Driver` and the conversion from the driver's error, the `to_driver`
+//! conversions of a model's concerns, the `odm::mongodb` re-export, and [`testing`] (feature `testing`, which implies
+//! `driver`).
 #![deny(missing_docs)]
+// docs.rs marks what needs the `driver` (or `testing`) feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod aggregate;
 pub mod bulk;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod check;
+pub mod codec;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod collection;
 pub mod diff;
 pub mod error;
@@ -164,32 +183,53 @@ pub mod prelude;
 pub mod progress;
 pub mod rules;
 pub mod schema;
+#[cfg(feature = "driver")]
 mod server_reply;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod session;
 pub mod shard;
 pub mod sync;
 #[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 mod text;
+#[cfg(feature = "driver")]
+mod to_driver;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod transaction;
 pub mod update;
 pub mod version;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod watch;
 
 pub use aggregate::Pipeline;
 pub use bson;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use collection::Collection;
 pub use error::Error;
 pub use filter::{Filter, Projection, Sort};
 pub use model::{Model, VariantOf};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use mongodb;
 #[cfg(feature = "derive")]
 pub use odm_derive::{Embedded, Model};
 pub use path::AsPath;
 pub use schema::BsonSchema;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use session::Session;
-pub use sync::{SchemaSync, SyncMode};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use sync::SchemaSync;
+pub use sync::SyncMode;
 pub use text::Lowercase;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use transaction::Transaction;
 pub use update::Update;
 pub use version::{Upgrade, Version};
@@ -197,7 +237,8 @@ pub use version::{Upgrade, Version};
 mod moved;
 #[allow(deprecated)]
 pub use moved::*;
-#[allow(deprecated)]
+#[cfg(feature = "driver")]
+#[allow(deprecated)] // the old spelling stays re-exported, deprecated where it is defined
 pub use transaction::transaction;
 
 /// Paths used by generated code. Not public API: may change in any release.

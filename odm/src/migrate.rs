@@ -72,11 +72,16 @@
 //! [`Error::UpdateTooLarge`]: crate::Error::UpdateTooLarge
 //! [`Error::Config`]: crate::Error::Config
 
+// Reading, migrating and writing batches needs the driver; the options and the report are plain data.
+#[cfg(feature = "driver")]
 mod batch;
+#[cfg(feature = "driver")]
 mod migration;
 mod options;
 mod report;
 
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use migration::Migration;
 pub use options::{Guard, Throttle};
 #[allow(deprecated)]

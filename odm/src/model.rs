@@ -86,18 +86,6 @@ impl ReadConcernLevel {
             ReadConcernLevel::Snapshot => "snapshot",
         }
     }
-
-    /// The driver's form.
-    pub fn to_driver(self) -> mongodb::options::ReadConcern {
-        use mongodb::options::ReadConcern;
-        match self {
-            ReadConcernLevel::Local => ReadConcern::local(),
-            ReadConcernLevel::Available => ReadConcern::available(),
-            ReadConcernLevel::Majority => ReadConcern::majority(),
-            ReadConcernLevel::Linearizable => ReadConcern::linearizable(),
-            ReadConcernLevel::Snapshot => ReadConcern::snapshot(),
-        }
-    }
 }
 
 /// A read preference mode: `#[odm(read_preference = "secondaryPreferred")]`.
@@ -126,19 +114,6 @@ impl ReadPreferenceMode {
             ReadPreferenceMode::Nearest => "nearest",
         }
     }
-
-    /// The driver's form (no tag sets, no staleness bound).
-    pub fn to_driver(self) -> mongodb::options::SelectionCriteria {
-        use mongodb::options::{ReadPreference, SelectionCriteria};
-        let options = Default::default();
-        SelectionCriteria::ReadPreference(match self {
-            ReadPreferenceMode::Primary => ReadPreference::Primary,
-            ReadPreferenceMode::PrimaryPreferred => ReadPreference::PrimaryPreferred { options },
-            ReadPreferenceMode::Secondary => ReadPreference::Secondary { options },
-            ReadPreferenceMode::SecondaryPreferred => ReadPreference::SecondaryPreferred { options },
-            ReadPreferenceMode::Nearest => ReadPreference::Nearest { options },
-        })
-    }
 }
 
 /// A write concern declared on a model: `#[odm(write_concern(w = "majority", j = true, timeout_ms = 5000))]`.
@@ -150,22 +125,6 @@ pub struct WriteConcernSpec {
     pub journal: Option<bool>,
     /// `wtimeout` in milliseconds.
     pub timeout_ms: Option<u64>,
-}
-
-impl WriteConcernSpec {
-    /// The driver's form.
-    pub fn to_driver(self) -> mongodb::options::WriteConcern {
-        use mongodb::options::Acknowledgment as Ack;
-        let mut wc = mongodb::options::WriteConcern::default();
-        wc.w = self.w.map(|w| match w {
-            Acknowledgment::Nodes(n) => Ack::Nodes(n),
-            Acknowledgment::Tag("majority") => Ack::Majority,
-            Acknowledgment::Tag(t) => Ack::Custom(t.to_owned()),
-        });
-        wc.journal = self.journal;
-        wc.w_timeout = self.timeout_ms.map(std::time::Duration::from_millis);
-        wc
-    }
 }
 
 /// Capped collection limits: the oldest documents make room for new ones.

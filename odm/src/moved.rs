@@ -7,7 +7,8 @@
 use crate::model::Model;
 
 macro_rules! moved {
-    ($($name:ident $(<$($p:tt),*>)? => $note:literal $target:path;)*) => {$(
+    ($($(#[$attr:meta])* $name:ident $(<$($p:tt),*>)? => $note:literal $target:path;)*) => {$(
+        $(#[$attr])*
         #[doc = $note]
         #[deprecated(since = "0.1.0", note = $note)]
         pub type $name $(<$($p),*>)? = $target;
@@ -15,12 +16,18 @@ macro_rules! moved {
 }
 
 moved! {
+    #[cfg(feature = "driver")]
     Bulk<'a, M> => "moved: use `odm::bulk::Bulk`" crate::bulk::Bulk<'a, M>;
     BulkResult => "moved: use `odm::bulk::BulkResult`" crate::bulk::BulkResult;
+    #[cfg(feature = "driver")]
     SchemaCheck<'a, M> => "moved: use `odm::check::SchemaCheck`" crate::check::SchemaCheck<'a, M>;
+    #[cfg(feature = "driver")]
     SchemaReport => "moved: use `odm::check::SchemaReport`" crate::check::SchemaReport;
+    #[cfg(feature = "driver")]
     Find<'a, M, P> => "moved: use `odm::collection::Find`" crate::collection::Find<'a, M, P>;
+    #[cfg(feature = "driver")]
     Decoded<P> => "moved: use `odm::collection::Decoded`" crate::collection::Decoded<P>;
+    #[cfg(feature = "driver")]
     FindAndModify<M> => "moved: use `odm::collection::FindAndModify`" crate::collection::FindAndModify<M>;
     DecodeError => "moved: use `odm::error::DecodeError`" crate::error::DecodeError;
     FieldFailure => "moved: use `odm::error::FieldFailure`" crate::error::FieldFailure;
@@ -35,6 +42,7 @@ moved! {
     FieldMeta => "moved: use `odm::meta::FieldMeta`" crate::meta::FieldMeta;
     FieldType => "moved: use `odm::meta::FieldType`" crate::meta::FieldType;
     TypeMeta => "moved: use `odm::meta::TypeMeta`" crate::meta::TypeMeta;
+    #[cfg(feature = "driver")]
     Migration<'a, M> => "moved: use `odm::migrate::Migration`" crate::migrate::Migration<'a, M>;
     MigrationReport => "moved: use `odm::migrate::MigrationReport`" crate::migrate::MigrationReport;
     MigrationProgress => "moved: use `odm::progress::Progress`" crate::progress::Progress;
@@ -64,26 +72,28 @@ moved! {
     BuiltUpdate => "moved: use `odm::update::BuiltUpdate`" crate::update::BuiltUpdate;
 }
 
+#[cfg(feature = "driver")]
 /// Moved to [`odm::collection::create_collection`](crate::collection::create_collection).
 #[deprecated(since = "0.1.0", note = "moved: use `odm::collection::create_collection`")]
 pub async fn create_collection<M: Model>(db: &mongodb::Database) -> crate::error::Result<()> {
     crate::collection::create_collection::<M>(db).await
 }
 
+#[cfg(feature = "driver")]
 /// Moved to [`odm::collection::create_command`](crate::collection::create_command).
 #[deprecated(since = "0.1.0", note = "moved: use `odm::collection::create_command`")]
 pub fn create_command<M: Model>() -> bson::Document {
     crate::collection::create_command::<M>()
 }
 
-/// Moved to [`odm::collection::encode`](crate::collection::encode).
-#[deprecated(since = "0.1.0", note = "moved: use `odm::collection::encode`")]
+/// Moved to [`odm::codec::encode`](crate::codec::encode).
+#[deprecated(since = "0.1.0", note = "moved: use `odm::codec::encode`")]
 pub fn encode<M: Model>(value: &M) -> crate::error::Result<bson::RawDocumentBuf> {
-    crate::collection::encode(value)
+    crate::codec::encode(value)
 }
 
-/// Moved to [`odm::collection::decode`](crate::collection::decode).
-#[deprecated(since = "0.1.0", note = "moved: use `odm::collection::decode`")]
+/// Moved to [`odm::codec::decode`](crate::codec::decode).
+#[deprecated(since = "0.1.0", note = "moved: use `odm::codec::decode`")]
 pub fn decode<M: Model>(raw: &bson::RawDocumentBuf) -> crate::error::Result<M> {
-    crate::collection::decode(raw)
+    crate::codec::decode(raw)
 }

@@ -3,7 +3,8 @@
 //! A model's derives and the trait they implement (`Model`, `Embedded`, `BsonSchema`), the typed collection and what its calls take
 //! (`Collection`, `Filter`, `Update`, `Sort`, `Projection`), bringing a database in line at startup (`SchemaSync`,
 //! `SyncMode`), versioned models (`Version`, `Upgrade`), the case-normalized string (`Lowercase`) and sessions
-//! (`Session`). Everything else stays in its module (`odm::Error`, `odm::transaction`, `odm::aggregate`, …).
+//! (`Session`); `Collection`, `SchemaSync` and `Session` with the `driver` feature (a default one). Everything
+//! else stays in its module (`odm::Error`, `odm::transaction`, `odm::aggregate`, …).
 //!
 //! Nothing here has the name of an item of the std prelude (`Result`, `Sync`, `Option`, …), nor of what a program
 //! usually imports beside it from `serde` (`Serialize`, `Deserialize`) or the driver (`Client`, `Database`): glob
@@ -31,7 +32,6 @@
 
 #[cfg(feature = "derive")]
 pub use crate::Embedded;
-pub use crate::{
-    BsonSchema, Collection, Filter, Lowercase, Model, Projection, SchemaSync, Session, Sort, SyncMode, Update, Upgrade,
-    Version,
-};
+pub use crate::{BsonSchema, Filter, Lowercase, Model, Projection, Sort, SyncMode, Update, Upgrade, Version};
+#[cfg(feature = "driver")]
+pub use crate::{Collection, SchemaSync, Session};

@@ -91,12 +91,14 @@
 //!
 //! let old = odm::bson::doc! { "_id": odm::bson::oid::ObjectId::new(), "n": "Ada Lovelace" };
 //! let raw = odm::bson::RawDocumentBuf::try_from(&old).unwrap();
-//! let read: Profile = odm::collection::decode(&raw).unwrap();
+//! let read: Profile = odm::codec::decode(&raw).unwrap();
 //! assert_eq!((read.first.as_str(), read.last.as_str()), ("Ada", "Lovelace"));
 //! assert_eq!(Profile::VERSION, Some(odm::model::VersionSpec { key: "_v", current: 2, oldest: 1 }));
 //! ```
 
 mod filter_error;
+// The collection's check of a filter against older shapes, before it is sent.
+#[cfg(feature = "driver")]
 mod filters;
 pub(crate) mod older;
 mod rollout;

@@ -68,7 +68,8 @@
 
 pub use crate::error::UndecodableChange;
 
-use crate::collection::{decode, Collection};
+use crate::codec::decode;
+use crate::collection::Collection;
 use crate::error::{Error, Result, Shown};
 use crate::filter::Filter;
 use crate::model::Model;

@@ -53,7 +53,7 @@ fn bench(c: &mut Criterion) {
             .collect(),
         item_count: o.item_count,
     };
-    let short = odm::collection::encode(&o).expect("encode").into_bytes().len();
+    let short = odm::codec::encode(&o).expect("encode").into_bytes().len();
     let long = bson::serialize_to_raw_document_buf(&plain).expect("encode").into_bytes().len();
     println!(
         "stored size of the sample order: short keys {short} bytes, full names {long} bytes ({:.0}% smaller)",
@@ -61,16 +61,16 @@ fn bench(c: &mut Criterion) {
     );
 
     let mut g = c.benchmark_group("encode");
-    g.bench_function("odm_encode_derived", |b| b.iter(|| odm::collection::encode(black_box(&o)).expect("encode")));
+    g.bench_function("odm_encode_derived", |b| b.iter(|| odm::codec::encode(black_box(&o)).expect("encode")));
     g.bench_function("serde_bson_baseline", |b| {
         b.iter(|| bson::serialize_to_raw_document_buf(black_box(&twin)).expect("encode"))
     });
     g.finish();
 
-    let raw: RawDocumentBuf = odm::collection::encode(&o).expect("encode");
+    let raw: RawDocumentBuf = odm::codec::encode(&o).expect("encode");
     let mut g = c.benchmark_group("decode");
     g.bench_function("odm_decode_derived", |b| {
-        b.iter(|| odm::collection::decode::<sample::Order>(black_box(&raw)).expect("decode"))
+        b.iter(|| odm::codec::decode::<sample::Order>(black_box(&raw)).expect("decode"))
     });
     g.bench_function("serde_bson_baseline", |b| {
         b.iter(|| bson::deserialize_from_slice::<SerdeOrder>(black_box(raw.as_bytes())).expect("decode"))
@@ -84,12 +84,12 @@ fn instruction_loop(side: &str) {
     let n: usize = std::env::var("ODM_BENCH_N").ok().and_then(|n| n.parse().ok()).unwrap_or(20_000);
     let o = order();
     let twin = serde_twin(&o);
-    let raw: RawDocumentBuf = odm::collection::encode(&o).expect("encode");
+    let raw: RawDocumentBuf = odm::codec::encode(&o).expect("encode");
     for _ in 0..n {
         match side {
-            "odm_encode" => drop(black_box(odm::collection::encode(black_box(&o)).expect("encode"))),
+            "odm_encode" => drop(black_box(odm::codec::encode(black_box(&o)).expect("encode"))),
             "serde_encode" => drop(black_box(bson::serialize_to_raw_document_buf(black_box(&twin)).expect("encode"))),
-            "odm_decode" => drop(black_box(odm::collection::decode::<sample::Order>(black_box(&raw)).expect("decode"))),
+            "odm_decode" => drop(black_box(odm::codec::decode::<sample::Order>(black_box(&raw)).expect("decode"))),
             "serde_decode" => {
                 drop(black_box(bson::deserialize_from_slice::<SerdeOrder>(black_box(raw.as_bytes())).expect("decode")))
             }

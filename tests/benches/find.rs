@@ -54,7 +54,7 @@ async fn read(side: &str) {
         "raw_then_decode" => {
             let coll = Collection::<Order>::new(&db);
             let raws: Vec<RawDocumentBuf> = coll.raw().find(doc! {}).await.expect("find").try_collect().await.unwrap();
-            let all: Vec<Order> = raws.iter().map(odm::collection::decode).collect::<Result<_, _>>().expect("decode");
+            let all: Vec<Order> = raws.iter().map(odm::codec::decode).collect::<Result<_, _>>().expect("decode");
             all.len()
         }
         other => panic!("ODM_BENCH_FIND_SIDE is one of {SIDES:?}, not `{other}`"),
@@ -87,7 +87,7 @@ async fn main() {
     for start in (0..docs).step_by(1000) {
         coll.insert_many((start..docs.min(start + 1000)).map(order)).await.expect("seed");
     }
-    let bytes = odm::collection::encode(&order(0)).expect("encode").as_bytes().len();
+    let bytes = odm::codec::encode(&order(0)).expect("encode").as_bytes().len();
     println!("{docs} documents of about {bytes} bytes each; peak resident memory of each read, in its own process");
 
     let uri = odm::testing::server().uri();

@@ -242,13 +242,13 @@ fn wire_bytes(rt: &tokio::runtime::Runtime) -> (Collection<Order>, Order, Order)
     let mut b = a.clone();
     b.status = Status::Shipped;
     let f = Order::fields();
-    let doc_len = odm::collection::encode(&a).expect("encode").as_bytes().len();
+    let doc_len = odm::codec::encode(&a).expect("encode").as_bytes().len();
     let q = f.id().eq(a.id).into_document().expect("filter");
     let built = Update::diff(&a, &b).build().expect("diff");
     assert_eq!(built.update, doc! { "$set": { "st": "shipped" } });
     assert_eq!(built, Update::new().set(f.status(), Status::Shipped).build().expect("set"));
     let (q_len, u_len, r_len) =
-        (bson_len(&q), bson_len(&built.update), odm::collection::encode(&b).expect("encode").as_bytes().len());
+        (bson_len(&q), bson_len(&built.update), odm::codec::encode(&b).expect("encode").as_bytes().len());
     let (targeted, replace) = (q_len + u_len, q_len + r_len);
     println!("wire bytes, one-field change on a {doc_len}-byte order ({} lines):", a.items.len());
     println!(

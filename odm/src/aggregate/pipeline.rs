@@ -4,8 +4,7 @@
 use super::lint::lint;
 use super::optimize::reorder;
 use super::parts::{key_of, narrowed, reference, stage, type_name};
-use super::shape::{CountField, Detached, Holds, Joins, On, Shape};
-use crate::collection::Collection;
+use super::shape::{CountField, Detached, Holds, Joins, Shape};
 use crate::error::{Error, Result};
 use crate::filter::{Filter, Sort};
 use crate::meta::name_paths;
@@ -16,8 +15,8 @@ use std::any::TypeId;
 use std::fmt;
 use std::marker::PhantomData;
 
-/// An aggregation pipeline whose documents are of type `D` at this point, bound to a collection (`S` =
-/// [`On`]) or not ([`Detached`]). See the [module docs](crate::aggregate).
+/// An aggregation pipeline whose documents are of type `D` at this point, bound to a collection (`S` = `On`, with
+/// the `driver` feature) or not ([`Detached`]). See the [module docs](crate::aggregate).
 #[must_use = "a pipeline does nothing until run"]
 pub struct Pipeline<D, S = Detached> {
     pub(super) source: S,
@@ -52,37 +51,6 @@ impl<M: Shape> Pipeline<M, Detached> {
 impl<M: Shape> Default for Pipeline<M, Detached> {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl<M: Model> Collection<M> {
-    /// An aggregation pipeline over this collection's documents (see [`crate::aggregate`]); it runs in the
-    /// collection's session, if any.
-    ///
-    /// ```no_run
-    /// # use odm::{aggregate, Collection, Embedded, Model, bson::oid::ObjectId};
-    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
-    /// # #[odm(collection = "order_header")]
-    /// # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "st")] status: String, #[serde(rename = "am")] amount: i64 }
-    /// #[derive(Embedded, serde::Serialize, serde::Deserialize)]
-    /// struct Revenue {
-    ///     #[serde(rename = "t")]
-    ///     total: i64,
-    /// }
-    /// # async fn demo(orders: Collection<Order>) -> odm::error::Result<()> {
-    /// let (f, out) = (Order::fields(), aggregate::fields::<Revenue>());
-    /// let rows: Vec<Revenue> =
-    ///     orders.aggregate().filter(f.status().eq("paid")).group(|g| g.sum(out.total(), f.amount())).await?;
-    /// # Ok(()) }
-    /// ```
-    pub fn aggregate(&self) -> Pipeline<M, On<'_, M>> {
-        Pipeline {
-            source: On(self),
-            stages: Vec::with_capacity(8),
-            error: None,
-            origin: type_name::<M>(),
-            _doc: PhantomData,
-        }
     }
 }
 

@@ -1,16 +1,60 @@
-//! Running a pipeline bound to a collection: results (`all`, `stream`, `.await`), `explain`, and writing them
-//! with `$out` / `$merge`.
+//! Running a pipeline bound to a collection: the binding ([`Collection::aggregate`], [`On`]), results (`all`,
+//! `stream`, `.await`), `explain`, and writing them with `$out` / `$merge`. Building stages is driver-free (the rest
+//! of [`crate::aggregate`]); running them needs the driver.
 
 use super::lint::lint;
 use super::parts::{stage, type_name};
 use super::pipeline::Pipeline;
-use super::shape::{On, Shape};
+use super::shape::Shape;
+use crate::collection::Collection;
 use crate::error::{model_name, Error, Result};
 use crate::explain::Explain;
 use crate::model::Model;
 use crate::schema::BsonSchema;
 use bson::{Document, RawDocumentBuf};
 use futures_util::{StreamExt, TryStreamExt};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A pipeline bound to the collection it runs on ([`crate::Collection::aggregate`]).
+pub struct On<'a, M: Model>(pub(super) &'a Collection<M>);
+
+impl<M: Model> fmt::Debug for On<'_, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "On({})", M::COLLECTION)
+    }
+}
+
+impl<M: Model> Collection<M> {
+    /// An aggregation pipeline over this collection's documents (see [`crate::aggregate`]); it runs in the
+    /// collection's session, if any.
+    ///
+    /// ```no_run
+    /// # use odm::{aggregate, Collection, Embedded, Model, bson::oid::ObjectId};
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "order_header")]
+    /// # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "st")] status: String, #[serde(rename = "am")] amount: i64 }
+    /// #[derive(Embedded, serde::Serialize, serde::Deserialize)]
+    /// struct Revenue {
+    ///     #[serde(rename = "t")]
+    ///     total: i64,
+    /// }
+    /// # async fn demo(orders: Collection<Order>) -> odm::error::Result<()> {
+    /// let (f, out) = (Order::fields(), aggregate::fields::<Revenue>());
+    /// let rows: Vec<Revenue> =
+    ///     orders.aggregate().filter(f.status().eq("paid")).group(|g| g.sum(out.total(), f.amount())).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn aggregate(&self) -> Pipeline<M, On<'_, M>> {
+        Pipeline {
+            source: On(self),
+            stages: Vec::with_capacity(8),
+            error: None,
+            origin: type_name::<M>(),
+            _doc: PhantomData,
+        }
+    }
+}
 
 impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
     /// The stages to send, with the lint warnings logged (target `odm::aggregate`).
@@ -136,7 +180,7 @@ fn model_name_of<D: BsonSchema>() -> &'static str {
 
 /// Decodes a result as `D`, naming `D`'s field on failure.
 fn decode<D: Shape>(raw: &RawDocumentBuf) -> Result<D> {
-    crate::collection::decode_as(type_name::<D>(), D::type_meta(), raw)
+    crate::codec::decode_as(type_name::<D>(), D::type_meta(), raw)
 }
 
 /// All results, each decoded as `D` as it arrives (a decode error names `D`'s field: `CustomerTotal.total`).

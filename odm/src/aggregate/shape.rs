@@ -1,13 +1,10 @@
 //! The types a pipeline's documents can have, and the compile-time markers that check a stage's value fits the
-//! output field it fills (rule `path-stage-type`); the pipeline's binding (`Detached`, `On`).
+//! output field it fills (rule `path-stage-type`); the binding of a pipeline not bound to a collection (`Detached`).
 
-use crate::collection::Collection;
-use crate::model::Model;
 use crate::path::{ArrayLike, Path, Root};
 use crate::schema::BsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::fmt;
 use std::marker::PhantomData;
 
 /// A type a pipeline's documents can have: the model, or a declared output type (a struct deriving `Embedded` or
@@ -192,12 +189,3 @@ impl<T> Joins<T> for Vec<T> {}
 /// ([`Pipeline::stages`](crate::aggregate::Pipeline::stages)).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Detached;
-
-/// A pipeline bound to the collection it runs on ([`crate::Collection::aggregate`]).
-pub struct On<'a, M: Model>(pub(super) &'a Collection<M>);
-
-impl<M: Model> fmt::Debug for On<'_, M> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "On({})", M::COLLECTION)
-    }
-}

@@ -1,8 +1,8 @@
 //! The `Find` builder (sort, limit, skip, hint, projection) and its results (`Decoded` for reads that keep going
 //! past undecodable documents).
 
-use super::codec::decode_projection;
 use super::handle::Collection;
+use super::wire::decode_projection;
 use crate::error::{DecodeError, Error, Result};
 use crate::explain::Explain;
 use crate::filter::{Filter, Projection, Sort};

@@ -1,7 +1,8 @@
 //! Find-and-modify: `find_one_and_update` with its options ([`FindAndModify`]) and `find_one_and_delete`.
 
-use super::codec::{check_statement, decode, document_len};
 use super::handle::Collection;
+use super::wire::{check_statement, document_len};
+use crate::codec::decode;
 use crate::error::{Error, Result};
 use crate::filter::{Filter, Sort};
 use crate::model::Model;

@@ -1,8 +1,9 @@
 //! Reads: `find_one`, `find` (and by variant) and `count`.
 
-use super::codec::{decode, decode_variant};
 use super::find::Find;
 use super::handle::Collection;
+use super::wire::decode_variant;
+use crate::codec::decode;
 use crate::error::Result;
 use crate::filter::Filter;
 use crate::model::{Model, VariantOf};

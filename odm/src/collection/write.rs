@@ -1,7 +1,8 @@
 //! CRUD writes: inserts, updates (one, many, upsert, by changes), replacement and deletes.
 
-use super::codec::{check_statement, document_len, encode, with_element};
 use super::handle::Collection;
+use super::wire::{check_statement, document_len, with_element};
+use crate::codec::encode;
 use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::model::Model;

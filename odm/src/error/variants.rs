@@ -7,7 +7,10 @@ use super::payload::{NotMigratedError, ScatterGatherError, VersionError};
 use super::validation::ValidationError;
 use crate::bulk::BulkResult;
 
-use bson::{Bson, Document, RawDocumentBuf};
+use bson::Bson;
+#[cfg(feature = "driver")]
+use bson::{Document, RawDocumentBuf};
+#[cfg(feature = "driver")]
 use mongodb::change_stream::event::ResumeToken;
 use std::fmt;
 
@@ -156,6 +159,8 @@ pub enum Error {
     Aborted(Box<dyn std::error::Error + Send + Sync + 'static>),
     /// A change stream event whose document does not decode as the model (see [`crate::watch`]). The stream goes on
     /// after it: reading the next event skips this one, and so does resuming after its token.
+    #[cfg(feature = "driver")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
     UndecodableChange(Box<UndecodableChange>),
     /// A configuration problem (e.g. a model without a database), or a sync that timed out.
     Config(String),
@@ -163,6 +168,8 @@ pub enum Error {
     /// the server's whole reply) is here, for a program to match on. It is not the error's
     /// [`source`](std::error::Error::source): reporters that print the chain of sources (`anyhow`, `eyre`) would
     /// print the driver's text, which carries the reply's bytes.
+    #[cfg(feature = "driver")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
     Driver(mongodb::error::Error),
 }
 
@@ -239,8 +246,10 @@ impl fmt::Display for Error {
                  Nothing was sent"
             ),
             Error::Aborted(reason) => write!(f, "the transaction was aborted, nothing of it applied: {reason}"),
+            #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => c.fmt(f),
             Error::Config(m) => f.write_str(m),
+            #[cfg(feature = "driver")]
             Error::Driver(e) => crate::server_reply::Readable(e).fmt(f),
         }
     }
@@ -290,6 +299,8 @@ impl fmt::Display for BulkError {
 
 /// A change stream event whose document does not decode as the model ([`Error::UndecodableChange`]): what a
 /// consumer needs to record it and go on (see [`crate::watch`]).
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub struct UndecodableChange {
     /// Where to resume to skip this event ([`crate::watch::Watch::resume_after`]).
     pub token: ResumeToken,
@@ -305,6 +316,7 @@ pub struct UndecodableChange {
     pub error: Box<Error>,
 }
 
+#[cfg(feature = "driver")]
 impl fmt::Display for UndecodableChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -317,6 +329,7 @@ impl fmt::Display for UndecodableChange {
 }
 
 /// The raw document and the token shown as documents, not as their bytes.
+#[cfg(feature = "driver")]
 impl fmt::Debug for UndecodableChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let token = bson::serialize_to_bson(&self.token).ok();
@@ -331,8 +344,11 @@ impl fmt::Debug for UndecodableChange {
 }
 
 /// A raw document in `Debug` as its fields (its bytes say nothing to a reader), or as bytes if it is not valid BSON.
+/// Only the change stream shows raw documents.
+#[cfg(feature = "driver")]
 pub(crate) struct Shown<'a>(pub(crate) &'a RawDocumentBuf);
 
+#[cfg(feature = "driver")]
 impl fmt::Debug for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match Document::try_from(self.0) {
@@ -347,6 +363,7 @@ impl std::error::Error for Error {
         match self {
             Error::Serialize { source, .. } => Some(source.as_ref()),
             Error::Decode(d) => Some(&d.source),
+            #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => Some(c.error.as_ref()),
             Error::Aborted(reason) => Some(reason.as_ref()),
             _ => None,

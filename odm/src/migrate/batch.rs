@@ -3,10 +3,13 @@
 
 use super::options::Guard;
 use super::report::{MigrationFailure, MigrationReport};
-use crate::collection::{check_statement, decode, encode, write_concern_document, Collection};
+use crate::codec::{decode, encode};
+use crate::collection::check_statement;
+use crate::collection::Collection;
 use crate::error::{model_name, reply_int, write_error, Error, Result, MAX_DOCUMENT_SIZE};
 use crate::model::Model;
 use crate::session::Session;
+use crate::to_driver::write_concern_document;
 use bson::{cstr, rawdoc, Bson, RawArrayBuf, RawDocument, RawDocumentBuf};
 use futures_util::stream::BoxStream;
 use futures_util::{StreamExt, TryStreamExt};

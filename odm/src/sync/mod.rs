@@ -69,375 +69,40 @@
 //! One collection has one model, except for versions of one model: a model listed in another's `older(…)` may be
 //! given to the same sync (the newer one stands for both); two unrelated models on one collection are refused with
 //! [`Error::SharedCollection`].
+//!
+//! [`Plan`]: crate::plan::Plan
+//! [`Plan::preconditions`]: crate::plan::Plan::preconditions
+//! [`Plan::to_mongosh`]: crate::plan::Plan::to_mongosh
+//! [`StaleHandling`]: crate::plan::StaleHandling
+//! [`Action::CollectionAhead`]: crate::plan::Action::CollectionAhead
+//! [`Action::NotACluster`]: crate::plan::Action::NotACluster
+//! [`Action::ShardCollection`]: crate::plan::Action::ShardCollection
+//! [`Action::ShardKeyMismatch`]: crate::plan::Action::ShardKeyMismatch
+//! [`Action::UnreadableDocuments`]: crate::plan::Action::UnreadableDocuments
+//! [`Error::Drift`]: crate::Error::Drift
+//! [`Error::SharedCollection`]: crate::Error::SharedCollection
+//! [`Model::validator`]: crate::Model::validator
 
+// The planning inputs, the modes and the report are plain data, in the driver-free core; comparing them with what
+// the database holds, executing a plan and the lease that serializes syncs need the server.
+#[cfg(feature = "driver")]
 mod diff;
+#[cfg(feature = "driver")]
 mod execute;
+#[cfg(feature = "driver")]
 mod lock;
 mod mode;
+#[cfg(feature = "driver")]
 mod read;
 mod report;
+#[cfg(feature = "driver")]
+mod schema_sync;
 mod spec;
 
 pub use crate::plan;
 pub use mode::{SyncMode, Topology, ValidatorRollout};
 pub use report::{Outcome, SyncReport};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use schema_sync::SchemaSync;
 pub use spec::ModelSpec;
-
-use diff::{diff_collection, diff_indexes, diff_sharding, Sharding};
-use read::{list_collections, list_indexes_of};
-
-use crate::error::{Error, Result};
-use crate::index::IndexSpec;
-use crate::model::Model;
-use bson::{Bson, Document};
-use mongodb::Client;
-use plan::{Action, Namespace, Plan, StaleHandling};
-use std::time::Duration;
-
-/// A sync of several models (see the [module docs](self)).
-#[must_use = "a sync does nothing until it is awaited"]
-pub struct SchemaSync<'c> {
-    client: &'c Client,
-    default_db: Option<String>,
-    models: Vec<ModelSpec>,
-    mode: SyncMode,
-    stale: StaleHandling,
-    rollout: ValidatorRollout,
-    topology: Topology,
-    timeout: Duration,
-}
-
-impl<'c> SchemaSync<'c> {
-    /// A sync through `client`, in [`SyncMode::CreateMissing`], keeping stale indexes, staged validator rollout.
-    pub fn new(client: &'c Client) -> Self {
-        SchemaSync {
-            client,
-            default_db: None,
-            models: Vec::new(),
-            mode: SyncMode::default(),
-            stale: StaleHandling::Keep,
-            rollout: ValidatorRollout::default(),
-            topology: Topology::default(),
-            timeout: Duration::from_secs(60),
-        }
-    }
-
-    /// The database for models that do not name one.
-    pub fn database(mut self, name: impl Into<String>) -> Self {
-        self.default_db = Some(name.into());
-        self
-    }
-
-    /// Adds model `M`.
-    pub fn model<M: Model>(self) -> Self {
-        self.spec(ModelSpec::of::<M>())
-    }
-
-    /// Adds a model by its spec.
-    pub fn spec(mut self, spec: ModelSpec) -> Self {
-        self.models.push(spec);
-        self
-    }
-
-    /// What may change.
-    pub fn mode(mut self, mode: SyncMode) -> Self {
-        self.mode = mode;
-        self
-    }
-
-    /// What to do with owned indexes no model declares (acted on in [`SyncMode::Apply`] only).
-    pub fn stale_indexes(mut self, handling: StaleHandling) -> Self {
-        self.stale = handling;
-        self
-    }
-
-    /// How changed validators reach non-empty collections.
-    pub fn validator_rollout(mut self, rollout: ValidatorRollout) -> Self {
-        self.rollout = rollout;
-        self
-    }
-
-    /// Whether to plan as for a sharded cluster (default: ask the server, when a model declares a shard key).
-    pub fn topology(mut self, topology: Topology) -> Self {
-        self.topology = topology;
-        self
-    }
-
-    /// The longest a sync may take before it fails (default 60 s); it never hangs on a dead server.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
-
-    fn db_name<'a>(&'a self, m: &'a ModelSpec) -> Result<&'a str> {
-        m.db.or(self.default_db.as_deref()).ok_or_else(|| {
-            Error::Config(format!(
-                "model `{}` names no database: add `#[odm(db = \"...\")]` or call `SchemaSync::database`",
-                m.type_name
-            ))
-        })
-    }
-
-    /// Reads the database and returns the plan, changing nothing.
-    pub async fn plan(&self) -> Result<Plan> {
-        tokio::time::timeout(self.timeout, self.plan_inner()).await.map_err(|_| self.timed_out("planning"))?
-    }
-
-    /// Plans, then carries out what the mode allows. Renamed: await the sync itself.
-    #[deprecated(
-        since = "0.1.0",
-        note = "await the `SchemaSync` itself: `SchemaSync::new(&client).model::<M>().await`"
-    )]
-    pub async fn run(&self) -> Result<SyncReport> {
-        self.apply().await
-    }
-
-    async fn apply(&self) -> Result<SyncReport> {
-        tokio::time::timeout(self.timeout, async {
-            let plan = self.plan_inner().await?;
-            if self.mode == SyncMode::Verify {
-                if plan.is_in_sync() {
-                    let outcomes = vec![Outcome::Pending; plan.actions.len()];
-                    return Ok(SyncReport { plan, outcomes });
-                }
-                return Err(Error::Drift(Box::new(plan)));
-            }
-            let report = self.execute(plan).await?;
-            for (action, outcome) in report.remaining() {
-                let ns = action.namespace();
-                tracing::warn!(target: "odm::sync", ns = %ns, kind = action.kind(), outcome = ?outcome, "still differs: {action}");
-            }
-            Ok(report)
-        })
-        .await
-        .map_err(|_| self.timed_out("sync"))?
-    }
-
-    /// Carries out `plan`, collection by collection. A versioned collection with something to change is synced
-    /// under its lease and planned again once the lease is held, so a sync acts on what is live then: a newer
-    /// binary that synced meanwhile makes the collection ahead, and nothing of it is changed.
-    async fn execute(&self, plan: Plan) -> Result<SyncReport> {
-        let mut actions = Vec::with_capacity(plan.actions.len());
-        let mut outcomes = Vec::with_capacity(plan.actions.len());
-        let mut preconditions = plan.preconditions;
-        let mut planned = plan.actions.into_iter().peekable();
-        for (db_name, models) in self.by_database()? {
-            let db = self.client.database(db_name);
-            for m in models {
-                let mut these = Vec::new();
-                while let Some(a) =
-                    planned.next_if(|a| a.namespace().db == db_name && a.namespace().collection == m.collection)
-                {
-                    these.push(a);
-                }
-                if m.version.is_some() && these.iter().any(Action::is_drift) {
-                    let lease = lock::acquire(&db, m.collection).await?;
-                    let synced = self.sync_collection(&db, db_name, m).await;
-                    lease.release().await;
-                    let (planned, o) = synced?;
-                    // What this collection's plan assumed is now what its second plan, made under the lease, did.
-                    preconditions.retain(|p| p.ns.db != db_name || p.ns.collection != m.collection);
-                    preconditions.extend(planned.precondition);
-                    actions.extend(planned.actions);
-                    outcomes.extend(o);
-                } else {
-                    for action in these {
-                        outcomes.push(execute::execute(self.client, self.mode, self.rollout, &action).await?);
-                        actions.push(action);
-                    }
-                }
-            }
-        }
-        Ok(SyncReport { plan: Plan { actions, preconditions }, outcomes })
-    }
-
-    /// Plans one collection from what is live now, and carries the plan out.
-    async fn sync_collection(
-        &self,
-        db: &mongodb::Database,
-        db_name: &str,
-        m: &ModelSpec,
-    ) -> Result<(Planned, Vec<Outcome>)> {
-        let live = list_collections(db, &[m.collection]).await?.remove(m.collection);
-        let indexes = match live {
-            Some(_) => read::list_indexes(db, m.collection).await?,
-            None => Vec::new(),
-        };
-        let sharding = self.sharding(&[m]).await?;
-        let planned = plan_collection(db, db_name, m, live, indexes, self.stale, &sharding).await?;
-        let mut outcomes = Vec::with_capacity(planned.actions.len());
-        for action in &planned.actions {
-            outcomes.push(execute::execute(self.client, self.mode, self.rollout, action).await?);
-        }
-        Ok((planned, outcomes))
-    }
-
-    fn timed_out(&self, what: &str) -> Error {
-        Error::Config(format!("{what} did not finish within {:?}; is the server reachable?", self.timeout))
-    }
-
-    /// The models grouped by database, in model order; refuses two models on one collection before anything
-    /// is sent, unless one is an earlier version of the other (listed in its `older(…)`): then the newer one
-    /// stands for both.
-    fn by_database(&self) -> Result<Vec<(&str, Vec<&ModelSpec>)>> {
-        let mut by_db: Vec<(&str, Vec<&ModelSpec>)> = Vec::new();
-        for m in &self.models {
-            let db = self.db_name(m)?;
-            match by_db.iter_mut().find(|(d, _)| *d == db) {
-                Some((_, ms)) => match ms.iter_mut().find(|o| o.collection == m.collection) {
-                    Some(first) if first.supersedes(m) => {}
-                    Some(first) if m.supersedes(first) => *first = m,
-                    Some(first) => {
-                        return Err(Error::SharedCollection {
-                            namespace: format!("{db}.{}", m.collection),
-                            first: first.type_name,
-                            second: m.type_name,
-                        })
-                    }
-                    None => ms.push(m),
-                },
-                None => by_db.push((db, vec![m])),
-            }
-        }
-        Ok(by_db)
-    }
-
-    /// Whether the server is a cluster and, if so, how the models' collections are sharded: read only when a model
-    /// declares a shard key (one `hello` and one `config.collections` query).
-    async fn sharding(&self, models: &[&ModelSpec]) -> Result<Sharding> {
-        let sharded: Vec<String> = models
-            .iter()
-            .filter(|m| m.shard_key.is_some())
-            .map(|m| Ok(format!("{}.{}", self.db_name(m)?, m.collection)))
-            .collect::<Result<_>>()?;
-        if sharded.is_empty() {
-            return Ok(Sharding::default());
-        }
-        let cluster = match self.topology {
-            Topology::Detect => read::is_cluster(self.client).await?,
-            Topology::Sharded => true,
-            Topology::NotSharded => false,
-        };
-        let live = match self.topology {
-            Topology::Detect if cluster => read::shard_keys(self.client, sharded).await?,
-            // Planning for a cluster on a server that may not be one: its sharding catalog, if it has one.
-            Topology::Sharded => read::shard_keys(self.client, sharded).await.unwrap_or_default(),
-            _ => Default::default(),
-        };
-        Ok(Sharding { cluster, live })
-    }
-
-    async fn plan_inner(&self) -> Result<Plan> {
-        let by_db = self.by_database()?;
-        let all: Vec<&ModelSpec> = by_db.iter().flat_map(|(_, ms)| ms.iter().copied()).collect();
-        let sharding = self.sharding(&all).await?;
-        let mut actions = Vec::new();
-        let mut preconditions = Vec::new();
-        for (db_name, models) in by_db {
-            let db = self.client.database(db_name);
-            // One listCollections per database, for the models' collections only.
-            let names: Vec<&str> = models.iter().map(|m| m.collection).collect();
-            let mut live = list_collections(&db, &names).await?;
-            // One listIndexes per existing collection, sent concurrently; the plan still follows model order.
-            let existing: Vec<&str> = names.into_iter().filter(|c| live.contains_key(*c)).collect();
-            let mut live_indexes = list_indexes_of(&db, existing).await?;
-            for m in models {
-                let listed = live_indexes.remove(m.collection).unwrap_or_default();
-                let live = live.remove(m.collection);
-                let planned = plan_collection(&db, db_name, m, live, listed, self.stale, &sharding).await?;
-                actions.extend(planned.actions);
-                preconditions.extend(planned.precondition);
-            }
-        }
-        Ok(Plan { actions, preconditions })
-    }
-}
-
-/// The plan of one collection: its actions, and what they assume of a versioned collection.
-struct Planned {
-    actions: Vec<Action>,
-    precondition: Option<plan::Precondition>,
-}
-
-/// The actions for one model's collection, from its `listCollections` entry (`None`: it does not exist) and its
-/// indexes. A versioned model that reads older versions asks whether any such document remains (one indexed
-/// `find_one`), which decides the validator it wants; when some remain, it also looks for those the model cannot
-/// read (they would keep the validator from ever tightening: [`Action::UnreadableDocuments`]).
-async fn plan_collection(
-    db: &mongodb::Database,
-    db_name: &str,
-    m: &ModelSpec,
-    live: Option<Document>,
-    indexes: Vec<IndexSpec>,
-    stale: StaleHandling,
-    sharding: &Sharding,
-) -> Result<Planned> {
-    let ns = Namespace { db: db_name.to_owned(), collection: m.collection.to_owned() };
-    let (actions, older_remain) = plan_actions(db, &ns, m, live, indexes, stale, sharding).await?;
-    // A script carrying these actions out later checks what they assume: that no newer release synced the
-    // collection, and, when the validator tightens, that no older document was written since.
-    let precondition = match m.version {
-        Some(spec) if actions.iter().any(|a| a.is_drift() && !a.commands().is_empty()) => Some(plan::Precondition {
-            ns,
-            key: spec.key.to_owned(),
-            version: spec.current,
-            tightens: m.rollout_validator.is_some() && !older_remain,
-        }),
-        _ => None,
-    };
-    Ok(Planned { actions, precondition })
-}
-
-/// [`plan_collection`]'s actions, and whether documents of older versions remain.
-async fn plan_actions(
-    db: &mongodb::Database,
-    ns: &Namespace,
-    m: &ModelSpec,
-    live: Option<Document>,
-    indexes: Vec<IndexSpec>,
-    stale: StaleHandling,
-    sharding: &Sharding,
-) -> Result<(Vec<Action>, bool)> {
-    let ns = ns.clone();
-    let mut actions = Vec::new();
-    let Some(mut info) = live else {
-        actions.push(Action::CreateCollection { ns: ns.clone(), command: m.create_command() });
-        for spec in &m.indexes {
-            actions.push(Action::CreateIndex { ns: ns.clone(), spec: spec.clone() });
-        }
-        actions.extend(diff_sharding(m, &ns, sharding, true));
-        return Ok((actions, false));
-    };
-    let options = match info.remove("options") {
-        Some(Bson::Document(options)) => options,
-        _ => Document::new(),
-    };
-    let older_remain = match (m.version, &m.rollout_validator) {
-        (Some(spec), Some(_)) => read::has_older_documents(db, m.collection, spec).await?,
-        _ => false,
-    };
-    if diff_collection(m, &ns, &options, older_remain, &mut actions) {
-        if let (true, Some(spec), Some(rollout)) = (older_remain, m.version, &m.rollout_validator) {
-            let (count, sample) = read::unreadable_older_documents(db, m.collection, spec, rollout).await?;
-            if count > 0 {
-                let key = spec.key.to_owned();
-                actions.push(Action::UnreadableDocuments { ns: ns.clone(), count, sample, version: spec.current, key });
-            }
-        }
-        diff_indexes(&ns, &m.indexes, &indexes, stale, &mut actions);
-        actions.extend(diff_sharding(m, &ns, sharding, false));
-    }
-    Ok((actions, older_remain))
-}
-
-/// Plans, then carries out what the mode allows. In [`SyncMode::Verify`], fails with [`Error::Drift`] when the plan
-/// is not empty. In the other modes, what still differs afterwards is logged as a warning and listed by
-/// [`SyncReport::remaining`]; [`SyncReport::require_in_sync`] turns it into an error.
-impl<'c> std::future::IntoFuture for SchemaSync<'c> {
-    type Output = Result<SyncReport>;
-    type IntoFuture = futures_util::future::BoxFuture<'c, Result<SyncReport>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move { self.apply().await })
-    }
-}

@@ -96,7 +96,8 @@ impl<R> Update<R> {
         self.groups.is_empty()
     }
 
-    /// True when building found a problem (reported by [`Update::build`]).
+    /// True when building found a problem (reported by [`Update::build`]). Asked only by the collection's writes.
+    #[cfg(feature = "driver")]
     pub(crate) fn has_error(&self) -> bool {
         self.extra.as_ref().is_some_and(|e| e.error.is_some())
     }
