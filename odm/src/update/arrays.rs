@@ -4,7 +4,7 @@
 use super::markers::AllowsSlice;
 use super::modifiers::Modifiers;
 use super::operator::Operator;
-use super::value::Update;
+use super::value::{conflict, Update};
 use crate::filter::{element_condition, Element, Filter};
 use crate::path::{Access, ArrayLike, ArrayWritable, AsPath, ElemNode, RawPath, Uncounted};
 use bson::{Bson, Document};
@@ -144,11 +144,10 @@ impl<R> Update<R> {
             return;
         }
         let Some(counter) = raw.counter_key() else { return };
-        match self.existing(Operator::Inc).and_then(|inc| inc.get_mut(&*counter)) {
-            Some(Bson::Int32(k)) => *k += by,
-            Some(Bson::Int64(k)) => *k += i64::from(by),
-            _ if raw.counter_long => self.add_raw(Operator::Inc, counter, Bson::Int64(i64::from(by))),
-            _ => self.add_raw(Operator::Inc, counter, Bson::Int32(by)),
+        let first = || if raw.counter_long { Bson::Int64(i64::from(by)) } else { Bson::Int32(by) };
+        if !self.inc_counter(counter, by, first) {
+            let counter = raw.counter_key().expect("counted");
+            self.fail(conflict(&counter, "$inc", &counter, "$inc"));
         }
     }
 
