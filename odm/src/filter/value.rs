@@ -192,10 +192,10 @@ impl<M: Model> Filter<M> {
     /// encode, a bad map key), with Rust paths beside stored ones.
     #[inline]
     pub fn into_document(self) -> Result<Document> {
-        match self.error {
-            None => Ok(self.doc),
-            Some(e) => Err(refused::<M>(&e)),
+        if let Some(e) = self.error {
+            return Err(refused::<M>(&e));
         }
+        Ok(self.doc)
     }
 }
 

@@ -168,19 +168,16 @@ impl RawPath {
 
     /// For a counted array: the counter's stored path, beside the array (`a.b.it` → `a.b.ic`). Computed when
     /// needed, so paths to nested counted arrays cost no allocation until a write uses the counter.
+    #[inline]
     pub(crate) fn counter_key(&self) -> Option<Cow<'static, str>> {
         let counter = self.counter?;
-        let parent = match &self.key {
+        Some(match &self.key {
             // Static keys are a model's own fields (joined paths are owned): no parent to prefix.
             Cow::Borrowed(key) => {
                 debug_assert!(!key.contains('.'), "static keys are single segments");
-                None
+                Cow::Borrowed(counter)
             }
-            Cow::Owned(key) => key.rfind('.').map(|dot| &key[..=dot]),
-        };
-        Some(match parent {
-            None => Cow::Borrowed(counter),
-            Some(parent) => Cow::Owned(format!("{parent}{counter}")),
+            Cow::Owned(key) => beside(key, counter),
         })
     }
 
@@ -232,6 +229,14 @@ impl RawPath {
     /// The `arrayFilters` entries of the filtered positional segments on this path.
     pub(crate) fn array_filters(&self) -> &[ArrayFilter] {
         self.extra.as_ref().map_or(&[], |e| &e.array_filters)
+    }
+}
+
+/// The path of `counter` beside the last segment of `key` (`a.b.it` → `a.b.ic`; `it` → `ic`).
+fn beside(key: &str, counter: &'static str) -> Cow<'static, str> {
+    match key.rfind('.') {
+        None => Cow::Borrowed(counter),
+        Some(dot) => Cow::Owned(format!("{}{counter}", &key[..=dot])),
     }
 }
 

@@ -181,6 +181,7 @@ impl<R> Update<R> {
     }
 
     /// The document of `op`, created on first use.
+    #[inline]
     pub(super) fn group(&mut self, op: Operator) -> &mut Document {
         let at = match self.groups.iter().position(|(o, _)| *o == op) {
             Some(at) => at,
@@ -193,6 +194,7 @@ impl<R> Update<R> {
     }
 
     /// The document of `op`, if the update uses it.
+    #[inline]
     pub(super) fn existing(&mut self, op: Operator) -> Option<&mut Document> {
         self.groups.iter_mut().find(|(o, _)| *o == op).map(|(_, d)| d)
     }
@@ -210,12 +212,26 @@ impl<R> Update<R> {
     }
 
     /// Adds `by` to the `$inc` of `key` (a counter's stored path), creating it with `first()` (the operand in the
-    /// counter's own type) when the update does not increment it yet: one lookup either way. False when `key` is
-    /// already incremented by something other than an integer (a conflict for the caller to report).
+    /// counter's own type) when the update does not increment it yet. False when `key` is already incremented by
+    /// something other than an integer (a conflict for the caller to report).
     pub(super) fn inc_counter(&mut self, key: Cow<'static, str>, by: i32, first: impl FnOnce() -> Bson) -> bool {
         let bit = segment_bit(&key);
+        let group = self.group(Operator::Inc);
+        let key = match key {
+            // A model's own counter: one plain insert, the key still at hand to put a sum back in the rare case the
+            // update already increments it (a second push).
+            Cow::Borrowed(key) => match group.insert(key, first()) {
+                None => {
+                    self.note_segment(bit);
+                    return true;
+                }
+                Some(before) => return add_to_counter(group, key, before, by),
+            },
+            Cow::Owned(key) => key,
+        };
+        // A nested counter's owned path: one lookup through the entry, without copying the path.
         let mut created = false;
-        let value = self.group(Operator::Inc).entry(key.into_owned()).or_insert_with(|| {
+        let value = group.entry(key).or_insert_with(|| {
             created = true;
             first()
         });
@@ -261,6 +277,18 @@ impl<R> Update<R> {
             }
         }
     }
+}
+
+/// Puts back under `key` in `group` the increment it held `before` plus `by`; false (and `before` put back as it was)
+/// when that was not an integer.
+fn add_to_counter(group: &mut Document, key: &'static str, before: Bson, by: i32) -> bool {
+    let (sum, counted) = match before {
+        Bson::Int32(k) => (Bson::Int32(k + by), true),
+        Bson::Int64(k) => (Bson::Int64(k + i64::from(by)), true),
+        other => (other, false),
+    };
+    group.insert(key, sum);
+    counted
 }
 
 /// The bit of `key`'s first segment among [`Update`]'s `segments` (a hash of the bytes before the first `.`).
