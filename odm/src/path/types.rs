@@ -93,6 +93,7 @@ impl Drop for Rare {
     }
 }
 
+/// Drops the extra parts, out of line: the drop glue of [`PathExtra`] stays out of every path's inlined drop.
 #[inline(never)]
 fn drop_extra(extra: Box<PathExtra>) {
     drop(extra);
