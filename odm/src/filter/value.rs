@@ -156,7 +156,7 @@ impl<R> Filter<R> {
     }
 
     /// The filter `{key: cond}`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn single(key: &str, cond: Bson) -> Self {
         let mut doc = Document::new();
         doc.insert(String::from(key), cond);
