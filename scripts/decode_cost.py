@@ -16,24 +16,11 @@ Usage: python3 scripts/decode_cost.py [--n 20000]   (needs valgrind; release bui
 """
 
 import argparse
-import json
-import pathlib
 import subprocess
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from callgrind import ROOT, bench_executable, per_iteration
+
 BASELINE = ROOT / "tests" / "benches" / "baseline-decode"
-
-
-def codec_bench() -> str:
-    """The codec bench's executable, built in the bench profile."""
-    out = subprocess.run(
-        ["cargo", "bench", "-p", "odm-tests", "--bench", "codec", "--no-run", "--message-format=json"],
-        cwd=ROOT, capture_output=True, text=True, check=True)
-    for line in out.stdout.splitlines():
-        msg = json.loads(line)
-        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "codec" and msg.get("executable"):
-            return msg["executable"]
-    raise SystemExit("decode_cost: cargo built no codec bench executable")
 
 
 def baseline(features: list[str], name: str) -> str:
@@ -44,23 +31,11 @@ def baseline(features: list[str], name: str) -> str:
     return str(target / "release" / "baseline-decode")
 
 
-def instructions(exe: str, env: dict[str, str]) -> int:
-    """Instructions of one run of `exe` with `env`, counted by callgrind."""
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", exe],
-                         env={"PATH": "/usr/bin:/bin", **env}, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise SystemExit(f"decode_cost: {exe} failed:\n{out.stderr[-2000:]}")
-    for line in out.stderr.splitlines():
-        if "Collected :" in line:
-            return int(line.split(":")[-1].strip())
-    raise SystemExit(f"decode_cost: callgrind gave no count for {exe}:\n{out.stderr[-2000:]}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=20_000, help="decodes per counted run (default 20000)")
     args = parser.parse_args()
-    codec = codec_bench()
+    codec = bench_executable("codec")
     plain = baseline([], "plain")
     paths = baseline(["--features", "paths"], "paths")
     sides = {
@@ -71,9 +46,7 @@ def main() -> None:
     }
     per: dict[str, float] = {}
     for side, (exe, env) in sides.items():
-        full = instructions(exe, {**env, "ODM_BENCH_N": str(args.n)})
-        empty = instructions(exe, {**env, "ODM_BENCH_N": "0"})
-        per[side] = (full - empty) / args.n
+        full, empty, per[side] = per_iteration(exe, env, args.n)
         print(f"{side:<15} {full:>13,} instructions for {args.n} decodes, {empty:>11,} for none: "
               f"{per[side]:,.0f} per decode")
     base = per["baseline"]

@@ -468,8 +468,8 @@ async fn nested_counted_arrays_stay_in_step() {
         vec![item("pen", &["blue", "sale"]), item("ink", &["sale"]), item("pad", &["a", "b", "sale"])]
     );
 
-    // One element by index.
-    let first = Update::new().push_each(f.items().at(0).tags(), ["new", "hot"]);
+    // One element by index, pushed to twice: one `$each`, and the nested counter's `$inc` grows in place.
+    let first = Update::new().push(f.items().at(0).tags(), "new").push(f.items().at(0).tags(), "hot");
     assert_eq!(
         first.clone().build().unwrap().update,
         doc! { "$inc": { "it.0.tc": 2 }, "$push": { "it.0.tg": { "$each": ["new", "hot"] } } }

@@ -1,8 +1,9 @@
 //! Typed updates against hand-written documents, in the same run:
 //!
-//! 1. building a typed update (and its filter) vs the same update written with `doc!` (target ≤ 1.2×); the embedded
-//!    line goes through `bson::serialize_to_bson` on the `doc!` side, as it does on the typed side (a third variant
-//!    writes it by hand as `doc!`);
+//! 1. building a typed update (and its filter) vs the same update written with `doc!` (target ≤ 1.05× by instruction
+//!    count); the embedded line goes through `bson::serialize_to_bson` on the `doc!` side, as it does on the typed
+//!    side (a third variant writes it by hand as `doc!`); and the filter alone, `f.id().eq(id)` vs
+//!    `doc! { "_id": id }` (target ≤ 1.10×);
 //! 2. `Update::diff` of a 50-field model with one change (plus `.build()`) vs serializing one value (target: cheaper);
 //! 3. the bytes a one-field change sends on a ~4 KiB order: targeted update (`q` + `u`) vs `replace_one` (`q` + the
 //!    whole document), computed from BSON lengths and captured on the wire with command monitoring (target ≤ 5 %),
@@ -12,8 +13,9 @@
 //! (steadier than two separate criterion runs on a shared machine).
 //!
 //! Run with `cargo bench -p odm-tests --bench update` (starts the embedded test server, or uses `MONGODB_URI`).
-//! Instruction counts for part 1, which machine noise cannot move: build with `--no-run`, then run the binary under
-//! `valgrind --tool=callgrind` with `ODM_BENCH_LOOP=typed` and with `ODM_BENCH_LOOP=doc` (see `instruction_loop`).
+//! Instruction counts for part 1, which machine noise cannot move: `python3 scripts/update_cost.py` builds the bench
+//! with `--no-run` and runs it under `valgrind --tool=callgrind` with
+//! `ODM_BENCH_LOOP=typed|doc|typed_filter|doc_filter` (see `instruction_loop`).
 
 #[path = "../support/interleaved.rs"]
 mod interleaved;
@@ -319,18 +321,30 @@ fn doc_update(id: ObjectId, l: Line) -> (Document, Document) {
     (q, u)
 }
 
-/// `ODM_BENCH_LOOP=typed|doc [ODM_BENCH_N=20000]`: runs one side of part 1 in a loop and exits, without the server,
-/// for an instruction count that machine noise cannot move:
-/// `valgrind --tool=callgrind target/release/deps/update-<hash>` with each value, then compare the totals.
+/// The lone typed filter of part 1.
+fn typed_filter(id: ObjectId) -> Document {
+    Order::fields().id().eq(id).into_document().expect("filter")
+}
+
+/// Its `doc!` twin.
+fn doc_filter(id: ObjectId) -> Document {
+    doc! { "_id": id }
+}
+
+/// `ODM_BENCH_LOOP=typed|doc|typed_filter|doc_filter [ODM_BENCH_N=20000]`: runs one side of part 1 (the update with
+/// its filter, or the filter alone) in a loop and exits, without the server, for an instruction count that machine
+/// noise cannot move: `python3 scripts/update_cost.py` counts each side under `valgrind --tool=callgrind` with N
+/// iterations and with none, so that start-up cancels out.
 fn instruction_loop(side: &str) {
     let n: usize = std::env::var("ODM_BENCH_N").ok().and_then(|n| n.parse().ok()).unwrap_or(20_000);
     let (id, item) = (ObjectId::new(), line(7));
     for _ in 0..n {
-        let l = black_box(&item).clone();
         match side {
-            "typed" => drop(black_box(typed_update(id, l))),
-            "doc" => drop(black_box(doc_update(id, l))),
-            other => panic!("ODM_BENCH_LOOP is `typed` or `doc`, not `{other}`"),
+            "typed" => drop(black_box(typed_update(id, black_box(&item).clone()))),
+            "doc" => drop(black_box(doc_update(id, black_box(&item).clone()))),
+            "typed_filter" => drop(black_box(typed_filter(black_box(id)))),
+            "doc_filter" => drop(black_box(doc_filter(black_box(id)))),
+            other => panic!("ODM_BENCH_LOOP is `typed`, `doc`, `typed_filter` or `doc_filter`, not `{other}`"),
         }
     }
 }
@@ -367,8 +381,8 @@ fn bench(c: &mut Criterion) {
     let r = interleaved(
         CALLS,
         ROUNDS,
-        || drop(black_box(f.id().eq(black_box(id)).into_document())),
-        || drop(black_box(doc! { "_id": black_box(id) })),
+        || drop(black_box(typed_filter(black_box(id)))),
+        || drop(black_box(doc_filter(black_box(id)))),
     );
     println!("build filter alone, interleaved: typed {r}");
 
@@ -379,11 +393,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("doc_macro_by_hand", |b| b.iter(|| by_hand(black_box(&item).clone())));
     g.bench_function("clone_line_only", |b| b.iter(|| black_box(&item).clone()));
     g.finish();
-    // The filter alone: the typed side encodes the ObjectId through its `Serialize` impl (hex text and back).
+    // The filter alone, beside its `doc!` twin.
     let mut g = c.benchmark_group("build_filter");
     g.sample_size(50).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(2));
-    g.bench_function("odm_typed", |b| b.iter(|| f.id().eq(black_box(id)).into_document().expect("filter")));
-    g.bench_function("doc_macro_baseline", |b| b.iter(|| doc! { "_id": black_box(id) }));
+    g.bench_function("odm_typed", |b| b.iter(|| typed_filter(black_box(id))));
+    g.bench_function("doc_macro_baseline", |b| b.iter(|| doc_filter(black_box(id))));
     g.finish();
 
     // 2. Diff of a 50-field model with one change vs serializing one value.

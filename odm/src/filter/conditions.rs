@@ -29,7 +29,11 @@ impl<R, W, A> Path<R, W, A> {
     where
         A: Queryable,
     {
-        Filter::on(self, self.encode_into(value).map(|v| if matches!(v, Bson::Document(_)) { op("$eq", v) } else { v }))
+        match self.encode_into(value) {
+            // The common case, the value moved once into the filter.
+            Ok(v) if !matches!(v, Bson::Document(_)) && self.raw.is_plain() => Filter::single(&self.raw.key, v),
+            encoded => Filter::on(self, encoded.map(|v| if matches!(v, Bson::Document(_)) { op("$eq", v) } else { v })),
+        }
     }
 
     /// Not equal to `value` (also matches documents without the field).

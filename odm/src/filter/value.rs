@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::meta::{name_paths, Marked};
 use crate::model::Model;
-use crate::path::Path;
+use crate::path::{Path, RawPath};
 use bson::{Bson, Document};
 use std::fmt;
 use std::marker::PhantomData;
@@ -55,6 +55,7 @@ impl<R> Filter<R> {
     }
 
     /// [`Filter::into_document`] with the paths in the reason still marked, for the collection to name them.
+    #[inline]
     pub(crate) fn into_marked(self) -> Result<Document, String> {
         match self.error {
             Some(e) => Err(e),
@@ -147,6 +148,24 @@ impl<R> Filter<R> {
     #[inline]
     pub(super) fn on<W, A>(path: &Path<R, W, A>, cond: Result<Bson, String>) -> Self {
         let raw = &path.raw;
+        match cond {
+            // Most paths carry no defect, variant or positional segment: the condition is the whole filter.
+            Ok(c) if raw.is_plain() => Self::single(&raw.key, c),
+            cond => Self::on_path(raw, cond),
+        }
+    }
+
+    /// The filter `{key: cond}`.
+    #[inline(always)]
+    pub(super) fn single(key: &str, cond: Bson) -> Self {
+        let mut doc = Document::new();
+        doc.insert(String::from(key), cond);
+        Filter { doc, error: None, _root: PhantomData }
+    }
+
+    /// [`Filter::on`] for a path with a defect, a variant or a positional segment, or a condition that failed.
+    #[inline(never)]
+    fn on_path(raw: &RawPath, cond: Result<Bson, String>) -> Self {
         let problem = match (raw.check(), cond) {
             (Err(e), _) => e,
             // A query reads `$`, `$[]` and `$[id]` as field names, so the condition would silently match nothing.
@@ -171,9 +190,20 @@ impl<R> Filter<R> {
 impl<M: Model> Filter<M> {
     /// The filter document, or [`Error::InvalidOperation`] saying why it cannot be sent (a value that failed to
     /// encode, a bad map key), with Rust paths beside stored ones.
+    #[inline]
     pub fn into_document(self) -> Result<Document> {
-        self.into_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+        if let Some(e) = self.error {
+            return Err(refused::<M>(&e));
+        }
+        Ok(self.doc)
     }
+}
+
+/// The error of a filter that cannot be sent (apart, so that [`Filter::into_document`] stays small enough to inline).
+#[cold]
+#[inline(never)]
+fn refused<M: Model>(why: &str) -> Error {
+    Error::invalid_operation::<M>(why)
 }
 
 /// Two conditions on one field that one document holds: the same, or operators (`{$gte: …}`, `{$lt: …}`) that do not

@@ -7,6 +7,7 @@ use serde::Serialize;
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::ops::Deref;
 
 use crate::kind::BsonKind;
@@ -74,7 +75,41 @@ pub struct RawPath {
     /// True when the path goes through a positional segment (`$`, `$[]`, `$[id]`).
     pub(crate) positional: bool,
     /// Array filters and defects, boxed: most paths have neither, and paths are moved often.
-    extra: Option<Box<PathExtra>>,
+    extra: Rare,
+}
+
+/// The boxed [`PathExtra`] of a [`RawPath`], if any. Every typed filter and update drops its paths; dropping one
+/// without extra parts is a test of the pointer here, not a call into `Box`'s drop glue.
+#[derive(Clone, Debug, Default)]
+struct Rare(ManuallyDrop<Option<Box<PathExtra>>>);
+
+impl Drop for Rare {
+    #[inline]
+    fn drop(&mut self) {
+        // `take` leaves `None`, which `ManuallyDrop` then never drops: nothing leaks, nothing is dropped twice.
+        if let Some(extra) = self.0.take() {
+            drop_extra(extra);
+        }
+    }
+}
+
+/// Drops the extra parts, out of line: the drop glue of [`PathExtra`] stays out of every path's inlined drop.
+#[inline(never)]
+fn drop_extra(extra: Box<PathExtra>) {
+    drop(extra);
+}
+
+impl Deref for Rare {
+    type Target = Option<Box<PathExtra>>;
+    fn deref(&self) -> &Option<Box<PathExtra>> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Rare {
+    fn deref_mut(&mut self) -> &mut Option<Box<PathExtra>> {
+        &mut self.0
+    }
 }
 
 /// The rarely present parts of a [`RawPath`].
@@ -134,20 +169,30 @@ impl RawPath {
 
     /// For a counted array: the counter's stored path, beside the array (`a.b.it` → `a.b.ic`). Computed when
     /// needed, so paths to nested counted arrays cost no allocation until a write uses the counter.
+    #[inline]
     pub(crate) fn counter_key(&self) -> Option<Cow<'static, str>> {
         let counter = self.counter?;
-        let parent = match &self.key {
+        Some(match &self.key {
             // Static keys are a model's own fields (joined paths are owned): no parent to prefix.
             Cow::Borrowed(key) => {
                 debug_assert!(!key.contains('.'), "static keys are single segments");
-                None
+                Cow::Borrowed(counter)
             }
-            Cow::Owned(key) => key.rfind('.').map(|dot| &key[..=dot]),
-        };
-        Some(match parent {
-            None => Cow::Borrowed(counter),
-            Some(parent) => Cow::Owned(format!("{parent}{counter}")),
+            Cow::Owned(key) => beside(key, counter),
         })
+    }
+
+    /// True when the path has no defect, variant, array filter or positional segment: a filter or update takes its
+    /// key as it is.
+    #[inline]
+    pub(crate) fn is_plain(&self) -> bool {
+        self.is_bare() && !self.positional
+    }
+
+    /// True when the path has no defect, variant or array filter (positional segments aside).
+    #[inline]
+    pub(crate) fn is_bare(&self) -> bool {
+        self.extra.is_none()
     }
 
     /// The path's problem, if building it found one (bad map key, bad identifier).
@@ -185,6 +230,14 @@ impl RawPath {
     /// The `arrayFilters` entries of the filtered positional segments on this path.
     pub(crate) fn array_filters(&self) -> &[ArrayFilter] {
         self.extra.as_ref().map_or(&[], |e| &e.array_filters)
+    }
+}
+
+/// The path of `counter` beside the last segment of `key` (`a.b.it` → `a.b.ic`; `it` → `ic`).
+fn beside(key: &str, counter: &'static str) -> Cow<'static, str> {
+    match key.rfind('.') {
+        None => Cow::Borrowed(counter),
+        Some(dot) => Cow::Owned(format!("{}{counter}", &key[..=dot])),
     }
 }
 
@@ -288,7 +341,7 @@ impl<R, W, A> Path<R, W, A> {
                 keep_last: field.keep_last,
                 none_is_absent: field.optional,
                 positional: false,
-                extra: None,
+                extra: Rare::default(),
             }
         } else {
             let mut raw = self.raw.descend(self.raw.join(field.key), false);

@@ -4,7 +4,7 @@
 use super::markers::AllowsSlice;
 use super::modifiers::Modifiers;
 use super::operator::Operator;
-use super::value::Update;
+use super::value::{conflict, Update};
 use crate::filter::{element_condition, Element, Filter};
 use crate::path::{Access, ArrayLike, ArrayWritable, AsPath, ElemNode, RawPath, Uncounted};
 use bson::{Bson, Document};
@@ -14,14 +14,27 @@ impl<R> Update<R> {
     /// `$push` of one element. On a counted array the counter grows by one in the same update; on a `keep_last`
     /// array the oldest elements beyond the bound are cut. Otherwise a push past the array's bound is refused by the
     /// validator: nothing is cut silently.
-    pub fn push<P: AsPath<R>>(self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
+    pub fn push<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
         P::Access: ArrayWritable,
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
-        let item = Self::encode_item(raw, &item.into()).map(Items::One);
-        self.push_impl(raw, item, None, None, None)
+        match Self::encode_item(raw, &item.into()) {
+            // Nothing pushed to this path yet and nothing to cut: a plain `$push` of the element, as `push_impl`
+            // would write it, without wrapping the value on the way.
+            Ok(v) if raw.keep_last.is_none() && !self.pushes_to(raw) => {
+                self.add(raw, Operator::Push, Ok(v));
+                self.bump_counter(raw, 1);
+                self
+            }
+            item => self.push_impl(raw, item.map(Items::One), None, None, None),
+        }
+    }
+
+    /// True when the update already pushes to `raw`'s path.
+    fn pushes_to(&mut self, raw: &RawPath) -> bool {
+        self.existing(Operator::Push).is_some_and(|push| push.contains_key(&*raw.key))
     }
 
     /// `$push` with `$each`: appends all `items`, counting them on a counted array.
@@ -144,11 +157,10 @@ impl<R> Update<R> {
             return;
         }
         let Some(counter) = raw.counter_key() else { return };
-        match self.existing(Operator::Inc).and_then(|inc| inc.get_mut(&*counter)) {
-            Some(Bson::Int32(k)) => *k += by,
-            Some(Bson::Int64(k)) => *k += i64::from(by),
-            _ if raw.counter_long => self.add_raw(Operator::Inc, counter, Bson::Int64(i64::from(by))),
-            _ => self.add_raw(Operator::Inc, counter, Bson::Int32(by)),
+        let first = || if raw.counter_long { Bson::Int64(i64::from(by)) } else { Bson::Int32(by) };
+        if !self.inc_counter(counter, by, first) {
+            let counter = raw.counter_key().expect("counted");
+            self.fail(conflict(&counter, "$inc", &counter, "$inc"));
         }
     }
 

@@ -27,7 +27,9 @@ impl<R> Update<R> {
         if self.may_overlap {
             check_conflicts(&groups)?;
         }
-        groups.sort_by_key(|(op, _)| *op);
+        if !groups.is_sorted_by_key(|(op, _)| *op) {
+            groups.sort_by_key(|(op, _)| *op);
+        }
         let mut update = Document::new();
         for (op, doc) in groups {
             update.insert(op.name(), doc);

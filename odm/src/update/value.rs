@@ -6,6 +6,7 @@ use super::operator::Operator;
 use crate::meta::{name_paths, Marked};
 use crate::path::{ArrayFilter, RawPath};
 use crate::schema::BsonSchema;
+use bson::document::Entry;
 use bson::{Bson, Document};
 use std::borrow::Cow;
 use std::fmt;
@@ -114,36 +115,12 @@ impl<R> Update<R> {
 
     /// Records an operator on `raw`, checking the path first.
     pub(super) fn add(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, String>) {
-        if let Err(e) = raw.check() {
-            return self.fail(e);
-        }
-        if let Some((tag, value)) = raw.variant() {
-            match self.extra().variant {
-                Some((_, first)) if first != value => {
-                    return self.fail(format!(
-                        "the update writes {} of variant `{value}` and fields of variant `{first}`, but a document is \
-                         one variant (its `{tag}`): update each variant's documents separately",
-                        Marked(&raw.key)
-                    ))
-                }
-                _ => self.extra().variant = Some((tag, value)),
-            }
+        // Most paths have no defect, variant or array filter: nothing to record but the value.
+        if !raw.is_bare() && !self.add_path_parts(raw, value.is_ok()) {
+            return;
         }
         match value {
             Ok(value) => {
-                for f in raw.array_filters() {
-                    let known = &mut self.extra().array_filters;
-                    match known.iter().find(|g| g.identifier == f.identifier) {
-                        Some(g) if g.condition != f.condition => {
-                            return self.fail(format!(
-                                "array filter identifier `{}` is used with two different conditions",
-                                f.identifier
-                            ))
-                        }
-                        Some(_) => {}
-                        None => known.push(f.clone()),
-                    }
-                }
                 self.note_path(&raw.key);
                 if self.group(op).insert(raw.key.clone().into_owned(), value).is_some() {
                     self.fail(conflict(&raw.key, op.name(), &raw.key, op.name()));
@@ -153,16 +130,59 @@ impl<R> Update<R> {
         }
     }
 
+    /// The parts of `raw` beyond its key, for [`Update::add`]: its defect (refused), its variant (one per update) and,
+    /// when the value encoded, its array filters (one condition per identifier). False when the update failed here.
+    #[inline(never)]
+    fn add_path_parts(&mut self, raw: &RawPath, encoded: bool) -> bool {
+        if let Err(e) = raw.check() {
+            self.fail(e);
+            return false;
+        }
+        if let Some((tag, value)) = raw.variant() {
+            match self.extra().variant {
+                Some((_, first)) if first != value => {
+                    self.fail(format!(
+                        "the update writes {} of variant `{value}` and fields of variant `{first}`, but a document is \
+                         one variant (its `{tag}`): update each variant's documents separately",
+                        Marked(&raw.key)
+                    ));
+                    return false;
+                }
+                _ => self.extra().variant = Some((tag, value)),
+            }
+        }
+        if encoded {
+            for f in raw.array_filters() {
+                let known = &mut self.extra().array_filters;
+                match known.iter().find(|g| g.identifier == f.identifier) {
+                    Some(g) if g.condition != f.condition => {
+                        self.fail(format!(
+                            "array filter identifier `{}` is used with two different conditions",
+                            f.identifier
+                        ));
+                        return false;
+                    }
+                    Some(_) => {}
+                    None => known.push(f.clone()),
+                }
+            }
+        }
+        true
+    }
+
     /// Records the first segment of a written path (see `segments`).
     pub(super) fn note_path(&mut self, key: &str) {
-        let first = key.split('.').next().unwrap_or_default();
-        let hash = first.bytes().fold(0u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
-        let bit = 1u64 << (hash % 64);
+        self.note_segment(segment_bit(key));
+    }
+
+    /// Records a first segment's bit (from [`segment_bit`]).
+    fn note_segment(&mut self, bit: u64) {
         self.may_overlap |= self.segments & bit != 0;
         self.segments |= bit;
     }
 
     /// The document of `op`, created on first use.
+    #[inline]
     pub(super) fn group(&mut self, op: Operator) -> &mut Document {
         let at = match self.groups.iter().position(|(o, _)| *o == op) {
             Some(at) => at,
@@ -175,6 +195,7 @@ impl<R> Update<R> {
     }
 
     /// The document of `op`, if the update uses it.
+    #[inline]
     pub(super) fn existing(&mut self, op: Operator) -> Option<&mut Document> {
         self.groups.iter_mut().find(|(o, _)| *o == op).map(|(_, d)| d)
     }
@@ -182,11 +203,46 @@ impl<R> Update<R> {
     /// Records an operator on a stored path whose value is already encoded (a counter's, a diff's).
     pub(super) fn add_raw(&mut self, op: Operator, key: Cow<'static, str>, value: Bson) {
         self.note_path(&key);
-        let group = self.group(op);
-        if group.contains_key(&*key) {
-            return self.fail(conflict(&key, op.name(), &key, op.name()));
+        // One lookup: the entry tells a path written twice from a new one.
+        let entry = self.group(op).entry(key.into_owned());
+        if let Entry::Occupied(taken) = &entry {
+            let why = conflict(taken.key(), op.name(), taken.key(), op.name());
+            return self.fail(why);
         }
-        group.insert(key.into_owned(), value);
+        entry.or_insert(value);
+    }
+
+    /// Adds `by` to the `$inc` of `key` (a counter's stored path), creating it with `first()` (the operand in the
+    /// counter's own type) when the update does not increment it yet. False when `key` is already incremented by
+    /// something other than an integer (a conflict for the caller to report).
+    pub(super) fn inc_counter(&mut self, key: Cow<'static, str>, by: i32, first: impl FnOnce() -> Bson) -> bool {
+        let bit = segment_bit(&key);
+        let group = self.group(Operator::Inc);
+        let key = match key {
+            // A model's own counter: one plain insert, the key still at hand to put a sum back in the rare case the
+            // update already increments it (a second push).
+            Cow::Borrowed(key) => match group.insert(key, first()) {
+                None => {
+                    self.note_segment(bit);
+                    return true;
+                }
+                Some(before) => return add_to_counter(group, key, before, by),
+            },
+            Cow::Owned(key) => key,
+        };
+        // A nested counter's owned path: one lookup through the entry, without copying the path.
+        let mut created = false;
+        let value = group.entry(key).or_insert_with(|| {
+            created = true;
+            first()
+        });
+        match value {
+            _ if created => self.note_segment(bit),
+            Bson::Int32(k) => *k += by,
+            Bson::Int64(k) => *k += i64::from(by),
+            _ => return false,
+        }
+        true
     }
 
     pub(super) fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, String> {
@@ -222,6 +278,30 @@ impl<R> Update<R> {
             }
         }
     }
+}
+
+/// Puts back under `key` in `group` the increment it held `before` plus `by`; false (and `before` put back as it was)
+/// when that was not an integer.
+fn add_to_counter(group: &mut Document, key: &'static str, before: Bson, by: i32) -> bool {
+    let (sum, counted) = match before {
+        Bson::Int32(k) => (Bson::Int32(k + by), true),
+        Bson::Int64(k) => (Bson::Int64(k + i64::from(by)), true),
+        other => (other, false),
+    };
+    group.insert(key, sum);
+    counted
+}
+
+/// The bit of `key`'s first segment among [`Update`]'s `segments` (a hash of the bytes before the first `.`).
+fn segment_bit(key: &str) -> u64 {
+    let mut hash = 0u32;
+    for &b in key.as_bytes() {
+        if b == b'.' {
+            break;
+        }
+        hash = hash.wrapping_mul(31).wrapping_add(u32::from(b));
+    }
+    1u64 << (hash % 64)
 }
 
 /// Why operators on `a` and `b` cannot go in one update (MongoDB answers code 40).

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Instructions per typed update and per typed filter against the same documents written with `doc!` (the update
+bench's part 1, tests/benches/update.rs).
+
+Builds the update bench (`cargo bench --no-run`), then counts instructions under valgrind's callgrind for N
+iterations of each side and for none, so that start-up cancels out:
+
+    typed          `set` status, `inc` total, `push` a line (its counter follows) + `f.id().eq(id)`, built
+                   (ODM_BENCH_LOOP=typed)
+    doc            the same two documents with `doc!`, the line through `bson::serialize_to_bson` (ODM_BENCH_LOOP=doc)
+    typed_filter   `Order::fields().id().eq(id).into_document()` alone (ODM_BENCH_LOOP=typed_filter)
+    doc_filter     `doc! { "_id": id }` (ODM_BENCH_LOOP=doc_filter)
+
+Both sides of each pair clone the line (update) or copy the id (filter) the same way inside the loop.
+
+Usage: python3 scripts/update_cost.py [--n 20000] [--profiles DIR]
+(needs valgrind; the release build lands under target/; with --profiles, each side's counted run leaves its
+callgrind profile in DIR/callgrind.<side>, for `callgrind_annotate`)
+"""
+
+import argparse
+import pathlib
+
+from callgrind import bench_executable, per_iteration
+
+PAIRS = (("typed", "doc"), ("typed_filter", "doc_filter"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=20_000, help="iterations per counted run (default 20000)")
+    parser.add_argument("--profiles", help="directory to keep each side's callgrind profile in")
+    args = parser.parse_args()
+    exe = bench_executable("update")
+    per: dict[str, float] = {}
+    for side in (s for pair in PAIRS for s in pair):
+        profile = "/dev/null"
+        if args.profiles:
+            pathlib.Path(args.profiles).mkdir(parents=True, exist_ok=True)
+            profile = str(pathlib.Path(args.profiles) / f"callgrind.{side}")
+        full, empty, per[side] = per_iteration(exe, {"ODM_BENCH_LOOP": side}, args.n, profile)
+        print(f"{side:<13} {full:>13,} instructions for {args.n} iterations, {empty:>11,} for none: "
+              f"{per[side]:,.0f} per iteration")
+    for typed, doc in PAIRS:
+        print(f"update_cost {typed:<13} {per[typed]:>7,.0f} against {doc:<10} {per[doc]:>7,.0f} instructions per "
+              f"iteration: {per[typed] / per[doc]:.3f}x")
+
+
+if __name__ == "__main__":
+    main()
