@@ -4,6 +4,7 @@
 mod asserts;
 mod encode;
 mod fields;
+mod index_parts;
 mod indexes;
 mod model;
 mod schema;
@@ -101,7 +102,7 @@ pub fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, ser
     if !input.generics.params.is_empty() {
         return TokenStream::new();
     }
-    let table = indexes::fallback_table(input);
+    let table = index_parts::fallback_table(input);
     let schema = quote! {
         #[automatically_derived]
         impl __OdmSchema for #ident {
