@@ -173,7 +173,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         // The estimate reads metadata, which no session orders (it cannot run in one).
         let total = raw.estimated_document_count().await?;
         let mut tally = Tally::new::<M>(&parts, self.samples);
-        let mut explainer = Explainer::new(raw, session.as_ref(), &parts, self.by_id);
+        let mut explainer = Explainer::new(raw, session.as_ref(), &parts, self.by_id, crate::error::model_name::<M>());
         let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;
         let mut failing = stream(raw, session.as_ref(), doc! { "$nor": [validator] }, None).await?;
         let mut next_failing = failing.try_next().await?;

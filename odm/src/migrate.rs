@@ -67,11 +67,11 @@
 //! 8 MiB each) cannot be guarded: it is reported in [`MigrationReport::failed`] with [`Error::UpdateTooLarge`] and
 //! left for [`Collection::update_changes`](crate::Collection::update_changes) or a hand-written step.
 //!
-//! A model that is not versioned has nothing to migrate: [`Migration::run`] fails with [`Error::Config`] saying so.
+//! A model that is not versioned has nothing to migrate: [`Migration::run`] fails with [`Error::NotVersioned`] saying so.
 //!
 //! [`Collection::migrate`]: crate::Collection::migrate
 //! [`Error::UpdateTooLarge`]: crate::Error::UpdateTooLarge
-//! [`Error::Config`]: crate::Error::Config
+//! [`Error::NotVersioned`]: crate::Error::NotVersioned
 
 mod batch;
 mod migration;

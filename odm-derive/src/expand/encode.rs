@@ -52,7 +52,7 @@ pub fn converter_encoder(field: &Field) -> Option<TokenStream> {
     let ty = field.ty;
     let conv = converter_item(field, &converter_fn(field)?);
     Some(quote! {{
-        fn __enc(__v: &#ty, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::String> {
+        fn __enc(__v: &#ty, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::Invalid> {
             #conv
             __odm::encode_converted(__conv(__v), __at)
         }

@@ -33,35 +33,34 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     if size > MAX_DOCUMENT_SIZE {
         return Err(Error::DocumentTooLarge { model: model_name::<M>(), size, limit: MAX_DOCUMENT_SIZE });
     }
-    id_first(raw)
+    id_first(raw).map_err(Error::serialize::<M>)
 }
 
 /// `raw` with `_id` first. The server stores `_id` first whatever order it was sent in, so odm writes it there
 /// itself and what it sends is byte for byte what is stored (a tagged enum writes its tag first; a struct may declare
 /// `_id` after other fields). The usual case, `_id` first or absent, costs one look at the first key.
-fn id_first(raw: RawDocumentBuf) -> Result<RawDocumentBuf> {
-    let bad = |e: bson::error::Error| Error::Config(e.to_string());
-    let first = raw.iter().next().transpose().map_err(bad)?;
+fn id_first(raw: RawDocumentBuf) -> bson::error::Result<RawDocumentBuf> {
+    let first = raw.iter().next().transpose()?;
     if first.is_none_or(|(k, _)| k.as_str() == "_id") {
         return Ok(raw);
     }
-    let Some(id) = raw.get("_id").map_err(bad)? else { return Ok(raw) };
+    let Some(id) = raw.get("_id")? else { return Ok(raw) };
     let mut out = RawDocumentBuf::new();
     for element in std::iter::once(Ok((bson::raw::cstr!("_id"), id)))
         .chain(raw.iter().filter(|e| !matches!(e, Ok((k, _)) if k.as_str() == "_id")))
     {
-        let (k, v) = element.map_err(bad)?;
+        let (k, v) = element?;
         out.append(k, v);
     }
     Ok(out)
 }
 
 /// `raw` with the value under `key` replaced by `value` (the revision of a guarded replacement), in place.
-pub(super) fn with_element(raw: &RawDocumentBuf, key: &str, value: Bson) -> Result<RawDocumentBuf> {
-    let value = bson::RawBson::try_from(value).map_err(|e| Error::Config(e.to_string()))?;
+pub(super) fn with_element(raw: &RawDocumentBuf, key: &str, value: Bson) -> bson::error::Result<RawDocumentBuf> {
+    let value = bson::RawBson::try_from(value)?;
     let mut out = RawDocumentBuf::new();
     for element in raw.iter() {
-        let (k, v) = element.map_err(|e| Error::Config(e.to_string()))?;
+        let (k, v) = element?;
         if k.as_str() == key {
             out.append(k, value.as_raw_bson_ref());
         } else {
@@ -153,8 +152,8 @@ pub(crate) fn check_statement<M: Model>(parts: impl IntoIterator<Item = usize>) 
 /// writes, migrations); `None` when the model sets none.
 pub(crate) fn write_concern_document<M: Model>() -> Result<Option<RawDocumentBuf>> {
     let Some(wc) = M::WRITE_CONCERN else { return Ok(None) };
-    let doc = bson::serialize_to_document(&wc.to_driver()).map_err(|e| Error::Config(e.to_string()))?;
-    RawDocumentBuf::try_from(&doc).map(Some).map_err(|e| Error::Config(e.to_string()))
+    let doc = bson::serialize_to_document(&wc.to_driver()).map_err(Error::serialize::<M>)?;
+    RawDocumentBuf::try_from(&doc).map(Some).map_err(Error::serialize::<M>)
 }
 
 /// The encoded size of `doc` in bytes, computed without encoding it (updates are encoded again by the driver).

@@ -86,7 +86,7 @@ pub use spec::ModelSpec;
 use diff::{diff_collection, diff_indexes, diff_sharding, Sharding};
 use read::{list_collections, list_indexes_of};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Waited};
 use crate::index::IndexSpec;
 use crate::model::Model;
 use bson::{Bson, Document};
@@ -170,17 +170,12 @@ impl<'c> SchemaSync<'c> {
     }
 
     fn db_name<'a>(&'a self, m: &'a ModelSpec) -> Result<&'a str> {
-        m.db.or(self.default_db.as_deref()).ok_or_else(|| {
-            Error::Config(format!(
-                "model `{}` names no database: add `#[odm(db = \"...\")]` or call `SchemaSync::database`",
-                m.type_name
-            ))
-        })
+        m.db.or(self.default_db.as_deref()).ok_or_else(|| Error::NoDatabase { model: m.type_name })
     }
 
     /// Reads the database and returns the plan, changing nothing.
     pub async fn plan(&self) -> Result<Plan> {
-        tokio::time::timeout(self.timeout, self.plan_inner()).await.map_err(|_| self.timed_out("planning"))?
+        tokio::time::timeout(self.timeout, self.plan_inner()).await.map_err(|_| self.timed_out(Waited::Plan))?
     }
 
     /// Plans, then carries out what the mode allows. Renamed: await the sync itself.
@@ -210,7 +205,7 @@ impl<'c> SchemaSync<'c> {
             Ok(report)
         })
         .await
-        .map_err(|_| self.timed_out("sync"))?
+        .map_err(|_| self.timed_out(Waited::Sync))?
     }
 
     /// Carries out `plan`, collection by collection. A versioned collection with something to change is synced
@@ -272,8 +267,8 @@ impl<'c> SchemaSync<'c> {
         Ok((planned, outcomes))
     }
 
-    fn timed_out(&self, what: &str) -> Error {
-        Error::Config(format!("{what} did not finish within {:?}; is the server reachable?", self.timeout))
+    fn timed_out(&self, waited: Waited) -> Error {
+        Error::Timeout { waited, limit: self.timeout }
     }
 
     /// The models grouped by database, in model order; refuses two models on one collection before anything

@@ -5,6 +5,7 @@ use super::markers::AllowsSlice;
 use super::modifiers::Modifiers;
 use super::operator::Operator;
 use super::value::Update;
+use crate::error::Invalid;
 use crate::filter::{element_condition, Element, Filter};
 use crate::path::{Access, ArrayLike, ArrayWritable, AsPath, ElemNode, RawPath, Uncounted};
 use bson::{Bson, Document};
@@ -60,9 +61,9 @@ impl<R> Update<R> {
     fn push_impl(
         mut self,
         raw: &RawPath,
-        items: Result<Items, String>,
+        items: Result<Items, Invalid>,
         position: Option<i32>,
-        sort: Option<Result<Bson, String>>,
+        sort: Option<Result<Bson, Invalid>>,
         user_slice: Option<i32>,
     ) -> Self {
         let items = match items {
