@@ -432,19 +432,7 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
             }
             None => Self::bson_schema(),
         };
-        let mut v = doc! { "$jsonSchema": schema };
-        let mut exprs = Self::counter_exprs();
-        match exprs.len() {
-            0 => {}
-            1 => {
-                v.insert("$expr", exprs.remove(0));
-            }
-            _ => {
-                let clauses: Vec<Bson> = exprs.into_iter().map(|e| Bson::from(doc! { "$expr": e })).collect();
-                v.insert("$and", clauses);
-            }
-        }
-        v
+        crate::schema::parts::validator(schema, Self::counter_exprs())
     }
 }
 

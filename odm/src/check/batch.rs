@@ -7,8 +7,8 @@
 //! that refuses the first such command, has every batch explained by `_id` against the collection
 //! (`{_id: {$in: batch}}` beside each part), which those servers serve from the `_id` index.
 
-use super::parts::Part;
 use crate::error::{DecodeError, Error, Result};
+use crate::schema::parts::Part;
 use crate::session::Session;
 use bson::{doc, Bson, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
