@@ -280,18 +280,15 @@ async fn stream(
     })
 }
 
-/// The parts of `validator` (the model's, as sent): the description built from the model's field table, when that is
-/// the validator the model sends (a versioned model's adds only its `title`); split from the document otherwise (a
-/// model without a field table, or one writing its own validator).
+/// The parts of `validator` (the model's, as sent): the model's description ([`Model::validator_parts`]), unless
+/// the model writes a validator of its own, which is then split as it is.
 fn described<M: Model>(validator: &Document) -> ValidatorParts {
-    let mut untitled = validator.clone();
-    if let Ok(schema) = untitled.get_document_mut("$jsonSchema") {
-        schema.remove("title");
+    let described = M::validator_parts();
+    if described.validator() == validator {
+        described
+    } else {
+        ValidatorParts::from_validator(validator)
     }
-    M::type_meta()
-        .map(ValidatorParts::of)
-        .filter(|d| *d.validator() == untitled)
-        .unwrap_or_else(|| ValidatorParts::from_validator(validator))
 }
 
 /// The findings so far, one per part, plus the documents no part explains and those at older versions.

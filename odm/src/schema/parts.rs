@@ -1,6 +1,7 @@
 //! One typed description of a model's validator: its parts, each with the stored path and Rust path it checks, the
 //! rule id a failure of it breaks, and the BSON it contributes (as a query filter a document keeps when it keeps
-//! that part) — built once from the model's field table ([`TypeMeta`]), with the validator document itself.
+//! that part) — built with the validator document itself, from the model's field table ([`TypeMeta`]; see
+//! [`crate::Model::validator_parts`]).
 //!
 //! The validator is split so that a failure is named at the deepest field that holds it
 //! (`Order.lines[].quantity`) and by the rule that actually failed: one part per required key, per field's type,
@@ -13,6 +14,7 @@ use super::counters::counter_pairs;
 use super::object::{checks_under, object};
 use crate::meta::{rust_name, TypeMeta};
 use bson::{doc, Bson, Document};
+use std::sync::OnceLock;
 
 /// Which part of the validator a document breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,44 +113,34 @@ impl Part {
     }
 }
 
-/// A model's validator and its parts, built together from its field table.
+/// A model's validator and its parts: the document a collection holds, and the same validator split into the
+/// parts a document can break (split when first asked for: writing the validator needs none).
 #[derive(Debug, Clone)]
 pub struct ValidatorParts {
     validator: Document,
-    parts: Vec<Part>,
+    meta: Option<&'static TypeMeta>,
+    parts: OnceLock<Vec<Part>>,
 }
 
 impl ValidatorParts {
+    /// The validator of a `$jsonSchema` and its `$expr` counter checks (one per counted array, as
+    /// [`crate::Model::counter_exprs`] lists them); `meta`, the field table the schema was made from, names the parts'
+    /// Rust paths.
+    pub fn new(schema: Document, checks: Vec<Bson>, meta: Option<&'static TypeMeta>) -> Self {
+        ValidatorParts { validator: validator(schema, checks), meta, parts: OnceLock::new() }
+    }
+
     /// The validator of the struct (or polymorphic enum) `meta` describes, as a model's validator: its
-    /// `$jsonSchema`, and one `$expr` per counted array, and its parts.
+    /// `$jsonSchema` and one `$expr` per counted array, both made from the field table.
     pub fn of(meta: &'static TypeMeta) -> Self {
         let mut checks = Vec::new();
         checks_under(meta, "$", 0, &mut checks);
-        let mut parts = Vec::new();
-        let schema = object(meta, false);
-        object_parts(&schema, &[], &mut parts);
-        branch_parts(&schema, &mut parts);
-        counter_parts(&checks, &mut parts);
-        for part in &mut parts {
-            part.path = rust_name(Some(meta), &part.stored, false);
-        }
-        ValidatorParts { validator: validator(schema, checks), parts }
+        Self::new(object(meta, false), checks, Some(meta))
     }
 
-    /// The parts of a validator given as a document (a model without a field table writes its own): its
-    /// `$jsonSchema` and its `$expr` checks, split as [`ValidatorParts::of`] splits them, without Rust paths.
+    /// A validator given as a document (found on a server, say), split the same way, without Rust paths.
     pub fn from_validator(validator: &Document) -> Self {
-        let mut parts = Vec::new();
-        if let Ok(schema) = validator.get_document("$jsonSchema") {
-            object_parts(schema, &[], &mut parts);
-            branch_parts(schema, &mut parts);
-        }
-        let mut exprs: Vec<Bson> = validator.get("$expr").into_iter().cloned().collect();
-        if let Ok(clauses) = validator.get_array("$and") {
-            exprs.extend(clauses.iter().filter_map(|c| c.as_document()?.get("$expr").cloned()));
-        }
-        counter_parts(&exprs, &mut parts);
-        ValidatorParts { validator: validator.clone(), parts }
+        ValidatorParts { validator: validator.clone(), meta: None, parts: OnceLock::new() }
     }
 
     /// The validator document (`{$jsonSchema: …}` with its counter checks), as a collection holds it.
@@ -156,16 +148,46 @@ impl ValidatorParts {
         &self.validator
     }
 
+    /// The validator document, moved out.
+    pub fn into_validator(self) -> Document {
+        self.validator
+    }
+
     /// The parts, in order: each object's required keys, then each field (its type, its bounds, its nested fields
     /// or elements), then the object's closedness; a polymorphic model's variants; the counters.
     pub fn parts(&self) -> &[Part] {
-        &self.parts
+        self.parts.get_or_init(|| split(&self.validator, self.meta))
     }
 
     /// The counter part whose check is `check` (an `$expr` as the validator holds it).
     pub fn counter(&self, check: &Bson) -> Option<&Part> {
-        self.parts.iter().find(|p| p.check == Check::Counter && p.filter.get("$expr") == Some(check))
+        self.parts().iter().find(|p| p.check == Check::Counter && p.filter.get("$expr") == Some(check))
     }
+}
+
+/// The parts of `validator`: its `$jsonSchema` (a `title` names a version and checks nothing), then its counter
+/// checks, with Rust paths named through `meta`.
+fn split(validator: &Document, meta: Option<&'static TypeMeta>) -> Vec<Part> {
+    let mut parts = Vec::new();
+    if let Ok(schema) = validator.get_document("$jsonSchema") {
+        object_parts(schema, &[], &mut parts);
+        branch_parts(schema, &mut parts);
+    }
+    let mut checks: Vec<&Bson> = validator.get("$expr").into_iter().collect();
+    if let Ok(clauses) = validator.get_array("$and") {
+        checks.extend(clauses.iter().filter_map(|c| c.as_document()?.get("$expr")));
+    }
+    for check in checks {
+        // Each check odm writes compares one pair; read where the pair is needed, in this one place.
+        let (array, counter) = counter_pairs(check).into_iter().next().unwrap_or_default();
+        let mut part = Part::new(Check::Counter, counter, doc! { "$expr": check.clone() });
+        part.array = Some(array);
+        parts.push(part);
+    }
+    for part in &mut parts {
+        part.path = rust_name(meta, &part.stored, false);
+    }
+    parts
 }
 
 /// The validator document of a `$jsonSchema` and its counter checks: one check as `$expr`, several as an `$and` of
@@ -183,17 +205,6 @@ pub(crate) fn validator(schema: Document, mut checks: Vec<Bson>) -> Document {
         }
     }
     v
-}
-
-/// One part per counter check, named by the pair it compares (read where the check is made: each check holds one
-/// pair).
-fn counter_parts(checks: &[Bson], out: &mut Vec<Part>) {
-    for check in checks {
-        let (array, counter) = counter_pairs(check).into_iter().next().unwrap_or_default();
-        let mut part = Part::new(Check::Counter, counter, doc! { "$expr": check.clone() });
-        part.array = Some(array);
-        out.push(part);
-    }
 }
 
 /// Where a nested schema applies: under a property of a document, or to every element of an array.
@@ -342,7 +353,7 @@ mod tests {
             },
             "$expr": crate::schema::build::counter_check("$it", "$ic"),
         };
-        let parts = ValidatorParts::from_validator(&validator).parts;
+        let parts = ValidatorParts::from_validator(&validator).parts().to_vec();
         let summary: Vec<(Check, &str)> = parts.iter().map(|p| (p.check, p.stored.as_str())).collect();
         assert_eq!(
             summary,
@@ -383,7 +394,7 @@ mod tests {
                 },
             },
         };
-        let parts = ValidatorParts::from_validator(&validator).parts;
+        let parts = ValidatorParts::from_validator(&validator).parts().to_vec();
         let summary: Vec<(Check, &str, &str)> = parts.iter().map(|p| (p.check, p.stored.as_str(), p.rule)).collect();
         assert_eq!(
             summary,
