@@ -5,13 +5,18 @@
 //!
 //! The validator is split so that a failure is named at the deepest field that holds it
 //! (`Order.lines[].quantity`) and by the rule that actually failed: one part per required key, per field's type,
-//! per group of bounds, per closed level, per counter; nested documents and array elements part by part. The
-//! schema checker ([`crate::check`]) asks the server which parts stored documents break; a refused write's
-//! translator ([`crate::ValidationError`]) names a failing counter check by the part that wrote it. The keyword →
-//! rule table ([`KEYWORDS`]) is here, and only here.
+//! per group of bounds, per closed level, per counter; nested documents and array elements part by part. Which keys
+//! a struct requires, which properties it has, whether it is closed and which variants a polymorphic model has are
+//! read from the field table, the same properties its schema is written from ([`super::object`]); a value's own
+//! type and bounds from its fragment, split by the keyword → rule table ([`KEYWORDS`]), which is here and only
+//! here. A validator odm did not make from the table (a hand-written model's, one found on a server) is split from
+//! its document the same way.
+//!
+//! The schema checker ([`crate::check`]) asks the server which parts stored documents break; a refused write's
+//! translator ([`crate::ValidationError`]) names a failing counter check by the part that wrote it.
 
 use super::counters::counter_pairs;
-use super::object::{checks_under, object};
+use super::object::{checks_under, object, properties};
 use crate::meta::{rust_name, TypeMeta};
 use bson::{doc, Bson, Document};
 use std::sync::OnceLock;
@@ -170,8 +175,16 @@ impl ValidatorParts {
 fn split(validator: &Document, meta: Option<&'static TypeMeta>) -> Vec<Part> {
     let mut parts = Vec::new();
     if let Ok(schema) = validator.get_document("$jsonSchema") {
-        object_parts(schema, &[], &mut parts);
-        branch_parts(schema, &mut parts);
+        let mut untitled = schema.clone();
+        untitled.remove("title");
+        // The schema the field table makes is read from the table; any other from the document.
+        match meta.filter(|m| object(m, false) == untitled) {
+            Some(meta) => struct_parts(meta, false, &[], &mut parts),
+            None => {
+                object_parts(schema, &[], &mut parts);
+                branch_parts(schema, &mut parts);
+            }
+        }
     }
     let mut checks: Vec<&Bson> = validator.get("$expr").into_iter().collect();
     if let Ok(clauses) = validator.get_array("$and") {
@@ -241,7 +254,7 @@ fn object_parts(schema: &Document, at: &[Seg], out: &mut Vec<Part>) {
     let properties = schema.get_document("properties").ok();
     for (key, sub) in properties.into_iter().flatten() {
         if let Some(sub) = sub.as_document() {
-            value_parts(sub, &under(key), out);
+            value_parts(sub, &under(key), None, out);
         }
     }
     if schema.get_bool("additionalProperties").ok() == Some(false) {
@@ -252,17 +265,70 @@ fn object_parts(schema: &Document, at: &[Seg], out: &mut Vec<Part>) {
     }
 }
 
+/// The parts of the struct `meta` describes at `at`, inside a document that is `within` closed, read from its field
+/// table: which keys are required, which properties it has (each value's own parts from its fragment), whether it
+/// is closed. A polymorphic model's variants are parts of their own at the root.
+fn struct_parts(meta: &'static TypeMeta, within: bool, at: &[Seg], out: &mut Vec<Part>) {
+    if !meta.variants.is_empty() {
+        let schema = object(meta, within);
+        object_parts(&schema, at, out);
+        if at.is_empty() {
+            variant_parts(meta, meta.closed.unwrap_or(within), out);
+        }
+        return;
+    }
+    let closed = meta.closed.unwrap_or(within);
+    let properties = properties(meta, closed);
+    let under = |key| at.iter().copied().chain([Seg::Key(key)]).collect::<Vec<_>>();
+    for p in properties.iter().filter(|p| p.required) {
+        let filter = nested(at, doc! { "required": [p.key] });
+        out.push(Part::new(Check::Missing, stored(&under(p.key)), filter));
+    }
+    for p in &properties {
+        value_parts(&p.schema, &under(p.key), p.meta.map(|m| (m, closed)), out);
+    }
+    if closed {
+        let known: Document = properties.iter().map(|p| (p.key.to_owned(), Bson::Document(doc! {}))).collect();
+        let filter = nested(at, doc! { "properties": known, "additionalProperties": false });
+        out.push(Part::new(Check::Unexpected, stored(at), filter));
+    }
+}
+
+/// The parts of each variant of a polymorphic model, from its field table: each applies only to the documents
+/// carrying the variant's tag value, so a document is explained by its own variant's shape.
+fn variant_parts(meta: &'static TypeMeta, closed: bool, out: &mut Vec<Part>) {
+    for variant in meta.variants {
+        let Some((tag, value)) = variant.tag else { continue };
+        let mut parts = Vec::new();
+        struct_parts(variant, closed, &[], &mut parts);
+        guarded(parts, tag, &Bson::from(value), out);
+    }
+}
+
+/// `parts` of one variant, each guarded by its discriminator: it holds where `tag` is not `value`.
+fn guarded(parts: Vec<Part>, tag: &str, value: &Bson, out: &mut Vec<Part>) {
+    let offset = out.len();
+    // The branch's own tag parts always hold where they apply; kept, so `unless` indexes stay right.
+    for mut part in parts {
+        part.filter = doc! { "$or": [{ tag: { "$ne": value.clone() } }, part.filter] };
+        part.unless = part.unless.map(|i| i + offset);
+        out.push(part);
+    }
+}
+
 /// The parts of the value schema at `at`: its type (with anything not split further), then each group of bounds of
-/// values of that type, then a nested document's fields or an array's elements.
-fn value_parts(sub: &Document, at: &[Seg], out: &mut Vec<Part>) {
-    let object = sub.get_document("properties").is_ok();
+/// values of that type, then a nested document's fields or an array's elements. `table` is the field table (and
+/// the closedness around it) of the struct the value is, or whose elements it holds: a nested document whose
+/// fragment is that struct's schema is split by the table.
+fn value_parts(sub: &Document, at: &[Seg], table: Option<(&'static TypeMeta, bool)>, out: &mut Vec<Part>) {
+    let is_object = sub.get_document("properties").is_ok();
     let items = sub.get_document("items").ok();
     let mut shape = sub.clone();
     let groups: Vec<_> = bound_groups().collect();
     for (_, _, keys) in &groups {
         keys.iter().for_each(|k| drop(shape.remove(k)));
     }
-    if object {
+    if is_object {
         OBJECT_KEYS.iter().for_each(|k| drop(shape.remove(k)));
     }
     if items.is_some() {
@@ -285,12 +351,15 @@ fn value_parts(sub: &Document, at: &[Seg], out: &mut Vec<Part>) {
         part.unless = Some(type_at);
         out.push(part);
     }
-    if object {
-        object_parts(sub, at, out);
+    if is_object {
+        match table.filter(|(meta, within)| object(meta, *within) == *sub) {
+            Some((meta, within)) => struct_parts(meta, within, at, out),
+            None => object_parts(sub, at, out),
+        }
     }
     if let Some(items) = items {
         let inner: Vec<Seg> = at.iter().copied().chain([Seg::Items]).collect();
-        value_parts(items, &inner, out);
+        value_parts(items, &inner, table, out);
     }
 }
 
@@ -302,13 +371,7 @@ fn branch_parts(schema: &Document, out: &mut Vec<Part>) {
         let Some((tag, value)) = discriminator(branch) else { continue };
         let mut parts = Vec::new();
         object_parts(branch, &[], &mut parts);
-        let offset = out.len();
-        // The branch's own tag parts always hold where they apply; kept, so `unless` indexes stay right.
-        for mut part in parts {
-            part.filter = doc! { "$or": [{ tag.clone(): { "$ne": value.clone() } }, part.filter] };
-            part.unless = part.unless.map(|i| i + offset);
-            out.push(part);
-        }
+        guarded(parts, &tag, &value, out);
     }
 }
 
@@ -445,6 +508,10 @@ mod tests {
         assert_eq!((counter.stored.as_str(), counter.array.as_deref()), ("ic", Some("it")));
         assert_eq!(counter.rule, "counter-in-step");
         assert!(described.counter(&Bson::from(doc! { "$gt": [1, 0] })).is_none());
+        // Read from the field table, the parts are those the document splits into (named in Rust terms besides).
+        let split = ValidatorParts::from_validator(described.validator());
+        let unnamed: Vec<Part> = described.parts().iter().map(|p| Part { path: None, ..p.clone() }).collect();
+        assert_eq!(unnamed, split.parts());
     }
 
     #[test]
