@@ -7,7 +7,7 @@
 //! (`Order.lines[].quantity`) and by the rule that actually failed: one part per required key, per field's type,
 //! per group of bounds, per closed level, per counter; nested documents and array elements part by part. Which keys
 //! a struct requires, which properties it has, whether it is closed and which variants a polymorphic model has are
-//! read from the field table, the same properties its schema is written from ([`super::object`]); a value's own
+//! read from the field table, the same properties its schema is written from; a value's own
 //! type and bounds from its fragment, split by the keyword → rule table ([`KEYWORDS`]), which is here and only
 //! here. A validator odm did not make from the table (a hand-written model's, one found on a server) is split from
 //! its document the same way.
