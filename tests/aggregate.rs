@@ -702,6 +702,13 @@ async fn a_pipeline_runs_inside_a_transaction() {
     assert_eq!(totals, [Count { n: 2 }]);
 }
 
+/// A count kept in `_id`, which `$count` cannot write.
+#[derive(Embedded, Serialize, Deserialize, Debug, PartialEq)]
+struct CountedById {
+    #[serde(rename = "_id")]
+    n: i64,
+}
+
 /// The cause of a pipeline refused before sending: the stage (from 1) and why.
 #[track_caller]
 fn refused_stage<D: aggregate::Shape>(pipeline: &Pipeline<D>) -> (usize, Invalid) {
@@ -748,6 +755,18 @@ fn refused_stages_carry_their_index_and_a_typed_cause() {
     }
     match refused_stage(&Pipeline::<Order>::new().group(|g| g.first(&per.customer(), &f.customer()))) {
         (1, Invalid::AccumulatorTarget { path }) => assert_eq!(path.stored(), "_id"),
+        other => panic!("{other:?}"),
+    }
+    // A group key into a nested field, a count into `_id`: named by the output type's paths.
+    let line = aggregate::fields::<OrderLine>();
+    match refused_stage(&Pipeline::<Order>::new().group(|g| g.key(&line.line().sku(), &f.status()))) {
+        (1, Invalid::GroupKeyTarget { path }) => {
+            assert_eq!((path.stored(), path.rust()), ("ln.sk", Some("OrderLine.line.sku")))
+        }
+        other => panic!("{other:?}"),
+    }
+    match refused_stage(&Pipeline::<Order>::new().count(&aggregate::fields::<CountedById>().n())) {
+        (1, Invalid::CountTarget { path }) => assert_eq!((path.stored(), path.rust()), ("_id", Some("CountedById.n"))),
         other => panic!("{other:?}"),
     }
     let two_keys =

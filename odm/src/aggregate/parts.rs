@@ -91,3 +91,33 @@ pub(super) fn narrowed<F: BsonSchema, E: BsonSchema>() -> std::result::Result<Do
     }
     Ok(project)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::narrowed;
+    use crate::error::Invalid;
+    use crate::meta::tests::{LINE, ORDER};
+    use crate::meta::TypeMeta;
+    use crate::schema::BsonSchema;
+
+    /// A document type with the field table `T`.
+    struct Table<const T: u8>;
+    impl<const T: u8> BsonSchema for Table<T> {
+        type Node<R, W, A: crate::path::Access> = crate::path::Path<R, W, A>;
+        const OBJECT: Option<&'static TypeMeta> = Some(if T == 0 { &ORDER } else { &LINE });
+    }
+
+    #[test]
+    fn a_lookup_element_type_must_take_its_keys_from_the_joined_model() {
+        // `Line.price` (stored `p`) is no field of `Order`.
+        match narrowed::<Table<0>, Table<1>>() {
+            Err(Invalid::LookupField { field, model: "Order" }) => {
+                assert_eq!((field.stored(), field.rust()), ("p", Some("Line.price")))
+            }
+            other => panic!("{other:?}"),
+        }
+        // A scalar has no keys to take.
+        assert!(matches!(narrowed::<Table<0>, i32>(), Err(Invalid::LookupElement)));
+        assert!(narrowed::<Table<0>, Table<0>>().is_ok());
+    }
+}

@@ -245,9 +245,10 @@ pub enum Invalid {
         /// Why (the branch's own stage, with its index in the branch).
         cause: Box<Invalid>,
     },
-    /// A pipeline stage given the document root where it needs a field path.
+    /// A pipeline stage given the document root where it needs a field path (typed paths name fields only: kept
+    /// for paths built otherwise).
     Root,
-    /// A `$sort` stage without keys.
+    /// A `$sort` stage without keys (a typed [`crate::Sort`] has at least one: kept for sorts built otherwise).
     EmptySort,
     /// A `$limit` of 0, or beyond an `i64`.
     Limit {
@@ -500,5 +501,15 @@ mod tests {
     fn a_refused_key_holding_nul_is_shown_escaped() {
         let e = Invalid::Positional { path: NamedPath::at("it.a\0b"), clause: Clause::Sort }.named(Some(&ORDER));
         assert_eq!(e.to_string(), "`it.a\\0b`: a sort cannot use a positional path");
+    }
+
+    #[test]
+    fn stage_causes_without_paths_say_what_the_stage_needs() {
+        let root = Invalid::Root.at_stage(3);
+        assert!(matches!(&root, Invalid::Stage { index: 3, cause } if matches!(**cause, Invalid::Root)));
+        assert_eq!(root.to_string(), "stage 3: a pipeline stage needs a field path, not the document root");
+        let empty = Invalid::EmptySort.named(Some(&ORDER));
+        assert!(matches!(empty, Invalid::EmptySort));
+        assert_eq!(empty.to_string(), "`$sort` needs at least one key");
     }
 }
