@@ -139,7 +139,7 @@ async fn a_bulk_write_in_an_aborted_transaction_leaves_nothing() {
             async move {
                 let done = coll.bulk().insert(basket("a")).insert(basket("b")).await?;
                 assert_eq!(done.inserted, 2);
-                Err(odm::Error::Config("changed my mind".into()))
+                Err(odm::transaction::abort(std::io::Error::other("changed my mind")))
             }
         })
         .await;

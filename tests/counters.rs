@@ -7,6 +7,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
+use odm::error::Invalid;
 use odm::{collection::FindAndModify, BsonSchema, Collection, Embedded, Filter, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -125,9 +126,9 @@ fn assert_in_step(r: &Review) {
     assert_eq!(r.flag_count as usize, r.flaggers.len(), "flag_count in step: {r:?}");
 }
 
-fn invalid_operation(err: &odm::Error) -> &str {
+fn invalid_operation(err: &odm::Error) -> String {
     match err {
-        odm::Error::InvalidOperation { reason, .. } => reason,
+        odm::Error::InvalidOperation { cause, .. } => cause.to_string(),
         other => panic!("expected InvalidOperation, got {other:?}"),
     }
 }
@@ -525,6 +526,13 @@ async fn nested_counted_arrays_stay_in_step() {
         let err = coll.update_one(f.id().eq(basket.id), update).await.expect_err("positional guard");
         let reason = invalid_operation(&err);
         assert!(reason.contains(what) && reason.contains("positional"), "{reason}");
+        match &err {
+            odm::Error::InvalidOperation { cause: Invalid::CountedPositional { path, operation }, .. } => {
+                assert_eq!(*operation, what);
+                assert!(path.stored().starts_with("it.$"), "{path:?}");
+            }
+            other => panic!("expected CountedPositional, got {other:?}"),
+        }
     }
     assert_eq!(support::raw::stored(&db, "shop_basket", basket.id).await, before, "nothing was sent");
     let stored = read(&coll, f.id().eq(basket.id)).await;
@@ -630,6 +638,7 @@ async fn upserts_refuse_guards_and_create_counters() {
         assert!(update.has_guard());
         let err = coll.upsert_one(f.id().eq(id), update.clone()).await.expect_err("guarded upsert");
         assert!(invalid_operation(&err).contains("guarded"), "{err}");
+        assert!(matches!(err, odm::Error::InvalidOperation { cause: Invalid::GuardedUpsert, .. }), "{err}");
         let err = coll
             .find_one_and_update(f.id().eq(id), update, FindAndModify::after().upsert())
             .await

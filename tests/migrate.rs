@@ -564,7 +564,8 @@ async fn the_throttle_holds_the_rate_and_unversioned_models_are_refused() {
     assert!(report.elapsed >= std::time::Duration::from_millis(590), "three pauses: {report}");
 
     let err = Collection::<Note>::new(&db).migrate().await.expect_err("not versioned");
-    assert!(matches!(err, odm::Error::Config(_)), "{err}");
+    assert!(matches!(err, odm::Error::NotVersioned { model: "Note" }), "{err}");
+    assert_eq!(err.model(), Some("Note"));
     assert!(err.to_string().contains("Note is not a versioned model"), "{err}");
     assert!(err.to_string().contains("#[odm(version = N"), "{err}");
 }

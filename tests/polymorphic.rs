@@ -297,7 +297,17 @@ async fn updates_of_variant_fields_write_only_that_variant_and_keep_counters_in_
     // One document is one variant: an update writing two variants' fields is refused before sending.
     let both = Update::new().set(f.purchase().amount(), 1).set(f.click().x(), 1);
     let err = events.update_many(Filter::everything(), both).await.expect_err("two variants");
-    assert!(matches!(err, odm::Error::InvalidOperation { .. }), "{err}");
+    match &err {
+        odm::Error::InvalidOperation {
+            cause: odm::error::Invalid::MixedVariants { path, variant, other, tag },
+            ..
+        } => {
+            assert_eq!((*variant, *other), ("click", "purchase"), "{err}");
+            assert!(path.rust().is_some_and(|p| p.ends_with(".x")), "{path:?}");
+            assert!(!tag.is_empty());
+        }
+        other => panic!("expected MixedVariants, got {other:?}"),
+    }
     assert!(err.to_string().contains("variant"), "{err}");
     // The built update says which variant it writes.
     let built = Update::<Event>::new().set(f.click().y(), 3).build().expect("build");

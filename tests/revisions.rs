@@ -5,6 +5,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
+use odm::error::Invalid;
 use odm::{collection::FindAndModify, Collection, Error, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -95,7 +96,7 @@ async fn stale_update_changes_conflicts_and_changes_nothing() {
 
 #[tokio::test]
 async fn stale_replace_one_conflicts_and_changes_nothing() {
-    let (_db, coll) = support::setup::created::<Ticket>("rev_stale_replace").await;
+    let (db, coll) = support::setup::created::<Ticket>("rev_stale_replace").await;
     let f = Ticket::fields();
     let t = Ticket { id: ObjectId::new(), revision: 0, status: "open".into() };
     coll.insert_one(&t).await.expect("insert");
@@ -124,6 +125,20 @@ async fn stale_replace_one_conflicts_and_changes_nothing() {
     current.status = "cancelled".into();
     coll.replace_one(f.id().eq(t.id), &current).await.expect("replace at revision 1");
     assert_eq!(stored(&coll, t.id).await.get("rv"), Some(&Bson::Int32(2)));
+
+    // A revision the field cannot hold once bumped is refused before sending.
+    let at_max = Ticket { revision: i32::MAX, ..current };
+    let err = coll.replace_one(f.id().eq(t.id), &at_max).await.expect_err("past an int");
+    let past = i64::from(i32::MAX) + 1;
+    assert!(
+        matches!(&err, Error::InvalidOperation { model: "Ticket", cause: Invalid::RevisionNotInt { revision } } if *revision == past),
+        "{err:?}"
+    );
+    let carts = Collection::<Cart>::new(&db);
+    let err =
+        carts.replace_one(Cart::fields().id().eq(t.id), &Cart { revision: i64::MAX, ..cart() }).await.unwrap_err();
+    assert!(matches!(&err, Error::InvalidOperation { cause: Invalid::RevisionAtMaximum, .. }), "{err:?}");
+    assert_eq!(stored(&coll, t.id).await.get("rv"), Some(&Bson::Int32(2)), "nothing was sent");
 }
 
 #[tokio::test]

@@ -5,12 +5,14 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Document};
+use odm::error::Waited;
 use odm::sync::ModelSpec;
 use odm::{
     index::IndexSpec, sync::plan::Action, sync::plan::StaleHandling, sync::Outcome, Model, SchemaSync, SyncMode,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
 #[odm(collection = "order_header", closed)]
@@ -411,4 +413,22 @@ impl tracing::Subscriber for Forward {
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[tokio::test]
+async fn a_model_without_a_database_and_a_sync_out_of_time_are_typed_errors() {
+    let db = odm::testing::database("sync_typed_errors").await;
+    let err = SchemaSync::new(db.client()).spec(ModelSpec::of::<Order>()).plan().await.expect_err("no database");
+    // A sync names a model by its full Rust type name (`sync::Order`).
+    assert!(matches!(err, odm::Error::NoDatabase { model } if model.ends_with("::Order")), "{err}");
+    assert!(err.model().is_some_and(|m| m.ends_with("::Order")), "{err}");
+    // No server answers within a nanosecond: the bound and what it bounded are in the error.
+    let bound = Duration::from_nanos(1);
+    let sync = || SchemaSync::new(db.client()).database(db.name()).spec(ModelSpec::of::<Order>()).timeout(bound);
+    let err = sync().plan().await.expect_err("plan out of time");
+    assert!(matches!(&err, odm::Error::Timeout { waited: Waited::Plan, limit } if *limit == bound), "{err}");
+    let err = sync().mode(SyncMode::Apply).await.expect_err("sync out of time");
+    assert!(matches!(&err, odm::Error::Timeout { waited: Waited::Sync, limit } if *limit == bound), "{err}");
+    assert!(err.to_string().contains("did not finish within"), "{err}");
+    assert_eq!(err.model(), None);
 }

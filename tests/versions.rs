@@ -241,6 +241,16 @@ async fn typed_updates_never_make_hybrids_nor_skip_older_documents_silently() {
         .await
         .expect_err("older");
     assert!(matches!(err, odm::Error::NotMigrated(_)), "{err}");
+    // A bulk write would skip the older documents silently: its typed updates are refused before sending.
+    let err = coll.bulk().update_one(f.id().eq(cur), Update::new().set(f.last(), "B.")).await.expect_err("bulk");
+    assert!(
+        matches!(
+            &err,
+            odm::Error::InvalidOperation { model: "Contact", cause: odm::error::Invalid::BulkUpdateNotMigrated }
+        ),
+        "{err}"
+    );
+    assert_eq!(stored(cur).await.get_str("l").unwrap(), "H.");
 
     // update_changes: read (migrated), change, write: the document is stored whole at version 3.
     let before = coll.find_one(f.id().eq(old)).await.unwrap().unwrap();

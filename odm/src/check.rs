@@ -25,7 +25,6 @@
 
 mod batch;
 mod finding;
-mod parts;
 
 pub use finding::{Check, Finding};
 
@@ -34,12 +33,12 @@ use crate::error::{model_name, Result};
 use crate::meta::rust_name;
 use crate::model::Model;
 use crate::model::VersionSpec;
+use crate::schema::parts::{Part, ValidatorParts};
 use crate::session::Session;
 use batch::{id_of, Explainer};
 use bson::{doc, Bson, Document, RawBsonRef, RawDocumentBuf};
 use futures_util::stream::BoxStream;
 use futures_util::{StreamExt, TryStreamExt};
-use parts::Part;
 use std::collections::HashMap;
 use std::fmt;
 use std::time::Instant;
@@ -142,11 +141,12 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         let raw = self.coll.raw();
         let session = self.coll.session().cloned();
         let validator = M::validator();
-        let parts = parts::parts(&validator);
+        let description = described::<M>(&validator);
+        let parts = description.parts();
         // The estimate reads metadata, which no session orders (it cannot run in one).
         let total = raw.estimated_document_count().await?;
-        let mut tally = Tally::new::<M>(&parts, self.samples);
-        let mut explainer = Explainer::new(raw, session.as_ref(), &parts, self.by_id);
+        let mut tally = Tally::new::<M>(parts, self.samples);
+        let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id, crate::error::model_name::<M>());
         let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;
         let mut failing = stream(raw, session.as_ref(), doc! { "$nor": [validator] }, None).await?;
         let mut next_failing = failing.try_next().await?;
@@ -255,6 +255,17 @@ async fn stream(
     })
 }
 
+/// The parts of `validator` (the model's, as sent): the model's description ([`Model::validator_parts`]), unless
+/// the model writes a validator of its own, which is then split as it is.
+fn described<M: Model>(validator: &Document) -> ValidatorParts {
+    let described = M::validator_parts();
+    if described.validator() == validator {
+        described
+    } else {
+        ValidatorParts::from_validator(validator)
+    }
+}
+
 /// The findings so far, one per part, plus the documents no part explains and those at older versions.
 struct Tally<'p> {
     report: SchemaReport,
@@ -270,6 +281,7 @@ struct Tally<'p> {
 impl<'p> Tally<'p> {
     fn new<M: Model>(parts: &'p [Part], samples: usize) -> Self {
         let rust = |stored: &str| rust_name(M::type_meta(), stored, false).unwrap_or_else(|| stored.to_owned());
+        let named = |p: &Part| p.path.clone().unwrap_or_else(|| p.stored.clone());
         let finding = |check: Check, stored: &str| Finding {
             check,
             path: if stored.is_empty() { String::new() } else { rust(stored) },
@@ -282,7 +294,12 @@ impl<'p> Tally<'p> {
         };
         let findings = parts
             .iter()
-            .map(|p| Finding { rule: p.rule, array: p.array.as_deref().map(rust), ..finding(p.check, &p.stored) })
+            .map(|p| Finding {
+                rule: p.rule,
+                path: named(p),
+                array: p.array.as_deref().map(rust),
+                ..finding(p.check, &p.stored)
+            })
             .collect();
         Tally {
             report: SchemaReport { model: model_name::<M>(), checked: 0, failing: 0, older: 0, findings: Vec::new() },

@@ -33,24 +33,23 @@ pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
     if size > MAX_DOCUMENT_SIZE {
         return Err(Error::DocumentTooLarge { model: model_name::<M>(), size, limit: MAX_DOCUMENT_SIZE });
     }
-    id_first(raw)
+    id_first(raw).map_err(Error::serialize::<M>)
 }
 
 /// `raw` with `_id` first. The server stores `_id` first whatever order it was sent in, so odm writes it there
 /// itself and what it sends is byte for byte what is stored (a tagged enum writes its tag first; a struct may declare
 /// `_id` after other fields). The usual case, `_id` first or absent, costs one look at the first key.
-fn id_first(raw: RawDocumentBuf) -> Result<RawDocumentBuf> {
-    let bad = |e: bson::error::Error| Error::Config(e.to_string());
-    let first = raw.iter().next().transpose().map_err(bad)?;
+fn id_first(raw: RawDocumentBuf) -> bson::error::Result<RawDocumentBuf> {
+    let first = raw.iter().next().transpose()?;
     if first.is_none_or(|(k, _)| k.as_str() == "_id") {
         return Ok(raw);
     }
-    let Some(id) = raw.get("_id").map_err(bad)? else { return Ok(raw) };
+    let Some(id) = raw.get("_id")? else { return Ok(raw) };
     let mut out = RawDocumentBuf::new();
     for element in std::iter::once(Ok((bson::raw::cstr!("_id"), id)))
         .chain(raw.iter().filter(|e| !matches!(e, Ok((k, _)) if k.as_str() == "_id")))
     {
-        let (k, v) = element.map_err(bad)?;
+        let (k, v) = element?;
         out.append(k, v);
     }
     Ok(out)

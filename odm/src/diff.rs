@@ -39,7 +39,7 @@ mod record;
 pub use self::record::{by_value, Diff, DiffPath};
 pub(crate) use self::record::{Change, DiffOp};
 
-use crate::meta::Marked;
+use crate::error::{Invalid, NamedPath};
 use crate::path::Encoder;
 use crate::schema::BsonSchema;
 use bson::Bson;
@@ -106,7 +106,7 @@ pub fn map<'a, V: BsonSchema + Serialize + 'a>(
     }
     for (k, v) in new {
         if let Some(why) = crate::keys::path_defect(k) {
-            out.fail(format!("{}: map key {k:?} cannot be stored: {why}", Marked(&at.0)));
+            out.fail(Invalid::ValueKey { path: NamedPath::at(at.as_str()), key: k.clone(), reason: why });
             continue;
         }
         at.with(k, |at| match get_old(k) {
@@ -119,7 +119,7 @@ pub fn map<'a, V: BsonSchema + Serialize + 'a>(
 /// What generated `BsonSchema::diff` impls call for converted and frozen fields; reachable only through
 /// `odm::__private`, so it is no part of the public API.
 pub(crate) mod generated {
-    use super::{Diff, DiffPath, Encoder, Marked};
+    use super::{Diff, DiffPath, Encoder, Invalid, NamedPath};
     use crate::schema::BsonSchema;
     use serde::Serialize;
 
@@ -231,7 +231,7 @@ pub(crate) mod generated {
                 Some(before) if before == value => {}
                 Some(_) if key == "_id" => {
                     return at.with(key, |at| {
-                        out.fail(format!("{} differs between the two values, but `_id` cannot change", Marked(&at.0)))
+                        out.fail(Invalid::Immutable { path: NamedPath::at(at.as_str()), what: "`_id`".to_owned() })
                     })
                 }
                 _ => at.with(key, |at| out.set_bson(at, value.clone())),
@@ -246,7 +246,7 @@ pub(crate) mod generated {
     pub fn frozen<T: Serialize>(old: &T, new: &T, at: &mut DiffPath, key: &str, what: &str, out: &mut Diff) {
         at.with(key, |at| match (bson::serialize_to_bson(old), bson::serialize_to_bson(new)) {
             (Ok(a), Ok(b)) if a == b => {}
-            _ => out.fail(format!("{} differs between the two values, but {what} cannot change", Marked(&at.0))),
+            _ => out.fail(Invalid::Immutable { path: NamedPath::at(at.as_str()), what: what.to_owned() }),
         });
     }
 }

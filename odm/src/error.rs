@@ -6,15 +6,21 @@ mod decode;
 // Reading driver errors: the rest of this module is driver-free.
 #[cfg(feature = "driver")]
 mod driver;
+mod invalid;
 mod payload;
 mod validation;
 mod validator_reply;
 mod variants;
+mod waited;
+
+#[cfg(test)]
+mod tests;
 
 pub use crate::bulk::BulkResult;
 pub use decode::DecodeError;
 #[cfg(feature = "driver")]
 pub(crate) use driver::{reply_int, write_error};
+pub use invalid::{Clause, Invalid, NamedPath};
 pub use payload::{NotMigratedError, ScatterGatherError, VersionError};
 pub use validation::{FieldFailure, ValidationError};
 pub(crate) use variants::model_name;
@@ -24,3 +30,4 @@ pub(crate) use variants::Shown;
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use variants::UndecodableChange;
 pub use variants::{BulkError, BulkFailure, Error, Result, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE};
+pub use waited::{Feature, Waited};

@@ -266,6 +266,7 @@ pub mod __private {
     pub mod build {
         pub use crate::schema::build::*;
     }
+    pub use crate::error::Invalid;
     pub use bson::{self, doc, Bson, Document};
     pub use core::ops::Deref;
     pub use serde;

@@ -3,7 +3,6 @@
 
 use crate::kind::BsonKind;
 use bson::{Bson, Document};
-use std::fmt::{self, Write};
 
 /// The fields of a derived struct: the one table generated per struct. Server errors are named in Rust terms from
 /// it, the struct's validator fragment and counter checks are built from it, its typed paths read their stored keys
@@ -313,29 +312,6 @@ impl TypeMeta {
     }
 }
 
-/// Opens and closes a stored path inside an error message (see [`Marked`]). No stored key holds a NUL: BSON keys end
-/// at the first one.
-const MARK: char = '\0';
-
-/// A stored path inside an error message, marked so that only paths, never the explanation around them, are shown
-/// as Rust paths when the message reaches the user ([`name_paths`]). Messages are built as text far from the model
-/// (paths, filters and updates know stored keys only); the mark says exactly which parts are paths.
-pub(crate) struct Marked<'a>(pub(crate) &'a str);
-
-impl fmt::Display for Marked<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_char(MARK)?;
-        // A refused key may hold a NUL: escaped, it cannot close the mark early.
-        for (i, part) in self.0.split(MARK).enumerate() {
-            if i > 0 {
-                f.write_str("\\0")?;
-            }
-            f.write_str(part)?;
-        }
-        f.write_char(MARK)
-    }
-}
-
 /// The Rust path under the type's name (`Order.items[0].quantity`) of the field at a stored path, when `meta` knows
 /// it. `strict` answers only for paths whose every field segment is known (a path built from stored keys may reach
 /// into a map); otherwise unknown segments are kept as stored.
@@ -354,23 +330,11 @@ pub(crate) fn named(rust: Option<&str>, stored: &str) -> String {
     }
 }
 
-/// Shows the paths marked in `message` ([`Marked`]) as [`named`] names them, in Rust terms only when every field
-/// segment is known. Text outside marks is never touched.
-pub(crate) fn name_paths(message: &str, meta: Option<&'static TypeMeta>) -> String {
-    let mut out = String::with_capacity(message.len() + 32);
-    for (i, part) in message.split(MARK).enumerate() {
-        if i % 2 == 0 {
-            out.push_str(part);
-        } else {
-            out.push_str(&named(rust_name(meta, part, true).as_deref(), part));
-        }
-    }
-    out
-}
-
+/// A small field table for unit tests that name paths: `Order { items: Vec<Line> (counted by item_count), lines:
+/// map of Line, item_count }`, `Line { price }`.
 #[cfg(test)]
-mod tests {
-    use super::{name_paths, FieldMeta, FieldType, Marked, TypeMeta};
+pub(crate) mod tests {
+    use super::{FieldMeta, FieldType, TypeMeta};
     use crate::kind::BsonKind;
 
     fn line() -> Option<&'static TypeMeta> {
@@ -379,8 +343,8 @@ mod tests {
     const SCALAR: FieldType = FieldType::fixed(BsonKind::Long);
     const LINES: FieldType = FieldType { kind: BsonKind::Array, item: Some(BsonKind::Object), meta: line, ..SCALAR };
     const LINE_MAP: FieldType = FieldType { kind: BsonKind::Map, meta: line, ..SCALAR };
-    static LINE: TypeMeta = TypeMeta::new("Line", &[FieldMeta::new("price", "p", &SCALAR)]);
-    static ORDER: TypeMeta = TypeMeta::new(
+    pub(crate) static LINE: TypeMeta = TypeMeta::new("Line", &[FieldMeta::new("price", "p", &SCALAR)]);
+    pub(crate) static ORDER: TypeMeta = TypeMeta::new(
         "Order",
         &[
             FieldMeta::new("items", "it", &LINES).counter(2),
@@ -403,25 +367,5 @@ mod tests {
         // A map's next segment is a key chosen at run time; its value's fields are named again after it.
         assert_eq!(ORDER.rust_path_exact("l.home.p").as_deref(), Some("lines[\"home\"].price"));
         assert_eq!(ORDER.rust_path(["l", "a b", "p", "zz"]), "lines[\"a b\"].price.zz");
-        let message = format!("{} is updated twice ($set and $inc): use `pop` or {}", Marked("ic"), Marked("it.$.p"));
-        assert_eq!(
-            name_paths(&message, Some(&ORDER)),
-            "`Order.item_count` (stored `ic`) is updated twice ($set and $inc): use `pop` or `Order.items[$].price` \
-             (stored `it.$.p`)"
-        );
-        assert_eq!(name_paths(&message, None), "`ic` is updated twice ($set and $inc): use `pop` or `it.$.p`");
-    }
-
-    #[test]
-    fn only_marked_paths_are_rewritten() {
-        // Quoted text in the explanation is never a path, even when it reads like a stored key.
-        let message =
-            format!("map key \"$where\" under {} cannot be addressed: keys starting with `$` or `ic`", Marked("it"));
-        assert_eq!(
-            name_paths(&message, Some(&ORDER)),
-            "map key \"$where\" under `Order.items` (stored `it`) cannot be addressed: keys starting with `$` or `ic`"
-        );
-        // A NUL inside a refused key cannot end the mark early.
-        assert_eq!(name_paths(&format!("{} refused", Marked("it.a\0b")), Some(&ORDER)), "`it.a\\0b` refused");
     }
 }

@@ -66,11 +66,12 @@
 //! 8 MiB each) cannot be guarded: it is reported in [`MigrationReport::failed`] with [`Error::UpdateTooLarge`] and
 //! left for [`Collection::update_changes`](crate::Collection::update_changes) or a hand-written step.
 //!
-//! A model that is not versioned has nothing to migrate: awaiting a migration fails with [`Error::Config`] saying so.
+//! A model that is not versioned has nothing to migrate: awaiting a migration fails with [`Error::NotVersioned`] saying
+//! so.
 //!
 //! [`Collection::migrate`]: crate::Collection::migrate
 //! [`Error::UpdateTooLarge`]: crate::Error::UpdateTooLarge
-//! [`Error::Config`]: crate::Error::Config
+//! [`Error::NotVersioned`]: crate::Error::NotVersioned
 
 // Reading, migrating and writing batches needs the driver; the options and the report are plain data.
 #[cfg(feature = "driver")]

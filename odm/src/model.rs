@@ -383,6 +383,14 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// that a newer binary already synced the collection; while documents of older versions remain, sync installs
     /// [`crate::version::accepting_older`] instead.
     fn validator() -> Document {
+        Self::validator_parts().into_validator()
+    }
+
+    /// The validator ([`Model::validator`]) with its parts: each required key, field type, group of bounds, closed
+    /// level and counter, with its stored and Rust path and rule id (see [`crate::schema::parts`]). The schema
+    /// checker explains stored documents by these parts. The default builds it from the model's schema and counter
+    /// checks, both read from its field table.
+    fn validator_parts() -> crate::schema::parts::ValidatorParts {
         let schema = match Self::VERSION {
             Some(spec) => {
                 let mut titled = doc! { "title": crate::version::older::title(spec.current) };
@@ -391,19 +399,7 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
             }
             None => Self::bson_schema(),
         };
-        let mut v = doc! { "$jsonSchema": schema };
-        let mut exprs = Self::counter_exprs();
-        match exprs.len() {
-            0 => {}
-            1 => {
-                v.insert("$expr", exprs.remove(0));
-            }
-            _ => {
-                let clauses: Vec<Bson> = exprs.into_iter().map(|e| Bson::from(doc! { "$expr": e })).collect();
-                v.insert("$and", clauses);
-            }
-        }
-        v
+        crate::schema::parts::ValidatorParts::new(schema, Self::counter_exprs(), Self::type_meta())
     }
 }
 

@@ -48,7 +48,7 @@ pub use self::types::{
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
-use crate::meta::Marked;
+use crate::error::{Invalid, NamedPath};
 use crate::schema::BsonSchema;
 
 /// Paths that can be `$set`, `$min`/`$max`-ed, `$inc`-ed, …: plain fields, and counted arrays as a whole (the counter
@@ -129,7 +129,7 @@ pub(crate) mod encode {
     /// Encodes through [`BsonSchema::to_bson`], which converts scalars directly; keys are walked only when the type
     /// can carry run-time keys (maps, free-form documents).
     #[inline]
-    pub fn encode_schema<W: BsonSchema + Serialize>(value: &W, at: &str) -> Result<Bson, String> {
+    pub fn encode_schema<W: BsonSchema + Serialize>(value: &W, at: &str) -> Result<Bson, crate::error::Invalid> {
         let v = W::to_bson(value).map_err(|e| unencodable(at, e))?;
         // A bounded depth: a recursive type answers `true` (walk) rather than recurse without end.
         if W::dynamic_keys(crate::schema::KEY_DEPTH) {
@@ -336,7 +336,8 @@ impl<R, W: MapLike, A: Access> MapNode<R, W, A> {
         let mut raw = self.path.raw.descend(self.path.raw.join(key), false);
         let problem = crate::keys::path_defect(key);
         if let Some(p) = problem {
-            raw.set_defect(|| format!("map key {key:?} under {} cannot be addressed: {p}", Marked(&self.path.raw.key)));
+            let under = NamedPath::at(self.path.raw.key.as_ref());
+            raw.set_defect(|| Invalid::PathKey { under, key: key.to_owned(), reason: p });
         }
         self.path.retyped::<W::Value, A::Elem>(raw).into()
     }

@@ -16,6 +16,7 @@
 
 mod counters;
 mod object;
+pub mod parts;
 
 pub(crate) use self::counters::{all_elements, counter_pairs};
 pub(crate) use self::object::checks_under;

@@ -55,6 +55,6 @@ impl WriteConcernSpec {
 /// writes, migrations); `None` when the model sets none.
 pub(crate) fn write_concern_document<M: Model>() -> Result<Option<RawDocumentBuf>> {
     let Some(wc) = M::WRITE_CONCERN else { return Ok(None) };
-    let doc = bson::serialize_to_document(&wc.to_driver()).map_err(|e| Error::Config(e.to_string()))?;
-    RawDocumentBuf::try_from(&doc).map(Some).map_err(|e| Error::Config(e.to_string()))
+    let doc = bson::serialize_to_document(&wc.to_driver()).map_err(Error::serialize::<M>)?;
+    RawDocumentBuf::try_from(&doc).map(Some).map_err(Error::serialize::<M>)
 }

@@ -80,7 +80,7 @@
 //! ```
 //!
 //! Transactions need a replica set or a sharded cluster; against a standalone server the call fails at once with
-//! [`Error::Config`] saying so.
+//! [`Error::Unsupported`] saying so.
 
 use crate::error::{Error, Result};
 use crate::model::{Model, ReadConcernLevel, WriteConcernSpec};
@@ -279,10 +279,7 @@ fn unsupported(e: impl Into<Error>) -> Error {
     let text = e.to_string();
     let refused = e.code() == Some(20) || text.contains("Transactions are not supported by this deployment");
     if refused {
-        return Error::Config(format!(
-            "this server cannot run transactions: they need a replica set or a sharded cluster (a standalone mongod \
-             refuses them; start it as a one-member replica set with `--replSet`): {text}"
-        ));
+        return Error::Unsupported { feature: crate::error::Feature::Transactions, said: text };
     }
     e
 }

@@ -37,4 +37,5 @@ mod value;
 
 pub use markers::{AllowsSlice, DateLike, InsertSettable, NoModifiers, Numeric, Optional, Sliced, Unsliced};
 pub use modifiers::Modifiers;
+pub use operator::Operator;
 pub use value::{BuiltUpdate, Update};

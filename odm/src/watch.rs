@@ -70,7 +70,7 @@ pub use crate::error::UndecodableChange;
 
 use crate::codec::decode;
 use crate::collection::Collection;
-use crate::error::{Error, Result, Shown};
+use crate::error::{model_name, Error, Result, Shown};
 use crate::filter::Filter;
 use crate::model::Model;
 use bson::{Bson, Document, RawDocumentBuf};
@@ -276,7 +276,7 @@ fn typed<M: Model>(event: ChangeStreamEvent<RawDocumentBuf>) -> Result<ChangeEve
     let token = event.id;
     // An inserted or replaced document that does not decode is the event's error, with what it takes to skip it.
     let whole = |raw: Option<RawDocumentBuf>, operation: &str| match raw {
-        None => Err(Error::Config(format!("a change stream `{operation}` event came without its document"))),
+        None => Err(Error::ChangeWithoutDocument { model: model_name::<M>(), operation: operation.to_owned() }),
         Some(raw) => decode::<M>(&raw).map_err(|error| {
             let (token, id, operation) = (token.clone(), id.clone(), operation.to_owned());
             Error::UndecodableChange(Box::new(UndecodableChange { token, id, operation, raw, error: Box::new(error) }))

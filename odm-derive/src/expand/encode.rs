@@ -41,7 +41,7 @@ pub fn converter_encoder(field: &Field, f: &TokenStream) -> TokenStream {
     let ty = field.ty;
     let conv = converter_item(field, f);
     quote! {{
-        fn __enc(__v: &#ty, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::String> {
+        fn __enc(__v: &#ty, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::Invalid> {
             #conv
             __odm::encode_converted(__conv(__v), __at)
         }

@@ -5,7 +5,7 @@ use super::optimize::reorder;
 use super::parts::{key_of, missing, stage, type_name};
 use super::pipeline::Pipeline;
 use super::shape::{Detached, Shape};
-use crate::meta::name_paths;
+use crate::error::Invalid;
 use crate::path::{AsPath, Queryable};
 use bson::{Bson, Document};
 use std::marker::PhantomData;
@@ -48,9 +48,8 @@ impl<D: Shape, S> Pipeline<D, S> {
         let built = f.error.map_or_else(|| missing::<O>(&f.doc, "$facet", false).map(|()| stage("$facet", f.doc)), Err);
         match built {
             Ok(s) => self = self.push(s),
-            // Branch errors are named already.
-            Err(e) if self.error.is_none() => self.error = Some(format!("stage {}: {e}", self.stages.len() + 1)),
-            Err(_) => {}
+            // Branch errors are named already (by the branch's types).
+            Err(e) => self.fail(e),
         }
         self.into_shape()
     }
@@ -59,7 +58,7 @@ impl<D: Shape, S> Pipeline<D, S> {
 /// The builder of a `$facet` into `O` from documents of type `D` ([`Pipeline::facet`]).
 pub struct Facet<D, O> {
     doc: Document,
-    error: Option<String>,
+    error: Option<Invalid>,
     _types: PhantomData<fn() -> (D, O)>,
 }
 
@@ -79,7 +78,7 @@ impl<D: Shape, O: Shape> Facet<D, O> {
             _doc: PhantomData,
         };
         let branch = build(start);
-        let to = key_of(out.as_path()).map_err(|e| name_paths(&e, O::type_meta()));
+        let to = key_of(out.as_path()).map_err(|e| e.named(O::type_meta()));
         match (to, branch.error) {
             (Ok(to), None) => {
                 let mut stages = branch.stages;
@@ -87,7 +86,7 @@ impl<D: Shape, O: Shape> Facet<D, O> {
                 self.doc.insert(to, stages.into_iter().map(Bson::Document).collect::<Vec<_>>());
             }
             (Ok(to), Some(e)) => {
-                self.error.get_or_insert(format!("branch `{to}`: {e}"));
+                self.error.get_or_insert(Invalid::Branch { branch: to.to_owned(), cause: e });
             }
             (Err(e), _) => {
                 self.error.get_or_insert(e);

@@ -3,7 +3,7 @@
 use super::parts::{key_of, missing_where, reference, source, stage};
 use super::pipeline::Pipeline;
 use super::shape::{Averageable, AvgOf, CountField, ExtremeOf, GathersInto, Holds, Shape, SumOf};
-use crate::meta::{name_paths, Marked};
+use crate::error::{Clause, Invalid, NamedPath};
 use crate::path::{AsPath, Queryable};
 use bson::{Bson, Document};
 use std::marker::PhantomData;
@@ -50,7 +50,7 @@ impl<D: Shape, S> Pipeline<D, S> {
             [(out, src)] if out == "_id" => (src.clone(), false),
             keys => {
                 if keys.iter().any(|(out, _)| out == "_id") {
-                    self.fail("`_id` cannot be one key of several: give the group one key into `_id`".to_owned());
+                    self.fail(Invalid::IdAmongKeys);
                     return self.into_shape();
                 }
                 (Bson::Document(keys.iter().map(|(out, src)| (out.clone(), src.clone())).collect()), true)
@@ -86,7 +86,7 @@ pub struct Group<D, O> {
     keys: Vec<(String, Bson)>,
     /// `(output key, accumulator)`, in order; the stage's body puts `_id` before them.
     accumulators: Vec<(String, Bson)>,
-    error: Option<String>,
+    error: Option<Invalid>,
     _types: PhantomData<fn() -> (D, O)>,
 }
 
@@ -96,13 +96,10 @@ impl<D: Shape, O: Shape> Group<D, O> {
         self.accumulators.iter().any(|(k, _)| k == key) || self.keys.iter().any(|(k, _)| k == key)
     }
 
-    fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, String>) -> Self {
-        let to = key_of(out.as_path()).map_err(|e| name_paths(&e, O::type_meta())).and_then(|to| {
+    fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, Invalid>) -> Self {
+        let to = key_of(out.as_path()).map_err(|e| e.named(O::type_meta())).and_then(|to| {
             if to.contains('.') || to == "_id" {
-                Err(name_paths(
-                    &format!("{}: an accumulator writes a top-level field other than `_id`", Marked(to)),
-                    O::type_meta(),
-                ))
+                Err(Invalid::AccumulatorTarget { path: NamedPath::at(to) }.named(O::type_meta()))
             } else {
                 Ok(to)
             }
@@ -110,7 +107,8 @@ impl<D: Shape, O: Shape> Group<D, O> {
         match (to, value) {
             (Ok(to), Ok(value)) => {
                 if to == "_id" || self.fills(to) {
-                    self.error.get_or_insert(name_paths(&format!("{} is filled twice", Marked(to)), O::type_meta()));
+                    let path = NamedPath::at(to);
+                    self.error.get_or_insert(Invalid::Repeated { path, clause: Clause::Group }.named(O::type_meta()));
                 }
                 self.accumulators.push((to.to_owned(), Bson::Document(stage(op, value))));
             }
@@ -130,12 +128,12 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        let to = key_of(out.as_path()).map_err(|e| name_paths(&e, O::type_meta()));
-        let from = key_of(from.as_path()).map_err(|e| name_paths(&e, D::type_meta()));
+        let to = key_of(out.as_path()).map_err(|e| e.named(O::type_meta()));
+        let from = key_of(from.as_path()).map_err(|e| e.named(D::type_meta()));
         match (to, from) {
             (Ok(to), Ok(_)) if to.contains('.') => {
-                let e = format!("{}: a group key goes into a top-level field", Marked(to));
-                self.error.get_or_insert(name_paths(&e, O::type_meta()));
+                let e = Invalid::GroupKeyTarget { path: NamedPath::at(to) };
+                self.error.get_or_insert(e.named(O::type_meta()));
             }
             (Ok(to), Ok(from)) => self.keys.push((to.to_owned(), reference(from))),
             (Err(e), _) | (_, Err(e)) => {

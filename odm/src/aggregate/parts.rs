@@ -1,7 +1,7 @@
 //! The pieces stages are built from: a path's stored key, a field reference, a one-operator stage document, a
 //! type's Rust name, and the check that a shape-changing stage fills every field of its output type.
 
-use crate::meta::{name_paths, Marked};
+use crate::error::{Clause, Invalid, NamedPath};
 use crate::path::{AsPath, Path};
 use crate::schema::BsonSchema;
 use bson::{Bson, Document};
@@ -12,13 +12,13 @@ pub(super) fn type_name<D: BsonSchema>() -> &'static str {
 }
 
 /// The stored key of a path a stage reads or writes, or why it cannot be used.
-pub(super) fn key_of<R, W, A>(path: &Path<R, W, A>) -> std::result::Result<&str, String> {
+pub(super) fn key_of<R, W, A>(path: &Path<R, W, A>) -> std::result::Result<&str, Invalid> {
     path.raw.check()?;
     if path.raw.positional {
-        return Err(format!("{}: a pipeline stage cannot use a positional path", Marked(path.key())));
+        return Err(Invalid::Positional { path: NamedPath::at(path.key()), clause: Clause::Stage });
     }
     if path.key().is_empty() {
-        return Err("a pipeline stage needs a field path, not the document root".to_owned());
+        return Err(Invalid::Root);
     }
     Ok(path.key())
 }
@@ -38,58 +38,51 @@ pub(super) fn stage(name: &str, body: impl Into<Bson>) -> Document {
 }
 
 /// The field reference of a source path, or why it cannot be used (named through `D`).
-pub(super) fn source<D: BsonSchema, Q: AsPath<D>>(from: &Q) -> std::result::Result<Bson, String> {
-    key_of(from.as_path()).map(reference).map_err(|e| name_paths(&e, D::type_meta()))
+pub(super) fn source<D: BsonSchema, Q: AsPath<D>>(from: &Q) -> std::result::Result<Bson, Invalid> {
+    key_of(from.as_path()).map(reference).map_err(|e| e.named(D::type_meta()))
 }
 
 /// Checks that `doc` (a `$project` or `$group` body, or `$facet` branches) fills every field of `O` that serde
 /// always writes; names the first missing ones.
 pub(super) fn missing<O: BsonSchema>(
     doc: &Document,
-    stage_name: &str,
+    stage_name: &'static str,
     id_kept: bool,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), Invalid> {
     missing_where::<O>(|key| doc.contains_key(key) || (id_kept && key == "_id"), stage_name)
 }
 
 /// [`missing`], with `filled` saying which stored keys the stage fills.
 pub(super) fn missing_where<O: BsonSchema>(
     filled: impl Fn(&str) -> bool,
-    stage_name: &str,
-) -> std::result::Result<(), String> {
+    stage_name: &'static str,
+) -> std::result::Result<(), Invalid> {
     let Some(meta) = O::type_meta() else { return Ok(()) };
     if meta.fields.iter().all(|f| f.optional || filled(f.key)) {
         return Ok(());
     }
-    let absent: Vec<String> = meta
+    let absent: Vec<NamedPath> = meta
         .fields
         .iter()
         .filter(|f| !f.optional && !filled(f.key))
-        .map(|f| format!("`{}.{}` (stored `{}`)", meta.name, f.name, f.key))
+        .map(|f| NamedPath::known(f.key, format!("{}.{}", meta.name, f.name)))
         .collect();
     if absent.is_empty() {
         return Ok(());
     }
-    Err(format!(
-        "`{stage_name}` into `{}` leaves {} unset: give every field a value (or let serde leave it out)",
-        meta.name,
-        absent.join(", ")
-    ))
+    Err(Invalid::Unset { stage: stage_name, into: meta.name, fields: absent })
 }
 
 /// The `$project` of `E`'s keys inside a lookup of `F`, refusing keys `F` does not have.
-pub(super) fn narrowed<F: BsonSchema, E: BsonSchema>() -> std::result::Result<Document, String> {
+pub(super) fn narrowed<F: BsonSchema, E: BsonSchema>() -> std::result::Result<Document, Invalid> {
     let (Some(f), Some(e)) = (F::type_meta(), E::type_meta()) else {
-        return Err("a `$lookup` element type must be the model or a derived struct of its fields".to_owned());
+        return Err(Invalid::LookupElement);
     };
     let mut project = Document::new();
     for field in e.fields {
         if f.field_by_key(field.key).is_none() {
-            return Err(format!(
-                "`{}.{}` (stored `{}`) is not a field of `{}`: a lookup's element type takes its keys from the joined \
-                 model",
-                e.name, field.name, field.key, f.name
-            ));
+            let at = NamedPath::known(field.key, format!("{}.{}", e.name, field.name));
+            return Err(Invalid::LookupField { field: at, model: f.name });
         }
         project.insert(field.key, 1);
     }
@@ -97,4 +90,34 @@ pub(super) fn narrowed<F: BsonSchema, E: BsonSchema>() -> std::result::Result<Do
         project.insert("_id", 0);
     }
     Ok(project)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::narrowed;
+    use crate::error::Invalid;
+    use crate::meta::tests::{LINE, ORDER};
+    use crate::meta::TypeMeta;
+    use crate::schema::BsonSchema;
+
+    /// A document type with the field table `T`.
+    struct Table<const T: u8>;
+    impl<const T: u8> BsonSchema for Table<T> {
+        type Node<R, W, A: crate::path::Access> = crate::path::Path<R, W, A>;
+        const OBJECT: Option<&'static TypeMeta> = Some(if T == 0 { &ORDER } else { &LINE });
+    }
+
+    #[test]
+    fn a_lookup_element_type_must_take_its_keys_from_the_joined_model() {
+        // `Line.price` (stored `p`) is no field of `Order`.
+        match narrowed::<Table<0>, Table<1>>() {
+            Err(Invalid::LookupField { field, model: "Order" }) => {
+                assert_eq!((field.stored(), field.rust()), ("p", Some("Line.price")))
+            }
+            other => panic!("{other:?}"),
+        }
+        // A scalar has no keys to take.
+        assert!(matches!(narrowed::<Table<0>, i32>(), Err(Invalid::LookupElement)));
+        assert!(narrowed::<Table<0>, Table<0>>().is_ok());
+    }
 }

@@ -5,9 +5,8 @@ use super::lint::lint;
 use super::optimize::reorder;
 use super::parts::{key_of, narrowed, reference, stage, type_name};
 use super::shape::{CountField, Detached, Holds, Joins, Shape};
-use crate::error::{Error, Result};
+use crate::error::{Error, Invalid, NamedPath, Result};
 use crate::filter::{Filter, Sort};
-use crate::meta::name_paths;
 use crate::model::Model;
 use crate::path::{ArrayLike, AsPath, Queryable};
 use bson::{Bson, Document};
@@ -22,7 +21,7 @@ pub struct Pipeline<D, S = Detached> {
     pub(super) source: S,
     pub(super) stages: Vec<Document>,
     /// Whether each stage's document came through the builder intact (an index into `stages` gives it).
-    pub(super) error: Option<String>,
+    pub(super) error: Option<Box<Invalid>>,
     /// The Rust name of the pipeline's first document type, for errors.
     pub(super) origin: &'static str,
     pub(super) _doc: PhantomData<fn() -> D>,
@@ -60,15 +59,15 @@ impl<D: Shape, S> Pipeline<D, S> {
         self
     }
 
-    /// Records a problem (marked paths of `D`, named here), keeping the first.
-    pub(super) fn fail(&mut self, problem: String) {
+    /// Records a problem (paths of `D` not named yet are named here), keeping the first.
+    pub(super) fn fail(&mut self, problem: Invalid) {
         if self.error.is_none() {
             let at = self.stages.len() + 1;
-            self.error = Some(format!("stage {at}: {}", name_paths(&problem, D::type_meta())));
+            self.error = Some(Box::new(problem.named(D::type_meta()).at_stage(at)));
         }
     }
 
-    pub(super) fn checked(mut self, built: std::result::Result<Document, String>) -> Self {
+    pub(super) fn checked(mut self, built: std::result::Result<Document, Invalid>) -> Self {
         match built {
             Ok(stage) => self.push(stage),
             Err(problem) => {
@@ -109,13 +108,8 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// assert_eq!(p.stages().unwrap(), [doc! { "$sort": { "am": -1 } }]);
     /// ```
     pub fn sort(self, sort: Sort<D>) -> Self {
-        let built = sort.into_marked().and_then(|s| {
-            if s.is_empty() {
-                Err("`$sort` needs at least one key".to_owned())
-            } else {
-                Ok(stage("$sort", s))
-            }
-        });
+        let built =
+            sort.into_marked().and_then(|s| if s.is_empty() { Err(Invalid::EmptySort) } else { Ok(stage("$sort", s)) });
         self.checked(built)
     }
 
@@ -129,7 +123,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// assert_eq!(Pipeline::<Order>::new().skip(20).stages().unwrap(), [doc! { "$skip": 20_i64 }]);
     /// ```
     pub fn skip(self, n: u64) -> Self {
-        let built = i64::try_from(n).map(|n| stage("$skip", n)).map_err(|_| format!("`$skip` of {n} is too large"));
+        let built = i64::try_from(n).map(|n| stage("$skip", n)).map_err(|_| Invalid::Skip { n });
         self.checked(built)
     }
 
@@ -145,9 +139,9 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// ```
     pub fn limit(self, n: u64) -> Self {
         let built = match i64::try_from(n) {
-            Ok(0) => Err("`$limit` must be positive".to_owned()),
+            Ok(0) => Err(Invalid::Limit { n }),
             Ok(n) => Ok(stage("$limit", n)),
-            Err(_) => Err(format!("`$limit` of {n} is too large")),
+            Err(_) => Err(Invalid::Limit { n }),
         };
         self.checked(built)
     }
@@ -298,8 +292,8 @@ impl<D: Shape, S> Pipeline<D, S> {
     {
         let built = (|| {
             let local = key_of(local.as_path())?;
-            let foreign = key_of(foreign.as_path()).map_err(|e| name_paths(&e, F::type_meta()))?;
-            let into = key_of(into.as_path()).map_err(|e| name_paths(&e, O::type_meta()))?;
+            let foreign = key_of(foreign.as_path()).map_err(|e| e.named(F::type_meta()))?;
+            let into = key_of(into.as_path()).map_err(|e| e.named(O::type_meta()))?;
             let mut body = bson::doc! { "from": F::COLLECTION, "localField": local, "foreignField": foreign };
             if TypeId::of::<E>() != TypeId::of::<F>() {
                 body.insert("pipeline", [Bson::Document(stage("$project", narrowed::<F, E>()?))]);
@@ -333,9 +327,9 @@ impl<D: Shape, S> Pipeline<D, S> {
         P::Access: Queryable,
         P::Value: CountField,
     {
-        let built = key_of(field.as_path()).map_err(|e| name_paths(&e, O::type_meta())).and_then(|k| {
+        let built = key_of(field.as_path()).map_err(|e| e.named(O::type_meta())).and_then(|k| {
             if k.contains('.') || k == "_id" {
-                Err(format!("`$count` writes a top-level field other than `_id`, not `{k}`"))
+                Err(Invalid::CountTarget { path: NamedPath::at(k) }.named(O::type_meta()))
             } else {
                 Ok(stage("$count", k))
             }
@@ -348,7 +342,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// reads.
     pub fn stages(&self) -> Result<Vec<Document>> {
         if let Some(e) = &self.error {
-            return Err(Error::InvalidOperation { model: self.origin, reason: e.clone() });
+            return Err(Error::InvalidOperation { model: self.origin, cause: (**e).clone() });
         }
         let mut stages = self.stages.clone();
         reorder(&mut stages);
@@ -358,7 +352,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// [`Pipeline::stages`], consuming the pipeline (no copy of its stages).
     pub fn into_stages(self) -> Result<Vec<Document>> {
         if let Some(e) = self.error {
-            return Err(Error::InvalidOperation { model: self.origin, reason: e });
+            return Err(Error::InvalidOperation { model: self.origin, cause: *e });
         }
         let mut stages = self.stages;
         reorder(&mut stages);

@@ -3,8 +3,8 @@
 use super::parts::{key_of, missing, reference, stage};
 use super::pipeline::Pipeline;
 use super::shape::{Holds, Shape};
+use crate::error::{Invalid, NamedPath};
 use crate::filter::overlaps;
-use crate::meta::{name_paths, Marked};
 use crate::path::{AsPath, Queryable};
 use bson::{Bson, Document};
 use std::marker::PhantomData;
@@ -54,7 +54,7 @@ impl<D: Shape, S> Pipeline<D, S> {
 /// The builder of a `$project` into `O` from documents of type `D` ([`Pipeline::project`]).
 pub struct Project<D, O> {
     doc: Document,
-    error: Option<String>,
+    error: Option<Invalid>,
     _types: PhantomData<fn() -> (D, O)>,
 }
 
@@ -68,13 +68,13 @@ impl<D: Shape, O: Shape> Project<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        let to = key_of(out.as_path()).map_err(|e| name_paths(&e, O::type_meta()));
-        let from = key_of(from.as_path()).map_err(|e| name_paths(&e, D::type_meta()));
+        let to = key_of(out.as_path()).map_err(|e| e.named(O::type_meta()));
+        let from = key_of(from.as_path()).map_err(|e| e.named(D::type_meta()));
         match (to, from) {
             (Ok(to), Ok(from)) => {
                 if let Some(clash) = self.doc.keys().find(|k| overlaps(k, to)) {
-                    let e = format!("{} overlaps {} in the projection", Marked(to), Marked(clash));
-                    self.error.get_or_insert(name_paths(&e, O::type_meta()));
+                    let e = Invalid::Overlap { first: NamedPath::at(to), second: NamedPath::at(clash.as_str()) };
+                    self.error.get_or_insert(e.named(O::type_meta()));
                 }
                 let value = if to == from { Bson::Int32(1) } else { reference(from) };
                 self.doc.insert(to, value);

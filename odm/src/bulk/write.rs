@@ -147,7 +147,7 @@ impl<'a, M: Model> Bulk<'a, M> {
             Collection::<M>::one_shard(&filter, "replace_one")?;
             let value = encode(value.borrow())?;
             check_statement::<M>([document_len(&filter), value.as_bytes().len()])?;
-            let mut s = raw(&bson::doc! { "q": filter })?;
+            let mut s = raw::<M>(&bson::doc! { "q": filter })?;
             s.append(cstr!("u"), value);
             Ok(s)
         })();
@@ -189,11 +189,7 @@ impl<'a, M: Model> Bulk<'a, M> {
         }
         if Collection::<M>::migrating().is_some() && self.ops.iter().any(|o| o.kind == Kind::Update) {
             // Typed updates apply to current documents only; older ones would be skipped silently in a bulk.
-            return Err(Collection::<M>::invalid(
-                "bulk updates of a model that still reads older versions would skip older documents silently; \
-                 migrate them first (`Collection::migrate`), or update one by one"
-                    .to_owned(),
-            ));
+            return Err(Collection::<M>::invalid(crate::error::Invalid::BulkUpdateNotMigrated));
         }
         // A delete or replacement naming a field older versions lack would skip their documents silently.
         self.coll.check_older_shapes_of(&self.filters).await?;
@@ -246,8 +242,8 @@ impl<'a, M: Model> Bulk<'a, M> {
     }
 }
 
-fn raw(doc: &Document) -> Result<RawDocumentBuf> {
-    RawDocumentBuf::try_from(doc).map_err(|e| Error::Config(e.to_string()))
+fn raw<M: Model>(doc: &Document) -> Result<RawDocumentBuf> {
+    RawDocumentBuf::try_from(doc).map_err(Error::serialize::<M>)
 }
 
 /// An update statement built as the single-document call builds it.
@@ -268,7 +264,7 @@ fn update_statement<M: Model>(
     if !built.array_filters.is_empty() {
         statement.insert("arrayFilters", built.array_filters);
     }
-    raw(&statement)
+    raw::<M>(&statement)
 }
 
 fn delete_statement<M: Model>(filter: Filter<M>, limit: i32, operation: &'static str) -> Result<RawDocumentBuf> {
@@ -276,7 +272,7 @@ fn delete_statement<M: Model>(filter: Filter<M>, limit: i32, operation: &'static
     if limit == 1 {
         Collection::<M>::one_shard(&filter, operation)?;
     }
-    raw(&bson::doc! { "q": filter, "limit": limit })
+    raw::<M>(&bson::doc! { "q": filter, "limit": limit })
 }
 
 /// The operations grouped into commands: one kind per command, at most [`MAX_BATCH`] statements and one BSON

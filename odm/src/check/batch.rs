@@ -7,8 +7,8 @@
 //! that refuses the first such command, has every batch explained by `_id` against the collection
 //! (`{_id: {$in: batch}}` beside each part), which those servers serve from the `_id` index.
 
-use super::parts::Part;
-use crate::error::{Error, Result};
+use crate::error::{DecodeError, Error, Result};
+use crate::schema::parts::Part;
 use crate::session::Session;
 use bson::{doc, Bson, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
@@ -35,6 +35,8 @@ pub(super) struct Explainer<'a> {
     /// One `$nor` filter per part, in the order of the parts.
     breaks: Vec<Document>,
     mode: Mode,
+    /// The model's Rust type name, for errors.
+    model: &'static str,
 }
 
 impl<'a> Explainer<'a> {
@@ -43,9 +45,10 @@ impl<'a> Explainer<'a> {
         session: Option<&'a Session>,
         parts: &[Part],
         by_id: bool,
+        model: &'static str,
     ) -> Self {
         let breaks = parts.iter().map(|p| doc! { "$nor": [p.filter.clone()] }).collect();
-        Explainer { raw, session, breaks, mode: if by_id { Mode::Ids } else { Mode::Untried } }
+        Explainer { raw, session, breaks, mode: if by_id { Mode::Ids } else { Mode::Untried }, model }
     }
 
     /// For each part, the `_id`s among `docs` that break it, in the order of `docs`.
@@ -113,11 +116,14 @@ impl<'a> Explainer<'a> {
     }
 
     async fn by_documents(&self, chunk: &[RawDocumentBuf], out: &mut [Vec<Bson>]) -> Result<()> {
-        let documents = chunk
-            .iter()
-            .map(|d| Document::try_from(d.as_ref()).map(Bson::Document))
-            .collect::<std::result::Result<Vec<Bson>, _>>()
-            .map_err(|e| Error::Config(format!("a stored document does not decode as BSON: {e}")))?;
+        let mut documents = Vec::with_capacity(chunk.len());
+        for d in chunk {
+            let doc = Document::try_from(d.as_ref()).map_err(|source| {
+                let id = d.get("_id").ok().flatten().and_then(|id| Bson::try_from(id).ok());
+                Error::Decode(Box::new(DecodeError::new(self.model, None, id, source)))
+            })?;
+            documents.push(Bson::Document(doc));
+        }
         let facets: Document = self
             .breaks
             .iter()

@@ -5,60 +5,19 @@ use crate::meta::named;
 use bson::Bson;
 use std::fmt;
 
-/// Which part of the validator a document breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Check {
-    /// A field the model always writes is absent (rule [`type-option-absent`](crate::rules#type-option-absent)).
-    Missing,
-    /// A field holds another BSON type (or shape: enum values, the values of maps; an array element is named
-    /// `Order.lines[]`, a field of one `Order.lines[].quantity`; rule
-    /// [`type-one-bson-type`](crate::rules#type-one-bson-type)).
-    Invalid,
-    /// A field has the right type but breaks its bounds: array items (rule
-    /// [`array-bound`](crate::rules#array-bound)) or string length ([`string-length`](crate::rules#string-length)).
-    Bounds,
-    /// A string holds ASCII capitals where the model stores lowercase text, [`crate::Lowercase`] (rule
-    /// [`string-lowercase`](crate::rules#string-lowercase)).
-    Lowercase,
-    /// A closed document holds keys the model does not declare (rule [`closed-open`](crate::rules#closed-open)).
-    Unexpected,
-    /// An array counter differs from the array's length (rule [`counter-in-step`](crate::rules#counter-in-step)).
-    Counter,
-    /// The document fails the validator, but no single part explains it: a validator changed on the server (rule
-    /// [`model-validation`](crate::rules#model-validation)).
-    Other,
-    /// The document is at an older version the model still reads (see [`crate::version`]): not corrupt, awaiting
-    /// migration (rule [`version-field`](crate::rules#version-field)). Such documents are counted apart, in
-    /// [`SchemaReport::older`](super::SchemaReport::older), and not explained part by part.
-    OlderVersion,
-}
+pub use crate::schema::parts::Check;
 
-impl Check {
-    /// The id of the rule the failure breaks, as [`crate::rules`] lists them.
-    pub fn rule(self) -> &'static str {
-        match self {
-            Check::Missing => "type-option-absent",
-            Check::Invalid => "type-one-bson-type",
-            Check::Bounds => "array-bound", // or `string-length`: see `Finding::rule`
-            Check::Lowercase => "string-lowercase",
-            Check::Unexpected => "closed-open",
-            Check::Counter => "counter-in-step",
-            Check::Other => "model-validation",
-            Check::OlderVersion => "version-field",
-        }
-    }
-
-    fn what(self) -> &'static str {
-        match self {
-            Check::Missing => "is missing",
-            Check::Invalid => "does not hold the type the model stores",
-            Check::Bounds => "is out of its bounds",
-            Check::Lowercase => "holds capital letters where the model stores lowercase text",
-            Check::Unexpected => "holds keys the model does not declare",
-            Check::Counter => "differs from the length of",
-            Check::Other => "fails the validator",
-            Check::OlderVersion => "is at an older version the model reads",
-        }
+/// What a finding of `check` says of its field.
+fn what(check: Check) -> &'static str {
+    match check {
+        Check::Missing => "is missing",
+        Check::Invalid => "does not hold the type the model stores",
+        Check::Bounds => "is out of its bounds",
+        Check::Lowercase => "holds capital letters where the model stores lowercase text",
+        Check::Unexpected => "holds keys the model does not declare",
+        Check::Counter => "differs from the length of",
+        Check::Other => "fails the validator",
+        Check::OlderVersion => "is at an older version the model reads",
     }
 }
 
@@ -102,7 +61,7 @@ impl fmt::Display for Finding {
             let rust = (self.path != self.stored_path).then_some(self.path.as_str());
             named(rust, &self.stored_path)
         };
-        write!(f, "{} document(s): {field} {}", self.count, self.check.what())?;
+        write!(f, "{} document(s): {field} {}", self.count, what(self.check))?;
         if let Some(array) = &self.array {
             write!(f, " `{array}`")?;
         }

@@ -2,7 +2,7 @@
 //! documents still at an older version, and the revision a guarded write bumps or expects.
 
 use super::handle::Collection;
-use crate::error::{model_name, Error, NotMigratedError, Result, ScatterGatherError};
+use crate::error::{model_name, Error, Invalid, NotMigratedError, Result, ScatterGatherError};
 use crate::filter::Filter;
 use crate::model::{Model, Scatter};
 use crate::update::{BuiltUpdate, Update};
@@ -10,9 +10,9 @@ use bson::{Bson, Document};
 use mongodb::action::Action;
 
 impl<M: Model> Collection<M> {
-    /// The error for a refused filter, sort, projection or update: its marked paths named through the model.
-    pub(crate) fn invalid(reason: String) -> Error {
-        Error::invalid_operation::<M>(&reason)
+    /// The error for a refused filter, sort, projection or update: its paths named through the model.
+    pub(crate) fn invalid(cause: Invalid) -> Error {
+        Error::invalid_operation::<M>(cause)
     }
 
     pub(crate) fn filter_doc(filter: Filter<M>) -> Result<Document> {
@@ -50,11 +50,7 @@ impl<M: Model> Collection<M> {
     pub(crate) fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
         let mut built = update.build_marked().map_err(Self::invalid)?;
         if upsert && built.guard.is_some() {
-            return Err(Self::invalid(
-                "the update is guarded (a counted `add_to_set` or `pop`), and an upsert would insert a new document \
-                 whenever the guard does not hold; use `update_one`"
-                    .to_owned(),
-            ));
+            return Err(Self::invalid(Invalid::GuardedUpsert));
         }
         let filter = match built.guard.take() {
             Some(guard) => filter.and(Filter::from_document(guard)),
@@ -129,9 +125,7 @@ impl<M: Model> Collection<M> {
         match (long, i32::try_from(n)) {
             (true, _) => Ok(Bson::Int64(n)),
             (false, Ok(n)) => Ok(Bson::Int32(n)),
-            (false, Err(_)) => Err(Self::invalid(format!(
-                "the revision {n} does not fit the revision field's `int`; store the revision as an `i64`"
-            ))),
+            (false, Err(_)) => Err(Self::invalid(Invalid::RevisionNotInt { revision: n })),
         }
     }
 

@@ -8,11 +8,11 @@ use bson::{Bson, Document, RawDocumentBuf};
 use serde::de::DeserializeOwned;
 
 /// `raw` with the value under `key` replaced by `value` (the revision of a guarded replacement), in place.
-pub(crate) fn with_element(raw: &RawDocumentBuf, key: &str, value: Bson) -> Result<RawDocumentBuf> {
-    let value = bson::RawBson::try_from(value).map_err(|e| Error::Config(e.to_string()))?;
+pub(crate) fn with_element(raw: &RawDocumentBuf, key: &str, value: Bson) -> bson::error::Result<RawDocumentBuf> {
+    let value = bson::RawBson::try_from(value)?;
     let mut out = RawDocumentBuf::new();
     for element in raw.iter() {
-        let (k, v) = element.map_err(|e| Error::Config(e.to_string()))?;
+        let (k, v) = element?;
         if k.as_str() == key {
             out.append(k, value.as_raw_bson_ref());
         } else {

@@ -235,8 +235,8 @@ impl<M: Model> Collection<M> {
                 .await
                 .map_err(Self::map_err);
         };
-        let next = expected.checked_add(1).ok_or_else(|| Self::invalid("the revision is at its maximum".to_owned()))?;
-        let raw = with_element(&raw, key, Self::revision_value(next, long)?)?;
+        let next = expected.checked_add(1).ok_or_else(|| Self::invalid(crate::error::Invalid::RevisionAtMaximum))?;
+        let raw = with_element(&raw, key, Self::revision_value(next, long)?).map_err(Error::serialize::<M>)?;
         let guarded = Self::filter_doc(Self::at_revision(filter.clone(), key, expected, long)?)?;
         Self::one_shard(&guarded, "replace_one")?;
         check_statement::<M>([document_len(&guarded), raw.as_bytes().len()])?;

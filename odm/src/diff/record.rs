@@ -2,6 +2,7 @@
 //! stored type, so the schema's `diff` signature can use it; the walks over stored types are the parent module's,
 //! and [`crate::Update`] turns the recorded changes into its operators.
 
+use crate::error::Invalid;
 use crate::path::unencodable;
 use bson::Bson;
 use serde::Serialize;
@@ -31,7 +32,7 @@ pub(crate) struct Change {
 #[derive(Debug, Default)]
 pub struct Diff {
     pub(crate) ops: Vec<Change>,
-    pub(crate) error: Option<String>,
+    pub(crate) error: Option<Invalid>,
 }
 
 /// The stored path being compared (`it.2.p`), grown and shrunk as the walk descends.
@@ -86,7 +87,7 @@ impl Diff {
     }
 
     /// Records an error (the update will be refused before sending).
-    pub fn fail(&mut self, why: String) {
+    pub fn fail(&mut self, why: Invalid) {
         self.error.get_or_insert(why);
     }
 

@@ -4,6 +4,7 @@
 use super::validation::{FieldFailure, ValidationError};
 
 use crate::meta::{rust_name, TypeMeta};
+use crate::schema::parts::ValidatorParts;
 use bson::{Bson, Document};
 
 impl ValidationError {
@@ -236,7 +237,13 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
         }
         "$expr" => {
             let check = node.get_document("specifiedAs").ok().and_then(|s| s.get("$expr"));
-            let pairs = check.map(crate::schema::counter_pairs).unwrap_or_default();
+            // The model's own check names its pair; one the model does not write (a validator written by an earlier
+            // version, or changed on the server) is read for the pairs it compares.
+            let described = check.and_then(|c| {
+                let part = ValidatorParts::of(meta?).counter(c)?.clone();
+                Some(vec![(part.array?, part.stored)])
+            });
+            let pairs = described.or_else(|| check.map(crate::schema::counter_pairs)).unwrap_or_default();
             let rust = |stored: &str| rust_name(meta, stored, false).unwrap_or_else(|| stored.to_owned());
             match pairs.as_slice() {
                 [(array, counter)] => out.push(FieldFailure {

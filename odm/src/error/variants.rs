@@ -3,8 +3,10 @@
 //! undecodable change carry their own `Error`).
 
 use super::decode::DecodeError;
+use super::invalid::Invalid;
 use super::payload::{NotMigratedError, ScatterGatherError, VersionError};
 use super::validation::ValidationError;
+use super::waited::{Feature, Waited};
 use crate::bulk::BulkResult;
 
 use bson::Bson;
@@ -109,13 +111,14 @@ pub enum Error {
         /// Why MongoDB cannot take it.
         reason: &'static str,
     },
-    /// A filter, sort, projection or update was refused before sending: two operators on one path, a value that
-    /// does not encode, a bad map key or array filter identifier, an empty update, a guard on an upsert.
+    /// A filter, sort, projection, update or pipeline was refused before sending: two operators on one path, a
+    /// value that does not encode, a bad map key or array filter identifier, an empty update, a guard on an upsert,
+    /// a pipeline stage that cannot be written. The cause says which, with the paths it concerns.
     InvalidOperation {
         /// The model's Rust type name.
         model: &'static str,
-        /// What is wrong, naming the stored path.
-        reason: String,
+        /// What is wrong.
+        cause: Invalid,
     },
     /// A guarded write ([`crate::Collection::update_changes`], [`crate::Collection::replace_one`] on a model with a
     /// revision, see [`crate::Model::REVISION`]) found the document at another revision than the value it was based
@@ -162,8 +165,55 @@ pub enum Error {
     #[cfg(feature = "driver")]
     #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
     UndecodableChange(Box<UndecodableChange>),
-    /// A configuration problem (e.g. a model without a database), or a sync that timed out.
-    Config(String),
+    /// A model given to a sync names no database (`#[odm(db = "…")]`), and the sync has no default database.
+    NoDatabase {
+        /// The model's Rust type name.
+        model: &'static str,
+    },
+    /// Something odm waits for did not finish within its bound (see [`Waited`]).
+    Timeout {
+        /// What was waited for.
+        waited: Waited,
+        /// How long odm waited.
+        limit: std::time::Duration,
+    },
+    /// The server lacks a feature the operation needs (transactions on a standalone server).
+    Unsupported {
+        /// The feature.
+        feature: Feature,
+        /// What the server (or the driver, for the server it found) said when refusing.
+        said: String,
+    },
+    /// A migration of a model that is not versioned: it has no older documents to migrate (see
+    /// [`crate::version`]).
+    NotVersioned {
+        /// The model's Rust type name.
+        model: &'static str,
+    },
+    /// A stored document without `_id` where odm needs one to write it back (a migration).
+    MissingId {
+        /// The model's Rust type name.
+        model: &'static str,
+    },
+    /// A change stream event that should carry the document (an insert or replacement) came without it.
+    ChangeWithoutDocument {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The event's operation (`insert`, `replace`).
+        operation: String,
+    },
+    /// A model without a field table (a hand-written [`crate::Model`]) where odm needs its fields by name.
+    NoFieldTable {
+        /// The model's collection name (a model without a field table has no Rust name odm knows).
+        model: &'static str,
+    },
+    /// A declared query (`#[odm(query(…))]`) names a field path the model does not have.
+    UnknownQueryPath {
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The path as declared (`items.name`).
+        path: String,
+    },
     /// Any other driver or server error. Shown by the server's code, code name and message; the driver error (with
     /// the server's whole reply) is here, for a program to match on. It is not the error's
     /// [`source`](std::error::Error::source): reporters that print the chain of sources (`anyhow`, `eyre`) would
@@ -214,7 +264,7 @@ impl fmt::Display for Error {
             Error::InvalidKey { model, path, reason } => {
                 write!(f, "{model}: key at `{path}` cannot be stored: {reason}; nothing was sent")
             }
-            Error::InvalidOperation { model, reason } => write!(f, "{model}: {reason}; nothing was sent"),
+            Error::InvalidOperation { model, cause } => write!(f, "{model}: {cause}; nothing was sent"),
             Error::Conflict { model, id, expected, found } => {
                 let now = match found {
                     Some(found) => format!("is at revision {found}"),
@@ -248,7 +298,31 @@ impl fmt::Display for Error {
             Error::Aborted(reason) => write!(f, "the transaction was aborted, nothing of it applied: {reason}"),
             #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => c.fmt(f),
-            Error::Config(m) => f.write_str(m),
+            Error::NoDatabase { model } => write!(
+                f,
+                "model `{model}` names no database: add `#[odm(db = \"...\")]` or call `SchemaSync::database`"
+            ),
+            Error::Timeout { waited, limit } => waited.fmt_bound(f, *limit),
+            Error::Unsupported { feature: Feature::Transactions, said } => write!(
+                f,
+                "this server cannot run transactions: they need a replica set or a sharded cluster (a standalone \
+                 mongod refuses them; start it as a one-member replica set with `--replSet`): {said}"
+            ),
+            Error::NotVersioned { model } => write!(
+                f,
+                "{model} is not a versioned model, so it has no older documents to migrate; declare \
+                 `#[odm(version = N, older(…))]` with an `odm::Version<N>` field (see `odm::version`)"
+            ),
+            Error::MissingId { model } => write!(f, "{model}: a stored document without `_id`"),
+            Error::ChangeWithoutDocument { model, operation } => {
+                write!(f, "{model}: a change stream `{operation}` event came without its document")
+            }
+            Error::NoFieldTable { model } => {
+                write!(f, "`{model}` has no field table (derive `Model`) to name its fields with")
+            }
+            Error::UnknownQueryPath { model, path } => {
+                write!(f, "`{model}`: the declared query names `{path}`, which the model does not have")
+            }
             #[cfg(feature = "driver")]
             Error::Driver(e) => crate::server_reply::Readable(e).fmt(f),
         }
@@ -362,6 +436,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Serialize { source, .. } => Some(source.as_ref()),
+            Error::InvalidOperation { cause, .. } => Some(cause),
             Error::Decode(d) => Some(&d.source),
             #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => Some(c.error.as_ref()),
@@ -404,10 +479,54 @@ impl Error {
         }
     }
 
-    /// A filter, sort, projection or update for `M` refused before sending: the marked stored paths in `reason`
-    /// named as `M`'s Rust paths.
-    pub(crate) fn invalid_operation<M: crate::Model>(reason: &str) -> Self {
-        Error::InvalidOperation { model: model_name::<M>(), reason: crate::meta::name_paths(reason, M::type_meta()) }
+    /// A filter, sort, projection or update for `M` refused before sending, its paths named as `M`'s Rust paths.
+    pub(crate) fn invalid_operation<M: crate::Model>(cause: Invalid) -> Self {
+        Error::InvalidOperation { model: model_name::<M>(), cause: cause.named(M::type_meta()) }
+    }
+
+    /// A value of `M` (or a document built for it) that does not encode to BSON; nothing was sent.
+    pub(crate) fn serialize<M: crate::Model>(source: bson::error::Error) -> Self {
+        Error::Serialize { model: model_name::<M>(), source: Box::new(source) }
+    }
+
+    /// The Rust type name of the model the error concerns, when it concerns one (a driver error, a timeout or an
+    /// aborted transaction concerns none; [`Error::SharedCollection`] names the first of its two models).
+    ///
+    /// ```
+    /// let e = odm::Error::NotVersioned { model: "Order" };
+    /// assert_eq!(e.model(), Some("Order"));
+    /// ```
+    pub fn model(&self) -> Option<&str> {
+        match self {
+            Error::Validation(v) => Some(v.model),
+            Error::Decode(d) => Some(d.model),
+            Error::Version(v) => Some(v.model),
+            Error::NotMigrated(n) => Some(n.model),
+            Error::FilterNotMigrated(n) => Some(n.model),
+            Error::ScatterGather(s) => Some(s.model),
+            Error::Bulk(b) => Some(b.model),
+            #[cfg(feature = "driver")]
+            Error::UndecodableChange(c) => c.error.model(),
+            Error::SharedCollection { first, .. } => Some(first),
+            Error::Serialize { model, .. }
+            | Error::Write { model, .. }
+            | Error::DocumentTooLarge { model, .. }
+            | Error::UpdateTooLarge { model, .. }
+            | Error::ResultTooLarge { model, .. }
+            | Error::InvalidKey { model, .. }
+            | Error::InvalidOperation { model, .. }
+            | Error::Conflict { model, .. }
+            | Error::NotFound { model, .. }
+            | Error::NoDatabase { model }
+            | Error::NotVersioned { model }
+            | Error::MissingId { model }
+            | Error::ChangeWithoutDocument { model, .. }
+            | Error::NoFieldTable { model }
+            | Error::UnknownQueryPath { model, .. } => Some(model),
+            Error::Drift(_) | Error::Aborted(_) | Error::Timeout { .. } | Error::Unsupported { .. } => None,
+            #[cfg(feature = "driver")]
+            Error::Driver(_) => None,
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 use super::elements::{element_condition, Element};
 use super::value::Filter;
 use crate::error::Result;
-use crate::meta::Marked;
+use crate::error::{Invalid, NamedPath};
 use crate::path::{Access, ArrayFilter, ArrayLike, ArrayNode, AsPath, ElemNode, Path, Queryable, RawPath};
 use bson::{Bson, Document};
 
@@ -16,11 +16,11 @@ fn op(name: &str, value: Bson) -> Bson {
 
 impl<R, W, A> Path<R, W, A> {
     #[inline]
-    fn encode_into(&self, value: impl Into<W>) -> Result<Bson, String> {
+    fn encode_into(&self, value: impl Into<W>) -> Result<Bson, Invalid> {
         self.encode(&value.into())
     }
 
-    fn encode_all(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Result<Bson, String> {
+    fn encode_all(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Result<Bson, Invalid> {
         values.into_iter().map(|v| self.encode_into(v)).collect::<Result<Vec<_>, _>>().map(Bson::Array)
     }
 
@@ -113,7 +113,7 @@ impl<R, W, A> Path<R, W, A> {
 }
 
 impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
-    fn encode_item(&self, value: impl Into<W::Item>) -> Result<Bson, String> {
+    fn encode_item(&self, value: impl Into<W::Item>) -> Result<Bson, Invalid> {
         crate::path::encode_schema(&value.into(), self.key())
     }
 
@@ -180,14 +180,8 @@ impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
         let valid = identifier.chars().next().is_some_and(|c| c.is_ascii_lowercase())
             && identifier.chars().all(|c| c.is_ascii_alphanumeric());
         if !valid {
-            let key = raw.key.clone();
-            raw.set_defect(|| {
-                format!(
-                    "array filter identifier `{identifier}` in {}: it must start with a lowercase letter and be \
-                     alphanumeric",
-                    Marked(&key)
-                )
-            });
+            let path = NamedPath::at(raw.key.as_ref());
+            raw.set_defect(|| Invalid::ArrayFilterIdentifier { path, identifier });
         }
         let root = RawPath::from_key(identifier);
         let filter = select(Path::<R, W::Item, A::Elem>::with_raw(root).into());

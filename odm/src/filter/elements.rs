@@ -2,7 +2,7 @@
 //! written as array filters.
 
 use crate::error::Result;
-use crate::meta::Marked;
+use crate::error::{Invalid, NamedPath};
 use bson::{Bson, Document};
 
 /// A condition built from a path to an array element (by `any` or `pull_where`).
@@ -46,18 +46,14 @@ fn conjuncts(d: Document, out: &mut Vec<(String, Bson)>) {
 /// back under the empty key; those joined by `and` merge into one operator document, since `$elemMatch` and `$pull`
 /// apply operators to the element only at the top level (`{$and: [{"": …}]}` would look for a field named `""`, and
 /// match nothing). `or` and `none_of` of them, or a mix with conditions on the element's fields, cannot be written.
-pub(crate) fn element_condition(d: Document, at: &str) -> Result<Element, String> {
+pub(crate) fn element_condition(d: Document, at: &str) -> Result<Element, Invalid> {
     if !on_element(&d) {
         return Ok(Element::Fields(d));
     }
     let mut parts = Vec::new();
     conjuncts(d, &mut parts);
     if parts.iter().any(|(k, _)| !k.is_empty()) {
-        return Err(format!(
-            "{}: a condition on the array element itself can only be combined with `and` of other such \
-             conditions (for alternatives use `is_in`/`not_in`, or `any(a).or(any(b))`)",
-            Marked(at)
-        ));
+        return Err(Invalid::ElementCondition { path: NamedPath::at(at) });
     }
     if let [(_, v)] = parts.as_slice() {
         return Ok(Element::Itself(v.clone()));
@@ -70,11 +66,7 @@ pub(crate) fn element_condition(d: Document, at: &str) -> Result<Element, String
         };
         for (name, operand) in entries {
             if ops.contains_key(&name) {
-                return Err(format!(
-                    "{}: `{name}` is applied twice to the array element itself (use `between`, `is_in` or one \
-                     bound)",
-                    Marked(at)
-                ));
+                return Err(Invalid::ElementOperatorTwice { path: NamedPath::at(at), operator: name });
             }
             ops.insert(name, operand);
         }

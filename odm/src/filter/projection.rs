@@ -1,8 +1,7 @@
 //! Projections: which fields a read returns ([`Projection`]).
 
 use super::overlap::overlaps;
-use crate::error::{Error, Result};
-use crate::meta::Marked;
+use crate::error::{Clause, Error, Invalid, NamedPath, Result};
 use crate::model::Model;
 use crate::path::{AsPath, Queryable};
 use bson::Document;
@@ -24,7 +23,7 @@ use std::marker::PhantomData;
 pub struct Projection<R> {
     doc: Document,
     include: bool,
-    error: Option<String>,
+    error: Option<Box<Invalid>>,
     _root: PhantomData<fn() -> R>,
 }
 
@@ -57,12 +56,18 @@ impl<R> Projection<R> {
         P::Access: Queryable,
     {
         let raw = &path.as_path().raw;
-        if let Err(e) = raw.check() {
-            self.error.get_or_insert(e);
-        } else if raw.positional {
-            self.error.get_or_insert(format!("{}: a projection cannot use a positional path", Marked(&raw.key)));
-        } else if let Some(clash) = self.doc.keys().find(|k| overlaps(k, &raw.key)) {
-            self.error.get_or_insert(format!("{} overlaps {} in the projection", Marked(&raw.key), Marked(clash)));
+        if self.error.is_none() {
+            let path = || NamedPath::at(raw.key.as_ref());
+            let problem = match raw.check() {
+                Err(e) => Some(e),
+                Ok(()) if raw.positional => Some(Invalid::Positional { path: path(), clause: Clause::Projection }),
+                Ok(()) => self
+                    .doc
+                    .keys()
+                    .find(|k| overlaps(k, &raw.key))
+                    .map(|clash| Invalid::Overlap { first: path(), second: NamedPath::at(clash.as_str()) }),
+            };
+            self.error = problem.map(Box::new);
         }
         self.doc.insert(raw.key.clone().into_owned(), if self.include { 1 } else { 0 });
         self
@@ -74,10 +79,10 @@ impl<R> Projection<R> {
         self
     }
 
-    /// [`Projection::into_document`] with the paths in the reason still marked, for the collection to name them.
-    pub(crate) fn into_marked(self) -> Result<Document, String> {
+    /// [`Projection::into_document`] with the paths of the cause not named yet, for the collection to name them.
+    pub(crate) fn into_marked(self) -> Result<Document, Invalid> {
         match self.error {
-            Some(e) => Err(e),
+            Some(e) => Err(*e),
             None => Ok(self.doc),
         }
     }
@@ -86,6 +91,6 @@ impl<R> Projection<R> {
 impl<M: Model> Projection<M> {
     /// The projection document, or [`Error::InvalidOperation`] saying why it cannot be sent.
     pub fn into_document(self) -> Result<Document> {
-        self.into_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+        self.into_marked().map_err(Error::invalid_operation::<M>)
     }
 }

@@ -1,7 +1,6 @@
 //! Sort orders: [`Sort`], built from a path's `asc` / `desc` and chained with `then`.
 
-use crate::error::{Error, Result};
-use crate::meta::Marked;
+use crate::error::{Clause, Error, Invalid, NamedPath, Result};
 use crate::model::Model;
 use crate::path::{Path, Queryable};
 use bson::Document;
@@ -29,7 +28,7 @@ impl<R, W, A> Path<R, W, A> {
 /// A sort order over documents of model `R`: `f.stars().desc().then(f.id().asc())`.
 pub struct Sort<R> {
     doc: Document,
-    error: Option<String>,
+    error: Option<Box<Invalid>>,
     _root: PhantomData<fn() -> R>,
 }
 
@@ -53,12 +52,17 @@ impl<R> Sort<R> {
     }
 
     fn push<W, A>(&mut self, path: &Path<R, W, A>, dir: i32) {
-        if let Err(e) = path.raw.check() {
-            self.error.get_or_insert(e);
-        } else if path.raw.positional {
-            self.error.get_or_insert(format!("{}: a sort cannot use a positional path", Marked(path.key())));
-        } else if self.doc.contains_key(path.key()) {
-            self.error.get_or_insert(format!("{} appears twice in the sort", Marked(path.key())));
+        if self.error.is_none() {
+            let at = || NamedPath::at(path.key());
+            let problem = match path.raw.check() {
+                Err(e) => Some(e),
+                Ok(()) if path.raw.positional => Some(Invalid::Positional { path: at(), clause: Clause::Sort }),
+                Ok(()) if self.doc.contains_key(path.key()) => {
+                    Some(Invalid::Repeated { path: at(), clause: Clause::Sort })
+                }
+                Ok(()) => None,
+            };
+            self.error = problem.map(Box::new);
         }
         self.doc.insert(path.key().to_owned(), dir);
     }
@@ -69,18 +73,19 @@ impl<R> Sort<R> {
             self.error.get_or_insert(e);
         }
         for (k, v) in next.doc {
-            if self.doc.contains_key(&k) {
-                self.error.get_or_insert(format!("{} appears twice in the sort", Marked(&k)));
+            if self.doc.contains_key(&k) && self.error.is_none() {
+                let path = NamedPath::at(k.as_str());
+                self.error = Some(Box::new(Invalid::Repeated { path, clause: Clause::Sort }));
             }
             self.doc.insert(k, v);
         }
         self
     }
 
-    /// [`Sort::into_document`] with the paths in the reason still marked, for the collection to name them.
-    pub(crate) fn into_marked(self) -> Result<Document, String> {
+    /// [`Sort::into_document`] with the paths of the cause not named yet, for the collection to name them.
+    pub(crate) fn into_marked(self) -> Result<Document, Invalid> {
         match self.error {
-            Some(e) => Err(e),
+            Some(e) => Err(*e),
             None => Ok(self.doc),
         }
     }
@@ -89,6 +94,6 @@ impl<R> Sort<R> {
 impl<M: Model> Sort<M> {
     /// The sort document, or [`Error::InvalidOperation`] saying why it cannot be sent.
     pub fn into_document(self) -> Result<Document> {
-        self.into_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+        self.into_marked().map_err(Error::invalid_operation::<M>)
     }
 }

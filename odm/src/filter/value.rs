@@ -1,8 +1,7 @@
 //! The [`Filter`] value and its combinators (`and`, `or`, `all_of`, `any_of`, `none_of`), merging conditions on one
 //! field where one document holds both.
 
-use crate::error::{Error, Result};
-use crate::meta::{name_paths, Marked};
+use crate::error::{Clause, Error, Invalid, NamedPath, Result};
 use crate::model::Model;
 use crate::path::{Path, RawPath};
 use bson::{Bson, Document};
@@ -12,7 +11,8 @@ use std::marker::PhantomData;
 /// A query filter over documents of model `R`.
 pub struct Filter<R> {
     doc: Document,
-    error: Option<String>,
+    /// Boxed: filters are moved often, and most have no error.
+    error: Option<Box<Invalid>>,
     _root: PhantomData<fn() -> R>,
 }
 
@@ -25,7 +25,7 @@ impl<R> Clone for Filter<R> {
 impl<R> fmt::Debug for Filter<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.error {
-            Some(e) => write!(f, "Filter(error: {})", name_paths(e, None)),
+            Some(e) => write!(f, "Filter(error: {e})"),
             None => write!(f, "Filter({})", self.doc),
         }
     }
@@ -38,10 +38,10 @@ impl<R> Default for Filter<R> {
 }
 
 impl<R> Filter<R> {
-    pub(super) fn from_result(r: Result<Document, String>) -> Self {
+    pub(super) fn from_result(r: Result<Document, Invalid>) -> Self {
         match r {
             Ok(doc) => Filter { doc, error: None, _root: PhantomData },
-            Err(e) => Filter { doc: Document::new(), error: Some(e), _root: PhantomData },
+            Err(e) => Filter { doc: Document::new(), error: Some(Box::new(e)), _root: PhantomData },
         }
     }
 
@@ -54,11 +54,11 @@ impl<R> Filter<R> {
         Filter { doc: Document::new(), error: None, _root: PhantomData }
     }
 
-    /// [`Filter::into_document`] with the paths in the reason still marked, for the collection to name them.
+    /// [`Filter::into_document`] with the paths of the cause not named yet, for the collection to name them.
     #[inline]
-    pub(crate) fn into_marked(self) -> Result<Document, String> {
+    pub(crate) fn into_marked(self) -> Result<Document, Invalid> {
         match self.error {
-            Some(e) => Err(e),
+            Some(e) => Err(*e),
             None => Ok(self.doc),
         }
     }
@@ -68,7 +68,7 @@ impl<R> Filter<R> {
         &self.doc
     }
 
-    pub(super) fn merge_error(&mut self, other: &mut Option<String>) {
+    pub(super) fn merge_error(&mut self, other: &mut Option<Box<Invalid>>) {
         if self.error.is_none() {
             self.error = other.take();
         }
@@ -130,7 +130,7 @@ impl<R> Filter<R> {
             list.push(Bson::Document(f.doc));
         }
         if let Some(e) = error {
-            return Self::from_result(Err(e));
+            return Self::from_result(Err(*e));
         }
         if list.is_empty() && op == "$nor" {
             return Self::everything();
@@ -146,7 +146,7 @@ impl<R> Filter<R> {
 
     /// The condition `cond` on a path (the path's defects become the filter's error).
     #[inline]
-    pub(super) fn on<W, A>(path: &Path<R, W, A>, cond: Result<Bson, String>) -> Self {
+    pub(super) fn on<W, A>(path: &Path<R, W, A>, cond: Result<Bson, Invalid>) -> Self {
         let raw = &path.raw;
         match cond {
             // Most paths carry no defect, variant or positional segment: the condition is the whole filter.
@@ -165,12 +165,12 @@ impl<R> Filter<R> {
 
     /// [`Filter::on`] for a path with a defect, a variant or a positional segment, or a condition that failed.
     #[inline(never)]
-    fn on_path(raw: &RawPath, cond: Result<Bson, String>) -> Self {
+    fn on_path(raw: &RawPath, cond: Result<Bson, Invalid>) -> Self {
         let problem = match (raw.check(), cond) {
             (Err(e), _) => e,
             // A query reads `$`, `$[]` and `$[id]` as field names, so the condition would silently match nothing.
             (Ok(()), _) if raw.positional => {
-                format!("{}: a filter cannot use a positional path (name the array with `any`)", Marked(&raw.key))
+                Invalid::Positional { path: NamedPath::at(raw.key.as_ref()), clause: Clause::Filter }
             }
             (Ok(()), Err(e)) => e,
             (Ok(()), Ok(c)) => {
@@ -193,7 +193,7 @@ impl<M: Model> Filter<M> {
     #[inline]
     pub fn into_document(self) -> Result<Document> {
         if let Some(e) = self.error {
-            return Err(refused::<M>(&e));
+            return Err(refused::<M>(*e));
         }
         Ok(self.doc)
     }
@@ -202,7 +202,7 @@ impl<M: Model> Filter<M> {
 /// The error of a filter that cannot be sent (apart, so that [`Filter::into_document`] stays small enough to inline).
 #[cold]
 #[inline(never)]
-fn refused<M: Model>(why: &str) -> Error {
+fn refused<M: Model>(why: Invalid) -> Error {
     Error::invalid_operation::<M>(why)
 }
 

@@ -216,17 +216,13 @@ impl<'c, M: Model> Run<'c, M> {
     fn statement(&self, original: &RawDocumentBuf) -> Result<RawDocumentBuf> {
         let value: M = decode(original)?;
         let migrated = encode(&value)?;
-        let id = original
-            .get("_id")
-            .ok()
-            .flatten()
-            .ok_or_else(|| Error::Config("a stored document without `_id`".to_owned()))?;
+        let id = original.get("_id").ok().flatten().ok_or_else(|| Error::MissingId { model: model_name::<M>() })?;
         let mut q = RawDocumentBuf::new();
         q.append(cstr!("_id"), id);
         let mut statement = RawDocumentBuf::new();
         if self.guard == Guard::Version {
             // A plain replacement of the document as long as it is at the version it was read at.
-            let key = <&bson::raw::CStr>::try_from(self.version_key).map_err(|e| Error::Config(e.to_string()))?;
+            let key = <&bson::raw::CStr>::try_from(self.version_key).map_err(Error::serialize::<M>)?;
             match original.get(self.version_key).ok().flatten() {
                 Some(version) => q.append(key, version),
                 None => q.append(key, rawdoc! { "$exists": false }),

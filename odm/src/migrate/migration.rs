@@ -90,15 +90,11 @@ impl<'a, M: Model> Migration<'a, M> {
     /// Runs the migration: reads the documents not at the current version in `_id` order and writes them back
     /// migrated, a batch at a time; then reads again, by `_id`, those that changed meanwhile.
     ///
-    /// Fails with [`Error::Config`] when the model is not versioned, and with the server's error when a read or a
+    /// Fails with [`Error::NotVersioned`] when the model is not versioned, and with the server's error when a read or a
     /// bulk command fails as a whole (the batches before it stay migrated; run again to continue).
     async fn execute(mut self) -> Result<MigrationReport> {
         let Some(spec) = M::VERSION else {
-            return Err(Error::Config(format!(
-                "{} is not a versioned model, so it has no older documents to migrate; declare \
-                 `#[odm(version = N, older(…))]` with an `odm::Version<N>` field (see `odm::version`)",
-                model_name::<M>()
-            )));
+            return Err(Error::NotVersioned { model: model_name::<M>() });
         };
         let started = Instant::now();
         let run = Run::<M>::new(self.coll, self.guard, spec.key, self.batch)?;

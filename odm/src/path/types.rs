@@ -10,8 +10,9 @@ use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ops::Deref;
 
+use crate::error::{Invalid, NamedPath};
 use crate::kind::BsonKind;
-use crate::meta::{Marked, TypeMeta};
+use crate::meta::TypeMeta;
 
 /// What a path lets you write. Markers are types so that a forbidden write is a compile error at the call.
 pub trait Access: 'static {
@@ -117,7 +118,7 @@ impl std::ops::DerefMut for Rare {
 struct PathExtra {
     array_filters: Vec<ArrayFilter>,
     /// A problem found while building the path (bad map key, bad identifier), reported when it is used.
-    defect: Option<String>,
+    defect: Option<Invalid>,
     /// For a path into one variant of a polymorphic model: the discriminator key and the variant's value, which a
     /// filter on the path adds (so it never matches another variant) and an update on it requires.
     variant: Option<(&'static str, &'static str)>,
@@ -197,7 +198,7 @@ impl RawPath {
 
     /// The path's problem, if building it found one (bad map key, bad identifier).
     #[inline]
-    pub(crate) fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), Invalid> {
         match self.extra.as_ref().and_then(|e| e.defect.as_ref()) {
             Some(d) => Err(d.clone()),
             None => Ok(()),
@@ -205,7 +206,7 @@ impl RawPath {
     }
 
     /// Records a problem, keeping the first one.
-    pub(crate) fn set_defect(&mut self, why: impl FnOnce() -> String) {
+    pub(crate) fn set_defect(&mut self, why: impl FnOnce() -> Invalid) {
         let extra = self.extra.get_or_insert_with(Box::default);
         if extra.defect.is_none() {
             extra.defect = Some(why());
@@ -242,13 +243,13 @@ fn beside(key: &str, counter: &'static str) -> Cow<'static, str> {
 }
 
 /// Encodes a value for the stored path `at` the way the field's serializer writes it (through a serde converter when
-/// the field has one), refusing run-time keys that could be read as operators or paths. The error marks `at` for the
+/// the field has one), refusing run-time keys that could be read as operators or paths. The error holds `at` for the
 /// collection to name in Rust terms; [`crate::Update::build`] and the collection show it.
-pub type Encoder<W> = fn(&W, &str) -> Result<Bson, String>;
+pub type Encoder<W> = fn(&W, &str) -> Result<Bson, Invalid>;
 
 /// Serializes with `W`'s own `Serialize` impl (mixed fields, serde converters), then checks every key: such values
 /// may carry keys chosen at run time.
-pub fn encode_value<W: Serialize>(value: &W, at: &str) -> Result<Bson, String> {
+pub fn encode_value<W: Serialize>(value: &W, at: &str) -> Result<Bson, Invalid> {
     let v = bson::serialize_to_bson(value).map_err(|e| unencodable(at, e))?;
     check_dynamic_keys(&v, at)?;
     Ok(v)
@@ -256,21 +257,21 @@ pub fn encode_value<W: Serialize>(value: &W, at: &str) -> Result<Bson, String> {
 
 /// Checks a value a serde converter wrote for the stored path `at` (its keys are not known to the type).
 #[doc(hidden)]
-pub fn encode_converted(value: Result<Bson, bson::error::Error>, at: &str) -> Result<Bson, String> {
+pub fn encode_converted(value: Result<Bson, bson::error::Error>, at: &str) -> Result<Bson, Invalid> {
     let v = value.map_err(|e| unencodable(at, e))?;
     check_dynamic_keys(&v, at)?;
     Ok(v)
 }
 
 /// The error of a value that does not encode at stored path `at`.
-pub(crate) fn unencodable(at: &str, e: bson::error::Error) -> String {
-    format!("{}: cannot serialize the value: {e}", Marked(at))
+pub(crate) fn unencodable(at: &str, e: bson::error::Error) -> Invalid {
+    Invalid::Unencodable { path: NamedPath::at(at), source: Box::new(e) }
 }
 
 /// Refuses values whose run-time keys (maps, free-form documents) could be read as operators or paths.
-pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), String> {
+pub(crate) fn check_dynamic_keys(value: &Bson, at: &str) -> Result<(), Invalid> {
     match crate::keys::first_bad(value) {
-        Some(bad) => Err(format!("{}: key {:?} in the value cannot be stored: {}", Marked(at), bad.key, bad.why)),
+        Some(bad) => Err(Invalid::ValueKey { path: NamedPath::at(at), key: bad.key.to_owned(), reason: bad.why }),
         None => Ok(()),
     }
 }
@@ -307,7 +308,7 @@ impl<R, W, A> Path<R, W, A> {
 
     /// Encodes a value for this path, refusing run-time keys that could be read as operators or paths.
     #[inline]
-    pub(crate) fn encode(&self, value: &W) -> Result<Bson, String> {
+    pub(crate) fn encode(&self, value: &W) -> Result<Bson, Invalid> {
         (self.enc)(value, &self.raw.key)
     }
 

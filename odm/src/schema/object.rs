@@ -14,16 +14,39 @@ pub fn object(meta: &TypeMeta, within: bool) -> Document {
         return polymorphic(meta, closed);
     }
     let mut s = ObjectSchema::new();
-    if let Some((tag, value)) = meta.tag {
-        s.field(tag, doc! { "bsonType": "string", "enum": [value] }, true);
-    }
-    for f in meta.fields {
-        s.field(f.key, field_schema(f, closed), !f.optional);
-    }
-    if meta.implicit_id {
-        s.implicit_id();
+    for p in properties(meta, closed) {
+        s.field(p.key, p.schema, p.required);
     }
     s.finish(closed, meta.description)
+}
+
+/// One property of a struct's schema: its key, its fragment, whether it is required, and the field table of the
+/// struct its value is (when it is one), for the validator's parts to read.
+pub(crate) struct Property {
+    pub(crate) key: &'static str,
+    pub(crate) schema: Document,
+    pub(crate) required: bool,
+    pub(crate) meta: Option<&'static TypeMeta>,
+}
+
+/// The properties of the struct `meta` describes (not a polymorphic one), inside a document that is `closed`, in
+/// the order its schema lists them: `_id` when implicit (every stored document has one, rule
+/// [`id-objectid`](crate::rules#id-objectid)), an enum variant's tag, then the fields.
+pub(crate) fn properties(meta: &TypeMeta, closed: bool) -> Vec<Property> {
+    let mut out = Vec::with_capacity(meta.fields.len() + 2);
+    let declared = |key: &str| meta.tag.is_some_and(|(tag, _)| tag == key) || meta.fields.iter().any(|f| f.key == key);
+    if meta.implicit_id && !declared("_id") {
+        out.push(Property { key: "_id", schema: doc! { "bsonType": "objectId" }, required: false, meta: None });
+    }
+    if let Some((tag, value)) = meta.tag {
+        let schema = doc! { "bsonType": "string", "enum": [value] };
+        out.push(Property { key: tag, schema, required: true, meta: None });
+    }
+    for f in meta.fields {
+        let nested = if f.fixed.is_some() { None } else { (f.ty.meta)() };
+        out.push(Property { key: f.key, schema: field_schema(f, closed), required: !f.optional, meta: nested });
+    }
+    out
 }
 
 /// The fragment of a polymorphic model: the discriminator names a variant, and `oneOf` the variants' documents, each

@@ -4,7 +4,7 @@ use super::mode::{SyncMode, ValidatorRollout};
 use super::plan::{Action, Namespace, StaleHandling};
 use super::read::list_indexes;
 use super::report::Outcome;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Waited};
 use crate::index::{InPlaceChange, IndexSpec};
 use bson::{doc, Document};
 use mongodb::{Client, Database};
@@ -143,11 +143,13 @@ async fn create_index(db: &Database, ns: &Namespace, spec: &IndexSpec, command: 
 
 async fn wait_for_index(db: &Database, ns: &Namespace, name: &str) -> Result<()> {
     let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(30) {
+    let limit = Duration::from_secs(30);
+    while start.elapsed() < limit {
         if list_indexes(db, &ns.collection).await?.iter().any(|i| i.name == name) {
             return Ok(());
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    Err(Error::Config(format!("{ns}: index {name} was being built by another sync but never appeared")))
+    let waited = Waited::IndexBuild { namespace: ns.to_string(), index: name.to_owned() };
+    Err(Error::Timeout { waited, limit })
 }

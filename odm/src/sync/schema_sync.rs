@@ -4,7 +4,7 @@ use super::diff::{diff_collection, diff_indexes, diff_sharding, Sharding};
 use super::plan::{Action, Namespace, Plan, StaleHandling};
 use super::read::{list_collections, list_indexes_of};
 use super::{execute, lock, plan, read, ModelSpec, Outcome, SyncMode, SyncReport, Topology, ValidatorRollout};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Waited};
 use crate::index::IndexSpec;
 use crate::model::Model;
 use bson::{Bson, Document};
@@ -87,17 +87,12 @@ impl<'c> SchemaSync<'c> {
     }
 
     fn db_name<'a>(&'a self, m: &'a ModelSpec) -> Result<&'a str> {
-        m.db.or(self.default_db.as_deref()).ok_or_else(|| {
-            Error::Config(format!(
-                "model `{}` names no database: add `#[odm(db = \"...\")]` or call `SchemaSync::database`",
-                m.type_name
-            ))
-        })
+        m.db.or(self.default_db.as_deref()).ok_or_else(|| Error::NoDatabase { model: m.type_name })
     }
 
     /// Reads the database and returns the plan, changing nothing.
     pub async fn plan(&self) -> Result<Plan> {
-        tokio::time::timeout(self.timeout, self.plan_inner()).await.map_err(|_| self.timed_out("planning"))?
+        tokio::time::timeout(self.timeout, self.plan_inner()).await.map_err(|_| self.timed_out(Waited::Plan))?
     }
 
     /// Plans, then carries out what the mode allows. Renamed: await the sync itself.
@@ -127,7 +122,7 @@ impl<'c> SchemaSync<'c> {
             Ok(report)
         })
         .await
-        .map_err(|_| self.timed_out("sync"))?
+        .map_err(|_| self.timed_out(Waited::Sync))?
     }
 
     /// Carries out `plan`, collection by collection. A versioned collection with something to change is synced
@@ -189,8 +184,8 @@ impl<'c> SchemaSync<'c> {
         Ok((planned, outcomes))
     }
 
-    fn timed_out(&self, what: &str) -> Error {
-        Error::Config(format!("{what} did not finish within {:?}; is the server reachable?", self.timeout))
+    fn timed_out(&self, waited: Waited) -> Error {
+        Error::Timeout { waited, limit: self.timeout }
     }
 
     /// The models grouped by database, in model order; refuses two models on one collection before anything

@@ -57,8 +57,7 @@ impl fmt::Display for PatternCheck {
 /// # Ok(()) }
 /// ```
 pub async fn access_patterns<M: Model>(db: &Database) -> Result<Vec<PatternCheck>> {
-    let meta = M::type_meta()
-        .ok_or_else(|| Error::Config(format!("`{}` has no field table to resolve its queries with", M::COLLECTION)))?;
+    let meta = M::type_meta().ok_or(Error::NoFieldTable { model: M::COLLECTION })?;
     let mut out = Vec::with_capacity(M::QUERIES.len());
     for pattern in M::QUERIES {
         out.push(explain_pattern(db, M::COLLECTION, meta, *pattern, Part::Whole).await?);
@@ -169,9 +168,9 @@ fn resolve(meta: &'static TypeMeta, path: &str) -> Result<(String, BsonKind)> {
     let mut current = Some(meta);
     let mut kind = BsonKind::Other;
     for segment in path.split('.') {
-        let field = current.and_then(|m| m.fields.iter().find(|f| f.name == segment)).ok_or_else(|| {
-            Error::Config(format!("`{}`: the declared query names `{path}`, which the model does not have", meta.name))
-        })?;
+        let field = current
+            .and_then(|m| m.fields.iter().find(|f| f.name == segment))
+            .ok_or_else(|| Error::UnknownQueryPath { model: meta.name, path: path.to_owned() })?;
         stored.push(field.key);
         kind = match field.ty.kind {
             BsonKind::Array => field.ty.item.unwrap_or(BsonKind::Other),
@@ -194,5 +193,24 @@ fn placeholder(kind: BsonKind) -> Bson {
         BsonKind::ObjectId => Bson::ObjectId(ObjectId::from_bytes([0; 12])),
         BsonKind::Date => Bson::DateTime(DateTime::from_millis(0)),
         _ => Bson::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+    use crate::kind::BsonKind;
+    use crate::meta::{FieldMeta, FieldType, TypeMeta};
+    use crate::Error;
+
+    const SCALAR: FieldType = FieldType::fixed(BsonKind::String);
+    static ORDER: TypeMeta = TypeMeta::new("Order", &[FieldMeta::new("status", "st", &SCALAR)]);
+
+    #[test]
+    fn a_declared_query_naming_no_field_is_an_unknown_path() {
+        assert_eq!(resolve(&ORDER, "status").expect("known").0, "st");
+        let err = resolve(&ORDER, "status.nope").expect_err("unknown");
+        assert!(matches!(&err, Error::UnknownQueryPath { model: "Order", path } if path == "status.nope"), "{err}");
+        assert_eq!(err.model(), Some("Order"));
     }
 }

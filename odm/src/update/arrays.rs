@@ -5,6 +5,7 @@ use super::markers::AllowsSlice;
 use super::modifiers::Modifiers;
 use super::operator::Operator;
 use super::value::{conflict, Update};
+use crate::error::Invalid;
 use crate::filter::{element_condition, Element, Filter};
 use crate::path::{Access, ArrayLike, ArrayWritable, AsPath, ElemNode, RawPath, Uncounted};
 use bson::{Bson, Document};
@@ -73,9 +74,9 @@ impl<R> Update<R> {
     fn push_impl(
         mut self,
         raw: &RawPath,
-        items: Result<Items, String>,
+        items: Result<Items, Invalid>,
         position: Option<i32>,
-        sort: Option<Result<Bson, String>>,
+        sort: Option<Result<Bson, Invalid>>,
         user_slice: Option<i32>,
     ) -> Self {
         let items = match items {
@@ -160,7 +161,7 @@ impl<R> Update<R> {
         let first = || if raw.counter_long { Bson::Int64(i64::from(by)) } else { Bson::Int32(by) };
         if !self.inc_counter(counter, by, first) {
             let counter = raw.counter_key().expect("counted");
-            self.fail(conflict(&counter, "$inc", &counter, "$inc"));
+            self.fail(conflict(&counter, Operator::Inc, &counter, Operator::Inc));
         }
     }
 

@@ -3,14 +3,14 @@
 
 use super::operator::Operator;
 use super::value::{conflict, BuiltUpdate, Extra, Update};
-use crate::error::Error;
+use crate::error::{Error, Invalid};
 use crate::filter::overlaps;
 use crate::model::Model;
 use bson::Document;
 
 impl<R> Update<R> {
-    /// [`Update::build`] with the paths in the reason still marked, for the collection to name them.
-    pub(crate) fn build_marked(self) -> Result<BuiltUpdate, String> {
+    /// [`Update::build`] with the paths of the cause not named yet, for the collection to name them.
+    pub(crate) fn build_marked(self) -> Result<BuiltUpdate, Invalid> {
         let (guard, array_filters, variant) = match self.extra.map(|e| *e) {
             Some(Extra { error: Some(e), .. }) => return Err(e),
             Some(Extra { guard, array_filters, variant, .. }) => (
@@ -22,7 +22,7 @@ impl<R> Update<R> {
         };
         let mut groups = self.groups;
         if groups.is_empty() {
-            return Err("the update is empty: add at least one operator".to_owned());
+            return Err(Invalid::EmptyUpdate);
         }
         if self.may_overlap {
             check_conflicts(&groups)?;
@@ -40,18 +40,18 @@ impl<R> Update<R> {
 
 /// Refuses a path and its prefix, or one path under two operators. (One path twice under one operator was refused
 /// as it was added.)
-fn check_conflicts(groups: &[(Operator, Document)]) -> Result<(), String> {
+fn check_conflicts(groups: &[(Operator, Document)]) -> Result<(), Invalid> {
     for (i, (a_op, a_doc)) in groups.iter().enumerate() {
         for (j, a) in a_doc.keys().enumerate() {
             for b in a_doc.keys().skip(j + 1) {
                 if overlaps(a, b) {
-                    return Err(conflict(a, a_op.name(), b, a_op.name()));
+                    return Err(conflict(a, *a_op, b, *a_op));
                 }
             }
             for (b_op, b_doc) in &groups[i + 1..] {
                 for b in b_doc.keys() {
                     if overlaps(a, b) {
-                        return Err(conflict(a, a_op.name(), b, b_op.name()));
+                        return Err(conflict(a, *a_op, b, *b_op));
                     }
                 }
             }
@@ -65,7 +65,7 @@ impl<M: Model> Update<M> {
     /// MongoDB refuses with code 40) and assembles the documents to send; a refusal is [`Error::InvalidOperation`]
     /// with Rust paths beside stored ones.
     pub fn build(self) -> crate::error::Result<BuiltUpdate> {
-        self.build_marked().map_err(|e| Error::invalid_operation::<M>(&e))
+        self.build_marked().map_err(Error::invalid_operation::<M>)
     }
 }
 

@@ -2,6 +2,7 @@
 //! [`Update::push_with`](crate::Update::push_with)).
 
 use super::markers::{Sliced, Unsliced};
+use crate::error::Invalid;
 use crate::filter::Sort;
 use crate::path::{Access, ArrayLike, ElemNode, RawPath};
 use bson::Bson;
@@ -13,7 +14,7 @@ type ModifierTypes<R, W, A, S> = PhantomData<fn() -> (R, W, A, S)>;
 /// `$push` modifiers: `$position`, `$sort`, `$slice` (see [`Update::push_with`](crate::Update::push_with)).
 pub struct Modifiers<R, W, A, S = Unsliced> {
     pub(super) position: Option<i32>,
-    pub(super) sort: Option<Result<Bson, String>>,
+    pub(super) sort: Option<Result<Bson, Invalid>>,
     pub(super) slice: Option<i32>,
     pub(super) _marker: ModifierTypes<R, W, A, S>,
 }

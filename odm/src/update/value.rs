@@ -3,7 +3,7 @@
 //! (adding a path under an operator, refusing a second write, guards, counters).
 
 use super::operator::Operator;
-use crate::meta::{name_paths, Marked};
+use crate::error::{Invalid, NamedPath};
 use crate::path::{ArrayFilter, RawPath};
 use crate::schema::BsonSchema;
 use bson::document::Entry;
@@ -35,7 +35,7 @@ pub struct Update<R> {
 pub(super) struct Extra {
     pub(super) guard: Document,
     pub(super) array_filters: Vec<ArrayFilter>,
-    pub(super) error: Option<String>,
+    pub(super) error: Option<Invalid>,
     /// For updates of a variant's fields (polymorphic models): the discriminator and the variant's value, which the
     /// filter must hold too.
     pub(super) variant: Option<(&'static str, &'static str)>,
@@ -59,7 +59,7 @@ impl<R> fmt::Debug for Update<R> {
         f.debug_struct("Update")
             .field("operators", &self.groups)
             .field("guard", &extra.map(|e| &e.guard))
-            .field("error", &extra.and_then(|e| e.error.as_deref()).map(|e| name_paths(e, None)))
+            .field("error", &extra.and_then(|e| e.error.as_ref()).map(ToString::to_string))
             .finish()
     }
 }
@@ -109,12 +109,12 @@ impl<R> Update<R> {
         })
     }
 
-    pub(super) fn fail(&mut self, why: String) {
+    pub(super) fn fail(&mut self, why: Invalid) {
         self.extra().error.get_or_insert(why);
     }
 
     /// Records an operator on `raw`, checking the path first.
-    pub(super) fn add(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, String>) {
+    pub(super) fn add(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, Invalid>) {
         // Most paths have no defect, variant or array filter: nothing to record but the value.
         if !raw.is_bare() && !self.add_path_parts(raw, value.is_ok()) {
             return;
@@ -123,7 +123,7 @@ impl<R> Update<R> {
             Ok(value) => {
                 self.note_path(&raw.key);
                 if self.group(op).insert(raw.key.clone().into_owned(), value).is_some() {
-                    self.fail(conflict(&raw.key, op.name(), &raw.key, op.name()));
+                    self.fail(conflict(&raw.key, op, &raw.key, op));
                 }
             }
             Err(e) => self.fail(e),
@@ -141,11 +141,8 @@ impl<R> Update<R> {
         if let Some((tag, value)) = raw.variant() {
             match self.extra().variant {
                 Some((_, first)) if first != value => {
-                    self.fail(format!(
-                        "the update writes {} of variant `{value}` and fields of variant `{first}`, but a document is \
-                         one variant (its `{tag}`): update each variant's documents separately",
-                        Marked(&raw.key)
-                    ));
+                    let path = NamedPath::at(raw.key.as_ref());
+                    self.fail(Invalid::MixedVariants { path, variant: value, other: first, tag });
                     return false;
                 }
                 _ => self.extra().variant = Some((tag, value)),
@@ -156,10 +153,7 @@ impl<R> Update<R> {
                 let known = &mut self.extra().array_filters;
                 match known.iter().find(|g| g.identifier == f.identifier) {
                     Some(g) if g.condition != f.condition => {
-                        self.fail(format!(
-                            "array filter identifier `{}` is used with two different conditions",
-                            f.identifier
-                        ));
+                        self.fail(Invalid::ArrayFilterConflict { identifier: f.identifier });
                         return false;
                     }
                     Some(_) => {}
@@ -206,7 +200,7 @@ impl<R> Update<R> {
         // One lookup: the entry tells a path written twice from a new one.
         let entry = self.group(op).entry(key.into_owned());
         if let Entry::Occupied(taken) = &entry {
-            let why = conflict(taken.key(), op.name(), taken.key(), op.name());
+            let why = conflict(taken.key(), op, taken.key(), op);
             return self.fail(why);
         }
         entry.or_insert(value);
@@ -245,7 +239,7 @@ impl<R> Update<R> {
         true
     }
 
-    pub(super) fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, String> {
+    pub(super) fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, Invalid> {
         crate::path::encode_schema(item, &raw.key)
     }
 
@@ -258,13 +252,9 @@ impl<R> Update<R> {
     }
 
     /// Adds a filter condition on `key` that makes the change to a counted array's length known.
-    pub(super) fn guard(&mut self, raw: &RawPath, what: &str, key: String, cond: Bson) {
+    pub(super) fn guard(&mut self, raw: &RawPath, what: &'static str, key: String, cond: Bson) {
         if raw.positional {
-            return self.fail(format!(
-                "`{what}` on the counted array {} needs a guard on the array itself, which a positional path cannot \
-                 express; update the array through a non-positional path",
-                Marked(&raw.key)
-            ));
+            return self.fail(Invalid::CountedPositional { path: NamedPath::at(raw.key.as_ref()), operation: what });
         }
         let guard = &mut self.extra().guard;
         match guard.get_mut(&key) {
@@ -305,11 +295,11 @@ fn segment_bit(key: &str) -> u64 {
 }
 
 /// Why operators on `a` and `b` cannot go in one update (MongoDB answers code 40).
-pub(super) fn conflict(a: &str, a_op: &str, b: &str, b_op: &str) -> String {
-    let what = if a == b {
-        format!("{} is updated twice ({a_op} and {b_op})", Marked(a))
-    } else {
-        format!("{} ({a_op}) and {} ({b_op}) overlap", Marked(a), Marked(b))
-    };
-    format!("{what}: MongoDB refuses conflicting paths in one update (code 40)")
+pub(super) fn conflict(a: &str, a_op: Operator, b: &str, b_op: Operator) -> Invalid {
+    Invalid::PathConflict {
+        first: NamedPath::at(a),
+        first_operator: a_op,
+        second: NamedPath::at(b),
+        second_operator: b_op,
+    }
 }
