@@ -296,7 +296,12 @@ enum Place {
 fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Place, bounds: TokenStream) {
     let Some(method) = f.ident else { return };
     let (ident, ty) = (cont.ident, f.ty);
-    let (doc, vis) = (method_doc(f), text::vis_text(f.vis));
+    // A variant's fields have no visibility of their own: they are as visible as the enum.
+    let vis = match place {
+        Place::Struct(_) => text::vis_text(f.vis),
+        Place::Variant(..) => text::vis_text(&cont.original.vis),
+    };
+    let doc = method_doc(f);
     match place {
         Place::Struct(_) => code.push(&format!("#[doc = {doc:?}] {vis} fn {method}(&self) -> ")),
         // A variant's method keeps the field's span: an unmet `bounds` is reported at the field.
