@@ -289,7 +289,8 @@ pub mod __private {
         pub use crate::meta::{field as __odm_meta, TypeMeta as __OdmTable};
         pub use crate::model::Model as __OdmModel;
         pub use crate::path::shared::{
-            stores_alike as __odm_stores_alike, Shared as __OdmShared, SharesField as __OdmSharesField,
+            same_str as __odm_str_eq, stores_alike as __odm_stores_alike, Shared as __OdmShared,
+            SharesField as __OdmSharesField,
         };
         pub use crate::path::{
             generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted,

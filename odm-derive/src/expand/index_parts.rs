@@ -106,22 +106,6 @@ pub(super) fn nested_helpers() -> TokenStream {
             (buf, len)
         }
 
-        #[allow(dead_code)]
-        const fn __odm_str_eq(a: &str, b: &str) -> bool {
-            let (a, b) = (a.as_bytes(), b.as_bytes());
-            if a.len() != b.len() {
-                return false;
-            }
-            let mut i = 0;
-            while i < a.len() {
-                if a[i] != b[i] {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-
         /// `None`: no such field; `Some(None)`: the type's derive failed (its errors are shown).
         #[allow(dead_code)]
         const fn __odm_field(

@@ -2,7 +2,7 @@
 //! [`Pipeline::facet`]).
 
 use super::optimize::reorder;
-use super::parts::{key_of, missing, stage, type_name};
+use super::parts::{missing, named_key_of, stage, type_name};
 use super::pipeline::Pipeline;
 use super::shape::{Detached, Shape};
 use crate::error::Invalid;
@@ -78,7 +78,7 @@ impl<D: Shape, O: Shape> Facet<D, O> {
             _doc: PhantomData,
         };
         let branch = build(start);
-        let to = key_of(out.as_path()).map_err(|e| e.named(O::type_meta()));
+        let to = named_key_of(out.as_path());
         match (to, branch.error) {
             (Ok(to), None) => {
                 let mut stages = branch.stages;

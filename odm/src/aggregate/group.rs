@@ -1,6 +1,6 @@
 //! `$group` into a declared output type: the key and accumulator builders ([`Group`]) and [`Pipeline::group`].
 
-use super::parts::{key_of, missing_where, reference, source, stage};
+use super::parts::{missing_where, named_key_of, reference, source, stage};
 use super::pipeline::Pipeline;
 use super::shape::{Averageable, AvgOf, CountField, ExtremeOf, GathersInto, Holds, Shape, SumOf};
 use crate::error::{Clause, Invalid, NamedPath};
@@ -97,7 +97,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, Invalid>) -> Self {
-        let to = key_of(out.as_path()).map_err(|e| e.named(O::type_meta())).and_then(|to| {
+        let to = named_key_of(out.as_path()).and_then(|to| {
             if to.contains('.') || to == "_id" {
                 Err(Invalid::AccumulatorTarget { path: NamedPath::at(to) }.named(O::type_meta()))
             } else {
@@ -128,8 +128,8 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        let to = key_of(out.as_path()).map_err(|e| e.named(O::type_meta()));
-        let from = key_of(from.as_path()).map_err(|e| e.named(D::type_meta()));
+        let to = named_key_of(out.as_path());
+        let from = named_key_of(from.as_path());
         match (to, from) {
             (Ok(to), Ok(_)) if to.contains('.') => {
                 let e = Invalid::GroupKeyTarget { path: NamedPath::at(to) };

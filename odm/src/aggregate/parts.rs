@@ -23,6 +23,11 @@ pub(super) fn key_of<R, W, A>(path: &Path<R, W, A>) -> std::result::Result<&str,
     Ok(path.key())
 }
 
+/// [`key_of`], its error naming the path in the Rust fields of the path's own root type.
+pub(super) fn named_key_of<R: BsonSchema, W, A>(path: &Path<R, W, A>) -> std::result::Result<&str, Invalid> {
+    key_of(path).map_err(|e| e.named(R::type_meta()))
+}
+
 /// `"$key"`: a field reference.
 pub(super) fn reference(key: &str) -> Bson {
     let mut s = String::with_capacity(key.len() + 1);
@@ -39,7 +44,7 @@ pub(super) fn stage(name: &str, body: impl Into<Bson>) -> Document {
 
 /// The field reference of a source path, or why it cannot be used (named through `D`).
 pub(super) fn source<D: BsonSchema, Q: AsPath<D>>(from: &Q) -> std::result::Result<Bson, Invalid> {
-    key_of(from.as_path()).map(reference).map_err(|e| e.named(D::type_meta()))
+    named_key_of(from.as_path()).map(reference)
 }
 
 /// Checks that `doc` (a `$project` or `$group` body, or `$facet` branches) fills every field of `O` that serde

@@ -3,7 +3,7 @@
 
 use super::lint::lint;
 use super::optimize::reorder;
-use super::parts::{key_of, narrowed, reference, stage, type_name};
+use super::parts::{key_of, named_key_of, narrowed, reference, stage, type_name};
 use super::shape::{CountField, Detached, Holds, Joins, Shape};
 use crate::error::{Error, Invalid, NamedPath, Result};
 use crate::filter::{Filter, Sort};
@@ -292,8 +292,8 @@ impl<D: Shape, S> Pipeline<D, S> {
     {
         let built = (|| {
             let local = key_of(local.as_path())?;
-            let foreign = key_of(foreign.as_path()).map_err(|e| e.named(F::type_meta()))?;
-            let into = key_of(into.as_path()).map_err(|e| e.named(O::type_meta()))?;
+            let foreign = named_key_of(foreign.as_path())?;
+            let into = named_key_of(into.as_path())?;
             let mut body = bson::doc! { "from": F::COLLECTION, "localField": local, "foreignField": foreign };
             if TypeId::of::<E>() != TypeId::of::<F>() {
                 body.insert("pipeline", [Bson::Document(stage("$project", narrowed::<F, E>()?))]);
@@ -327,7 +327,7 @@ impl<D: Shape, S> Pipeline<D, S> {
         P::Access: Queryable,
         P::Value: CountField,
     {
-        let built = key_of(field.as_path()).map_err(|e| e.named(O::type_meta())).and_then(|k| {
+        let built = named_key_of(field.as_path()).and_then(|k| {
             if k.contains('.') || k == "_id" {
                 Err(Invalid::CountTarget { path: NamedPath::at(k) }.named(O::type_meta()))
             } else {

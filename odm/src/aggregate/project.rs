@@ -1,6 +1,6 @@
 //! `$project` into a declared output type: [`Project`] and [`Pipeline::project`].
 
-use super::parts::{key_of, missing, reference, stage};
+use super::parts::{missing, named_key_of, reference, stage};
 use super::pipeline::Pipeline;
 use super::shape::{Holds, Shape};
 use crate::error::{Invalid, NamedPath};
@@ -68,8 +68,8 @@ impl<D: Shape, O: Shape> Project<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        let to = key_of(out.as_path()).map_err(|e| e.named(O::type_meta()));
-        let from = key_of(from.as_path()).map_err(|e| e.named(D::type_meta()));
+        let to = named_key_of(out.as_path());
+        let from = named_key_of(from.as_path());
         match (to, from) {
             (Ok(to), Ok(from)) => {
                 if let Some(clash) = self.doc.keys().find(|k| overlaps(k, to)) {

@@ -47,7 +47,9 @@ const fn alike(a: &FieldMeta, b: &FieldMeta) -> bool {
         && a.nullable == b.nullable
 }
 
-const fn same_str(a: &str, b: &str) -> bool {
+/// Whether two strings are equal, in const evaluation (`==` on `str` is not `const`). Used by generated code.
+#[doc(hidden)]
+pub const fn same_str(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
