@@ -5,7 +5,7 @@
 use crate::diff::{self, Diff, DiffPath};
 use crate::meta::TypeMeta;
 use crate::path::{Access, ArrayNode, MapNode, Path};
-use crate::schema::{array_counter_checks, BsonKind, BsonSchema, MAP_KEY_PATTERN};
+use crate::schema::{array_counter_checks, BsonKind, BsonSchema, CounterCheck, MAP_KEY_PATTERN};
 use bson::{doc, Bson, Document};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -99,7 +99,7 @@ macro_rules! forwarded_items {
         fn dynamic_keys(depth: u8) -> bool {
             depth == 0 || T::dynamic_keys(depth - 1)
         }
-        fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        fn counter_checks(value: &str, depth: usize, out: &mut Vec<CounterCheck>) {
             T::counter_checks(value, depth, out)
         }
     };
@@ -157,7 +157,7 @@ macro_rules! array_items {
         fn dynamic_keys(depth: u8) -> bool {
             depth == 0 || T::dynamic_keys(depth - 1)
         }
-        fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+        fn counter_checks(value: &str, depth: usize, out: &mut Vec<CounterCheck>) {
             array_counter_checks::<T>(value, depth, out)
         }
     };

@@ -163,6 +163,7 @@ pub mod codec;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod collection;
+mod counters;
 pub mod diff;
 pub mod error;
 pub mod explain;
@@ -259,7 +260,7 @@ pub mod __private {
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};
     pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
-    pub use crate::schema::BsonSchema;
+    pub use crate::schema::{BsonSchema, CounterCheck};
     pub use crate::version::{self as version, Upgrade, VersionNumber};
     pub use core::option::Option::{self, None, Some};
     /// Validator builders of generated code.

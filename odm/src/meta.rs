@@ -1,8 +1,9 @@
 //! Field metadata of derived types: Rust names beside stored keys, so server errors (which speak in stored keys)
 //! can be reported in Rust terms (`Order.items[2].price`).
 
+use crate::counters::CounterCheck;
 use crate::kind::BsonKind;
-use bson::{Bson, Document};
+use bson::Document;
 
 /// The fields of a derived struct: the one table generated per struct. Server errors are named in Rust terms from
 /// it, the struct's validator fragment and counter checks are built from it, its typed paths read their stored keys
@@ -69,7 +70,7 @@ pub struct FieldType {
     /// Whether values may carry keys chosen at run time, within a depth.
     pub dynamic_keys: fn(u8) -> bool,
     /// The counter checks of a value at an aggregation expression.
-    pub counter_checks: fn(&str, usize, &mut Vec<Bson>),
+    pub counter_checks: fn(&str, usize, &mut Vec<CounterCheck>),
 }
 
 fn no_meta() -> Option<&'static TypeMeta> {
@@ -84,7 +85,7 @@ fn keys_fixed(_depth: u8) -> bool {
 fn keys_chosen_at_run_time(_depth: u8) -> bool {
     true
 }
-fn no_counter_checks(_value: &str, _depth: usize, _out: &mut Vec<Bson>) {}
+fn no_counter_checks(_value: &str, _depth: usize, _out: &mut Vec<CounterCheck>) {}
 
 /// [`FieldMeta::new`], under a short name for generated tables.
 pub const fn field(name: &'static str, key: &'static str, ty: &'static FieldType) -> FieldMeta {

@@ -1,7 +1,7 @@
 //! The [`Model`] trait: a collection's document type, with its name, validator and validation settings.
 
 use crate::index::IndexSpec;
-use crate::schema::BsonSchema;
+use crate::schema::{BsonSchema, CounterCheck};
 use bson::{doc, Bson, Document};
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -359,14 +359,20 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
         None
     }
 
-    /// The `$expr` checks that keep counted arrays and their counters in step, at every nesting level. The default
-    /// reads the model's field table.
-    fn counter_exprs() -> Vec<Bson> {
+    /// The checks that keep counted arrays and their counters in step, at every nesting level, each with the pair
+    /// it compares (its `$expr` is [`CounterCheck::expr`]). The default reads the model's field table.
+    fn counters() -> Vec<CounterCheck> {
         let mut out = Vec::new();
         if let Some(meta) = Self::type_meta() {
             crate::schema::checks_under(meta, "$", 0, &mut out);
         }
         out
+    }
+
+    /// The `$expr` of each of [`Model::counters`].
+    #[deprecated(note = "use `Model::counters`, whose checks name the pair they compare (`.expr()` is this)")]
+    fn counter_exprs() -> Vec<Bson> {
+        Self::counters().into_iter().map(CounterCheck::into_expr).collect()
     }
 
     /// The indexes the model declares (named, in stored keys).
@@ -399,7 +405,7 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
             }
             None => Self::bson_schema(),
         };
-        crate::schema::parts::ValidatorParts::new(schema, Self::counter_exprs(), Self::type_meta())
+        crate::schema::parts::ValidatorParts::new(schema, Self::counters(), Self::type_meta())
     }
 }
 

@@ -14,12 +14,12 @@
 //! one error per role instead of one. What a derived struct knows lives in one table, [`BsonSchema::OBJECT`]
 //! ([`TypeMeta`]), and the provided items read it.
 
-mod counters;
 mod object;
 pub mod parts;
 
-pub(crate) use self::counters::{all_elements, counter_pairs};
 pub(crate) use self::object::checks_under;
+pub(crate) use crate::counters::counter_pairs;
+pub use crate::counters::CounterCheck;
 pub use crate::kind::BsonKind;
 
 use crate::diff::{Diff, DiffPath};
@@ -118,7 +118,7 @@ pub trait BsonSchema {
 
     /// Server-side checks (`$expr`) that keep array counters equal to array sizes. `value` is the aggregation
     /// expression of this value (`"$it"`, `"$$e0.v"`); `depth` names `$map` variables uniquely.
-    fn counter_checks(value: &str, depth: usize, out: &mut Vec<Bson>) {
+    fn counter_checks(value: &str, depth: usize, out: &mut Vec<CounterCheck>) {
         if let Some(meta) = Self::OBJECT {
             object::counter_checks(meta, value, depth, out);
         }
@@ -160,11 +160,11 @@ pub const MAP_KEY_PATTERN: &str = "^([^$.][^.]*)?$";
 /// The checks of the elements' counted arrays, each over every element. One check per counted array, never an `$and`
 /// of several: the server reports which clause of the validator failed but not which part of an expression, so a
 /// check that holds one pair lets a refused write name that pair (see [`counter_pairs`]).
-pub(crate) fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<Bson>) {
+pub(crate) fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out: &mut Vec<CounterCheck>) {
     let var = format!("e{depth}");
     let mut inner = Vec::new();
     T::counter_checks(&format!("$${var}"), depth + 1, &mut inner);
-    out.extend(inner.into_iter().map(|check| all_elements(value, &var, check)));
+    out.extend(inner.into_iter().map(|check| check.over_elements(value, &var)));
 }
 
 /// Builders the derives call; reachable through `odm::__private` only.
@@ -263,12 +263,12 @@ pub(crate) mod build {
         }
     }
 
-    pub use super::counters::counter_check;
+    pub use crate::counters::counter_check;
 }
 
 #[cfg(test)]
 mod counter_check_tests {
-    use super::{build::counter_check, counter_pairs, BsonSchema};
+    use super::{build::counter_check, counter_pairs, BsonSchema, CounterCheck};
     use bson::Bson;
 
     #[derive(serde::Serialize)]
@@ -279,17 +279,21 @@ mod counter_check_tests {
         fn bson_schema() -> bson::Document {
             bson::Document::new()
         }
-        fn counter_checks(value: &str, _depth: usize, out: &mut Vec<Bson>) {
-            out.push(counter_check(&format!("{value}.m"), &format!("{value}.mc")));
-            out.push(counter_check(&format!("{value}.l"), &format!("{value}.lc")));
+        fn counter_checks(value: &str, _depth: usize, out: &mut Vec<CounterCheck>) {
+            out.push(CounterCheck::new(&format!("{value}.m"), &format!("{value}.mc")));
+            out.push(CounterCheck::new(&format!("{value}.l"), &format!("{value}.lc")));
         }
     }
 
-    /// Each counted array gets a check of its own, and each check reads back as the pair it compares.
+    /// Each counted array gets a check of its own, which names the pair it compares as stored paths; a check
+    /// found as BSON reads back as the same pair.
     #[test]
     fn every_check_names_its_pair() {
-        let mut checks = Vec::new();
-        <Vec<Vec<Team>>>::counter_checks("$d", 0, &mut checks);
+        let mut typed = Vec::new();
+        <Vec<Vec<Team>>>::counter_checks("$d", 0, &mut typed);
+        let named: Vec<(&str, &str)> = typed.iter().map(|c| (c.array(), c.counter())).collect();
+        assert_eq!(named, [("d.$[].$[].m", "d.$[].$[].mc"), ("d.$[].$[].l", "d.$[].$[].lc")]);
+        let checks: Vec<Bson> = typed.iter().map(|c| c.expr().clone()).collect();
         let pairs: Vec<Vec<(String, String)>> = checks.iter().map(counter_pairs).collect();
         assert_eq!(
             pairs,

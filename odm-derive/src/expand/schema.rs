@@ -211,7 +211,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                         #meta
                     }
                     #dynamic
-                    fn counter_checks(__value: &str, __depth: usize, __out: &mut __odm::Vec<__odm::Bson>) {
+                    fn counter_checks(__value: &str, __depth: usize, __out: &mut __odm::Vec<__odm::CounterCheck>) {
                         #checks
                     }
                 }

@@ -33,6 +33,17 @@ pub struct FieldFailure {
     pub variant: Option<String>,
 }
 
+impl FieldFailure {
+    /// The id of odm's rule the failure breaks ([`crate::rules`]), read from the one keyword table of the
+    /// validator's description ([`crate::schema::parts::KEYWORDS`]): `maxItems` breaks `array-bound`, `$expr`
+    /// `counter-in-step`. A keyword odm's validators do not write (the validator was changed on the server) breaks
+    /// `model-validation`.
+    pub fn rule_id(&self) -> &'static str {
+        crate::schema::parts::Check::of_keyword(&self.rule)
+            .map_or(crate::schema::parts::Check::Other.rule(), |(_, rule)| rule)
+    }
+}
+
 impl fmt::Display for FieldFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = if self.path.is_empty() { "(document)" } else { &self.path };

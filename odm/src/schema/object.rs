@@ -2,7 +2,7 @@
 //! its values may carry run-time keys, and its counter checks. Generated code only points at these with its table,
 //! so each struct costs a table, not a copy of the walks.
 
-use super::counters::{counter_check, for_variant};
+use crate::counters::CounterCheck;
 use crate::meta::{FieldMeta, TypeMeta};
 use bson::{doc, Bson, Document};
 
@@ -96,18 +96,18 @@ pub fn dynamic_keys(meta: &TypeMeta, depth: u8) -> bool {
 
 /// [`BsonSchema::counter_checks`](super::BsonSchema::counter_checks) of the struct at the aggregation expression
 /// `value` (`"$$e0"`): its fields' checks, then its own counters'.
-pub fn counter_checks(meta: &TypeMeta, value: &str, depth: usize, out: &mut Vec<Bson>) {
+pub fn counter_checks(meta: &TypeMeta, value: &str, depth: usize, out: &mut Vec<CounterCheck>) {
     checks_under(meta, &format!("{value}."), depth, out)
 }
 
 /// The checks of a struct whose fields are the expressions `<prefix><key>` (`"$"` for a model's own fields).
-pub(crate) fn checks_under(meta: &TypeMeta, prefix: &str, depth: usize, out: &mut Vec<Bson>) {
+pub(crate) fn checks_under(meta: &TypeMeta, prefix: &str, depth: usize, out: &mut Vec<CounterCheck>) {
     for v in meta.variants {
         // Each variant's checks hold for its own documents only: guarded by the discriminator.
         let mut inner = Vec::new();
         checks_under(v, prefix, depth, &mut inner);
         if let Some((tag, value)) = v.tag {
-            out.extend(inner.into_iter().map(|check| for_variant(&format!("{prefix}{tag}"), value, check)));
+            out.extend(inner.into_iter().map(|check| check.for_variant(&format!("{prefix}{tag}"), value)));
         }
     }
     for f in meta.fields {
@@ -115,7 +115,7 @@ pub(crate) fn checks_under(meta: &TypeMeta, prefix: &str, depth: usize, out: &mu
     }
     for f in meta.fields {
         if let Some(counter) = f.counter.and_then(|c| meta.fields.get(c)) {
-            out.push(counter_check(&format!("{prefix}{}", f.key), &format!("{prefix}{}", counter.key)));
+            out.push(CounterCheck::new(&format!("{prefix}{}", f.key), &format!("{prefix}{}", counter.key)));
         }
     }
 }

@@ -7,16 +7,18 @@
 //! (`Order.lines[].quantity`) and by the rule that actually failed: one part per required key, per field's type,
 //! per group of bounds, per closed level, per counter; nested documents and array elements part by part. Which keys
 //! a struct requires, which properties it has, whether it is closed and which variants a polymorphic model has are
-//! read from the field table, the same properties its schema is written from; a value's own
-//! type and bounds from its fragment, split by the keyword → rule table ([`KEYWORDS`]), which is here and only
-//! here. A validator odm did not make from the table (a hand-written model's, one found on a server) is split from
-//! its document the same way.
+//! read from the field table, the same properties its schema is written from; each counter's pair from the
+//! [`CounterCheck`] the validator was made with; a value's own type and bounds from its fragment (what its type's
+//! [`BsonSchema`](crate::BsonSchema) writes, the one description a type gives of its stored values), split by the
+//! keyword → rule table ([`KEYWORDS`]), which is here and only here. A validator odm did not make from the table (a
+//! hand-written model's, one found on a server) is split from its document the same way, its counter pairs read
+//! back from their checks.
 //!
 //! The schema checker ([`crate::check`]) asks the server which parts stored documents break; a refused write's
 //! translator ([`crate::ValidationError`]) names a failing counter check by the part that wrote it.
 
-use super::counters::counter_pairs;
 use super::object::{checks_under, object, properties};
+use crate::counters::{counter_pairs, CounterCheck};
 use crate::meta::{rust_name, TypeMeta};
 use bson::{doc, Bson, Document};
 use std::sync::OnceLock;
@@ -75,6 +77,12 @@ impl Check {
             check => KEYWORDS.iter().find(|(_, c, _)| *c == check).map_or("model-validation", |(_, _, rule)| rule),
         }
     }
+
+    /// The part a failure of `keyword` belongs to and the rule it breaks, from [`KEYWORDS`]; `None` for a keyword
+    /// odm's validators do not write (`minimum`, `enum`, … in a validator changed on the server).
+    pub fn of_keyword(keyword: &str) -> Option<(Check, &'static str)> {
+        KEYWORDS.iter().find(|(k, _, _)| *k == keyword).map(|&(_, check, rule)| (check, rule))
+    }
 }
 
 /// The value keywords split off a field's type part: each group (the keywords of one rule) is a part of its own,
@@ -124,15 +132,20 @@ impl Part {
 pub struct ValidatorParts {
     validator: Document,
     meta: Option<&'static TypeMeta>,
+    /// The counter checks the validator was made with; `None` for a validator given as a document, whose checks are
+    /// read back from it.
+    counters: Option<Vec<(String, String)>>,
     parts: OnceLock<Vec<Part>>,
 }
 
 impl ValidatorParts {
-    /// The validator of a `$jsonSchema` and its `$expr` counter checks (one per counted array, as
-    /// [`crate::Model::counter_exprs`] lists them); `meta`, the field table the schema was made from, names the parts'
+    /// The validator of a `$jsonSchema` and its counter checks (one per counted array, as
+    /// [`crate::Model::counters`] lists them); `meta`, the field table the schema was made from, names the parts'
     /// Rust paths.
-    pub fn new(schema: Document, checks: Vec<Bson>, meta: Option<&'static TypeMeta>) -> Self {
-        ValidatorParts { validator: validator(schema, checks), meta, parts: OnceLock::new() }
+    pub fn new(schema: Document, checks: Vec<CounterCheck>, meta: Option<&'static TypeMeta>) -> Self {
+        let pairs = checks.iter().map(|c| (c.array().to_owned(), c.counter().to_owned())).collect();
+        let exprs = checks.into_iter().map(CounterCheck::into_expr).collect();
+        ValidatorParts { validator: validator(schema, exprs), meta, counters: Some(pairs), parts: OnceLock::new() }
     }
 
     /// The validator of the struct (or polymorphic enum) `meta` describes, as a model's validator: its
@@ -145,7 +158,7 @@ impl ValidatorParts {
 
     /// A validator given as a document (found on a server, say), split the same way, without Rust paths.
     pub fn from_validator(validator: &Document) -> Self {
-        ValidatorParts { validator: validator.clone(), meta: None, parts: OnceLock::new() }
+        ValidatorParts { validator: validator.clone(), meta: None, counters: None, parts: OnceLock::new() }
     }
 
     /// The validator document (`{$jsonSchema: …}` with its counter checks), as a collection holds it.
@@ -161,7 +174,7 @@ impl ValidatorParts {
     /// The parts, in order: each object's required keys, then each field (its type, its bounds, its nested fields
     /// or elements), then the object's closedness; a polymorphic model's variants; the counters.
     pub fn parts(&self) -> &[Part] {
-        self.parts.get_or_init(|| split(&self.validator, self.meta))
+        self.parts.get_or_init(|| split(&self.validator, self.counters.as_deref(), self.meta))
     }
 
     /// The counter part whose check is `check` (an `$expr` as the validator holds it).
@@ -171,8 +184,9 @@ impl ValidatorParts {
 }
 
 /// The parts of `validator`: its `$jsonSchema` (a `title` names a version and checks nothing), then its counter
-/// checks, with Rust paths named through `meta`.
-fn split(validator: &Document, meta: Option<&'static TypeMeta>) -> Vec<Part> {
+/// checks, each comparing the pair of `counters` at its position (read back from the check when the validator came
+/// as a document), with Rust paths named through `meta`.
+fn split(validator: &Document, counters: Option<&[(String, String)]>, meta: Option<&'static TypeMeta>) -> Vec<Part> {
     let mut parts = Vec::new();
     if let Ok(schema) = validator.get_document("$jsonSchema") {
         let mut untitled = schema.clone();
@@ -190,9 +204,12 @@ fn split(validator: &Document, meta: Option<&'static TypeMeta>) -> Vec<Part> {
     if let Ok(clauses) = validator.get_array("$and") {
         checks.extend(clauses.iter().filter_map(|c| c.as_document()?.get("$expr")));
     }
-    for check in checks {
-        // Each check odm writes compares one pair; read where the pair is needed, in this one place.
-        let (array, counter) = counter_pairs(check).into_iter().next().unwrap_or_default();
+    for (i, check) in checks.into_iter().enumerate() {
+        // A check odm did not just make is read for its pair (each check odm writes compares one).
+        let (array, counter) = match counters.and_then(|c| c.get(i)) {
+            Some(pair) => pair.clone(),
+            None => counter_pairs(check).into_iter().next().unwrap_or_default(),
+        };
         let mut part = Part::new(Check::Counter, counter, doc! { "$expr": check.clone() });
         part.array = Some(array);
         parts.push(part);
@@ -492,8 +509,9 @@ mod tests {
     fn a_model_s_parts_come_from_its_field_table_with_rust_paths_and_its_validator() {
         use crate::meta::tests::ORDER;
         let described = ValidatorParts::of(&ORDER);
-        let mut checks = Vec::new();
-        checks_under(&ORDER, "$", 0, &mut checks);
+        let mut typed = Vec::new();
+        checks_under(&ORDER, "$", 0, &mut typed);
+        let checks: Vec<Bson> = typed.into_iter().map(CounterCheck::into_expr).collect();
         // The validator the description holds is the model's: its `$jsonSchema` and its one counter check.
         assert_eq!(described.validator(), &doc! { "$jsonSchema": object(&ORDER, false), "$expr": checks[0].clone() });
         let summary: Vec<(Check, &str, Option<&str>, &str)> =

@@ -24,13 +24,13 @@ pub fn accepting_older<M: Model>() -> Option<Document> {
         return None;
     }
     let mut branches = vec![Bson::Document(M::bson_schema())];
-    let mut exprs: Vec<Bson> = M::counter_exprs().into_iter().map(|e| only_at(spec, spec.current, e)).collect();
+    let mut exprs: Vec<Bson> = M::counters().into_iter().map(|c| only_at(spec, spec.current, c.into_expr())).collect();
     for shape in M::OLDER.iter().rev() {
         branches.push(Bson::Document(tagged(spec, shape)));
         if let Some(meta) = (shape.meta)() {
             let mut out = Vec::new();
             checks_under(meta, "$", 0, &mut out);
-            exprs.extend(out.into_iter().map(|e| only_at(spec, shape.version, e)));
+            exprs.extend(out.into_iter().map(|c| only_at(spec, shape.version, c.into_expr())));
         }
     }
     let title = format!(

@@ -1,8 +1,74 @@
-//! The `$expr` counter checks of a validator, written and read back in one place: [`counter_check`] and
-//! [`all_elements`] write them, [`counter_pairs`] reads the pair a check compares so that a refused write can name
-//! it. Knows no stored type, so errors can read checks without importing the schema.
+//! The `$expr` counter checks of a validator: [`CounterCheck`] is one check with the pair it compares, written by
+//! [`counter_check`] and wrapped by [`all_elements`] and [`for_variant`] with its pair carried along; the
+//! validator's description ([`super::parts`]) and a refused write's translation read the pair from it.
+//! [`counter_pairs`] reads the pairs back from the BSON only for validators odm did not just make (one found on a
+//! server, written by an earlier version). Knows no stored type, so errors can read checks without importing the
+//! schema.
 
 use bson::{doc, Bson};
+
+/// One `$expr` check of a validator keeping a counted array's length and its counter equal (rule
+/// [`counter-in-step`](crate::rules#counter-in-step)), with the pair it compares.
+///
+/// The paths are aggregation expressions while the check is built (`"$it"`, `"$$e0.l"` inside an array's
+/// elements); [`CounterCheck::array`] and [`CounterCheck::counter`] name them as stored paths once the check is
+/// rooted at the document (`"d.$[].l"`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CounterCheck {
+    array: String,
+    counter: String,
+    expr: Bson,
+}
+
+impl CounterCheck {
+    /// The check comparing the array at the aggregation expression `array` with the counter at `counter`.
+    pub fn new(array: &str, counter: &str) -> Self {
+        CounterCheck { array: array.to_owned(), counter: counter.to_owned(), expr: counter_check(array, counter) }
+    }
+
+    /// The stored path of the counted array, `$[]` for every element of an enclosing array (`"d.$[].m"`).
+    pub fn array(&self) -> &str {
+        stored(&self.array)
+    }
+
+    /// The stored path of the counter (`"d.$[].mc"`).
+    pub fn counter(&self) -> &str {
+        stored(&self.counter)
+    }
+
+    /// The aggregation expression a validator holds under `$expr`.
+    pub fn expr(&self) -> &Bson {
+        &self.expr
+    }
+
+    /// The expression, moved out.
+    pub fn into_expr(self) -> Bson {
+        self.expr
+    }
+
+    /// The same check over every element of the array at `value`, whose elements the check named `$$var`.
+    pub(crate) fn over_elements(self, value: &str, var: &str) -> Self {
+        let rebase = |path: String| match path.strip_prefix(&format!("$${var}")) {
+            Some(rest) => format!("{value}.$[]{rest}"),
+            None => path,
+        };
+        CounterCheck {
+            expr: all_elements(value, var, self.expr),
+            array: rebase(self.array),
+            counter: rebase(self.counter),
+        }
+    }
+
+    /// The same check, holding only for documents whose discriminator `tag` (`"$t"`) is `value`.
+    pub(crate) fn for_variant(self, tag: &str, value: &str) -> Self {
+        CounterCheck { expr: for_variant(tag, value, self.expr), ..self }
+    }
+}
+
+/// A path as the check names it, without the `$` of an aggregation expression.
+fn stored(path: &str) -> &str {
+    path.strip_prefix('$').unwrap_or(path)
+}
 
 /// `size(array) == counter`, tolerant of absence (both count as 0) and of wrong types (left to `$jsonSchema`);
 /// rule [`counter-in-step`](crate::rules#counter-in-step).
@@ -17,7 +83,7 @@ pub fn counter_check(array: &str, counter: &str) -> Bson {
 
 /// `$allElementsTrue` over an array, with `$map` binding each element to `var`; a non-array value yields `true`
 /// (its type is the `$jsonSchema`'s business, and `$map` over a non-array would abort the validation).
-pub(crate) fn all_elements(value: &str, var: &str, check: Bson) -> Bson {
+fn all_elements(value: &str, var: &str, check: Bson) -> Bson {
     Bson::from(doc! {
         "$allElementsTrue": [{
             "$map": {
@@ -31,7 +97,7 @@ pub(crate) fn all_elements(value: &str, var: &str, check: Bson) -> Bson {
 
 /// `check` for the documents of one variant of a polymorphic model: true for a document whose discriminator
 /// (`tag`, an aggregation expression like `"$t"`) is not `value`.
-pub(crate) fn for_variant(tag: &str, value: &str, check: Bson) -> Bson {
+fn for_variant(tag: &str, value: &str, check: Bson) -> Bson {
     Bson::from(doc! { "$or": [{ "$ne": [tag, value] }, check] })
 }
 
