@@ -213,7 +213,7 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
 async fn capped_collections_are_created_capped_and_mismatches_reported() {
     let db = odm::testing::database("sync_capped").await;
     let mut spec = ModelSpec::of::<Order>();
-    spec.collection = "log_order_event";
+    spec.collection = "log_order_event".into();
     spec.capped = Some(odm::model::Capped { size: 1 << 20, max: Some(1000) });
     support::setup::sync_spec(&db, spec.clone()).await;
     let opts = support::server::collection_options(&db, "log_order_event").await;
@@ -286,7 +286,7 @@ async fn sixteen_concurrent_syncs_converge_to_one_state() {
 async fn steady_state_sync_only_reads_one_list_per_database_and_collection() {
     let db = odm::testing::database("sync_cost").await;
     let mut spec2 = order_spec();
-    spec2.collection = "order_detail";
+    spec2.collection = "order_detail".into();
     SchemaSync::new(db.client())
         .database(db.name())
         .spec(order_spec())

@@ -28,7 +28,7 @@ fn specs() -> Vec<ModelSpec> {
     (0..12)
         .map(|i| {
             let mut spec = ModelSpec::of::<OrderLine>();
-            spec.collection = Box::leak(format!("order_line{i}").into_boxed_str());
+            spec.collection = format!("order_line{i}");
             spec.indexes =
                 vec![IndexSpec::new("idx_o", doc! { "o": 1 }), IndexSpec::new("idx_s_q", doc! { "s": 1, "q": -1 }), {
                     let mut u = IndexSpec::new("idx_o_s", doc! { "o": 1, "s": 1 });
@@ -70,7 +70,7 @@ async fn four_processes_sync_at_once() {
     }
     // One correct state: every collection with exactly its indexes, and nothing left to do.
     for spec in specs() {
-        let names = support::server::live_indexes(&db, spec.collection).await;
+        let names = support::server::live_indexes(&db, &spec.collection).await;
         assert_eq!(names.len(), 4, "{}: {names:?}", spec.collection);
     }
     sync(db.client(), db.name()).mode(SyncMode::Verify).await.and_then(|r| r.require_in_sync()).expect("in sync");

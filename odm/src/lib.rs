@@ -191,6 +191,7 @@ mod server_reply;
 pub mod session;
 pub mod shard;
 pub mod sync;
+pub mod template;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
@@ -261,6 +262,7 @@ pub mod __private {
     pub use crate::path::types::{encode_converted, encode_value};
     pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
     pub use crate::schema::{BsonSchema, CounterCheck};
+    pub use crate::template::{NameTemplate, Placeholder};
     pub use crate::version::{self as version, Upgrade, VersionNumber};
     pub use core::option::Option::{self, None, Some};
     /// Validator builders of generated code.

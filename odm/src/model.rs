@@ -2,6 +2,7 @@
 
 use crate::index::IndexSpec;
 use crate::schema::{BsonSchema, CounterCheck};
+use crate::template::NameTemplate;
 use bson::{doc, Bson, Document};
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -265,6 +266,10 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     const COLLECTION: &'static str;
     /// The database, when the model names one.
     const DATABASE: Option<&'static str> = None;
+    /// For a collection named at run time (`#[odm(collection = "log_app_event_{yyyymm}")]`): the name template,
+    /// whose instances [`crate::collection::Collection::instance`] opens; [`Model::COLLECTION`] is then the
+    /// template as written. See [`crate::template`].
+    const TEMPLATE: Option<NameTemplate> = None;
     /// `validationLevel` to create the collection with (rule [`model-validation`](crate::rules#model-validation)).
     const VALIDATION_LEVEL: ValidationLevel = ValidationLevel::Strict;
     /// `validationAction` to create the collection with.

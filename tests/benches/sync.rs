@@ -46,7 +46,7 @@ fn specs() -> Vec<ModelSpec> {
     (0..MODELS)
         .map(|i| {
             let mut spec = ModelSpec::of::<Item>();
-            spec.collection = Box::leak(format!("bench_item{i}").into_boxed_str());
+            spec.collection = format!("bench_item{i}");
             let mut ttl = IndexSpec::new("idx_at", doc! { "at": 1 });
             ttl.expire_after_seconds = Some(86_400);
             spec.indexes = vec![IndexSpec::new("idx_n_p", doc! { "n": 1, "p": -1 }), ttl];
@@ -81,7 +81,7 @@ impl Setup {
     /// The reads odm's plan sends, by hand with the raw driver.
     async fn raw_sweep(&self) {
         let database = self.client.database(&self.db);
-        let names: Vec<&str> = self.specs.iter().map(|s| s.collection).collect();
+        let names: Vec<&str> = self.specs.iter().map(|s| s.collection.as_str()).collect();
         let colls = database.list_collections().filter(doc! { "name": { "$in": &names } }).await.expect("list");
         assert_eq!(documents(colls).await.len(), MODELS);
         let read = |name: &str| {

@@ -12,6 +12,17 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
     let a = &cont.attrs;
     let collection = a.collection.as_ref().map(|c| c.value.clone()).unwrap_or_default();
     let mut items = TokenStream::new();
+    if let Ok(Some(t)) = &resolved.template {
+        let (prefix, suffix) = (&t.prefix, &t.suffix);
+        let placeholder = proc_macro2::Ident::new(t.variant, proc_macro2::Span::call_site());
+        let keep = match a.keep_periods.as_ref().map(|k| k.value as u32) {
+            Some(n) => quote!(__OdmSome(#n)),
+            None => quote!(__OdmNone),
+        };
+        items.extend(quote!(const TEMPLATE: __OdmOption<__odm::NameTemplate> = __OdmSome(__odm::NameTemplate {
+            prefix: #prefix, placeholder: __odm::Placeholder::#placeholder, suffix: #suffix, keep_periods: #keep,
+        });));
+    }
     if let Some(db) = &a.db {
         let db = &db.value;
         items.extend(quote!(const DATABASE: __OdmOption<&'static str> = __OdmSome(#db);));

@@ -2,6 +2,7 @@
 
 use super::ast::{Container, Derive};
 use super::ctxt::Ctxt;
+use super::resolve::Resolved;
 use super::rules::{self, Rule};
 use super::symbol::{Symbol, COLLECTION, DATABASE, MODULE};
 use proc_macro2::TokenStream;
@@ -154,7 +155,7 @@ fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<(Rul
     out
 }
 
-pub fn check_container_names(cx: &Ctxt, cont: &Container) {
+pub fn check_container_names(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     let a = &cont.attrs;
     // A bad database name is reported once, not again as part of a too-long namespace.
     let mut db = None;
@@ -184,9 +185,64 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container) {
         }
         return;
     };
-    for (rule, msg) in collection_problems(&coll.value, db, module) {
+    // A template is checked as the name of one of its instances (`log_app_event_202612`), and named as written.
+    let template = match &resolved.template {
+        Ok(t) => t.as_ref(),
+        Err(msg) => {
+            cx.error_spanned_by(coll, rules::NAME_TEMPLATE, msg);
+            return;
+        }
+    };
+    let name = template.map_or(coll.value.as_str(), |t| t.sample.as_str());
+    for (rule, msg) in collection_problems(name, db, module) {
+        let msg = match template {
+            Some(t) => in_template_terms(&msg, name, t),
+            None => msg,
+        };
         cx.error_spanned_by(coll, rule, msg);
     }
+    if let Some(keep) = &a.keep_periods {
+        if !template.is_some_and(|t| t.is_period()) {
+            cx.error_spanned_by(
+                keep,
+                rules::NAME_TEMPLATE,
+                "`keep_periods` drops whole expired periods of a collection per period: name the collection with a \
+                 period placeholder (`{yyyy}`, `{yyyymm}` or `{yyyymmdd}`), e.g. `log_app_event_{yyyymm}`",
+            );
+        } else if keep.value > u32::MAX as usize {
+            cx.error_spanned_by(keep, rules::NAME_TEMPLATE, "`keep_periods` is at most 4294967295");
+        } else if keep.value == 0 {
+            cx.error_spanned_by(
+                keep,
+                rules::NAME_TEMPLATE,
+                "`keep_periods = 0` would drop the current period too: keep at least 1",
+            );
+        }
+    }
+}
+
+/// A message about a template's sample instance (`Shop_order_a`), in the template's terms: the name as written
+/// with the instance it was checked as, and a suggested name (`shop_order_a`) as a template again
+/// (`shop_order_{name}`).
+fn in_template_terms(msg: &str, sample: &str, t: &super::resolve::template::Template) -> String {
+    let tail = format!("{}{}", &t.sample[t.prefix.len()..t.sample.len() - t.suffix.len()], t.suffix);
+    let parts: Vec<String> = msg
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| match part.strip_suffix(&tail) {
+            // Inside backticks, a name: the sample itself, or a suggestion ending as the sample does.
+            Some(head) if i % 2 == 1 => {
+                let template = format!("{head}{}{}", t.placeholder, t.suffix);
+                if part == sample {
+                    format!("{template}` (as `{sample}")
+                } else {
+                    template
+                }
+            }
+            _ => part.to_owned(),
+        })
+        .collect();
+    parts.join("`").replace(&format!("(as `{sample}`"), &format!("(as `{sample}`)"))
 }
 
 /// Field keys: no leading `$`, no `.`, no NUL, not empty, and within the short-key limit.

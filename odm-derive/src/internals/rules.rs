@@ -33,6 +33,7 @@ rules! {
     NAME_SYSTEM = "name-system";
     NAME_MODULE = "name-module";
     NAME_COLLECTION = "name-collection";
+    NAME_TEMPLATE = "name-template";
     // Stored keys.
     KEY_DOLLAR = "key-dollar";
     KEY_DOT = "key-dot";

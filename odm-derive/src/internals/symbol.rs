@@ -61,6 +61,7 @@ pub const QUERY: Symbol = Symbol("query");
 pub const CAPPED: Symbol = Symbol("capped");
 /// `max_indexes = N`.
 pub const MAX_INDEXES: Symbol = Symbol("max_indexes");
+pub const KEEP_PERIODS: Symbol = Symbol("keep_periods");
 /// `shard_key = "..."`.
 pub const SHARD_KEY: Symbol = Symbol("shard_key");
 /// `scatter = "refuse" | "warn" | "allow"`.

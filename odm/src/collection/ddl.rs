@@ -25,6 +25,16 @@ pub async fn create_collection<M: Model>(db: &Database) -> Result<()> {
 /// assert_eq!(cmd.get_str("create").ok(), Some("shop_item"));
 /// assert_eq!(cmd.get_str("validationLevel").ok(), Some("strict"));
 /// ```
+///
+/// A model whose collection is named at run time has no one `create` command: the build fails here (sync its
+/// instances with [`crate::sync::SchemaSync::instance`]).
 pub fn create_command<M: Model>() -> Document {
+    const {
+        assert!(
+            M::TEMPLATE.is_none(),
+            "this model's collection is named at run time: create an instance with `SchemaSync::instance` (rule \
+             `name-template`)"
+        )
+    };
     crate::sync::ModelSpec::of::<M>().create_command()
 }

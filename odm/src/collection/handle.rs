@@ -25,12 +25,66 @@ impl<M: Model> Collection<M> {
     /// `M`'s collection in `db` (no I/O).
     ///
     /// Reads and writes use the model's read concern, read preference and write concern, when it declares them.
+    ///
+    /// A model whose collection is named at run time (`{yyyymm}`, `{name}` in its name: see [`crate::template`])
+    /// has no one collection: the build fails here (when the code is built, not by `cargo check`), and
+    /// [`Collection::instance`] opens one of its instances (rule [`name-template`](crate::rules#name-template)).
+    ///
+    /// ```compile_fail
+    /// # #[derive(serde::Serialize, serde::Deserialize, odm::Model)]
+    /// # #[odm(collection = "log_app_event_{yyyymm}", keep_periods = 12)]
+    /// # struct Event { #[serde(rename = "k")] kind: String }
+    /// use odm::{mongodb::Database, Collection};
+    /// fn open(db: &Database) -> Collection<Event> {
+    ///     Collection::new(db) // this model's collection is named at run time: open one instance …
+    /// }
+    /// let built: fn(&Database) -> Collection<Event> = open;
+    /// ```
     pub fn new(db: &Database) -> Self {
+        const {
+            assert!(
+                M::TEMPLATE.is_none(),
+                "this model's collection is named at run time: open one instance with `Collection::instance(&db, key)` \
+                 (rule `name-template`)"
+            )
+        };
+        Self::named(db, M::COLLECTION)
+    }
+
+    /// The instance of `M` that `key` names, for a model whose collection is named at run time
+    /// (`#[odm(collection = "log_app_event_{yyyymm}")]`): a moment opens the collection of its period
+    /// (`log_app_event_202612`), a name the collection of that name for a `{name}` template. No I/O: a missing
+    /// instance is created by the first write without a validator, so sync it first
+    /// ([`crate::sync::SchemaSync::instance`]).
+    ///
+    /// ```no_run
+    /// # #[derive(serde::Serialize, serde::Deserialize, odm::Model)]
+    /// # #[odm(collection = "log_app_event_{yyyymm}", keep_periods = 12)]
+    /// # struct Event { #[serde(rename = "_id")] id: odm::bson::oid::ObjectId }
+    /// # async fn run(db: odm::mongodb::Database) -> odm::error::Result<()> {
+    /// use odm::{bson::DateTime, Collection};
+    /// let this_month = Collection::<Event>::instance(&db, DateTime::now())?;
+    /// assert!(this_month.name().starts_with("log_app_event_"));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Fails before anything is sent when `M` is not named by a template or `key` names no instance of it
+    /// ([`crate::error::Invalid::Instance`]).
+    pub fn instance(db: &Database, key: impl Into<crate::template::InstanceKey>) -> crate::error::Result<Self> {
+        Ok(Self::named(db, &crate::collection::instance_name::<M>(&key.into())?))
+    }
+
+    /// The collection's name (for a model named at run time, the instance's).
+    pub fn name(&self) -> &str {
+        self.raw.name()
+    }
+
+    fn named(db: &Database, name: &str) -> Self {
         let mut options = mongodb::options::CollectionOptions::default();
         options.read_concern = M::READ_CONCERN.map(crate::model::ReadConcernLevel::to_driver);
         options.selection_criteria = M::READ_PREFERENCE.map(crate::model::ReadPreferenceMode::to_driver);
         options.write_concern = M::WRITE_CONCERN.map(crate::model::WriteConcernSpec::to_driver);
-        Collection { raw: db.collection_with_options(M::COLLECTION, options), session: None, _model: PhantomData }
+        Collection { raw: db.collection_with_options(name, options), session: None, _model: PhantomData }
     }
 
     /// This collection with every operation run in `session` (one at a time): causally consistent reads, and the

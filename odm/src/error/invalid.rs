@@ -295,6 +295,9 @@ pub enum Invalid {
         /// The joined model.
         model: &'static str,
     },
+    /// A key that names no instance of a collection named at run time (a name for a per-period template, a name
+    /// with capitals, …), or a model without a name template asked for an instance (see [`crate::template`]).
+    Instance(crate::template::InstanceKeyError),
 }
 
 impl Invalid {
@@ -320,6 +323,7 @@ impl Invalid {
             LookupField { field, .. } => vec![field],
             Stage { cause, .. } | Branch { cause, .. } => cause.paths(),
             ArrayFilterConflict { .. }
+            | Instance(_)
             | EmptyUpdate
             | GuardedUpsert
             | RevisionAtMaximum
@@ -436,6 +440,7 @@ impl fmt::Display for Invalid {
             LookupElement => {
                 f.write_str("a `$lookup` element type must be the model or a derived struct of its fields")
             }
+            Instance(e) => write!(f, "{e}"),
             LookupField { field, model } => write!(
                 f,
                 "{field} is not a field of `{model}`: a lookup's element type takes its keys from the joined model"

@@ -43,7 +43,7 @@ pub(super) fn diff_collection(
             live_level: level_of(options).to_owned(),
             live_action: action_of(options).to_owned(),
             command: doc! {
-                "collMod": m.collection,
+                "collMod": &m.collection,
                 "validator": validator.clone(),
                 "validationLevel": m.level.as_str(),
                 "validationAction": m.action.as_str(),

@@ -50,6 +50,30 @@ impl<'c> SchemaSync<'c> {
         self.spec(ModelSpec::of::<M>())
     }
 
+    /// Adds the instance `key` names of model `M`, whose collection is named at run time
+    /// (`#[odm(collection = "log_app_event_{yyyymm}")]`; see [`crate::template`]): the sync creates it when missing,
+    /// with its validator and indexes, so a program can create the next period's collection before it is needed:
+    ///
+    /// ```no_run
+    /// # #[derive(serde::Serialize, serde::Deserialize, odm::Model)]
+    /// # #[odm(collection = "log_app_event_{yyyymm}", keep_periods = 12)]
+    /// # struct Event { #[serde(rename = "_id")] id: odm::bson::oid::ObjectId }
+    /// # async fn run(client: odm::mongodb::Client) -> odm::error::Result<()> {
+    /// use odm::{bson::DateTime, sync::SchemaSync, Model};
+    /// let template = Event::TEMPLATE.expect("named by a template");
+    /// let next_month = template.period_start(DateTime::now(), 1).expect("a period");
+    /// SchemaSync::new(&client).database("app").instance::<Event>(next_month)?.await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// [`SchemaSync::model`] of such a model brings every live instance in line instead (and creates none). Fails
+    /// before anything is sent when `M` has no template or `key` names no instance of it
+    /// ([`crate::error::Invalid::Instance`]).
+    pub fn instance<M: Model>(self, key: impl Into<crate::template::InstanceKey>) -> Result<Self> {
+        let name = crate::collection::instance_name::<M>(&key.into())?;
+        Ok(self.spec(ModelSpec::of::<M>().instance(name)))
+    }
+
     /// Adds a model by its spec.
     pub fn spec(mut self, spec: ModelSpec) -> Self {
         self.models.push(spec);
@@ -92,7 +116,8 @@ impl<'c> SchemaSync<'c> {
 
     /// Reads the database and returns the plan, changing nothing.
     pub async fn plan(&self) -> Result<Plan> {
-        tokio::time::timeout(self.timeout, self.plan_inner()).await.map_err(|_| self.timed_out(Waited::Plan))?
+        let plan = async { self.plan_inner(&self.expanded().await?).await };
+        tokio::time::timeout(self.timeout, plan).await.map_err(|_| self.timed_out(Waited::Plan))?
     }
 
     /// Plans, then carries out what the mode allows. Renamed: await the sync itself.
@@ -106,7 +131,8 @@ impl<'c> SchemaSync<'c> {
 
     async fn apply(&self) -> Result<SyncReport> {
         tokio::time::timeout(self.timeout, async {
-            let plan = self.plan_inner().await?;
+            let models = self.expanded().await?;
+            let plan = self.plan_inner(&models).await?;
             if self.mode == SyncMode::Verify {
                 if plan.is_in_sync() {
                     let outcomes = vec![Outcome::Pending; plan.actions.len()];
@@ -114,7 +140,7 @@ impl<'c> SchemaSync<'c> {
                 }
                 return Err(Error::Drift(Box::new(plan)));
             }
-            let report = self.execute(plan).await?;
+            let report = self.execute(plan, &models).await?;
             for (action, outcome) in report.remaining() {
                 let ns = action.namespace();
                 tracing::warn!(target: "odm::sync", ns = %ns, kind = action.kind(), outcome = ?outcome, "still differs: {action}");
@@ -128,12 +154,12 @@ impl<'c> SchemaSync<'c> {
     /// Carries out `plan`, collection by collection. A versioned collection with something to change is synced
     /// under its lease and planned again once the lease is held, so a sync acts on what is live then: a newer
     /// binary that synced meanwhile makes the collection ahead, and nothing of it is changed.
-    async fn execute(&self, plan: Plan) -> Result<SyncReport> {
+    async fn execute(&self, plan: Plan, models: &[ModelSpec]) -> Result<SyncReport> {
         let mut actions = Vec::with_capacity(plan.actions.len());
         let mut outcomes = Vec::with_capacity(plan.actions.len());
         let mut preconditions = plan.preconditions;
         let mut planned = plan.actions.into_iter().peekable();
-        for (db_name, models) in self.by_database()? {
+        for (db_name, models) in self.by_database(models)? {
             let db = self.client.database(db_name);
             for m in models {
                 let mut these = Vec::new();
@@ -143,7 +169,7 @@ impl<'c> SchemaSync<'c> {
                     these.push(a);
                 }
                 if m.version.is_some() && these.iter().any(Action::is_drift) {
-                    let lease = lock::acquire(&db, m.collection).await?;
+                    let lease = lock::acquire(&db, &m.collection).await?;
                     let synced = self.sync_collection(&db, db_name, m).await;
                     lease.release().await;
                     let (planned, o) = synced?;
@@ -170,9 +196,9 @@ impl<'c> SchemaSync<'c> {
         db_name: &str,
         m: &ModelSpec,
     ) -> Result<(Planned, Vec<Outcome>)> {
-        let live = list_collections(db, &[m.collection]).await?.remove(m.collection);
+        let live = list_collections(db, &[m.collection.as_str()]).await?.remove(&m.collection);
         let indexes = match live {
-            Some(_) => read::list_indexes(db, m.collection).await?,
+            Some(_) => read::list_indexes(db, &m.collection).await?,
             None => Vec::new(),
         };
         let sharding = self.sharding(&[m]).await?;
@@ -191,9 +217,9 @@ impl<'c> SchemaSync<'c> {
     /// The models grouped by database, in model order; refuses two models on one collection before anything
     /// is sent, unless one is an earlier version of the other (listed in its `older(…)`): then the newer one
     /// stands for both.
-    fn by_database(&self) -> Result<Vec<(&str, Vec<&ModelSpec>)>> {
+    fn by_database<'m>(&'m self, models: &'m [ModelSpec]) -> Result<Vec<(&'m str, Vec<&'m ModelSpec>)>> {
         let mut by_db: Vec<(&str, Vec<&ModelSpec>)> = Vec::new();
-        for m in &self.models {
+        for m in models {
             let db = self.db_name(m)?;
             match by_db.iter_mut().find(|(d, _)| *d == db) {
                 Some((_, ms)) => match ms.iter_mut().find(|o| o.collection == m.collection) {
@@ -239,8 +265,33 @@ impl<'c> SchemaSync<'c> {
         Ok(Sharding { cluster, live })
     }
 
-    async fn plan_inner(&self) -> Result<Plan> {
-        let by_db = self.by_database()?;
+    /// The models to sync, a model named by a template standing for each of its live instances (found by one
+    /// `listCollections` of names per such model), in name order; an instance named twice is synced once.
+    async fn expanded(&self) -> Result<Vec<ModelSpec>> {
+        let mut out: Vec<ModelSpec> = Vec::with_capacity(self.models.len());
+        for m in &self.models {
+            let instances = match m.template {
+                Some(template) if m.collection == template.to_string() => {
+                    let names = self.client.database(self.db_name(m)?).list_collection_names().await?;
+                    let mut live: Vec<_> = names.iter().filter_map(|n| template.parse(n)).collect();
+                    live.sort();
+                    live.into_iter().map(|i| m.instance(i.name)).collect()
+                }
+                _ => vec![m.clone()],
+            };
+            for i in instances {
+                // An instance both named and live is synced once; a model given twice is still refused.
+                let same = |o: &ModelSpec| (o.type_name, &o.collection, o.db) == (i.type_name, &i.collection, i.db);
+                if i.template.is_none() || !out.iter().any(same) {
+                    out.push(i);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    async fn plan_inner(&self, models: &[ModelSpec]) -> Result<Plan> {
+        let by_db = self.by_database(models)?;
         let all: Vec<&ModelSpec> = by_db.iter().flat_map(|(_, ms)| ms.iter().copied()).collect();
         let sharding = self.sharding(&all).await?;
         let mut actions = Vec::new();
@@ -248,14 +299,14 @@ impl<'c> SchemaSync<'c> {
         for (db_name, models) in by_db {
             let db = self.client.database(db_name);
             // One listCollections per database, for the models' collections only.
-            let names: Vec<&str> = models.iter().map(|m| m.collection).collect();
+            let names: Vec<&str> = models.iter().map(|m| m.collection.as_str()).collect();
             let mut live = list_collections(&db, &names).await?;
             // One listIndexes per existing collection, sent concurrently; the plan still follows model order.
             let existing: Vec<&str> = names.into_iter().filter(|c| live.contains_key(*c)).collect();
             let mut live_indexes = list_indexes_of(&db, existing).await?;
             for m in models {
-                let listed = live_indexes.remove(m.collection).unwrap_or_default();
-                let live = live.remove(m.collection);
+                let listed = live_indexes.remove(m.collection.as_str()).unwrap_or_default();
+                let live = live.remove(&m.collection);
                 let planned = plan_collection(&db, db_name, m, live, listed, self.stale, &sharding).await?;
                 actions.extend(planned.actions);
                 preconditions.extend(planned.precondition);
@@ -284,7 +335,7 @@ async fn plan_collection(
     stale: StaleHandling,
     sharding: &Sharding,
 ) -> Result<Planned> {
-    let ns = Namespace { db: db_name.to_owned(), collection: m.collection.to_owned() };
+    let ns = Namespace { db: db_name.to_owned(), collection: m.collection.clone() };
     let (actions, older_remain) = plan_actions(db, &ns, m, live, indexes, stale, sharding).await?;
     // A script carrying these actions out later checks what they assume: that no newer release synced the
     // collection, and, when the validator tightens, that no older document was written since.
@@ -325,12 +376,12 @@ async fn plan_actions(
         _ => Document::new(),
     };
     let older_remain = match (m.version, &m.rollout_validator) {
-        (Some(spec), Some(_)) => read::has_older_documents(db, m.collection, spec).await?,
+        (Some(spec), Some(_)) => read::has_older_documents(db, &m.collection, spec).await?,
         _ => false,
     };
     if diff_collection(m, &ns, &options, older_remain, &mut actions) {
         if let (true, Some(spec), Some(rollout)) = (older_remain, m.version, &m.rollout_validator) {
-            let (count, sample) = read::unreadable_older_documents(db, m.collection, spec, rollout).await?;
+            let (count, sample) = read::unreadable_older_documents(db, &m.collection, spec, rollout).await?;
             if count > 0 {
                 let key = spec.key.to_owned();
                 actions.push(Action::UnreadableDocuments { ns: ns.clone(), count, sample, version: spec.current, key });

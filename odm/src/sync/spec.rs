@@ -2,6 +2,7 @@
 
 use crate::index::IndexSpec;
 use crate::model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, VersionSpec};
+use crate::template::NameTemplate;
 use bson::{doc, Document};
 
 /// What sync knows about one model.
@@ -11,8 +12,13 @@ pub struct ModelSpec {
     pub type_name: &'static str,
     /// The model's database, if it names one.
     pub db: Option<&'static str>,
-    /// The collection.
-    pub collection: &'static str,
+    /// The collection (for a model named by a template, the template as written until the sync names an instance:
+    /// see [`ModelSpec::template`]).
+    pub collection: String,
+    /// For a collection named at run time: its template. A sync of a spec whose `collection` is the template as
+    /// written brings every live instance in line; [`ModelSpec::instance`] names one (which a sync then creates when
+    /// missing).
+    pub template: Option<NameTemplate>,
     /// The validator (for a versioned model, of the current version alone).
     pub validator: Document,
     /// For a versioned model: the version key and the versions it reads.
@@ -41,7 +47,8 @@ impl ModelSpec {
         ModelSpec {
             type_name: std::any::type_name::<M>(),
             db: M::DATABASE,
-            collection: M::COLLECTION,
+            collection: M::COLLECTION.to_owned(),
+            template: M::TEMPLATE,
             validator: M::validator(),
             version: M::VERSION,
             rollout_validator: crate::version::accepting_older::<M>(),
@@ -54,6 +61,12 @@ impl ModelSpec {
         }
     }
 
+    /// The spec of the instance of this templated model named `name` (a live collection the template recognises,
+    /// or one [`NameTemplate::name_of`] gave).
+    pub fn instance(&self, name: String) -> ModelSpec {
+        ModelSpec { collection: name, ..self.clone() }
+    }
+
     /// True when `other` is an earlier version of this model (this one lists its type in `older(…)`).
     pub fn supersedes(&self, other: &ModelSpec) -> bool {
         self.older_types.contains(&other.type_name)
@@ -62,7 +75,7 @@ impl ModelSpec {
     /// The `create` command for this model's collection.
     pub fn create_command(&self) -> Document {
         let mut c = doc! {
-            "create": self.collection,
+            "create": &self.collection,
             "validator": self.validator.clone(),
             "validationLevel": self.level.as_str(),
             "validationAction": self.action.as_str(),

@@ -43,6 +43,8 @@ pub struct Container {
     pub capped: Option<index::CappedAttr>,
     /// `#[odm(max_indexes = N)]`: the ceiling on declared indexes (default 3).
     pub max_indexes: Option<Sp<usize>>,
+    /// `#[odm(keep_periods = N)]`: how many periods of a per-period collection a retention keeps.
+    pub keep_periods: Option<Sp<usize>>,
     /// `#[odm(query(...))]`: declared access patterns.
     pub queries: Vec<query::QueryAttr>,
     /// `#[odm(shard_key = "region, customer")]`: the shard key's fields, in order.
@@ -80,6 +82,7 @@ const ODM_CONTAINER: &[Symbol] = &[
     QUERY,
     CAPPED,
     MAX_INDEXES,
+    KEEP_PERIODS,
     SHARD_KEY,
     SCATTER,
     VERSION,
@@ -106,6 +109,7 @@ impl Container {
         let mut capped_at: Option<TokenStream> = None;
         let mut write_concern_at: Option<TokenStream> = None;
         let mut max_indexes = Attr::none(cx, MAX_INDEXES);
+        let mut keep_periods = Attr::none(cx, KEEP_PERIODS);
         let mut shard_key = Attr::none(cx, SHARD_KEY);
         let mut scatter = Attr::none(cx, SCATTER);
         let mut version = Attr::none(cx, VERSION);
@@ -151,6 +155,10 @@ impl Container {
             } else if k == MAX_INDEXES {
                 if let Some((n, l)) = lit_usize(cx, MAX_INDEXES, meta) {
                     max_indexes.set_at(p, &l, n);
+                }
+            } else if k == KEEP_PERIODS {
+                if let Some((n, l)) = lit_usize(cx, KEEP_PERIODS, meta) {
+                    keep_periods.set_at(p, &l, n);
                 }
             } else if k == COLLECTION {
                 if let Some(l) = lit_str(cx, COLLECTION, meta) {
@@ -288,6 +296,7 @@ impl Container {
             indexes,
             capped,
             max_indexes: max_indexes.get(),
+            keep_periods: keep_periods.get(),
             shard_key: shard_key.get(),
             scatter: scatter.get(),
             version: version.get(),

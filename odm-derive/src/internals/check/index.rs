@@ -312,12 +312,15 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
         }
     }
     if let Some(coll) = &a.collection {
-        if coll.value.starts_with("log_") && a.capped.is_none() && !has_ttl {
+        // A collection per period drops whole periods instead, once it says how many it keeps.
+        let per_period = matches!(&resolved.template, Ok(Some(t)) if t.is_period()) && a.keep_periods.is_some();
+        if coll.value.starts_with("log_") && a.capped.is_none() && !has_ttl && !per_period {
             cx.error_spanned_by(
                 coll, rules::CAPPED_LOG,
                 format!(
-                    "log collection `{}` keeps growing: declare `#[odm(capped(size = <bytes>, max = <docs>))]` or a TTL index \
-                     `#[odm(index(keys = \"created_at\", ttl = <seconds>))]`",
+                    "log collection `{}` keeps growing: declare `#[odm(capped(size = <bytes>, max = <docs>))]`, a TTL index \
+                     `#[odm(index(keys = \"created_at\", ttl = <seconds>))]`, or a collection per period that keeps the \
+                     latest ones (`#[odm(collection = \"log_<module>_<table>_{{yyyymm}}\", keep_periods = <n>)]`)",
                     coll.value
                 ),
             );

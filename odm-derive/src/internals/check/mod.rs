@@ -38,7 +38,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     revision::check(cx, cont, resolved);
     version::check(cx, cont);
     check_generics(cx, cont);
-    names::check_container_names(cx, cont);
+    names::check_container_names(cx, cont, resolved);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
     // serde writes `tag` into a struct's document (holding its name) or each variant's: a stored key like any other.
     if let (Some(t), false) = (&cont.attrs.tag, matches!(cont.data, Data::Newtype(_))) {

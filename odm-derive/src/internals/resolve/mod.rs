@@ -14,6 +14,7 @@ mod partial;
 mod path;
 mod query;
 mod shard;
+pub mod template;
 mod weights;
 
 pub use index::{Index, IndexSource};
@@ -39,6 +40,9 @@ pub struct Resolved<'a> {
     pub shard_key: Option<ShardKey<'a>>,
     /// The field marked `#[odm(revision)]` (the first, when several are: a rule reports the others).
     pub revision: Option<&'a Field<'a>>,
+    /// The collection name as a template (`log_app_event_{yyyymm}`), or what is wrong with it; `Ok(None)` for a
+    /// plain name (or none).
+    pub template: Result<Option<template::Template>, String>,
 }
 
 /// The ESR index built for a declared query.
@@ -54,6 +58,12 @@ pub struct QueryIndex<'a> {
 impl<'a> Resolved<'a> {
     /// Resolves every string attribute of `cont` once. Only structs with named fields have paths to resolve.
     pub fn new(cont: &'a Container<'a>) -> Self {
+        let mut resolved = Self::by_kind(cont);
+        resolved.template = cont.attrs.collection.as_ref().map_or(Ok(None), |c| template::resolve(&c.value));
+        resolved
+    }
+
+    fn by_kind(cont: &'a Container<'a>) -> Self {
         if let (true, Data::Enum(variants)) = (cont.is_polymorphic(), &cont.data) {
             return Self::polymorphic(cont, variants);
         }
@@ -64,6 +74,7 @@ impl<'a> Resolved<'a> {
                 query_indexes: Vec::new(),
                 shard_key: None,
                 revision: None,
+                template: Ok(None),
             };
         };
         let a = &cont.attrs;
@@ -80,7 +91,7 @@ impl<'a> Resolved<'a> {
             .collect();
         let shard_key = a.shard_key.as_ref().map(|sk| shard::resolve_shard_key(fields, &sk.value));
         let revision = fields.iter().find(|f| f.attrs.revision.is_some());
-        Resolved { indexes, queries, query_indexes, shard_key, revision }
+        Resolved { indexes, queries, query_indexes, shard_key, revision, template: Ok(None) }
     }
 
     /// A polymorphic model: each index resolved against the fields of the variant it names (`variant = "…"`), or,
@@ -125,7 +136,14 @@ impl<'a> Resolved<'a> {
                 }
             })
             .collect();
-        Resolved { indexes, queries: Vec::new(), query_indexes: Vec::new(), shard_key: None, revision: None }
+        Resolved {
+            indexes,
+            queries: Vec::new(),
+            query_indexes: Vec::new(),
+            shard_key: None,
+            revision: None,
+            template: Ok(None),
+        }
     }
 
     /// The shard key's fields, in order, with `hashed` marks (none without a shard key).
