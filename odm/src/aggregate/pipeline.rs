@@ -290,6 +290,12 @@ impl<D: Shape, S> Pipeline<D, S> {
         A::Access: Queryable,
         E: Shape,
     {
+        const {
+            assert!(
+                F::TEMPLATE.is_none(),
+                "`$lookup` names one collection, and this model's is named at run time (rule `name-template`)"
+            )
+        };
         let built = (|| {
             let local = key_of(local.as_path())?;
             let foreign = named_key_of(foreign.as_path())?;

@@ -138,7 +138,11 @@ impl<'a, M: Model, D: Model> Pipeline<D, On<'a, M>> {
     /// Replaces the documents of `D`'s collection with the results (`$out`), checked by its validator: a refused
     /// document fails the whole write with a [`crate::ValidationError`] naming `D`'s field, and the collection is
     /// left as it was. The collection must be in the pipeline's database.
+    ///
+    /// `D`'s collection must be named once: for a model named at run time the build fails (rule
+    /// [`name-template`](crate::rules#name-template)).
     pub async fn out(self) -> Result<()> {
+        const { assert!(D::TEMPLATE.is_none(), "`$out` names one collection, and this model's is named at run time") };
         self.write(stage("$out", D::COLLECTION)).await
     }
 
@@ -146,7 +150,10 @@ impl<'a, M: Model, D: Model> Pipeline<D, On<'a, M>> {
     /// one whose `_id` is there replaces the stored document ([`WhenMatched::Replace`]) or is merged into it
     /// ([`WhenMatched::Merge`]: its fields set, the others kept). MongoDB checks the results with the collection's
     /// validator.
+    ///
+    /// `D`'s collection must be named once, as for [`out`](Self::out).
     pub async fn merge(self, when_matched: WhenMatched) -> Result<()> {
+        const { assert!(D::TEMPLATE.is_none(), "`$merge` names one collection, and this model's is named at run time") };
         let when = match when_matched {
             WhenMatched::Replace => "replace",
             WhenMatched::Merge => "merge",

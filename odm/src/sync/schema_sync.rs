@@ -74,6 +74,18 @@ impl<'c> SchemaSync<'c> {
         Ok(self.spec(ModelSpec::of::<M>().instance(name)))
     }
 
+    /// Adds `count` consecutive periods of model `M`, whose collection is one per period, starting with the one
+    /// containing `from`: `periods::<Event>(DateTime::now(), 2)` is this month and the next, which a job run before
+    /// each month turns creates ahead of the first write (see [`SchemaSync::instance`]).
+    pub fn periods<M: Model>(mut self, from: bson::DateTime, count: u32) -> Result<Self> {
+        let template = M::TEMPLATE.filter(|t| t.placeholder.is_period());
+        for offset in 0..i64::from(count) {
+            let start = template.and_then(|t| t.period_start(from, offset)).unwrap_or(from);
+            self = self.instance::<M>(start)?;
+        }
+        Ok(self)
+    }
+
     /// Adds a model by its spec.
     pub fn spec(mut self, spec: ModelSpec) -> Self {
         self.models.push(spec);
