@@ -33,6 +33,7 @@ const FAMILIES: &[&str] = &[
     "updates",
     "filters",
     "aggregate",
+    "references",
 ];
 
 #[test]

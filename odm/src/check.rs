@@ -191,6 +191,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
                 if let Some(progress) = &mut self.progress {
                     let report = &tally.report;
                     progress(&crate::progress::Progress {
+                        repaired: 0,
                         done: report.checked,
                         total: total.max(report.checked),
                         failed: report.failing,

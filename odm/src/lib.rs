@@ -182,6 +182,7 @@ pub mod path;
 pub mod plan;
 pub mod prelude;
 pub mod progress;
+pub mod reference;
 pub mod rules;
 pub mod schema;
 #[cfg(feature = "driver")]
@@ -261,6 +262,7 @@ pub mod __private {
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};
     pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
+    pub use crate::reference::{copy_fits, id_fits, misfit, Copies, Holds};
     pub use crate::schema::{BsonSchema, CounterCheck};
     pub use crate::template::{NameTemplate, Placeholder};
     pub use crate::version::{self as version, Upgrade, VersionNumber};

@@ -31,6 +31,8 @@ pub struct Progress {
     /// Documents a migration read again because another writer changed them between its read and its write (see
     /// [`MigrationReport::retried`](crate::migrate::MigrationReport::retried)).
     pub retried: u64,
+    /// Copies a reference repair ([`crate::reference::Repair`]) set to their source's value so far.
+    pub repaired: u64,
     /// Time since the job started, pauses included.
     pub elapsed: Duration,
 }
@@ -73,8 +75,15 @@ mod tests {
 
     #[test]
     fn progress_knows_its_rate_and_what_is_left() {
-        let p =
-            Progress { done: 500, total: 2000, migrated: 490, retried: 3, failed: 10, elapsed: Duration::from_secs(2) };
+        let p = Progress {
+            done: 500,
+            total: 2000,
+            migrated: 490,
+            retried: 3,
+            failed: 10,
+            repaired: 0,
+            elapsed: Duration::from_secs(2),
+        };
         assert_eq!(p.rate(), 250.0);
         assert_eq!(p.eta(), Some(Duration::from_secs(6)));
         assert_eq!(p.fraction(), 0.25);

@@ -2,6 +2,7 @@
 //! model only; and on errors, placeholder impls so call sites produce no second wave of errors.
 
 mod asserts;
+mod copies;
 mod encode;
 mod fields;
 mod index_parts;
@@ -46,6 +47,7 @@ fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
         model::expand(code, cont, resolved);
     }
     code.tokens(asserts::expand(cont, resolved));
+    code.tokens(copies::expand(cont));
 }
 
 /// The path generated code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.

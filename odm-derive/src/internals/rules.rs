@@ -34,6 +34,9 @@ rules! {
     NAME_MODULE = "name-module";
     NAME_COLLECTION = "name-collection";
     NAME_TEMPLATE = "name-template";
+    // Extended references.
+    COPY_SOURCE = "copy-source";
+    COPY_BOUNDS = "copy-bounds";
     // Stored keys.
     KEY_DOLLAR = "key-dollar";
     KEY_DOT = "key-dot";

@@ -298,6 +298,12 @@ pub enum Invalid {
     /// A key that names no instance of a collection named at run time (a name for a per-period template, a name
     /// with capitals, …), or a model without a name template asked for an instance (see [`crate::template`]).
     Instance(crate::template::InstanceKeyError),
+    /// A reference repair ([`crate::reference::Repair`]) of a reference inside an array's elements: one update
+    /// cannot target it.
+    ReferenceInArray {
+        /// The reference's path.
+        path: NamedPath,
+    },
 }
 
 impl Invalid {
@@ -318,7 +324,8 @@ impl Invalid {
             | Immutable { path, .. }
             | AccumulatorTarget { path }
             | GroupKeyTarget { path }
-            | CountTarget { path } => vec![path],
+            | CountTarget { path }
+            | ReferenceInArray { path } => vec![path],
             PathKey { under, .. } => vec![under],
             LookupField { field, .. } => vec![field],
             Stage { cause, .. } | Branch { cause, .. } => cause.paths(),
@@ -441,6 +448,11 @@ impl fmt::Display for Invalid {
                 f.write_str("a `$lookup` element type must be the model or a derived struct of its fields")
             }
             Instance(e) => write!(f, "{e}"),
+            ReferenceInArray { path } => write!(
+                f,
+                "{path} is inside an array's elements: a repair names a reference field of the document or of its \
+                 embedded structs"
+            ),
             LookupField { field, model } => write!(
                 f,
                 "{field} is not a field of `{model}`: a lookup's element type takes its keys from the joined model"

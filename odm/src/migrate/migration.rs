@@ -195,6 +195,7 @@ impl<'a, M: Model> Migration<'a, M> {
                 migrated: report.migrated,
                 retried: report.retried,
                 failed: report.failed.len() as u64,
+                repaired: 0,
                 elapsed: started.elapsed(),
             });
         }

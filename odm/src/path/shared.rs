@@ -27,8 +27,13 @@ pub const fn stores_alike(wrapped: Option<&TypeMeta>, model: Option<&TypeMeta>, 
     false
 }
 
-/// Two fields stored the same way.
+/// Two fields stored the same way, under the same key.
 const fn alike(a: &FieldMeta, b: &FieldMeta) -> bool {
+    same_str(a.key, b.key) && stored_alike(a, b) && a.optional == b.optional && a.nullable == b.nullable
+}
+
+/// Two values of the same stored type: BSON type, element type, a converter's fixed type.
+pub(crate) const fn stored_alike(a: &FieldMeta, b: &FieldMeta) -> bool {
     let item = match (a.ty.item, b.ty.item) {
         (None, None) => true,
         (Some(x), Some(y)) => x as u8 == y as u8,
@@ -39,12 +44,7 @@ const fn alike(a: &FieldMeta, b: &FieldMeta) -> bool {
         (Some(x), Some(y)) => same_str(x, y),
         _ => false,
     };
-    same_str(a.key, b.key)
-        && a.ty.kind as u8 == b.ty.kind as u8
-        && item
-        && fixed
-        && a.optional == b.optional
-        && a.nullable == b.nullable
+    a.ty.kind as u8 == b.ty.kind as u8 && item && fixed
 }
 
 /// Whether two strings are equal, in const evaluation (`==` on `str` is not `const`). Used by generated code.

@@ -45,6 +45,8 @@ pub struct Container {
     pub max_indexes: Option<Sp<usize>>,
     /// `#[odm(keep_periods = N)]`: how many periods of a per-period collection a retention keeps.
     pub keep_periods: Option<Sp<usize>>,
+    /// `#[odm(copies(model = "…", by = "…"))]`: an extended reference.
+    pub copies: Option<super::copies::CopiesAttr>,
     /// `#[odm(query(...))]`: declared access patterns.
     pub queries: Vec<query::QueryAttr>,
     /// `#[odm(shard_key = "region, customer")]`: the shard key's fields, in order.
@@ -83,6 +85,7 @@ const ODM_CONTAINER: &[Symbol] = &[
     CAPPED,
     MAX_INDEXES,
     KEEP_PERIODS,
+    COPIES,
     SHARD_KEY,
     SCATTER,
     VERSION,
@@ -110,6 +113,7 @@ impl Container {
         let mut write_concern_at: Option<TokenStream> = None;
         let mut max_indexes = Attr::none(cx, MAX_INDEXES);
         let mut keep_periods = Attr::none(cx, KEEP_PERIODS);
+        let mut copies: Option<super::copies::CopiesAttr> = None;
         let mut shard_key = Attr::none(cx, SHARD_KEY);
         let mut scatter = Attr::none(cx, SCATTER);
         let mut version = Attr::none(cx, VERSION);
@@ -156,6 +160,11 @@ impl Container {
                 if let Some((n, l)) = lit_usize(cx, MAX_INDEXES, meta) {
                     max_indexes.set_at(p, &l, n);
                 }
+            } else if k == COPIES {
+                if let Some(first) = &copies {
+                    duplicate(cx, "odm attribute", COPIES.as_str(), &first.tokens, p);
+                }
+                copies = Some(super::copies::parse_copies(cx, meta));
             } else if k == KEEP_PERIODS {
                 if let Some((n, l)) = lit_usize(cx, KEEP_PERIODS, meta) {
                     keep_periods.set_at(p, &l, n);
@@ -297,6 +306,7 @@ impl Container {
             capped,
             max_indexes: max_indexes.get(),
             keep_periods: keep_periods.get(),
+            copies,
             shard_key: shard_key.get(),
             scatter: scatter.get(),
             version: version.get(),

@@ -7,6 +7,7 @@
 pub mod common;
 pub mod concern;
 mod container;
+pub mod copies;
 mod field;
 pub mod index;
 pub mod query;

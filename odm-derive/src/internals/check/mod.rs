@@ -2,6 +2,7 @@
 //! family; each reports to the [`Ctxt`] with the span of the exact culprit and the rule's id, and never stops the
 //! others.
 
+mod copies;
 pub mod index;
 pub mod query;
 pub mod revision;
@@ -39,6 +40,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     version::check(cx, cont);
     check_generics(cx, cont);
     names::check_container_names(cx, cont, resolved);
+    copies::check(cx, cont);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
     // serde writes `tag` into a struct's document (holding its name) or each variant's: a stored key like any other.
     if let (Some(t), false) = (&cont.attrs.tag, matches!(cont.data, Data::Newtype(_))) {

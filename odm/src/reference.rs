@@ -1,0 +1,25 @@
+//! Extended references: an embedded struct that holds another model's `_id` and copies some of its fields, so a
+//! read needs no second query (an order's `customer: CustomerRef { id, name }`).
+//!
+//! The copy is declared on the struct, `#[odm(copies(model = "Customer", by = "id"))]`: `by` holds the source
+//! document's `_id`, and every other stored field copies the source's field of the same Rust name. The derive
+//! implements [`Copies`] and checks at compile time, from both field tables, that each copy is stored as its
+//! source is (same BSON type, element type and converter) and accepts every value the source's validator accepts
+//! (bounds at least as wide, absent or `null` where the source may be): rule
+//! [`copy-bounds`](crate::rules#copy-bounds); the attribute itself is rule
+//! [`copy-source`](crate::rules#copy-source).
+//!
+//! Copies go stale when the source changes: [`crate::reference::Repair`] finds stale copies on the server and
+//! repairs them.
+
+mod fit;
+#[cfg(feature = "driver")]
+mod repair;
+mod traits;
+
+#[doc(hidden)]
+pub use fit::{copy_fits, id_fits, misfit};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use repair::{Repair, RepairReport, StaleCopy};
+pub use traits::{Copies, Holds};
