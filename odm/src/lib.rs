@@ -293,12 +293,12 @@ pub mod __private {
             SharesField as __OdmSharesField,
         };
         pub use crate::path::{
-            generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted,
+            generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted, CountedSet as __OdmCountedSet,
             CounterField as __OdmCounterField, FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf,
             Fields as __OdmFields, IdField as __OdmIdField, IsPath as __OdmIsPath, Object as __OdmObject,
             Path as __OdmPath, Plain as __OdmPlain, RevisionField as __OdmRevisionField, Root as __OdmRoot,
-            ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant, VariantNodeOf as __OdmVariantNodeOf,
-            VariantPathOf as __OdmVariantPathOf,
+            Set as __OdmSet, ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant,
+            VariantNodeOf as __OdmVariantNodeOf, VariantPathOf as __OdmVariantPathOf,
         };
         pub use crate::schema::build::field_of as __odm_field_of;
         pub use crate::schema::build::index_keys as __odm_index_keys;

@@ -57,6 +57,7 @@ pub const KEYWORDS: &[(&str, Check, &str)] = &[
     ("bsonType", Check::Invalid, "type-one-bson-type"),
     ("maxItems", Check::Bounds, "array-bound"),
     ("minItems", Check::Bounds, "array-bound"),
+    ("uniqueItems", Check::Bounds, "array-unique"),
     ("maxLength", Check::Bounds, "string-length"),
     ("minLength", Check::Bounds, "string-length"),
     // The one `pattern` odm writes refuses ASCII capitals (`odm::Lowercase`).
