@@ -86,9 +86,10 @@ impl Writable for Set {}
 #[diagnostic::on_unimplemented(
     message = "this operation is not offered on a counted or immutable array (`{Self}`) (rule `update-protected`)",
     label = "how many elements it adds or removes cannot be known, so a counter could not be kept in step",
-    note = "counted arrays (Counted) take `push`, `push_each`, `add_to_set` (guarded), `pop_first`/`pop_last` \
-            (guarded) and `set` of the whole array; to remove one value, declare the array a set \
-            (`#[odm(unique_items)]`) and use `pull`, which removes exactly one element; or drop the `counter`. \
+    note = "counted arrays (Counted, CountedSet) take `push`, `push_each`, `add_to_set` (guarded), \
+            `pop_first`/`pop_last` (guarded) and `set` of the whole array, and a counted set (CountedSet) takes \
+            `pull` of one value (guarded), which removes exactly one element: declare a counted array a set \
+            (`#[odm(unique_items)]`) to take values out one by one, or drop the `counter` to use this operation. \
             Arrays under `_id` (IdField) or a shard key (ShardKeyField) never change once written"
 )]
 pub trait Uncounted: Access {}
@@ -128,12 +129,17 @@ impl ArrayWritable for CountedSet {
             guarded by the filter, with its counter); or remove `unique_items` if the array may hold duplicates"
 )]
 pub trait Pushable: Access {}
+#[diagnostic::do_not_recommend]
 impl Pushable for Root {}
 impl Pushable for Plain {}
 impl Pushable for Counted {}
+#[diagnostic::do_not_recommend]
 impl Pushable for IdField {}
+#[diagnostic::do_not_recommend]
 impl Pushable for ShardKeyField {}
+#[diagnostic::do_not_recommend]
 impl Pushable for CounterField {}
+#[diagnostic::do_not_recommend]
 impl Pushable for RevisionField {}
 
 /// Arrays `$pull` of one value may shrink: every array but a counted one that may hold duplicates, where `$pull`
@@ -148,13 +154,18 @@ impl Pushable for RevisionField {}
             `counter`"
 )]
 pub trait PullByValue: Access {}
+#[diagnostic::do_not_recommend]
 impl PullByValue for Root {}
 impl PullByValue for Plain {}
 impl PullByValue for Set {}
 impl PullByValue for CountedSet {}
+#[diagnostic::do_not_recommend]
 impl PullByValue for IdField {}
+#[diagnostic::do_not_recommend]
 impl PullByValue for ShardKeyField {}
+#[diagnostic::do_not_recommend]
 impl PullByValue for CounterField {}
+#[diagnostic::do_not_recommend]
 impl PullByValue for RevisionField {}
 
 /// Paths a filter, sort or projection may name: every field (not the document root).
