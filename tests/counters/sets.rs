@@ -272,4 +272,7 @@ async fn the_schema_checker_reports_duplicates() {
     let finding = &report.findings[0];
     assert_eq!((finding.path.as_str(), finding.rule), ("Poll.tags", "array-unique"), "{report}");
     assert_eq!(finding.sample_ids, [Bson::ObjectId(dup)], "{report}");
+    let text = finding.to_string();
+    assert!(text.starts_with("1 document(s): `Poll.tags` (stored `tg`) holds a value more than once"), "{text}");
+    assert!(text.contains("(rule `array-unique`)"), "{text}");
 }

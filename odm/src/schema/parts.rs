@@ -31,7 +31,8 @@ pub enum Check {
     /// [`type-one-bson-type`](crate::rules#type-one-bson-type)).
     Invalid,
     /// A field has the right type but breaks its bounds: array items (rule
-    /// [`array-bound`](crate::rules#array-bound)) or string length ([`string-length`](crate::rules#string-length)).
+    /// [`array-bound`](crate::rules#array-bound)), a set holding a value twice
+    /// ([`array-unique`](crate::rules#array-unique)) or string length ([`string-length`](crate::rules#string-length)).
     Bounds,
     /// A string holds ASCII capitals where the model stores lowercase text, [`crate::Lowercase`] (rule
     /// [`string-lowercase`](crate::rules#string-lowercase)).
@@ -525,6 +526,7 @@ mod tests {
             groups,
             [
                 ("array-bound", vec!["maxItems", "minItems"]),
+                ("array-unique", vec!["uniqueItems"]),
                 ("string-length", vec!["maxLength", "minLength"]),
                 ("string-lowercase", vec!["pattern"]),
             ]
