@@ -21,7 +21,8 @@ struct Staff {
     name: String,
 }
 
-/// A company with its staff embedded (at most 3 here, to show the bound), counted.
+/// A company with its staff embedded (at most 3 here, to show the bound), counted, and a set: nobody is listed twice,
+/// so one staff member leaves by a `pull` of their entry that the counter follows.
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[odm(module = "hr", collection = "hr_company", closed, read_concern = "majority", write_concern(w = "majority"))]
 struct Company {
@@ -31,7 +32,7 @@ struct Company {
     #[odm(max_len = 120)]
     name: String,
     #[serde(rename = "st")]
-    #[odm(max_items = 3, counter = "staff_count")]
+    #[odm(max_items = 3, counter = "staff_count", unique_items)]
     staff: Vec<Staff>,
     #[serde(rename = "sc")]
     staff_count: i32,
@@ -61,14 +62,14 @@ async fn transfer(db: &odm::mongodb::Database, who: ObjectId, to: ObjectId) -> o
             async move {
                 let (c, e) = (Company::fields(), Employee::fields());
                 let employee = employees.find_one(e.id().eq(who)).await?.expect("the employee exists");
-                let from = companies.find_one(c.id().eq(employee.company)).await?.expect("their company exists");
-                // The staff array is counted: write it whole (its counter follows), read in this transaction.
-                let mut left = from.clone();
-                left.staff.retain(|m| m.id != who);
-                left.staff_count = left.staff.len() as i32;
-                companies.update_changes(c.id().eq(from.id), &from, &left).await?;
-                let joined = Staff { id: who, name: employee.name.clone() };
-                companies.update_one(c.id().eq(to), Update::new().push(c.staff(), joined)).await?;
+                // The staff array is a counted set: `pull` takes the one entry out and its counter down by one,
+                // guarded on the entry being there; `add_to_set` adds it to the other company, guarded on it not
+                // being there yet. The entry holds the copied name, kept equal to the employee's by `rename`.
+                let entry = Staff { id: who, name: employee.name.clone() };
+                let left = Update::new().pull(c.staff(), entry.clone());
+                let res = companies.update_one(c.id().eq(employee.company), left).await?;
+                assert_eq!(res.modified_count, 1, "listed by their company, under their name");
+                companies.update_one(c.id().eq(to), Update::new().add_to_set(c.staff(), entry)).await?;
                 employees.update_one(e.id().eq(who), Update::new().set(e.company(), to)).await?;
                 Ok(())
             }
@@ -160,7 +161,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert!(w.staff.iter().any(|m| m.name == "Alun Chen"));
     println!("renamed alun to Alun Chen, in both collections");
 
-    // 万象 is full (3 of 3): moving vivien there fails at the push, and the whole transfer is undone.
+    // 万象 is full (3 of 3): moving vivien there fails at the `add_to_set`, and the whole transfer is undone.
     let vivien = people[1].id;
     let err = transfer(db, vivien, wanxiang).await.expect_err("万象 is full");
     assert_eq!(err.code(), Some(121));

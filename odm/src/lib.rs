@@ -101,7 +101,9 @@
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
 //! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
-//! pushes keep the last N elements instead of being refused past the bound), and on one integer field of a model
+//! pushes keep the last N elements instead of being refused past the bound), `unique_items` (the array is a set:
+//! `uniqueItems` in the validator, `add_to_set` instead of `push`, and with a counter `pull` of one value; see
+//! [rule `array-unique`](crate::rules#array-unique)), and on one integer field of a model
 //! `revision` (optimistic concurrency: guarded writes compare it and every typed write bumps it; see
 //! [`Model::REVISION`]).
 //!
@@ -298,12 +300,12 @@ pub mod __private {
             SharesField as __OdmSharesField,
         };
         pub use crate::path::{
-            generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted,
+            generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted, CountedSet as __OdmCountedSet,
             CounterField as __OdmCounterField, FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf,
             Fields as __OdmFields, IdField as __OdmIdField, IsPath as __OdmIsPath, Object as __OdmObject,
             Path as __OdmPath, Plain as __OdmPlain, RevisionField as __OdmRevisionField, Root as __OdmRoot,
-            ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant, VariantNodeOf as __OdmVariantNodeOf,
-            VariantPathOf as __OdmVariantPathOf,
+            Set as __OdmSet, ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant,
+            VariantNodeOf as __OdmVariantNodeOf, VariantPathOf as __OdmVariantPathOf,
         };
         pub use crate::schema::build::field_of as __odm_field_of;
         pub use crate::schema::build::index_keys as __odm_index_keys;

@@ -50,6 +50,8 @@ pub struct FieldMeta {
     pub keywords: &'static [(&'static str, i64)],
     /// True for `#[odm(nullable)]`: `null` is accepted too.
     pub nullable: bool,
+    /// True for an array declared a set (`#[odm(unique_items)]`): the validator refuses duplicate elements.
+    pub unique_items: bool,
     /// The doc comment, as the field's `description`.
     pub description: Option<&'static str>,
 }
@@ -130,6 +132,7 @@ impl FieldMeta {
             keep_last: None,
             keywords: &[],
             nullable: false,
+            unique_items: false,
             description: None,
         }
     }
@@ -167,6 +170,12 @@ impl FieldMeta {
     /// Accepts `null`.
     pub const fn nullable(mut self) -> Self {
         self.nullable = true;
+        self
+    }
+
+    /// An array declared a set: `uniqueItems: true`.
+    pub const fn unique_items(mut self) -> Self {
+        self.unique_items = true;
         self
     }
 

@@ -41,8 +41,8 @@ pub(crate) mod types;
 
 pub(crate) use self::types::{check_dynamic_keys, unencodable};
 pub use self::types::{
-    Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, Fields, IdField, IsPath, MapNode, Object,
-    Path, PathNode, Plain, RawPath, RevisionField, Root, ShardKeyField, Variant,
+    Access, ArrayFilter, ArrayNode, AsPath, Counted, CountedSet, CounterField, Encoder, Fields, IdField, IsPath,
+    MapNode, Object, Path, PathNode, Plain, RawPath, RevisionField, Root, Set, ShardKeyField, Variant,
 };
 
 use serde::Serialize;
@@ -64,6 +64,8 @@ use crate::schema::BsonSchema;
 pub trait Settable: Access {}
 impl Settable for Plain {}
 impl Settable for Counted {}
+impl Settable for Set {}
+impl Settable for CountedSet {}
 
 /// Paths a scalar-only operator (`$inc`, `$unset`, `$currentDate`, …) may target: not a counted array.
 #[diagnostic::on_unimplemented(
@@ -72,23 +74,27 @@ impl Settable for Counted {}
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
             changes only together with its array: push to the array and odm updates the counter in the same update; \
             the revision (RevisionField) is bumped by one by every typed write, never written otherwise; a counted \
-            array (Counted) takes `set` of the whole array and the array operators (`push`, `add_to_set`, \
-            `pop_first`, …), which keep its counter in step"
+            array (Counted, CountedSet) takes `set` of the whole array and the array operators (`push`, \
+            `add_to_set`, `pop_first`, …), which keep its counter in step"
 )]
 pub trait Writable: Access {}
 impl Writable for Plain {}
+impl Writable for Set {}
 
-/// Arrays whose length may change in ways the update cannot know (`$pull`, `$push` with `$slice`): only arrays
-/// without a counter.
+/// Arrays whose length may change in ways the update cannot know (`$pull` with a condition, `$addToSet` with
+/// `$each`): only arrays without a counter.
 #[diagnostic::on_unimplemented(
     message = "this operation is not offered on a counted or immutable array (`{Self}`) (rule `update-protected`)",
-    label = "its effect on the array's length cannot be known, so a counter could not be kept in step",
-    note = "counted arrays (Counted) take `push`, `push_each`, `add_to_set` (guarded), `pop_first`/`pop_last` \
-            (guarded) and `set` of the whole array; drop the `counter` to use this operation. Arrays under `_id` \
-            (IdField) or a shard key (ShardKeyField) never change once written"
+    label = "how many elements it adds or removes cannot be known, so a counter could not be kept in step",
+    note = "counted arrays (Counted, CountedSet) take `push`, `push_each`, `add_to_set` (guarded), \
+            `pop_first`/`pop_last` (guarded) and `set` of the whole array, and a counted set (CountedSet) takes \
+            `pull` of one value (guarded), which removes exactly one element: declare a counted array a set \
+            (`#[odm(unique_items)]`) to take values out one by one, or drop the `counter` to use this operation. \
+            Arrays under `_id` (IdField) or a shard key (ShardKeyField) never change once written"
 )]
 pub trait Uncounted: Access {}
 impl Uncounted for Plain {}
+impl Uncounted for Set {}
 
 /// Arrays that can grow or shrink through typed updates.
 #[diagnostic::on_unimplemented(
@@ -106,6 +112,61 @@ impl ArrayWritable for Plain {
 impl ArrayWritable for Counted {
     const COUNTED: bool = true;
 }
+impl ArrayWritable for Set {
+    const COUNTED: bool = false;
+}
+impl ArrayWritable for CountedSet {
+    const COUNTED: bool = true;
+}
+
+/// Arrays `$push` may append to: every array but a set, whose validator would refuse a pushed duplicate at run
+/// time. Implemented for the markers that are no arrays' too, so that an immutable array is reported once, by
+/// [`ArrayWritable`].
+#[diagnostic::on_unimplemented(
+    message = "`push` is not offered on an array declared a set (`{Self}`) (rule `array-unique`)",
+    label = "a pushed value the array already holds would be refused by the server's `uniqueItems`",
+    note = "use `add_to_set`, which adds the value only when the array does not hold it yet (on a counted set, \
+            guarded by the filter, with its counter); or remove `unique_items` if the array may hold duplicates"
+)]
+pub trait Pushable: Access {}
+#[diagnostic::do_not_recommend]
+impl Pushable for Root {}
+impl Pushable for Plain {}
+impl Pushable for Counted {}
+#[diagnostic::do_not_recommend]
+impl Pushable for IdField {}
+#[diagnostic::do_not_recommend]
+impl Pushable for ShardKeyField {}
+#[diagnostic::do_not_recommend]
+impl Pushable for CounterField {}
+#[diagnostic::do_not_recommend]
+impl Pushable for RevisionField {}
+
+/// Arrays `$pull` of one value may shrink: every array but a counted one that may hold duplicates, where `$pull`
+/// removes an unknown number of equal elements. On a counted set ([`CountedSet`]) each value is held at most once,
+/// so the pull removes one element and the counter drops by one. Implemented for the markers that are no arrays'
+/// too, so that an immutable array is reported once, by [`ArrayWritable`].
+#[diagnostic::on_unimplemented(
+    message = "`pull` is not offered on a counted array that may hold duplicates (`{Self}`) (rule `update-protected`)",
+    label = "`$pull` removes every equal element, so how far the counter should drop cannot be known",
+    note = "declare the array a set, `#[odm(max_items = N, counter = \"…\", unique_items)]`: the server then refuses \
+            duplicates, and `pull` removes exactly one element and decrements the counter by one; or drop the \
+            `counter`"
+)]
+pub trait PullByValue: Access {}
+#[diagnostic::do_not_recommend]
+impl PullByValue for Root {}
+impl PullByValue for Plain {}
+impl PullByValue for Set {}
+impl PullByValue for CountedSet {}
+#[diagnostic::do_not_recommend]
+impl PullByValue for IdField {}
+#[diagnostic::do_not_recommend]
+impl PullByValue for ShardKeyField {}
+#[diagnostic::do_not_recommend]
+impl PullByValue for CounterField {}
+#[diagnostic::do_not_recommend]
+impl PullByValue for RevisionField {}
 
 /// Paths a filter, sort or projection may name: every field (not the document root).
 #[diagnostic::on_unimplemented(
@@ -115,6 +176,8 @@ impl ArrayWritable for Counted {
 pub trait Queryable: Access {}
 impl Queryable for Plain {}
 impl Queryable for Counted {}
+impl Queryable for Set {}
+impl Queryable for CountedSet {}
 impl Queryable for IdField {}
 impl Queryable for ShardKeyField {}
 impl Queryable for CounterField {}

@@ -202,6 +202,12 @@ pub(crate) mod build {
         schema
     }
 
+    /// Declares an array a set: `uniqueItems: true`.
+    pub fn unique_items(mut schema: Document) -> Document {
+        schema.insert("uniqueItems", true);
+        schema
+    }
+
     /// Sets the `description` (from doc comments).
     pub fn describe(mut schema: Document, description: &str) -> Document {
         schema.insert("description", description);

@@ -13,6 +13,7 @@ mod concurrent;
 mod invariant;
 mod nested;
 mod operators;
+mod sets;
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
 use odm::error::Invalid;

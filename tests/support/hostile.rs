@@ -34,6 +34,8 @@ pub enum Rule {
     ExtraKey,
     OverBound,
     CounterOutOfStep,
+    /// A value held twice by an array declared a set (`uniqueItems`), within its bound.
+    Duplicate,
     /// A map key MongoDB cannot address (`a.b`, `$where`), with a valid value.
     BadMapKey,
 }
@@ -286,6 +288,19 @@ fn walk_value(schema: &Document, root: &Document, parent: &Bson, path: &mut Path
                         what: format!("{} items, over maxItems {max}", max + 1),
                         doc: d,
                     });
+                }
+            }
+            let room = schema.get_i64("maxItems").map_or(true, |max| (items.len() as i64) < max);
+            if let (Ok(true), Some(first), true) = (schema.get_bool("uniqueItems"), items.first(), room) {
+                let first = first.clone();
+                let twice = mutate(root, path, |v| {
+                    if let Bson::Array(a) = v {
+                        a.push(first.clone());
+                    }
+                });
+                if let Some(d) = twice {
+                    let what = format!("the first of {} items again, in a set", items.len());
+                    out.push(Hostile { rule: Rule::Duplicate, path: dotted(path), what, doc: d });
                 }
             }
             if let (Ok(item_schema), false) = (schema.get_document("items"), items.is_empty()) {

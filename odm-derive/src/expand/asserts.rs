@@ -5,7 +5,7 @@ use crate::internals::ast::{counter_target, Container, Data, Field, Style, Varia
 use crate::internals::resolve::Resolved;
 use crate::internals::rules;
 use crate::internals::source::Source;
-use crate::internals::symbol::{COUNTER, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, UNBOUNDED};
+use crate::internals::symbol::{COUNTER, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, UNBOUNDED, UNIQUE_ITEMS};
 use crate::internals::ty::{self, TyKind};
 use proc_macro2::TokenStream;
 use quote::quote_spanned;
@@ -66,6 +66,7 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
             (a.min_items.as_ref().map(|s| s.span()), MIN_ITEMS),
             (a.unbounded.as_ref().map(|s| s.span()), UNBOUNDED),
             (a.counter.as_ref().map(|s| s.span()), COUNTER),
+            (a.unique_items.as_ref().map(|s| s.span()), UNIQUE_ITEMS),
         ]
         .into_iter()
         .find_map(|(span, name)| Some((span?, name)));

@@ -20,7 +20,13 @@ fn marker(field: &Field, shard: &[(&Field, bool)], revision: Option<&Field>) -> 
     } else if is_counter(field) {
         "CounterField"
     } else if field.attrs.counter.is_some() {
-        "Counted"
+        if field.attrs.unique_items.is_some() {
+            "CountedSet"
+        } else {
+            "Counted"
+        }
+    } else if field.attrs.unique_items.is_some() {
+        "Set"
     } else if revision.is_some_and(|r| std::ptr::eq(r, field)) {
         "RevisionField"
     } else {

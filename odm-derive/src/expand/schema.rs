@@ -27,6 +27,9 @@ pub fn field_schema(field: &Field) -> TokenStream {
     for (keyword, n) in &field.facts.keywords {
         expr = quote!(__odm::build::with(#expr, #keyword, #n));
     }
+    if a.unique_items.is_some() {
+        expr = quote!(__odm::build::unique_items(#expr));
+    }
     if a.nullable.is_some() {
         expr = quote!(__odm::build::nullable(#expr));
     }
@@ -387,6 +390,9 @@ fn entry_calls(f: &Field, fields: &[Field]) -> String {
     let keywords: Vec<String> = f.facts.keywords.iter().map(|(keyword, n)| format!("({keyword:?}, {n}i64)")).collect();
     if !keywords.is_empty() {
         calls.push_str(&format!(".keywords(&[{}])", keywords.join(", ")));
+    }
+    if a.unique_items.is_some() {
+        calls.push_str(".unique_items()");
     }
     if a.nullable.is_some() {
         calls.push_str(".nullable()");

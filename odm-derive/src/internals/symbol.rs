@@ -99,6 +99,8 @@ pub const MAX_LEN: Symbol = Symbol("max_len");
 pub const MIN_LEN: Symbol = Symbol("min_len");
 /// `keep_last`.
 pub const KEEP_LAST: Symbol = Symbol("keep_last");
+/// `unique_items`: the array is a set.
+pub const UNIQUE_ITEMS: Symbol = Symbol("unique_items");
 /// `revision`.
 pub const REVISION: Symbol = Symbol("revision");
 

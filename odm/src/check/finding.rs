@@ -61,7 +61,12 @@ impl fmt::Display for Finding {
             let rust = (self.path != self.stored_path).then_some(self.path.as_str());
             named(rust, &self.stored_path)
         };
-        write!(f, "{} document(s): {field} {}", self.count, what(self.check))?;
+        // A set's duplicates are a bound of their own kind: said as what they are.
+        let what = match (self.check, self.rule) {
+            (Check::Bounds, "array-unique") => "holds a value more than once",
+            (check, _) => what(check),
+        };
+        write!(f, "{} document(s): {field} {what}", self.count)?;
         if let Some(array) = &self.array {
             write!(f, " `{array}`")?;
         }

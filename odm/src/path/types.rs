@@ -41,6 +41,12 @@ markers! {
     Plain: child = F, elem = Plain;
     /// An array with a counter: only operations that keep the counter in step.
     Counted: child = F, elem = Plain;
+    /// An array declared a set (`#[odm(unique_items)]`): the validator refuses duplicates, so it takes
+    /// `add_to_set`, never `push`.
+    Set: child = F, elem = Plain;
+    /// A set with a counter (`#[odm(counter = "…", unique_items)]`): as [`Counted`], and since it holds each value
+    /// at most once, `pull` of one value removes exactly one element, so the counter can follow it too.
+    CountedSet: child = F, elem = Plain;
     /// `_id` and everything under it: immutable (the server answers 66 `ImmutableField`).
     IdField: child = IdField, elem = IdField;
     /// A declared shard-key field: immutable once written (typed updates never move a document between shards).

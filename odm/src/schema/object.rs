@@ -75,6 +75,9 @@ fn field_schema(f: &FieldMeta, closed: bool) -> Document {
     for &(keyword, n) in f.keywords {
         schema.insert(keyword, n);
     }
+    if f.unique_items {
+        schema.insert("uniqueItems", true);
+    }
     if f.nullable {
         schema = nullable(schema);
     }

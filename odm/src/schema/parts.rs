@@ -33,7 +33,8 @@ pub enum Check {
     /// [`type-one-bson-type`](crate::rules#type-one-bson-type)).
     Invalid,
     /// A field has the right type but breaks its bounds: array items (rule
-    /// [`array-bound`](crate::rules#array-bound)) or string length ([`string-length`](crate::rules#string-length)).
+    /// [`array-bound`](crate::rules#array-bound)), a set holding a value twice
+    /// ([`array-unique`](crate::rules#array-unique)) or string length ([`string-length`](crate::rules#string-length)).
     Bounds,
     /// A string holds ASCII capitals where the model stores lowercase text, [`crate::Lowercase`] (rule
     /// [`string-lowercase`](crate::rules#string-lowercase)).
@@ -59,6 +60,7 @@ pub const KEYWORDS: &[(&str, Check, &str)] = &[
     ("bsonType", Check::Invalid, "type-one-bson-type"),
     ("maxItems", Check::Bounds, "array-bound"),
     ("minItems", Check::Bounds, "array-bound"),
+    ("uniqueItems", Check::Bounds, "array-unique"),
     ("maxLength", Check::Bounds, "string-length"),
     ("minLength", Check::Bounds, "string-length"),
     // The one `pattern` odm writes refuses ASCII capitals (`odm::Lowercase`).
@@ -542,6 +544,7 @@ mod tests {
             groups,
             [
                 ("array-bound", vec!["maxItems", "minItems"]),
+                ("array-unique", vec!["uniqueItems"]),
                 ("string-length", vec!["maxLength", "minLength"]),
                 ("string-lowercase", vec!["pattern"]),
             ]

@@ -7,17 +7,18 @@ use super::operator::Operator;
 use super::value::{conflict, Update};
 use crate::error::Invalid;
 use crate::filter::{element_condition, Element, Filter};
-use crate::path::{Access, ArrayLike, ArrayWritable, AsPath, ElemNode, RawPath, Uncounted};
+use crate::path::{Access, ArrayLike, ArrayWritable, AsPath, ElemNode, PullByValue, Pushable, RawPath, Uncounted};
 use bson::{Bson, Document};
 use std::marker::PhantomData;
 
 impl<R> Update<R> {
     /// `$push` of one element. On a counted array the counter grows by one in the same update; on a `keep_last`
     /// array the oldest elements beyond the bound are cut. Otherwise a push past the array's bound is refused by the
-    /// validator: nothing is cut silently.
+    /// validator: nothing is cut silently. Not offered on an array declared a set (`unique_items`): use
+    /// [`Update::add_to_set`].
     pub fn push<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
-        P::Access: ArrayWritable,
+        P::Access: ArrayWritable + Pushable,
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
@@ -38,14 +39,14 @@ impl<R> Update<R> {
         self.existing(Operator::Push).is_some_and(|push| push.contains_key(&*raw.key))
     }
 
-    /// `$push` with `$each`: appends all `items`, counting them on a counted array.
+    /// `$push` with `$each`: appends all `items`, counting them on a counted array. Not offered on a set.
     pub fn push_each<P: AsPath<R>>(
         self,
         path: P,
         items: impl IntoIterator<Item = impl Into<<P::Value as ArrayLike>::Item>>,
     ) -> Self
     where
-        P::Access: ArrayWritable,
+        P::Access: ArrayWritable + Pushable,
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
@@ -54,7 +55,7 @@ impl<R> Update<R> {
     }
 
     /// `$push` with modifiers: `|m| m.position(0).sort_by(|e| e.at().desc()).slice(10)`. `$slice` is not offered on
-    /// counted arrays.
+    /// counted arrays; no `$push` is offered on a set.
     pub fn push_with<P: AsPath<R>, S>(
         self,
         path: P,
@@ -62,7 +63,7 @@ impl<R> Update<R> {
         modifiers: impl FnOnce(Modifiers<R, P::Value, P::Access>) -> Modifiers<R, P::Value, P::Access, S>,
     ) -> Self
     where
-        P::Access: AllowsSlice<S>,
+        P::Access: AllowsSlice<S> + Pushable,
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
@@ -207,20 +208,43 @@ impl<R> Update<R> {
         self
     }
 
-    /// `$pull` of every element equal to `item`. Not offered on counted arrays.
+    /// `$pull` of every element equal to `item`.
+    ///
+    /// On a counted set (`#[odm(counter = "…", unique_items)]`) the array holds `item` at most once, so this removes
+    /// exactly one element: the counter drops by one in the same update, and the update only applies to documents
+    /// whose array holds `item` (a filter guard), so a second removal of the same value, concurrent or not, matches
+    /// nothing. Both the guard and the `$pull` compare whole values (`$eq`), as the server's `uniqueItems` does.
+    /// Not offered on a counted array that may hold duplicates.
     pub fn pull<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
-        P::Access: Uncounted,
+        P::Access: ArrayWritable + PullByValue,
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
-        let v = Self::encode_item(raw, &item.into());
-        self.add(raw, Operator::Pull, v);
+        let value = match Self::encode_item(raw, &item.into()) {
+            Ok(v) => v,
+            Err(e) => {
+                self.fail(e);
+                return self;
+            }
+        };
+        if <P::Access as ArrayWritable>::COUNTED {
+            // `{$eq: v}` on an array matches documents holding an element equal to `v` as a whole. As a `$pull`
+            // condition it compares each element whole too; a bare document operand would instead match elements by
+            // its fields, in any order and ignoring others, which `uniqueItems` does not make unique.
+            let cond = Bson::Document(bson::doc! { "$eq": value });
+            self.guard(raw, "pull", raw.key.clone().into_owned(), cond.clone());
+            self.add(raw, Operator::Pull, Ok(cond));
+            self.bump_counter(raw, -1);
+        } else {
+            self.add(raw, Operator::Pull, Ok(value));
+        }
         self
     }
 
     /// `$pull` of every element matching a condition built from a path to the element: `|e| e.price().lt(0)`.
-    /// Not offered on counted arrays.
+    /// Not offered on counted arrays, sets included: how many elements a condition removes is not known to the update,
+    /// so the counter could not follow (remove one value of a counted set with [`Update::pull`]).
     pub fn pull_where<P: AsPath<R>>(
         mut self,
         path: P,

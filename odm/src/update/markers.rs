@@ -1,7 +1,7 @@
 //! Compile-time markers: which operators a field's type allows (`$inc` on numbers, `$currentDate` on dates, `$unset`
 //! on optional fields, `$setOnInsert` on ids and shard keys) and which `$push` modifiers an array allows.
 
-use crate::path::{Access, ArrayWritable, Counted, IdField, Plain, ShardKeyField};
+use crate::path::{Access, ArrayWritable, Counted, CountedSet, IdField, Plain, Set, ShardKeyField};
 use crate::schema::BsonSchema;
 use bson::Bson;
 
@@ -66,6 +66,7 @@ impl<T: DateLike> DateLike for Option<T> {
 )]
 pub trait InsertSettable: Access {}
 impl InsertSettable for Plain {}
+impl InsertSettable for Set {}
 impl InsertSettable for IdField {}
 impl InsertSettable for ShardKeyField {}
 
@@ -86,6 +87,10 @@ pub trait AllowsSlice<S>: ArrayWritable {}
 impl AllowsSlice<Unsliced> for Plain {}
 impl AllowsSlice<Unsliced> for Counted {}
 impl AllowsSlice<Sliced> for Plain {}
+// A set takes no `$push` at all ([`crate::path::Pushable`] says so); these impls keep that the one error reported.
+impl AllowsSlice<Unsliced> for Set {}
+impl AllowsSlice<Sliced> for Set {}
+impl AllowsSlice<Unsliced> for CountedSet {}
 /// Never constructed. With a single impl for `Counted`, rustc would infer `S = Unsliced` from it before reading the
 /// modifiers closure, so a `.slice(n)` on a counted array would be a bare type mismatch instead of this trait's
 /// message; a second impl keeps `S` to be inferred from the closure.
@@ -93,3 +98,5 @@ impl AllowsSlice<Sliced> for Plain {}
 pub enum NoModifiers {}
 #[diagnostic::do_not_recommend]
 impl AllowsSlice<NoModifiers> for Counted {}
+#[diagnostic::do_not_recommend]
+impl AllowsSlice<NoModifiers> for CountedSet {}

@@ -6,7 +6,7 @@ use odm::bson::{oid::ObjectId, Binary, DateTime, Decimal128, Timestamp};
 use odm::{Embedded, Model};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 fn oid() -> impl Strategy<Value = ObjectId> {
     any::<[u8; 12]>().prop_map(ObjectId::from_bytes)
@@ -202,7 +202,7 @@ fn line() -> impl Strategy<Value = Line> {
     ("[a-z]{1,8}", any::<i32>(), any::<f64>()).prop_map(|(name, quantity, price)| Line { name, quantity, price })
 }
 
-/// Arrays: bounded, unbounded, fixed-size, nested, and counted.
+/// Arrays: bounded, unbounded, fixed-size, nested, counted, and sets (counted or not).
 #[derive(Model, Serialize, Deserialize, Debug, Clone)]
 #[odm(collection = "prop_arrays", closed)]
 pub struct Arrays {
@@ -224,6 +224,14 @@ pub struct Arrays {
     pub lines: Vec<Line>,
     #[serde(rename = "lc")]
     pub line_count: i32,
+    #[serde(rename = "s")]
+    #[odm(max_items = 6, unique_items)]
+    pub labels: BTreeSet<String>,
+    #[serde(rename = "m")]
+    #[odm(max_items = 8, counter = "member_count", unique_items)]
+    pub members: BTreeSet<i64>,
+    #[serde(rename = "mc")]
+    pub member_count: i64,
 }
 
 pub fn arrays() -> impl Strategy<Value = Arrays> {
@@ -234,8 +242,10 @@ pub fn arrays() -> impl Strategy<Value = Arrays> {
         any::<[i64; 3]>(),
         prop::collection::vec(prop::collection::vec(any::<f64>(), 0..5), 0..=4),
         prop::collection::vec(line(), 0..=30),
+        prop::collection::btree_set("[a-z]{0,4}", 0..=6),
+        prop::collection::btree_set(any::<i64>(), 0..=8),
     )
-        .prop_map(|(id, numbers, words, triple, grid, lines)| Arrays {
+        .prop_map(|(id, numbers, words, triple, grid, lines, labels, members)| Arrays {
             id,
             numbers,
             words,
@@ -243,6 +253,9 @@ pub fn arrays() -> impl Strategy<Value = Arrays> {
             grid,
             line_count: lines.len() as i32,
             lines,
+            labels,
+            member_count: members.len() as i64,
+            members,
         })
 }
 

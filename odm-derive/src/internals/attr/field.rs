@@ -25,6 +25,9 @@ pub struct Field {
     pub min_len: Option<Sp<usize>>,
     /// Pushes keep only the last `max_items` elements (`$slice`), instead of being refused past the bound.
     pub keep_last: Option<Sp<()>>,
+    /// `#[odm(unique_items)]`: the array is a set (`uniqueItems`); typed updates add to it with `add_to_set` only,
+    /// and a counted set takes `pull` of one value.
+    pub unique_items: Option<Sp<()>>,
     /// `#[odm(revision)]`: the model's revision, guarded and bumped by odm's writes (optimistic concurrency).
     pub revision: Option<Sp<()>>,
     // serde
@@ -41,8 +44,20 @@ pub struct Field {
 }
 
 const ODM_FIELD: &[Symbol] = &[
-    MAX_ITEMS, MIN_ITEMS, UNBOUNDED, COUNTER, NULLABLE, MIXED, NOT_A_DATE, BSON_TYPE, CUSTOM_ID, MAX_LEN, MIN_LEN,
-    KEEP_LAST, REVISION,
+    MAX_ITEMS,
+    MIN_ITEMS,
+    UNBOUNDED,
+    COUNTER,
+    NULLABLE,
+    MIXED,
+    NOT_A_DATE,
+    BSON_TYPE,
+    CUSTOM_ID,
+    MAX_LEN,
+    MIN_LEN,
+    KEEP_LAST,
+    UNIQUE_ITEMS,
+    REVISION,
 ];
 
 impl Field {
@@ -59,6 +74,7 @@ impl Field {
         let mut max_len = Attr::none(cx, MAX_LEN);
         let mut min_len = Attr::none(cx, MIN_LEN);
         let mut keep_last = Attr::none(cx, KEEP_LAST);
+        let mut unique_items = Attr::none(cx, UNIQUE_ITEMS);
         let mut revision = Attr::none(cx, REVISION);
         let mut unknown_odm = false;
         each_nested(cx, attrs, ODM, |meta| {
@@ -100,6 +116,8 @@ impl Field {
                 flag(&mut custom_id);
             } else if k == KEEP_LAST {
                 flag(&mut keep_last);
+            } else if k == UNIQUE_ITEMS {
+                flag(&mut unique_items);
             } else if k == REVISION {
                 flag(&mut revision);
             } else {
@@ -186,6 +204,7 @@ impl Field {
             max_len: max_len.get(),
             min_len: min_len.get(),
             keep_last: keep_last.get(),
+            unique_items: unique_items.get(),
             revision: revision.get(),
             rename: rename.get(),
             skip_serializing: skip_serializing.get(),

@@ -4,7 +4,7 @@ use crate::internals::ast::Field;
 use crate::internals::ctxt::Ctxt;
 use crate::internals::rules::{self, Rule};
 use crate::internals::source::{Source, BSON_TYPES};
-use crate::internals::symbol::{BSON_TYPE, COUNTER, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, UNBOUNDED};
+use crate::internals::symbol::{BSON_TYPE, COUNTER, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, UNBOUNDED, UNIQUE_ITEMS};
 use crate::internals::ty::{self, TyKind};
 
 /// The type (`type-*`), date (`date-*`) and array (`array-*`) rules for one field.
@@ -168,6 +168,7 @@ pub(super) fn check_field_type(cx: &Ctxt, field: &Field) {
         (array_ok, "array", a.min_items.as_ref().map(|s| s.tokens.clone()), MIN_ITEMS, rules::ARRAY_KEYWORD),
         (array_ok, "array", a.unbounded.as_ref().map(|s| s.tokens.clone()), UNBOUNDED, rules::ARRAY_KEYWORD),
         (array_ok, "array", a.counter.as_ref().map(|s| s.tokens.clone()), COUNTER, rules::ARRAY_KEYWORD),
+        (array_ok, "array", a.unique_items.as_ref().map(|s| s.tokens.clone()), UNIQUE_ITEMS, rules::ARRAY_KEYWORD),
         (string_ok, "string", a.max_len.as_ref().map(|s| s.tokens.clone()), MAX_LEN, rules::STRING_LENGTH),
         (string_ok, "string", a.min_len.as_ref().map(|s| s.tokens.clone()), MIN_LEN, rules::STRING_LENGTH),
     ];

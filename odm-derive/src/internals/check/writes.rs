@@ -167,5 +167,16 @@ fn check_keep_last(cx: &Ctxt, fields: &[Field]) {
                 ),
             );
         }
+        if f.attrs.unique_items.is_some() {
+            cx.error_spanned_by(
+                k,
+                rules::ARRAY_KEEP_LAST,
+                format!(
+                    "field `{}`: `keep_last` applies to pushes, and an array declared `unique_items` takes no push \
+                     (`add_to_set` never cuts); drop `keep_last` or `unique_items`",
+                    f.rust_name
+                ),
+            );
+        }
     }
 }

@@ -1,0 +1,278 @@
+//! Arrays declared sets (`unique_items`): the server refuses duplicates, and a counted set takes `pull` of one value
+//! as one guarded statement (`$pull` + `$inc: -1`), so taking back a vote is exact, concurrent or not.
+
+use super::*;
+
+/// A member of a team, stored as a document: a set of documents compares them whole.
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Member {
+    #[serde(rename = "n")]
+    name: String,
+    #[serde(rename = "r")]
+    role: String,
+}
+
+fn member(name: &str, role: &str) -> Member {
+    Member { name: name.to_owned(), role: role.to_owned() }
+}
+
+/// Votes that can be taken back, a team of documents (with a `long` counter), and a set without counter.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_poll")]
+struct Poll {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "vi")]
+    #[odm(max_items = 50, counter = "voter_count", unique_items)]
+    voter_ids: Vec<ObjectId>,
+    #[serde(rename = "vc")]
+    voter_count: i32,
+    #[serde(rename = "st")]
+    #[odm(max_items = 10, counter = "staff_count", unique_items)]
+    staff: Vec<Member>,
+    #[serde(rename = "sc")]
+    staff_count: i64,
+    #[serde(rename = "tg")]
+    #[odm(max_items = 5, unique_items)]
+    tags: Vec<String>,
+}
+
+fn poll(voters: &[ObjectId], staff: &[Member]) -> Poll {
+    Poll {
+        id: ObjectId::new(),
+        voter_ids: voters.to_vec(),
+        voter_count: voters.len() as i32,
+        staff: staff.to_vec(),
+        staff_count: staff.len() as i64,
+        tags: Vec::new(),
+    }
+}
+
+fn assert_poll_in_step(p: &Poll) {
+    assert_eq!(p.voter_count as usize, p.voter_ids.len(), "voter_count in step: {p:?}");
+    assert_eq!(p.staff_count as usize, p.staff.len(), "staff_count in step: {p:?}");
+}
+
+// 1. The validator declares the sets, on the server too.
+
+#[tokio::test]
+async fn a_set_is_unique_items_in_the_validator() {
+    let schema = Poll::validator().get_document("$jsonSchema").expect("$jsonSchema").clone();
+    let props = schema.get_document("properties").expect("properties");
+    for key in ["vi", "st", "tg"] {
+        assert_eq!(props.get_document(key).unwrap().get_bool("uniqueItems").ok(), Some(true), "{key}: {schema}");
+    }
+    let (db, _coll) = support::setup::created::<Poll>("cnt_set_validator").await;
+    let live = support::server::live_validator(&db, "shop_poll").await;
+    let live_vi = live.get_document("$jsonSchema").unwrap().get_document("properties").unwrap().get_document("vi");
+    assert_eq!(live_vi.unwrap().get_bool("uniqueItems").ok(), Some(true), "{live}");
+}
+
+// 2. Taking back a vote: one statement, exact.
+
+#[tokio::test]
+async fn pull_from_a_counted_set_removes_one_value_and_decrements() {
+    let (db, coll) = support::setup::created::<Poll>("cnt_set_pull").await;
+    let f = Poll::fields();
+    let voters: Vec<ObjectId> = (0..3).map(|_| ObjectId::new()).collect();
+    let p = poll(&voters, &[]);
+    coll.insert_one(&p).await.expect("insert");
+
+    // What is sent: `$pull` of the whole value, the counter down by one, guarded on the value being there.
+    let built = Update::<Poll>::new().pull(f.voter_ids(), voters[1]).build().expect("build");
+    assert_eq!(built.update, doc! { "$pull": { "vi": { "$eq": voters[1] } }, "$inc": { "vc": -1 } });
+    assert_eq!(built.guard, Some(doc! { "vi": { "$eq": voters[1] } }));
+
+    let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.voter_ids(), voters[1])).await.expect("un-vote");
+    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    let stored = read(&coll, f.id().eq(p.id)).await;
+    assert_eq!(stored.voter_ids, [voters[0], voters[2]]);
+    assert_eq!(stored.voter_count, 2);
+    assert_eq!(int32(&support::raw::stored(&db, "shop_poll", p.id).await, "vc"), 2, "still an int");
+
+    // Taking it back again, or a vote never cast, matches nothing and changes nothing.
+    for absent in [voters[1], ObjectId::new()] {
+        let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.voter_ids(), absent)).await.expect("no-op");
+        assert_eq!((res.matched_count, res.modified_count), (0, 0), "{absent}");
+    }
+    assert_eq!(read(&coll, f.id().eq(p.id)).await, stored);
+
+    // Vote, take back, vote again: add_to_set and pull keep the pair in step; the last vote leaves an empty set.
+    let again = Update::new().add_to_set(f.voter_ids(), voters[1]);
+    assert_eq!(coll.update_one(f.id().eq(p.id), again).await.unwrap().modified_count, 1);
+    for v in &voters {
+        let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.voter_ids(), *v)).await.unwrap();
+        assert_eq!(res.modified_count, 1, "{v}");
+    }
+    let empty = read(&coll, f.id().eq(p.id)).await;
+    assert!(empty.voter_ids.is_empty() && empty.voter_count == 0, "{empty:?}");
+}
+
+// 3. Many tasks taking back the same votes at once: each vote is taken back once.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_pulls_of_one_value_decrement_once() {
+    const VOTERS: usize = 8;
+    const REPEATS: usize = 4;
+    let (_db, coll) = support::setup::created::<Poll>("cnt_set_concurrent").await;
+    let f = Poll::fields();
+    let voters: Vec<ObjectId> = (0..VOTERS).map(|_| ObjectId::new()).collect();
+    let kept = ObjectId::new();
+    let mut all = voters.clone();
+    all.push(kept);
+    let p = poll(&all, &[]);
+    coll.insert_one(&p).await.expect("insert");
+
+    // Every voter takes the vote back four times, all at once, in a shuffled order.
+    let mut ballots: Vec<ObjectId> = (0..REPEATS).flat_map(|_| voters.iter().copied()).collect();
+    shuffle(&mut ballots, 0x2545_F491_4F6C_DD1D);
+    let start = Arc::new(tokio::sync::Barrier::new(ballots.len()));
+    let tasks: Vec<_> = ballots
+        .iter()
+        .map(|&voter| {
+            let (coll, start, id) = (coll.clone(), start.clone(), p.id);
+            tokio::spawn(async move {
+                let f = Poll::fields();
+                start.wait().await;
+                coll.update_one(f.id().eq(id), Update::new().pull(f.voter_ids(), voter)).await
+            })
+        })
+        .collect();
+    let mut per_voter: BTreeMap<ObjectId, u64> = BTreeMap::new();
+    for (task, voter) in tasks.into_iter().zip(&ballots) {
+        let res = task.await.expect("task").expect("un-vote");
+        assert_eq!(res.matched_count, res.modified_count, "a matched guarded pull always changes the document");
+        *per_voter.entry(*voter).or_default() += res.modified_count;
+    }
+    assert!(per_voter.values().all(|&n| n == 1), "each vote taken back exactly once: {per_voter:?}");
+    let stored = read(&coll, f.id().eq(p.id)).await;
+    assert_eq!(stored.voter_ids, [kept], "{stored:?}");
+    assert_eq!(stored.voter_count, 1, "{stored:?}");
+}
+
+// 4. Duplicates written from outside odm are refused by the server.
+
+#[tokio::test]
+async fn the_server_refuses_a_duplicate_written_from_outside() {
+    let (db, coll) = support::setup::created::<Poll>("cnt_set_outside").await;
+    let raw = db.collection::<Document>("shop_poll");
+    let a = ObjectId::new();
+    let (id, other) = (ObjectId::new(), ObjectId::new());
+    let twice = doc! { "_id": id, "vi": [a, a], "vc": 2, "st": [], "sc": 0_i64, "tg": [] };
+    let err = raw.insert_one(&twice).await.expect_err("a duplicate voter, counter in step");
+    let err = odm::Error::from_write::<Poll>(err);
+    assert_eq!(err.code(), Some(121), "{err}");
+    let odm::Error::Validation(v) = &err else { panic!("expected a validation error, got {err:?}") };
+    assert_eq!(v.failures.len(), 1, "only the duplicate fails: {err}");
+    assert_eq!((v.failures[0].path.as_str(), v.failures[0].rule.as_str()), ("Poll.voter_ids", "uniqueItems"));
+
+    // A valid document, then a second vote pushed around odm (as a naive `$push` + `$inc` would).
+    raw.insert_one(doc! { "_id": other, "vi": [a], "vc": 1, "st": [], "sc": 0_i64, "tg": ["x"] }).await.unwrap();
+    let push = doc! { "$push": { "vi": a }, "$inc": { "vc": 1 } };
+    let err = raw.update_one(doc! { "_id": other }, push).await.expect_err("a second vote");
+    assert_eq!(odm::Error::from_write::<Poll>(err).code(), Some(121));
+    let push = doc! { "$push": { "tg": "x" } };
+    let err = raw.update_one(doc! { "_id": other }, push).await.expect_err("a second tag");
+    assert_eq!(odm::Error::from_write::<Poll>(err).code(), Some(121));
+    let stored = read(&coll, Poll::fields().id().eq(other)).await;
+    assert_eq!((stored.voter_ids, stored.voter_count, stored.tags), (vec![a], 1, vec!["x".to_owned()]));
+}
+
+// 5. Sets of documents compare elements whole, as `uniqueItems` does.
+
+#[tokio::test]
+async fn pull_from_a_set_of_documents_removes_the_equal_element_only() {
+    let (db, coll) = support::setup::created::<Poll>("cnt_set_docs").await;
+    let f = Poll::fields();
+    let p = poll(&[], &[member("ann", "dev"), member("bob", "ops")]);
+    coll.insert_one(&p).await.expect("insert");
+
+    let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.staff(), member("ann", "dev"))).await.unwrap();
+    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    let stored = read(&coll, f.id().eq(p.id)).await;
+    assert_eq!(stored.staff, [member("bob", "ops")]);
+    assert_eq!(int64(&support::raw::stored(&db, "shop_poll", p.id).await, "sc"), 1, "still a long");
+    // A member with the same name in another role is another element: nothing to remove.
+    let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.staff(), member("bob", "dev"))).await.unwrap();
+    assert_eq!((res.matched_count, res.modified_count), (0, 0));
+
+    // Written from outside: one member twice, its keys in two orders. Where the server's `uniqueItems` tells them
+    // apart (it compares documents key by key, in order), `pull` removes the one equal element, as `uniqueItems`
+    // sees it, and the counter stays right; a bare-document `$pull` would match both by their fields.
+    let raw = db.collection::<Document>("shop_poll");
+    let id = ObjectId::new();
+    let outside = doc! {
+        "_id": id, "vi": [], "vc": 0, "st": [{ "n": "cy", "r": "qa" }, { "r": "qa", "n": "cy" }], "sc": 2_i64, "tg": []
+    };
+    if raw.insert_one(&outside).await.is_ok() {
+        let bare = doc! { "$pull": { "st": { "n": "cy", "r": "qa" } }, "$inc": { "sc": -1_i64 } };
+        let err = raw.update_one(doc! { "_id": id }, bare).await.expect_err("the bare pull removes two");
+        assert_eq!(odm::Error::from_write::<Poll>(err).code(), Some(121), "the counter check refuses it");
+        let res = coll.update_one(f.id().eq(id), Update::new().pull(f.staff(), member("cy", "qa"))).await.unwrap();
+        assert_eq!((res.matched_count, res.modified_count), (1, 1));
+        let left = support::raw::stored(&db, "shop_poll", id).await;
+        assert_eq!(left.get_array("st").unwrap(), &vec![Bson::Document(doc! { "r": "qa", "n": "cy" })]);
+        assert_eq!(int64(&left, "sc"), 1);
+    }
+}
+
+// 6. The other operations of sets.
+
+#[tokio::test]
+async fn sets_take_add_to_set_pop_and_set() {
+    let (_db, coll) = support::setup::created::<Poll>("cnt_set_ops").await;
+    let f = Poll::fields();
+    let voters: Vec<ObjectId> = (0..3).map(|_| ObjectId::new()).collect();
+    let p = poll(&voters, &[member("ann", "dev")]);
+    coll.insert_one(&p).await.expect("insert");
+
+    // A set without counter: `$addToSet`, `$addToSet` with `$each`, `$pull` and `pull_where` as on any array.
+    let u = Update::new().add_each_to_set(f.tags(), ["a", "b", "a"]).pop_last(f.voter_ids());
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    let u = Update::new().add_to_set(f.tags(), "b").pull(f.staff(), member("ann", "dev"));
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    let stored = read(&coll, f.id().eq(p.id)).await;
+    assert_eq!(stored.tags, ["a", "b"]);
+    assert_eq!(stored.voter_ids, [voters[0], voters[1]]);
+    assert!(stored.staff.is_empty());
+    assert_poll_in_step(&stored);
+    let u = Update::new().pull(f.tags(), "a").pull(f.voter_ids(), voters[0]);
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    let u = Update::new().pull_where(f.tags(), |t| t.eq("b".to_owned()));
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+
+    // `set` of the whole set writes its counter; a duplicate in it is refused by the server.
+    let u = Update::new().set(f.staff(), vec![member("a", "x"), member("b", "y")]);
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    let stored = read(&coll, f.id().eq(p.id)).await;
+    assert!(stored.tags.is_empty() && stored.voter_ids == [voters[1]], "{stored:?}");
+    assert_poll_in_step(&stored);
+    let twice = Update::new().set(f.staff(), vec![member("a", "x"), member("a", "x")]);
+    let err = coll.update_one(f.id().eq(p.id), twice).await.expect_err("a duplicate member");
+    assert_eq!(err.code(), Some(121), "{err}");
+    assert_eq!(read(&coll, f.id().eq(p.id)).await, stored);
+}
+
+// 7. The schema checker names duplicates stored before the validator.
+
+#[tokio::test]
+async fn the_schema_checker_reports_duplicates() {
+    let db = odm::testing::database("cnt_set_check").await;
+    db.create_collection("shop_poll").await.expect("create");
+    let raw = db.collection::<Document>("shop_poll");
+    let (dup, good) = (ObjectId::new(), ObjectId::new());
+    let a = ObjectId::new();
+    let docs = vec![
+        doc! { "_id": dup, "vi": [a], "vc": 1, "st": [], "sc": 0_i64, "tg": ["x", "x"] },
+        doc! { "_id": good, "vi": [a], "vc": 1, "st": [], "sc": 0_i64, "tg": ["x"] },
+    ];
+    support::raw::insert_outside(&raw, docs).await;
+    let report = Collection::<Poll>::new(&db).check_schema().await.expect("check");
+    assert_eq!(report.failing, 1, "{report}");
+    let finding = &report.findings[0];
+    assert_eq!((finding.path.as_str(), finding.rule), ("Poll.tags", "array-unique"), "{report}");
+    assert_eq!(finding.sample_ids, [Bson::ObjectId(dup)], "{report}");
+    let text = finding.to_string();
+    assert!(text.starts_with("1 document(s): `Poll.tags` (stored `tg`) holds a value more than once"), "{text}");
+    assert!(text.contains("(rule `array-unique`)"), "{text}");
+}
