@@ -27,6 +27,7 @@
 //!
 //! [`Path`]: crate::Path
 
+mod compare;
 mod conditions;
 mod elements;
 mod overlap;
@@ -34,6 +35,8 @@ mod projection;
 mod sort;
 mod value;
 
+pub(crate) use compare::refuse_in_element;
+pub use compare::{Comparable, OneValue};
 pub(crate) use elements::{element_condition, Element};
 pub(crate) use overlap::overlaps;
 pub use projection::Projection;

@@ -41,8 +41,8 @@ pub(crate) mod types;
 
 pub(crate) use self::types::{check_dynamic_keys, unencodable};
 pub use self::types::{
-    Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, Fields, IdField, IsPath, MapNode, Object,
-    Path, PathNode, Plain, RawPath, RevisionField, Root, ShardKeyField, Variant,
+    Access, ArrayFilter, ArrayNode, AsPath, Counted, CounterField, Encoder, Fields, IdField, InArray, IsPath, MapNode,
+    Object, Path, PathNode, Plain, RawPath, RevisionField, Root, ShardKeyField, Variant,
 };
 
 use serde::Serialize;
@@ -64,6 +64,9 @@ use crate::schema::BsonSchema;
 pub trait Settable: Access {}
 impl Settable for Plain {}
 impl Settable for Counted {}
+// Not listed among the markers a message names: an element path is reported by its own marker.
+#[diagnostic::do_not_recommend]
+impl<A: Settable> Settable for InArray<A> {}
 
 /// Paths a scalar-only operator (`$inc`, `$unset`, `$currentDate`, …) may target: not a counted array.
 #[diagnostic::on_unimplemented(
@@ -77,6 +80,8 @@ impl Settable for Counted {}
 )]
 pub trait Writable: Access {}
 impl Writable for Plain {}
+#[diagnostic::do_not_recommend]
+impl<A: Writable> Writable for InArray<A> {}
 
 /// Arrays whose length may change in ways the update cannot know (`$pull`, `$push` with `$slice`): only arrays
 /// without a counter.
@@ -89,6 +94,8 @@ impl Writable for Plain {}
 )]
 pub trait Uncounted: Access {}
 impl Uncounted for Plain {}
+#[diagnostic::do_not_recommend]
+impl<A: Uncounted> Uncounted for InArray<A> {}
 
 /// Arrays that can grow or shrink through typed updates.
 #[diagnostic::on_unimplemented(
@@ -106,6 +113,10 @@ impl ArrayWritable for Plain {
 impl ArrayWritable for Counted {
     const COUNTED: bool = true;
 }
+#[diagnostic::do_not_recommend]
+impl<A: ArrayWritable> ArrayWritable for InArray<A> {
+    const COUNTED: bool = A::COUNTED;
+}
 
 /// Paths a filter, sort or projection may name: every field (not the document root).
 #[diagnostic::on_unimplemented(
@@ -119,6 +130,8 @@ impl Queryable for IdField {}
 impl Queryable for ShardKeyField {}
 impl Queryable for CounterField {}
 impl Queryable for RevisionField {}
+#[diagnostic::do_not_recommend]
+impl<A: Queryable> Queryable for InArray<A> {}
 
 /// The encoder typed paths use by default; generated code reaches it through `odm::__private` only.
 pub(crate) mod encode {
@@ -332,13 +345,14 @@ impl<R, W: ArrayLike, A: Access> ArrayNode<R, W, A> {
 impl<R, W: MapLike, A: Access> MapNode<R, W, A> {
     /// The entry under `key`. A key MongoDB cannot address (empty, leading `$`, containing `.` or NUL) makes any
     /// filter or update using the path fail before sending.
-    pub fn entry(&self, key: &str) -> <W::Value as BsonSchema>::Node<R, W::Value, A::Elem> {
+    // An entry is a field with a run-time name, not an element: it takes the map's own marker as a field would.
+    pub fn entry(&self, key: &str) -> <W::Value as BsonSchema>::Node<R, W::Value, A::Child<Plain>> {
         let mut raw = self.path.raw.descend(self.path.raw.join(key), false);
         let problem = crate::keys::path_defect(key);
         if let Some(p) = problem {
             let under = NamedPath::at(self.path.raw.key.as_ref());
             raw.set_defect(|| Invalid::PathKey { under, key: key.to_owned(), reason: p });
         }
-        self.path.retyped::<W::Value, A::Elem>(raw).into()
+        self.path.retyped::<W::Value, A::Child<Plain>>(raw).into()
     }
 }

@@ -201,6 +201,24 @@ pub enum Invalid {
         /// The discriminator's stored key.
         tag: &'static str,
     },
+    /// A field-to-field condition between fields of two variants of a polymorphic model: a document is one
+    /// variant, so it would match nothing.
+    FieldCompareVariants {
+        /// The first field.
+        left: NamedPath,
+        /// Its variant (its tag value).
+        left_variant: &'static str,
+        /// The field it is compared with.
+        right: NamedPath,
+        /// That field's variant.
+        right_variant: &'static str,
+    },
+    /// A field-to-field condition (`$expr`) inside a condition on array elements (`any`, `pull_where`, an array
+    /// filter), where the server does not evaluate it.
+    FieldCompareInElement {
+        /// The array's path.
+        path: NamedPath,
+    },
     /// An operation on a counted array (`pop`, a counted `add_to_set`) through a positional path: its guard on the
     /// array cannot be written for one element.
     CountedPositional {
@@ -311,12 +329,14 @@ impl Invalid {
             | Positional { path, .. }
             | Repeated { path, .. }
             | MixedVariants { path, .. }
+            | FieldCompareInElement { path }
             | CountedPositional { path, .. }
             | Immutable { path, .. }
             | AccumulatorTarget { path }
             | GroupKeyTarget { path }
             | CountTarget { path } => vec![path],
             PathKey { under, .. } => vec![under],
+            FieldCompareVariants { left, right, .. } => vec![left, right],
             LookupField { field, .. } => vec![field],
             Stage { cause, .. } | Branch { cause, .. } => cause.paths(),
             ArrayFilterConflict { .. }
@@ -394,6 +414,17 @@ impl fmt::Display for Invalid {
                 f,
                 "the update writes {path} of variant `{variant}` and fields of variant `{other}`, but a document is \
                  one variant (its `{tag}`): update each variant's documents separately"
+            ),
+            FieldCompareVariants { left, left_variant, right, right_variant } => write!(
+                f,
+                "{left} of variant `{left_variant}` is compared with {right} of variant `{right_variant}`, but a \
+                 document is one variant, so the condition matches nothing: compare two fields of one variant, or \
+                 fields every variant shares"
+            ),
+            FieldCompareInElement { path } => write!(
+                f,
+                "{path}: a condition on array elements cannot compare two fields (the server evaluates `$expr` on \
+                 whole documents only); compare fields outside `any`, joined with `and`"
             ),
             CountedPositional { path, operation } => write!(
                 f,

@@ -38,9 +38,9 @@ markers! {
     /// The document itself (`Order::fields()`): only its fields are paths.
     Root: child = F, elem = Plain;
     /// An ordinary field: every operator its type allows.
-    Plain: child = F, elem = Plain;
+    Plain: child = F, elem = InArray<Plain>;
     /// An array with a counter: only operations that keep the counter in step.
-    Counted: child = F, elem = Plain;
+    Counted: child = F, elem = InArray<Plain>;
     /// `_id` and everything under it: immutable (the server answers 66 `ImmutableField`).
     IdField: child = IdField, elem = IdField;
     /// A declared shard-key field: immutable once written (typed updates never move a document between shards).
@@ -50,6 +50,34 @@ markers! {
     /// The model's revision (`#[odm(revision)]`): every typed write bumps it by one, so no update sets it.
     RevisionField: child = RevisionField, elem = RevisionField;
 }
+
+/// A path through an element of an array (`items().each().price()`, `items().at(2)`, the element `any` and
+/// `filtered` name), whose marker outside an array would be `A`: it allows the writes `A` allows, but it names a
+/// value in each element rather than one value per document, so a field-to-field condition, which reads one value
+/// per document (`$expr`), refuses it at compile time (rule
+/// [`filter-field-compare`](crate::rules#filter-field-compare)).
+pub struct InArray<A>(std::convert::Infallible, PhantomData<fn() -> A>);
+
+impl<A: Access> Access for InArray<A> {
+    // A field of an element, however deep, is still inside the array; an array inside an element marks its own
+    // elements (`A::Elem` is already `InArray<…>` for arrays), so the marker never nests.
+    type Child<F: Access> = InArray<A::Child<F>>;
+    type Elem = A::Elem;
+}
+
+impl<A> fmt::Debug for InArray<A> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {}
+    }
+}
+
+impl<A> Clone for InArray<A> {
+    fn clone(&self) -> Self {
+        match self.0 {}
+    }
+}
+
+impl<A> Copy for InArray<A> {}
 
 /// An `arrayFilters` entry contributed by a filtered positional path (`$[id]`).
 #[derive(Clone, Debug, PartialEq)]
