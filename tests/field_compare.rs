@@ -85,7 +85,7 @@ fn orders() -> Vec<Document> {
 }
 
 /// The labels of the documents of `orders()` where `left op right` holds for the comparison `pick`s.
-fn expected(op: &str, pick: fn(&Document) -> i32) -> Vec<String> {
+fn expected(op: &str, pick: Side) -> Vec<String> {
     let holds = |side: i32| match op {
         "eq" => side == 0,
         "ne" => side != 0,
@@ -123,6 +123,12 @@ async fn labels(coll: &Collection<Order>, filter: Filter<Order>) -> Vec<String> 
 }
 
 /// The six conditions of one pair of paths, by operator name.
+type Six = [(&'static str, Filter<Order>); 6];
+
+/// Which side of a pair of fields is less in a stored document (`-1`, `0`, `1`).
+type Side = fn(&Document) -> i32;
+
+/// Builds a [`Six`] from two paths.
 macro_rules! six {
     ($left:expr, $right:expr) => {
         [
@@ -140,7 +146,7 @@ macro_rules! six {
 async fn every_operator_compares_ints_strings_and_dates_as_stored() {
     let (_db, coll) = stored("field_compare_ops", orders()).await;
     let f = Order::fields();
-    let pairs: [([(&str, Filter<Order>); 6], fn(&Document) -> i32); 3] = [
+    let pairs: [(Six, Side); 3] = [
         (six!(f.shipped_qty(), f.ordered_qty()), side_of_ints),
         (six!(f.author_name(), f.source_name()), side_of_strings),
         (six!(f.placed_at(), f.due_at()), side_of_dates),
@@ -321,12 +327,13 @@ async fn a_variant_path_keeps_its_discriminator() {
         matches!(
             &err,
             odm::Error::InvalidOperation {
-                cause: Invalid::FieldCompareVariants { left_variant: "receipt", right_variant: "refund", .. },
+                cause: Invalid::FieldCompareVariants { variant: "refund", other: "receipt", .. },
                 ..
             }
         ),
         "{err}"
     );
+    assert!(err.to_string().contains("of variant `refund`"), "{err}");
 }
 
 #[tokio::test]

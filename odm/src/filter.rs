@@ -25,6 +25,10 @@
 //! assert_eq!(filter.into_document().unwrap(), doc! { "s": { "$gte": 4 }, "t": "fast" });
 //! ```
 //!
+//! Two fields of one document compare with `eq_field`, `ne_field`, `lt_field`, `lte_field`, `gt_field` and
+//! `gte_field` (`f.shipped_qty().lt_field(f.ordered_qty())`), sent as `$expr`; the fields must hold comparable types
+//! ([`Comparable`]) and name one value per document ([`OneValue`]). No index serves the comparison itself.
+//!
 //! [`Path`]: crate::Path
 
 mod compare;

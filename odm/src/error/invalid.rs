@@ -204,14 +204,12 @@ pub enum Invalid {
     /// A field-to-field condition between fields of two variants of a polymorphic model: a document is one
     /// variant, so it would match nothing.
     FieldCompareVariants {
-        /// The first field.
-        left: NamedPath,
-        /// Its variant (its tag value).
-        left_variant: &'static str,
-        /// The field it is compared with.
-        right: NamedPath,
-        /// That field's variant.
-        right_variant: &'static str,
+        /// The path of the field compared with (the second path).
+        path: NamedPath,
+        /// That field's variant (its tag value).
+        variant: &'static str,
+        /// The variant of the first path.
+        other: &'static str,
     },
     /// A field-to-field condition (`$expr`) inside a condition on array elements (`any`, `pull_where`, an array
     /// filter), where the server does not evaluate it.
@@ -330,13 +328,13 @@ impl Invalid {
             | Repeated { path, .. }
             | MixedVariants { path, .. }
             | FieldCompareInElement { path }
+            | FieldCompareVariants { path, .. }
             | CountedPositional { path, .. }
             | Immutable { path, .. }
             | AccumulatorTarget { path }
             | GroupKeyTarget { path }
             | CountTarget { path } => vec![path],
             PathKey { under, .. } => vec![under],
-            FieldCompareVariants { left, right, .. } => vec![left, right],
             LookupField { field, .. } => vec![field],
             Stage { cause, .. } | Branch { cause, .. } => cause.paths(),
             ArrayFilterConflict { .. }
@@ -415,11 +413,11 @@ impl fmt::Display for Invalid {
                 "the update writes {path} of variant `{variant}` and fields of variant `{other}`, but a document is \
                  one variant (its `{tag}`): update each variant's documents separately"
             ),
-            FieldCompareVariants { left, left_variant, right, right_variant } => write!(
+            FieldCompareVariants { path, variant, other } => write!(
                 f,
-                "{left} of variant `{left_variant}` is compared with {right} of variant `{right_variant}`, but a \
-                 document is one variant, so the condition matches nothing: compare two fields of one variant, or \
-                 fields every variant shares"
+                "a field of variant `{other}` is compared with {path} of variant `{variant}`, but a document is one \
+                 variant, so the condition would match nothing: compare two fields of one variant, or fields every \
+                 variant shares"
             ),
             FieldCompareInElement { path } => write!(
                 f,

@@ -190,8 +190,7 @@ fn compare(left: &RawPath, op: &str, right: &RawPath) -> Result<Document, Invali
     let mut doc = Document::new();
     match (left.variant(), right.variant()) {
         (Some(l), Some(r)) if l != r => {
-            let (left, right) = (NamedPath::at(left.key()), NamedPath::at(right.key()));
-            return Err(Invalid::FieldCompareVariants { left, left_variant: l.1, right, right_variant: r.1 });
+            return Err(Invalid::FieldCompareVariants { path: NamedPath::at(right.key()), variant: r.1, other: l.1 });
         }
         (Some((tag, value)), _) | (None, Some((tag, value))) => {
             doc.insert(tag, value);

@@ -73,7 +73,7 @@ impl<A> fmt::Debug for InArray<A> {
 
 impl<A> Clone for InArray<A> {
     fn clone(&self) -> Self {
-        match self.0 {}
+        *self
     }
 }
 
