@@ -170,7 +170,7 @@ async fn every_operator_compares_ints_strings_and_dates_as_stored() {
 async fn mixed_with_ordinary_conditions_in_find_count_update_and_match() {
     let (db, coll) = stored("field_compare_mixed", orders()).await;
     let f = Order::fields();
-    let short = || f.status().eq("open").and(f.shipped_qty().lt_field(f.ordered_qty()));
+    let short = open_and_short;
     assert_eq!(
         short().into_document().unwrap(),
         doc! { "st": "open", "$expr": { "$lt": [{ "$ifNull": ["$sq", null] }, { "$ifNull": ["$oq", null] }] } }
@@ -208,6 +208,16 @@ async fn mixed_with_ordinary_conditions_in_find_count_update_and_match() {
     }
     checked.sort();
     assert_eq!(checked, ["b", "c", "d"]);
+
+    // And as a delete's filter: the orders placed after their due date.
+    assert_eq!(coll.delete_many(f.placed_at().gt_field(f.due_at())).await.expect("delete_many"), 2);
+    let mut left: Vec<String> = Vec::new();
+    let mut cursor = raw.find(doc! {}).await.unwrap();
+    while cursor.advance().await.unwrap() {
+        left.push(cursor.deserialize_current().unwrap().get_str("lb").unwrap().to_owned());
+    }
+    left.sort();
+    assert_eq!(left, ["b", "c"]);
 }
 
 #[tokio::test]
@@ -263,7 +273,7 @@ async fn explain_shows_the_comparison_reads_every_document_the_other_conditions_
 
     // With an indexed equality: the index selects the open orders (when the server plans with it), and the
     // comparison is evaluated on each of them.
-    let filter = f.status().eq("open").and(f.shipped_qty().lt_field(f.ordered_qty()));
+    let filter = open_and_short();
     let mixed = coll.find(filter.clone()).explain().await.expect("explain");
     assert_eq!(mixed.returned, Some(coll.count(filter).await.unwrap()), "{mixed}");
     assert_eq!(mixed.returned, Some(20), "{mixed}");
@@ -274,6 +284,23 @@ async fn explain_shows_the_comparison_reads_every_document_the_other_conditions_
         eprintln!("recorded: the server scans the collection for an indexed equality here: {mixed}");
         assert_eq!(mixed.docs_examined, Some(60), "{mixed}");
     }
+
+    // A count and an update explain the same filter: when the server reports what it read, it read at least every
+    // open order, the comparison being evaluated on each.
+    let counted = coll.explain_count(open_and_short()).await.expect("explain count");
+    let update = Update::new().set(f.status(), "short");
+    let updated = coll.explain_update_many(open_and_short(), update).await.expect("explain update");
+    for explained in [&counted, &updated] {
+        assert!(explained.docs_examined.is_none_or(|n| n >= open), "{explained}");
+    }
+    // Explaining wrote nothing.
+    assert_eq!(coll.count(f.status().eq("short")).await.unwrap(), 0);
+}
+
+/// The open orders shipping less than ordered.
+fn open_and_short() -> Filter<Order> {
+    let f = Order::fields();
+    f.status().eq("open").and(f.shipped_qty().lt_field(f.ordered_qty()))
 }
 
 /// Two kinds of stock movement storing the same keys: only the discriminator tells them apart.
