@@ -59,8 +59,9 @@ markers! {
 pub struct InArray<A>(std::convert::Infallible, PhantomData<fn() -> A>);
 
 impl<A: Access> Access for InArray<A> {
-    // A field of an element, however deep, is still inside the array; an array inside an element marks its own
-    // elements (`A::Elem` is already `InArray<…>` for arrays), so the marker never nests.
+    // A field of an element, however deep, is still inside the array. An array inside an element is `Plain` or
+    // `Counted` (`_id`, shard keys and the revision are top-level fields; a counter is an integer), whose `Elem`
+    // is already `InArray<Plain>`: the marker never nests.
     type Child<F: Access> = InArray<A::Child<F>>;
     type Elem = A::Elem;
 }
