@@ -25,8 +25,13 @@
 //! assert_eq!(filter.into_document().unwrap(), doc! { "s": { "$gte": 4 }, "t": "fast" });
 //! ```
 //!
+//! Two fields of one document compare with `eq_field`, `ne_field`, `lt_field`, `lte_field`, `gt_field` and
+//! `gte_field` (`f.shipped_qty().lt_field(f.ordered_qty())`), sent as `$expr`; the fields must hold comparable types
+//! ([`Comparable`]) and name one value per document ([`OneValue`]). No index serves the comparison itself.
+//!
 //! [`Path`]: crate::Path
 
+mod compare;
 mod conditions;
 mod elements;
 mod overlap;
@@ -34,6 +39,8 @@ mod projection;
 mod sort;
 mod value;
 
+pub(crate) use compare::refuse_in_element;
+pub use compare::{Comparable, OneValue};
 pub(crate) use elements::{element_condition, Element};
 pub(crate) use overlap::overlaps;
 pub use projection::Projection;

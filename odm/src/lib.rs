@@ -111,7 +111,8 @@
 //!
 //! A model's `fields()` gives typed paths ([`path`]) for filters, sorts and projections ([`filter`]) and targeted
 //! updates ([`update`], [`diff`]) run through [`Collection`]. Counters stay in step with their arrays in the same
-//! update; `_id`, shard keys, counters and the revision have no setter.
+//! update; `_id`, shard keys, counters and the revision have no setter. Two fields of one document compare with
+//! `lt_field` and its siblings (`$expr`; see [`filter`]).
 //!
 //! serde's `rename`, `rename_all`, `rename_all_fields`, `skip`, `skip_serializing_if`, `default`, `tag` and
 //! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `into`, unknown converters)

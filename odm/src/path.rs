@@ -41,8 +41,8 @@ pub(crate) mod types;
 
 pub(crate) use self::types::{check_dynamic_keys, unencodable};
 pub use self::types::{
-    Access, ArrayFilter, ArrayNode, AsPath, Counted, CountedSet, CounterField, Encoder, Fields, IdField, IsPath,
-    MapNode, Object, Path, PathNode, Plain, RawPath, RevisionField, Root, Set, ShardKeyField, Variant,
+    Access, ArrayFilter, ArrayNode, AsPath, Counted, CountedSet, CounterField, Encoder, Fields, IdField, InArray,
+    IsPath, MapNode, Object, Path, PathNode, Plain, RawPath, RevisionField, Root, Set, ShardKeyField, Variant,
 };
 
 use serde::Serialize;
@@ -66,6 +66,9 @@ impl Settable for Plain {}
 impl Settable for Counted {}
 impl Settable for Set {}
 impl Settable for CountedSet {}
+// Not listed among the markers a message names: an element path is reported by its own marker.
+#[diagnostic::do_not_recommend]
+impl<A: Settable> Settable for InArray<A> {}
 
 /// Paths a scalar-only operator (`$inc`, `$unset`, `$currentDate`, …) may target: not a counted array.
 #[diagnostic::on_unimplemented(
@@ -80,6 +83,8 @@ impl Settable for CountedSet {}
 pub trait Writable: Access {}
 impl Writable for Plain {}
 impl Writable for Set {}
+#[diagnostic::do_not_recommend]
+impl<A: Writable> Writable for InArray<A> {}
 
 /// Arrays whose length may change in ways the update cannot know (`$pull` with a condition, `$addToSet` with
 /// `$each`): only arrays without a counter.
@@ -95,6 +100,8 @@ impl Writable for Set {}
 pub trait Uncounted: Access {}
 impl Uncounted for Plain {}
 impl Uncounted for Set {}
+#[diagnostic::do_not_recommend]
+impl<A: Uncounted> Uncounted for InArray<A> {}
 
 /// Arrays that can grow or shrink through typed updates.
 #[diagnostic::on_unimplemented(
@@ -141,6 +148,8 @@ impl Pushable for ShardKeyField {}
 impl Pushable for CounterField {}
 #[diagnostic::do_not_recommend]
 impl Pushable for RevisionField {}
+#[diagnostic::do_not_recommend]
+impl<A: Pushable> Pushable for InArray<A> {}
 
 /// Arrays `$pull` of one value may shrink: every array but a counted one that may hold duplicates, where `$pull`
 /// removes an unknown number of equal elements. On a counted set ([`CountedSet`]) each value is held at most once,
@@ -167,6 +176,12 @@ impl PullByValue for ShardKeyField {}
 impl PullByValue for CounterField {}
 #[diagnostic::do_not_recommend]
 impl PullByValue for RevisionField {}
+#[diagnostic::do_not_recommend]
+impl<A: PullByValue> PullByValue for InArray<A> {}
+#[diagnostic::do_not_recommend]
+impl<A: ArrayWritable> ArrayWritable for InArray<A> {
+    const COUNTED: bool = A::COUNTED;
+}
 
 /// Paths a filter, sort or projection may name: every field (not the document root).
 #[diagnostic::on_unimplemented(
@@ -182,6 +197,8 @@ impl Queryable for IdField {}
 impl Queryable for ShardKeyField {}
 impl Queryable for CounterField {}
 impl Queryable for RevisionField {}
+#[diagnostic::do_not_recommend]
+impl<A: Queryable> Queryable for InArray<A> {}
 
 /// The encoder typed paths use by default; generated code reaches it through `odm::__private` only.
 pub(crate) mod encode {
@@ -395,13 +412,14 @@ impl<R, W: ArrayLike, A: Access> ArrayNode<R, W, A> {
 impl<R, W: MapLike, A: Access> MapNode<R, W, A> {
     /// The entry under `key`. A key MongoDB cannot address (empty, leading `$`, containing `.` or NUL) makes any
     /// filter or update using the path fail before sending.
-    pub fn entry(&self, key: &str) -> <W::Value as BsonSchema>::Node<R, W::Value, A::Elem> {
+    // An entry is a field with a run-time name, not an element: it takes the map's own marker as a field would.
+    pub fn entry(&self, key: &str) -> <W::Value as BsonSchema>::Node<R, W::Value, A::Child<Plain>> {
         let mut raw = self.path.raw.descend(self.path.raw.join(key), false);
         let problem = crate::keys::path_defect(key);
         if let Some(p) = problem {
             let under = NamedPath::at(self.path.raw.key.as_ref());
             raw.set_defect(|| Invalid::PathKey { under, key: key.to_owned(), reason: p });
         }
-        self.path.retyped::<W::Value, A::Elem>(raw).into()
+        self.path.retyped::<W::Value, A::Child<Plain>>(raw).into()
     }
 }

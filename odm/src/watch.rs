@@ -265,10 +265,24 @@ fn on_full_document(filter: Document) -> Document {
                     .collect();
                 (k, Bson::Array(clauses))
             }
+            ("$expr", v) => (k, expr_on_full_document(v)),
             (op, v) if op.starts_with('$') => (k, v),
             (_, v) => (format!("fullDocument.{k}"), v),
         })
         .collect()
+}
+
+/// An aggregation expression of a filter (a field-to-field condition) on change events: its field references
+/// (`"$sq"`) read under `fullDocument`; variables (`"$$NOW"`) and other values stay.
+fn expr_on_full_document(v: Bson) -> Bson {
+    match v {
+        Bson::String(s) if s.starts_with('$') && !s.starts_with("$$") => {
+            Bson::String(format!("$fullDocument.{}", &s[1..]))
+        }
+        Bson::Array(items) => Bson::Array(items.into_iter().map(expr_on_full_document).collect()),
+        Bson::Document(d) => Bson::Document(d.into_iter().map(|(k, v)| (k, expr_on_full_document(v))).collect()),
+        other => other,
+    }
 }
 
 fn typed<M: Model>(event: ChangeStreamEvent<RawDocumentBuf>) -> Result<ChangeEvent<M>> {
@@ -298,4 +312,27 @@ fn typed<M: Model>(event: ChangeStreamEvent<RawDocumentBuf>) -> Result<ChangeEve
         other => Change::Ended { kind: format!("{other:?}").to_lowercase() },
     };
     Ok(ChangeEvent { change, token })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::on_full_document;
+    use bson::doc;
+
+    #[test]
+    fn a_field_to_field_condition_reads_the_full_document() {
+        let filter = doc! {
+            "st": "open",
+            "$expr": { "$lt": [{ "$ifNull": ["$sq", null] }, { "$ifNull": ["$c.oq", null] }] },
+            "$or": [{ "$expr": { "$eq": ["$a", "$$NOW"] } }],
+        };
+        assert_eq!(
+            on_full_document(filter),
+            doc! {
+                "fullDocument.st": "open",
+                "$expr": { "$lt": [{ "$ifNull": ["$fullDocument.sq", null] }, { "$ifNull": ["$fullDocument.c.oq", null] }] },
+                "$or": [{ "$expr": { "$eq": ["$fullDocument.a", "$$NOW"] } }],
+            }
+        );
+    }
 }

@@ -201,6 +201,22 @@ pub enum Invalid {
         /// The discriminator's stored key.
         tag: &'static str,
     },
+    /// A field-to-field condition between fields of two variants of a polymorphic model: a document is one
+    /// variant, so it would match nothing.
+    FieldCompareVariants {
+        /// The path of the field compared with (the second path).
+        path: NamedPath,
+        /// That field's variant (its tag value).
+        variant: &'static str,
+        /// The variant of the first path.
+        other: &'static str,
+    },
+    /// A field-to-field condition (`$expr`) inside a condition on array elements (`any`, `pull_where`, an array
+    /// filter), where the server does not evaluate it.
+    FieldCompareInElement {
+        /// The array's path.
+        path: NamedPath,
+    },
     /// An operation on a counted array (`pop`, a counted `add_to_set`) through a positional path: its guard on the
     /// array cannot be written for one element.
     CountedPositional {
@@ -320,6 +336,8 @@ impl Invalid {
             | Positional { path, .. }
             | Repeated { path, .. }
             | MixedVariants { path, .. }
+            | FieldCompareInElement { path }
+            | FieldCompareVariants { path, .. }
             | CountedPositional { path, .. }
             | Immutable { path, .. }
             | AccumulatorTarget { path }
@@ -405,6 +423,17 @@ impl fmt::Display for Invalid {
                 f,
                 "the update writes {path} of variant `{variant}` and fields of variant `{other}`, but a document is \
                  one variant (its `{tag}`): update each variant's documents separately"
+            ),
+            FieldCompareVariants { path, variant, other } => write!(
+                f,
+                "a field of variant `{other}` is compared with {path} of variant `{variant}`, but a document is one \
+                 variant, so the condition would match nothing: compare two fields of one variant, or fields every \
+                 variant shares"
+            ),
+            FieldCompareInElement { path } => write!(
+                f,
+                "{path}: a condition on array elements cannot compare two fields (the server evaluates `$expr` on \
+                 whole documents only); compare fields outside `any`, joined with `and`"
             ),
             CountedPositional { path, operation } => write!(
                 f,

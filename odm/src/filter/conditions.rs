@@ -185,7 +185,8 @@ impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
         }
         let root = RawPath::from_key(identifier);
         let filter = select(Path::<R, W::Item, A::Elem>::with_raw(root).into());
-        match filter.into_marked() {
+        // `arrayFilters` take no `$expr`.
+        match filter.into_marked().and_then(|c| super::refuse_in_element(&c, self.key()).map(|()| c)) {
             Ok(condition) => raw.add_array_filter(ArrayFilter { identifier, condition }),
             Err(e) => raw.set_defect(|| e),
         }

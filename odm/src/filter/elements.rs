@@ -47,6 +47,7 @@ fn conjuncts(d: Document, out: &mut Vec<(String, Bson)>) {
 /// apply operators to the element only at the top level (`{$and: [{"": …}]}` would look for a field named `""`, and
 /// match nothing). `or` and `none_of` of them, or a mix with conditions on the element's fields, cannot be written.
 pub(crate) fn element_condition(d: Document, at: &str) -> Result<Element, Invalid> {
+    super::refuse_in_element(&d, at)?;
     if !on_element(&d) {
         return Ok(Element::Fields(d));
     }

@@ -83,7 +83,7 @@ impl<R> Filter<R> {
         if self.doc.is_empty() {
             self.doc = other.doc;
         } else if !other.doc.is_empty() {
-            if other.doc.iter().any(|(k, v)| self.doc.get(k).is_some_and(|mine| !mergeable(mine, v))) {
+            if other.doc.iter().any(|(k, v)| self.doc.get(k).is_some_and(|mine| !mergeable(k, mine, v))) {
                 self.doc = bson::doc! { "$and": [Bson::Document(self.doc), Bson::Document(other.doc)] };
             } else {
                 for (k, v) in other.doc {
@@ -206,15 +206,19 @@ fn refused<M: Model>(why: Invalid) -> Error {
     Error::invalid_operation::<M>(why)
 }
 
-/// Two conditions on one field that one document holds: the same, or operators (`{$gte: …}`, `{$lt: …}`) that do not
-/// overlap.
-fn mergeable(a: &Bson, b: &Bson) -> bool {
+/// Two conditions under one key that one document holds: the same, or operators on a field (`{$gte: …}`, `{$lt: …}`)
+/// that do not overlap. Two different top-level operators (`$expr`, `$or`) never merge: `{$expr: {$lt: …, $gt: …}}`
+/// is not an expression.
+fn mergeable(key: &str, a: &Bson, b: &Bson) -> bool {
     let operators = |v: &Bson| match v {
         Bson::Document(d) if !d.is_empty() && d.keys().all(|k| k.starts_with('$')) => Some(d.clone()),
         _ => None,
     };
     if a == b {
         return true;
+    }
+    if key.starts_with('$') {
+        return false;
     }
     match (operators(a), operators(b)) {
         (Some(x), Some(y)) => !x.keys().any(|k| y.contains_key(k)),

@@ -38,15 +38,15 @@ markers! {
     /// The document itself (`Order::fields()`): only its fields are paths.
     Root: child = F, elem = Plain;
     /// An ordinary field: every operator its type allows.
-    Plain: child = F, elem = Plain;
+    Plain: child = F, elem = InArray<Plain>;
     /// An array with a counter: only operations that keep the counter in step.
-    Counted: child = F, elem = Plain;
+    Counted: child = F, elem = InArray<Plain>;
     /// An array declared a set (`#[odm(unique_items)]`): the validator refuses duplicates, so it takes
     /// `add_to_set`, never `push`.
-    Set: child = F, elem = Plain;
+    Set: child = F, elem = InArray<Plain>;
     /// A set with a counter (`#[odm(counter = "…", unique_items)]`): as [`Counted`], and since it holds each value
     /// at most once, `pull` of one value removes exactly one element, so the counter can follow it too.
-    CountedSet: child = F, elem = Plain;
+    CountedSet: child = F, elem = InArray<Plain>;
     /// `_id` and everything under it: immutable (the server answers 66 `ImmutableField`).
     IdField: child = IdField, elem = IdField;
     /// A declared shard-key field: immutable once written (typed updates never move a document between shards).
@@ -56,6 +56,35 @@ markers! {
     /// The model's revision (`#[odm(revision)]`): every typed write bumps it by one, so no update sets it.
     RevisionField: child = RevisionField, elem = RevisionField;
 }
+
+/// A path through an element of an array (`items().each().price()`, `items().at(2)`, the element `any` and
+/// `filtered` name), whose marker outside an array would be `A`: it allows the writes `A` allows, but it names a
+/// value in each element rather than one value per document, so a field-to-field condition, which reads one value
+/// per document (`$expr`), refuses it at compile time (rule
+/// [`filter-field-compare`](crate::rules#filter-field-compare)).
+pub struct InArray<A>(std::convert::Infallible, PhantomData<fn() -> A>);
+
+impl<A: Access> Access for InArray<A> {
+    // A field of an element, however deep, is still inside the array. An array inside an element is `Plain` or
+    // `Counted` (`_id`, shard keys and the revision are top-level fields; a counter is an integer), whose `Elem`
+    // is already `InArray<Plain>`: the marker never nests.
+    type Child<F: Access> = InArray<A::Child<F>>;
+    type Elem = A::Elem;
+}
+
+impl<A> fmt::Debug for InArray<A> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {}
+    }
+}
+
+impl<A> Clone for InArray<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for InArray<A> {}
 
 /// An `arrayFilters` entry contributed by a filtered positional path (`$[id]`).
 #[derive(Clone, Debug, PartialEq)]

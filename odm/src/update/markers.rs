@@ -1,7 +1,7 @@
 //! Compile-time markers: which operators a field's type allows (`$inc` on numbers, `$currentDate` on dates, `$unset`
 //! on optional fields, `$setOnInsert` on ids and shard keys) and which `$push` modifiers an array allows.
 
-use crate::path::{Access, ArrayWritable, Counted, CountedSet, IdField, Plain, Set, ShardKeyField};
+use crate::path::{Access, ArrayWritable, Counted, CountedSet, IdField, InArray, Plain, Set, ShardKeyField};
 use crate::schema::BsonSchema;
 use bson::Bson;
 
@@ -69,6 +69,8 @@ impl InsertSettable for Plain {}
 impl InsertSettable for Set {}
 impl InsertSettable for IdField {}
 impl InsertSettable for ShardKeyField {}
+#[diagnostic::do_not_recommend]
+impl<A: InsertSettable> InsertSettable for InArray<A> {}
 
 /// `$push` modifiers without `$slice`.
 pub enum Unsliced {}
@@ -91,6 +93,8 @@ impl AllowsSlice<Sliced> for Plain {}
 impl AllowsSlice<Unsliced> for Set {}
 impl AllowsSlice<Sliced> for Set {}
 impl AllowsSlice<Unsliced> for CountedSet {}
+#[diagnostic::do_not_recommend]
+impl<S, A: AllowsSlice<S>> AllowsSlice<S> for InArray<A> {}
 /// Never constructed. With a single impl for `Counted`, rustc would infer `S = Unsliced` from it before reading the
 /// modifiers closure, so a `.slice(n)` on a counted array would be a bare type mismatch instead of this trait's
 /// message; a second impl keeps `S` to be inferred from the closure.
