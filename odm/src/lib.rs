@@ -189,6 +189,7 @@ mod server_reply;
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod session;
 pub mod shard;
+pub mod size;
 pub mod sync;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
@@ -260,6 +261,7 @@ pub mod __private {
     pub use crate::path::types::{encode_converted, encode_value};
     pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
     pub use crate::schema::BsonSchema;
+    pub use crate::size;
     pub use crate::version::{self as version, Upgrade, VersionNumber};
     pub use core::option::Option::{self, None, Some};
     /// Validator builders of generated code.

@@ -2,6 +2,7 @@
 //! can be reported in Rust terms (`Order.items[2].price`).
 
 use crate::kind::BsonKind;
+use crate::size::{Reason, Size};
 use bson::{Bson, Document};
 
 /// The fields of a derived struct: the one table generated per struct. Server errors are named in Rust terms from
@@ -70,6 +71,8 @@ pub struct FieldType {
     pub dynamic_keys: fn(u8) -> bool,
     /// The counter checks of a value at an aggregation expression.
     pub counter_checks: fn(&str, usize, &mut Vec<Bson>),
+    /// The stored size of a value, before the field's bounds apply (see [`crate::size`]).
+    pub size: Size,
 }
 
 fn no_meta() -> Option<&'static TypeMeta> {
@@ -101,6 +104,7 @@ impl FieldType {
             schema: any_schema,
             dynamic_keys: keys_fixed,
             counter_checks: no_counter_checks,
+            size: Size::of_kind(kind),
         }
     }
 
@@ -112,6 +116,7 @@ impl FieldType {
         schema: any_schema,
         dynamic_keys: keys_chosen_at_run_time,
         counter_checks: no_counter_checks,
+        size: Size::unbounded(Reason::Free),
     };
 }
 

@@ -8,6 +8,7 @@ mod index_parts;
 mod indexes;
 mod model;
 mod schema;
+mod size;
 mod text;
 mod version;
 
@@ -46,6 +47,10 @@ fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
         model::expand(code, cont, resolved);
     }
     code.tokens(asserts::expand(cont, resolved));
+    let check = size::model_check(cont);
+    if !check.is_empty() {
+        code.tokens(check);
+    }
 }
 
 /// The path generated code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.

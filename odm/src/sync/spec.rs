@@ -2,6 +2,7 @@
 
 use crate::index::IndexSpec;
 use crate::model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, VersionSpec};
+use crate::size::Budget;
 use bson::{doc, Document};
 
 /// What sync knows about one model.
@@ -33,6 +34,8 @@ pub struct ModelSpec {
     pub indexes: Vec<IndexSpec>,
     /// The declared shard key.
     pub shard_key: Option<ShardKey>,
+    /// The most bytes one of its documents can take ([`Model::size_budget`]), which the sync report lists.
+    pub size: Budget,
 }
 
 impl ModelSpec {
@@ -51,6 +54,7 @@ impl ModelSpec {
             capped: M::CAPPED,
             indexes: M::indexes(),
             shard_key: M::SHARD_KEY,
+            size: M::size_budget(),
         }
     }
 
