@@ -406,7 +406,7 @@ pub const fn oversize(meta: Option<&TypeMeta>) -> Option<Refusal> {
         None => (meta, usize::MAX),
     };
     let Budget::AtMost(size) = document(doc) else { return None };
-    m.push("a `");
+    m.push("one `");
     m.push(meta.name);
     m.push("` document can take ");
     m.size(size);
