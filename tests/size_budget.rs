@@ -112,13 +112,8 @@ fn widest(n: usize) -> String {
 }
 
 fn worst_order() -> Order {
-    let line = Line {
-        name: widest(20),
-        price: f64::MAX,
-        quantity: i32::MIN,
-        dims: [i64::MAX; 3],
-        code: Code(widest(6)),
-    };
+    let line =
+        Line { name: widest(20), price: f64::MAX, quantity: i32::MIN, dims: [i64::MAX; 3], code: Code(widest(6)) };
     Order {
         id: ObjectId::new(),
         items: vec![line; 12],
@@ -313,7 +308,13 @@ async fn the_sync_report_lists_every_models_budget() {
     let exact = order.to_string();
     assert_eq!(
         Order::size_budget().to_string(),
-        format!("at most {}.{} KiB ({},{} bytes)", kib / 10, kib % 10, &exact[..exact.len() - 3], &exact[exact.len() - 3..])
+        format!(
+            "at most {}.{} KiB ({},{} bytes)",
+            kib / 10,
+            kib % 10,
+            &exact[..exact.len() - 3],
+            &exact[exact.len() - 3..]
+        )
     );
     let budgets: Vec<(String, Budget)> = report.budgets.iter().map(|(n, b)| (n.collection.clone(), *b)).collect();
     assert_eq!(

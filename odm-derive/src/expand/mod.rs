@@ -30,7 +30,8 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
         model_and_asserts(&mut code, cont, resolved);
         fields::struct_items(&mut code, cont, fields, resolved);
     } else {
-        let (field_items, schema_extra) = fields::expand(cont);
+        let (field_items, mut schema_extra) = fields::expand(cont);
+        schema_extra.extend(size::type_size(cont));
         code.tokens(fields::declare(cont));
         open_const(&mut code, &odm_text);
         code.tokens(schema::expand(cont, odm, schema_extra));

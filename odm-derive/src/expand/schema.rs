@@ -183,7 +183,6 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
             let ty = field.ty;
             let schema_fns = schema_fns(cont, field_schema(field));
             let dynamic = dynamic_keys(std::iter::once(&**field));
-            let size = super::size::field_size(field);
             let (kind, item, meta, checks) = match &field.facts.source {
                 Source::Trait => (
                     quote!(<#ty as __OdmSchema>::KIND),
@@ -206,7 +205,6 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                     // The derive refused an unbounded array field (or one behind an alias), so an array newtype
                     // always carries its bound.
                     const BOUNDED: bool = true;
-                    const SIZE: __odm::size::Size = #size;
                     #extra
                     #schema_fns
                     fn type_meta() -> __OdmOption<&'static __OdmTable> {
@@ -247,7 +245,6 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
             });
             let dynamic = dynamic_keys(variant_fields);
             let schema_fns = schema_fns(cont, body);
-            let size = super::size::enum_size(cont, variants);
             // A string enum converts straight to its stored name, skipping the serde round trip.
             let all_unit = variants.iter().all(|v| !v.attrs.skip && matches!(v.style, Style::Unit));
             let to_bson = (cont.attrs.tag.is_none() && all_unit && !variants.is_empty()).then(|| {
@@ -265,7 +262,6 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                 #[automatically_derived]
                 impl __OdmSchema for #ident {
                     const KIND: __OdmKind = #kind;
-                    #size
                     #extra
                     #schema_fns
                     #to_bson

@@ -28,8 +28,21 @@ pub fn field_size(field: &Field) -> TokenStream {
     quote!(#base.bounded(&[#(#keywords),*]))
 }
 
+/// `const SIZE` of a newtype (its field's, with the field's bounds) or an embedded enum; nothing for a polymorphic
+/// model, whose size its field table gives.
+pub fn type_size(cont: &Container) -> TokenStream {
+    match &cont.data {
+        Data::Newtype(field) => {
+            let size = field_size(field);
+            quote!(const SIZE: __odm::size::Size = #size;)
+        }
+        Data::Enum(variants) if !cont.is_polymorphic() => enum_size(cont, variants),
+        _ => TokenStream::new(),
+    }
+}
+
 /// `const SIZE` of an embedded enum: the longest name of a string enum, else its largest variant's document.
-pub fn enum_size(cont: &Container, variants: &[Variant]) -> TokenStream {
+fn enum_size(cont: &Container, variants: &[Variant]) -> TokenStream {
     let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
     let Some(tag) = &cont.attrs.tag else {
         // A string: length, bytes, NUL.
@@ -62,7 +75,9 @@ pub fn enum_size(cont: &Container, variants: &[Variant]) -> TokenStream {
                 quote!(__odm::size::adjacent(#name, #tag, #value, #c, #size))
             }
             // serde writes the tag alone.
-            (Style::Unit | Style::Tuple, _) => quote!(__odm::size::of_table(&__OdmTable::new(#name, &[]).tagged(#tag, #value))),
+            (Style::Unit | Style::Tuple, _) => {
+                quote!(__odm::size::of_table(&__OdmTable::new(#name, &[]).tagged(#tag, #value)))
+            }
         }
     });
     quote!(const SIZE: __odm::size::Size = __odm::size::one_of(&[#(#parts),*]);)
@@ -77,7 +92,8 @@ pub fn model_check(cont: &Container) -> TokenStream {
         return TokenStream::new();
     }
     let ident = cont.ident;
-    let panic_at = |span: proc_macro2::Span, at: TokenStream| quote_spanned!(span=> #at => ::core::panic!("{}", __r.message()),);
+    let panic_at =
+        |span: proc_macro2::Span, at: TokenStream| quote_spanned!(span=> #at => ::core::panic!("{}", __r.message()),);
     let arms: Vec<TokenStream> = match &cont.data {
         Data::Struct(fields) => fields
             .iter()

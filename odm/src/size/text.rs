@@ -2,7 +2,8 @@
 //! is written into a fixed buffer. The run-time `Display` of a budget writes through the same code, so both read
 //! alike.
 
-use super::Unbounded;
+use super::budget::{Budget, Unbounded};
+use std::fmt;
 
 /// The buffer's size: room for the longest refusal, type and field names included.
 const CAPACITY: usize = 1024;
@@ -119,5 +120,33 @@ impl Default for Message {
 impl std::fmt::Debug for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Budget {
+    /// `at most 8.3 KiB (8,397 bytes)`, or `unbounded: `Order.notes` holds a string without a length bound
+    /// (`max_len`)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut m = Message::new();
+        match *self {
+            Budget::AtMost(n) => {
+                m.push("at most ");
+                m.size(n);
+            }
+            Budget::Unbounded(u) => {
+                m.push("unbounded: ");
+                m.unbounded(u);
+            }
+        }
+        f.write_str(m.as_str())
+    }
+}
+
+impl fmt::Display for Unbounded {
+    /// `` `Order.items` holds `Line.notes`, which holds a string without a length bound (`max_len`) ``.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut m = Message::new();
+        m.unbounded(*self);
+        f.write_str(m.as_str())
     }
 }

@@ -1,8 +1,8 @@
 //! The result of a sync: the plan and what happened to each action, as a report that makes pending drift visible.
 
 use super::plan::{Action, Namespace, Plan};
-use crate::size::Budget;
 use crate::error::{Error, Result};
+use crate::size::Budget;
 use std::fmt;
 
 /// What a sync did with one action.
