@@ -1,7 +1,7 @@
 //! The walks over field tables: a derived struct's document, a polymorphic model's largest variant, an embedded
 //! enum's variants, and the refusal of a model over the limit with its message.
 
-use super::budget::{element, Budget, Size, DOCUMENT_LIMIT};
+use super::budget::{element, Budget, Size, Unbounded, DOCUMENT_LIMIT};
 use super::text::Message;
 use crate::meta::{FieldMeta, TypeMeta};
 
@@ -31,43 +31,54 @@ const fn field_element(owner: &'static str, field: &FieldMeta) -> Budget {
 /// The worst case of a document described by a field table: a struct, or a polymorphic model (its largest
 /// variant). A model's document always has an `_id`: an ObjectId the driver adds when no field is stored as `_id`.
 pub const fn document(meta: &TypeMeta) -> Budget {
+    match walk(meta) {
+        (bytes, None) => Budget::AtMost(bytes),
+        (_, Some(u)) => Budget::Unbounded(u),
+    }
+}
+
+/// A document's bytes, counting its bounded parts only, and its first part without a bound, if any: with none, the
+/// bytes are its worst case; with one, what its bounded parts alone take (so a document is known to be over the
+/// limit even when one of its parts has no bound). Of a polymorphic model, the largest variant's.
+const fn walk(meta: &TypeMeta) -> (u64, Option<Unbounded>) {
     if !meta.variants.is_empty() {
-        return largest_variant(meta.variants);
+        let (mut largest, mut first) = (0u64, None);
+        let mut i = 0;
+        while i < meta.variants.len() {
+            let (bytes, unbounded) = walk(&meta.variants[i]);
+            if bytes > largest {
+                largest = bytes;
+            }
+            if first.is_none() {
+                first = unbounded;
+            }
+            i += 1;
+        }
+        return (largest, first);
     }
     let mut total = 5u64;
     if let Some((tag, value)) = meta.tag {
         total = total.saturating_add(element(tag, string_value(value)));
     }
-    let mut has_id = false;
+    let (mut has_id, mut first) = (false, None);
     let mut i = 0;
     while i < meta.fields.len() {
         let field = &meta.fields[i];
         has_id = has_id || matches!(field.key.as_bytes(), b"_id");
         match field_element(meta.name, field) {
             Budget::AtMost(n) => total = total.saturating_add(n),
-            unbounded => return unbounded,
+            Budget::Unbounded(u) => {
+                if first.is_none() {
+                    first = Some(u);
+                }
+            }
         }
         i += 1;
     }
     if meta.implicit_id && !has_id {
         total = total.saturating_add(element("_id", 12));
     }
-    Budget::AtMost(total)
-}
-
-/// The largest of the variants' documents; unbounded if any is.
-const fn largest_variant(variants: &[TypeMeta]) -> Budget {
-    let mut largest = 0u64;
-    let mut i = 0;
-    while i < variants.len() {
-        match document(&variants[i]) {
-            Budget::AtMost(n) if n > largest => largest = n,
-            Budget::AtMost(_) => {}
-            unbounded => return unbounded,
-        }
-        i += 1;
-    }
-    Budget::AtMost(largest)
+    (total, first)
 }
 
 /// A string whose bytes are known (a tag value, a unit variant's name).
@@ -143,8 +154,8 @@ impl Refusal {
 #[doc(hidden)]
 pub const fn oversize(meta: Option<&TypeMeta>) -> Option<Refusal> {
     let Some(meta) = meta else { return None };
-    let Budget::AtMost(total) = document(meta) else { return None };
-    if total <= DOCUMENT_LIMIT {
+    // Parts without a bound do not keep a document whose bounded parts are over the limit from being refused.
+    if walk(meta).0 <= DOCUMENT_LIMIT {
         return None;
     }
     let mut m = Message::new();
@@ -157,10 +168,10 @@ pub const fn oversize(meta: Option<&TypeMeta>) -> Option<Refusal> {
         }
         None => (meta, usize::MAX),
     };
-    let Budget::AtMost(size) = document(doc) else { return None };
+    let (size, unbounded) = walk(doc);
     m.push("one `");
     m.push(meta.name);
-    m.push("` document can take ");
+    m.push(if unbounded.is_some() { "` document can take more than " } else { "` document can take " });
     m.size(size);
     m.push(" in the worst case, over the 16 MiB (16,777,216 bytes) MongoDB stores in one document");
     let at = match largest_field(doc) {
@@ -190,11 +201,10 @@ const fn largest_over(meta: &TypeMeta) -> Option<usize> {
     let mut best: Option<(usize, u64)> = None;
     let mut i = 0;
     while i < meta.variants.len() {
-        if let Budget::AtMost(n) = document(&meta.variants[i]) {
-            match best {
-                Some((_, b)) if b >= n => {}
-                _ => best = Some((i, n)),
-            }
+        let (n, _) = walk(&meta.variants[i]);
+        match best {
+            Some((_, b)) if b >= n => {}
+            _ => best = Some((i, n)),
         }
         i += 1;
     }

@@ -108,3 +108,42 @@ fn an_unbounded_budget_names_the_field_and_the_way_to_it() {
     assert!(Budget::AtMost(super::DOCUMENT_LIMIT + 1).exceeds_document_limit());
     assert!(!Budget::AtMost(super::DOCUMENT_LIMIT).exceeds_document_limit());
 }
+
+mod refusal {
+    use crate::kind::BsonKind;
+    use crate::meta::{FieldMeta, FieldType, TypeMeta};
+    use crate::size::{document, oversize, Budget, Reason};
+
+    static ID: FieldType = FieldType::fixed(BsonKind::ObjectId);
+    static TEXT: FieldType = FieldType::fixed(BsonKind::String);
+    /// `_id`, a string of up to 5,000,000 characters (20 MB), and a `mixed` field without a bound.
+    static PAGE: TypeMeta = TypeMeta::new(
+        "Page",
+        &[
+            FieldMeta::new("id", "_id", &ID),
+            FieldMeta::new("body", "b", &TEXT).keywords(&[("maxLength", 5_000_000)]),
+            FieldMeta::new("extra", "x", &FieldType::MIXED),
+        ],
+    )
+    .model();
+    static NOTE: TypeMeta =
+        TypeMeta::new("Note", &[FieldMeta::new("body", "b", &TEXT).keywords(&[("maxLength", 1000)])]).model();
+
+    /// A part without a bound leaves the budget unbounded, but does not hide bounded parts that are over the limit
+    /// on their own: the model is refused at its largest field all the same.
+    #[test]
+    fn bounded_parts_over_the_limit_are_refused_beside_a_part_without_a_bound() {
+        let Budget::Unbounded(u) = document(&PAGE) else { panic!("`extra` has no bound") };
+        assert_eq!((u.reason, u.holder), (Reason::Free, Some(("Page", "extra"))));
+        let refusal = oversize(Some(&PAGE)).expect("over the limit");
+        assert_eq!(refusal.at, 1, "at `body`");
+        let text = refusal.message();
+        // 5 + (1 + 4 + 12) + (1 + 2 + 4 + 4·5,000,000 + 1)
+        assert!(text.starts_with("one `Page` document can take more than 19.1 MiB (20,000,030 bytes)"), "{text}");
+        assert!(text.contains("field `body` alone takes up to 19.1 MiB (20,000,008 bytes)"), "{text}");
+        assert!(text.ends_with("(rule `model-size`)"), "{text}");
+        // 5 + (1 + 2 + 4 + 4·1,000 + 1) + the `_id` the driver adds (1 + 4 + 12).
+        assert_eq!(document(&NOTE), Budget::AtMost(4030));
+        assert!(oversize(Some(&NOTE)).is_none());
+    }
+}
