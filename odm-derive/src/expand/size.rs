@@ -5,8 +5,8 @@
 
 use super::schema::{alias_kind, entries};
 use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
+use crate::internals::resolve::field::may_be_large;
 use crate::internals::source::Source;
-use crate::internals::ty::{self, TyKind};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
@@ -99,7 +99,7 @@ pub fn model_check(cont: &Container) -> TokenStream {
             .iter()
             .filter(|f| f.is_stored())
             .enumerate()
-            .filter(|(_, f)| may_be_large(f))
+            .filter(|(_, f)| may_be_large(&f.facts.source, f.ty, &f.attrs))
             .map(|(i, f)| {
                 let span = f.ident.map_or_else(|| f.ty_span(), |i| i.span());
                 panic_at(span, quote!(#i))
@@ -119,13 +119,4 @@ pub fn model_check(cont: &Container) -> TokenStream {
             match __r.at { #(#arms)* #model }
         }
     }
-}
-
-/// Whether a field may hold much of a document: anything but a scalar the tokens name, whose size is a few bytes
-/// (a string is small only without a length bound: it then leaves the budget unbounded).
-fn may_be_large(field: &Field) -> bool {
-    let scalar = field.facts.source == Source::Trait && ty::is_known_scalar(field.ty);
-    let bounded_string =
-        field.attrs.max_len.is_some() && matches!(ty::classify(ty::unwrap_option(field.ty)), TyKind::Str);
-    !scalar || bounded_string
 }
