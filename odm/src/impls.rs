@@ -6,15 +6,27 @@ use crate::diff::{self, Diff, DiffPath};
 use crate::meta::TypeMeta;
 use crate::path::{Access, ArrayNode, MapNode, Path};
 use crate::schema::{array_counter_checks, BsonKind, BsonSchema, CounterCheck, MAP_KEY_PATTERN};
+use crate::size::{Reason, Size};
 use bson::{doc, Bson, Document};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
+/// A scalar's size: that of its BSON type ([`Size::of_kind`]), unless the impl says otherwise.
+macro_rules! size_or_kind {
+    ($kind:ident) => {
+        Size::of_kind(BsonKind::$kind)
+    };
+    ($kind:ident $size:expr) => {
+        $size
+    };
+}
+
 macro_rules! scalar {
-    ($($ty:ty => $alias:literal, $kind:ident $(, |$v:ident| $conv:expr)?;)*) => {$(
+    ($($ty:ty => $alias:literal, $kind:ident $([$size:expr])? $(, |$v:ident| $conv:expr)?;)*) => {$(
         impl BsonSchema for $ty {
             const KIND: BsonKind = BsonKind::$kind;
+            const SIZE: Size = size_or_kind!($kind $($size)?);
             type Node<R, W, A: Access> = Path<R, W, A>;
             fn bson_schema() -> Document {
                 doc! { "bsonType": $alias }
@@ -49,13 +61,15 @@ scalar! {
     bson::DateTime => "date", Date, |v| Bson::DateTime(*v);
     bson::Decimal128 => "decimal", Decimal, |v| Bson::Decimal128(*v);
     bson::Binary => "binData", Binary;
-    bson::Uuid => "binData", Binary;
+    // Length, subtype, 16 bytes.
+    bson::Uuid => "binData", Binary [Size::AtMost(4 + 1 + 16)];
     bson::Timestamp => "timestamp", Timestamp, |v| Bson::Timestamp(*v);
 }
 
 /// A free-form document: its keys are chosen at run time.
 impl BsonSchema for bson::Document {
     const KIND: BsonKind = BsonKind::Map;
+    const SIZE: Size = Size::unbounded(Reason::Free);
     type Node<R, W, A: Access> = Path<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
         diff::by_eq(old, new, at, out)
@@ -70,6 +84,7 @@ impl BsonSchema for bson::Document {
 
 impl BsonSchema for char {
     const KIND: BsonKind = BsonKind::String;
+    const SIZE: Size = Size::AtMost(crate::size::string_bytes(1));
     type Node<R, W, A: Access> = Path<R, W, A>;
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
         diff::by_eq(old, new, at, out)
@@ -86,6 +101,7 @@ macro_rules! forwarded_items {
         const KIND: BsonKind = T::KIND;
         const ITEM_KIND: Option<BsonKind> = T::ITEM_KIND;
         const BOUNDED: bool = T::BOUNDED;
+        const SIZE: Size = T::SIZE;
         type Node<R, W, A: Access> = T::Node<R, W, A>;
         fn bson_schema() -> Document {
             T::bson_schema()
@@ -166,6 +182,7 @@ macro_rules! array_items {
 /// Arrays without a bound of their own: the field declares it.
 macro_rules! unbounded_array_schema {
     () => {
+        const SIZE: Size = Size::array_of(T::SIZE);
         fn bson_schema() -> Document {
             array_of::<T>(false)
         }
@@ -198,6 +215,7 @@ impl<T: BsonSchema + Serialize, S> BsonSchema for HashSet<T, S> {
 impl<T: BsonSchema + Serialize, const N: usize> BsonSchema for [T; N] {
     array_items!();
     const BOUNDED: bool = true;
+    const SIZE: Size = Size::fixed_array(T::SIZE, N as u64);
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
     where
         Self: Serialize,
@@ -229,6 +247,7 @@ macro_rules! map {
     ($($ty:ident$(<$s:ident: $bound:path>)?),*) => {$(
         impl<V: BsonSchema + Serialize $(, $s: $bound)?> BsonSchema for $ty<String, V $(, $s)?> {
             const KIND: BsonKind = BsonKind::Map;
+            const SIZE: Size = Size::unbounded(Reason::Map);
             type Node<R, W, A: Access> = MapNode<R, W, A>;
             fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff) {
                 diff::map(old.iter(), new.iter(), |k| old.get(k), |k| new.get(k), at, out)

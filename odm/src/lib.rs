@@ -96,7 +96,8 @@
 //! `write_concern(w = "majority", j = true, timeout_ms = 5000)`, and `shard_key = "region, customer"` (top-level,
 //! required fields, not arrays or counters, served by a declared index — `_id` alone counts, `_id:hashed` needs its
 //! own; typed updates cannot change them; [`Model::SHARD_KEY`] gives the key document for `sh.shardCollection`),
-//! and `version = N, older(V1, …)` (a versioned model: see [`version`]).
+//! `size_budget = "refuse" | "warn"` (a model whose worst-case document is over 16 MiB does not compile, or is
+//! reported by sync: see [`size`]), and `version = N, older(V1, …)` (a versioned model: see [`version`]).
 //! See [`SchemaSync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
@@ -144,7 +145,7 @@
 //!
 //! Everything up to [`Collection`] is the driver-free core: it needs `bson` and `serde`, not the MongoDB driver, and
 //! builds with `default-features = false, features = ["derive"]` (the derives, [`BsonSchema`], [`meta`],
-//! validators, [`index`] specs, [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
+//! validators, [`index`] specs, document-size budgets ([`size`]), [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
 //! [`version`], [`shard`], [`explain`] parsing, [`encode`]/[`decode`], the sync [`Plan`], [`SyncMode`] and
 //! [`SyncReport`], the migration options and report, [`error`] without its driver variants). What talks to a server
 //! needs the default feature `driver`, and the compiler keeps the core from importing it: [`Collection`] and its
@@ -194,6 +195,7 @@ mod server_reply;
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod session;
 pub mod shard;
+pub mod size;
 pub mod sync;
 pub mod template;
 #[cfg(feature = "testing")]
@@ -267,6 +269,7 @@ pub mod __private {
     pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
     pub use crate::reference::{copy_fits, id_fits, misfit, Copies, Holds};
     pub use crate::schema::{BsonSchema, CounterCheck};
+    pub use crate::size;
     pub use crate::template::{NameTemplate, Placeholder};
     pub use crate::version::{self as version, Upgrade, VersionNumber};
     pub use core::option::Option::{self, None, Some};

@@ -3,6 +3,7 @@
 
 use crate::counters::CounterCheck;
 use crate::kind::BsonKind;
+use crate::size::{Reason, Size};
 use bson::Document;
 
 /// The fields of a derived struct: the one table generated per struct. Server errors are named in Rust terms from
@@ -73,6 +74,8 @@ pub struct FieldType {
     pub dynamic_keys: fn(u8) -> bool,
     /// The counter checks of a value at an aggregation expression.
     pub counter_checks: fn(&str, usize, &mut Vec<CounterCheck>),
+    /// The stored size of a value, before the field's bounds apply (see [`crate::size`]).
+    pub size: Size,
 }
 
 fn no_meta() -> Option<&'static TypeMeta> {
@@ -104,6 +107,7 @@ impl FieldType {
             schema: any_schema,
             dynamic_keys: keys_fixed,
             counter_checks: no_counter_checks,
+            size: Size::of_kind(kind),
         }
     }
 
@@ -115,6 +119,7 @@ impl FieldType {
         schema: any_schema,
         dynamic_keys: keys_chosen_at_run_time,
         counter_checks: no_counter_checks,
+        size: Size::unbounded(Reason::Free),
     };
 }
 

@@ -380,6 +380,15 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
         Self::counters().into_iter().map(CounterCheck::into_expr).collect()
     }
 
+    /// The most bytes one stored document of this model can take, from the bounds its types declare (`max_items`,
+    /// `max_len`, fixed-size types, embedded types' own budgets), BSON's overhead and the stored keys included; or
+    /// unbounded, naming the field without a bound (see [`crate::size`]). A model over 16 MiB does not compile
+    /// unless it says `#[odm(size_budget = "warn")]` (rule [`model-size`](crate::rules#model-size)); sync reports
+    /// every model's budget.
+    fn size_budget() -> crate::size::Budget {
+        Self::SIZE.settle()
+    }
+
     /// The indexes the model declares (named, in stored keys).
     fn indexes() -> Vec<IndexSpec> {
         Vec::new()

@@ -25,6 +25,7 @@ pub use crate::kind::BsonKind;
 use crate::diff::{Diff, DiffPath};
 use crate::meta::{FieldType, TypeMeta};
 use crate::path::{Access, PathNode};
+use crate::size::Size;
 use bson::{doc, Bson, Document};
 use serde::Serialize;
 
@@ -65,6 +66,15 @@ pub trait BsonSchema {
     /// True when an array type carries its own bound decision, so a field of this type needs no `max_items`: a
     /// fixed-size array, or a derived newtype whose array field declares `max_items` (or `unbounded`).
     const BOUNDED: bool = false;
+
+    /// What the type says about the stored size of its values, for the document-size budget ([`crate::size`]):
+    /// a number of bytes, a string or an array whose field declares the bound, or no bound. Provided for a derived
+    /// struct (its document, read from [`Self::OBJECT`]); every other type without its own is unbounded
+    /// ([`Reason::Undeclared`](crate::size::Reason::Undeclared)), so a hand-written impl compiles without it.
+    const SIZE: Size = match Self::OBJECT {
+        Some(meta) => crate::size::of_table(meta),
+        None => Size::unbounded(crate::size::Reason::Undeclared),
+    };
 
     /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a
     /// [`Path`](crate::Path) for plain values, an [`ArrayNode`](crate::ArrayNode) for arrays, a
@@ -132,6 +142,7 @@ pub trait BsonSchema {
         schema: Self::bson_schema_within,
         dynamic_keys: Self::dynamic_keys,
         counter_checks: Self::counter_checks,
+        size: Self::SIZE,
     };
 
     /// Encodes a value exactly as `bson`'s serializer writes it. Scalars convert directly; the default serializes.

@@ -92,6 +92,7 @@ impl<'de> Deserialize<'de> for Lowercase {
 
 impl BsonSchema for Lowercase {
     const KIND: BsonKind = BsonKind::String;
+    const SIZE: crate::size::Size = crate::size::Size::Text;
     type Node<R, W, A: Access> = Path<R, W, A>;
     fn bson_schema() -> Document {
         // `to_lowercase` never leaves an ASCII capital, so this accepts everything odm writes.

@@ -165,6 +165,7 @@ impl<'de, const N: u32> Deserialize<'de> for Version<N> {
 
 impl<const N: u32> BsonSchema for Version<N> {
     const KIND: BsonKind = BsonKind::Int;
+    const SIZE: crate::size::Size = crate::size::Size::AtMost(4);
     type Node<R, W, A: Access> = Path<R, W, A>;
     fn bson_schema() -> Document {
         doc! { "bsonType": "int", "enum": [N as i32] }

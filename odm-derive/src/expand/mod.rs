@@ -9,6 +9,7 @@ mod index_parts;
 mod indexes;
 mod model;
 mod schema;
+mod size;
 mod text;
 mod version;
 
@@ -30,7 +31,8 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
         model_and_asserts(&mut code, cont, resolved);
         fields::struct_items(&mut code, cont, fields, resolved);
     } else {
-        let (field_items, schema_extra) = fields::expand(cont);
+        let (field_items, mut schema_extra) = fields::expand(cont);
+        schema_extra.extend(size::type_size(cont));
         code.tokens(fields::declare(cont));
         open_const(&mut code, &odm_text);
         code.tokens(schema::expand(cont, odm, schema_extra));
@@ -48,6 +50,10 @@ fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
     }
     code.tokens(asserts::expand(cont, resolved));
     code.tokens(copies::expand(cont));
+    let check = size::model_check(cont);
+    if !check.is_empty() {
+        code.tokens(check);
+    }
 }
 
 /// The path generated code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.

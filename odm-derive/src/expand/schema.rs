@@ -365,8 +365,8 @@ fn polymorphic_table(cont: &Container, variants: &[Variant]) -> TokenStream {
     table
 }
 
-/// [`entries_text`] as tokens (the tables of a polymorphic model's struct variants).
-fn entries(fields: &[Field]) -> TokenStream {
+/// [`entries_text`] as tokens (the tables of a polymorphic model's struct variants, and of an enum's for its size).
+pub(super) fn entries(fields: &[Field]) -> TokenStream {
     let mut code = Code::new();
     entries_text(&mut code, fields);
     code.finish()

@@ -112,6 +112,7 @@ rules! {
     MODEL_SHAPE = "model-shape";
     MODEL_ONLY = "model-only";
     MODEL_VALIDATION = "model-validation";
+    MODEL_SIZE = "model-size";
     VERSION_FIELD = "version-field";
     // serde attributes.
     SERDE_UNSUPPORTED = "serde-unsupported";

@@ -69,6 +69,8 @@ pub const BY: Symbol = Symbol("by");
 pub const SHARD_KEY: Symbol = Symbol("shard_key");
 /// `scatter = "refuse" | "warn" | "allow"`.
 pub const SCATTER: Symbol = Symbol("scatter");
+/// `size_budget = "refuse" | "warn"`: what a model whose worst-case document is over 16 MiB does.
+pub const SIZE_BUDGET: Symbol = Symbol("size_budget");
 /// `version = N`: the model's schema version.
 pub const VERSION: Symbol = Symbol("version");
 /// `older(V1, V2)`: the older shapes a versioned model still reads, oldest first.

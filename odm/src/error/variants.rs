@@ -20,7 +20,7 @@ use std::fmt;
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The largest document MongoDB stores (`BSONObjMaxUserSize`, 16 MiB).
-pub const MAX_DOCUMENT_SIZE: usize = 16 * 1024 * 1024;
+pub const MAX_DOCUMENT_SIZE: usize = crate::size::DOCUMENT_LIMIT as usize;
 
 /// The largest update statement MongoDB takes: a filter with its update or replacement (and array filters) may
 /// exceed [`MAX_DOCUMENT_SIZE`] by 16 KiB (`BSONObjMaxInternalSize`), room for the filter beside a full replacement.

@@ -1,7 +1,8 @@
 //! The result of a sync: the plan and what happened to each action, as a report that makes pending drift visible.
 
-use super::plan::{Action, Plan};
+use super::plan::{Action, Namespace, Plan};
 use crate::error::{Error, Result};
+use crate::size::Budget;
 use std::fmt;
 
 /// What a sync did with one action.
@@ -44,6 +45,10 @@ pub struct SyncReport {
     pub plan: Plan,
     /// The outcome of each action of the plan, in order.
     pub outcomes: Vec<Outcome>,
+    /// Each synced model's collection with the most bytes one of its documents can take ([`crate::size`]), in
+    /// model order: a budget over 16 MiB (a model that says `#[odm(size_budget = "warn")]`) or an unbounded one is
+    /// shown here, since the compiler cannot warn.
+    pub budgets: Vec<(Namespace, Budget)>,
 }
 
 impl SyncReport {
@@ -81,11 +86,12 @@ impl SyncReport {
 impl fmt::Display for SyncReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.plan.actions.is_empty() {
-            return writeln!(f, "in sync: nothing to do");
-        }
-        match self.remaining().count() {
-            0 => writeln!(f, "in sync after this run:")?,
-            n => writeln!(f, "STILL DIFFERS: {n} item(s) below are not in line with the models:")?,
+            writeln!(f, "in sync: nothing to do")?;
+        } else {
+            match self.remaining().count() {
+                0 => writeln!(f, "in sync after this run:")?,
+                n => writeln!(f, "STILL DIFFERS: {n} item(s) below are not in line with the models:")?,
+            }
         }
         for (action, outcome) in self.plan.actions.iter().zip(&self.outcomes) {
             let o = match outcome {
@@ -99,6 +105,24 @@ impl fmt::Display for SyncReport {
             };
             writeln!(f, "- {action} [{o}]")?;
         }
+        if !self.budgets.is_empty() {
+            writeln!(f, "document size budgets:")?;
+        }
+        for (ns, budget) in &self.budgets {
+            writeln!(f, "- {}", budget_line(ns, budget))?;
+        }
         Ok(())
+    }
+}
+
+/// One model's line in the report: `shop.order_header: at most 8.3 KiB (8,397 bytes) per document`.
+pub(crate) fn budget_line(ns: &Namespace, budget: &Budget) -> String {
+    match budget {
+        Budget::AtMost(_) if budget.exceeds_document_limit() => format!(
+            "{ns}: {budget} per document, OVER the 16 MiB MongoDB stores in one document (`size_budget = \"warn\"`): \
+             a write of a document that large fails"
+        ),
+        Budget::AtMost(_) => format!("{ns}: {budget} per document"),
+        Budget::Unbounded(_) => format!("{ns}: {budget}"),
     }
 }

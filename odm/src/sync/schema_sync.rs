@@ -145,14 +145,16 @@ impl<'c> SchemaSync<'c> {
         tokio::time::timeout(self.timeout, async {
             let models = self.expanded().await?;
             let plan = self.plan_inner(&models).await?;
+            let budgets = self.budgets(&models)?;
             if self.mode == SyncMode::Verify {
                 if plan.is_in_sync() {
                     let outcomes = vec![Outcome::Pending; plan.actions.len()];
-                    return Ok(SyncReport { plan, outcomes });
+                    return Ok(SyncReport { plan, outcomes, budgets });
                 }
                 return Err(Error::Drift(Box::new(plan)));
             }
-            let report = self.execute(plan, &models).await?;
+            let mut report = self.execute(plan, &models).await?;
+            report.budgets = budgets;
             for (action, outcome) in report.remaining() {
                 let ns = action.namespace();
                 tracing::warn!(target: "odm::sync", ns = %ns, kind = action.kind(), outcome = ?outcome, "still differs: {action}");
@@ -198,7 +200,23 @@ impl<'c> SchemaSync<'c> {
                 }
             }
         }
-        Ok(SyncReport { plan: Plan { actions, preconditions }, outcomes })
+        Ok(SyncReport { plan: Plan { actions, preconditions }, outcomes, budgets: Vec::new() })
+    }
+
+    /// Each model's collection with its document-size budget, in model order (a newer version standing for an older
+    /// one); one over 16 MiB, which its model let compile with `size_budget = "warn"`, is logged as a warning too.
+    fn budgets(&self, models: &[ModelSpec]) -> Result<Vec<(Namespace, crate::size::Budget)>> {
+        let mut budgets = Vec::new();
+        for (db, models) in self.by_database(models)? {
+            for m in models {
+                let ns = Namespace { db: db.to_owned(), collection: m.collection.clone() };
+                if m.size.exceeds_document_limit() {
+                    tracing::warn!(target: "odm::sync", ns = %ns, "{}", super::report::budget_line(&ns, &m.size));
+                }
+                budgets.push((ns, m.size));
+            }
+        }
+        Ok(budgets)
     }
 
     /// Plans one collection from what is live now, and carries the plan out.

@@ -2,6 +2,7 @@
 
 use crate::index::IndexSpec;
 use crate::model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, VersionSpec};
+use crate::size::Budget;
 use crate::template::NameTemplate;
 use bson::{doc, Document};
 
@@ -39,6 +40,8 @@ pub struct ModelSpec {
     pub indexes: Vec<IndexSpec>,
     /// The declared shard key.
     pub shard_key: Option<ShardKey>,
+    /// The most bytes one of its documents can take ([`Model::size_budget`]), which the sync report lists.
+    pub size: Budget,
 }
 
 impl ModelSpec {
@@ -58,6 +61,7 @@ impl ModelSpec {
             capped: M::CAPPED,
             indexes: M::indexes(),
             shard_key: M::SHARD_KEY,
+            size: M::size_budget(),
         }
     }
 

@@ -53,6 +53,9 @@ pub struct Container {
     pub shard_key: Option<Sp<String>>,
     /// `#[odm(scatter = "warn")]`: what single-document operations that would reach every shard do.
     pub scatter: Option<Sp<String>>,
+    /// `#[odm(size_budget = "warn")]`: a model whose worst-case document is over 16 MiB is reported by sync instead
+    /// of refused (`"refuse"`, the default).
+    pub size_budget: Option<Sp<String>>,
     /// `#[odm(version = N)]`: the model's schema version.
     pub version: Option<Sp<usize>>,
     /// `#[odm(older(V1, V2))]`: the types of the older versions it reads, oldest first.
@@ -88,6 +91,7 @@ const ODM_CONTAINER: &[Symbol] = &[
     COPIES,
     SHARD_KEY,
     SCATTER,
+    SIZE_BUDGET,
     VERSION,
     OLDER,
 ];
@@ -116,6 +120,7 @@ impl Container {
         let mut copies: Option<super::copies::CopiesAttr> = None;
         let mut shard_key = Attr::none(cx, SHARD_KEY);
         let mut scatter = Attr::none(cx, SCATTER);
+        let mut size_budget = Attr::none(cx, SIZE_BUDGET);
         let mut version = Attr::none(cx, VERSION);
         let mut older = Attr::none(cx, OLDER);
         each_nested(cx, &input.attrs, ODM, |meta| {
@@ -143,6 +148,22 @@ impl Container {
                             &l,
                             rules::SHARD_SCATTER,
                             format!("unknown scatter policy `{v}`: expected `refuse` (the default), `warn` or `allow`"),
+                        );
+                    }
+                }
+            } else if k == SIZE_BUDGET {
+                if let Some(l) = lit_str(cx, SIZE_BUDGET, meta) {
+                    let v = l.value();
+                    if ["refuse", "warn"].contains(&v.as_str()) {
+                        size_budget.set_at(p, &l, v);
+                    } else {
+                        cx.error_spanned_by(
+                            &l,
+                            rules::MODEL_SIZE,
+                            format!(
+                                "unknown size budget policy `{v}`: expected `refuse` (the default: a model whose \
+                                 worst-case document is over 16 MiB does not compile) or `warn` (sync reports it)"
+                            ),
                         );
                     }
                 }
@@ -309,6 +330,7 @@ impl Container {
             copies,
             shard_key: shard_key.get(),
             scatter: scatter.get(),
+            size_budget: size_budget.get(),
             version: version.get(),
             older: older.get(),
             queries,

@@ -25,7 +25,7 @@ use crate::internals::names;
 use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self};
 use crate::internals::symbol::{
-    CLOSED, COLLECTION, DB, MODULE, OLDER, OPEN, READ_CONCERN, READ_PREFERENCE, TAG, VALIDATION_ACTION,
+    CLOSED, COLLECTION, DB, MODULE, OLDER, OPEN, READ_CONCERN, READ_PREFERENCE, SIZE_BUDGET, TAG, VALIDATION_ACTION,
     VALIDATION_LEVEL, VERSION, WRITE_CONCERN,
 };
 
@@ -88,6 +88,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
             (cont.attrs.write_concern.as_ref().map(|s| s.tokens.clone()), WRITE_CONCERN),
             (cont.attrs.version.as_ref().map(|s| s.tokens.clone()), VERSION),
             (cont.attrs.older.as_ref().map(|s| s.tokens.clone()), OLDER),
+            (cont.attrs.size_budget.as_ref().map(|s| s.tokens.clone()), SIZE_BUDGET),
         ] {
             if let Some(tokens) = attr {
                 cx.error_spanned_by(

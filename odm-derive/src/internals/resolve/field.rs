@@ -102,6 +102,16 @@ fn source(a: &attr::Field) -> (Source, Option<(Rule, &'static str)>) {
     }
 }
 
+/// Whether a field may hold much of a document (the size budget points at the largest): anything but a scalar the
+/// tokens name, whose stored size is a few bytes; a string is small only without a length bound, as it then leaves
+/// the budget unbounded. Asked of a model's fields only, when its size check is generated.
+pub fn may_be_large(source: &Source, ty: &syn::Type, a: &attr::Field) -> bool {
+    use super::super::ty::{classify, is_known_scalar, unwrap_option, TyKind};
+    let scalar = *source == Source::Trait && is_known_scalar(ty);
+    let bounded_string = a.max_len.is_some() && matches!(classify(unwrap_option(ty)), TyKind::Str);
+    !scalar || bounded_string
+}
+
 /// The path of the function that serializes a field through its serde converter, if it declares one.
 fn serializer(a: &attr::Field) -> Option<TokenStream> {
     use quote::quote;
@@ -180,6 +190,26 @@ mod tests {
         // `bson_type` decides the type instead, and values go through the type's serializer.
         let declared = facts(quote::quote!(#[odm(bson_type = "string")]));
         assert!(declared.source == Source::Fixed("string".to_owned()) && matches!(declared.encoding, Encoding::Value));
+    }
+
+    #[test]
+    fn only_scalars_named_by_their_tokens_are_small() {
+        let large = |field: proc_macro2::TokenStream| {
+            let input: syn::DeriveInput = syn::parse2(quote::quote!(struct S { #field })).expect("parses");
+            let syn::Data::Struct(s) = &input.data else { unreachable!() };
+            let f = s.fields.iter().next().expect("one field");
+            let cx = Ctxt::new();
+            let a = attr::Field::from_ast(&cx, &f.attrs);
+            cx.check().expect("valid attributes");
+            super::may_be_large(&Facts::of(&a).source, &f.ty, &a)
+        };
+        assert!(!large(quote::quote!(n: i64)));
+        assert!(!large(quote::quote!(id: ObjectId)));
+        assert!(!large(quote::quote!(note: Option<String>)));
+        assert!(large(quote::quote!(#[odm(max_len = 9)] note: Option<String>)));
+        assert!(large(quote::quote!(#[odm(max_items = 3)] lines: Vec<Line>)));
+        assert!(large(quote::quote!(line: Line)));
+        assert!(large(quote::quote!(#[odm(bson_type = "string", max_len = 3)] code: Code)));
     }
 
     #[test]

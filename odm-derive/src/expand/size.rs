@@ -1,0 +1,122 @@
+//! The document-size budget in generated code: `BsonSchema::SIZE` of the types whose size no field table gives
+//! (newtypes and embedded enums; a struct's is provided, read from its table), and the refusal of a model whose worst
+//! case is over 16 MiB (rule `model-size`), a statement of the anonymous const the derive already emits, so it costs
+//! no item.
+
+use super::schema::{alias_kind, entries};
+use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
+use crate::internals::resolve::field::may_be_large;
+use crate::internals::source::Source;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+/// The `Size` expression of a field's type with its own bounds (`max_len`, `max_items`) applied.
+pub fn field_size(field: &Field) -> TokenStream {
+    let (ty, span) = (field.ty, field.ty_span());
+    let base = match &field.facts.source {
+        Source::Trait => quote_spanned!(span=> <#ty as __OdmSchema>::SIZE),
+        Source::Fixed(alias) => {
+            let kind = alias_kind(alias);
+            quote!(__odm::size::Size::of_kind(__OdmKind::#kind))
+        }
+        Source::Mixed => quote!(__odm::size::Size::unbounded(__odm::size::Reason::Free)),
+    };
+    if field.facts.keywords.is_empty() {
+        return base;
+    }
+    let keywords = field.facts.keywords.iter().map(|(keyword, n)| quote!((#keyword, #n)));
+    quote!(#base.bounded(&[#(#keywords),*]))
+}
+
+/// `const SIZE` of a newtype (its field's, with the field's bounds) or an embedded enum; nothing for a polymorphic
+/// model, whose size its field table gives.
+pub fn type_size(cont: &Container) -> TokenStream {
+    match &cont.data {
+        Data::Newtype(field) => {
+            let size = field_size(field);
+            quote!(const SIZE: __odm::size::Size = #size;)
+        }
+        Data::Enum(variants) if !cont.is_polymorphic() => enum_size(cont, variants),
+        _ => TokenStream::new(),
+    }
+}
+
+/// `const SIZE` of an embedded enum: the longest name of a string enum, else its largest variant's document.
+fn enum_size(cont: &Container, variants: &[Variant]) -> TokenStream {
+    let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
+    let Some(tag) = &cont.attrs.tag else {
+        // A string: length, bytes, NUL.
+        let longest = stored.iter().map(|v| v.name.len()).max().unwrap_or(0) as u64 + 5;
+        return quote!(const SIZE: __odm::size::Size = __odm::size::Size::AtMost(#longest););
+    };
+    let tag = &tag.value;
+    let content = cont.attrs.content.as_ref().map(|c| &c.value);
+    let parts = stored.iter().map(|v| {
+        let (name, value) = (format!("{}::{}", cont.ident, v.ident), &v.name);
+        let table = |fields: &[Field]| {
+            let entries = entries(fields);
+            quote!(__OdmTable::new(#name, &[#entries]))
+        };
+        match (&v.style, content) {
+            (Style::Struct(fields), None) => {
+                let t = table(fields);
+                quote!(__odm::size::of_table(&#t.tagged(#tag, #value)))
+            }
+            (Style::Struct(fields), Some(c)) => {
+                let t = table(fields);
+                quote!(__odm::size::adjacent(#name, #tag, #value, #c, __odm::size::of_table(&#t)))
+            }
+            (Style::Newtype(f), None) => {
+                let size = field_size(f);
+                quote!(__odm::size::tagged(#size, #tag, #value))
+            }
+            (Style::Newtype(f), Some(c)) => {
+                let size = field_size(f);
+                quote!(__odm::size::adjacent(#name, #tag, #value, #c, #size))
+            }
+            // serde writes the tag alone.
+            (Style::Unit | Style::Tuple, _) => {
+                quote!(__odm::size::of_table(&__OdmTable::new(#name, &[]).tagged(#tag, #value)))
+            }
+        }
+    });
+    quote!(const SIZE: __odm::size::Size = __odm::size::one_of(&[#(#parts),*]);)
+}
+
+/// The refusal of a model whose worst case is over 16 MiB, pointed at its largest field (or its largest variant),
+/// or at the model when no field takes most of it; nothing for `size_budget = "warn"`. Only fields whose type may be
+/// large get an arm of their own: a scalar takes a few bytes.
+pub fn model_check(cont: &Container) -> TokenStream {
+    let warned = cont.attrs.size_budget.as_ref().is_some_and(|s| s.value == "warn");
+    if cont.derive != Derive::Model || warned {
+        return TokenStream::new();
+    }
+    let ident = cont.ident;
+    let panic_at =
+        |span: proc_macro2::Span, at: TokenStream| quote_spanned!(span=> #at => ::core::panic!("{}", __r.message()),);
+    let arms: Vec<TokenStream> = match &cont.data {
+        Data::Struct(fields) => fields
+            .iter()
+            .filter(|f| f.is_stored())
+            .enumerate()
+            .filter(|(_, f)| may_be_large(&f.facts.source, f.ty, &f.attrs))
+            .map(|(i, f)| {
+                let span = f.ident.map_or_else(|| f.ty_span(), |i| i.span());
+                panic_at(span, quote!(#i))
+            })
+            .collect(),
+        Data::Enum(variants) => variants
+            .iter()
+            .filter(|v| !v.attrs.skip)
+            .enumerate()
+            .map(|(i, v)| panic_at(v.ident.span(), quote!(#i)))
+            .collect(),
+        Data::Newtype(_) => Vec::new(),
+    };
+    let model = panic_at(ident.span(), quote!(_));
+    quote! {
+        if let __OdmSome(__r) = __odm::size::oversize(<#ident as __OdmSchema>::OBJECT) {
+            match __r.at { #(#arms)* #model }
+        }
+    }
+}
