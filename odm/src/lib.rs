@@ -267,7 +267,7 @@ pub mod __private {
     pub use crate::path::encode::encode_schema;
     pub use crate::path::types::{encode_converted, encode_value};
     pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
-    pub use crate::reference::{copy_fits, id_fits, misfit, Copies, Holds};
+    pub use crate::reference::{copy_fits, id_fits, misfit, Copies, HoldsReferences};
     pub use crate::schema::{BsonSchema, CounterCheck};
     pub use crate::size;
     pub use crate::template::{NameTemplate, Placeholder};

@@ -22,4 +22,4 @@ pub use fit::{copy_fits, id_fits, misfit};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use repair::{Repair, RepairReport, StaleCopy};
-pub use traits::{Copies, Holds};
+pub use traits::{Copies, HoldsReferences};

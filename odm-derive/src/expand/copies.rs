@@ -1,4 +1,4 @@
-//! An extended reference (`#[odm(copies(model = "…", by = "…"))]`): `impl Copies` and `impl Holds`, and one
+//! An extended reference (`#[odm(copies(model = "…", by = "…"))]`): `impl Copies` and `impl HoldsReferences`, and one
 //! assertion per copied field, evaluated by the compiler over both field tables, that the copy fits its source
 //! (rule `copy-bounds`).
 
@@ -21,7 +21,7 @@ pub fn expand(cont: &Container) -> TokenStream {
             const BY: &'static str = #by_name;
         }
         #[automatically_derived]
-        impl __odm::Holds for #ident {
+        impl __odm::HoldsReferences for #ident {
             type Copy = Self;
             const MANY: bool = false;
         }

@@ -1,7 +1,7 @@
 //! [`Repair`]: finds the stale copies of an extended reference on the server and brings them in step with their
 //! sources, batch by batch, resumable.
 
-use super::traits::{Copies, Holds};
+use super::traits::{Copies, HoldsReferences};
 use crate::collection::Collection;
 use crate::error::{Error, Result};
 use crate::model::Model;
@@ -43,7 +43,7 @@ type OnProgress<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 /// # Ok(()) }
 /// ```
 #[must_use = "a repair does nothing until it is awaited"]
-pub struct Repair<'a, H: Model, V: Holds> {
+pub struct Repair<'a, H: Model, V: HoldsReferences> {
     holders: &'a Collection<H>,
     key: String,
     batch: u32,
@@ -76,7 +76,7 @@ pub struct StaleCopy {
     pub source: Bson,
 }
 
-impl<'a, H: Model, V: Holds> Repair<'a, H, V> {
+impl<'a, H: Model, V: HoldsReferences> Repair<'a, H, V> {
     /// A repair of the references at `path` in `holders` (a typed path of `H` to a field of type `R`,
     /// `Option<R>` or `Vec<R>`).
     pub fn new<P: AsPath<H, Value = V>>(holders: &'a Collection<H>, path: P) -> Self {
@@ -115,14 +115,14 @@ impl<'a, H: Model, V: Holds> Repair<'a, H, V> {
 }
 
 /// A repair's settings, apart from its callback (which is not `Sync`, and is not needed while waiting).
-struct Job<'a, H: Model, V: Holds> {
+struct Job<'a, H: Model, V: HoldsReferences> {
     holders: &'a Collection<H>,
     key: String,
     batch: u32,
     _value: PhantomData<fn() -> V>,
 }
 
-impl<H: Model, V: Holds> Job<'_, H, V> {
+impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
     async fn run(&self, after: Option<Bson>, mut on_progress: Option<&mut OnProgress<'_>>) -> Result<RepairReport> {
         let pairs = copied_pairs::<V::Copy>();
         let by = by_key::<V::Copy>();
@@ -270,7 +270,7 @@ impl<H: Model, V: Holds> Job<'_, H, V> {
 }
 
 /// The references a holder document holds at `key`: none, one, or an array's.
-fn references<'d, H: Model, V: Holds>(holder: &'d Document, key: &str) -> Result<Vec<&'d Document>> {
+fn references<'d, H: Model, V: HoldsReferences>(holder: &'d Document, key: &str) -> Result<Vec<&'d Document>> {
     Ok(match lookup::<H>(holder, key)? {
         Some(Bson::Document(d)) if !V::MANY => vec![d],
         Some(Bson::Array(items)) if V::MANY => items.iter().filter_map(Bson::as_document).collect(),
@@ -327,7 +327,7 @@ fn by_key<R: Copies>() -> String {
         .map_or_else(|| R::BY.to_owned(), |f| f.key.to_owned())
 }
 
-impl<'a, H: Model, V: Holds + 'a> std::future::IntoFuture for Repair<'a, H, V> {
+impl<'a, H: Model, V: HoldsReferences + 'a> std::future::IntoFuture for Repair<'a, H, V> {
     type Output = Result<RepairReport>;
     type IntoFuture = futures_util::future::BoxFuture<'a, Result<RepairReport>>;
 

@@ -14,19 +14,19 @@ pub trait Copies: BsonSchema {
 
 /// A field type holding references: the copying struct itself (implemented by the derive), an `Option` of it
 /// or a `Vec` of it. [`Repair`] reads the references of such a field.
-pub trait Holds {
+pub trait HoldsReferences {
     /// The copying struct.
     type Copy: Copies;
     /// True for a `Vec`: the field holds many references.
     const MANY: bool;
 }
 
-impl<R: Copies> Holds for Option<R> {
+impl<R: Copies> HoldsReferences for Option<R> {
     type Copy = R;
     const MANY: bool = false;
 }
 
-impl<R: Copies> Holds for Vec<R> {
+impl<R: Copies> HoldsReferences for Vec<R> {
     type Copy = R;
     const MANY: bool = true;
 }
