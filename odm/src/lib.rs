@@ -157,6 +157,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod aggregate;
+pub mod bucket;
 pub mod bulk;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
@@ -199,6 +200,7 @@ pub mod template;
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 mod text;
+pub mod timeseries;
 #[cfg(feature = "driver")]
 mod to_driver;
 #[cfg(feature = "driver")]
@@ -249,7 +251,9 @@ pub use transaction::transaction;
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::bucket::{Bucket, BucketFields};
     pub use crate::diff::{Diff, DiffPath};
+    pub use crate::timeseries::{Granularity, TimeSeries};
     /// Diff helpers of generated code.
     pub mod diff {
         pub use crate::diff::generated::{by_keys, converted_skippable, field, frozen, skippable};

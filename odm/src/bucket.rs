@@ -1,0 +1,169 @@
+//! The bucket pattern: one document per key (and period) holding a bounded, counted array of readings, instead of
+//! one document per reading. Fewer documents, smaller indexes, and a reader gets a period's readings in one
+//! document.
+//!
+//! A model declares itself a bucket with `#[odm(bucket(key = "sensor, day", items = "readings"))]`: `key` names the
+//! fields that tell buckets apart (a period field, such as the day, is one of them), `items` the array of
+//! readings. The array is bounded and counted (`#[odm(max_items = N, counter = "…")]`): its `max_items` is the bucket
+//! size, and its counter says how full a bucket is. The derive checks the declaration at compile time (rule
+//! [`bucket-shape`](crate::rules#bucket-shape)): the key fields exist and hold one value each, the array is counted
+//! and bounded, every other field may be absent (a bucket is opened from its key and first reading alone), and an
+//! index on the key fields followed by the counter is declared, so finding a key's open bucket reads one index
+//! entry (the index is declared, not added behind the model's back: it shows in the reviewed index list and
+//! counts toward the model's index ceiling).
+//!
+//! [`AddReading`] adds one reading in one statement: an upsert
+//! `update_one({<key…>, <counter>: {$lt: size}}, {$push: {<items>: reading}, $inc: {<counter>: 1}}, upsert)`. It
+//! fills the key's bucket that has room; when every bucket of the key is full the filter matches none, and the
+//! upsert opens the next bucket, its key taken from the filter's equalities. The array and its counter change in
+//! the same statement, so the validator's `size(items) == counter` holds in every bucket, and the counter
+//! condition means no bucket ever holds more than `size` readings.
+//!
+//! **Concurrent writers.** Two writers that find a key's buckets all full at the same moment both open one: the key
+//! then has two partly filled buckets, which later readings fill in turn. No reading is lost and no bucket
+//! overfills; what is not guaranteed is that a key has at most one bucket with room, so readers gather a key's
+//! readings from all its buckets (`find` on the key), never assume `ceil(n / size)` buckets.
+//!
+//! ```
+//! use odm::{bucket::Bucket, Embedded, Model, bson::{oid::ObjectId, DateTime}};
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// One measurement.
+//! #[derive(Embedded, Serialize, Deserialize)]
+//! struct Reading {
+//!     #[serde(rename = "t")]
+//!     at: DateTime,
+//!     #[serde(rename = "v")]
+//!     value: f64,
+//! }
+//!
+//! /// Up to 200 readings of one sensor on one day.
+//! #[derive(Model, Serialize, Deserialize)]
+//! #[odm(collection = "iot_reading_bucket")]
+//! #[odm(bucket(key = "sensor, day", items = "readings"))]
+//! #[odm(index(keys = "sensor, day, count"))]
+//! struct SensorDay {
+//!     #[serde(rename = "_id")]
+//!     id: ObjectId,
+//!     #[serde(rename = "s")]
+//!     sensor: String,
+//!     #[serde(rename = "d")]
+//!     day: DateTime,
+//!     #[serde(rename = "r")]
+//!     #[odm(max_items = 200, counter = "count")]
+//!     readings: Vec<Reading>,
+//!     #[serde(rename = "n")]
+//!     count: i32,
+//! }
+//!
+//! let layout = SensorDay::layout();
+//! assert_eq!((layout.items, layout.counter, layout.size), ("r", "n", 200));
+//! ```
+//!
+//! With a [`Collection`](crate::Collection) (feature `driver`):
+//!
+//! ```no_run
+//! # use odm::{bucket::Bucket, Embedded, Model, bson::{oid::ObjectId, DateTime}};
+//! # #[derive(Embedded, serde::Serialize, serde::Deserialize)]
+//! # struct Reading { #[serde(rename = "t")] at: DateTime, #[serde(rename = "v")] value: f64 }
+//! # #[derive(Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(collection = "iot_reading_bucket", bucket(key = "sensor, day", items = "readings"))]
+//! # #[odm(index(keys = "sensor, day, count"))]
+//! # struct SensorDay {
+//! #     #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "s")] sensor: String,
+//! #     #[serde(rename = "d")] day: DateTime,
+//! #     #[serde(rename = "r")] #[odm(max_items = 200, counter = "count")] readings: Vec<Reading>,
+//! #     #[serde(rename = "n")] count: i32,
+//! # }
+//! # async fn run(buckets: odm::Collection<SensorDay>, day: DateTime) -> odm::error::Result<()> {
+//! use odm::bucket::AddReading;
+//! let f = SensorDay::fields();
+//! let key = f.sensor().eq("s-17").and(f.day().eq(day));
+//! let added = AddReading::new(&buckets, key, Reading { at: DateTime::now(), value: 21.5 }).await?;
+//! if added.opened.is_some() {
+//!     println!("this reading opened a new bucket");
+//! }
+//! # Ok(()) }
+//! ```
+
+#[cfg(feature = "driver")]
+mod add;
+
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use add::{AddReading, AddedReading};
+
+use crate::kind::BsonKind;
+use crate::meta::{FieldMeta, TypeMeta};
+use crate::model::Model;
+use crate::schema::BsonSchema;
+use serde::Serialize;
+
+/// The declaration of a bucket model, as written: `bucket(key = "sensor, day", items = "readings")` gives
+/// `key: &["sensor", "day"], items: "readings"` (Rust field names). Generated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BucketFields {
+    /// The key fields' Rust names, in declared order.
+    pub key: &'static [&'static str],
+    /// The counted array's Rust name.
+    pub items: &'static str,
+}
+
+/// A model declared a bucket of readings (`#[odm(bucket(key = "…", items = "…"))]`): implemented by the derive,
+/// which checks the declaration (rule [`bucket-shape`](crate::rules#bucket-shape)). See the [module](self) docs.
+pub trait Bucket: Model {
+    /// One reading: the element type of the bucket's array.
+    type Reading: BsonSchema + Serialize + Send;
+
+    /// The declaration, as written.
+    const BUCKET: BucketFields;
+
+    /// The stored layout of the bucket: its key, array and counter keys and its size, read from the model's field
+    /// table.
+    fn layout() -> BucketLayout {
+        BucketLayout::of(Self::type_meta(), Self::BUCKET)
+    }
+}
+
+/// Where a bucket model stores what: stored keys and the bucket size (see [`Bucket::layout`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BucketLayout {
+    /// The key fields: `(Rust name, stored key)`, in declared order.
+    pub key: Vec<(&'static str, &'static str)>,
+    /// The stored key of the array of readings.
+    pub items: &'static str,
+    /// The stored key of its counter.
+    pub counter: &'static str,
+    /// True when the counter is stored as a `long` (its increments are then `long` too, so a bucket the upsert
+    /// opens stores the counter with the type the validator expects).
+    pub counter_long: bool,
+    /// The bucket size: the array's `max_items`.
+    pub size: i64,
+}
+
+impl BucketLayout {
+    /// The layout of the model described by `meta`, declared by `fields`. The derive has checked that every named
+    /// field exists, that the array is counted and bounded; a table that says otherwise is a bug of the derive.
+    fn of(meta: Option<&'static TypeMeta>, fields: BucketFields) -> Self {
+        let meta = meta.expect("a bucket model is a struct with a field table");
+        let field = |name: &str| -> &'static FieldMeta {
+            meta.fields.iter().find(|f| f.name == name).expect("the derive checked the bucket's fields")
+        };
+        let items = field(fields.items);
+        let counter = &meta.fields[items.counter.expect("the derive checked that the bucket's array is counted")];
+        let size = items
+            .keywords
+            .iter()
+            .find(|(k, _)| *k == "maxItems")
+            .map(|&(_, n)| n)
+            .expect("the derive checked that the bucket's array is bounded");
+        BucketLayout {
+            key: fields.key.iter().map(|name| (*name, field(name).key)).collect(),
+            items: items.key,
+            counter: counter.key,
+            counter_long: counter.ty.kind == BsonKind::Long,
+            size,
+        }
+    }
+}
