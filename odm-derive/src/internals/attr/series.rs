@@ -18,6 +18,8 @@ pub struct BucketAttr {
     pub key: Option<LitStr>,
     /// The counted array of readings.
     pub items: Option<LitStr>,
+    /// Some option was malformed (already reported): the rules about missing options stay quiet.
+    pub malformed: bool,
 }
 
 /// `timeseries(time = "at", meta = "sensor", granularity = "minutes", expire_after = 86400)`.
@@ -32,6 +34,8 @@ pub struct TimeseriesAttr {
     pub granularity: Option<LitStr>,
     /// Seconds after which the server removes a measurement.
     pub expire_after: Option<(u64, LitInt)>,
+    /// Some option was malformed (already reported): the rules about missing options stay quiet.
+    pub malformed: bool,
 }
 
 const BUCKET_EXAMPLE: &str = "`bucket(key = \"sensor, day\", items = \"readings\")`";
@@ -42,9 +46,9 @@ const TIMESERIES_EXAMPLE: &str =
 pub const GRANULARITIES: &[&str] = &["seconds", "minutes", "hours"];
 
 pub fn parse_bucket(cx: &Ctxt, meta: &ParseNestedMeta) -> BucketAttr {
-    let mut out = BucketAttr { tokens: meta.path.to_token_stream(), key: None, items: None };
+    let mut out = BucketAttr { tokens: meta.path.to_token_stream(), key: None, items: None, malformed: false };
     let what = "name the key fields and the counted array of readings";
-    each_option(cx, meta, rules::BUCKET_SHAPE, what, BUCKET_EXAMPLE, &[KEY, ITEMS], |name, lit| {
+    out.malformed = !each_option(cx, meta, rules::BUCKET_SHAPE, what, BUCKET_EXAMPLE, &[KEY, ITEMS], |name, lit| {
         let Lit::Str(s) = lit else { return Err("a string") };
         *(if name == KEY { &mut out.key } else { &mut out.items }) = Some(s);
         Ok(())
@@ -59,10 +63,11 @@ pub fn parse_timeseries(cx: &Ctxt, meta: &ParseNestedMeta) -> TimeseriesAttr {
         meta: None,
         granularity: None,
         expire_after: None,
+        malformed: false,
     };
     let what = "name the date field of each measurement";
     let options = &[TIME, META, GRANULARITY, EXPIRE_AFTER];
-    each_option(cx, meta, rules::TIMESERIES_FIELDS, what, TIMESERIES_EXAMPLE, options, |name, lit| {
+    out.malformed = !each_option(cx, meta, rules::TIMESERIES_FIELDS, what, TIMESERIES_EXAMPLE, options, |name, lit| {
         match lit {
             Lit::Int(n) if name == EXPIRE_AFTER => match n.base10_parse::<u64>() {
                 Ok(v) if v > 0 => out.expire_after = Some((v, n)),
@@ -85,7 +90,7 @@ pub fn parse_timeseries(cx: &Ctxt, meta: &ParseNestedMeta) -> TimeseriesAttr {
 }
 
 /// Reads `name = literal` options of `meta` (one of `known` each, once), handing each to `take`, which says what it
-/// expected when the literal does not fit. Everything malformed is reported and skipped.
+/// expected when the literal does not fit. Everything malformed is reported and skipped; returns `false` then.
 fn each_option(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
@@ -94,13 +99,14 @@ fn each_option(
     example: &str,
     known: &[Symbol],
     mut take: impl FnMut(Symbol, Lit) -> Result<(), &'static str>,
-) {
+) -> bool {
     let attr = meta.path.to_token_stream().to_string();
     if !meta.input.peek(syn::token::Paren) {
         cx.error_spanned_by(&meta.path, rule, format!("{what}: {example}"));
         skip_rest(meta);
-        return;
+        return false;
     }
+    let mut ok = true;
     let mut seen: Vec<(Symbol, TokenStream)> = Vec::new();
     let result = meta.parse_nested_meta(|inner| {
         let p = &inner.path;
@@ -108,6 +114,7 @@ fn each_option(
             let name = p.to_token_stream().to_string();
             let hint = did_you_mean(&name, known.iter().map(|k| k.as_str()));
             cx.error_spanned_by(p, rules::ATTR_UNKNOWN, format!("unknown `{attr}` option `{name}`{hint}: {example}"));
+            ok = false;
             skip_rest(&inner);
             return Ok(());
         };
@@ -117,15 +124,19 @@ fn each_option(
         }
         let Ok(lit) = inner.value().and_then(|v| v.parse::<Lit>()) else {
             cx.error_spanned_by(p, rules::ATTR_SYNTAX, format!("expected `{name} = <value>`: {example}"));
+            ok = false;
             return Ok(());
         };
         let at = lit.to_token_stream();
         if let Err(expected) = take(name, lit) {
             cx.error_spanned_by(at, rule, format!("`{name}` is {expected}: {example}"));
+            ok = false;
         }
         Ok(())
     });
     if let Err(e) = result {
         cx.error_spanned_by(&meta.path, rules::ATTR_SYNTAX, format!("{e}: {example}"));
+        ok = false;
     }
+    ok
 }

@@ -2,6 +2,7 @@
 //! collection, names fields that can play those parts.
 
 use crate::internals::ast::{Container, Data, Derive, Field};
+use crate::internals::attr::did_you_mean;
 use crate::internals::attr::series::{BucketAttr, TimeseriesAttr};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::index_keys::field_is_date;
@@ -42,7 +43,11 @@ fn named<'f, 'a>(cx: &Ctxt, rule: Rule, lit: &LitStr, name: &str, fields: &'f [F
         cx.error_spanned_by(
             lit,
             rule,
-            format!("`{name}` is not a stored field of this struct; name one of {}", names.join(", ")),
+            format!(
+                "`{name}` is not a stored field of this struct{}; name one of {}",
+                did_you_mean(name, fields.iter().filter(|f| f.is_stored()).map(|f| f.rust_name.as_str())),
+                names.join(", ")
+            ),
         );
     }
     found
@@ -69,6 +74,9 @@ fn one_value(cx: &Ctxt, rule: Rule, at: &LitStr, f: &Field, part: &str) -> bool 
 fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
     let rule = rules::BUCKET_SHAPE;
     let (Some(key), Some(items)) = (&b.key, &b.items) else {
+        if b.malformed {
+            return;
+        }
         cx.error_spanned_by(
             &b.tokens,
             rule,
@@ -103,11 +111,10 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
         );
         return;
     };
-    if let Some(k) = &array.attrs.keep_last {
-        cx.error_spanned_by(k, rule, "a bucket's array fills up and the next bucket opens; remove `keep_last`");
-    }
-    // A bucket is opened by the upsert of its first reading: it holds the key, the array and the counter.
-    for f in fields {
+    // A bucket is opened by the upsert of its first reading: it holds the key, the array and the counter. (With a
+    // key name not found, which field was meant is unclear: that error alone is shown.)
+    let all_found = names.iter().all(|n| fields.iter().any(|f| f.rust_name == *n && f.is_stored()));
+    for f in fields.iter().filter(|_| all_found) {
         let part_of_bucket = f.key == "_id"
             || std::ptr::eq(f, array)
             || std::ptr::eq(f, counter)
@@ -161,6 +168,9 @@ fn check_timeseries(cx: &Ctxt, cont: &Container, t: &TimeseriesAttr, fields: &[F
         );
     }
     let Some(time) = &t.time else {
+        if t.malformed {
+            return;
+        }
         cx.error_spanned_by(
             &t.tokens,
             rule,
