@@ -1,6 +1,6 @@
 //! [`AddReading`]: one reading into its key's bucket, in one statement.
 
-use super::{Bucket, BucketLayout};
+use super::layout::{Bucket, BucketLayout};
 use crate::collection::Collection;
 use crate::error::{Error, Invalid, NamedPath, Result};
 use crate::filter::Filter;
@@ -10,7 +10,7 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
 /// Adds one reading to the bucket of a key: fills the key's bucket that has room, or opens the next one when all
-/// are full (see the [module](super) docs for the statement and what concurrent writers do).
+/// are full (see the [module](crate::bucket) docs for the statement and what concurrent writers do).
 ///
 /// The key is a filter holding every key field to one value (`f.sensor().eq("s-17").and(f.day().eq(day))`); a key
 /// field left out or compared otherwise is refused before sending ([`Invalid::BucketKey`]).

@@ -118,7 +118,7 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
         let part_of_bucket = f.key == "_id"
             || std::ptr::eq(f, array)
             || std::ptr::eq(f, counter)
-            || names.iter().any(|n| *n == f.rust_name);
+            || names.contains(&f.rust_name);
         if !part_of_bucket && f.is_always_written() {
             cx.error_spanned_by(
                 &f.key_tokens,
