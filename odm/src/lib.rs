@@ -96,7 +96,10 @@
 //! `write_concern(w = "majority", j = true, timeout_ms = 5000)`, and `shard_key = "region, customer"` (top-level,
 //! required fields, not arrays or counters, served by a declared index — `_id` alone counts, `_id:hashed` needs its
 //! own; typed updates cannot change them; [`Model::SHARD_KEY`] gives the key document for `sh.shardCollection`),
-//! and `version = N, older(V1, …)` (a versioned model: see [`version`]).
+//! and `version = N, older(V1, …)` (a versioned model: see [`version`]), and `bucket(key = "sensor, day", items =
+//! "readings")` (one document per key and period holding a counted array of readings: see [`bucket`]) or
+//! `timeseries(time = "at", meta = "sensor", granularity = "minutes", expire_after = N)` (a time-series collection:
+//! see [`timeseries`]).
 //! See [`SchemaSync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,

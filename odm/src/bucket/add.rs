@@ -60,7 +60,9 @@ fn bucket_filter<B: Bucket>(layout: &BucketLayout, mut key: Document) -> Result<
         // An equality is a plain value or `{$eq: v}` (how a filter compares a document value); either becomes a
         // field of the bucket an upsert opens.
         let equality = match key.get(stored) {
-            Some(Bson::Document(d)) => d.keys().next().is_none_or(|k| !k.starts_with('$')) || d.contains_key("$eq"),
+            Some(Bson::Document(d)) => {
+                d.keys().next().is_none_or(|k| !k.starts_with('$') || (k == "$eq" && d.len() == 1))
+            }
             Some(_) => true,
             None => false,
         };

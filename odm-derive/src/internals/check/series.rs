@@ -115,10 +115,8 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
     // key name not found, which field was meant is unclear: that error alone is shown.)
     let all_found = names.iter().all(|n| fields.iter().any(|f| f.rust_name == *n && f.is_stored()));
     for f in fields.iter().filter(|_| all_found) {
-        let part_of_bucket = f.key == "_id"
-            || std::ptr::eq(f, array)
-            || std::ptr::eq(f, counter)
-            || names.contains(&f.rust_name);
+        let part_of_bucket =
+            f.key == "_id" || std::ptr::eq(f, array) || std::ptr::eq(f, counter) || names.contains(&f.rust_name);
         if !part_of_bucket && f.is_always_written() {
             cx.error_spanned_by(
                 &f.key_tokens,
@@ -165,6 +163,14 @@ fn check_timeseries(cx: &Ctxt, cont: &Container, t: &TimeseriesAttr, fields: &[F
             &c.tokens,
             rule,
             "a time-series collection cannot be capped: remove `capped`, and let `expire_after` remove old measurements",
+        );
+    }
+    if let Some(b) = &cont.attrs.bucket {
+        cx.error_spanned_by(
+            &b.tokens,
+            rule,
+            "a time-series collection buckets its measurements itself and takes no upserts of buckets: declare \
+             `bucket` (one document per key and period, filled by odm) or `timeseries`, not both",
         );
     }
     let Some(time) = &t.time else {
