@@ -43,6 +43,22 @@ struct SensorDay {
     note: Option<String>,
 }
 
+/// Up to 2 readings of one sensor, counted by a `long`.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "iot_reading_pair", bucket(key = "sensor", items = "readings"))]
+#[odm(index(keys = "sensor, count"))]
+struct SensorPair {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "s")]
+    sensor: String,
+    #[serde(rename = "r")]
+    #[odm(max_items = 2, counter = "count")]
+    readings: Vec<Reading>,
+    #[serde(rename = "n")]
+    count: i64,
+}
+
 const SIZE: usize = 5;
 
 fn day() -> DateTime {
@@ -159,4 +175,21 @@ async fn a_key_filter_that_does_not_hold_the_key_is_refused_before_sending() {
     let e = AddReading::new(&buckets, counter, reading(1)).await.expect_err("the counter is not part of the key");
     assert!(matches!(&e, Error::InvalidOperation { cause: Invalid::BucketKey { path }, .. } if path.stored() == "n"));
     assert!(buckets_of(&buckets, "s1").await.is_empty(), "nothing was written");
+}
+
+#[tokio::test]
+async fn a_long_counter_is_created_and_counted_as_a_long() {
+    let (db, pairs) = support::setup::synced::<SensorPair>("bucket_long").await;
+    for v in 0..3 {
+        let key = SensorPair::fields().sensor().eq("s1");
+        AddReading::new(&pairs, key, reading(v)).await.expect("the validator takes the counter as a long");
+    }
+    let raw: Vec<Document> = {
+        use futures_util::TryStreamExt;
+        let cursor = db.collection::<Document>("iot_reading_pair").find(doc! {}).await.expect("find");
+        cursor.try_collect().await.expect("read")
+    };
+    let mut counts: Vec<i64> = raw.iter().map(|d| d.get_i64("n").expect("a long counter")).collect();
+    counts.sort_unstable();
+    assert_eq!(counts, [1, 2]);
 }
