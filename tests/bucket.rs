@@ -8,7 +8,7 @@ mod support;
 use odm::bson::{doc, oid::ObjectId, DateTime, Document};
 use odm::bucket::{AddReading, Bucket};
 use odm::error::Invalid;
-use odm::{Collection, Embedded, Error, Model};
+use odm::{Collection, Embedded, Error, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -41,6 +41,15 @@ struct SensorDay {
     /// Set later by whoever reviews the day: absent in a bucket a reading opens.
     #[serde(rename = "nt", skip_serializing_if = "Option::is_none")]
     note: Option<String>,
+    /// The earliest reading's time, kept by each reading added.
+    #[serde(rename = "ft", skip_serializing_if = "Option::is_none")]
+    first: Option<DateTime>,
+    /// The latest reading's time.
+    #[serde(rename = "lt", skip_serializing_if = "Option::is_none")]
+    last: Option<DateTime>,
+    /// The sum of the readings' values.
+    #[serde(rename = "sm", skip_serializing_if = "Option::is_none")]
+    total: Option<i64>,
 }
 
 /// Up to 2 readings of one sensor, counted by a `long`.
@@ -72,7 +81,9 @@ fn reading(value: i64) -> Reading {
 async fn add(buckets: &Collection<SensorDay>, sensor: &str, value: i64) -> odm::error::Result<bool> {
     let f = SensorDay::fields();
     let key = f.sensor().eq(sensor).and(f.day().eq(day()));
-    Ok(AddReading::new(buckets, key, reading(value)).await?.opened.is_some())
+    let r = reading(value);
+    let kept = Update::new().min(f.first(), r.at).max(f.last(), r.at).inc(f.total(), value);
+    Ok(AddReading::new(buckets, key, r).also(kept).await?.opened.is_some())
 }
 
 /// The buckets of `sensor`, each checked: never over the size, the array as long as its counter.
@@ -82,6 +93,9 @@ async fn buckets_of(buckets: &Collection<SensorDay>, sensor: &str) -> Vec<Sensor
         assert!(b.count as usize <= SIZE, "bucket {} holds {} readings, over the size {SIZE}", b.id, b.count);
         assert_eq!(b.readings.len(), b.count as usize, "bucket {}: the counter is out of step", b.id);
         assert_eq!(b.day, day(), "the bucket stores its key");
+        let times = b.readings.iter().map(|r| r.at);
+        assert_eq!((b.first, b.last), (times.clone().min(), times.max()), "bucket {}: first and last kept", b.id);
+        assert_eq!(b.total, Some(b.readings.iter().map(|r| r.value).sum()), "bucket {}: the sum is kept", b.id);
     }
     all
 }
@@ -174,6 +188,12 @@ async fn a_key_filter_that_does_not_hold_the_key_is_refused_before_sending() {
     let counter = f.sensor().eq("s1").and(f.day().eq(day())).and(f.count().eq(0));
     let e = AddReading::new(&buckets, counter, reading(1)).await.expect_err("the counter is not part of the key");
     assert!(matches!(&e, Error::InvalidOperation { cause: Invalid::BucketKey { path }, .. } if path.stored() == "n"));
+    let key = || f.sensor().eq("s1").and(f.day().eq(day()));
+    let e = AddReading::new(&buckets, key(), reading(1))
+        .also(Update::new().push(f.readings(), reading(2)))
+        .await
+        .expect_err("the array takes one reading per call");
+    assert!(matches!(&e, Error::InvalidOperation { cause: Invalid::PathConflict { .. }, .. }), "{e}");
     assert!(buckets_of(&buckets, "s1").await.is_empty(), "nothing was written");
 }
 

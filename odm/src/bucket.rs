@@ -19,6 +19,9 @@
 //! the same statement, so the validator's `size(items) == counter` holds in every bucket, and the counter
 //! condition means no bucket ever holds more than `size` readings.
 //!
+//! Fields the bucket keeps about its readings (the first and last time, a sum) are kept in the same statement with
+//! [`AddReading::also`]: `.also(Update::new().min(f.first(), at).max(f.last(), at).inc(f.total(), v))`.
+//!
 //! **Concurrent writers.** Two writers that find a key's buckets all full at the same moment both open one: the key
 //! then has two partly filled buckets, which later readings fill in turn. No reading is lost and no bucket
 //! overfills; what is not guaranteed is that a key has at most one bucket with room, so readers gather a key's

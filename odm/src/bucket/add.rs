@@ -3,7 +3,8 @@
 use super::layout::{Bucket, BucketLayout};
 use crate::collection::Collection;
 use crate::error::{Error, Invalid, NamedPath, Result};
-use crate::filter::Filter;
+use crate::filter::{overlaps, Filter};
+use crate::update::{Operator, Update};
 use bson::{doc, Bson, Document};
 use mongodb::action::Action;
 use std::future::{Future, IntoFuture};
@@ -19,6 +20,7 @@ pub struct AddReading<'a, B: Bucket> {
     buckets: &'a Collection<B>,
     key: Filter<B>,
     reading: B::Reading,
+    also: Option<Update<B>>,
 }
 
 /// What [`AddReading`] did.
@@ -32,7 +34,41 @@ pub struct AddedReading {
 impl<'a, B: Bucket> AddReading<'a, B> {
     /// Adds `reading` to the bucket of `key` in `buckets`.
     pub fn new(buckets: &'a Collection<B>, key: Filter<B>, reading: B::Reading) -> Self {
-        AddReading { buckets, key, reading }
+        AddReading { buckets, key, reading, also: None }
+    }
+
+    /// Also applies `update` in the same statement: fields the bucket keeps about its readings (the first and last
+    /// time with `min`/`max`, a sum with `inc`), so they are never out of step with the array, even under concurrent
+    /// writers. On a bucket the reading opens, `min`, `max` and `inc` create the field (declare such fields `Option`:
+    /// rule [`bucket-shape`](crate::rules#bucket-shape)).
+    ///
+    /// ```no_run
+    /// # use odm::{bucket::AddReading, Embedded, Model, Update, bson::{oid::ObjectId, DateTime}};
+    /// # #[derive(Embedded, serde::Serialize, serde::Deserialize)]
+    /// # struct Reading { #[serde(rename = "t")] at: DateTime, #[serde(rename = "v")] value: i64 }
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "iot_reading_bucket", bucket(key = "sensor", items = "readings"))]
+    /// # #[odm(index(keys = "sensor, count"))]
+    /// # struct SensorDay {
+    /// #     #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "s")] sensor: String,
+    /// #     #[serde(rename = "r")] #[odm(max_items = 200, counter = "count")] readings: Vec<Reading>,
+    /// #     #[serde(rename = "n")] count: i32,
+    /// #     #[serde(rename = "lt", skip_serializing_if = "Option::is_none")] last: Option<DateTime>,
+    /// #     #[serde(rename = "sm", skip_serializing_if = "Option::is_none")] sum: Option<i64>,
+    /// # }
+    /// # async fn run(buckets: odm::Collection<SensorDay>) -> odm::error::Result<()> {
+    /// let (f, at) = (SensorDay::fields(), DateTime::now());
+    /// AddReading::new(&buckets, f.sensor().eq("s-17"), Reading { at, value: 7 })
+    ///     .also(Update::new().max(f.last(), at).inc(f.sum(), 7))
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// An update that writes the array or its counter, or carries a guard (which an upsert cannot honour), is
+    /// refused before sending.
+    pub fn also(mut self, update: Update<B>) -> Self {
+        self.also = Some(update);
+        self
     }
 
     async fn run(self) -> Result<AddedReading> {
@@ -41,17 +77,61 @@ impl<'a, B: Bucket> AddReading<'a, B> {
         let reading = <B::Reading as crate::BsonSchema>::to_bson(&self.reading)
             .map_err(|e| Error::Serialize { model: std::any::type_name::<B>(), source: Box::new(e) })?;
         let one = if layout.counter_long { Bson::Int64(1) } else { Bson::Int32(1) };
-        let update = doc! { "$push": { layout.items: reading }, "$inc": { layout.counter: one } };
+        let mut update = doc! { "$push": { layout.items: reading }, "$inc": { layout.counter: one } };
+        let mut array_filters = Vec::new();
+        if let Some(also) = self.also {
+            let built = also.build()?;
+            if built.guard.is_some() {
+                return Err(Error::invalid_operation::<B>(Invalid::GuardedUpsert));
+            }
+            merge::<B>(&layout, &mut update, built.update)?;
+            array_filters = built.array_filters;
+        }
         let result = self
             .buckets
             .raw()
             .update_one(filter, update)
             .upsert(true)
+            .optional((!array_filters.is_empty()).then_some(array_filters), |a, f| a.array_filters(f))
             .optional(self.buckets.lock().await.as_deref_mut(), |a, s| a.session(s))
             .await
             .map_err(Collection::<B>::map_err)?;
         Ok(AddedReading { opened: result.upserted_id })
     }
+}
+
+/// Adds the operators of `also` to `update` (the reading's `$push` and the counter's `$inc`), refusing any that
+/// writes the array or the counter (or a path above or below them): the array and its counter move together only.
+fn merge<B: Bucket>(layout: &BucketLayout, update: &mut Document, also: Document) -> Result<()> {
+    for (op, fields) in also {
+        let Bson::Document(fields) = fields else { continue };
+        for own in [(layout.items, Operator::Push), (layout.counter, Operator::Inc)] {
+            if let Some(path) = fields.keys().find(|k| overlaps(k, own.0)) {
+                let second_operator = operator(&op).unwrap_or(own.1);
+                return Err(Error::invalid_operation::<B>(Invalid::PathConflict {
+                    first: NamedPath::at(own.0),
+                    first_operator: own.1,
+                    second: NamedPath::at(path),
+                    second_operator,
+                }));
+            }
+        }
+        match update.get_mut(&op) {
+            Some(Bson::Document(group)) => group.extend(fields),
+            _ => {
+                update.insert(op, fields);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The operator spelt `name`.
+fn operator(name: &str) -> Option<Operator> {
+    use Operator::*;
+    [Set, Unset, Inc, Mul, Min, Max, CurrentDate, SetOnInsert, Push, AddToSet, Pull, Pop]
+        .into_iter()
+        .find(|o| o.name() == name)
 }
 
 /// The filter of the bucket that takes the reading: the key's equalities, and room in the array.
