@@ -111,6 +111,14 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
         );
         return;
     };
+    if let Some(set) = &array.attrs.unique_items {
+        cx.error_spanned_by(
+            set,
+            rule,
+            "a bucket's array takes every reading, two equal ones too, but `unique_items` makes the validator refuse \
+             a repeated one; remove `unique_items`",
+        );
+    }
     // A bucket is opened by the upsert of its first reading: it holds the key, the array and the counter. (With a
     // key name not found, which field was meant is unclear: that error alone is shown.)
     let all_found = names.iter().all(|n| fields.iter().any(|f| f.rust_name == *n && f.is_stored()));
