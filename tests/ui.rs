@@ -34,6 +34,7 @@ const FAMILIES: &[&str] = &[
     "filters",
     "aggregate",
     "references",
+    "series",
 ];
 
 #[test]

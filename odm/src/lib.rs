@@ -97,7 +97,10 @@
 //! required fields, not arrays or counters, served by a declared index — `_id` alone counts, `_id:hashed` needs its
 //! own; typed updates cannot change them; [`Model::SHARD_KEY`] gives the key document for `sh.shardCollection`),
 //! `size_budget = "refuse" | "warn"` (a model whose worst-case document is over 16 MiB does not compile, or is
-//! reported by sync: see [`size`]), and `version = N, older(V1, …)` (a versioned model: see [`version`]).
+//! reported by sync: see [`size`]), `version = N, older(V1, …)` (a versioned model: see [`version`]), and
+//! `bucket(key = "sensor, day", items = "readings")` (one document per key and period holding a counted array of
+//! readings: see [`bucket`]) or `timeseries(time = "at", meta = "sensor", granularity = "minutes", expire_after =
+//! N)` (a time-series collection: see [`timeseries`]).
 //! See [`SchemaSync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
@@ -159,6 +162,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod aggregate;
+pub mod bucket;
 pub mod bulk;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
@@ -202,6 +206,7 @@ pub mod template;
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 mod text;
+pub mod timeseries;
 #[cfg(feature = "driver")]
 mod to_driver;
 #[cfg(feature = "driver")]
@@ -252,7 +257,9 @@ pub use transaction::transaction;
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::bucket::{Bucket, BucketFields};
     pub use crate::diff::{Diff, DiffPath};
+    pub use crate::timeseries::{Granularity, TimeSeries};
     /// Diff helpers of generated code.
     pub mod diff {
         pub use crate::diff::generated::{by_keys, converted_skippable, field, frozen, skippable};

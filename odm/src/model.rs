@@ -287,6 +287,10 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// Capped collection settings (rule [`capped-size`](crate::rules#capped-size)), when the model declares them.
     const CAPPED: Option<Capped> = None;
 
+    /// Time-series settings (rule [`timeseries-fields`](crate::rules#timeseries-fields)), when the model declares
+    /// them: see [`crate::timeseries`].
+    const TIMESERIES: Option<crate::timeseries::TimeSeries> = None;
+
     /// The shard key, when the model declares one (`#[odm(shard_key = "region, customer")]`).
     const SHARD_KEY: Option<ShardKey> = None;
 

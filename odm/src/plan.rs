@@ -162,6 +162,24 @@ pub enum Action {
         /// Declared `(size, max)`, `None` when not capped.
         desired: Option<(i64, Option<i64>)>,
     },
+    /// A time-series setting the server changes in place (`collMod`): a coarser granularity, or the expiry.
+    ModifyTimeseries {
+        /// Where.
+        ns: Namespace,
+        /// The `collMod` command.
+        command: Document,
+    },
+    /// Time-series settings differ in a way the server cannot change in place: a plain collection where the model
+    /// declares a time series (or the reverse), another time or meta field, a finer granularity. Migrating to a new
+    /// collection is a person's decision; nothing is run.
+    TimeseriesMismatch {
+        /// Where.
+        ns: Namespace,
+        /// The live `timeseries` options, `None` for a plain collection.
+        live: Option<Document>,
+        /// The declared ones, `None` when the model declares none.
+        desired: Option<Document>,
+    },
 }
 
 /// What happens to owned indexes no model declares.
@@ -192,7 +210,9 @@ impl Action {
             | Action::ShardKeyMismatch { ns, .. }
             | Action::NotACluster { ns, .. }
             | Action::UnreadableDocuments { ns, .. }
-            | Action::CappedMismatch { ns, .. } => ns,
+            | Action::CappedMismatch { ns, .. }
+            | Action::ModifyTimeseries { ns, .. }
+            | Action::TimeseriesMismatch { ns, .. } => ns,
         }
     }
 
@@ -212,6 +232,8 @@ impl Action {
             Action::NotACluster { .. } => "notACluster",
             Action::UnreadableDocuments { .. } => "unreadableDocuments",
             Action::CappedMismatch { .. } => "cappedMismatch",
+            Action::ModifyTimeseries { .. } => "modifyTimeseries",
+            Action::TimeseriesMismatch { .. } => "timeseriesMismatch",
         }
     }
 
@@ -237,7 +259,9 @@ impl Action {
     /// The commands that carry the action out, in order (empty when a person has to decide).
     pub fn commands(&self) -> Vec<Document> {
         match self {
-            Action::CreateCollection { command, .. } | Action::UpdateValidator { command, .. } => vec![command.clone()],
+            Action::CreateCollection { command, .. }
+            | Action::UpdateValidator { command, .. }
+            | Action::ModifyTimeseries { command, .. } => vec![command.clone()],
             Action::CreateIndex { ns, spec } => vec![create_index(ns, spec)],
             Action::ModifyIndex { ns, name, change } => vec![coll_mod_index(ns, name, change)],
             Action::RebuildIndex { ns, live, desired } => {
@@ -255,6 +279,7 @@ impl Action {
             Action::StaleIndex { .. }
             | Action::IndexConflict { .. }
             | Action::CappedMismatch { .. }
+            | Action::TimeseriesMismatch { .. }
             | Action::CollectionAhead { .. }
             | Action::ShardKeyMismatch { .. }
             | Action::UnreadableDocuments { .. }
@@ -281,6 +306,9 @@ impl fmt::Display for Action {
         match self {
             Action::CreateCollection { command, .. } => {
                 let capped = if command.get_bool("capped").unwrap_or(false) { " (capped)" } else { "" };
+                if command.contains_key("timeseries") {
+                    return write!(f, "{ns}: create time-series collection");
+                }
                 write!(f, "{ns}: create collection{capped} with validator")
             }
             Action::UpdateValidator { live, live_level, live_action, command, .. } => {
@@ -350,6 +378,19 @@ impl fmt::Display for Action {
                 "{ns}: capped settings differ (live {live:?}, declared {desired:?}); a collection cannot change this in \
                  place: migrate to a new collection"
             ),
+            Action::ModifyTimeseries { command, .. } => {
+                write!(f, "{ns}: change time-series settings in place: {command}")
+            }
+            Action::TimeseriesMismatch { live, desired, .. } => {
+                let show = |d: &Option<Document>| d.as_ref().map_or_else(|| "none".to_owned(), Document::to_string);
+                write!(
+                    f,
+                    "{ns}: time-series settings differ (live {}, declared {}); a collection cannot change this in \
+                     place: migrate to a new collection",
+                    show(live),
+                    show(desired)
+                )
+            }
         }
     }
 }

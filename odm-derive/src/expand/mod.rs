@@ -9,6 +9,7 @@ mod index_parts;
 mod indexes;
 mod model;
 mod schema;
+mod series;
 mod size;
 mod text;
 mod version;

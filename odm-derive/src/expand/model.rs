@@ -109,7 +109,9 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
                 __OdmSome(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
         }
     }
+    items.extend(super::series::timeseries_item(cont));
     let variant_impls = variant_impls(cont);
+    code.tokens(super::series::bucket_impl(cont));
     let (version_items, version_asserts) = super::version::expand(cont);
     code.tokens(variant_impls);
     code.tokens(index_asserts);

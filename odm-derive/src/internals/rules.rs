@@ -103,6 +103,9 @@ rules! {
     CAPPED_SIZE = "capped-size";
     CAPPED_TTL = "capped-ttl";
     CAPPED_LOG = "capped-log";
+    // The bucket pattern and time-series collections.
+    BUCKET_SHAPE = "bucket-shape";
+    TIMESERIES_FIELDS = "timeseries-fields";
     // Revisions (optimistic concurrency).
     REVISION_FIELD = "revision-field";
     // Consistency settings.

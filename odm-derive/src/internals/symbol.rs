@@ -75,6 +75,26 @@ pub const SIZE_BUDGET: Symbol = Symbol("size_budget");
 pub const VERSION: Symbol = Symbol("version");
 /// `older(V1, V2)`: the older shapes a versioned model still reads, oldest first.
 pub const OLDER: Symbol = Symbol("older");
+/// `bucket(key = "...", items = "...")`: a bucket of readings.
+pub const BUCKET: Symbol = Symbol("bucket");
+/// `timeseries(time = "...", ...)`: a time-series collection.
+pub const TIMESERIES: Symbol = Symbol("timeseries");
+
+// `bucket(...)`.
+/// `key = "..."`: the fields that tell buckets apart.
+pub const KEY: Symbol = Symbol("key");
+/// `items = "..."`: the counted array of readings.
+pub const ITEMS: Symbol = Symbol("items");
+
+// `timeseries(...)`.
+/// `time = "..."`: the date field of each measurement.
+pub const TIME: Symbol = Symbol("time");
+/// `meta = "..."`: the field naming the series.
+pub const META: Symbol = Symbol("meta");
+/// `granularity = "seconds" | "minutes" | "hours"`.
+pub const GRANULARITY: Symbol = Symbol("granularity");
+/// `expire_after = N`: seconds after which measurements are removed.
+pub const EXPIRE_AFTER: Symbol = Symbol("expire_after");
 
 // `#[odm(...)]` on a field.
 /// `max_items = N`.

@@ -320,6 +320,12 @@ pub enum Invalid {
         /// The reference's path.
         path: NamedPath,
     },
+    /// A reading added to a bucket ([`crate::bucket::AddReading`]) with a key filter that does not hold this key
+    /// field to one value (the bucket it opens would lack the field), or that names a field outside the key.
+    BucketKey {
+        /// The field.
+        path: NamedPath,
+    },
 }
 
 impl Invalid {
@@ -343,7 +349,8 @@ impl Invalid {
             | AccumulatorTarget { path }
             | GroupKeyTarget { path }
             | CountTarget { path }
-            | ReferenceInArray { path } => vec![path],
+            | ReferenceInArray { path }
+            | BucketKey { path } => vec![path],
             PathKey { under, .. } => vec![under],
             LookupField { field, .. } => vec![field],
             Stage { cause, .. } | Branch { cause, .. } => cause.paths(),
@@ -477,6 +484,12 @@ impl fmt::Display for Invalid {
                 f.write_str("a `$lookup` element type must be the model or a derived struct of its fields")
             }
             Instance(e) => write!(f, "{e}"),
+            BucketKey { path } => write!(
+                f,
+                "the key filter of a bucket holds each key field, and nothing else, to one value, and {path} breaks \
+                 that: compare every key field with `eq` and no other field, so the reading lands in that key's \
+                 bucket and a bucket it opens stores the key"
+            ),
             ReferenceInArray { path } => write!(
                 f,
                 "{path} is inside an array's elements: a repair names a reference field of the document or of its \

@@ -36,7 +36,10 @@ pub(super) fn diff_collection(
         _ => &m.validator,
     };
     let same_validator = live_validator.is_some_and(|v| crate::index::same_document(v, validator));
-    if !same_validator || level_of(options) != m.level.as_str() || action_of(options) != m.action.as_str() {
+    // A time-series collection takes no validator (see `ModelSpec::create_command`): nothing to compare.
+    if m.timeseries.is_none()
+        && (!same_validator || level_of(options) != m.level.as_str() || action_of(options) != m.action.as_str())
+    {
         actions.push(Action::UpdateValidator {
             ns: ns.clone(),
             live: live_validator.cloned(),
@@ -70,6 +73,7 @@ pub(super) fn diff_collection(
     if !same {
         actions.push(Action::CappedMismatch { ns: ns.clone(), live, desired });
     }
+    super::timeseries::diff_timeseries(m, ns, options, actions);
     true
 }
 

@@ -53,6 +53,17 @@ pub(super) async fn execute(
             Ok(Outcome::Done)
         }
         Action::CreateIndex { spec, .. } => create_index(&db, ns, spec, &commands[0]).await,
+        Action::ModifyTimeseries { command, .. } => {
+            run(&db, command).await?;
+            // Some servers acknowledge a `collMod` of time-series settings without applying it: check.
+            let live = super::read::list_collections(&db, &[ns.collection.as_str()]).await?;
+            let options = live.get(&ns.collection).and_then(|info| info.get_document("options").ok());
+            if options.is_some_and(|o| super::timeseries::applied(command, o)) {
+                Ok(Outcome::Done)
+            } else {
+                Ok(Outcome::Refused(format!("the server acknowledged {command} but the collection is unchanged")))
+            }
+        }
         Action::RebuildIndex { desired, .. } => {
             match run(&db, &commands[0]).await {
                 Ok(_) => {}

@@ -98,6 +98,8 @@ mod report;
 #[cfg(feature = "driver")]
 mod schema_sync;
 mod spec;
+#[cfg(feature = "driver")]
+mod timeseries;
 
 pub use crate::plan;
 pub use mode::{SyncMode, Topology, ValidatorRollout};

@@ -4,6 +4,7 @@ use crate::index::IndexSpec;
 use crate::model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, VersionSpec};
 use crate::size::Budget;
 use crate::template::NameTemplate;
+use crate::timeseries::TimeSeries;
 use bson::{doc, Document};
 
 /// What sync knows about one model.
@@ -36,6 +37,8 @@ pub struct ModelSpec {
     pub action: ValidationAction,
     /// Capped settings.
     pub capped: Option<Capped>,
+    /// Time-series settings.
+    pub timeseries: Option<TimeSeries>,
     /// Declared indexes.
     pub indexes: Vec<IndexSpec>,
     /// The declared shard key.
@@ -59,6 +62,7 @@ impl ModelSpec {
             level: M::VALIDATION_LEVEL,
             action: M::VALIDATION_ACTION,
             capped: M::CAPPED,
+            timeseries: M::TIMESERIES,
             indexes: M::indexes(),
             shard_key: M::SHARD_KEY,
             size: M::size_budget(),
@@ -76,19 +80,26 @@ impl ModelSpec {
         self.older_types.contains(&other.type_name)
     }
 
-    /// The `create` command for this model's collection.
+    /// The `create` command for this model's collection. A time-series collection is created without a validator:
+    /// MongoDB refuses one on it (it validates its internal buckets itself).
     pub fn create_command(&self) -> Document {
-        let mut c = doc! {
-            "create": &self.collection,
-            "validator": self.validator.clone(),
-            "validationLevel": self.level.as_str(),
-            "validationAction": self.action.as_str(),
-        };
+        let mut c = doc! { "create": &self.collection };
+        if self.timeseries.is_none() {
+            c.insert("validator", self.validator.clone());
+            c.insert("validationLevel", self.level.as_str());
+            c.insert("validationAction", self.action.as_str());
+        }
         if let Some(capped) = self.capped {
             c.insert("capped", true);
             c.insert("size", capped.size as i64);
             if let Some(max) = capped.max {
                 c.insert("max", max as i64);
+            }
+        }
+        if let Some(ts) = &self.timeseries {
+            c.insert("timeseries", ts.to_document());
+            if let Some(secs) = ts.expire_after {
+                c.insert("expireAfterSeconds", secs as i64);
             }
         }
         c

@@ -60,6 +60,10 @@ pub struct Container {
     pub version: Option<Sp<usize>>,
     /// `#[odm(older(V1, V2))]`: the types of the older versions it reads, oldest first.
     pub older: Option<Sp<Vec<syn::Type>>>,
+    /// `#[odm(bucket(key = "…", items = "…"))]`: a bucket of readings.
+    pub bucket: Option<super::series::BucketAttr>,
+    /// `#[odm(timeseries(time = "…", …))]`: a time-series collection.
+    pub timeseries: Option<super::series::TimeseriesAttr>,
 }
 
 /// The types of `older(V1, V2, …)`.
@@ -94,6 +98,8 @@ const ODM_CONTAINER: &[Symbol] = &[
     SIZE_BUDGET,
     VERSION,
     OLDER,
+    BUCKET,
+    TIMESERIES,
 ];
 
 impl Container {
@@ -123,6 +129,8 @@ impl Container {
         let mut size_budget = Attr::none(cx, SIZE_BUDGET);
         let mut version = Attr::none(cx, VERSION);
         let mut older = Attr::none(cx, OLDER);
+        let mut bucket: Option<super::series::BucketAttr> = None;
+        let mut timeseries: Option<super::series::TimeseriesAttr> = None;
         each_nested(cx, &input.attrs, ODM, |meta| {
             let (p, k) = (&meta.path, Name::of(&meta.path));
             if k == VERSION {
@@ -134,6 +142,16 @@ impl Container {
                     Ok(types) => older.set(p, types),
                     Err(e) => cx.syn_error(e),
                 }
+            } else if k == BUCKET {
+                if let Some(first) = &bucket {
+                    duplicate(cx, "odm attribute", BUCKET.as_str(), &first.tokens, p);
+                }
+                bucket = Some(super::series::parse_bucket(cx, meta));
+            } else if k == TIMESERIES {
+                if let Some(first) = &timeseries {
+                    duplicate(cx, "odm attribute", TIMESERIES.as_str(), &first.tokens, p);
+                }
+                timeseries = Some(super::series::parse_timeseries(cx, meta));
             } else if k == SHARD_KEY {
                 if let Some(l) = lit_str(cx, SHARD_KEY, meta) {
                     shard_key.set_at(p, &l, l.value());
@@ -333,6 +351,8 @@ impl Container {
             size_budget: size_budget.get(),
             version: version.get(),
             older: older.get(),
+            bucket,
+            timeseries,
             queries,
             rename: rename.get(),
             rename_all: rename_all.get(),

@@ -11,6 +11,7 @@ pub mod copies;
 mod field;
 pub mod index;
 pub mod query;
+pub mod series;
 mod values;
 mod variant;
 

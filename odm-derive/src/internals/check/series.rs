@@ -1,0 +1,223 @@
+//! The `bucket-shape` and `timeseries-fields` rules: a model declared a bucket of readings, or a time-series
+//! collection, names fields that can play those parts.
+
+use crate::internals::ast::{Container, Data, Derive, Field};
+use crate::internals::attr::did_you_mean;
+use crate::internals::attr::series::{BucketAttr, TimeseriesAttr};
+use crate::internals::ctxt::Ctxt;
+use crate::internals::index_keys::field_is_date;
+use crate::internals::rules::{self, Rule};
+use crate::internals::ty::{self, TyKind};
+use syn::LitStr;
+
+pub(super) fn check(cx: &Ctxt, cont: &Container) {
+    let a = &cont.attrs;
+    for (tokens, rule, name) in [
+        (a.bucket.as_ref().map(|b| &b.tokens), rules::BUCKET_SHAPE, "bucket"),
+        (a.timeseries.as_ref().map(|t| &t.tokens), rules::TIMESERIES_FIELDS, "timeseries"),
+    ] {
+        let Some(tokens) = tokens else { continue };
+        if cont.derive != Derive::Model || !matches!(cont.data, Data::Struct(_)) {
+            cx.error_spanned_by(
+                tokens,
+                rule,
+                format!("`{name}` belongs on a `#[derive(Model)]` struct: its documents are the collection's"),
+            );
+            return;
+        }
+    }
+    let Data::Struct(fields) = &cont.data else { return };
+    if let Some(b) = &a.bucket {
+        check_bucket(cx, cont, b, fields);
+    }
+    if let Some(t) = &a.timeseries {
+        check_timeseries(cx, cont, t, fields);
+    }
+}
+
+/// The field named `lit` (a Rust name), or an error at `lit` listing the fields there are.
+fn named<'f, 'a>(cx: &Ctxt, rule: Rule, lit: &LitStr, name: &str, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
+    let found = fields.iter().find(|f| f.rust_name == name && f.is_stored());
+    if found.is_none() {
+        let names: Vec<_> = fields.iter().filter(|f| f.is_stored()).map(|f| format!("`{}`", f.rust_name)).collect();
+        cx.error_spanned_by(
+            lit,
+            rule,
+            format!(
+                "`{name}` is not a stored field of this struct{}; name one of {}",
+                did_you_mean(name, fields.iter().filter(|f| f.is_stored()).map(|f| f.rust_name.as_str())),
+                names.join(", ")
+            ),
+        );
+    }
+    found
+}
+
+/// A field that must hold exactly one value in every document: always written, not an array, map or `Option`.
+fn one_value(cx: &Ctxt, rule: Rule, at: &LitStr, f: &Field, part: &str) -> bool {
+    let why = match ty::classify(f.ty) {
+        TyKind::Option(_) => Some("an `Option`, but it is present in every document: make it a plain type"),
+        TyKind::Array { .. } | TyKind::Map { .. } | TyKind::Tuple | TyKind::Multi { .. } => {
+            Some("not a single value: use a scalar field (a string, a number, a date, an ObjectId)")
+        }
+        _ if !f.is_always_written() => {
+            Some("not always written (`skip_serializing_if`), but it is present in every document: remove it")
+        }
+        _ => None,
+    };
+    if let Some(why) = why {
+        cx.error_spanned_by(at, rule, format!("{part} `{}` is {why}", f.rust_name));
+    }
+    why.is_none()
+}
+
+fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
+    let rule = rules::BUCKET_SHAPE;
+    let (Some(key), Some(items)) = (&b.key, &b.items) else {
+        if b.malformed {
+            return;
+        }
+        cx.error_spanned_by(
+            &b.tokens,
+            rule,
+            "a bucket names its key fields and its counted array: `bucket(key = \"sensor, day\", items = \"readings\")`",
+        );
+        return;
+    };
+    let names: Vec<String> = key.value().split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
+    if names.is_empty() {
+        cx.error_spanned_by(key, rule, "name at least one key field: `key = \"sensor\"`");
+    }
+    let mut key_fields = Vec::new();
+    for name in &names {
+        let Some(f) = named(cx, rule, key, name, fields) else { continue };
+        if f.key == "_id" {
+            cx.error_spanned_by(key, rule, "`_id` is each bucket's own: name the fields that tell buckets apart");
+        } else if one_value(cx, rule, key, f, "key field") {
+            key_fields.push(f);
+        }
+    }
+    let Some(array) = named(cx, rule, items, &items.value(), fields) else { return };
+    let counter = array.facts.counter.map(|i| &fields[i]);
+    let (Some(_), Some(counter)) = (&array.attrs.max_items, counter) else {
+        cx.error_spanned_by(
+            items,
+            rule,
+            format!(
+                "`{}` is the bucket's array, so it needs a size and a counter: declare \
+                 `#[odm(max_items = 200, counter = \"count\")]` on it (`max_items` is the bucket size)",
+                array.rust_name
+            ),
+        );
+        return;
+    };
+    if let Some(set) = &array.attrs.unique_items {
+        cx.error_spanned_by(
+            set,
+            rule,
+            "a bucket's array takes every reading, two equal ones too, but `unique_items` makes the validator refuse \
+             a repeated one; remove `unique_items`",
+        );
+    }
+    // A bucket is opened by the upsert of its first reading: it holds the key, the array and the counter. (With a
+    // key name not found, which field was meant is unclear: that error alone is shown.)
+    let all_found = names.iter().all(|n| fields.iter().any(|f| f.rust_name == *n && f.is_stored()));
+    for f in fields.iter().filter(|_| all_found) {
+        let part_of_bucket =
+            f.key == "_id" || std::ptr::eq(f, array) || std::ptr::eq(f, counter) || names.contains(&f.rust_name);
+        if !part_of_bucket && f.is_always_written() {
+            cx.error_spanned_by(
+                &f.key_tokens,
+                rule,
+                format!(
+                    "`{}` is always written, but a bucket is opened by adding its first reading, from its key alone, \
+                     and would lack it: make it an `Option` with `skip_serializing_if`, or a key field",
+                    f.rust_name
+                ),
+            );
+        }
+    }
+    if key_fields.len() == names.len() && !names.is_empty() {
+        check_bucket_index(cx, cont, b, &names, &counter.rust_name);
+    }
+}
+
+/// An index on the key fields (in any order) followed by the counter: it finds a key's bucket with room.
+fn check_bucket_index(cx: &Ctxt, cont: &Container, b: &BucketAttr, names: &[String], counter: &str) {
+    let serves = cont.attrs.indexes.iter().filter_map(|i| i.keys.as_ref()).any(|keys| {
+        let keys: Vec<String> =
+            keys.value().split(',').map(|k| k.trim().trim_start_matches(['-', '+']).to_owned()).collect();
+        keys.len() > names.len()
+            && names.iter().all(|n| keys[..names.len()].contains(n))
+            && keys[names.len()] == counter
+    });
+    if !serves {
+        let keys = format!("{}, {counter}", names.join(", "));
+        cx.error_spanned_by(
+            &b.tokens,
+            rules::BUCKET_SHAPE,
+            format!(
+                "no index finds a key's bucket with room: declare `#[odm(index(keys = \"{keys}\"))]` (the key fields, \
+                 then the counter), so each reading added reads one index entry instead of every bucket"
+            ),
+        );
+    }
+}
+
+fn check_timeseries(cx: &Ctxt, cont: &Container, t: &TimeseriesAttr, fields: &[Field]) {
+    let rule = rules::TIMESERIES_FIELDS;
+    if let Some(c) = &cont.attrs.capped {
+        cx.error_spanned_by(
+            &c.tokens,
+            rule,
+            "a time-series collection cannot be capped: remove `capped`, and let `expire_after` remove old measurements",
+        );
+    }
+    if let Some(b) = &cont.attrs.bucket {
+        cx.error_spanned_by(
+            &b.tokens,
+            rule,
+            "a time-series collection buckets its measurements itself and takes no upserts of buckets: declare \
+             `bucket` (one document per key and period, filled by odm) or `timeseries`, not both",
+        );
+    }
+    let Some(time) = &t.time else {
+        if t.malformed {
+            return;
+        }
+        cx.error_spanned_by(
+            &t.tokens,
+            rule,
+            "a time-series collection names the date field of each measurement: `timeseries(time = \"at\")`",
+        );
+        return;
+    };
+    let time_field = named(cx, rule, time, &time.value(), fields);
+    if let Some(f) = time_field {
+        if f.key == "_id" {
+            cx.error_spanned_by(time, rule, "the time field is a date field, not `_id`");
+        } else if one_value(cx, rule, time, f, "time field") && field_is_date(f) == Some(false) {
+            cx.error_spanned_by(
+                time,
+                rule,
+                format!(
+                    "time field `{}` is not stored as a date, and the server refuses measurements without a date \
+                     there: make it `odm::bson::DateTime`",
+                    f.rust_name
+                ),
+            );
+        }
+    }
+    if let Some(meta) = &t.meta {
+        let Some(f) = named(cx, rule, meta, &meta.value(), fields) else { return };
+        if f.key == "_id" || time_field.is_some_and(|t| std::ptr::eq(t, f)) {
+            cx.error_spanned_by(
+                meta,
+                rule,
+                "the meta field names the series (a sensor's id); it is neither `_id` nor the time field",
+            );
+        } else if matches!(ty::classify(f.ty), TyKind::Array { .. }) {
+            cx.error_spanned_by(meta, rule, "the meta field names one series: it cannot be an array");
+        }
+    }
+}
