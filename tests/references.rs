@@ -6,7 +6,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::reference::{Repair, StaleCopy};
+use odm::reference::{Propagate, Repair, StaleCopy};
 use odm::{Collection, Embedded, Model, SchemaSync};
 use serde::{Deserialize, Serialize};
 
@@ -175,4 +175,75 @@ async fn a_copy_brought_in_step_meanwhile_is_not_written_again() {
     assert_eq!(repaired, 1);
     let one = teams.find_one(Team::fields().id().eq(1)).await.expect("find").expect("team");
     assert_eq!(one.lead.name, "adele");
+}
+
+#[tokio::test]
+async fn a_source_written_through_odm_propagates_to_every_copy() {
+    let (_db, employees, teams) = setup("ref_propagate").await;
+    let (ada, bob) = (employee("ada"), employee("bob"));
+    for e in [&ada, &bob] {
+        employees.insert_one(e).await.expect("employee");
+    }
+    teams
+        .insert_one(&Team { id: 1, lead: copy(&ada), members: vec![copy(&bob), copy(&ada)], member_count: 2 })
+        .await
+        .expect("team 1");
+    teams.insert_one(&Team { id: 2, lead: copy(&bob), members: vec![copy(&bob)], member_count: 1 }).await.expect("2");
+
+    let renamed = Employee { name: "adele".into(), ..ada.clone() };
+    employees.replace_one(Employee::fields().id().eq(renamed.id), &renamed).await.expect("rename");
+    let f = Team::fields();
+    assert_eq!(Propagate::new(&teams, f.lead(), &renamed).await.expect("leads"), 1);
+    assert_eq!(Propagate::new(&teams, f.members(), &renamed).await.expect("members"), 1, "team 1 only");
+    let one = teams.find_one(f.id().eq(1)).await.expect("find").expect("team 1");
+    assert_eq!(one.lead.name, "adele");
+    assert_eq!(one.members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["bob", "adele"]);
+    // Nothing is left stale, and team 2 was not touched.
+    for path in [Repair::new(&teams, f.lead()).await, Repair::new(&teams, f.members()).await] {
+        assert_eq!(path.expect("repair").repaired, 0);
+    }
+    assert_eq!(teams.find_one(f.id().eq(2)).await.expect("find").expect("team 2").lead.name, "bob");
+}
+
+#[tokio::test]
+async fn a_propagation_in_the_source_s_transaction_commits_or_aborts_with_it() {
+    let (db, employees, teams) = setup("ref_propagate_tx").await;
+    if !support::server::runs_transactions(db.client()).await {
+        eprintln!("the server runs no transactions: the propagation's own write is tested without one");
+        return;
+    }
+    let ada = employee("ada");
+    employees.insert_one(&ada).await.expect("ada");
+    teams.insert_one(&Team { id: 1, lead: copy(&ada), members: vec![], member_count: 0 }).await.expect("team");
+    rename_in_transaction(&db, &ada, "adele", true).await.expect_err("aborted");
+    let lead = || async { teams.find_one(Team::fields().id().eq(1)).await.expect("find").expect("team").lead.name };
+    assert_eq!(lead().await, "ada", "neither the source nor the copy changed");
+    rename_in_transaction(&db, &ada, "adele", false).await.expect("committed");
+    assert_eq!(lead().await, "adele");
+    let stored = employees.find_one(Employee::fields().id().eq(ada.id)).await.expect("find").expect("ada");
+    assert_eq!(stored.name, "adele");
+}
+
+/// Renames `ada` and propagates the name to the teams' leads in one transaction, aborting it when asked.
+async fn rename_in_transaction(
+    db: &odm::mongodb::Database,
+    ada: &Employee,
+    name: &str,
+    abort: bool,
+) -> odm::error::Result<()> {
+    odm::Transaction::new(db.client())
+        .run(|s| {
+            let (employees, teams) =
+                (Collection::<Employee>::new(db).with_session(&s), Collection::<Team>::new(db).with_session(&s));
+            let renamed = Employee { name: name.into(), ..ada.clone() };
+            async move {
+                employees.replace_one(Employee::fields().id().eq(renamed.id), &renamed).await?;
+                Propagate::new(&teams, Team::fields().lead(), &renamed).await?;
+                if abort {
+                    return Err(odm::transaction::abort(std::fmt::Error));
+                }
+                Ok(())
+            }
+        })
+        .await
 }

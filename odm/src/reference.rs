@@ -9,16 +9,24 @@
 //! [`copy-bounds`](crate::rules#copy-bounds); the attribute itself is rule
 //! [`copy-source`](crate::rules#copy-source).
 //!
-//! Copies go stale when the source changes: [`crate::reference::Repair`] finds stale copies on the server and
-//! repairs them.
+//! Copies go stale when the source changes. [`Propagate`] sets every copy of one source when the source is written
+//! through odm (in the same transaction, when both collections are bound to its session); [`Repair`] finds copies
+//! that went stale anyway (the source written by another program, a propagation left out) and repairs them.
 
 mod fit;
+#[cfg(feature = "driver")]
+mod keys;
+#[cfg(feature = "driver")]
+mod propagate;
 #[cfg(feature = "driver")]
 mod repair;
 mod traits;
 
 #[doc(hidden)]
 pub use fit::{copy_fits, id_fits, misfit};
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use propagate::Propagate;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use repair::{Repair, RepairReport, StaleCopy};

@@ -1,6 +1,7 @@
 //! [`Repair`]: finds the stale copies of an extended reference on the server and brings them in step with their
 //! sources, batch by batch, resumable.
 
+use super::keys::{by_key, copied_pairs, set_copies};
 use super::traits::{Copies, HoldsReferences};
 use crate::collection::Collection;
 use crate::error::{Error, Result};
@@ -244,20 +245,7 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
                 }
                 (self.key.clone(), filter, None)
             };
-            let (mut set, mut unset) = (Document::new(), Document::new());
-            for (c, s) in &stale {
-                match source.get(s) {
-                    Some(v) => set.insert(format!("{prefix}.{c}"), v.clone()),
-                    None => unset.insert(format!("{prefix}.{c}"), ""),
-                };
-            }
-            let mut update = Document::new();
-            if !set.is_empty() {
-                update.insert("$set", set);
-            }
-            if !unset.is_empty() {
-                update.insert("$unset", unset);
-            }
+            let update = set_copies(&prefix, stale.into_iter(), source);
             if V::MANY {
                 filter.insert(format!("{}.{by}", self.key), id.clone());
             }
@@ -303,28 +291,6 @@ fn guard(v: Option<&Bson>) -> Bson {
         Some(v) => Bson::Document(doc! { "$eq": v.clone() }),
         None => Bson::Document(doc! { "$exists": false }),
     }
-}
-
-/// The stored key of each copied field and of its source, paired by Rust name (the `by` field is no copy).
-fn copied_pairs<R: Copies>() -> Vec<(String, String)> {
-    let (Some(copy), Some(source)) = (R::type_meta(), <R::Source as crate::BsonSchema>::type_meta()) else {
-        return Vec::new();
-    };
-    copy.fields
-        .iter()
-        .filter(|f| f.name != R::BY)
-        .filter_map(|f| {
-            let s = source.fields.iter().find(|s| s.name == f.name)?;
-            Some((f.key.to_owned(), s.key.to_owned()))
-        })
-        .collect()
-}
-
-/// The stored key of the field holding the source's `_id`.
-fn by_key<R: Copies>() -> String {
-    R::type_meta()
-        .and_then(|m| m.fields.iter().find(|f| f.name == R::BY))
-        .map_or_else(|| R::BY.to_owned(), |f| f.key.to_owned())
 }
 
 impl<'a, H: Model, V: HoldsReferences + 'a> std::future::IntoFuture for Repair<'a, H, V> {
