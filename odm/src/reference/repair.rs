@@ -26,6 +26,10 @@ type OnProgress<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 /// reference whose source is gone is reported ([`RepairReport::dangling`]), never deleted. The report's
 /// [`RepairReport::last`] resumes an interrupted repair ([`Repair::after`]).
 ///
+/// A repair runs outside any session `holders` is bound to: it spans many batches, more than one transaction
+/// should hold, and each guarded update is atomic on its own. To change copies with their source atomically, use
+/// [`super::Propagate`] in the source's transaction.
+///
 /// ```no_run
 /// # use odm::{bson::oid::ObjectId, Model, Embedded};
 /// # #[derive(Model, serde::Serialize, serde::Deserialize)]

@@ -13,7 +13,7 @@ pub trait Copies: BsonSchema {
 }
 
 /// A field type holding references: the copying struct itself (implemented by the derive), an `Option` of it
-/// or a `Vec` of it. [`Repair`] reads the references of such a field.
+/// or a `Vec` of it. [`Repair`](super::Repair) reads the references of such a field.
 pub trait HoldsReferences {
     /// The copying struct.
     type Copy: Copies;
