@@ -200,6 +200,7 @@ mod server_reply;
 pub mod session;
 pub mod shard;
 pub mod size;
+pub mod subset;
 pub mod sync;
 pub mod template;
 #[cfg(feature = "testing")]
@@ -277,7 +278,9 @@ pub mod __private {
     pub use crate::reference::{copy_fits, id_fits, misfit, Copies, HoldsReferences};
     pub use crate::schema::{BsonSchema, CounterCheck};
     pub use crate::size;
+    pub use crate::subset::{fault, overflow_fits, Subset};
     pub use crate::template::{NameTemplate, Placeholder};
+    pub use crate::update::Update;
     pub use crate::version::{self as version, Upgrade, VersionNumber};
     pub use core::option::Option::{self, None, Some};
     /// Validator builders of generated code.

@@ -12,7 +12,7 @@
 //! Copies go stale when the source changes: [`crate::reference::Repair`] finds stale copies on the server and
 //! repairs them.
 
-mod fit;
+pub(crate) mod fit;
 #[cfg(feature = "driver")]
 mod repair;
 mod traits;

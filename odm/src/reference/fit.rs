@@ -56,7 +56,7 @@ pub const fn id_fits(copy: Option<&TypeMeta>, source: Option<&TypeMeta>, by: &st
     source.implicit_id && c.ty.kind as u8 == BsonKind::ObjectId as u8 && c.fixed.is_none()
 }
 
-const fn by_name<'a>(table: &'a TypeMeta, name: &str) -> Option<&'a FieldMeta> {
+pub(crate) const fn by_name<'a>(table: &'a TypeMeta, name: &str) -> Option<&'a FieldMeta> {
     let mut i = 0;
     while i < table.fields.len() {
         if same_str(table.fields[i].name, name) {
@@ -69,7 +69,7 @@ const fn by_name<'a>(table: &'a TypeMeta, name: &str) -> Option<&'a FieldMeta> {
 
 /// Every value within the source's bounds is within the copy's: each `max…` of the copy is at least the source's
 /// (and the source has one), each `min…` at most the source's.
-const fn bounds_cover(copy: &FieldMeta, source: &FieldMeta) -> bool {
+pub(crate) const fn bounds_cover(copy: &FieldMeta, source: &FieldMeta) -> bool {
     let mut i = 0;
     while i < copy.keywords.len() {
         let (keyword, limit) = copy.keywords[i];
