@@ -35,14 +35,13 @@ fn check_field(cx: &Ctxt, cont: &Container, f: &Field, top_level: bool) {
              `_id`, so it goes on a top-level array of a `#[derive(Model)]` struct; move the array to the model"
         ));
     }
-    if f.attrs.max_items.is_none() || f.attrs.keep_last.is_none() {
+    if !matches!(classify(f.ty), TyKind::Array { fixed: None, .. }) {
+        error(format!("field `{name}`: `overflow` goes on an array of elements: declare the field `Vec<T>`"));
+    } else if f.attrs.max_items.is_none() || f.attrs.keep_last.is_none() {
         error(format!(
             "field `{name}`: `overflow` keeps the latest `max_items` elements in the array and every element in the \
-             overflow model, so the array needs `max_items = N` and `keep_last`"
+             overflow model, so pushes must cut the array: add `max_items = N` and `keep_last`"
         ));
-    }
-    if !matches!(classify(f.ty), TyKind::Array { fixed: None, .. }) {
-        error(format!("field `{name}`: `overflow` goes on an array: declare the field `Vec<T>`"));
     }
     if overflow.model.is_none() {
         error("name the overflow model: `overflow(model = \"Review\", owner = \"product_id\")`".to_owned());
