@@ -61,4 +61,15 @@ struct Unowned {
     notes: Vec<Note>,
 }
 
+// The overflow model is not named.
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "shop_rack")]
+struct Unnamed {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "nt")]
+    #[odm(max_items = 10, keep_last, overflow(owner = "product"))]
+    notes: Vec<Note>,
+}
+
 fn main() {}

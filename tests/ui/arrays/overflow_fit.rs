@@ -186,4 +186,15 @@ struct G {
     notes: Vec<Note>,
 }
 
+// Strings are not documents: an overflow document needs the element's named fields.
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "shop_h")]
+struct H {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "tg")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Renamed", owner = "product"))]
+    tags: Vec<String>,
+}
+
 fn main() {}
