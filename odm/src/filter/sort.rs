@@ -46,6 +46,7 @@ impl<R> fmt::Debug for Sort<R> {
 
 impl<R> Sort<R> {
     /// A sort on stored keys known to exist (`{_id: -1}`), for orders odm writes itself.
+    #[cfg(feature = "driver")]
     pub(crate) fn from_document(doc: Document) -> Self {
         Sort { doc, error: None, _root: PhantomData }
     }

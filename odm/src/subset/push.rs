@@ -1,6 +1,6 @@
 //! [`PushKeeping`]: one element onto a subset array, and into the overflow collection that keeps them all.
 
-use super::{owner_key, Subset};
+use super::declared::{owner_key, Subset};
 use crate::codec::{decode, encode};
 use crate::collection::Collection;
 use crate::error::{Error, Result};

@@ -1,6 +1,6 @@
 //! [`overflow_of`]: the overflow documents of one owner, newest first.
 
-use super::{owner_key, Subset};
+use super::declared::{owner_key, Subset};
 use crate::collection::{Collection, Find};
 use crate::filter::{Filter, Sort};
 use crate::model::Model;
