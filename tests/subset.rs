@@ -86,6 +86,7 @@ async fn embedded(products: &Collection<Product>, id: ObjectId) -> Vec<String> {
 async fn the_latest_ten_stay_embedded_and_all_twenty_five_are_kept() {
     let db = odm::testing::database("subset_25").await;
     let (products, reviews, id) = shop(&db, db.client()).await;
+    assert_eq!(Review::LEADING_INDEX_KEYS, ["pr"], "the index reading one product's reviews uses");
     let atomic = runs_transactions(db.client()).await;
     let mut ids = Vec::new();
     for i in 0..25 {
@@ -153,6 +154,17 @@ async fn a_push_onto_a_missing_product_leaves_no_review() {
     assert_eq!(reviews.count(Filter::everything()).await.unwrap(), 0, "no review refers to nothing");
 }
 
+/// [`shop`] on a client named `app`, which a fail point can single out.
+async fn named_shop(
+    app: &str,
+    hint: &str,
+) -> (odm::mongodb::Client, Collection<Product>, Collection<Review>, ObjectId) {
+    let client = client_named(app).await;
+    let db = client.database(odm::testing::database(hint).await.name());
+    let (products, reviews, id) = shop(&db, &client).await;
+    (client, products, reviews, id)
+}
+
 /// Makes the server fail the next `update` of clients named `app`, as a crash between the push's two writes
 /// would stop it; false (with a note) when the server has no `failCommand` fail point.
 async fn fail_next_update(client: &odm::mongodb::Client, app: &str) -> bool {
@@ -173,9 +185,7 @@ async fn fail_next_update(client: &odm::mongodb::Client, app: &str) -> bool {
 #[tokio::test]
 async fn a_push_interrupted_between_its_writes_loses_no_review() {
     let app = "odm-subset-cut";
-    let client = client_named(app).await;
-    let db = client.database(odm::testing::database("subset_cut").await.name());
-    let (products, reviews, id) = shop(&db, &client).await;
+    let (client, products, reviews, id) = named_shop(app, "subset_cut").await;
     if !fail_next_update(&client, app).await {
         return;
     }
@@ -197,9 +207,7 @@ async fn a_push_interrupted_between_its_writes_loses_no_review() {
 #[tokio::test]
 async fn collections_bound_to_a_session_write_overflow_first() {
     let app = "odm-subset-ordered";
-    let client = client_named(app).await;
-    let db = client.database(odm::testing::database("subset_ordered").await.name());
-    let (products, reviews, id) = shop(&db, &client).await;
+    let (client, products, reviews, id) = named_shop(app, "subset_ordered").await;
     // A session without a transaction: the writes are not atomic, so their order is what keeps the review.
     let session = odm::Session::start(&client).await.unwrap();
     let (bound_products, bound_reviews) = (products.with_session(&session), reviews.with_session(&session));

@@ -279,7 +279,7 @@ pub mod __private {
     pub use crate::reference::{copy_fits, id_fits, misfit, Copies, HoldsReferences};
     pub use crate::schema::{BsonSchema, CounterCheck};
     pub use crate::size;
-    pub use crate::subset::{fault, overflow_fits, Subset};
+    pub use crate::subset::{fault, overflow_fits, owner_indexed, Subset};
     pub use crate::template::{NameTemplate, Placeholder};
     pub use crate::update::Update;
     pub use crate::version::{self as version, Upgrade, VersionNumber};

@@ -44,8 +44,8 @@
 //! The compiler checks the declaration (rule [`array-overflow`](crate::rules#array-overflow)): the array has
 //! `max_items` and `keep_last`; the overflow model stores each field of the element under the same key, as the same
 //! BSON type, within bounds at least as wide; its owner field stores the owner's `_id` as the owner does; its `_id`
-//! is an `ObjectId`; and it has no other field a document built from an element would lack (other fields are
-//! `Option`s).
+//! is an `ObjectId`; it has no other field a document built from an element would lack (other fields are
+//! `Option`s); and an index of it (not partial) starts with the owner field.
 //!
 //! ## Writing: [`PushKeeping`]
 //!
@@ -67,8 +67,8 @@
 //!
 //! [`overflow_of`] reads the overflow documents of one owner, newest first (by `_id`: the overflow documents'
 //! `ObjectId`s are made by the pushing client, so the order is the order of the pushes of one process, and of the
-//! second they were made in across processes). Declare an index on the overflow model whose first key is the owner
-//! field, as above (`index(keys = "product, -id")` serves the filter and the order), or the read scans the collection.
+//! second they were made in across processes). The overflow model declares an index whose first key is the owner
+//! field, as above (`index(keys = "product, -id")` serves the filter and the order).
 
 mod declared;
 #[cfg(feature = "driver")]
@@ -78,7 +78,7 @@ mod read;
 
 pub use declared::Subset;
 #[doc(hidden)]
-pub use declared::{fault, overflow_fits};
+pub use declared::{fault, overflow_fits, owner_indexed};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use push::{PushKeeping, Pushed};

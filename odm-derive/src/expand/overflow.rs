@@ -1,6 +1,7 @@
 //! The subset pattern (`#[odm(max_items = N, keep_last, overflow(model = "…", owner = "…"))]` on an array of a
 //! model): `impl Subset<Overflow>`, and assertions evaluated by the compiler over the field tables that the overflow
-//! model holds the element's fields alike and the owner's `_id` as the owner stores it (rule `array-overflow`).
+//! model holds the element's fields alike and the owner's `_id` as the owner stores it, in a field an index starts
+//! with (rule `array-overflow`).
 
 use crate::internals::ast::{Container, Data, Derive, Field};
 use crate::internals::rules;
@@ -53,6 +54,11 @@ fn one(cont: &Container, f: &Field) -> TokenStream {
         "`{model}.{owner_name}` holds the `_id` of the `{ident}` that owns it, but is not a field of `{model}` stored \
          as `{ident}`'s `_id` is (same BSON type): declare it with `{ident}`'s id type"
     ));
+    let index_msg = rules::ARRAY_OVERFLOW.message(format_args!(
+        "`{model}.{owner_name}` holds the `_id` of the `{ident}` that owns it, and reading one owner's overflow \
+         filters on it, but no index of `{model}` starts with it: declare `index(keys = \"{owner_name}, -id\")` on \
+         `{model}`"
+    ));
     let mut out = quote! {
         #[automatically_derived]
         impl __odm::Subset<#source> for #ident {
@@ -82,6 +88,11 @@ fn one(cont: &Container, f: &Field) -> TokenStream {
             <#source as __OdmSchema>::OBJECT, <#ident as __OdmSchema>::OBJECT, #owner_name
         ) {
             ::core::panic!("{}", #owner_msg)
+        };
+        const _: () = if !__odm::owner_indexed(
+            <#source as __OdmSchema>::OBJECT, #owner_name, <#source as __odm::Model>::LEADING_INDEX_KEYS
+        ) {
+            ::core::panic!("{}", #index_msg)
         };
     });
     out

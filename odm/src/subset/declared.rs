@@ -4,8 +4,8 @@
 use crate::kind::BsonKind;
 use crate::meta::TypeMeta;
 use crate::model::Model;
-use crate::path::shared::{same_str, stored_alike};
-use crate::reference::fit::bounds_cover;
+use crate::path::shared::same_str;
+use crate::reference::fit::{by_key, by_name, field_fits};
 use crate::schema::BsonSchema;
 use crate::update::Update;
 
@@ -22,21 +22,13 @@ pub trait Subset<O: Model>: Model {
     fn push_element(element: Self::Element) -> Update<Self>;
 }
 
-/// What does not fit in an overflow declaration, as [`overflow_fits`] finds it.
+/// What does not fit in an overflow declaration, as [`overflow_fits`] finds it: the codes of a copy that does not
+/// fit its source (the overflow model holds each element field as a copy holds its source's), and three more.
 #[doc(hidden)]
 pub mod fault {
-    /// The declaration fits.
-    pub const NONE: u8 = 0;
+    pub use crate::reference::misfit::{ABSENT, BOUNDS, MISSING, NONE, TYPE};
     /// The element is not a struct with named fields.
-    pub const ELEMENT: u8 = 1;
-    /// The overflow model has no field under one of the element's keys.
-    pub const MISSING: u8 = 2;
-    /// The overflow model stores one of the element's fields as another BSON type.
-    pub const TYPE: u8 = 3;
-    /// The element may leave a field absent or `null`, and the overflow model may not.
-    pub const ABSENT: u8 = 4;
-    /// The overflow model bounds one of the element's fields more narrowly.
-    pub const BOUNDS: u8 = 5;
+    pub const ELEMENT: u8 = 5;
     /// The overflow model requires a field that is neither the element's, the owner, nor `_id`.
     pub const EXTRA: u8 = 6;
     /// The overflow model's `_id` is not an `ObjectId`.
@@ -57,14 +49,9 @@ pub const fn overflow_fits(element: Option<&TypeMeta>, overflow: Option<&TypeMet
     while i < element.fields.len() {
         let e = &element.fields[i];
         let Some(o) = by_key(overflow, e.key) else { return fault::MISSING };
-        if !stored_alike(o, e) {
-            return fault::TYPE;
-        }
-        if (e.optional && !o.optional) || (e.nullable && !o.nullable) {
-            return fault::ABSENT;
-        }
-        if !bounds_cover(o, e) {
-            return fault::BOUNDS;
+        let fits = field_fits(o, e);
+        if fits != fault::NONE {
+            return fits;
         }
         i += 1;
     }
@@ -83,21 +70,30 @@ pub const fn overflow_fits(element: Option<&TypeMeta>, overflow: Option<&TypeMet
     fault::NONE
 }
 
-const fn by_key<'a>(table: &'a TypeMeta, key: &str) -> Option<&'a crate::meta::FieldMeta> {
+/// Whether an index of the overflow model (its [`Model::LEADING_INDEX_KEYS`]) starts with the stored key of its owner
+/// field `owner` (Rust name), so reading one owner's overflow uses it. Used by generated code, in const evaluation.
+#[doc(hidden)]
+pub const fn owner_indexed(overflow: Option<&TypeMeta>, owner: &str, leading: &[&str]) -> bool {
+    let Some(field) = (match overflow {
+        Some(t) => by_name(t, owner),
+        None => None,
+    }) else {
+        return false;
+    };
     let mut i = 0;
-    while i < table.fields.len() {
-        if same_str(table.fields[i].key, key) {
-            return Some(&table.fields[i]);
+    while i < leading.len() {
+        if same_str(leading[i], field.key) {
+            return true;
         }
         i += 1;
     }
-    None
+    false
 }
 
 /// The stored key of `O`'s owner field: the Rust name [`Subset::OWNER`] gives, as `O`'s field table stores it.
 #[cfg(feature = "driver")]
 pub(super) fn owner_key<M: Subset<O>, O: Model>() -> &'static str {
-    O::type_meta().and_then(|t| crate::reference::fit::by_name(t, M::OWNER)).map_or(M::OWNER, |f| f.key)
+    O::type_meta().and_then(|t| by_name(t, M::OWNER)).map_or(M::OWNER, |f| f.key)
 }
 
 #[cfg(test)]
@@ -153,5 +149,13 @@ mod tests {
         assert_eq!(fits(&EXTRA), fault::EXTRA);
         assert_eq!(fits(&ID), fault::ID);
         assert_eq!(overflow_fits(None, Some(&MISSING), "product"), fault::ELEMENT);
+    }
+
+    #[test]
+    fn the_owner_field_must_lead_an_index() {
+        static OVERFLOW: TypeMeta = table(&[field("id", "_id", &OID), field("product", "pr", &OID)]);
+        assert!(owner_indexed(Some(&OVERFLOW), "product", &["pr"]));
+        assert!(!owner_indexed(Some(&OVERFLOW), "product", &["by", "_id"]));
+        assert!(!owner_indexed(Some(&OVERFLOW), "shop", &["pr"]), "no such field");
     }
 }

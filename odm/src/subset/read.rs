@@ -10,7 +10,8 @@ use bson::{doc, Bson, Document};
 /// `owner`, newest first (by `_id`, see the [module](crate::subset) docs), as a [`Find`] to configure further
 /// (`.limit(20)`, `.skip(…)`) and await or stream. Name the owner model: `overflow_of::<Product, _>(&reviews, id)`.
 ///
-/// The filter is on the overflow model's owner field: declare an index whose first key is that field.
+/// The filter is on the overflow model's owner field, which an index of the overflow model starts with (the derive
+/// checks it: rule [`array-overflow`](crate::rules#array-overflow)).
 pub fn overflow_of<M: Subset<O>, O: Model>(overflow: &Collection<O>, owner: impl Into<Bson>) -> Find<'_, O, O> {
     let mut by_owner = Document::new();
     by_owner.insert(owner_key::<M, O>(), owner.into());

@@ -15,7 +15,7 @@ struct Note {
 
 // `t` is stored as `tx`.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_renamed")]
+#[odm(collection = "shop_renamed", index(keys = "product"))]
 struct Renamed {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -27,19 +27,9 @@ struct Renamed {
     stars: Option<i32>,
 }
 
-#[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_a")]
-struct A {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "nt")]
-    #[odm(max_items = 10, keep_last, overflow(model = "Renamed", owner = "product"))]
-    notes: Vec<Note>,
-}
-
 // `stars` may be absent in the element, and is required here.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_required")]
+#[odm(collection = "shop_required", index(keys = "product"))]
 struct Required {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -51,19 +41,9 @@ struct Required {
     stars: i32,
 }
 
-#[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_b")]
-struct B {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "nt")]
-    #[odm(max_items = 10, keep_last, overflow(model = "Required", owner = "product"))]
-    notes: Vec<Note>,
-}
-
 // `text` is bounded to 50 here, to 200 in the element.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_narrow")]
+#[odm(collection = "shop_narrow", index(keys = "product"))]
 struct Narrow {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -76,19 +56,9 @@ struct Narrow {
     stars: Option<i32>,
 }
 
-#[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_c")]
-struct C {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "nt")]
-    #[odm(max_items = 10, keep_last, overflow(model = "Narrow", owner = "product"))]
-    notes: Vec<Note>,
-}
-
 // `author` is neither the element's, the owner, nor `_id`, and is required.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_extra")]
+#[odm(collection = "shop_extra", index(keys = "product"))]
 struct Extra {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -102,19 +72,9 @@ struct Extra {
     author: String,
 }
 
-#[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_d")]
-struct D {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "nt")]
-    #[odm(max_items = 10, keep_last, overflow(model = "Extra", owner = "product"))]
-    notes: Vec<Note>,
-}
-
 // The owner's `_id` is a string here, an `ObjectId` in the owner.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_owned")]
+#[odm(collection = "shop_owned", index(keys = "product"))]
 struct Owned {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -126,20 +86,9 @@ struct Owned {
     stars: Option<i32>,
 }
 
-#[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_e")]
-struct E {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "nt")]
-    #[odm(max_items = 10, keep_last, overflow(model = "Owned", owner = "product"))]
-    notes: Vec<Note>,
-}
-
-
 // `stars` is stored as a string here, an int in the element.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_typed")]
+#[odm(collection = "shop_typed", index(keys = "product"))]
 struct Typed {
     #[serde(rename = "_id")]
     id: ObjectId,
@@ -151,19 +100,9 @@ struct Typed {
     stars: Option<String>,
 }
 
-#[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_f")]
-struct F {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "nt")]
-    #[odm(max_items = 10, keep_last, overflow(model = "Typed", owner = "product"))]
-    notes: Vec<Note>,
-}
-
 // The overflow documents' `_id` is a string: odm could not make one per pushed element.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_keyed")]
+#[odm(collection = "shop_keyed", index(keys = "product"))]
 struct Keyed {
     #[serde(rename = "_id")]
     #[odm(custom_id)]
@@ -176,25 +115,61 @@ struct Keyed {
     stars: Option<i32>,
 }
 
-#[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_g")]
-struct G {
-    #[serde(rename = "_id")]
-    id: ObjectId,
-    #[serde(rename = "nt")]
-    #[odm(max_items = 10, keep_last, overflow(model = "Keyed", owner = "product"))]
-    notes: Vec<Note>,
-}
-
 // Strings are not documents: an overflow document needs the element's named fields.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "shop_h")]
-struct H {
+#[odm(collection = "shop_tagged")]
+struct Tagged {
     #[serde(rename = "_id")]
     id: ObjectId,
     #[serde(rename = "tg")]
     #[odm(max_items = 10, keep_last, overflow(model = "Renamed", owner = "product"))]
     tags: Vec<String>,
+}
+
+// Reading one product's notes filters on `product`, and no index of `Unindexed` starts with it.
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "shop_unindexed", index(keys = "text, product"))]
+struct Unindexed {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "pr")]
+    product: ObjectId,
+    #[serde(rename = "t")]
+    text: String,
+    #[serde(rename = "s", skip_serializing_if = "Option::is_none")]
+    stars: Option<i32>,
+}
+
+// One product, whose arrays each move their elements to a model that does not fit.
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "shop_product")]
+struct Product {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "na")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Renamed", owner = "product"))]
+    notes_a: Vec<Note>,
+    #[serde(rename = "nb")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Required", owner = "product"))]
+    notes_b: Vec<Note>,
+    #[serde(rename = "nc")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Narrow", owner = "product"))]
+    notes_c: Vec<Note>,
+    #[serde(rename = "nd")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Extra", owner = "product"))]
+    notes_d: Vec<Note>,
+    #[serde(rename = "ne")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Owned", owner = "product"))]
+    notes_e: Vec<Note>,
+    #[serde(rename = "nf")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Typed", owner = "product"))]
+    notes_f: Vec<Note>,
+    #[serde(rename = "ng")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Keyed", owner = "product"))]
+    notes_g: Vec<Note>,
+    #[serde(rename = "ni")]
+    #[odm(max_items = 10, keep_last, overflow(model = "Unindexed", owner = "product"))]
+    notes_i: Vec<Note>,
 }
 
 fn main() {}
