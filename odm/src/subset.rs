@@ -63,6 +63,9 @@
 //! transaction of their own: inside the caller's transaction both writes are part of it. An owner that does not exist is reported as
 //! [`Error::NotFound`](crate::Error::NotFound), and the overflow document written for it is deleted again.
 //!
+//! A plain [`Update::push`](crate::Update::push) onto the array still compiles and cuts as `keep_last` says,
+//! without writing the overflow collection: push through [`PushKeeping`] to keep every element.
+//!
 //! ## Reading the rest: [`overflow_of`]
 //!
 //! [`overflow_of`] reads the overflow documents of one owner, newest first (by `_id`: the overflow documents'
