@@ -55,13 +55,14 @@
 //! the overflow collection exactly once, and concurrent pushes lose nothing (each push is one insert and one atomic
 //! `$push`).
 //!
-//! When the server runs transactions, both writes are one transaction: either both happen or neither. When it does
-//! not (a standalone server, as it answers), the overflow document is written first and the push second: a crash
-//! between the two leaves the element in the overflow collection and not in the array, so the history is complete
-//! and the array misses one element until the next push. Collections bound to a session
+//! When the server runs transactions, both writes are one transaction: either both happen or neither. When it does not
+//! (a standalone server, as it answers), the overflow document is written first and the push second: a crash between
+//! the two leaves the element in the overflow collection and not in the array, so the history is complete and only the
+//! array lacks it (a cache of the latest elements, which later pushes move past it). Collections bound to a session
 //! ([`Collection::with_session`](crate::Collection::with_session)) write through it, overflow first, and start no
-//! transaction of their own: inside the caller's transaction both writes are part of it. An owner that does not exist is reported as
-//! [`Error::NotFound`](crate::Error::NotFound), and the overflow document written for it is deleted again.
+//! transaction of their own: inside the caller's transaction both writes are part of it. An owner that does not exist
+//! is reported as [`Error::NotFound`](crate::Error::NotFound), and the overflow document written for it is deleted
+//! again.
 //!
 //! A plain [`Update::push`](crate::Update::push) onto the array still compiles and cuts as `keep_last` says,
 //! without writing the overflow collection: push through [`PushKeeping`] to keep every element.
