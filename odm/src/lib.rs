@@ -105,7 +105,8 @@
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
 //! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
-//! pushes keep the last N elements instead of being refused past the bound), `unique_items` (the array is a set:
+//! pushes keep the last N elements instead of being refused past the bound), `overflow(model = "M", owner = "f")`
+//! (with `keep_last`: model `M`'s collection keeps every element, see [`subset`]), `unique_items` (the array is a set:
 //! `uniqueItems` in the validator, `add_to_set` instead of `push`, and with a counter `pull` of one value; see
 //! [rule `array-unique`](crate::rules#array-unique)), and on one integer field of a model
 //! `revision` (optimistic concurrency: guarded writes compare it and every typed write bumps it; see
@@ -200,6 +201,7 @@ mod server_reply;
 pub mod session;
 pub mod shard;
 pub mod size;
+pub mod subset;
 pub mod sync;
 pub mod template;
 #[cfg(feature = "testing")]
@@ -277,7 +279,9 @@ pub mod __private {
     pub use crate::reference::{copy_fits, id_fits, misfit, Copies, HoldsReferences};
     pub use crate::schema::{BsonSchema, CounterCheck};
     pub use crate::size;
+    pub use crate::subset::{fault, overflow_fits, owner_indexed, Subset};
     pub use crate::template::{NameTemplate, Placeholder};
+    pub use crate::update::Update;
     pub use crate::version::{self as version, Upgrade, VersionNumber};
     pub use core::option::Option::{self, None, Some};
     /// Validator builders of generated code.

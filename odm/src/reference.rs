@@ -13,7 +13,7 @@
 //! through odm (in the same transaction, when both collections are bound to its session); [`Repair`] finds copies
 //! that went stale anyway (the source written by another program, a propagation left out) and repairs them.
 
-mod fit;
+pub(crate) mod fit;
 #[cfg(feature = "driver")]
 mod keys;
 #[cfg(feature = "driver")]

@@ -315,10 +315,21 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStrea
         quote!(const SHARD_KEY: __OdmOption<__odm::ShardKey> =
             __OdmSome(__odm::ShardKey { keys: &[#(#keys),*] });)
     });
+    // The stored key each index over every document starts with: what an equality on that key can use.
+    let leads: Vec<&String> = built
+        .iter()
+        .filter(|b| b.idx.partial.is_none())
+        .filter_map(|b| b.keys.first())
+        .filter(|k| k.nested.is_none() && matches!(k.kind, KeyKind::Asc | KeyKind::Desc | KeyKind::Hashed))
+        .filter_map(|k| Some(&k.field?.key))
+        .collect();
+    let leading =
+        (!leads.is_empty()).then(|| quote!(const LEADING_INDEX_KEYS: &'static [&'static str] = &[#(#leads),*];));
     let names_odm = !capped.is_empty() || shard_key.is_some() || built.iter().any(|b| !b.aliases_only);
     let items = quote! {
         #capped
         #shard_key
+        #leading
         #indexes
     };
     (items, asserts, names_odm)

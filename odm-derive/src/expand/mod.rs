@@ -8,6 +8,7 @@ mod fields;
 mod index_parts;
 mod indexes;
 mod model;
+mod overflow;
 mod schema;
 mod series;
 mod size;
@@ -51,6 +52,7 @@ fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
     }
     code.tokens(asserts::expand(cont, resolved));
     code.tokens(copies::expand(cont));
+    code.tokens(overflow::expand(cont));
     let check = size::model_check(cont);
     if !check.is_empty() {
         code.tokens(check);

@@ -58,6 +58,7 @@ rules! {
     ARRAY_BOUND = "array-bound";
     ARRAY_KEYWORD = "array-keyword";
     ARRAY_KEEP_LAST = "array-keep-last";
+    ARRAY_OVERFLOW = "array-overflow";
     STRING_LENGTH = "string-length";
     // Counters.
     COUNTER_FIELD = "counter-field";

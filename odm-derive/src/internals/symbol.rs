@@ -65,6 +65,10 @@ pub const KEEP_PERIODS: Symbol = Symbol("keep_periods");
 pub const COPIES: Symbol = Symbol("copies");
 pub const MODEL: Symbol = Symbol("model");
 pub const BY: Symbol = Symbol("by");
+/// `overflow(model = "…", owner = "…")` on an array: the subset pattern.
+pub const OVERFLOW: Symbol = Symbol("overflow");
+/// `owner = "…"` of `overflow(...)`.
+pub const OWNER: Symbol = Symbol("owner");
 /// `shard_key = "..."`.
 pub const SHARD_KEY: Symbol = Symbol("shard_key");
 /// `scatter = "refuse" | "warn" | "allow"`.

@@ -45,6 +45,12 @@ impl<R> fmt::Debug for Sort<R> {
 }
 
 impl<R> Sort<R> {
+    /// A sort on stored keys known to exist (`{_id: -1}`), for orders odm writes itself.
+    #[cfg(feature = "driver")]
+    pub(crate) fn from_document(doc: Document) -> Self {
+        Sort { doc, error: None, _root: PhantomData }
+    }
+
     fn by<W, A>(path: &Path<R, W, A>, dir: i32) -> Self {
         let mut s = Sort { doc: Document::new(), error: None, _root: PhantomData };
         s.push(path, dir);

@@ -28,13 +28,19 @@ pub mod misfit {
 pub const fn copy_fits(copy: Option<&TypeMeta>, source: Option<&TypeMeta>, field: &str) -> u8 {
     let (Some(copy), Some(source)) = (copy, source) else { return misfit::MISSING };
     let (Some(c), Some(s)) = (by_name(copy, field), by_name(source, field)) else { return misfit::MISSING };
-    if !stored_alike(c, s) {
+    field_fits(c, s)
+}
+
+/// How the field `copy` holds every value of the field `source` (a [`misfit`] code, never `MISSING`): stored alike,
+/// present and non-null where the source is, bounds at least as wide.
+pub(crate) const fn field_fits(copy: &FieldMeta, source: &FieldMeta) -> u8 {
+    if !stored_alike(copy, source) {
         return misfit::TYPE;
     }
-    if (s.optional && !c.optional) || (s.nullable && !c.nullable) {
+    if (source.optional && !copy.optional) || (source.nullable && !copy.nullable) {
         return misfit::ABSENT;
     }
-    if !bounds_cover(c, s) {
+    if !bounds_cover(copy, source) {
         return misfit::BOUNDS;
     }
     misfit::NONE
@@ -56,11 +62,22 @@ pub const fn id_fits(copy: Option<&TypeMeta>, source: Option<&TypeMeta>, by: &st
     source.implicit_id && c.ty.kind as u8 == BsonKind::ObjectId as u8 && c.fixed.is_none()
 }
 
-const fn by_name<'a>(table: &'a TypeMeta, name: &str) -> Option<&'a FieldMeta> {
+/// The field of `table` whose Rust name is `name`.
+pub(crate) const fn by_name<'a>(table: &'a TypeMeta, name: &str) -> Option<&'a FieldMeta> {
+    lookup(table, name, false)
+}
+
+/// The field of `table` stored under `key`.
+pub(crate) const fn by_key<'a>(table: &'a TypeMeta, key: &str) -> Option<&'a FieldMeta> {
+    lookup(table, key, true)
+}
+
+const fn lookup<'a>(table: &'a TypeMeta, wanted: &str, stored: bool) -> Option<&'a FieldMeta> {
     let mut i = 0;
     while i < table.fields.len() {
-        if same_str(table.fields[i].name, name) {
-            return Some(&table.fields[i]);
+        let field = &table.fields[i];
+        if same_str(if stored { field.key } else { field.name }, wanted) {
+            return Some(field);
         }
         i += 1;
     }

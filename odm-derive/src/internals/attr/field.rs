@@ -1,6 +1,6 @@
 //! Attributes on a field (of a struct or of a struct variant).
 
-use super::common::{skip_rest, Sp};
+use super::common::{duplicate, skip_rest, Sp};
 use super::values::*;
 use crate::internals::ctxt::Ctxt;
 use crate::internals::rules::{self};
@@ -30,6 +30,9 @@ pub struct Field {
     pub unique_items: Option<Sp<()>>,
     /// `#[odm(revision)]`: the model's revision, guarded and bumped by odm's writes (optimistic concurrency).
     pub revision: Option<Sp<()>>,
+    /// `#[odm(overflow(model = "…", owner = "…"))]`: the subset pattern, where elements a `keep_last` push cuts
+    /// live on in another model's collection.
+    pub overflow: Option<super::copies::CopiesAttr>,
     // serde
     pub rename: Option<Sp<String>>,
     pub skip_serializing: Option<Sp<()>>,
@@ -58,6 +61,7 @@ const ODM_FIELD: &[Symbol] = &[
     KEEP_LAST,
     UNIQUE_ITEMS,
     REVISION,
+    OVERFLOW,
 ];
 
 impl Field {
@@ -76,6 +80,7 @@ impl Field {
         let mut keep_last = Attr::none(cx, KEEP_LAST);
         let mut unique_items = Attr::none(cx, UNIQUE_ITEMS);
         let mut revision = Attr::none(cx, REVISION);
+        let mut overflow: Option<super::copies::CopiesAttr> = None;
         let mut unknown_odm = false;
         each_nested(cx, attrs, ODM, |meta| {
             let (p, k) = (&meta.path, Name::of(&meta.path));
@@ -120,6 +125,11 @@ impl Field {
                 flag(&mut unique_items);
             } else if k == REVISION {
                 flag(&mut revision);
+            } else if k == OVERFLOW {
+                match &overflow {
+                    Some(first) => duplicate(cx, "odm attribute", OVERFLOW.as_str(), &first.tokens, p),
+                    None => overflow = Some(super::copies::parse_overflow(cx, meta)),
+                }
             } else {
                 unknown_odm = true;
                 unknown(cx, meta, "odm field", ODM_FIELD);
@@ -206,6 +216,7 @@ impl Field {
             keep_last: keep_last.get(),
             unique_items: unique_items.get(),
             revision: revision.get(),
+            overflow,
             rename: rename.get(),
             skip_serializing: skip_serializing.get(),
             skip_serializing_if: skip_serializing_if.get(),

@@ -4,6 +4,7 @@
 
 mod copies;
 pub mod index;
+mod overflow;
 pub mod query;
 pub mod revision;
 pub mod version;
@@ -42,6 +43,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     check_generics(cx, cont);
     names::check_container_names(cx, cont, resolved);
     copies::check(cx, cont);
+    overflow::check(cx, cont);
     series::check(cx, cont);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
     // serde writes `tag` into a struct's document (holding its name) or each variant's: a stored key like any other.
