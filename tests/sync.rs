@@ -422,9 +422,13 @@ async fn a_model_without_a_database_and_a_sync_out_of_time_are_typed_errors() {
     // A sync names a model by its full Rust type name (`sync::Order`).
     assert!(matches!(err, odm::Error::NoDatabase { model } if model.ends_with("::Order")), "{err}");
     assert!(err.model().is_some_and(|m| m.ends_with("::Order")), "{err}");
-    // No server answers within a nanosecond: the bound and what it bounded are in the error.
-    let bound = Duration::from_nanos(1);
-    let sync = || SchemaSync::new(db.client()).database(db.name()).spec(ModelSpec::of::<Order>()).timeout(bound);
+    // A server that accepts connections and never answers (a listener nobody reads from): the sync waits for it
+    // until its bound, whatever the speed of the machine, and the bound and what it bounded are in the error.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a local port");
+    let uri = format!("mongodb://{}/?directConnection=true", silent.local_addr().expect("its address"));
+    let client = odm::mongodb::Client::with_uri_str(uri).await.expect("a client");
+    let bound = Duration::from_millis(50);
+    let sync = || SchemaSync::new(&client).database(db.name()).spec(ModelSpec::of::<Order>()).timeout(bound);
     let err = sync().plan().await.expect_err("plan out of time");
     assert!(matches!(&err, odm::Error::Timeout { waited: Waited::Plan, limit } if *limit == bound), "{err}");
     let err = sync().mode(SyncMode::Apply).await.expect_err("sync out of time");
