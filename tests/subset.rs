@@ -253,3 +253,25 @@ async fn inside_the_callers_transaction_both_writes_go_or_neither() {
     assert!(embedded(&products, id).await.is_empty(), "the push was rolled back");
     assert_eq!(reviews.count(Filter::everything()).await.unwrap(), 0, "the overflow insert was rolled back");
 }
+
+#[tokio::test]
+async fn a_plain_push_onto_the_array_is_refused_before_sending() {
+    let db = odm::testing::database("subset_plain_push").await;
+    let (products, reviews, id) = shop(&db, db.client()).await;
+    let f = Product::fields();
+    let pushes = [
+        odm::Update::new().push(f.reviews(), review("plain".into())),
+        odm::Update::new().push_each(f.reviews(), [review("each".into())]),
+        odm::Update::new().add_to_set(f.reviews(), review("set".into())),
+    ];
+    for update in pushes {
+        let err = products.update_one(f.id().eq(id), update).await.expect_err("refused");
+        let odm::Error::InvalidOperation { cause: odm::error::Invalid::OverflowPush { .. }, .. } = &err else {
+            panic!("{err}")
+        };
+        assert!(err.to_string().contains("push through `odm::subset::PushKeeping`"), "{err}");
+        assert!(err.to_string().contains("Product.reviews"), "names the Rust field: {err}");
+    }
+    assert!(embedded(&products, id).await.is_empty(), "nothing was sent");
+    assert!(overflow_of::<Product, _>(&reviews, id).await.unwrap().is_empty());
+}

@@ -47,6 +47,9 @@ pub struct FieldMeta {
     pub counter: Option<usize>,
     /// For an array declared `keep_last`: how many elements pushes keep.
     pub keep_last: Option<u32>,
+    /// For a `keep_last` array with an overflow collection (`#[odm(overflow(…))]`): pushes go through
+    /// [`crate::subset::PushKeeping`], which keeps what they cut.
+    pub overflows: bool,
     /// Integer keywords the field declares (`maxItems`, `minLength`, …), in the order they apply.
     pub keywords: &'static [(&'static str, i64)],
     /// True for `#[odm(nullable)]`: `null` is accepted too.
@@ -135,6 +138,7 @@ impl FieldMeta {
             optional: false,
             counter: None,
             keep_last: None,
+            overflows: false,
             keywords: &[],
             nullable: false,
             unique_items: false,
@@ -163,6 +167,12 @@ impl FieldMeta {
     /// Pushes keep the last `n` elements.
     pub const fn keep_last(mut self, n: u32) -> Self {
         self.keep_last = Some(n);
+        self
+    }
+
+    /// Keeps what pushes cut in an overflow collection.
+    pub const fn overflows(mut self) -> Self {
+        self.overflows = true;
         self
     }
 

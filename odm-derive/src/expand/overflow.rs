@@ -65,7 +65,7 @@ fn one(cont: &Container, f: &Field) -> TokenStream {
             type Element = #elem;
             const OWNER: &'static str = #owner_name;
             fn push_element(element: Self::Element) -> __odm::Update<Self> {
-                __odm::Update::new().push(Self::fields().#field(), element)
+                __odm::Update::new().keeping_overflow().push(Self::fields().#field(), element)
             }
         }
     };

@@ -386,6 +386,9 @@ fn entry_calls(f: &Field, fields: &[Field]) -> String {
     }
     if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
         calls.push_str(&format!(".keep_last({}u32)", n.value as u32));
+        if a.overflow.is_some() {
+            calls.push_str(".overflows()");
+        }
     }
     let keywords: Vec<String> = f.facts.keywords.iter().map(|(keyword, n)| format!("({keyword:?}, {n}i64)")).collect();
     if !keywords.is_empty() {

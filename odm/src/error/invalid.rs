@@ -320,6 +320,13 @@ pub enum Invalid {
         /// The reference's path.
         path: NamedPath,
     },
+    /// A push (or `add_to_set`) onto an array whose cut elements an overflow collection keeps
+    /// (`#[odm(overflow(…))]`), outside [`crate::subset::PushKeeping`]: the push would cut elements without keeping
+    /// them.
+    OverflowPush {
+        /// The array.
+        path: NamedPath,
+    },
     /// A reading added to a bucket ([`crate::bucket::AddReading`]) with a key filter that does not hold this key
     /// field to one value (the bucket it opens would lack the field), or that names a field outside the key.
     BucketKey {
@@ -350,6 +357,7 @@ impl Invalid {
             | GroupKeyTarget { path }
             | CountTarget { path }
             | ReferenceInArray { path }
+            | OverflowPush { path }
             | BucketKey { path } => vec![path],
             PathKey { under, .. } => vec![under],
             LookupField { field, .. } => vec![field],
@@ -489,6 +497,11 @@ impl fmt::Display for Invalid {
                 "the key filter of a bucket holds each key field, and nothing else, to one value, and {path} breaks \
                  that: compare every key field with `eq` and no other field, so the reading lands in that key's \
                  bucket and a bucket it opens stores the key"
+            ),
+            OverflowPush { path } => write!(
+                f,
+                "{path} keeps the elements a push cuts in its overflow collection: push through \
+                 `odm::subset::PushKeeping`, which writes both (a plain push would cut elements without keeping them)"
             ),
             ReferenceInArray { path } => write!(
                 f,

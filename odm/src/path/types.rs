@@ -106,6 +106,8 @@ pub struct RawPath {
     pub(crate) counter_long: bool,
     /// For an array declared `keep_last`: how many elements pushes keep.
     pub(crate) keep_last: Option<u32>,
+    /// True for an array whose cut elements an overflow collection keeps: only `PushKeeping` pushes to it.
+    pub(crate) overflows: bool,
     /// True when `None` is written as an absent key (so setting `None` means `$unset`).
     pub(crate) none_is_absent: bool,
     /// True when the path goes through a positional segment (`$`, `$[]`, `$[id]`).
@@ -197,6 +199,7 @@ impl RawPath {
             counter: None,
             counter_long: false,
             keep_last: None,
+            overflows: false,
             none_is_absent: false,
             positional: self.positional || positional,
             extra: self.extra.clone(),
@@ -375,6 +378,7 @@ impl<R, W, A> Path<R, W, A> {
                 counter: counter.map(|c| c.key),
                 counter_long,
                 keep_last: field.keep_last,
+                overflows: field.overflows,
                 none_is_absent: field.optional,
                 positional: false,
                 extra: Rare::default(),
@@ -384,6 +388,7 @@ impl<R, W, A> Path<R, W, A> {
             raw.counter = counter.map(|c| c.key);
             raw.counter_long = counter_long;
             raw.keep_last = field.keep_last;
+            raw.overflows = field.overflows;
             raw.none_is_absent = field.optional;
             raw
         };

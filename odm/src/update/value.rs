@@ -39,6 +39,8 @@ pub(super) struct Extra {
     /// For updates of a variant's fields (polymorphic models): the discriminator and the variant's value, which the
     /// filter must hold too.
     pub(super) variant: Option<(&'static str, &'static str)>,
+    /// True for the update [`crate::subset::PushKeeping`] builds, the one allowed to push to an overflow array.
+    pub(super) keeps_overflow: bool,
 }
 
 impl<R> Clone for Update<R> {
@@ -105,12 +107,36 @@ impl<R> Update<R> {
 
     pub(super) fn extra(&mut self) -> &mut Extra {
         self.extra.get_or_insert_with(|| {
-            Box::new(Extra { guard: Document::new(), array_filters: Vec::new(), error: None, variant: None })
+            Box::new(Extra {
+                guard: Document::new(),
+                array_filters: Vec::new(),
+                error: None,
+                variant: None,
+                keeps_overflow: false,
+            })
         })
     }
 
     pub(super) fn fail(&mut self, why: Invalid) {
         self.extra().error.get_or_insert(why);
+    }
+
+    /// Refuses (and records) a write adding elements to an array whose cut elements an overflow collection keeps,
+    /// unless this is the update [`crate::subset::PushKeeping`] builds: a plain push would cut without keeping.
+    pub(super) fn refuses_overflow(&mut self, raw: &RawPath) -> bool {
+        if !raw.overflows || self.extra.as_ref().is_some_and(|e| e.keeps_overflow) {
+            return false;
+        }
+        self.fail(Invalid::OverflowPush { path: crate::error::NamedPath::at(&raw.key) });
+        true
+    }
+
+    /// This update, allowed to push to an overflow array: what [`crate::subset::PushKeeping`] sends beside its
+    /// insert into the overflow collection. Used by generated code.
+    #[doc(hidden)]
+    pub fn keeping_overflow(mut self) -> Self {
+        self.extra().keeps_overflow = true;
+        self
     }
 
     /// Records an operator on `raw`, checking the path first.
