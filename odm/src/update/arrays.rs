@@ -22,9 +22,6 @@ impl<R> Update<R> {
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
-        if self.refuses_overflow(raw) {
-            return self;
-        }
         match Self::encode_item(raw, &item.into()) {
             // Nothing pushed to this path yet and nothing to cut: a plain `$push` of the element, as `push_impl`
             // would write it, without wrapping the value on the way.
@@ -44,7 +41,7 @@ impl<R> Update<R> {
 
     /// `$push` with `$each`: appends all `items`, counting them on a counted array. Not offered on a set.
     pub fn push_each<P: AsPath<R>>(
-        mut self,
+        self,
         path: P,
         items: impl IntoIterator<Item = impl Into<<P::Value as ArrayLike>::Item>>,
     ) -> Self
@@ -53,9 +50,6 @@ impl<R> Update<R> {
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
-        if self.refuses_overflow(raw) {
-            return self;
-        }
         let items = items.into_iter().map(|i| Self::encode_item(raw, &i.into())).collect::<Result<Vec<_>, _>>();
         self.push_impl(raw, items.map(Items::Many), None, None, None)
     }
@@ -63,7 +57,7 @@ impl<R> Update<R> {
     /// `$push` with modifiers: `|m| m.position(0).sort_by(|e| e.at().desc()).slice(10)`. `$slice` is not offered on
     /// counted arrays; no `$push` is offered on a set.
     pub fn push_with<P: AsPath<R>, S>(
-        mut self,
+        self,
         path: P,
         items: impl IntoIterator<Item = impl Into<<P::Value as ArrayLike>::Item>>,
         modifiers: impl FnOnce(Modifiers<R, P::Value, P::Access>) -> Modifiers<R, P::Value, P::Access, S>,
@@ -73,9 +67,6 @@ impl<R> Update<R> {
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
-        if self.refuses_overflow(raw) {
-            return self;
-        }
         let items = items.into_iter().map(|i| Self::encode_item(raw, &i.into())).collect::<Result<Vec<_>, _>>();
         let m = modifiers(Modifiers { position: None, sort: None, slice: None, _marker: PhantomData });
         self.push_impl(raw, items.map(Items::Many), m.position, m.sort, m.slice)
@@ -183,16 +174,7 @@ impl<R> Update<R> {
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
-        if self.refuses_overflow(raw) {
-            return self;
-        }
-        let value = match Self::encode_item(raw, &item.into()) {
-            Ok(v) => v,
-            Err(e) => {
-                self.fail(e);
-                return self;
-            }
-        };
+        let Some(value) = self.encoded_item(raw, &item.into()) else { return self };
         if <P::Access as ArrayWritable>::COUNTED {
             // `$ne` on an array matches documents where no element equals the value (documents compare whole).
             let cond = bson::doc! { "$ne": value.clone() };
@@ -215,9 +197,6 @@ impl<R> Update<R> {
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
-        if self.refuses_overflow(raw) {
-            return self;
-        }
         let items = items.into_iter().map(|i| Self::encode_item(raw, &i.into())).collect::<Result<Vec<_>, _>>();
         self.add(raw, Operator::AddToSet, items.map(|i| Bson::Document(bson::doc! { "$each": i })));
         self
@@ -236,13 +215,7 @@ impl<R> Update<R> {
         P::Value: ArrayLike,
     {
         let raw = &path.as_path().raw;
-        let value = match Self::encode_item(raw, &item.into()) {
-            Ok(v) => v,
-            Err(e) => {
-                self.fail(e);
-                return self;
-            }
-        };
+        let Some(value) = self.encoded_item(raw, &item.into()) else { return self };
         if <P::Access as ArrayWritable>::COUNTED {
             // `{$eq: v}` on an array matches documents holding an element equal to `v` as a whole. As a `$pull`
             // condition it compares each element whole too; a bare document operand would instead match elements by

@@ -141,6 +141,10 @@ impl<R> Update<R> {
 
     /// Records an operator on `raw`, checking the path first.
     pub(super) fn add(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, Invalid>) {
+        // Every write adding elements to an array passes here: one place refuses it on an overflow array.
+        if raw.overflows && matches!(op, Operator::Push | Operator::AddToSet) && self.refuses_overflow(raw) {
+            return;
+        }
         // Most paths have no defect, variant or array filter: nothing to record but the value.
         if !raw.is_bare() && !self.add_path_parts(raw, value.is_ok()) {
             return;
@@ -267,6 +271,11 @@ impl<R> Update<R> {
 
     pub(super) fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, Invalid> {
         crate::path::encode_schema(item, &raw.key)
+    }
+
+    /// `item` encoded for `raw`'s elements, or `None` with the problem recorded (the update then fails).
+    pub(super) fn encoded_item<T: BsonSchema + serde::Serialize>(&mut self, raw: &RawPath, item: &T) -> Option<Bson> {
+        Self::encode_item(raw, item).map_err(|e| self.fail(e)).ok()
     }
 
     pub(super) fn counter_value(raw: &RawPath, len: usize) -> Bson {
