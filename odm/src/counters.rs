@@ -1,10 +1,11 @@
-//! The `$expr` counter checks of a validator: [`CounterCheck`] is one check with the pair it compares, written by
+//! The `$expr` checks of a validator keeping a field in step with an array (a counter, a computed field): [`CounterCheck`] is one check with the pair it compares, written by
 //! [`counter_check`] and wrapped by [`all_elements`] and [`for_variant`] with its pair carried along; the
 //! validator's description ([`super::parts`]) and a refused write's translation read the pair from it.
 //! [`counter_pairs`] reads the pairs back from the BSON only for validators odm did not just make (one found on a
 //! server, written by an earlier version). Knows no stored type, so errors can read checks without importing the
 //! schema.
 
+use crate::computed::aggregate::{self as computed, Aggregate};
 use bson::{doc, Bson};
 
 /// One `$expr` check of a validator keeping a counted array's length and its counter equal (rule
@@ -17,13 +18,29 @@ use bson::{doc, Bson};
 pub struct CounterCheck {
     array: String,
     counter: String,
+    /// For a computed field's check (rule [`computed-in-step`](crate::rules#computed-in-step)): what it holds.
+    aggregate: Option<Aggregate>,
     expr: Bson,
 }
 
 impl CounterCheck {
     /// The check comparing the array at the aggregation expression `array` with the counter at `counter`.
     pub fn new(array: &str, counter: &str) -> Self {
-        CounterCheck { array: array.to_owned(), counter: counter.to_owned(), expr: counter_check(array, counter) }
+        let expr = counter_check(array, counter);
+        CounterCheck { array: array.to_owned(), counter: counter.to_owned(), aggregate: None, expr }
+    }
+
+    /// The check keeping the computed field at `target` equal to the `aggregate` of the array at `array`, of its
+    /// elements' field `of` (stored key) or of the elements themselves (rule
+    /// [`computed-in-step`](crate::rules#computed-in-step)).
+    pub fn computed(aggregate: Aggregate, array: &str, of: Option<&str>, target: &str) -> Self {
+        let expr = computed::check(aggregate, array, of, target);
+        CounterCheck { array: array.to_owned(), counter: target.to_owned(), aggregate: Some(aggregate), expr }
+    }
+
+    /// For a computed field's check, what the field holds; `None` for a counter's.
+    pub fn aggregate(&self) -> Option<Aggregate> {
+        self.aggregate
     }
 
     /// The stored path of the counted array, `$[]` for every element of an enclosing array (`"d.$[].m"`).
@@ -31,7 +48,7 @@ impl CounterCheck {
         stored(&self.array)
     }
 
-    /// The stored path of the counter (`"d.$[].mc"`).
+    /// The stored path of the counter, or of the computed field (`"d.$[].mc"`).
     pub fn counter(&self) -> &str {
         stored(&self.counter)
     }
@@ -56,6 +73,7 @@ impl CounterCheck {
             expr: all_elements(value, var, self.expr),
             array: rebase(self.array),
             counter: rebase(self.counter),
+            aggregate: self.aggregate,
         }
     }
 

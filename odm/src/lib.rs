@@ -149,7 +149,7 @@
 //!
 //! Everything up to [`Collection`] is the driver-free core: it needs `bson` and `serde`, not the MongoDB driver, and
 //! builds with `default-features = false, features = ["derive"]` (the derives, [`BsonSchema`], [`meta`],
-//! validators, [`index`] specs, document-size budgets ([`size`]), [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
+//! validators, [`index`] specs, document-size budgets ([`size`]), computed fields ([`computed`]), [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
 //! [`version`], [`shard`], [`explain`] parsing, [`encode`]/[`decode`], the sync [`Plan`], [`SyncMode`] and
 //! [`SyncReport`], the migration options and report, [`error`] without its driver variants). What talks to a server
 //! needs the default feature `driver`, and the compiler keeps the core from importing it: [`Collection`] and its
@@ -172,6 +172,7 @@ pub mod codec;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod collection;
+pub mod computed;
 mod counters;
 pub mod diff;
 pub mod error;
@@ -260,6 +261,7 @@ pub use transaction::transaction;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::bucket::{Bucket, BucketFields};
+    pub use crate::computed;
     pub use crate::diff::{Diff, DiffPath};
     pub use crate::timeseries::{Granularity, TimeSeries};
     /// Diff helpers of generated code.
@@ -315,12 +317,13 @@ pub mod __private {
             SharesField as __OdmSharesField,
         };
         pub use crate::path::{
-            generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted, CountedSet as __OdmCountedSet,
-            CounterField as __OdmCounterField, FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf,
-            Fields as __OdmFields, IdField as __OdmIdField, IsPath as __OdmIsPath, Object as __OdmObject,
-            Path as __OdmPath, Plain as __OdmPlain, RevisionField as __OdmRevisionField, Root as __OdmRoot,
-            Set as __OdmSet, ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant,
-            VariantNodeOf as __OdmVariantNodeOf, VariantPathOf as __OdmVariantPathOf,
+            generated::at as __odm_at, Access as __OdmAccess, ComputedField as __OdmComputedField,
+            Counted as __OdmCounted, CountedSet as __OdmCountedSet, CounterField as __OdmCounterField,
+            FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf, Fields as __OdmFields, IdField as __OdmIdField,
+            IsPath as __OdmIsPath, Object as __OdmObject, Path as __OdmPath, Plain as __OdmPlain,
+            RevisionField as __OdmRevisionField, Root as __OdmRoot, Set as __OdmSet,
+            ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant, VariantNodeOf as __OdmVariantNodeOf,
+            VariantPathOf as __OdmVariantPathOf,
         };
         pub use crate::schema::build::field_of as __odm_field_of;
         pub use crate::schema::build::index_keys as __odm_index_keys;

@@ -1,6 +1,7 @@
 //! Field metadata of derived types: Rust names beside stored keys, so server errors (which speak in stored keys)
 //! can be reported in Rust terms (`Order.items[2].price`).
 
+use crate::computed::aggregate::Computed;
 use crate::counters::CounterCheck;
 use crate::kind::BsonKind;
 use crate::size::{Reason, Size};
@@ -56,6 +57,9 @@ pub struct FieldMeta {
     pub nullable: bool,
     /// True for an array declared a set (`#[odm(unique_items)]`): the validator refuses duplicate elements.
     pub unique_items: bool,
+    /// For an array: the fields of the same table computed from its elements (`#[odm(sum = "…")]`, `min`, `max`),
+    /// kept in step by typed updates and checked by the validator (see [`crate::computed`]).
+    pub computes: &'static [Computed],
     /// The doc comment, as the field's `description`.
     pub description: Option<&'static str>,
 }
@@ -142,6 +146,7 @@ impl FieldMeta {
             keywords: &[],
             nullable: false,
             unique_items: false,
+            computes: &[],
             description: None,
         }
     }
@@ -191,6 +196,12 @@ impl FieldMeta {
     /// An array declared a set: `uniqueItems: true`.
     pub const fn unique_items(mut self) -> Self {
         self.unique_items = true;
+        self
+    }
+
+    /// The fields computed from this array's elements.
+    pub const fn computes(mut self, computes: &'static [Computed]) -> Self {
+        self.computes = computes;
         self
     }
 

@@ -19,6 +19,8 @@ fn marker(field: &Field, shard: &[(&Field, bool)], revision: Option<&Field>) -> 
         "ShardKeyField"
     } else if is_counter(field) {
         "CounterField"
+    } else if field.facts.computed_from.is_some() {
+        "ComputedField"
     } else if field.attrs.counter.is_some() {
         if field.attrs.unique_items.is_some() {
             "CountedSet"

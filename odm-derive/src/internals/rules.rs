@@ -63,6 +63,10 @@ rules! {
     // Counters.
     COUNTER_FIELD = "counter-field";
     COUNTER_INTEGER = "counter-integer";
+    // Computed fields.
+    COMPUTED_FIELD = "computed-field";
+    COMPUTED_SOURCE = "computed-source";
+    COMPUTED_TYPE = "computed-type";
     // `_id`.
     ID_OBJECTID = "id-objectid";
     // Enums and closed documents.

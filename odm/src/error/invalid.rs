@@ -333,6 +333,17 @@ pub enum Invalid {
         /// The field.
         path: NamedPath,
     },
+    /// A write to an array with a computed field (`#[odm(sum = "…")]`, `min`, `max`) whose effect on that field the
+    /// update cannot know (elements removed without their values, a `$slice`, a value changed in place): sending it
+    /// would leave the field out of step (see [`crate::computed`]).
+    ComputedUnknown {
+        /// The path written.
+        path: NamedPath,
+        /// The computed field.
+        computed: NamedPath,
+        /// What makes its new value unknown.
+        why: &'static str,
+    },
 }
 
 impl Invalid {
@@ -341,6 +352,7 @@ impl Invalid {
         use Invalid::*;
         match self {
             PathConflict { first, second, .. } | Overlap { first, second } => vec![first, second],
+            ComputedUnknown { path, computed, .. } => vec![path, computed],
             Unencodable { path, .. }
             | ValueKey { path, .. }
             | ArrayFilterIdentifier { path, .. }
@@ -497,6 +509,11 @@ impl fmt::Display for Invalid {
                 "the key filter of a bucket holds each key field, and nothing else, to one value, and {path} breaks \
                  that: compare every key field with `eq` and no other field, so the reading lands in that key's \
                  bucket and a bucket it opens stores the key"
+            ),
+            ComputedUnknown { path, computed, why } => write!(
+                f,
+                "a write to {path} cannot keep the computed field {computed} in step: {why} (rule \
+                 `computed-in-step`)"
             ),
             OverflowPush { path } => write!(
                 f,

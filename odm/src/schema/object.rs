@@ -120,6 +120,10 @@ pub(crate) fn checks_under(meta: &TypeMeta, prefix: &str, depth: usize, out: &mu
         if let Some(counter) = f.counter.and_then(|c| meta.fields.get(c)) {
             out.push(CounterCheck::new(&format!("{prefix}{}", f.key), &format!("{prefix}{}", counter.key)));
         }
+        for c in f.computes {
+            let array = format!("{prefix}{}", f.key);
+            out.push(CounterCheck::computed(c.aggregate, &array, c.of, &format!("{prefix}{}", c.key)));
+        }
     }
 }
 
