@@ -297,3 +297,53 @@ async fn computed_fields_inside_elements_follow_their_own_array() {
     let bad = doc! { "_id": ObjectId::new(), "d": [{ "mb": [{ "n": "a", "s": 5_i64 }], "ts": 6_i64 }] };
     assert!(raw.insert_one(bad).await.is_err(), "a drifted payroll inside an element is refused");
 }
+
+/// An order whose total is the sum of two fields.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_order")]
+struct Order {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "sb")]
+    subtotal: i64,
+    #[serde(rename = "sh")]
+    shipping: i32,
+    #[serde(rename = "t")]
+    #[odm(sum = "subtotal, shipping")]
+    total: i64,
+}
+
+#[tokio::test]
+async fn a_sum_of_fields_follows_each_increment() {
+    let (db, coll) = synced::<Order>("computed_fields_sum").await;
+    let f = Order::fields();
+    let id = ObjectId::new();
+    coll.insert_one(Order { id, subtotal: 1000, shipping: 250, total: 1250 }).await.unwrap();
+    let more = Update::new().inc(f.subtotal(), 300).inc(f.shipping(), -50);
+    assert_eq!(more.clone().build().unwrap().update, doc! { "$inc": { "sb": 300_i64, "sh": -50, "t": 250_i64 } });
+    coll.update_one(f.id().eq(id), more).await.unwrap();
+    let o = coll.find_one(f.id().eq(id)).await.unwrap().unwrap();
+    assert_eq!((o.subtotal, o.shipping, o.total), (1300, 200, 1500));
+
+    // Setting an addend would leave the sum unknown: refused before sending, naming both fields.
+    let err = coll.update_one(f.id().eq(id), Update::new().set(f.shipping(), 0)).await.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("Order.shipping") && text.contains("Order.total") && text.contains("`inc`"), "{text}");
+
+    // Around odm: a total that is not the sum is refused, and named when odm writes it.
+    let raw = db.collection::<Document>(Order::COLLECTION);
+    let off = doc! { "_id": ObjectId::new(), "sb": 10_i64, "sh": 5, "t": 16_i64 };
+    assert!(raw.insert_one(off).await.is_err(), "a total that is not the sum is refused");
+    let err = coll.insert_one(Order { id: ObjectId::new(), subtotal: 1, shipping: 1, total: 3 }).await.unwrap_err();
+    let Error::Validation(v) = &err else { panic!("{err:?}") };
+    let failure = v.failures.iter().find(|x| x.stored_path == "t").unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(failure.rule_id(), "computed-in-step", "{v}");
+    assert_eq!(failure.expected.as_deref(), Some("the sum of Order.subtotal and Order.shipping"), "{v}");
+
+    let drifted = doc! { "_id": ObjectId::new(), "sb": 10_i64, "sh": 5, "t": 99_i64 };
+    insert_outside(&raw, vec![drifted]).await;
+    let report = coll.check_schema().await.expect("check");
+    let finding = report.findings.iter().find(|x| x.check == Check::Computed).unwrap_or_else(|| panic!("{report}"));
+    assert_eq!((finding.path.as_str(), finding.count), ("Order.total", 1), "{report}");
+    assert_eq!(finding.array.as_deref(), Some("Order.subtotal`, `Order.shipping"), "{report}");
+}

@@ -298,7 +298,8 @@ impl<'p> Tally<'p> {
             .map(|p| Finding {
                 rule: p.rule,
                 path: named(p),
-                array: p.array.as_deref().map(rust),
+                // A sum of fields names each of them (`sb, sh`).
+                array: p.array.as_deref().map(|a| a.split(", ").map(rust).collect::<Vec<_>>().join("`, `")),
                 ..finding(p.check, &p.stored)
             })
             .collect();

@@ -1,5 +1,6 @@
 //! Computed fields: a field that holds the sum, the minimum or the maximum of an array's elements, or of one field of
-//! them, declared on the field itself.
+//! them, or the sum of integer fields beside it (`#[odm(sum = "subtotal, shipping")]`), declared on the field
+//! itself.
 //!
 //! ```
 //! use odm::{Embedded, Model, Update};
@@ -42,10 +43,10 @@
 //! Every typed update that changes the array changes the computed field in the same statement: a push (one element
 //! or many, `add_to_set` on a counted array) adds to a sum (`$inc`) and raises a maximum or lowers a minimum
 //! (`$max`, `$min`); setting the whole array sets them from its elements; `pull` of one value of a counted set
-//! takes it out of a sum. What would leave a computed field unknown is refused before anything is sent
+//! takes it out of a sum; `inc` of a field that a sum of fields adds up adds the same to the sum. What would leave a computed field unknown is refused before anything is sent
 //! ([`crate::error::Invalid::ComputedUnknown`]): removing elements whose values the update does not know (`pop`,
 //! `pull_where`, a removal under a minimum or maximum), `$slice`, an `add_to_set` that may add nothing under a sum,
-//! and a write to the summarized field of an element. The validator checks each computed field against its array
+//! a write to the summarized field of an element, and any write but `inc` to a field a sum of fields adds up. The validator checks each computed field against its array
 //! (rule [`computed-in-step`](crate::rules#computed-in-step)), and the schema checker names the documents where one
 //! drifted.
 //!
@@ -74,14 +75,18 @@ pub(crate) fn read(expr: &Bson) -> Option<(Aggregate, String)> {
             .find_map(|a| Some((a, over.get(a.operator())?)))?;
         let (array, of) = match values {
             Bson::String(array) => (array.as_str(), None),
+            // A sum of fields: their paths, as a counter check's array lists them.
+            Bson::Array(fields) => {
+                let paths: Vec<&str> = fields.iter().filter_map(|f| f.as_str()).map(unbound).collect();
+                return Some((aggregate, paths.join(", ")));
+            }
             other => {
                 let map = other.as_document()?.get_document("$map").ok()?;
                 let input = map.get_document("input").ok()?.get_array("$cond").ok()?.get(1)?.as_str()?;
                 (input, map.get_str("in").ok()?.strip_prefix("$$this."))
             }
         };
-        let path = array.trim_start_matches('$');
-        let path = if array.starts_with("$$") { path.split_once('.').map_or("", |(_, p)| p) } else { path };
+        let path = unbound(array);
         return Some((aggregate, of.map_or_else(|| path.to_owned(), |of| format!("{path}.{of}"))));
     }
     let inner = |v: &Bson| -> Option<Vec<Bson>> {
@@ -93,6 +98,16 @@ pub(crate) fn read(expr: &Bson) -> Option<(Aggregate, String)> {
         Some(vec![map.get("in")?.clone()])
     };
     inner(expr)?.iter().find_map(read)
+}
+
+/// A path of an aggregation expression without its `$`, or without the `$map` variable that starts it.
+fn unbound(expr: &str) -> &str {
+    let path = expr.trim_start_matches('$');
+    if expr.starts_with("$$") {
+        path.split_once('.').map_or("", |(_, p)| p)
+    } else {
+        path
+    }
 }
 
 /// The element field's stored key in `values` (as [`read`] gives them) of the array whose stored path is `array`:

@@ -60,6 +60,9 @@ pub struct FieldMeta {
     /// For an array: the fields of the same table computed from its elements (`#[odm(sum = "…")]`, `min`, `max`),
     /// kept in step by typed updates and checked by the validator (see [`crate::computed`]).
     pub computes: &'static [Computed],
+    /// For a field holding the sum of other fields (`#[odm(sum = "subtotal, shipping")]`): their stored keys, which
+    /// the validator adds up.
+    pub sums: &'static [&'static str],
     /// The doc comment, as the field's `description`.
     pub description: Option<&'static str>,
 }
@@ -147,6 +150,7 @@ impl FieldMeta {
             nullable: false,
             unique_items: false,
             computes: &[],
+            sums: &[],
             description: None,
         }
     }
@@ -199,7 +203,13 @@ impl FieldMeta {
         self
     }
 
-    /// The fields computed from this array's elements.
+    /// Holds the sum of the fields stored under `keys`.
+    pub const fn sums(mut self, keys: &'static [&'static str]) -> Self {
+        self.sums = keys;
+        self
+    }
+
+    /// The fields computed from this array's elements, or from this field (a sum of fields).
     pub const fn computes(mut self, computes: &'static [Computed]) -> Self {
         self.computes = computes;
         self

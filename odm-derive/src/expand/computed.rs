@@ -32,7 +32,6 @@ pub fn entry_call(array: &Field, fields: &[Field]) -> String {
     if array.facts.computes.is_empty() {
         return String::new();
     }
-    let elem = element(array).to_string();
     let each: Vec<String> = array
         .facts
         .computes
@@ -41,6 +40,10 @@ pub fn entry_call(array: &Field, fields: &[Field]) -> String {
         .map(|c| {
             let target = &fields[c.target];
             let index = fields[..c.target].iter().filter(|s| s.is_stored()).count();
+            if c.addend {
+                return format!("__odm::computed::Computed::addend({:?}, {index}usize)", target.key);
+            }
+            let elem = element(array).to_string();
             let long = aggregate(c.aggregate) == "Sum";
             format!(
                 "__odm::computed::Computed::new(__odm::computed::Aggregate::{}, \
@@ -52,6 +55,16 @@ pub fn entry_call(array: &Field, fields: &[Field]) -> String {
         })
         .collect();
     format!(".computes(&[{}])", each.join(", "))
+}
+
+/// The builder call after a sum of fields' table entry naming the stored keys of the fields it adds up, as text;
+/// empty for any other field.
+pub fn sums_call(target: &Field, fields: &[Field]) -> String {
+    if target.facts.sums.is_empty() {
+        return String::new();
+    }
+    let keys: Vec<String> = target.facts.sums.iter().map(|&i| format!("{:?}", fields[i].key)).collect();
+    format!(".sums(&[{}])", keys.join(", "))
 }
 
 /// The assertions of a struct's (or its variants') computed fields.
@@ -73,7 +86,7 @@ pub fn expand(cont: &Container) -> TokenStream {
 
 fn assertions(fields: &[Field], out: &mut TokenStream) {
     for array in fields {
-        for c in &array.facts.computes {
+        for c in array.facts.computes.iter().filter(|c| !c.addend) {
             let target = &fields[c.target];
             let Some((_, path)) = target.attrs.computed.first() else { continue };
             let (elem, ty) = (element(array), target.ty);

@@ -49,13 +49,20 @@ pub struct Computed {
     pub field: usize,
     /// True when the field is a `long` (a sum), so its `$inc` operand is one too.
     pub long: bool,
+    /// True on a field that a sum of fields adds up (`#[odm(sum = "subtotal, shipping")]`), rather than on an array.
+    pub addend: bool,
 }
 
 impl Computed {
     /// A computed field: `of` is the element field's stored key, `""` for the elements themselves.
     pub const fn new(aggregate: Aggregate, of: &'static str, key: &'static str, field: usize, long: bool) -> Self {
         let of = if of.is_empty() { None } else { Some(of) };
-        Computed { aggregate, of, key, field, long }
+        Computed { aggregate, of, key, field, long, addend: false }
+    }
+
+    /// On a field that the sum stored under `key` (the struct's stored field at `field`) adds up.
+    pub const fn addend(key: &'static str, field: usize) -> Self {
+        Computed { aggregate: Aggregate::Sum, of: None, key, field, long: true, addend: true }
     }
 
     /// The value this field aggregates in one element (the element itself, or its field), if it has one.
@@ -141,6 +148,12 @@ pub(crate) fn check(aggregate: Aggregate, array: &str, of: Option<&str>, target:
         _ => doc! { "$ifNull": [target, Bson::Null] },
     };
     Bson::from(doc! { "$eq": [stored, over] })
+}
+
+/// The validator's `$expr` keeping the field at `target` equal to the sum of the fields at `inputs` (aggregation
+/// expressions); an absent field counts as 0 (a list operand of `$sum` adds its values, skipping what is missing).
+pub(crate) fn sum_of_fields(inputs: &[String], target: &str) -> Bson {
+    Bson::from(doc! { "$eq": [{ "$ifNull": [target, 0] }, { "$sum": inputs }] })
 }
 
 #[cfg(test)]

@@ -246,6 +246,7 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
             {
                 let array = part.array.as_deref().unwrap_or_default();
                 let values = match crate::computed::element_field(&values, array) {
+                    _ if array.contains(", ") => array.split(", ").map(rust).collect::<Vec<_>>().join(" and "),
                     Some(of) => rust(&format!("{array}.$[].{of}")),
                     None => format!("the elements of {}", rust(array)),
                 };

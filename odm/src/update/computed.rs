@@ -68,6 +68,13 @@ pub(crate) fn follow(
 /// What `op` with `value` on the array does to the computed field `c`: the operator and operand that follow it
 /// (`None`: nothing to do), or why it cannot be followed.
 fn step(c: &Computed, op: Operator, value: &Bson) -> Result<(Operator, Option<Bson>), &'static str> {
+    if c.addend {
+        return match op {
+            // What the field gains, the sum gains: one `$inc` of each.
+            Operator::Inc => Ok((Operator::Inc, c.fold(std::iter::once(value))?.map(|v| operand(c, v)))),
+            _ => Err("a field a sum adds up changes by `inc` only: any other write leaves the sum unknown"),
+        };
+    }
     let values_of = |elements: &[Bson]| -> Result<Vec<Bson>, &'static str> {
         elements
             .iter()

@@ -38,7 +38,11 @@ pub(super) fn check(cx: &Ctxt, fields: &[Field]) {
             );
             continue;
         }
-        source(cx, fields, i, field, path);
+        if path.value.contains(',') {
+            addends(cx, fields, i, field, *aggregate == SUM, path);
+        } else {
+            source(cx, fields, i, field, path);
+        }
         target_type(cx, field, *aggregate == SUM, aggregate.as_str(), &path.value);
     }
 }
@@ -111,6 +115,52 @@ fn source(cx: &Ctxt, fields: &[Field], i: usize, field: &Field, path: &crate::in
                  when reading"
             ),
         );
+    }
+}
+
+/// `computed-source` for a sum of fields (`sum = "subtotal, shipping"`): each names an integer field beside it,
+/// always written; a minimum or maximum of fields is not offered.
+fn addends(cx: &Ctxt, fields: &[Field], i: usize, field: &Field, sum: bool, path: &crate::internals::attr::Sp<String>) {
+    if !sum {
+        cx.error_spanned_by(
+            path,
+            rules::COMPUTED_SOURCE,
+            "a minimum or maximum of fields is not offered: when the field holding it is lowered, which one holds \
+             it next is unknown to an update; compute it when reading, or declare a sum (`sum = \"a, b\"`)",
+        );
+        return;
+    }
+    for name in path.value.split(',').map(str::trim) {
+        let Some(at) = fields.iter().position(|f| f.rust_name == name) else {
+            let ints: Vec<String> = fields
+                .iter()
+                .filter(|f| matches!(ty::classify(f.ty), TyKind::Int))
+                .map(|f| format!("`{}`", f.rust_name))
+                .collect();
+            let ints = if ints.is_empty() { "none".to_owned() } else { ints.join(", ") };
+            cx.error_spanned_by(
+                path,
+                rules::COMPUTED_SOURCE,
+                format!(
+                    "`{name}` is not a field of this struct; name integer fields beside `{}` (here: {ints})",
+                    field.rust_name
+                ),
+            );
+            continue;
+        };
+        let f = &fields[at];
+        let plain = matches!(ty::classify(f.ty), TyKind::Int) && f.is_always_written() && f.attrs.converter.is_none();
+        if at == i || !plain || is_counter(f) || f.facts.computed_from.is_some() {
+            cx.error_spanned_by(
+                path,
+                rules::COMPUTED_SOURCE,
+                format!(
+                    "`{name}` cannot be added up: a sum of fields adds plain integer fields beside it (`i32`, `i64`), \
+                     always written, that odm does not compute itself (not the sum, a counter or another computed \
+                     field)"
+                ),
+            );
+        }
     }
 }
 
