@@ -161,6 +161,11 @@
 #![deny(missing_docs)]
 // docs.rs marks what needs the `driver` (or `testing`) feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]
+// Without `driver` the items that talk to a server do not exist, so the docs' links to them (`Collection`,
+// `SchemaSync`, …) cannot resolve in that build: rustdoc leaves them unlinked (a link with its target spelled out
+// goes nowhere). docs.rs builds with all features, where every link resolves, and CI denies a broken one there
+// (`cargo doc --all-features` with `-D warnings`, which compiles every doc comment); only this lint is off, only here.
+#![cfg_attr(not(feature = "driver"), allow(rustdoc::broken_intra_doc_links))]
 
 pub mod aggregate;
 pub mod bucket;
