@@ -347,3 +347,45 @@ async fn a_sum_of_fields_follows_each_increment() {
     assert_eq!((finding.path.as_str(), finding.count), ("Order.total", 1), "{report}");
     assert_eq!(finding.array.as_deref(), Some("Order.subtotal`, `Order.shipping"), "{report}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_diff_that_pushes_keeps_the_computed_fields_in_step_even_concurrently() {
+    let (_db, coll) = synced::<Product>("computed_diff").await;
+    let f = Product::fields();
+    let id = ObjectId::new();
+    coll.insert_one(empty(id)).await.unwrap();
+
+    // The new value pushes a review and leaves the computed fields as they were: the update computes them.
+    let old = product(&coll, id).await;
+    let mut new = old.clone();
+    new.reviews.push(review("ann", 4));
+    new.review_count += 1;
+    let built = Update::diff(&old, &new).build().unwrap().update;
+    assert_eq!(
+        built,
+        doc! { "$inc": { "rc": 1, "st": 4_i64 }, "$max": { "bs": 4 }, "$min": { "ws": 4 }, "$push": { "rv": { "by": "ann", "s": 4 } } }
+    );
+    coll.update_changes(f.id().eq(id), &old, &new).await.unwrap();
+
+    // Writers that read the same document, each pushing a review and computing the fields itself: their sets
+    // become increments and `$max`/`$min`, so no push is lost and the validator's check holds.
+    let base = product(&coll, id).await;
+    let mut writers = Vec::new();
+    for (i, stars) in [5, 1, 3, 2].into_iter().enumerate() {
+        let (coll, old) = (coll.clone(), base.clone());
+        writers.push(tokio::spawn(async move {
+            let mut new = old.clone();
+            new.reviews.push(review(&format!("w{i}"), stars));
+            new.review_count += 1;
+            new.star_total += i64::from(stars);
+            new.best_stars = new.best_stars.max(Some(stars));
+            new.worst_stars = Some(new.worst_stars.map_or(stars, |w| w.min(stars)));
+            coll.update_changes(Product::fields().id().eq(id), &old, &new).await.unwrap();
+        }));
+    }
+    for w in writers {
+        w.await.unwrap();
+    }
+    let p = product(&coll, id).await;
+    assert_eq!((p.review_count, p.star_total, p.best_stars, p.worst_stars), (5, 15, Some(5), Some(1)));
+}

@@ -40,15 +40,16 @@
 //! );
 //! ```
 //!
-//! Every typed update that changes the array changes the computed field in the same statement: a push (one element
-//! or many, `add_to_set` on a counted array) adds to a sum (`$inc`) and raises a maximum or lowers a minimum
-//! (`$max`, `$min`); setting the whole array sets them from its elements; `pull` of one value of a counted set
-//! takes it out of a sum; `inc` of a field that a sum of fields adds up adds the same to the sum. What would leave a computed field unknown is refused before anything is sent
+//! Every typed update that changes the array changes the computed field in the same statement: a push (one element or
+//! many, `add_to_set` on a counted array) adds to a sum (`$inc`) and raises a maximum or lowers a minimum (`$max`,
+//! `$min`); setting the whole array sets them from its elements; `pull` of one value of a counted set takes it out of a
+//! sum; `inc` of a field that a sum of fields adds up adds the same to the sum; a diff ([`crate::Update::diff`]) whose
+//! array only grew does as a push does. What would leave a computed field unknown is refused before anything is sent
 //! ([`crate::error::Invalid::ComputedUnknown`]): removing elements whose values the update does not know (`pop`,
-//! `pull_where`, a removal under a minimum or maximum), `$slice`, an `add_to_set` that may add nothing under a sum,
-//! a write to the summarized field of an element, and any write but `inc` to a field a sum of fields adds up. The validator checks each computed field against its array
-//! (rule [`computed-in-step`](crate::rules#computed-in-step)), and the schema checker names the documents where one
-//! drifted.
+//! `pull_where`, a removal under a minimum or maximum), `$slice`, an `add_to_set` that may add nothing under a sum, a
+//! write to the summarized field of an element, and any write but `inc` to a field a sum of fields adds up. The
+//! validator checks each computed field against its array (rule [`computed-in-step`](crate::rules#computed-in-step)),
+//! and the schema checker names the documents where one drifted.
 //!
 //! Sums are of integers, into an `i64`: a sum of doubles cannot be kept exactly (the server sums an array with more
 //! precision than one `$inc` after another), so money and scores are summed in integer units. A minimum or maximum

@@ -3,6 +3,7 @@
 //! over the element type's table, that the aggregate fits the values (rule `computed-type`).
 
 use crate::internals::ast::{Container, Data, Field, Style};
+use crate::internals::resolve::field::Computes;
 use crate::internals::rules;
 use crate::internals::symbol::{MAX, MIN};
 use proc_macro2::TokenStream;
@@ -43,18 +44,39 @@ pub fn entry_call(array: &Field, fields: &[Field]) -> String {
             if c.addend {
                 return format!("__odm::computed::Computed::addend({:?}, {index}usize)", target.key);
             }
-            let elem = element(array).to_string();
-            let long = aggregate(c.aggregate) == "Sum";
-            format!(
-                "__odm::computed::Computed::new(__odm::computed::Aggregate::{}, \
-                 __odm::computed::element_key(<{elem} as __OdmSchema>::OBJECT, {:?}), {:?}, {index}usize, {long})",
-                aggregate(c.aggregate),
-                c.of,
-                target.key,
-            )
+            entry(array, c, target, index)
         })
         .collect();
     format!(".computes(&[{}])", each.join(", "))
+}
+
+/// One field computed from `array`'s elements, as generated code builds it (a constant expression).
+fn entry(array: &Field, c: &Computes, target: &Field, index: usize) -> String {
+    let elem = element(array).to_string();
+    let long = aggregate(c.aggregate) == "Sum";
+    format!(
+        "__odm::computed::Computed::new(__odm::computed::Aggregate::{}, \
+         __odm::computed::element_key(<{elem} as __OdmSchema>::OBJECT, {:?}), {:?}, {index}usize, {long})",
+        aggregate(c.aggregate),
+        c.of,
+        target.key,
+    )
+}
+
+/// The diff's calls keeping each field computed from an array in step when the array only grew (see
+/// `Diff::computed_step`), as text.
+pub fn diff_steps(fields: &[Field]) -> String {
+    let mut out = String::new();
+    for array in fields.iter().filter(|f| f.is_stored()) {
+        for c in array.facts.computes.iter().filter(|c| !c.addend) {
+            let target = &fields[c.target];
+            let Some(ident) = target.ident.filter(|_| target.is_stored()) else { continue };
+            let index = fields[..c.target].iter().filter(|s| s.is_stored()).count();
+            let entry = entry(array, c, target, index);
+            out.push_str(&format!("__out.computed_step(__at, {:?}, &{entry}, &__old.{ident}); ", array.key));
+        }
+    }
+    out
 }
 
 /// The builder call after a sum of fields' table entry naming the stored keys of the fields it adds up, as text;

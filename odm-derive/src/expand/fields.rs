@@ -149,6 +149,7 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         let Some(cident) = counter.ident else { continue };
         code.push(&format!("__out.counter_step(__at, {:?}, {:?}, &__old.{cident}); ", f.key, counter.key));
     }
+    code.push(&super::computed::diff_steps(fields));
     code.close();
 }
 
