@@ -195,14 +195,14 @@ async fn a_dump_restored_elsewhere_is_the_same_byte_for_byte() {
             }
         }
         assert!(partial_files(&out).is_empty(), "no temporary file left: {:?}", partial_files(&out));
-        if !gzip {
-            // The file is the documents exactly as the server returns them, in `_id` order, one after another.
-            let stored = raw_documents(&src, "shop_item").await;
-            let bytes: Vec<u8> = stored.iter().flat_map(|d| d.as_bytes().to_vec()).collect();
-            let file = std::fs::read(out.join(src.name()).join("shop_item.bson")).expect("read the dump");
-            assert!(file == bytes, "shop_item.bson is the stored documents, concatenated");
-            assert_eq!(report.collections[0].bytes, bytes.len() as u64);
-        }
+        // The file is the documents exactly as the server returns them, in `_id` order, one after another (once
+        // `gzip` itself has decompressed it).
+        let stored = raw_documents(&src, "shop_item").await;
+        let bytes: Vec<u8> = stored.iter().flat_map(|d| d.as_bytes().to_vec()).collect();
+        let file = std::fs::read(out.join(src.name()).join(format!("shop_item.bson{gz}"))).expect("read the dump");
+        let file = if gzip { gzip_tool(&["-dc"], &file) } else { file };
+        assert!(file == bytes, "shop_item.bson{gz} is the stored documents, concatenated");
+        assert_eq!(report.collections[0].bytes, bytes.len() as u64);
 
         let restored =
             Restore::new(copy.client(), &out).database(src.name()).into_db(copy.name()).await.expect("restore");
@@ -386,11 +386,13 @@ async fn a_refused_document_is_named_by_collection_id_and_field() {
         .take_while(|d| d.get_object_id("_id").ok() != Some(bad_id))
         .count();
     match backup_error(error) {
-        BackupError::Refused { namespace, id, restored, error } => {
+        BackupError::Refused { namespace, id, restored, code, validation, .. } => {
             assert_eq!(namespace, format!("{}.shop_item", copy.name()));
             assert_eq!(id, Bson::ObjectId(bad_id));
             assert_eq!(restored, before as u64, "the documents before it, in file order");
-            let Error::Validation(v) = *error else { panic!("a validation error: {error}") };
+            assert_eq!(code, 121);
+            let v = validation.expect("the validator's failures");
+            assert_eq!(v.model, "Item");
             assert!(v.failures.iter().any(|f| f.path == "Item.price" && f.stored_path == "pr"), "{:?}", v.failures);
         }
         other => panic!("expected Refused, got {other}"),
@@ -491,9 +493,14 @@ async fn a_dump_in_mongodumps_older_metadata_form_restores() {
 
 /// `bytes` gzip-compressed by `gzip` itself, as mongodump's `--gzip` files are made by another program.
 fn gzip(bytes: &[u8]) -> Vec<u8> {
+    gzip_tool(&["-c"], bytes)
+}
+
+/// What the `gzip` command prints for `bytes` on its input, run with `args`.
+fn gzip_tool(args: &[&str], bytes: &[u8]) -> Vec<u8> {
     use std::io::Write;
     let mut child = std::process::Command::new("gzip")
-        .arg("-c")
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -502,4 +509,71 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     let out = child.wait_with_output().expect("gzip output");
     assert!(out.status.success());
     out.stdout
+}
+
+#[tokio::test]
+async fn a_database_given_alone_is_dumped_whole() {
+    let src = odm::testing::database("bk_whole").await;
+    seed(&src, 10).await;
+    src.collection::<Document>("misc_note").insert_one(doc! { "_id": 1, "t": "no model" }).await.expect("insert");
+    let view = src.create_collection("shop_item_view").view_on("shop_item".to_owned()).pipeline(vec![]).await;
+    let out = out_dir(&src);
+    let report = Dump::new(src.client(), &out).database(src.name()).await.expect("dump");
+    let mut names: Vec<&str> = report.collections.iter().map(|c| c.collection.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["log_app_entry", "misc_note", "shop_item"], "{report}");
+    match view {
+        Ok(()) => {
+            assert_eq!(report.skipped, [(format!("{}.shop_item_view", src.name()), "view".to_owned())], "{report}")
+        }
+        Err(e) => eprintln!("no view to leave out: the server refused to create one: {e}"),
+    }
+    let nothing = Dump::new(src.client(), &out).await.expect_err("nothing to dump");
+    assert!(matches!(backup_error(nothing), BackupError::NothingChosen));
+    std::fs::remove_dir_all(&out).expect("cleanup");
+}
+
+#[tokio::test]
+async fn a_collection_dropped_during_the_dump_leaves_no_file() {
+    let src = odm::testing::database("bk_dropped").await;
+    seed(&src, 500).await;
+    let out = out_dir(&src);
+    let (db_name, uri) = (src.name().to_owned(), odm::testing::server().uri().to_owned());
+    let mut dropped = false;
+    // Once the log is written, another program drops the items before the dump reads them.
+    let result = Dump::new(src.client(), &out)
+        .database(src.name())
+        .model::<Entry>()
+        .model::<Item>()
+        .batch_size(100)
+        .on_progress(|p| {
+            if p.done >= 5 && !dropped {
+                dropped = true;
+                let (db_name, uri) = (db_name.clone(), uri.clone());
+                std::thread::spawn(move || {
+                    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+                    runtime.block_on(async {
+                        let client = odm::mongodb::Client::with_uri_str(&uri).await.expect("client");
+                        client.database(&db_name).collection::<Document>("shop_item").drop().await.expect("drop");
+                    });
+                })
+                .join()
+                .expect("dropped");
+            }
+        })
+        .await;
+    assert!(dropped, "the items were dropped during the dump");
+    let dir = out.join(src.name());
+    match result {
+        // The server may refuse to read a collection dropped since the snapshot; odm refuses to keep what it read.
+        Err(Error::Backup(b)) => {
+            assert!(matches!(&*b, BackupError::Vanished { namespace } if namespace.ends_with(".shop_item")), "{b}")
+        }
+        Err(other) => eprintln!("the server refused the read: {other}"),
+        Ok(report) => panic!("the dump of a dropped collection succeeded: {report}"),
+    }
+    assert!(dir.join("log_app_entry.bson").is_file(), "the collection before it is complete");
+    assert!(!dir.join("shop_item.bson").exists() && !dir.join("shop_item.metadata.json").exists());
+    assert!(partial_files(&out).is_empty(), "{:?}", partial_files(&out));
+    std::fs::remove_dir_all(&out).expect("cleanup");
 }

@@ -29,6 +29,9 @@ pub struct Dump<'c> {
     progress: Callback<'c>,
 }
 
+/// What a dump will write, the collections asked for that are absent, and those left out for their type.
+type Planning = (Vec<Planned>, Vec<String>, Vec<(String, String)>);
+
 /// A collection the dump will write, as read before any document is.
 struct Planned {
     db: String,
@@ -51,7 +54,9 @@ impl<'c> Dump<'c> {
         }
     }
 
-    /// The database of models that do not name one (`#[odm(db = "…")]`).
+    /// The database of models that do not name one (`#[odm(db = "…")]`). Given alone (no [`Dump::model`] nor
+    /// [`Dump::collection`]), every collection of that database is dumped, but the server's own (`system.*`); views
+    /// and time-series collections are then left out and listed in [`DumpReport::skipped`].
     pub fn database(mut self, name: impl Into<String>) -> Self {
         self.default_db = Some(name.into());
         self
@@ -94,7 +99,7 @@ impl<'c> Dump<'c> {
     async fn execute(self) -> Result<DumpReport> {
         let started = Instant::now();
         let read_mode = ReadMode::of(self.client).await?;
-        let (planned, absent) = self.plan().await?;
+        let (planned, absent, skipped) = self.plan().await?;
         // Every file is checked before any is written: a dump that cannot finish does not start.
         for p in &planned {
             let name = &p.metadata.collection_name;
@@ -109,7 +114,8 @@ impl<'c> Dump<'c> {
         }
         let mut session = self.client.start_session().snapshot(read_mode == ReadMode::Snapshot).await?;
         let total = planned.iter().map(|p| p.estimated).sum();
-        let mut report = DumpReport { read_mode, collections: Vec::new(), absent, elapsed: Default::default() };
+        let mut report =
+            DumpReport { read_mode, collections: Vec::new(), absent, skipped, elapsed: Default::default() };
         let mut done = 0;
         for p in &planned {
             let dumped = self.dump_one(p, read_mode, &mut session, &mut done, total, started).await?;
@@ -120,11 +126,20 @@ impl<'c> Dump<'c> {
     }
 
     /// Reads what the dump will write: each collection's `listCollections` entry and indexes, and its estimated
-    /// count. Fails before anything is written when a collection is a view or a time-series collection.
-    async fn plan(&self) -> Result<(Vec<Planned>, Vec<String>)> {
-        let mut planned: Vec<Planned> = Vec::new();
-        let mut absent = Vec::new();
-        for choice in &self.choices {
+    /// count; also the collections asked for that are absent, and those of a whole database left out for their
+    /// type. Fails before anything is written when a collection asked for is a view or a time-series collection.
+    async fn plan(&self) -> Result<Planning> {
+        let whole;
+        let choices = match (&self.choices[..], &self.default_db) {
+            ([], Some(db)) => {
+                whole = [Choice::everything(db)];
+                &whole[..]
+            }
+            ([], None) => return Err(BackupError::NothingChosen.into()),
+            (choices, _) => choices,
+        };
+        let (mut planned, mut absent, mut skipped) = (Vec::<Planned>::new(), Vec::new(), Vec::new());
+        for choice in choices {
             let db_name = choice.db(self.default_db.as_deref())?;
             let db = self.client.database(&db_name);
             let filter = match choice.exact() {
@@ -143,6 +158,10 @@ impl<'c> Dump<'c> {
                 }
                 found = true;
                 let kind = entry.get_str("type").unwrap_or("collection").to_owned();
+                if kind != "collection" && choice.is_everything() {
+                    skipped.push((format!("{db_name}.{name}"), kind));
+                    continue;
+                }
                 if kind != "collection" {
                     return Err(BackupError::Unsupported { namespace: format!("{db_name}.{name}"), kind }.into());
                 }
@@ -162,7 +181,7 @@ impl<'c> Dump<'c> {
                 absent.push(format!("{db_name}.{name}"));
             }
         }
-        Ok((planned, absent))
+        Ok((planned, absent, skipped))
     }
 
     /// Streams one collection's documents into its file, then writes its metadata.
@@ -196,6 +215,11 @@ impl<'c> Dump<'c> {
                 self.progress.report(*done, total, started);
             }
         }
+        // A collection dropped (or replaced) meanwhile may have lost documents under the cursor: its file is not
+        // kept (dropping `out` removes it).
+        if !same_collection(&self.client.database(&p.db), &p.metadata).await? {
+            return Err(BackupError::Vanished { namespace: format!("{}.{name}", p.db) }.into());
+        }
         let file_bytes = out.finish()?;
         let mut meta_out = Output::create(metadata_file(&self.out, &p.db, name, self.gzip), self.gzip)?;
         meta_out.write(&p.metadata.to_json())?;
@@ -212,6 +236,15 @@ impl<'c> Dump<'c> {
             elapsed: began.elapsed(),
         })
     }
+}
+
+/// True when the collection the metadata describes is still there: same name and, when the server gives UUIDs, the
+/// same UUID (a collection dropped and created again has another).
+async fn same_collection(db: &mongodb::Database, metadata: &Metadata) -> Result<bool> {
+    let filter = doc! { "name": &metadata.collection_name };
+    let entries: Vec<Document> =
+        db.run_cursor_command(doc! { "listCollections": 1, "filter": filter }).await?.try_collect().await?;
+    Ok(entries.first().is_some_and(|entry| metadata.uuid.is_none() || uuid_hex(entry) == metadata.uuid))
 }
 
 /// Runs the dump: asks the server which read mode it allows (`hello`, `buildInfo`), reads the collections' options

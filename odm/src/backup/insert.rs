@@ -4,9 +4,9 @@
 
 use super::select::ModelRef;
 use crate::bulk::{COMMAND_ROOM, MAX_BATCH};
-use crate::error::{reply_int, BackupError, Error, Result, ValidationError, MAX_STATEMENT_SIZE};
+use crate::error::{reply_int, BackupError, Result, ValidationError, MAX_STATEMENT_SIZE};
 use bson::raw::cstr;
-use bson::{Bson, Document, RawArrayBuf, RawDocumentBuf};
+use bson::{Bson, RawArrayBuf, RawDocumentBuf};
 use mongodb::Database;
 
 /// Documents gathered for one `insert` command.
@@ -82,11 +82,19 @@ impl<'a> Inserts<'a> {
                 .and_then(|d| d.get("_id").ok().flatten())
                 .and_then(|id| Bson::try_from(id).ok())
                 .unwrap_or(Bson::Null);
+            let code = reply_int(first, "code").unwrap_or(0) as i32;
+            let validation = (code == 121).then(|| {
+                let info = first.get_document("errInfo").ok().cloned();
+                let model = self.model.map_or("", |m| m.name);
+                Box::new(ValidationError::parse(model, self.model.and_then(|m| m.meta), info))
+            });
             return Err(BackupError::Refused {
                 namespace: format!("{}.{}", self.db.name(), self.collection),
                 id,
                 restored: self.inserted + n,
-                error: Box::new(self.refusal(first)),
+                code,
+                message: first.get_str("errmsg").unwrap_or_default().to_owned(),
+                validation,
             }
             .into());
         }
@@ -94,18 +102,6 @@ impl<'a> Inserts<'a> {
         self.pending.clear();
         self.pending_bytes = 0;
         Ok(())
-    }
-
-    /// One `writeErrors` entry as an error: a validator's refusal named by the model's Rust fields when the
-    /// collection's model is known, by stored keys otherwise.
-    fn refusal(&self, entry: &Document) -> Error {
-        let model = self.model.map_or("", |m| m.name);
-        let code = reply_int(entry, "code").unwrap_or(0) as i32;
-        if code == 121 {
-            let info = entry.get_document("errInfo").ok().cloned();
-            return Error::Validation(Box::new(ValidationError::parse(model, self.model.and_then(|m| m.meta), info)));
-        }
-        Error::Write { model, code, message: entry.get_str("errmsg").unwrap_or_default().to_owned() }
     }
 }
 

@@ -52,6 +52,9 @@ pub struct DumpReport {
     pub collections: Vec<CollectionDump>,
     /// Collections asked for that the server does not hold (`<db>.<collection>`): nothing was written for them.
     pub absent: Vec<String>,
+    /// Collections of a database dumped whole ([`Dump::database`](super::Dump::database) alone) that were left
+    /// out because odm does not dump their type: `(<db>.<collection>, type)`, the type `view` or `timeseries`.
+    pub skipped: Vec<(String, String)>,
     /// Time the whole dump took.
     pub elapsed: Duration,
 }
@@ -130,6 +133,9 @@ impl fmt::Display for DumpReport {
         }
         for namespace in &self.absent {
             write!(f, "\n  {namespace}: not on the server, nothing written")?;
+        }
+        for (namespace, kind) in &self.skipped {
+            write!(f, "\n  {namespace}: a {kind}, not dumped")?;
         }
         Ok(())
     }

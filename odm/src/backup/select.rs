@@ -27,6 +27,8 @@ pub(crate) struct Choice {
 enum Name {
     Exact(String),
     Template(NameTemplate),
+    /// Every collection of the database but the server's own (`system.*`).
+    All,
 }
 
 impl Choice {
@@ -45,6 +47,16 @@ impl Choice {
         Choice { db: Some(db.into()), name: Name::Exact(name.into()), model: None }
     }
 
+    /// Every collection of database `db` (but `system.*`).
+    pub(crate) fn everything(db: impl Into<String>) -> Choice {
+        Choice { db: Some(db.into()), name: Name::All, model: None }
+    }
+
+    /// True when the choice is every collection of a database, not one asked for by name or model.
+    pub(crate) fn is_everything(&self) -> bool {
+        matches!(self.name, Name::All)
+    }
+
     /// The database: the model's (or the one given with the collection), else `default`.
     pub(crate) fn db(&self, default: Option<&str>) -> Result<String> {
         match (&self.db, default) {
@@ -58,7 +70,7 @@ impl Choice {
     pub(crate) fn exact(&self) -> Option<&str> {
         match &self.name {
             Name::Exact(name) => Some(name),
-            Name::Template(_) => None,
+            Name::Template(_) | Name::All => None,
         }
     }
 
@@ -67,6 +79,7 @@ impl Choice {
         match &self.name {
             Name::Exact(exact) => exact == name,
             Name::Template(template) => template.parse(name).is_some(),
+            Name::All => !name.starts_with("system."),
         }
     }
 }

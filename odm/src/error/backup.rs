@@ -2,12 +2,12 @@
 //! cannot be written, a dump file that is not what mongodump writes, a target collection that holds documents, a
 //! document the target refused.
 
-use super::variants::Error;
+use super::validation::ValidationError;
 use bson::Bson;
 use std::fmt;
 use std::path::PathBuf;
 
-/// Why a dump or a restore stopped ([`Error::Backup`]). Each says what is wrong and what to do.
+/// Why a dump or a restore stopped ([`Error::Backup`](super::Error::Backup)). Each says what is wrong and what to do.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum BackupError {
@@ -45,6 +45,14 @@ pub enum BackupError {
         /// `<db>.<collection>`.
         namespace: String,
     },
+    /// A dump was given no model, no collection and no database: it would write nothing.
+    NothingChosen,
+    /// A collection was dropped (or dropped and created again) while the dump read it: what was read may be partly
+    /// gone, so its file was not kept.
+    Vanished {
+        /// `<db>.<collection>`.
+        namespace: String,
+    },
     /// A collection neither a dump nor a restore handles (a view, a time-series collection).
     Unsupported {
         /// `<db>.<collection>`.
@@ -61,9 +69,13 @@ pub enum BackupError {
         id: Bson,
         /// Documents of this collection restored before it.
         restored: u64,
-        /// The server's refusal: an [`Error::Validation`] naming the failing fields (by Rust path when the
-        /// collection's model was given to the restore), or an [`Error::Write`].
-        error: Box<Error>,
+        /// The server's error code (121: the validator refused it; 11000: a duplicate key).
+        code: i32,
+        /// The server's message.
+        message: String,
+        /// For a validator's refusal (121): the failing fields, by Rust path when the collection's model was given
+        /// to the restore ([`ValidationError::model`] is then its name, else empty), by stored key otherwise.
+        validation: Option<Box<ValidationError>>,
     },
 }
 
@@ -91,15 +103,24 @@ impl fmt::Display for BackupError {
                 "{namespace} already holds documents: a restore never merges into them, so nothing was restored; \
                  restore into another database (`into_db`), or replace the collection with `drop_existing()`"
             ),
+            BackupError::NothingChosen => f.write_str(
+                "the dump names nothing to write: add `model::<M>()`, `collection(db, name)`, or `database(name)` \
+                 alone for every collection of a database",
+            ),
+            BackupError::Vanished { namespace } => write!(
+                f,
+                "{namespace} was dropped or replaced while it was being dumped, so its file was not kept (the \
+                 collections dumped before it are complete); dump it again once it is stable"
+            ),
             BackupError::Unsupported { namespace, kind } => write!(
                 f,
                 "{namespace} is a {kind}, which odm's dump and restore do not handle; use mongodump and mongorestore \
                  for it"
             ),
-            BackupError::Refused { namespace, id, restored, error } => {
+            BackupError::Refused { namespace, id, restored, code, message, validation } => {
                 write!(f, "restoring {namespace}: the document with _id {id} was refused")?;
-                match error.as_ref() {
-                    Error::Validation(v) => {
+                match validation {
+                    Some(v) => {
                         f.write_str(" by the collection's validator")?;
                         if !v.model.is_empty() {
                             write!(f, " (model {})", v.model)?;
@@ -108,19 +129,16 @@ impl fmt::Display for BackupError {
                             f.write_str(if i == 0 { ": " } else { ", " })?;
                             write!(f, "{failure}")?;
                         }
-                        write!(
-                            f,
-                            "; {restored} document(s) before it are restored, none after it; fix the document in \
-                             the dump or restore with `bypass_validation()` to load it as it is"
-                        )
                     }
-                    Error::Write { code, message, .. } => write!(
-                        f,
-                        " by the server (code {code}): {message}; {restored} document(s) before it are restored, none \
-                         after it"
-                    ),
-                    other => write!(f, ": {other}; {restored} document(s) before it are restored, none after it"),
+                    None => write!(f, " by the server (code {code}): {message}")?,
                 }
+                write!(f, "; {restored} document(s) before it are restored, none after it")?;
+                if validation.is_some() {
+                    f.write_str(
+                        "; fix the document in the dump or restore with `bypass_validation()` to load it as it is",
+                    )?;
+                }
+                Ok(())
             }
         }
     }
@@ -130,14 +148,8 @@ impl std::error::Error for BackupError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             BackupError::Io { source, .. } => Some(source),
-            BackupError::Refused { error, .. } => Some(error.as_ref()),
+            BackupError::Refused { validation: Some(v), .. } => Some(v.as_ref()),
             _ => None,
         }
-    }
-}
-
-impl From<BackupError> for Error {
-    fn from(e: BackupError) -> Self {
-        Error::Backup(Box::new(e))
     }
 }

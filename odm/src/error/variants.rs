@@ -334,6 +334,12 @@ impl fmt::Display for Error {
     }
 }
 
+impl From<BackupError> for Error {
+    fn from(e: BackupError) -> Self {
+        Error::Backup(Box::new(e))
+    }
+}
+
 /// One failed operation of a bulk write.
 #[derive(Debug)]
 pub struct BulkFailure {
@@ -515,7 +521,7 @@ impl Error {
             Error::UndecodableChange(c) => c.error.model(),
             Error::SharedCollection { first, .. } => Some(first),
             Error::Backup(b) => match b.as_ref() {
-                BackupError::Refused { error, .. } => error.model().filter(|m| !m.is_empty()),
+                BackupError::Refused { validation: Some(v), .. } if !v.model.is_empty() => Some(v.model),
                 _ => None,
             },
             Error::Serialize { model, .. }
