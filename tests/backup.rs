@@ -125,6 +125,13 @@ async fn raw_documents(db: &odm::mongodb::Database, collection: &str) -> Vec<Raw
         .expect("read")
 }
 
+/// The collection's documents in their natural (for a capped collection: insertion) order, as raw BSON.
+async fn natural_order(db: &odm::mongodb::Database, collection: &str) -> Vec<RawDocumentBuf> {
+    let natural = odm::mongodb::options::Hint::Keys(doc! { "$natural": 1 });
+    let cursor = db.collection::<RawDocumentBuf>(collection).find(doc! {}).hint(natural).await.expect("find");
+    cursor.try_collect().await.expect("read")
+}
+
 /// The indexes of a collection without the fields that name its namespace, by name.
 async fn indexes_by_name(db: &odm::mongodb::Database, collection: &str) -> Vec<Document> {
     let mut indexes: Vec<Document> = live_indexes(db, collection)
@@ -168,7 +175,10 @@ async fn seed(db: &odm::testing::TestDatabase, count: u32) {
         items.insert_many(chunk).await.expect("seed items");
     }
     let entries = Collection::<Entry>::new(db);
-    let logs: Vec<Entry> = (0..5).map(|i| Entry { id: ObjectId::new(), message: format!("line {i}") }).collect();
+    // Inserted in descending `_id` order: the capped log's own (insertion) order is not its `_id` order.
+    let ids: Vec<ObjectId> = (0..5).map(|_| ObjectId::new()).collect();
+    let logs: Vec<Entry> =
+        ids.iter().rev().enumerate().map(|(i, id)| Entry { id: *id, message: format!("line {i}") }).collect();
     entries.insert_many(&logs).await.expect("seed entries");
 }
 
@@ -228,6 +238,11 @@ async fn a_dump_restored_elsewhere_is_the_same_byte_for_byte() {
             assert_eq!(collection_options(&src, name).await, collection_options(&copy, name).await, "{name} options");
             assert_eq!(indexes_by_name(&src, name).await, indexes_by_name(&copy, name).await, "{name} indexes");
         }
+        // The capped log keeps its insertion order through the dump.
+        let in_order = natural_order(&src, "log_app_entry").await;
+        let copied = natural_order(&copy, "log_app_entry").await;
+        assert_eq!(in_order, copied, "the capped log in its insertion order");
+        assert_ne!(in_order, raw_documents(&src, "log_app_entry").await, "insertion order is not _id order here");
         let options = collection_options(&copy, "log_app_entry").await;
         assert_eq!((options.get_bool("capped").ok(), options.get("max").is_some()), (Some(true), true), "{options}");
         // The copy is in line with the models, as a synced database is.

@@ -21,11 +21,11 @@
 //! # The layout
 //!
 //! A [`Dump`] writes what `mongodump --out <dir>` writes, and a [`Restore`] reads both its own dumps and
-//! mongodump's (mongorestore reads odm's):
+//! mongodump's (the layout mongorestore reads):
 //!
 //! - `<dir>/<db>/<collection>.bson`: the documents, each BSON document as the server returned it, one after
-//!   another (in `_id` order); `mongorestore` and `bsondump` read it, and so does any BSON reader that walks the
-//!   documents by their length prefix.
+//!   another (in `_id` order; a capped collection in its insertion order, which a restore keeps); `mongorestore`
+//!   and `bsondump` read it, and so does any BSON reader that walks the documents by their length prefix.
 //! - `<dir>/<db>/<collection>.metadata.json`: the collection's options (its validator, validation level and
 //!   action, capped size, collation, …), its indexes, UUID, name and type, as canonical Extended JSON in
 //!   mongodump's format ([`layout::Metadata`]).

@@ -197,7 +197,14 @@ impl<'c> Dump<'c> {
         let began = Instant::now();
         let name = &p.metadata.collection_name;
         let coll = self.client.database(&p.db).collection::<RawDocumentBuf>(name);
-        let mut find = coll.find(doc! {}).sort(doc! { "_id": 1 }).batch_size(self.batch as u32);
+        let mut find = coll.find(doc! {}).batch_size(self.batch as u32);
+        // A capped collection's order is its insertion order (what a tailable cursor follows), which a restore keeps
+        // only when the documents come in that order, as mongodump reads them; every other in `_id` order.
+        find = if p.metadata.options.get_bool("capped").unwrap_or(false) {
+            find.hint(mongodb::options::Hint::Keys(doc! { "$natural": 1 }))
+        } else {
+            find.sort(doc! { "_id": 1 })
+        };
         if read_mode == ReadMode::Majority {
             find = find.read_concern(ReadConcern::majority());
         }

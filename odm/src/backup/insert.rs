@@ -89,7 +89,7 @@ impl<'a> Inserts<'a> {
                 Box::new(ValidationError::parse(model, self.model.and_then(|m| m.meta), info))
             });
             return Err(BackupError::Refused {
-                namespace: format!("{}.{}", self.db.name(), self.collection),
+                namespace: self.namespace(),
                 id,
                 restored: self.inserted + n,
                 code,
@@ -98,10 +98,21 @@ impl<'a> Inserts<'a> {
             }
             .into());
         }
+        if let Ok(concern) = reply.get_document("writeConcernError") {
+            let message = concern.get_str("errmsg").unwrap_or_default().to_owned();
+            return Err(BackupError::Unconfirmed { namespace: self.namespace(), message }.into());
+        }
         self.inserted += n;
         self.pending.clear();
         self.pending_bytes = 0;
         Ok(())
+    }
+}
+
+impl Inserts<'_> {
+    /// `<db>.<collection>`, as errors name it.
+    fn namespace(&self) -> String {
+        format!("{}.{}", self.db.name(), self.collection)
     }
 }
 

@@ -53,6 +53,14 @@ pub enum BackupError {
         /// `<db>.<collection>`.
         namespace: String,
     },
+    /// The server could not confirm the write concern of restored documents (`writeConcernError`): they are
+    /// written, but perhaps not replicated.
+    Unconfirmed {
+        /// `<db>.<collection>`.
+        namespace: String,
+        /// The server's message.
+        message: String,
+    },
     /// A collection neither a dump nor a restore handles (a view, a time-series collection).
     Unsupported {
         /// `<db>.<collection>`.
@@ -111,6 +119,11 @@ impl fmt::Display for BackupError {
                 f,
                 "{namespace} was dropped or replaced while it was being dumped, so its file was not kept (the \
                  collections dumped before it are complete); dump it again once it is stable"
+            ),
+            BackupError::Unconfirmed { namespace, message } => write!(
+                f,
+                "restoring {namespace}: the server could not confirm the write concern ({message}); the documents are \
+                 written but may not be replicated: check the replica set, then restore again with `drop_existing()`"
             ),
             BackupError::Unsupported { namespace, kind } => write!(
                 f,
