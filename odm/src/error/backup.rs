@@ -166,3 +166,41 @@ impl std::error::Error for BackupError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_refusal_says_what_to_do() {
+        let duplicate = BackupError::Refused {
+            namespace: "copy.order_header".to_owned(),
+            id: Bson::Int32(7),
+            restored: 3,
+            code: 11000,
+            message: "E11000 duplicate key error".to_owned(),
+            validation: None,
+        };
+        assert_eq!(
+            duplicate.to_string(),
+            "restoring copy.order_header: the document with _id 7 was refused by the server (code 11000): E11000 \
+             duplicate key error; 3 document(s) before it are restored, none after it"
+        );
+        let info = bson::doc! { "details": { "operatorName": "$jsonSchema", "schemaRulesNotSatisfied": [
+            { "operatorName": "required", "specifiedAs": { "required": ["n"] }, "missingProperties": ["n"] }
+        ] } };
+        let refused = BackupError::Refused {
+            namespace: "copy.order_header".to_owned(),
+            id: Bson::Int32(8),
+            restored: 0,
+            code: 121,
+            message: "Document failed validation".to_owned(),
+            validation: Some(Box::new(ValidationError::parse("", None, Some(info)))),
+        };
+        let text = refused.to_string();
+        assert!(text.starts_with("restoring copy.order_header: the document with _id 8 was refused by the collection's validator: n: required"), "{text}");
+        assert!(text.ends_with("restore with `bypass_validation()` to load it as it is"), "{text}");
+        let exists = BackupError::Exists { path: PathBuf::from("out/shop/order_header.bson") };
+        assert!(exists.to_string().starts_with("out/shop/order_header.bson already exists"));
+    }
+}
