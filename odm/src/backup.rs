@@ -77,6 +77,7 @@ pub mod layout;
 mod report;
 mod restore;
 mod select;
+mod source;
 
 pub use consistency::ReadMode;
 pub use dump::Dump;

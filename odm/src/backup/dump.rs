@@ -4,7 +4,7 @@
 use super::files::{io_error, Output};
 use super::layout::{bson_file, metadata_file, uuid_hex, Metadata};
 use super::report::Callback;
-use super::report::{CollectionDump, DumpReport};
+use super::report::{CollectionDump, DumpReport, Skipped};
 use super::select::Choice;
 use super::ReadMode;
 use crate::error::{BackupError, Result};
@@ -30,7 +30,7 @@ pub struct Dump<'c> {
 }
 
 /// What a dump will write, the collections asked for that are absent, and those left out for their type.
-type Planning = (Vec<Planned>, Vec<String>, Vec<(String, String)>);
+type Planning = (Vec<Planned>, Vec<String>, Skipped);
 
 /// A collection the dump will write, as read before any document is.
 struct Planned {
@@ -151,12 +151,14 @@ impl<'c> Dump<'c> {
             let mut found = false;
             for entry in entries {
                 let name = entry.get_str("name").unwrap_or_default().to_owned();
-                if !choice.matches(&name)
-                    || planned.iter().any(|p| p.db == db_name && p.metadata.collection_name == name)
-                {
+                if !choice.matches(&name) {
                     continue;
                 }
                 found = true;
+                // Asked for twice (by model and by name, say): dumped once.
+                if planned.iter().any(|p| p.db == db_name && p.metadata.collection_name == name) {
+                    continue;
+                }
                 let kind = entry.get_str("type").unwrap_or("collection").to_owned();
                 if kind != "collection" && choice.is_everything() {
                     skipped.push((format!("{db_name}.{name}"), kind));
