@@ -61,8 +61,11 @@
 //! limits (100,000 documents, 16 MiB); then the indexes are built. The collection's validator checks each document
 //! unless [`Restore::bypass_validation`]: the first refused stops the restore with [`BackupError::Refused`], naming
 //! the collection, the document's `_id` and the failing fields (by Rust path when the collection's model was given
-//! with [`Restore::model`]). Views and time-series collections are left to mongodump and mongorestore
-//! ([`BackupError::Unsupported`]).
+//! with [`Restore::model`]). A collection the dump has metadata alone for is created empty, with its indexes.
+//!
+//! Views and time-series collections are left to mongodump and mongorestore: asked for by name or model they are
+//! refused ([`BackupError::Unsupported`]); in a whole database (or a whole dump) they are left out and listed in
+//! [`DumpReport::skipped`] and [`RestoreReport::skipped`].
 //!
 //! [`BackupError::Exists`]: crate::error::BackupError::Exists
 //! [`BackupError::NotEmpty`]: crate::error::BackupError::NotEmpty

@@ -56,10 +56,11 @@ impl<'a> Inserts<'a> {
         self.pending.push(doc);
     }
 
-    /// Sends the gathered documents as one ordered `insert`; fails at the first the server refuses, naming it.
-    pub(crate) async fn send(&mut self) -> Result<()> {
+    /// Sends the gathered documents as one ordered `insert`: how many were inserted. Fails at the first the server
+    /// refuses, naming it.
+    pub(crate) async fn send(&mut self) -> Result<u64> {
         if self.pending.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let mut documents = RawArrayBuf::new();
         for doc in &self.pending {
@@ -105,7 +106,7 @@ impl<'a> Inserts<'a> {
         self.inserted += n;
         self.pending.clear();
         self.pending_bytes = 0;
-        Ok(())
+        Ok(n)
     }
 }
 

@@ -182,17 +182,13 @@ impl<'c> Restore<'c> {
         let mut bytes = 0u64;
         while let Some(doc) = documents.as_mut().map(Documents::next_document).transpose()?.flatten() {
             if inserts.is_full_for(&doc) {
-                let before = inserts.inserted;
-                inserts.send().await?;
-                *done += inserts.inserted - before;
+                *done += inserts.send().await?;
                 self.progress.report(*done, *done, started);
             }
             bytes += doc.as_bytes().len() as u64;
             inserts.push(doc);
         }
-        let before = inserts.inserted;
-        inserts.send().await?;
-        *done += inserts.inserted - before;
+        *done += inserts.send().await?;
         self.progress.report(*done, *done, started);
         let indexes = source.metadata.as_ref().map(Metadata::secondary_indexes).unwrap_or_default();
         if !indexes.is_empty() {
