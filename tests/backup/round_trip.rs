@@ -187,3 +187,40 @@ async fn every_live_instance_of_a_templated_model_is_dumped() {
     }
     std::fs::remove_dir_all(&out).expect("cleanup");
 }
+
+#[tokio::test]
+async fn a_dump_reads_in_the_mode_asked_for() {
+    let src = odm::testing::database("bk_modes").await;
+    seed(&src, 50).await;
+    let best = ReadMode::of(src.client()).await.expect("hello");
+    for (asked, level) in [(None, None), (Some(ReadMode::Majority), Some("majority")), (Some(ReadMode::Plain), None)] {
+        let copy = odm::testing::database("bk_modes_copy").await;
+        let out = out_dir(&copy);
+        let (client, recorded) = support::commands::recording_client().await;
+        let mut dump = Dump::new(&client, &out).database(src.name()).model::<Item>().model::<Entry>().batch_size(20);
+        if let Some(mode) = asked {
+            dump = dump.read_mode(mode);
+        }
+        let report = dump.await.expect("dump");
+        let mode = asked.unwrap_or(best);
+        assert_eq!(report.read_mode, mode, "{report}");
+        assert!(report.collections.iter().all(|c| c.read_mode == mode), "{report}");
+        // Every find carries the read concern of its mode; a snapshot's finds share one session and one moment.
+        let finds: Vec<Document> =
+            recorded.started().into_iter().filter(|(n, _)| n == "find").map(|(_, c)| c).collect();
+        assert_eq!(finds.len(), 2, "one find per collection");
+        let level = if mode == ReadMode::Snapshot { Some("snapshot") } else { level };
+        for find in &finds {
+            let sent = find.get_document("readConcern").ok().and_then(|r| r.get_str("level").ok());
+            assert_eq!(sent, level, "{mode}: {find}");
+        }
+        if mode == ReadMode::Snapshot {
+            let at = finds[1].get_document("readConcern").ok().and_then(|r| r.get_timestamp("atClusterTime").ok());
+            assert!(at.is_some(), "the second collection is read at the first one's moment: {}", finds[1]);
+            assert_eq!(finds[0].get_document("lsid").ok(), finds[1].get_document("lsid").ok(), "one session");
+        }
+        Restore::new(copy.client(), &out).database(src.name()).into_db(copy.name()).await.expect("restore");
+        assert_eq!(raw_documents(&src, "shop_item").await, raw_documents(&copy, "shop_item").await, "{mode}");
+        std::fs::remove_dir_all(&out).expect("cleanup");
+    }
+}

@@ -26,6 +26,7 @@ pub struct Dump<'c> {
     choices: Vec<Choice>,
     gzip: bool,
     batch: usize,
+    read_mode: Option<ReadMode>,
     progress: Callback<'c>,
 }
 
@@ -50,6 +51,7 @@ impl<'c> Dump<'c> {
             choices: Vec::new(),
             gzip: false,
             batch: 1000,
+            read_mode: None,
             progress: Callback::none(),
         }
     }
@@ -88,6 +90,15 @@ impl<'c> Dump<'c> {
         self
     }
 
+    /// Reads in `mode` instead of the best the server allows ([`ReadMode::of`]): [`ReadMode::Majority`] or
+    /// [`ReadMode::Plain`] for a dump that would outlast the server's snapshot window (each collection is then read
+    /// as it is when read). Asking for [`ReadMode::Snapshot`] from a server without snapshot reads fails with the
+    /// server's refusal.
+    pub fn read_mode(mut self, mode: ReadMode) -> Self {
+        self.read_mode = Some(mode);
+        self
+    }
+
     /// Called after every batch of documents written, for a progress bar. [`Progress::total`] is the collections'
     /// estimated counts when the dump started.
     pub fn on_progress(mut self, f: impl FnMut(&Progress) + Send + 'c) -> Self {
@@ -98,7 +109,10 @@ impl<'c> Dump<'c> {
     /// Runs the dump (see [`IntoFuture`](std::future::IntoFuture) for [`Dump`]).
     async fn execute(self) -> Result<DumpReport> {
         let started = Instant::now();
-        let read_mode = ReadMode::of(self.client).await?;
+        let read_mode = match self.read_mode {
+            Some(mode) => mode,
+            None => ReadMode::of(self.client).await?,
+        };
         let (planned, absent, skipped) = self.plan().await?;
         // Every file is checked before any is written: a dump that cannot finish does not start.
         for p in &planned {
