@@ -224,3 +224,32 @@ async fn a_dump_reads_in_the_mode_asked_for() {
         std::fs::remove_dir_all(&out).expect("cleanup");
     }
 }
+
+#[tokio::test]
+async fn large_documents_are_restored_in_commands_the_server_takes() {
+    let src = odm::testing::database("bk_large").await;
+    // 20 documents of 1.5 MiB: 30 MiB, more than one command can carry.
+    let blob = Binary { subtype: odm::bson::spec::BinarySubtype::Generic, bytes: vec![7; 3 << 19] };
+    let docs: Vec<Document> = (0..20).map(|i| doc! { "_id": i, "b": blob.clone() }).collect();
+    for doc in docs {
+        src.collection::<Document>("misc_blob").insert_one(doc).await.expect("insert");
+    }
+    let out = out_dir(&src);
+    Dump::new(src.client(), &out).collection(src.name(), "misc_blob").await.expect("dump");
+    let copy = odm::testing::database("bk_large_copy").await;
+    let (client, recorded) = support::commands::recording_client().await;
+    let report = Restore::new(&client, &out).database(src.name()).into_db(copy.name()).await.expect("restore");
+    assert_eq!(report.collections[0].documents, 20, "{report}");
+    let inserts: Vec<Document> =
+        recorded.started().into_iter().filter(|(n, _)| n == "insert").map(|(_, c)| c).collect();
+    assert!(inserts.len() >= 2, "split by size: {} insert command(s)", inserts.len());
+    for insert in &inserts {
+        let size = odm::bson::serialize_to_vec(insert).expect("encode").len();
+        assert!(size <= odm::error::MAX_STATEMENT_SIZE, "an insert of {size} bytes");
+        assert_eq!(insert.get_bool("ordered").ok(), Some(true));
+    }
+    let counts: usize = inserts.iter().map(|i| i.get_array("documents").map_or(0, |d| d.len())).sum();
+    assert_eq!(counts, 20, "every document sent once");
+    assert_eq!(raw_documents(&src, "misc_blob").await, raw_documents(&copy, "misc_blob").await);
+    std::fs::remove_dir_all(&out).expect("cleanup");
+}
