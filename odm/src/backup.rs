@@ -42,15 +42,17 @@
 //! `majority` (nothing a failover rolls back, but each collection as it is when read), and a standalone server with
 //! plain reads. The report says which mode was used ([`DumpReport::read_mode`]). A snapshot is kept by the server
 //! for a limited time (`minSnapshotHistoryWindowInSeconds`, 5 minutes by default): a dump that takes longer fails
-//! with the server's `SnapshotTooOld` rather than mixing moments.
+//! with the server's `SnapshotTooOld` rather than mixing moments; [`Dump::read_mode`] asks for majority or plain
+//! reads instead.
 //!
 //! # Files are complete or absent
 //!
 //! Documents are streamed to disk batch by batch (never all in memory). Each file is written under a hidden
 //! temporary name (`.<collection>.bson.partial`) and renamed to its own name only once complete and flushed, the
 //! documents file before the metadata: an interrupted dump (a crash, a full disk, a dropped future) never leaves a
-//! cut-short `.bson` that looks complete. A dump never overwrites a file: one that exists already is refused
-//! before anything is written ([`BackupError::Exists`]).
+//! cut-short `.bson` that looks complete. A collection dropped (or dropped and created again) while it is read
+//! fails the dump and its file is not kept ([`BackupError::Vanished`]). A dump never overwrites a file: one that
+//! exists already is refused before anything is written ([`BackupError::Exists`]).
 //!
 //! # Restoring
 //!
@@ -71,6 +73,7 @@
 //! [`BackupError::NotEmpty`]: crate::error::BackupError::NotEmpty
 //! [`BackupError::Refused`]: crate::error::BackupError::Refused
 //! [`BackupError::Unsupported`]: crate::error::BackupError::Unsupported
+//! [`BackupError::Vanished`]: crate::error::BackupError::Vanished
 
 mod consistency;
 mod dump;
