@@ -1,9 +1,10 @@
 //! Dump and restore against the real server: a dump restored into another database holds every document byte for
-//! byte (every BSON type odm stores) with the validator, options and indexes; gzip or not; the files read by an
-//! outside BSON reader (the Node `bson` package mongosh brings); a restore into a collection holding documents
-//! refused with nothing lost; a validator's refusal named by collection, `_id` and Rust field; an interrupted dump
-//! (dropped, killed, or a collection dropped under it) leaving no complete-looking file; mongodump's older metadata
-//! form restored. This file holds the models and helpers the topics share; each topic is a module of its own.
+//! byte (every BSON type odm stores) with the validator, options and indexes; gzip or not; the files read by
+//! outside BSON readers (the Node `bson` package mongosh brings, and pymongo's where the server's Python has it); a
+//! restore into a collection holding documents refused with nothing lost; a validator's refusal named by
+//! collection, `_id` and Rust field; an interrupted dump (dropped, killed, or a collection dropped under it) leaving
+//! no complete-looking file; mongodump's older metadata form restored. This file holds the models and helpers the
+//! topics share; each topic is a module of its own.
 
 #[path = "../support/mod.rs"]
 mod support;

@@ -1,4 +1,5 @@
-//! The files read by another program's BSON and Extended JSON reader: the Node `bson` package mongosh brings.
+//! The files read by other programs' BSON and Extended JSON readers: the Node `bson` package mongosh brings, and
+//! pymongo's `bson` (`decode_file_iter`, over a gzip dump) where the test server's Python has it.
 
 use super::*;
 
@@ -70,5 +71,45 @@ console.log(EJSON.stringify(meta, {{ relaxed: false }}));
         .filter_map(|i| i.as_document()?.get_str("name").ok())
         .collect();
     assert_eq!(names.len(), 3, "_id and the two declared indexes: {names:?}");
+    std::fs::remove_dir_all(&out).expect("cleanup");
+}
+
+/// The Python beside the test server's program when it is a virtual environment holding pymongo's `bson` (the
+/// SecantusDB the harness installs is one).
+fn python_bson() -> Option<PathBuf> {
+    let python = odm::testing::server().program()?.parent()?.join("python");
+    let check = std::process::Command::new(&python).args(["-c", "import bson.json_util"]).output().ok()?;
+    check.status.success().then_some(python)
+}
+
+#[tokio::test]
+async fn pymongo_reads_the_files_too() {
+    let Some(python) = python_bson() else {
+        eprintln!("skipped: no Python with pymongo's `bson` beside the test server");
+        return;
+    };
+    let src = odm::testing::database("bk_pymongo").await;
+    seed(&src, 30).await;
+    let out = out_dir(&src);
+    Dump::new(src.client(), &out).database(src.name()).model::<Item>().gzip().await.expect("dump");
+    let file = out.join(src.name()).join("shop_item.bson.gz");
+    let script = r#"
+import gzip, sys
+from bson import decode_file_iter
+from bson.json_util import dumps, CANONICAL_JSON_OPTIONS
+with gzip.open(sys.argv[1], "rb") as f:
+    for doc in decode_file_iter(f):
+        print(dumps(doc, json_options=CANONICAL_JSON_OPTIONS))
+"#;
+    let run = std::process::Command::new(python).arg("-c").arg(script).arg(&file).output().expect("python runs");
+    assert!(run.status.success(), "python: {}", support::shell::output_text(&run));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(run.stdout).expect("utf-8").lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let stored = raw_documents(&src, "shop_item").await;
+    assert_eq!(lines.len(), stored.len(), "every document");
+    for (line, doc) in lines.iter().zip(&stored) {
+        let doc = Document::try_from(doc.as_ref()).expect("a document");
+        assert_eq!(line, &Bson::Document(doc).into_canonical_extjson(), "pymongo sees the stored document");
+    }
     std::fs::remove_dir_all(&out).expect("cleanup");
 }
