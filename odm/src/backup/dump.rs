@@ -248,6 +248,7 @@ impl<'c> Dump<'c> {
         meta_out.write(&p.metadata.to_json())?;
         meta_out.finish()?;
         self.progress.report(*done, total, started);
+        tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", p.db), documents, bytes, file = %file.display(), read_mode = read_mode.as_str(), "dumped");
         Ok(CollectionDump {
             db: p.db.clone(),
             collection: name.clone(),

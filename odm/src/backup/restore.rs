@@ -194,6 +194,7 @@ impl<'c> Restore<'c> {
         if !indexes.is_empty() {
             db.run_command(doc! { "createIndexes": name, "indexes": &indexes }).await?;
         }
+        tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), documents = inserts.inserted, indexes = indexes.len(), replaced, "restored");
         Ok(CollectionRestore {
             file: source.file.clone(),
             db: db.name().to_owned(),
