@@ -103,7 +103,7 @@ async fn dump_worker() {
         .batch_size(10)
         .on_progress(|p| {
             if p.done > 5 {
-                std::thread::sleep(std::time::Duration::from_millis(50));
+                std::thread::sleep(std::time::Duration::from_millis(100));
             }
         })
         .await;
