@@ -113,3 +113,24 @@ async fn a_refused_document_is_named_by_collection_id_and_field() {
         .expect("restore bypassing the validator");
     assert_eq!(raw_documents(&src, "shop_item").await, raw_documents(&copy, "shop_item").await);
 }
+
+#[tokio::test]
+async fn two_dumps_of_one_collection_are_refused() {
+    let src = odm::testing::database("bk_twice").await;
+    seed(&src, 5).await;
+    let out = out_dir(&src);
+    Dump::new(src.client(), &*out).database(src.name()).model::<Entry>().gzip().await.expect("dump");
+    // A plain dump beside the compressed one would leave two files for one collection.
+    let again = Dump::new(src.client(), &*out).database(src.name()).model::<Entry>().await.expect_err("refused");
+    let gz = out.join(src.name()).join("log_app_entry.bson.gz");
+    assert!(matches!(backup_error(again), BackupError::Exists { path } if path == gz));
+    // Made by hand (another program copied one in), a restore will not guess which is meant.
+    let dir = out.join(src.name());
+    std::fs::write(dir.join("log_app_entry.bson"), b"").expect("write");
+    let copy = odm::testing::database("bk_twice_copy").await;
+    let error = Restore::new(copy.client(), &*out).into_db(copy.name()).await.expect_err("ambiguous");
+    let text = error.to_string();
+    assert!(matches!(backup_error(error), BackupError::Ambiguous { .. }), "{text}");
+    assert!(text.contains("log_app_entry.bson") && text.contains("remove one"), "{text}");
+    assert!(copy.list_collection_names().await.expect("names").is_empty(), "nothing restored");
+}
