@@ -156,7 +156,8 @@
 //! builders, [`session`], [`transaction`](mod@transaction), [`watch`], [`check`], the bulk builder
 //! ([`bulk::Bulk`]), running a pipeline ([`aggregate::On`]), [`SchemaSync`] (reading the database, executing a plan,
 //! its lease), running a [`Migration`], `Error::Driver` and the conversion from the driver's error, the `to_driver`
-//! conversions of a model's concerns, the `odm::mongodb` re-export, and [`testing`] (feature `testing`, which implies
+//! conversions of a model's concerns, the `odm::mongodb` re-export, [`backup`] (dump and restore; feature `backup`,
+//! on by default, which implies `driver` and brings `flate2`), and [`testing`] (feature `testing`, which implies
 //! `driver`).
 #![deny(missing_docs)]
 // docs.rs marks what needs the `driver` (or `testing`) feature.
@@ -168,6 +169,9 @@
 #![cfg_attr(not(feature = "driver"), allow(rustdoc::broken_intra_doc_links))]
 
 pub mod aggregate;
+#[cfg(feature = "backup")]
+#[cfg_attr(docsrs, doc(cfg(feature = "backup")))]
+pub mod backup;
 pub mod bucket;
 pub mod bulk;
 #[cfg(feature = "driver")]
