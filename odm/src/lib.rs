@@ -185,6 +185,9 @@ mod kind;
 pub mod meta;
 pub mod migrate;
 pub mod model;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub mod observe;
 pub mod path;
 // Public only so that `sync` can publish it as `odm::sync::plan` (its documented path); it sits below `error`.
 #[doc(hidden)]

@@ -77,3 +77,22 @@ impl fmt::Display for Code<'_> {
         }
     }
 }
+
+/// The server's code and code name in a driver error, when the server answered with one (a command refused, the
+/// first write error of a write, an insert or a bulk write, or a write concern error).
+pub(crate) fn code_of(e: &mongodb::error::Error) -> Option<(i32, Option<&str>)> {
+    match e.kind.as_ref() {
+        ErrorKind::Command(c) => Some((c.code, Some(&c.code_name))),
+        ErrorKind::Write(WriteFailure::WriteError(w)) => Some((w.code, w.code_name.as_deref())),
+        ErrorKind::Write(WriteFailure::WriteConcernError(w)) => Some((w.code, Some(&w.code_name))),
+        ErrorKind::InsertMany(im) => match im.write_errors.iter().flatten().next() {
+            Some(w) => Some((w.code, w.code_name.as_deref())),
+            None => im.write_concern_error.as_ref().map(|w| (w.code, Some(w.code_name.as_str()))),
+        },
+        ErrorKind::BulkWrite(bw) => match bw.write_errors.iter().min_by_key(|(index, _)| **index) {
+            Some((_, w)) => Some((w.code, w.code_name.as_deref())),
+            None => bw.write_concern_errors.first().map(|w| (w.code, Some(w.code_name.as_str()))),
+        },
+        _ => None,
+    }
+}

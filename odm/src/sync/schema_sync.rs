@@ -7,6 +7,7 @@ use super::{execute, lock, plan, read, ModelSpec, Outcome, SyncMode, SyncReport,
 use crate::error::{Error, Result, Waited};
 use crate::index::IndexSpec;
 use crate::model::Model;
+use crate::observe::Op;
 use bson::{Bson, Document};
 use mongodb::Client;
 use std::time::Duration;
@@ -302,7 +303,8 @@ impl<'c> SchemaSync<'c> {
         for m in &self.models {
             let instances = match m.template {
                 Some(template) if m.collection == template.to_string() => {
-                    let names = self.client.database(self.db_name(m)?).list_collection_names().await?;
+                    let db = self.client.database(self.db_name(m)?);
+                    let names = Op::on_db(&db, "", "listCollections").run(db.list_collection_names()).await?;
                     let mut live: Vec<_> = names.iter().filter_map(|n| template.parse(n)).collect();
                     live.sort();
                     live.into_iter().map(|i| m.instance(i.name)).collect()
