@@ -165,7 +165,7 @@ impl ServerCode for crate::error::Error {
         match self {
             crate::error::Error::Driver(e) => e.server_code(),
             crate::error::Error::Validation(_) => Some((121, Some("DocumentValidationFailure"))),
-            other => other.code().map(|c| (c, None)),
+            other => other.code().map(|c| (c, crate::server_reply::known_name(c))),
         }
     }
 }
