@@ -182,6 +182,9 @@ mod impls;
 pub mod index;
 mod keys;
 mod kind;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub mod live;
 pub mod meta;
 pub mod migrate;
 pub mod model;

@@ -92,8 +92,9 @@ mod execute;
 #[cfg(feature = "driver")]
 mod lock;
 mod mode;
+// The reader of what is live, shared with `crate::live`.
 #[cfg(feature = "driver")]
-mod read;
+pub(crate) mod read;
 mod report;
 #[cfg(feature = "driver")]
 mod schema_sync;

@@ -1,4 +1,5 @@
 //! Reading what the database has: the models' collections (one `listCollections` per database) and their indexes.
+//! [`crate::live`] lists what is live through the same reads.
 
 use crate::error::{Error, Result};
 use crate::index::IndexSpec;
@@ -19,8 +20,12 @@ const CONCURRENT_READS: usize = 8;
 /// The named collections of `db` that exist, by name, as raw documents with their options (the driver's typed form
 /// rejects newer option values). The filter keeps a database's other collections, and their validators, off the
 /// wire; `nameOnly` cannot be used, since the options are what is compared.
-pub(super) async fn list_collections(db: &Database, names: &[&str]) -> Result<HashMap<String, Document>> {
-    let filter = doc! { "name": { "$in": names } };
+pub(crate) async fn list_collections(db: &Database, names: &[&str]) -> Result<HashMap<String, Document>> {
+    list_collections_matching(db, doc! { "name": { "$in": names } }).await
+}
+
+/// The collections of `db` that `filter` matches (`{}`: all of them), by name, as raw documents with their options.
+pub(crate) async fn list_collections_matching(db: &Database, filter: Document) -> Result<HashMap<String, Document>> {
     let op = Op::on_db(db, "", "listCollections").values(|| doc! { "filter": &filter });
     let list = db.list_collections().filter(filter).batch_size(100_000);
     let specs: Vec<Document> =
@@ -33,15 +38,39 @@ pub(super) async fn list_indexes_of<'a>(
     db: &Database,
     collections: Vec<&'a str>,
 ) -> Result<HashMap<&'a str, Vec<IndexSpec>>> {
+    let mut all = listed_indexes_of(db, collections).await?;
+    all.values_mut().for_each(without_id_index);
+    Ok(all)
+}
+
+/// Every index of each named collection, `_id_` included, read with at most [`CONCURRENT_READS`] `listIndexes` in
+/// flight.
+pub(crate) async fn listed_indexes_of<'a>(
+    db: &Database,
+    collections: Vec<&'a str>,
+) -> Result<HashMap<&'a str, Vec<IndexSpec>>> {
     let reads: Vec<_> = collections.into_iter().map(|c| named_indexes(db, c)).collect();
     stream::iter(reads).buffer_unordered(CONCURRENT_READS).try_collect().await
 }
 
-pub(super) async fn named_indexes<'a>(db: &Database, collection: &'a str) -> Result<(&'a str, Vec<IndexSpec>)> {
-    Ok((collection, list_indexes(db, collection).await?))
+async fn named_indexes<'a>(db: &Database, collection: &'a str) -> Result<(&'a str, Vec<IndexSpec>)> {
+    Ok((collection, listed_indexes(db, collection).await?))
 }
 
+/// The indexes a sync compares with the models: every one but `_id_`, which every collection has and no model
+/// declares.
 pub(super) async fn list_indexes(db: &Database, collection: &str) -> Result<Vec<IndexSpec>> {
+    let mut listed = listed_indexes(db, collection).await?;
+    without_id_index(&mut listed);
+    Ok(listed)
+}
+
+fn without_id_index(indexes: &mut Vec<IndexSpec>) {
+    indexes.retain(|s| s.name != "_id_");
+}
+
+/// Every index of `collection` as listed, `_id_` included (none when the collection was dropped meanwhile).
+pub(crate) async fn listed_indexes(db: &Database, collection: &str) -> Result<Vec<IndexSpec>> {
     let coll = db.collection::<Document>(collection);
     let list = coll.list_indexes().batch_size(100_000);
     let listed = Op::on(&coll, "listIndexes")
@@ -53,7 +82,7 @@ pub(super) async fn list_indexes(db: &Database, collection: &str) -> Result<Vec<
             }
         })
         .await?;
-    Ok(listed.iter().filter_map(IndexSpec::from_listed).filter(|s| s.name != "_id_").collect())
+    Ok(listed.iter().filter_map(IndexSpec::from_listed).collect())
 }
 
 /// True when `collection` holds a document of a version other than the model's current one (without the version
