@@ -172,6 +172,7 @@ pub mod codec;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod collection;
+pub mod connection;
 mod counters;
 pub mod diff;
 pub mod error;

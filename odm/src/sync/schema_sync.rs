@@ -23,6 +23,8 @@ pub struct SchemaSync<'c> {
     rollout: ValidatorRollout,
     topology: Topology,
     timeout: Duration,
+    /// `maxPoolSize` and `retryWrites` of the client's options, for the connection checklist, when given.
+    client_options: Option<(Option<u32>, Option<bool>)>,
 }
 
 impl<'c> SchemaSync<'c> {
@@ -37,6 +39,7 @@ impl<'c> SchemaSync<'c> {
             rollout: ValidatorRollout::default(),
             topology: Topology::default(),
             timeout: Duration::from_secs(60),
+            client_options: None,
         }
     }
 
@@ -123,6 +126,13 @@ impl<'c> SchemaSync<'c> {
         self
     }
 
+    /// The options the client was built from, so the connection checklist in the report also checks the pool size
+    /// and `retryWrites` (the driver does not show them on a built client; see [`crate::connection`]).
+    pub fn client_options(mut self, options: &mongodb::options::ClientOptions) -> Self {
+        self.client_options = Some(crate::connection::check::pool_and_retry(options));
+        self
+    }
+
     fn db_name<'a>(&'a self, m: &'a ModelSpec) -> Result<&'a str> {
         m.db.or(self.default_db.as_deref()).ok_or_else(|| Error::NoDatabase { model: m.type_name })
     }
@@ -144,18 +154,23 @@ impl<'c> SchemaSync<'c> {
 
     async fn apply(&self) -> Result<SyncReport> {
         tokio::time::timeout(self.timeout, async {
+            let connection = crate::connection::check::warnings(self.client, self.client_options, &self.models).await?;
+            for warning in &connection {
+                tracing::warn!(target: "odm::connection", "{warning}");
+            }
             let models = self.expanded().await?;
             let plan = self.plan_inner(&models).await?;
             let budgets = self.budgets(&models)?;
             if self.mode == SyncMode::Verify {
                 if plan.is_in_sync() {
                     let outcomes = vec![Outcome::Pending; plan.actions.len()];
-                    return Ok(SyncReport { plan, outcomes, budgets });
+                    return Ok(SyncReport { plan, outcomes, budgets, connection });
                 }
                 return Err(Error::Drift(Box::new(plan)));
             }
             let mut report = self.execute(plan, &models).await?;
             report.budgets = budgets;
+            report.connection = connection;
             for (action, outcome) in report.remaining() {
                 let ns = action.namespace();
                 tracing::warn!(target: "odm::sync", ns = %ns, kind = action.kind(), outcome = ?outcome, "still differs: {action}");
@@ -201,7 +216,7 @@ impl<'c> SchemaSync<'c> {
                 }
             }
         }
-        Ok(SyncReport { plan: Plan { actions, preconditions }, outcomes, budgets: Vec::new() })
+        Ok(SyncReport { plan: Plan { actions, preconditions }, outcomes, budgets: Vec::new(), connection: Vec::new() })
     }
 
     /// Each model's collection with its document-size budget, in model order (a newer version standing for an older

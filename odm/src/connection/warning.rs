@@ -1,0 +1,160 @@
+//! The checklist's items as data, and deciding them from what the server and the connection said (driver-free: the
+//! sync report carries them).
+
+use crate::model::{Acknowledgment, ReadConcernLevel, ReadPreferenceMode};
+use crate::sync::ModelSpec;
+use std::fmt;
+
+/// The driver's pool size when `maxPoolSize` is not set (`ClientOptions::max_pool_size`: "The default value is
+/// 10").
+pub const DRIVER_DEFAULT_POOL_SIZE: u32 = 10;
+
+/// One setting of the connection that contradicts what the models need (see the [module docs](super)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConnectionWarning {
+    /// The server is a standalone `mongod`: no transactions, no change streams, no failover.
+    Standalone {
+        /// The models that declare what only a replica set gives, each with what it declares.
+        needing: Vec<(&'static str, String)>,
+    },
+    /// `maxPoolSize` is not set: each server gets the driver's default pool.
+    PoolSizeDefault {
+        /// The driver's default ([`DRIVER_DEFAULT_POOL_SIZE`]).
+        default: u32,
+    },
+    /// The connection's read preference is not the one a model declares.
+    ReadPreferenceContradicts {
+        /// The model (its Rust type).
+        model: &'static str,
+        /// What the model declares.
+        declared: ReadPreferenceMode,
+        /// What the connection asks for.
+        connection: ReadPreferenceMode,
+    },
+    /// The connection writes with `w: 0`, and these models set no write concern of their own.
+    UnacknowledgedWrites {
+        /// The models whose writes go unacknowledged (their Rust types); empty when no model was given.
+        models: Vec<&'static str>,
+    },
+    /// Retryable writes are off (`retryWrites=false`).
+    RetryWritesOff,
+    /// The pool size and `retryWrites` were not checked: the client's options were not given.
+    OptionsNotGiven,
+}
+
+impl fmt::Display for ConnectionWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConnectionWarning::Standalone { needing } => {
+                f.write_str(
+                    "the server is a standalone mongod (`hello` names no replica set): transactions and change \
+                     streams need a replica set, and a standalone has no failover",
+                )?;
+                if !needing.is_empty() {
+                    let named: Vec<String> = needing.iter().map(|(m, why)| format!("`{m}` ({why})")).collect();
+                    write!(f, "; {} declare(s) what only a replica set gives", named.join(", "))?;
+                }
+                f.write_str(
+                    ". Connect to a replica set (`replicaSet=` in the connection string), or run one (a single-node \
+                     replica set will do for development)",
+                )
+            }
+            ConnectionWarning::PoolSizeDefault { default } => write!(
+                f,
+                "the connection pool is left at the driver's default of {default} connections per server \
+                 (`maxPoolSize` is not set): set `maxPoolSize` in the connection string to what this service needs \
+                 and the server can hold for all its replicas"
+            ),
+            ConnectionWarning::ReadPreferenceContradicts { model, declared, connection } => write!(
+                f,
+                "model `{model}` declares read preference `{}` but the connection asks for `{}`: odm reads the model \
+                 with its own, every other read of this client goes by the connection's; make them agree \
+                 (`readPreference=` in the connection string, or the model's `read_preference`)",
+                declared.as_str(),
+                connection.as_str()
+            ),
+            ConnectionWarning::UnacknowledgedWrites { models } => {
+                f.write_str("the connection writes with `w: 0` (unacknowledged)")?;
+                if !models.is_empty() {
+                    let named: Vec<String> = models.iter().map(|m| format!("`{m}`")).collect();
+                    write!(f, " and {} set(s) no write concern of its own", named.join(", "))?;
+                }
+                f.write_str(
+                    ": no matched count, conflict, duplicate key or validator refusal of such a write is ever \
+                     reported; remove `w=0` from the connection string, or give the models a `write_concern`",
+                )
+            }
+            ConnectionWarning::RetryWritesOff => f.write_str(
+                "retryable writes are off (`retryWrites=false`): a write cut by a failover or a network error fails \
+                 instead of being retried once; remove `retryWrites=false` from the connection string",
+            ),
+            ConnectionWarning::OptionsNotGiven => f.write_str(
+                "the pool size and `retryWrites` were not checked: the driver does not show them on a client; give \
+                 the options the client was built from (`SchemaSync::client_options`, `Checklist::options`)",
+            ),
+        }
+    }
+}
+
+/// What the server and the connection said, as the checklist needs it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Settings {
+    /// `hello` names no replica set and the server is no `mongos`.
+    pub(crate) standalone: bool,
+    /// `maxPoolSize` and `retryWrites` from the client's options, when they were given.
+    pub(crate) options: Option<(Option<u32>, Option<bool>)>,
+    /// The connection's read preference, when it sets one.
+    pub(crate) read_preference: Option<ReadPreferenceMode>,
+    /// The connection's write concern is `w: 0`.
+    pub(crate) unacknowledged: bool,
+}
+
+/// The checklist's warnings for `models` on a connection with `settings`, in the order of the module docs.
+pub(crate) fn assess(settings: &Settings, models: &[ModelSpec]) -> Vec<ConnectionWarning> {
+    let mut out = Vec::new();
+    if settings.standalone {
+        let needing = models.iter().filter_map(|m| Some((m.type_name, needs_replica_set(m)?))).collect();
+        out.push(ConnectionWarning::Standalone { needing });
+    }
+    match settings.options {
+        Some((None, _)) => out.push(ConnectionWarning::PoolSizeDefault { default: DRIVER_DEFAULT_POOL_SIZE }),
+        _ => {}
+    }
+    if let Some(connection) = settings.read_preference {
+        for m in models {
+            if let Some(declared) = m.read_preference.filter(|d| *d != connection) {
+                out.push(ConnectionWarning::ReadPreferenceContradicts { model: m.type_name, declared, connection });
+            }
+        }
+    }
+    if settings.unacknowledged {
+        let models = models.iter().filter(|m| m.write_concern.and_then(|w| w.w).is_none()).map(|m| m.type_name);
+        out.push(ConnectionWarning::UnacknowledgedWrites { models: models.collect() });
+    }
+    match settings.options {
+        Some((_, Some(false))) => out.push(ConnectionWarning::RetryWritesOff),
+        None => out.push(ConnectionWarning::OptionsNotGiven),
+        _ => {}
+    }
+    out
+}
+
+/// What model `m` declares that only a replica set gives, in words (`None`: nothing).
+fn needs_replica_set(m: &ModelSpec) -> Option<String> {
+    let mut why = Vec::new();
+    if let Some(Acknowledgment::Tag("majority")) = m.write_concern.and_then(|w| w.w) {
+        why.push("write concern `majority`".to_owned());
+    }
+    match m.read_concern {
+        Some(level @ (ReadConcernLevel::Majority | ReadConcernLevel::Linearizable | ReadConcernLevel::Snapshot)) => {
+            why.push(format!("read concern `{}`", level.as_str()))
+        }
+        _ => {}
+    }
+    match m.read_preference {
+        Some(ReadPreferenceMode::Primary) | None => {}
+        Some(mode) => why.push(format!("read preference `{}`", mode.as_str())),
+    }
+    (!why.is_empty()).then(|| why.join(", "))
+}
