@@ -42,11 +42,14 @@
 //! ```
 
 #[cfg(feature = "driver")]
+mod assess;
+#[cfg(feature = "driver")]
 pub(crate) mod check;
 mod warning;
 
 #[cfg(feature = "driver")]
+pub(crate) use assess::{assess, Settings};
+#[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use check::Checklist;
-pub(crate) use warning::{assess, Settings};
 pub use warning::{ConnectionWarning, DRIVER_DEFAULT_POOL_SIZE};

@@ -117,7 +117,8 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         let sort = self.sort.map(|s| s.into_marked().map_err(invalid)).transpose()?;
         let projection = self.projection.map(|p| p.into_marked().map_err(invalid)).transpose()?;
         let op = Op::on(&self.coll.raw, "find").values(|| {
-            doc! { "filter": &filter, "sort": &sort, "projection": &projection, "limit": self.limit.map(|n| n as i64), "skip": self.skip.map(|n| n as i64) }
+            let skip = self.skip.map(|n| n as i64);
+            doc! { "filter": &filter, "sort": &sort, "projection": &projection, "limit": self.limit, "skip": skip }
         });
         let find = self
             .coll

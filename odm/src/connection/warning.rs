@@ -1,8 +1,6 @@
-//! The checklist's items as data, and deciding them from what the server and the connection said (driver-free: the
-//! sync report carries them).
+//! The checklist's items as data (driver-free: the sync report carries them).
 
-use crate::model::{Acknowledgment, ReadConcernLevel, ReadPreferenceMode};
-use crate::sync::ModelSpec;
+use crate::model::ReadPreferenceMode;
 use std::fmt;
 
 /// The driver's pool size when `maxPoolSize` is not set (`ClientOptions::max_pool_size`: "The default value is
@@ -95,66 +93,4 @@ impl fmt::Display for ConnectionWarning {
             ),
         }
     }
-}
-
-/// What the server and the connection said, as the checklist needs it.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Settings {
-    /// `hello` names no replica set and the server is no `mongos`.
-    pub(crate) standalone: bool,
-    /// `maxPoolSize` and `retryWrites` from the client's options, when they were given.
-    pub(crate) options: Option<(Option<u32>, Option<bool>)>,
-    /// The connection's read preference, when it sets one.
-    pub(crate) read_preference: Option<ReadPreferenceMode>,
-    /// The connection's write concern is `w: 0`.
-    pub(crate) unacknowledged: bool,
-}
-
-/// The checklist's warnings for `models` on a connection with `settings`, in the order of the module docs.
-pub(crate) fn assess(settings: &Settings, models: &[ModelSpec]) -> Vec<ConnectionWarning> {
-    let mut out = Vec::new();
-    if settings.standalone {
-        let needing = models.iter().filter_map(|m| Some((m.type_name, needs_replica_set(m)?))).collect();
-        out.push(ConnectionWarning::Standalone { needing });
-    }
-    match settings.options {
-        Some((None, _)) => out.push(ConnectionWarning::PoolSizeDefault { default: DRIVER_DEFAULT_POOL_SIZE }),
-        _ => {}
-    }
-    if let Some(connection) = settings.read_preference {
-        for m in models {
-            if let Some(declared) = m.read_preference.filter(|d| *d != connection) {
-                out.push(ConnectionWarning::ReadPreferenceContradicts { model: m.type_name, declared, connection });
-            }
-        }
-    }
-    if settings.unacknowledged {
-        let models = models.iter().filter(|m| m.write_concern.and_then(|w| w.w).is_none()).map(|m| m.type_name);
-        out.push(ConnectionWarning::UnacknowledgedWrites { models: models.collect() });
-    }
-    match settings.options {
-        Some((_, Some(false))) => out.push(ConnectionWarning::RetryWritesOff),
-        None => out.push(ConnectionWarning::OptionsNotGiven),
-        _ => {}
-    }
-    out
-}
-
-/// What model `m` declares that only a replica set gives, in words (`None`: nothing).
-fn needs_replica_set(m: &ModelSpec) -> Option<String> {
-    let mut why = Vec::new();
-    if let Some(Acknowledgment::Tag("majority")) = m.write_concern.and_then(|w| w.w) {
-        why.push("write concern `majority`".to_owned());
-    }
-    match m.read_concern {
-        Some(level @ (ReadConcernLevel::Majority | ReadConcernLevel::Linearizable | ReadConcernLevel::Snapshot)) => {
-            why.push(format!("read concern `{}`", level.as_str()))
-        }
-        _ => {}
-    }
-    match m.read_preference {
-        Some(ReadPreferenceMode::Primary) | None => {}
-        Some(mode) => why.push(format!("read preference `{}`", mode.as_str())),
-    }
-    (!why.is_empty()).then(|| why.join(", "))
 }
