@@ -4,7 +4,7 @@
 //!
 //! ```no_run
 //! # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
-//! # #[odm(collection = "shop_order", index(keys = "st"))]
+//! # #[odm(collection = "shop_order", index(keys = "status"))]
 //! # struct Order { #[serde(rename = "st")] status: String }
 //! # async fn demo(db: odm::mongodb::Database) -> odm::error::Result<()> {
 //! use odm::Collection;
