@@ -10,7 +10,8 @@
 //!   command name: `find`, `insert`, `update`, `delete`, `aggregate`, `findAndModify`, `bulkWrite`, `count`,
 //!   `listCollections`, `listIndexes`, `create`, `createIndexes`, `collMod`, `dropIndexes`, `hello`,
 //!   `startTransaction`, `commitTransaction`, `abortTransaction`, …);
-//! - fields recorded when it ends: `duration_ms`; the documents affected where the reply says
+//! - fields recorded when it ends: `duration_ms` (from when odm began the operation, a wait for a shared
+//!   [`Session`](crate::Session) included, to the reply); the documents affected where the reply says
 //!   (`returned`, `inserted`, `matched`, `modified`, `upserted`, `deleted`); on failure the server's `error_code`
 //!   and `error_name` (`121` / `DocumentValidationFailure`, `11000` / `DuplicateKey`, …); for a transaction, the
 //!   `attempt` (1 for the first try, more when a transient error made it run again).

@@ -220,8 +220,11 @@ impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
             pipeline.push(bson::doc! { "$match": { "$or": [on_document, { "operationType": "delete" }] } });
         }
         let full = self.full_document.then_some(FullDocumentType::UpdateLookup);
-        let op = Op::on(self.coll.raw(), "aggregate")
-            .values(|| bson::doc! { "pipeline": [{ "$changeStream": {} }], "then": &pipeline });
+        // A change stream is an `aggregate` whose first stage is `$changeStream`.
+        let op = Op::on(self.coll.raw(), "aggregate").values(|| {
+            let stages = std::iter::once(bson::doc! { "$changeStream": {} }).chain(pipeline.iter().cloned());
+            bson::doc! { "pipeline": stages.collect::<Vec<_>>() }
+        });
         let watch = self
             .coll
             .raw()

@@ -109,17 +109,17 @@ impl fmt::Display for SyncReport {
             };
             writeln!(f, "- {action} [{o}]")?;
         }
-        if !self.budgets.is_empty() {
-            writeln!(f, "document size budgets:")?;
-        }
-        for (ns, budget) in &self.budgets {
-            writeln!(f, "- {}", budget_line(ns, budget))?;
-        }
         if !self.connection.is_empty() {
             writeln!(f, "connection:")?;
         }
         for warning in &self.connection {
             writeln!(f, "- {warning}")?;
+        }
+        if !self.budgets.is_empty() {
+            writeln!(f, "document size budgets:")?;
+        }
+        for (ns, budget) in &self.budgets {
+            writeln!(f, "- {}", budget_line(ns, budget))?;
         }
         Ok(())
     }
