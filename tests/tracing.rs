@@ -294,3 +294,39 @@ async fn values_are_traced_only_when_asked_for() {
     assert_eq!(bodies.len(), 2, "{bodies:#?}");
     assert!(seen.spans.values().all(|s| !format!("{:?}", s.fields).contains(loud)), "a value in a span field");
 }
+
+#[tokio::test]
+async fn pipelines_find_and_modify_the_checker_and_a_change_stream_are_spans_too() {
+    install();
+    let db = odm::testing::database("tracing_more").await;
+    let name = db.name().to_owned();
+    odm::collection::create_collection::<Order>(&db).await.unwrap();
+    let orders = Collection::<Order>::new(&db);
+    let f = Order::fields();
+    orders.insert_many([order(10), order(20), order(30)]).await.unwrap();
+
+    let rows = orders.aggregate().filter(f.total().gte(20)).await.unwrap();
+    assert_eq!(rows.len(), 2);
+    let after = odm::collection::FindAndModify::after();
+    let changed = orders.find_one_and_update(f.total().eq(10), Update::new().inc(f.total(), 1), after).await.unwrap();
+    assert_eq!(changed.map(|o| o.total), Some(11));
+    let checked = orders.check_schema().await.unwrap();
+    assert_eq!(checked.checked, 3, "{checked:?}");
+
+    let spans = spans_of(&name);
+    assert_eq!(last(&spans, "shop_order", "aggregate").get("returned"), Some("2"));
+    assert_eq!(last(&spans, "shop_order", "findAndModify").get("returned"), Some("1"));
+    // The checker: the collection's estimated size, then its two ordered scans.
+    let after_update = spans.iter().position(|s| s.get("command") == Some("findAndModify")).unwrap();
+    let checker: Vec<&str> = spans[after_update + 1..].iter().filter_map(|s| s.get("command")).collect();
+    assert_eq!(checker, ["count", "find", "find"], "{spans:#?}");
+
+    if support::server::runs_change_streams(db.client()).await {
+        let opened = spans_of(&name).len();
+        let stream = orders.watch().stream().await.unwrap();
+        drop(stream);
+        let spans = spans_of(&name);
+        let commands: Vec<&str> = spans[opened..].iter().filter_map(|s| s.get("command")).collect();
+        assert_eq!(commands, ["aggregate"], "opening a change stream: {spans:#?}");
+    }
+}
