@@ -22,7 +22,8 @@
 //! ([`ConnectionWarning::OptionsNotGiven`]).
 //!
 //! Every [`SchemaSync`](crate::SchemaSync) report lists them ([`SyncReport::connection`](crate::SyncReport)), in
-//! every mode, and logs each as a `tracing` warning (target `odm::connection`); [`Checklist`] runs them alone:
+//! every mode, and logs each as a `tracing` warning (target `odm::connection`; that the options were not given, at
+//! `INFO`); [`Checklist`] runs them alone:
 //!
 //! ```no_run
 //! # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]

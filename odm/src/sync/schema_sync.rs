@@ -154,13 +154,12 @@ impl<'c> SchemaSync<'c> {
 
     async fn apply(&self) -> Result<SyncReport> {
         tokio::time::timeout(self.timeout, async {
-            let connection = crate::connection::check::warnings(self.client, self.client_options, &self.models).await?;
-            for warning in &connection {
-                tracing::warn!(target: "odm::connection", "{warning}");
-            }
             let models = self.expanded().await?;
             let plan = self.plan_inner(&models).await?;
             let budgets = self.budgets(&models)?;
+            // After planning, so a sync refused before anything is sent (two models on one collection) sends nothing;
+            // before the mode's outcome, so a `Verify` that finds drift has logged them too.
+            let connection = self.connection().await?;
             if self.mode == SyncMode::Verify {
                 if plan.is_in_sync() {
                     let outcomes = vec![Outcome::Pending; plan.actions.len()];
@@ -179,6 +178,20 @@ impl<'c> SchemaSync<'c> {
         })
         .await
         .map_err(|_| self.timed_out(Waited::Sync))?
+    }
+
+    /// The connection checklist for the synced models, each warning logged (target `odm::connection`): at `WARN`,
+    /// except that the options were not given (`INFO`: it is about the check, not the connection).
+    async fn connection(&self) -> Result<Vec<crate::connection::ConnectionWarning>> {
+        use crate::connection::ConnectionWarning;
+        let warnings = crate::connection::check::warnings(self.client, self.client_options, &self.models).await?;
+        for warning in &warnings {
+            match warning {
+                ConnectionWarning::OptionsNotGiven => tracing::info!(target: "odm::connection", "{warning}"),
+                _ => tracing::warn!(target: "odm::connection", "{warning}"),
+            }
+        }
+        Ok(warnings)
     }
 
     /// Carries out `plan`, collection by collection. A versioned collection with something to change is synced
