@@ -26,8 +26,8 @@
 //! **`ODM_TRACE_VALUES=1`** (read once, at the first operation: switched on for a run without rebuilding the
 //! program) or from the program with [`trace_values`] (a debug flag of its own command line, say). Each operation
 //! then also emits one `TRACE` event, target **`odm::op::values`**, inside its span, with the body in the field
-//! `values` (extended JSON). Both switches are needed only once per process, and the event costs nothing while the
-//! switch is off.
+//! `values` (the document as `bson` displays it); the subscriber must also let `TRACE` through for that target.
+//! While the switch is off the body is not even built.
 //!
 //! ## The driver's own command events
 //!
