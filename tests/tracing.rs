@@ -5,7 +5,7 @@
 mod support;
 
 use odm::bson::oid::ObjectId;
-use odm::{Collection, Model, SchemaSync, SyncMode, Update};
+use odm::{Collection, Model, SchemaSync, SyncMode, Update, Upgrade, Version};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Once};
@@ -329,4 +329,50 @@ async fn pipelines_find_and_modify_the_checker_and_a_change_stream_are_spans_too
         let commands: Vec<&str> = spans[opened..].iter().filter_map(|s| s.get("command")).collect();
         assert_eq!(commands, ["aggregate"], "opening a change stream: {spans:#?}");
     }
+}
+
+/// Version 1 of a note: its text under another key.
+#[derive(odm::Embedded, serde::Deserialize)]
+struct NoteV1 {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "tx")]
+    text: String,
+}
+
+impl Upgrade for NoteV1 {
+    type Next = Note;
+    fn upgrade(self) -> Note {
+        Note { id: self.id, v: Version, body: self.text }
+    }
+}
+
+/// Version 2 of a note.
+#[derive(Model, serde::Serialize, serde::Deserialize)]
+#[odm(collection = "crm_note", version = 2, older(NoteV1))]
+struct Note {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "_v")]
+    v: Version<2>,
+    #[serde(rename = "b")]
+    body: String,
+}
+
+#[tokio::test]
+async fn a_migration_traces_its_reads_and_each_batch_with_what_it_modified() {
+    install();
+    let db = odm::testing::database("tracing_migrate").await;
+    let name = db.name().to_owned();
+    let older: Vec<odm::bson::Document> =
+        (0..5).map(|i| odm::bson::doc! { "_id": ObjectId::new(), "_v": 1, "tx": format!("note {i}") }).collect();
+    db.collection::<odm::bson::Document>("crm_note").insert_many(older).await.unwrap();
+    let report = Collection::<Note>::new(&db).migrate().batch_size(2).await.unwrap();
+    assert_eq!(report.migrated, 5, "{report:?}");
+    let spans = spans_of(&name);
+    let batches: Vec<&Captured> = spans.iter().filter(|s| s.get("command") == Some("update")).collect();
+    assert_eq!(batches.len() as u64, report.batches, "{spans:#?}");
+    let modified: u64 = batches.iter().map(|b| b.get("modified").unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(modified, 5);
+    assert!(spans.iter().any(|s| s.get("command") == Some("find")), "the migration reads the older documents");
 }
