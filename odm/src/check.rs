@@ -33,6 +33,7 @@ use crate::error::{model_name, Result};
 use crate::meta::rust_name;
 use crate::model::Model;
 use crate::model::VersionSpec;
+use crate::observe::Op;
 use crate::schema::parts::{Part, ValidatorParts};
 use crate::session::Session;
 use batch::{id_of, Explainer};
@@ -41,6 +42,7 @@ use futures_util::stream::BoxStream;
 use futures_util::{StreamExt, TryStreamExt};
 use std::collections::HashMap;
 use std::fmt;
+use std::future::IntoFuture;
 use std::time::Instant;
 
 /// What a schema check found (the result of awaiting a [`SchemaCheck`]).
@@ -144,7 +146,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         let description = described::<M>(&validator);
         let parts = description.parts();
         // The estimate reads metadata, which no session orders (it cannot run in one).
-        let total = raw.estimated_document_count().await?;
+        let total = Op::on(raw, "count").run(raw.estimated_document_count()).await?;
         let mut tally = Tally::new::<M>(parts, self.samples);
         let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id, crate::error::model_name::<M>());
         let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;
@@ -243,16 +245,17 @@ async fn stream(
     projection: Option<Document>,
 ) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
     // One order for both cursors, total over every BSON type of `_id`: batches never skip a document.
+    let op = Op::on(raw, "find").values(|| doc! { "filter": &filter, "sort": { "_id": 1 }, "projection": &projection });
     let mut find = raw.find(filter).sort(doc! { "_id": 1 });
     if let Some(projection) = projection {
         find = find.projection(projection);
     }
     Ok(match session {
         Some(s) => {
-            let cursor = find.session(&mut *s.lock().await).await?;
+            let cursor = op.run(find.session(&mut *s.lock().await).into_future()).await?;
             crate::session::rows(cursor, s.clone())
         }
-        None => find.await?.map_err(crate::error::Error::from).boxed(),
+        None => op.run(find).await?.map_err(crate::error::Error::from).boxed(),
     })
 }
 

@@ -151,11 +151,13 @@
 //! builds with `default-features = false, features = ["derive"]` (the derives, [`BsonSchema`], [`meta`],
 //! validators, [`index`] specs, document-size budgets ([`size`]), computed fields ([`computed`]), [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
 //! [`version`], [`shard`], [`explain`] parsing, [`encode`]/[`decode`], the sync [`Plan`], [`SyncMode`] and
-//! [`SyncReport`], the migration options and report, [`error`] without its driver variants). What talks to a server
+//! [`SyncReport`], the connection checklist's warnings ([`connection`]), the migration options and report, [`error`]
+//! without its driver variants). What talks to a server
 //! needs the default feature `driver`, and the compiler keeps the core from importing it: [`Collection`] and its
 //! builders, [`session`], [`transaction`](mod@transaction), [`watch`], [`check`], the bulk builder
 //! ([`bulk::Bulk`]), running a pipeline ([`aggregate::On`]), [`SchemaSync`] (reading the database, executing a plan,
-//! its lease), running a [`Migration`], `Error::Driver` and the conversion from the driver's error, the `to_driver`
+//! its lease), running a [`Migration`], the spans of what odm sends ([`observe`]), what is live ([`live`]), running
+//! the connection checklist, `Error::Driver` and the conversion from the driver's error, the `to_driver`
 //! conversions of a model's concerns, the `odm::mongodb` re-export, [`backup`] (dump and restore; feature `backup`,
 //! on by default, which implies `driver` and brings `flate2`), and [`testing`] (feature `testing`, which implies
 //! `driver`).
@@ -182,6 +184,7 @@ pub mod codec;
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod collection;
 pub mod computed;
+pub mod connection;
 mod counters;
 pub mod diff;
 pub mod error;
@@ -192,9 +195,15 @@ mod impls;
 pub mod index;
 mod keys;
 mod kind;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub mod live;
 pub mod meta;
 pub mod migrate;
 pub mod model;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub mod observe;
 pub mod path;
 // Public only so that `sync` can publish it as `odm::sync::plan` (its documented path); it sits below `error`.
 #[doc(hidden)]

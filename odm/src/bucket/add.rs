@@ -4,6 +4,7 @@ use super::layout::{Bucket, BucketLayout};
 use crate::collection::Collection;
 use crate::error::{Error, Invalid, NamedPath, Result};
 use crate::filter::{overlaps, Filter};
+use crate::observe::Op;
 use crate::update::{Operator, Update};
 use bson::{doc, Bson, Document};
 use mongodb::action::Action;
@@ -89,13 +90,18 @@ impl<'a, B: Bucket> AddReading<'a, B> {
             merge::<B>(&layout, &mut update, built.update)?;
             array_filters = built.array_filters;
         }
-        let result = self
-            .buckets
-            .raw()
-            .update_one(filter, update)
-            .upsert(true)
-            .optional((!array_filters.is_empty()).then_some(array_filters), |a, f| a.array_filters(f))
-            .optional(self.buckets.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let op = Op::on(self.buckets.raw(), "update").values(|| {
+            bson::doc! { "q": &filter, "u": &update, "arrayFilters": &array_filters, "upsert": true }
+        });
+        let result = op
+            .run(
+                self.buckets
+                    .raw()
+                    .update_one(filter, update)
+                    .upsert(true)
+                    .optional((!array_filters.is_empty()).then_some(array_filters), |a, f| a.array_filters(f))
+                    .optional(self.buckets.lock().await.as_deref_mut(), |a, s| a.session(s)),
+            )
             .await
             .map_err(Collection::<B>::map_err)?;
         Ok(AddedReading { opened: result.upserted_id })
