@@ -435,7 +435,7 @@ fn record(finding: &mut Finding, ids: Vec<Bson>, samples: usize) {
 /// The collection is streamed once by two cursors in `_id` order: every `_id` (what is checked, for progress), and
 /// the documents the validator refuses (`$nor: [validator]`), whole. Each batch of `_id`s takes the failing documents
 /// among them and has the server explain those by part, without reading the collection again, so the time grows
-/// linearly with the collection (see the README's Speed section for measured figures).
+/// linearly with the collection (`docs/benchmarks.md` has the measured figures).
 impl<'a, M: Model> std::future::IntoFuture for SchemaCheck<'a, M> {
     type Output = Result<SchemaReport>;
     type IntoFuture = futures_util::future::BoxFuture<'a, Result<SchemaReport>>;
