@@ -159,7 +159,7 @@
 //! its lease), running a [`Migration`], the spans of what odm sends ([`observe`]), what is live ([`live`]), running
 //! the connection checklist, `Error::Driver` and the conversion from the driver's error, the `to_driver`
 //! conversions of a model's concerns, the `odm::mongodb` re-export, [`backup`] (dump and restore; feature `backup`,
-//! on by default, which implies `driver` and brings `flate2`), and [`testing`] (feature `testing`, which implies
+//! on by default, which implies `driver` and brings `flate2`), and `odm::testing` (feature `testing`, which implies
 //! `driver`).
 #![deny(missing_docs)]
 // docs.rs marks what needs the `driver` (or `testing`) feature.
