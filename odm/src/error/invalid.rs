@@ -3,6 +3,9 @@
 //!
 //! Builders know stored keys only; the paths are named in Rust terms once, where the operation meets its model
 //! ([`Invalid::named`]).
+//!
+//! One file, over the usual length: the enum, the paths each variant names and each variant's message are three
+//! matches over the same variants, read and changed together.
 
 use crate::meta::TypeMeta;
 use crate::update::Operator;

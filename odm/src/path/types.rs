@@ -1,6 +1,9 @@
 //! The path types every layer names: access markers, raw and typed paths, and the node wrappers of arrays and maps.
 //! They know stored keys and encoders only; navigating by a stored type ([`BsonSchema`](crate::BsonSchema)'s
 //! `Node`) is the parent module's part, so the schema can name these types without importing it.
+//!
+//! One file, over the usual length: [`RawPath`] and the typed [`Path`] over it are built and descended together (a
+//! field, an element, a map value), and splitting them would make each half reach into the other's private parts.
 
 use bson::Bson;
 use serde::Serialize;
