@@ -29,6 +29,8 @@
 mod arrays;
 mod build;
 mod computed;
+// A bucket's upsert keeps its computed fields as a typed push does.
+#[cfg(feature = "driver")]
 pub(crate) use computed::follow as follow_computed;
 mod diff;
 mod fields;
