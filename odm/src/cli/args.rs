@@ -1,0 +1,207 @@
+//! The command line's arguments, as clap parses them: the global options and one struct per subcommand.
+
+use crate::migrate::Guard;
+use crate::plan::StaleHandling;
+use crate::sync::{Topology, ValidatorRollout};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// The whole command line.
+#[derive(Parser, Debug)]
+#[command(about = "Review, sync, check and migrate the collections of this application's models")]
+pub(super) struct Cli {
+    /// Options every subcommand takes.
+    #[command(flatten)]
+    pub global: Global,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every subcommand takes (before or after its name).
+#[derive(Args, Debug)]
+pub(super) struct Global {
+    /// The server's connection string (default: the MONGODB_URI environment variable)
+    #[arg(long, global = true, value_name = "URI")]
+    pub uri: Option<String>,
+    /// The database of every selected model, instead of the one the model names
+    #[arg(long, global = true, value_name = "NAME")]
+    pub db: Option<String>,
+    /// A model to act on, by its Rust type name (repeat for several; default: every model)
+    #[arg(long = "model", global = true, value_name = "NAME")]
+    pub models: Vec<String>,
+    /// Print one JSON document on standard output instead of text
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print no report and no progress: the exit code tells the outcome (errors are still printed)
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub(super) enum Command {
+    /// Print what a sync would change, changing nothing
+    Plan(SyncArgs),
+    /// Read only: exit with code 3 when the database differs from the models
+    Verify(SyncArgs),
+    /// Bring the database in line with the models (validators, indexes, collections)
+    Apply(ApplyArgs),
+    /// Write the plan as a mongosh script and/or JSON, for review or to run elsewhere
+    Export(ExportArgs),
+    /// Find stored documents the models' validators refuse: counts and sample _ids
+    Check(CheckArgs),
+    /// Store every document of the versioned models at their current version
+    Migrate(MigrateArgs),
+    /// List the models: Rust name, database.collection, version
+    List,
+}
+
+/// How a sync plans, shared by `plan`, `verify`, `apply` and `export`.
+#[derive(Args, Debug, Clone)]
+pub(super) struct SyncArgs {
+    /// What to do with indexes odm created that no model declares any more (acted on by `apply` only)
+    #[arg(long, value_enum, default_value_t = Stale::Keep)]
+    pub stale: Stale,
+    /// How a changed validator reaches a collection that holds documents
+    #[arg(long, value_enum, default_value_t = Rollout::Staged)]
+    pub rollout: Rollout,
+    /// Whether to plan for a sharded cluster (default: ask the server)
+    #[arg(long, value_enum, default_value_t = TopologyArg::Detect)]
+    pub topology: TopologyArg,
+    /// The longest the sync may take, in seconds
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub timeout: u64,
+}
+
+/// `apply`'s arguments.
+#[derive(Args, Debug)]
+pub(super) struct ApplyArgs {
+    /// Only create missing collections and indexes; report every other difference (the safe startup default)
+    #[arg(long)]
+    pub create_missing: bool,
+    /// How the sync plans.
+    #[command(flatten)]
+    pub sync: SyncArgs,
+}
+
+/// `export`'s arguments.
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("output").required(true).multiple(true).args(["mongosh", "plan_json"]))]
+pub(super) struct ExportArgs {
+    /// Write the plan as a mongosh script to FILE (`-`: standard output)
+    #[arg(long, value_name = "FILE")]
+    pub mongosh: Option<PathBuf>,
+    /// Write the plan as JSON to FILE (`-`: standard output)
+    #[arg(long, value_name = "FILE")]
+    pub plan_json: Option<PathBuf>,
+    /// How the sync plans.
+    #[command(flatten)]
+    pub sync: SyncArgs,
+}
+
+/// `check`'s arguments.
+#[derive(Args, Debug, Clone)]
+pub(super) struct CheckArgs {
+    /// Sample _ids kept per finding
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub samples: usize,
+    /// Documents read per batch
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub batch_size: usize,
+}
+
+/// `migrate`'s arguments.
+#[derive(Args, Debug, Clone)]
+pub(super) struct MigrateArgs {
+    /// Documents read and written per batch
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub batch_size: usize,
+    /// At most this many documents per second on average, to spare a busy primary
+    #[arg(long, value_name = "RATE", conflicts_with = "pause_ms")]
+    pub docs_per_second: Option<f64>,
+    /// A pause after every batch, in milliseconds
+    #[arg(long, value_name = "MS")]
+    pub pause_ms: Option<u64>,
+    /// How each rewrite makes sure the document did not change since it was read
+    #[arg(long, value_enum, default_value_t = GuardArg::Document)]
+    pub guard: GuardArg,
+}
+
+/// `--stale`.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub(super) enum Stale {
+    /// Report them, leave them alone
+    Keep,
+    /// Hide them from the query planner (reversible)
+    Hide,
+    /// Drop them
+    Drop,
+}
+
+impl From<Stale> for StaleHandling {
+    fn from(s: Stale) -> Self {
+        match s {
+            Stale::Keep => StaleHandling::Keep,
+            Stale::Hide => StaleHandling::Hide,
+            Stale::Drop => StaleHandling::Drop,
+        }
+    }
+}
+
+/// `--rollout`.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub(super) enum Rollout {
+    /// Apply as moderate/warn, tighten only when no stored document fails it
+    Staged,
+    /// Apply the model's validator, level and action at once
+    Direct,
+}
+
+impl From<Rollout> for ValidatorRollout {
+    fn from(r: Rollout) -> Self {
+        match r {
+            Rollout::Staged => ValidatorRollout::Staged,
+            Rollout::Direct => ValidatorRollout::Direct,
+        }
+    }
+}
+
+/// `--topology`.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub(super) enum TopologyArg {
+    /// Ask the server, when a model declares a shard key
+    Detect,
+    /// Plan as for a sharded cluster (to export a cluster's plan from elsewhere)
+    Sharded,
+    /// Plan as for a server that is not a cluster
+    NotSharded,
+}
+
+impl From<TopologyArg> for Topology {
+    fn from(t: TopologyArg) -> Self {
+        match t {
+            TopologyArg::Detect => Topology::Detect,
+            TopologyArg::Sharded => Topology::Sharded,
+            TopologyArg::NotSharded => Topology::NotSharded,
+        }
+    }
+}
+
+/// `--guard`.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub(super) enum GuardArg {
+    /// The whole document as read: exact against any writer
+    Document,
+    /// The version it was read at: exact when every writer runs this release or a newer one; cheaper
+    Version,
+}
+
+impl From<GuardArg> for Guard {
+    fn from(g: GuardArg) -> Self {
+        match g {
+            GuardArg::Document => Guard::Document,
+            GuardArg::Version => Guard::Version,
+        }
+    }
+}

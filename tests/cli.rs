@@ -1,0 +1,277 @@
+//! The admin command line (`odm::cli`), run as an operator runs it: the `odm-admin` binary (an application's admin
+//! with an order model and a versioned contact model) against the real server, each test in its own database.
+//! Every outcome is checked by its exit code, its output, and what the server then holds (read with the raw
+//! driver); documents the checker and the migration must find are written around odm, with the raw driver.
+
+mod support;
+
+use odm::bson::{doc, oid::ObjectId, DateTime, Document};
+use odm::cli::exit;
+use odm::mongodb::Database;
+use serde_json::Value;
+use support::raw::insert_outside;
+
+/// What one run of the binary gave.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// Standard output as the one JSON document `--json` promises.
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!("stdout is not one JSON document ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr)
+        })
+    }
+
+    /// Panics, showing the output, unless the exit code is `code`.
+    fn expect(self, code: u8) -> Run {
+        assert_eq!(self.code, i32::from(code), "exit code\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+}
+
+/// Runs the admin binary with `args`, without `MONGODB_URI` in its environment (tests pass `--uri`).
+async fn admin(args: &[&str]) -> Run {
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_odm-admin"))
+        .args(args)
+        .env_remove("MONGODB_URI")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .await
+        .expect("the admin binary runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs the admin binary against the test server and `db`: `--uri` and `--db` first, then `args`.
+async fn admin_on(db: &Database, args: &[&str]) -> Run {
+    let uri = odm::testing::server().uri();
+    let mut all = vec!["--uri", uri, "--db", db.name()];
+    all.extend_from_slice(args);
+    admin(&all).await
+}
+
+/// The live options (`validator`, …) of `collection`, as `listCollections` gives them; `None` when it is missing.
+async fn options(db: &Database, collection: &str) -> Option<Document> {
+    let mut cursor = db.list_collections().filter(doc! { "name": collection }).await.expect("listCollections");
+    let spec = futures_util::StreamExt::next(&mut cursor).await?.expect("collection spec");
+    Some(spec.options.validator.map(|v| doc! { "validator": v }).unwrap_or_default())
+}
+
+/// The key patterns of `collection`'s indexes.
+async fn index_keys(db: &Database, collection: &str) -> Vec<Document> {
+    let cursor = db.collection::<Document>(collection).list_indexes().await.expect("listIndexes");
+    futures_util::TryStreamExt::try_collect::<Vec<_>>(cursor)
+        .await
+        .expect("indexes")
+        .into_iter()
+        .map(|i| i.keys)
+        .collect()
+}
+
+#[tokio::test]
+async fn plan_on_an_empty_database_lists_the_creations_and_changes_nothing() {
+    let db = odm::testing::database("cli_plan").await;
+    let run = admin_on(&db, &["plan"]).await.expect(exit::OK);
+    let order = format!("{}.order_header: create collection with validator", db.name());
+    let contact = format!("{}.crm_contact: create collection with validator", db.name());
+    assert!(run.stdout.contains(&order) && run.stdout.contains(&contact), "{}", run.stdout);
+    assert!(run.stdout.contains("create index"), "{}", run.stdout);
+
+    let json = admin_on(&db, &["plan", "--json"]).await.expect(exit::OK).json();
+    assert_eq!(json["command"], "plan");
+    assert_eq!(json["exitCode"], 0);
+    assert_eq!(json["inSync"], false);
+    let kinds: Vec<&str> = json["actions"].as_array().unwrap().iter().map(|a| a["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["createCollection", "createIndex", "createCollection"]);
+    assert!(db.list_collection_names().await.unwrap().is_empty(), "plan changed nothing");
+}
+
+#[tokio::test]
+async fn verify_fails_with_the_drift_code_until_apply_brings_the_database_in_line() {
+    let db = odm::testing::database("cli_verify").await;
+    let run = admin_on(&db, &["verify"]).await.expect(exit::DRIFT);
+    assert!(run.stdout.contains("DRIFT: the database differs from the models"), "{}", run.stdout);
+    let json = admin_on(&db, &["verify", "--json"]).await.expect(exit::DRIFT).json();
+    assert_eq!((json["command"].as_str(), json["inSync"].as_bool()), (Some("verify"), Some(false)));
+
+    let applied = admin_on(&db, &["apply", "--json"]).await.expect(exit::OK).json();
+    assert_eq!(applied["inSync"], true);
+    let outcomes: Vec<&str> =
+        applied["actions"].as_array().unwrap().iter().map(|a| a["outcome"]["state"].as_str().unwrap()).collect();
+    assert_eq!(outcomes, ["done", "done", "done"]);
+
+    // What the server holds now: both validators, the declared index.
+    for collection in ["order_header", "crm_contact"] {
+        let live = options(&db, collection).await.unwrap_or_else(|| panic!("{collection} created"));
+        assert!(live.get_document("validator").is_ok_and(|v| v.contains_key("$jsonSchema")), "{collection}: {live}");
+    }
+    assert!(index_keys(&db, "order_header").await.contains(&doc! { "cu": 1, "ca": -1 }));
+
+    let run = admin_on(&db, &["verify"]).await.expect(exit::OK);
+    assert!(run.stdout.starts_with("in sync"), "{}", run.stdout);
+    admin_on(&db, &["plan"]).await.expect(exit::OK);
+    admin_on(&db, &["--quiet", "verify"]).await.expect(exit::OK);
+}
+
+#[tokio::test]
+async fn apply_create_missing_leaves_a_changed_validator_to_report() {
+    let db = odm::testing::database("cli_missing").await;
+    // A collection created around odm, without a validator: the default startup mode only reports it.
+    db.create_collection("order_header").await.unwrap();
+    let run = admin_on(&db, &["apply", "--create-missing", "--model", "Order"]).await.expect(exit::DRIFT);
+    assert!(run.stdout.contains("STILL DIFFERS"), "{}", run.stdout);
+    assert!(options(&db, "order_header").await.unwrap().get("validator").is_none());
+    assert!(index_keys(&db, "order_header").await.contains(&doc! { "cu": 1, "ca": -1 }), "missing index created");
+    assert_eq!(options(&db, "crm_contact").await, None, "an unselected model is not synced");
+
+    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    assert!(options(&db, "order_header").await.unwrap().get_document("validator").is_ok());
+}
+
+#[tokio::test]
+async fn export_writes_a_script_mongosh_runs_and_json_that_parses() {
+    let db = odm::testing::database("cli_export").await;
+    let dir = std::env::temp_dir().join(format!("odm-cli-export-{}-{}", std::process::id(), db.name()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (script, plan) = (dir.join("plan.js"), dir.join("plan.json"));
+    let json = admin_on(
+        &db,
+        &["export", "--mongosh", script.to_str().unwrap(), "--plan-json", plan.to_str().unwrap(), "--json"],
+    )
+    .await
+    .expect(exit::OK)
+    .json();
+    assert_eq!(json["mongosh"], script.to_str().unwrap());
+    assert!(db.list_collection_names().await.unwrap().is_empty(), "export changed nothing");
+
+    let exported: Value = serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).expect("plan JSON parses");
+    assert_eq!(exported.as_array().map(Vec::len), Some(3));
+    assert!(exported[0]["commands"][0]["create"].is_string(), "{exported}");
+
+    let script = std::fs::read_to_string(&script).unwrap();
+    let out = odm::testing::run_mongosh(odm::testing::server().uri(), &script).expect("mongosh runs");
+    let printed = support::shell::output_text(&out);
+    assert_eq!(out.status.code(), Some(0), "{printed}");
+    assert!(printed.contains("odm sync plan: done"), "{printed}");
+    admin_on(&db, &["verify"]).await.expect(exit::OK);
+
+    // `-` is standard output: the script alone, nothing else beside it.
+    let run = admin_on(&db, &["export", "--mongosh", "-"]).await.expect(exit::OK);
+    assert!(run.stdout.starts_with("// odm sync plan: 0 action(s)"), "{}", run.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn check_finds_documents_written_around_odm_and_passes_on_a_clean_collection() {
+    let db = odm::testing::database("cli_check").await;
+    admin_on(&db, &["apply"]).await.expect(exit::OK);
+    let orders = db.collection::<Document>("order_header");
+    let good = doc! { "_id": ObjectId::new(), "cu": "ada", "am": 12_i64, "ca": DateTime::now() };
+    let bad_id = ObjectId::new();
+    let bad = doc! { "_id": bad_id, "cu": "bob", "am": "twelve", "ca": DateTime::now() };
+    insert_outside(&orders, vec![good, bad]).await;
+
+    let run = admin_on(&db, &["check", "--model", "Order"]).await.expect(exit::FAILING);
+    assert!(run.stdout.contains("1 of 2 document(s) fail the validator"), "{}", run.stdout);
+    assert!(run.stdout.contains("Order.amount"), "{}", run.stdout);
+    let json = admin_on(&db, &["check", "--json"]).await.expect(exit::FAILING).json();
+    assert_eq!(json["failing"], 1);
+    let order = &json["collections"][0];
+    assert_eq!((order["model"].as_str(), order["checked"].as_u64()), (Some("Order"), Some(2)));
+    assert_eq!(order["findings"][0]["sampleIds"][0], serde_json::json!({ "$oid": bad_id.to_hex() }));
+
+    orders.delete_one(doc! { "_id": bad_id }).await.unwrap();
+    let run = admin_on(&db, &["check"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("0 of 1 document(s) fail the validator"), "{}", run.stdout);
+}
+
+#[tokio::test]
+async fn migrate_leaves_nothing_to_migrate_and_reports_what_it_cannot_finish() {
+    let db = odm::testing::database("cli_migrate").await;
+    let contacts = db.collection::<Document>("crm_contact");
+    let ids: Vec<ObjectId> = (0..3).map(|_| ObjectId::new()).collect();
+    let older = ids.iter().map(|id| doc! { "_id": id, "_v": 1, "n": "Ada Lovelace" }).collect();
+    insert_outside(&contacts, older).await;
+
+    let json = admin_on(&db, &["migrate", "--json"]).await.expect(exit::OK).json();
+    assert_eq!(json["complete"], true);
+    assert_eq!(json["notVersioned"], serde_json::json!(["Order"]));
+    assert_eq!(json["collections"][0]["migrated"], 3);
+    for id in &ids {
+        let stored = support::raw::stored(&db, "crm_contact", *id).await;
+        assert_eq!(
+            (stored.get_i32("_v").ok(), stored.get_str("f").ok(), stored.get_str("l").ok()),
+            (Some(2), Some("Ada"), Some("Lovelace"))
+        );
+    }
+    let run = admin_on(&db, &["migrate", "--model", "Contact"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("0 document(s) migrated to version 2"), "{}", run.stdout);
+
+    // A version-1 document whose name is no string cannot be read, so it cannot be migrated.
+    let broken = ObjectId::new();
+    insert_outside(&contacts, vec![doc! { "_id": broken, "_v": 1, "n": 42 }]).await;
+    let run = admin_on(&db, &["migrate"]).await.expect(exit::INCOMPLETE);
+    assert!(run.stdout.contains("1 failed (left at their older version)"), "{}", run.stdout);
+    let json = admin_on(&db, &["migrate", "--json"]).await.expect(exit::INCOMPLETE).json();
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["collections"][0]["failed"][0]["id"], serde_json::json!({ "$oid": broken.to_hex() }));
+    assert_eq!(support::raw::stored(&db, "crm_contact", broken).await.get_i32("_v").ok(), Some(1));
+}
+
+#[tokio::test]
+async fn list_names_the_models_without_a_server() {
+    let run = admin(&["list", "--db", "ops"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("Order") && run.stdout.contains("ops.order_header"), "{}", run.stdout);
+    let json = admin(&["--json", "list"]).await.expect(exit::OK).json();
+    let models = json["models"].as_array().unwrap();
+    assert_eq!(models[0]["name"], "Order");
+    assert_eq!((models[0]["db"].as_str(), models[0]["version"].as_u64()), (Some("shop"), None));
+    assert_eq!((models[1]["name"].as_str(), models[1]["db"].as_str()), (Some("Contact"), None));
+    assert_eq!(models[1]["version"], 2);
+}
+
+#[tokio::test]
+async fn a_missing_uri_or_database_or_an_unreachable_server_is_an_error() {
+    let run = admin(&["verify"]).await.expect(exit::ERROR);
+    assert!(run.stderr.contains("set the MONGODB_URI environment variable"), "{}", run.stderr);
+    let json = admin(&["verify", "--json"]).await.expect(exit::ERROR).json();
+    assert_eq!((json["command"].as_str(), json["exitCode"].as_u64()), (Some("verify"), Some(1)));
+
+    // The contact model names no database.
+    let uri = odm::testing::server().uri();
+    let run = admin(&["--uri", uri, "check"]).await.expect(exit::ERROR);
+    assert!(run.stderr.contains("model `Contact` names no database: pass `--db <name>`"), "{}", run.stderr);
+
+    let run = admin(&["--uri", "mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=300", "--db", "x", "verify"])
+        .await
+        .expect(exit::ERROR);
+    assert!(run.stderr.starts_with("error: ") && !run.stderr.contains("Error {"), "{}", run.stderr);
+}
+
+#[tokio::test]
+async fn bad_arguments_are_usage_errors() {
+    for args in [
+        &["frobnicate"][..],
+        &["check", "--samples", "many"],
+        &["export"],
+        &["--model", "Invoice", "list"],
+        &["--json", "export", "--mongosh", "-"],
+        &["migrate", "--docs-per-second", "5", "--pause-ms", "10"],
+    ] {
+        let run = admin(args).await;
+        assert_eq!(run.code, i32::from(exit::USAGE), "{args:?}\n{}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("error:"), "{args:?}: {}", run.stderr);
+    }
+    let run = admin(&["--model", "Invoice", "list"]).await;
+    assert!(run.stderr.contains("no model named `Invoice`: this program manages Order, Contact"), "{}", run.stderr);
+    let json = admin(&["--json", "--model", "Invoice", "list"]).await.expect(exit::USAGE).json();
+    assert_eq!(json["error"], "no model named `Invoice`: this program manages Order, Contact");
+    admin(&["--help"]).await.expect(exit::OK);
+}
