@@ -8,7 +8,7 @@
 //! # #[odm(db = "shop", collection = "order_header")]
 //! # struct Order { #[serde(rename = "n")] name: String }
 //! # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
-//! # #[odm(db = "shop", collection = "log_order_event")]
+//! # #[odm(db = "shop", collection = "log_order_event", capped(size = 1048576))]
 //! # struct OrderEvent { #[serde(rename = "n")] name: String }
 //! #[tokio::main]
 //! async fn main() -> std::process::ExitCode {
@@ -71,6 +71,7 @@
 mod args;
 mod check;
 pub mod exit;
+mod failure;
 mod list;
 mod migrate;
 mod models;
@@ -82,6 +83,7 @@ use crate::error::Error;
 use crate::model::Model;
 use args::{Cli, Command};
 use clap::{CommandFactory, FromArgMatches};
+use failure::Failure;
 use models::Entry;
 use output::{Done, Printer};
 use std::ffi::OsString;
@@ -95,22 +97,6 @@ const CLOSE_GRACE: Duration = Duration::from_secs(5);
 pub struct Admin {
     program: String,
     entries: Vec<Entry>,
-}
-
-/// Why a subcommand did not finish.
-enum Failure {
-    /// An error of odm or the server.
-    Odm(Error),
-    /// An error the command line found (no connection string, a file it cannot write).
-    Message(String),
-    /// Arguments clap accepted but the command line cannot use (an unknown model).
-    Usage(String),
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        Failure::Odm(e)
-    }
 }
 
 impl Admin {

@@ -157,7 +157,7 @@
 //! ([`bulk::Bulk`]), running a pipeline ([`aggregate::On`]), [`SchemaSync`] (reading the database, executing a plan,
 //! its lease), running a [`Migration`], `Error::Driver` and the conversion from the driver's error, the `to_driver`
 //! conversions of a model's concerns, the `odm::mongodb` re-export, and [`testing`] (feature `testing`, which implies
-//! `driver`).
+//! `driver`). The operator's command line, `odm::cli`, is behind the feature `cli` (which implies `driver` too).
 #![deny(missing_docs)]
 // docs.rs marks what needs the `driver` (or `testing`) feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]

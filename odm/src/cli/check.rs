@@ -2,10 +2,10 @@
 
 use super::args::CheckArgs;
 use super::exit::{FAILING, OK};
+use super::failure::Failure;
 use super::models::Entry;
 use super::output::{self, Done};
 use super::progress::Display;
-use super::Failure;
 use mongodb::Client;
 use serde_json::Map;
 

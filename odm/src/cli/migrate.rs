@@ -3,10 +3,10 @@
 
 use super::args::MigrateArgs;
 use super::exit::{INCOMPLETE, OK};
+use super::failure::Failure;
 use super::models::Entry;
 use super::output::{self, Done};
 use super::progress::Display;
-use super::Failure;
 use mongodb::Client;
 use serde_json::{json, Map};
 

@@ -2,8 +2,8 @@
 //! model is added, so the subcommands pick models by name at run time), and how `--model` and `--db` select them.
 
 use super::args::{CheckArgs, MigrateArgs};
+use super::failure::Failure;
 use super::progress::Display;
-use super::Failure;
 use crate::check::SchemaReport;
 use crate::collection::{instances, Collection};
 use crate::error::{model_name, Result};

@@ -38,7 +38,7 @@ impl Display {
         match self {
             Display::Bar => {
                 let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-                let style = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {per_sec} eta {eta}")
+                let style = ProgressStyle::with_template("{msg} [{wide_bar}] {pos}/{len} eta {eta}")
                     .unwrap_or_else(|_| ProgressStyle::default_bar())
                     .progress_chars("=> ");
                 bar.set_style(style);

@@ -2,9 +2,9 @@
 
 use super::args::{ApplyArgs, ExportArgs, SyncArgs};
 use super::exit::{DRIFT, OK};
+use super::failure::Failure;
 use super::models::Entry;
 use super::output::{self, Done};
-use super::Failure;
 use crate::error::Error;
 use crate::sync::{SchemaSync, SyncMode};
 use mongodb::Client;
