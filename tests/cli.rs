@@ -1,5 +1,6 @@
 //! The admin command line (`odm::cli`), run as an operator runs it: the `odm-admin` binary (an application's admin
-//! with an order model and a versioned contact model) against the real server, each test in its own database.
+//! with an order model, a versioned contact model and a monthly event log) against the real server, each test in its
+//! own database.
 //! Every outcome is checked by its exit code, its output, and what the server then holds (read with the raw
 //! driver); documents the checker and the migration must find are written around odm, with the raw driver.
 
@@ -117,7 +118,31 @@ async fn verify_fails_with_the_drift_code_until_apply_brings_the_database_in_lin
     let run = admin_on(&db, &["verify"]).await.expect(exit::OK);
     assert!(run.stdout.starts_with("in sync"), "{}", run.stdout);
     admin_on(&db, &["plan"]).await.expect(exit::OK);
-    admin_on(&db, &["--quiet", "verify"]).await.expect(exit::OK);
+    let quiet = admin_on(&db, &["--quiet", "verify"]).await.expect(exit::OK);
+    assert_eq!((quiet.stdout.as_str(), quiet.stderr.as_str()), ("", ""));
+}
+
+#[tokio::test]
+async fn apply_drops_a_stale_owned_index_only_when_asked() {
+    let db = odm::testing::database("cli_stale").await;
+    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    // An index an earlier release created (odm owns `idx_…` names) that no model declares any more.
+    let old = odm::mongodb::IndexModel::builder()
+        .keys(doc! { "am": 1 })
+        .options(odm::mongodb::options::IndexOptions::builder().name("idx_am".to_owned()).build())
+        .build();
+    db.collection::<Document>("order_header").create_index(old).await.unwrap();
+
+    let plan = admin_on(&db, &["plan", "--model", "Order", "--json"]).await.expect(exit::OK).json();
+    assert_eq!(plan["actions"][0]["kind"], "staleIndex", "{plan}");
+    // Kept by default: reported, not drift.
+    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    assert!(index_keys(&db, "order_header").await.contains(&doc! { "am": 1 }));
+    admin_on(&db, &["verify", "--model", "Order", "--stale", "drop"]).await.expect(exit::DRIFT);
+
+    let run = admin_on(&db, &["apply", "--model", "Order", "--stale", "drop"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("idx_am") && run.stdout.contains("[done]"), "{}", run.stdout);
+    assert!(!index_keys(&db, "order_header").await.contains(&doc! { "am": 1 }), "stale index dropped");
 }
 
 #[tokio::test]
@@ -193,6 +218,43 @@ async fn check_finds_documents_written_around_odm_and_passes_on_a_clean_collecti
 }
 
 #[tokio::test]
+async fn check_reads_each_live_instance_of_a_model_named_at_run_time() {
+    let db = odm::testing::database("cli_instances").await;
+    let bad = ObjectId::new();
+    let november = db.collection::<Document>("log_app_event_202611");
+    insert_outside(&november, vec![doc! { "_id": ObjectId::new(), "k": "login" }, doc! { "_id": bad, "k": 7 }]).await;
+    let december = db.collection::<Document>("log_app_event_202612");
+    insert_outside(&december, vec![doc! { "_id": ObjectId::new(), "k": "logout" }]).await;
+    // Not an instance: the template does not name it.
+    insert_outside(&db.collection("log_app_event_backup"), vec![doc! { "_id": 1, "k": 1 }]).await;
+
+    let json = admin_on(&db, &["check", "--model", "AppEvent", "--json"]).await.expect(exit::FAILING).json();
+    let checked: Vec<(&str, u64, u64)> = json["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["collection"].as_str().unwrap(), c["checked"].as_u64().unwrap(), c["failing"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(checked, [("log_app_event_202611", 2, 1), ("log_app_event_202612", 1, 0)]);
+
+    // `apply` brings each live instance in line, and leaves the backup alone; November's validator is staged (its
+    // failing document stays readable), which still differs from the model.
+    let run = admin_on(&db, &["apply", "--model", "AppEvent"]).await.expect(exit::DRIFT);
+    assert!(run.stdout.contains("log_app_event_202611: add validator"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("[staged as moderate/warn: 1 existing documents fail the new validator]"),
+        "{}",
+        run.stdout
+    );
+    for instance in ["log_app_event_202611", "log_app_event_202612"] {
+        assert!(options(&db, instance).await.unwrap().get_document("validator").is_ok(), "{instance}");
+    }
+    assert!(options(&db, "log_app_event_backup").await.unwrap().get("validator").is_none());
+    let list = admin(&["list", "--model", "AppEvent", "--json"]).await.expect(exit::OK).json();
+    assert_eq!(list["models"][0]["namedAtRunTime"], true);
+}
+
+#[tokio::test]
 async fn migrate_leaves_nothing_to_migrate_and_reports_what_it_cannot_finish() {
     let db = odm::testing::database("cli_migrate").await;
     let contacts = db.collection::<Document>("crm_contact");
@@ -202,7 +264,7 @@ async fn migrate_leaves_nothing_to_migrate_and_reports_what_it_cannot_finish() {
 
     let json = admin_on(&db, &["migrate", "--json"]).await.expect(exit::OK).json();
     assert_eq!(json["complete"], true);
-    assert_eq!(json["notVersioned"], serde_json::json!(["Order"]));
+    assert_eq!(json["notVersioned"], serde_json::json!(["Order", "AppEvent"]));
     assert_eq!(json["collections"][0]["migrated"], 3);
     for id in &ids {
         let stored = support::raw::stored(&db, "crm_contact", *id).await;
@@ -270,8 +332,12 @@ async fn bad_arguments_are_usage_errors() {
         assert!(run.stderr.contains("error:"), "{args:?}: {}", run.stderr);
     }
     let run = admin(&["--model", "Invoice", "list"]).await;
-    assert!(run.stderr.contains("no model named `Invoice`: this program manages Order, Contact"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no model named `Invoice`: this program manages Order, Contact, AppEvent"),
+        "{}",
+        run.stderr
+    );
     let json = admin(&["--json", "--model", "Invoice", "list"]).await.expect(exit::USAGE).json();
-    assert_eq!(json["error"], "no model named `Invoice`: this program manages Order, Contact");
+    assert_eq!(json["error"], "no model named `Invoice`: this program manages Order, Contact, AppEvent");
     admin(&["--help"]).await.expect(exit::OK);
 }

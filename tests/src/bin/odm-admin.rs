@@ -1,5 +1,6 @@
 //! The admin command line of a small application, run by `tests/cli.rs` as an operator would run it: an order
-//! model that names its database and declares an index, and a versioned contact model that names none.
+//! model that names its database and declares an index, a versioned contact model that names none, and an event log
+//! with one collection per month.
 
 use odm::bson::{oid::ObjectId, DateTime};
 use odm::{Model, Upgrade, Version};
@@ -50,7 +51,17 @@ struct Contact {
     last: String,
 }
 
+/// An application event, logged in one collection per month (`log_app_event_202612`), the latest twelve kept.
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "log_app_event_{yyyymm}", keep_periods = 12, closed)]
+struct AppEvent {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "k")]
+    kind: String,
+}
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    odm::cli::Admin::new("odm-admin").model::<Order>().model::<Contact>().run().await
+    odm::cli::Admin::new("odm-admin").model::<Order>().model::<Contact>().model::<AppEvent>().run().await
 }
