@@ -41,3 +41,6 @@ pub use result::BulkResult;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use write::Bulk;
+// The limits a restore's inserts are grouped by, as a bulk write's are.
+#[cfg(feature = "backup")]
+pub(crate) use write::{COMMAND_ROOM, MAX_BATCH};

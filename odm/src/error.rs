@@ -2,6 +2,7 @@
 //! keys back to Rust field paths, with the rule and the expected vs actual type; documents over 16 MiB are named as
 //! such, whether odm refused them before sending or the server did.
 
+mod backup;
 mod decode;
 // Reading driver errors: the rest of this module is driver-free.
 #[cfg(feature = "driver")]
@@ -17,6 +18,7 @@ mod waited;
 mod tests;
 
 pub use crate::bulk::BulkResult;
+pub use backup::BackupError;
 pub use decode::DecodeError;
 #[cfg(feature = "driver")]
 pub(crate) use driver::{reply_int, write_error};

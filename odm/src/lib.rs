@@ -163,6 +163,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod aggregate;
+#[cfg(feature = "backup")]
+#[cfg_attr(docsrs, doc(cfg(feature = "backup")))]
+pub mod backup;
 pub mod bucket;
 pub mod bulk;
 #[cfg(feature = "driver")]

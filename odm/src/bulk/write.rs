@@ -16,9 +16,9 @@ use mongodb::action::Action;
 use std::borrow::Borrow;
 
 /// The most statements one write command carries (the server's `maxWriteBatchSize`).
-const MAX_BATCH: usize = 100_000;
+pub(crate) const MAX_BATCH: usize = 100_000;
 /// Room for the command around its statements within one BSON document.
-const COMMAND_ROOM: usize = 1024;
+pub(crate) const COMMAND_ROOM: usize = 1024;
 
 /// The command an operation travels in.
 #[derive(Clone, Copy, PartialEq, Eq)]

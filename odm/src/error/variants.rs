@@ -2,6 +2,7 @@
 //! and the undecodable change event it holds (each mutually recursive with it: a failed bulk operation and an
 //! undecodable change carry their own `Error`).
 
+use super::backup::BackupError;
 use super::decode::DecodeError;
 use super::invalid::Invalid;
 use super::payload::{NotMigratedError, ScatterGatherError, VersionError};
@@ -214,6 +215,9 @@ pub enum Error {
         /// The path as declared (`items.name`).
         path: String,
     },
+    /// A dump or a restore stopped (see `odm::backup`): a file exists or cannot be written, a dump file is cut short,
+    /// a target collection holds documents, a document was refused.
+    Backup(Box<BackupError>),
     /// Any other driver or server error. Shown by the server's code, code name and message; the driver error (with
     /// the server's whole reply) is here, for a program to match on. It is not the error's
     /// [`source`](std::error::Error::source): reporters that print the chain of sources (`anyhow`, `eyre`) would
@@ -323,9 +327,16 @@ impl fmt::Display for Error {
             Error::UnknownQueryPath { model, path } => {
                 write!(f, "`{model}`: the declared query names `{path}`, which the model does not have")
             }
+            Error::Backup(b) => b.fmt(f),
             #[cfg(feature = "driver")]
             Error::Driver(e) => crate::server_reply::Readable(e).fmt(f),
         }
+    }
+}
+
+impl From<BackupError> for Error {
+    fn from(e: BackupError) -> Self {
+        Error::Backup(Box::new(e))
     }
 }
 
@@ -441,6 +452,7 @@ impl std::error::Error for Error {
             #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => Some(c.error.as_ref()),
             Error::Aborted(reason) => Some(reason.as_ref()),
+            Error::Backup(b) => std::error::Error::source(b.as_ref()),
             _ => None,
         }
     }
@@ -508,6 +520,10 @@ impl Error {
             #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => c.error.model(),
             Error::SharedCollection { first, .. } => Some(first),
+            Error::Backup(b) => match b.as_ref() {
+                BackupError::Refused { validation: Some(v), .. } if !v.model.is_empty() => Some(v.model),
+                _ => None,
+            },
             Error::Serialize { model, .. }
             | Error::Write { model, .. }
             | Error::DocumentTooLarge { model, .. }

@@ -1,0 +1,84 @@
+//! Dump and restore in mongodump's directory layout: the scheduled backup job, in odm's vocabulary.
+//!
+//! ```no_run
+//! # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(db = "shop", collection = "order_header")]
+//! # struct Order { #[serde(rename = "_id")] id: odm::bson::oid::ObjectId }
+//! # async fn run(client: odm::mongodb::Client) -> odm::error::Result<()> {
+//! use odm::backup::{Dump, Restore};
+//! let report = Dump::new(&client, "backup/2026-12-05")
+//!     .model::<Order>()
+//!     .gzip()
+//!     .on_progress(|p| eprintln!("{}/{} documents", p.done, p.total))
+//!     .await?;
+//! println!("{report}"); // per collection: documents, bytes, time, and the read mode used
+//!
+//! // Later, into another database, replacing what is there:
+//! Restore::new(&client, "backup/2026-12-05").model::<Order>().into_db("shop_copy").drop_existing().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! # The layout
+//!
+//! A [`Dump`] writes what `mongodump --out <dir>` writes, and a [`Restore`] reads both its own dumps and
+//! mongodump's (mongorestore reads odm's):
+//!
+//! - `<dir>/<db>/<collection>.bson`: the documents, each BSON document as the server returned it, one after
+//!   another (in `_id` order); `mongorestore` and `bsondump` read it, and so does any BSON reader that walks the
+//!   documents by their length prefix.
+//! - `<dir>/<db>/<collection>.metadata.json`: the collection's options (its validator, validation level and
+//!   action, capped size, collation, …), its indexes, UUID, name and type, as canonical Extended JSON in
+//!   mongodump's format ([`layout::Metadata`]).
+//! - With [`Dump::gzip`], both files gzip-compressed and named as `mongodump --gzip` names them: `.bson.gz`,
+//!   `.metadata.json.gz`. A restore reads either, by the name.
+//!
+//! Collection names are escaped in file names as mongodump escapes them ([`layout::escape_name`]).
+//!
+//! # Consistency
+//!
+//! A dump reads every collection from one snapshot where the server can: a replica set member or a `mongos` of
+//! MongoDB 5.0 or newer (as `hello` and `buildInfo` say), through a session with snapshot reads, so the dump is the
+//! database at one moment, whatever is written meanwhile. An older replica set or cluster is read with read concern
+//! `majority` (nothing a failover rolls back, but each collection as it is when read), and a standalone server with
+//! plain reads. The report says which mode was used ([`DumpReport::read_mode`]). A snapshot is kept by the server
+//! for a limited time (`minSnapshotHistoryWindowInSeconds`, 5 minutes by default): a dump that takes longer fails
+//! with the server's `SnapshotTooOld` rather than mixing moments.
+//!
+//! # Files are complete or absent
+//!
+//! Documents are streamed to disk batch by batch (never all in memory). Each file is written under a hidden
+//! temporary name (`.<collection>.bson.partial`) and renamed to its own name only once complete and flushed, the
+//! documents file before the metadata: an interrupted dump (a crash, a full disk, a dropped future) never leaves a
+//! cut-short `.bson` that looks complete. A dump never overwrites a file: one that exists already is refused
+//! before anything is written ([`BackupError::Exists`]).
+//!
+//! # Restoring
+//!
+//! A [`Restore`] checks every target collection first: one that holds documents is refused
+//! ([`BackupError::NotEmpty`]) unless [`Restore::drop_existing`], which drops it and creates it again; a restore
+//! never merges. A missing collection is created with the dumped options (validator included), and an empty one that
+//! exists is kept as it is. Documents are inserted in file order, in ordered `insert` commands within the server's
+//! limits (100,000 documents, 16 MiB); then the indexes are built. The collection's validator checks each document
+//! unless [`Restore::bypass_validation`]: the first refused stops the restore with [`BackupError::Refused`], naming
+//! the collection, the document's `_id` and the failing fields (by Rust path when the collection's model was given
+//! with [`Restore::model`]). Views and time-series collections are left to mongodump and mongorestore
+//! ([`BackupError::Unsupported`]).
+//!
+//! [`BackupError::Exists`]: crate::error::BackupError::Exists
+//! [`BackupError::NotEmpty`]: crate::error::BackupError::NotEmpty
+//! [`BackupError::Refused`]: crate::error::BackupError::Refused
+//! [`BackupError::Unsupported`]: crate::error::BackupError::Unsupported
+
+mod consistency;
+mod dump;
+mod files;
+mod insert;
+pub mod layout;
+mod report;
+mod restore;
+mod select;
+
+pub use consistency::ReadMode;
+pub use dump::Dump;
+pub use report::{CollectionDump, CollectionRestore, DumpReport, RestoreReport};
+pub use restore::Restore;

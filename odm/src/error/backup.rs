@@ -1,0 +1,155 @@
+//! Why a dump or a restore (`odm::backup`) stopped: a file that exists already or
+//! cannot be written, a dump file that is not what mongodump writes, a target collection that holds documents, a
+//! document the target refused.
+
+use super::validation::ValidationError;
+use bson::Bson;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why a dump or a restore stopped ([`Error::Backup`](super::Error::Backup)). Each says what is wrong and what to do.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BackupError {
+    /// A file the dump would write exists already: a dump never overwrites one (it may be another dump's).
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Reading or writing a file failed.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What was being done (`write`, `read`, `rename`, …).
+        action: &'static str,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// A dump file is not what mongodump writes: a document cut short, bytes that are not BSON, metadata that is
+    /// not Extended JSON of the expected shape.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A restore found nothing to restore, or cannot tell which database of the dump is meant.
+    NoSource {
+        /// The dump directory (or the database directory in it).
+        path: PathBuf,
+        /// What is missing.
+        reason: String,
+    },
+    /// The collection a restore would load holds documents: a restore never merges into them.
+    NotEmpty {
+        /// `<db>.<collection>`.
+        namespace: String,
+    },
+    /// A dump was given no model, no collection and no database: it would write nothing.
+    NothingChosen,
+    /// A collection was dropped (or dropped and created again) while the dump read it: what was read may be partly
+    /// gone, so its file was not kept.
+    Vanished {
+        /// `<db>.<collection>`.
+        namespace: String,
+    },
+    /// A collection neither a dump nor a restore handles (a view, a time-series collection).
+    Unsupported {
+        /// `<db>.<collection>`.
+        namespace: String,
+        /// Its type, as `listCollections` or the metadata names it (`view`, `timeseries`).
+        kind: String,
+    },
+    /// The target refused a restored document (its validator, a unique index). The documents before it in the
+    /// file are restored; the rest are not.
+    Refused {
+        /// `<db>.<collection>`.
+        namespace: String,
+        /// The refused document's `_id` (`Null` when it has none).
+        id: Bson,
+        /// Documents of this collection restored before it.
+        restored: u64,
+        /// The server's error code (121: the validator refused it; 11000: a duplicate key).
+        code: i32,
+        /// The server's message.
+        message: String,
+        /// For a validator's refusal (121): the failing fields, by Rust path when the collection's model was given
+        /// to the restore ([`ValidationError::model`] is then its name, else empty), by stored key otherwise.
+        validation: Option<Box<ValidationError>>,
+    },
+}
+
+impl fmt::Display for BackupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BackupError::Exists { path } => write!(
+                f,
+                "{} already exists: a dump never overwrites a file; choose an empty directory or remove the earlier \
+                 dump",
+                path.display()
+            ),
+            BackupError::Io { path, action, source } => {
+                write!(f, "cannot {action} {}: {source}", path.display())
+            }
+            BackupError::Malformed { path, reason } => write!(
+                f,
+                "{} is not a dump file odm or mongodump writes: {reason}; it may be cut short (an interrupted copy): \
+                 take the dump again",
+                path.display()
+            ),
+            BackupError::NoSource { path, reason } => write!(f, "nothing to restore from {}: {reason}", path.display()),
+            BackupError::NotEmpty { namespace } => write!(
+                f,
+                "{namespace} already holds documents: a restore never merges into them, so nothing was restored; \
+                 restore into another database (`into_db`), or replace the collection with `drop_existing()`"
+            ),
+            BackupError::NothingChosen => f.write_str(
+                "the dump names nothing to write: add `model::<M>()`, `collection(db, name)`, or `database(name)` \
+                 alone for every collection of a database",
+            ),
+            BackupError::Vanished { namespace } => write!(
+                f,
+                "{namespace} was dropped or replaced while it was being dumped, so its file was not kept (the \
+                 collections dumped before it are complete); dump it again once it is stable"
+            ),
+            BackupError::Unsupported { namespace, kind } => write!(
+                f,
+                "{namespace} is a {kind}, which odm's dump and restore do not handle; use mongodump and mongorestore \
+                 for it"
+            ),
+            BackupError::Refused { namespace, id, restored, code, message, validation } => {
+                write!(f, "restoring {namespace}: the document with _id {id} was refused")?;
+                match validation {
+                    Some(v) => {
+                        f.write_str(" by the collection's validator")?;
+                        if !v.model.is_empty() {
+                            write!(f, " (model {})", v.model)?;
+                        }
+                        for (i, failure) in v.failures.iter().enumerate() {
+                            f.write_str(if i == 0 { ": " } else { ", " })?;
+                            write!(f, "{failure}")?;
+                        }
+                    }
+                    None => write!(f, " by the server (code {code}): {message}")?,
+                }
+                write!(f, "; {restored} document(s) before it are restored, none after it")?;
+                if validation.is_some() {
+                    f.write_str(
+                        "; fix the document in the dump or restore with `bypass_validation()` to load it as it is",
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for BackupError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BackupError::Io { source, .. } => Some(source),
+            BackupError::Refused { validation: Some(v), .. } => Some(v.as_ref()),
+            _ => None,
+        }
+    }
+}
