@@ -326,6 +326,8 @@ async fn bad_arguments_are_usage_errors() {
         &["--model", "Invoice", "list"],
         &["--json", "export", "--mongosh", "-"],
         &["migrate", "--docs-per-second", "5", "--pause-ms", "10"],
+        &["dump"],
+        &["restore", "--into-db", "x"],
     ] {
         let run = admin(args).await;
         assert_eq!(run.code, i32::from(exit::USAGE), "{args:?}\n{}{}", run.stdout, run.stderr);
@@ -340,4 +342,67 @@ async fn bad_arguments_are_usage_errors() {
     let json = admin(&["--json", "--model", "Invoice", "list"]).await.expect(exit::USAGE).json();
     assert_eq!(json["error"], "no model named `Invoice`: this program manages Order, Contact, AppEvent");
     admin(&["--help"]).await.expect(exit::OK);
+}
+
+/// A fresh directory under the system's temporary directory, for one test's files.
+fn scratch(name: &str, db: &Database) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("odm-cli-{name}-{}-{}", std::process::id(), db.name()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn dump_and_restore_carry_the_models_collections_into_another_database() {
+    let db = odm::testing::database("cli_dump").await;
+    let copy = odm::testing::database("cli_dump_copy").await;
+    admin_on(&db, &["apply"]).await.expect(exit::OK);
+    let orders: Vec<Document> = (0..3_i64)
+        .map(|n| doc! { "_id": ObjectId::new(), "cu": format!("c{n}"), "am": n, "ca": DateTime::now() })
+        .collect();
+    db.collection::<Document>("order_header").insert_many(orders).await.unwrap();
+    let contact = doc! { "_id": ObjectId::new(), "_v": 2, "f": "Ada", "l": "Lovelace" };
+    db.collection::<Document>("crm_contact").insert_one(contact).await.unwrap();
+
+    let dir = scratch("dump", &db);
+    let out = dir.join("nightly");
+    let json =
+        admin_on(&db, &["dump", "--out", out.to_str().unwrap(), "--gzip", "--json"]).await.expect(exit::OK).json();
+    let dumped: Vec<(&str, u64)> = json["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["collection"].as_str().unwrap(), c["documents"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(dumped, [("order_header", 3), ("crm_contact", 1)]);
+    assert!(out.join(db.name()).join("order_header.bson.gz").is_file());
+    assert!(out.join(db.name()).join("crm_contact.metadata.json.gz").is_file());
+    // A dump never overwrites one.
+    let run = admin_on(&db, &["dump", "--out", out.to_str().unwrap(), "--gzip"]).await.expect(exit::ERROR);
+    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+
+    // Only the order model, into the copy: its documents, validator and index.
+    let from = ["restore", "--from", out.to_str().unwrap(), "--into-db", copy.name()];
+    let run = admin_on(&db, &[&from[..], &["--model", "Order"]].concat()).await.expect(exit::OK);
+    assert!(run.stdout.contains(&format!("{}.order_header: 3 document(s)", copy.name())), "{}", run.stdout);
+    assert_eq!(copy.collection::<Document>("order_header").count_documents(doc! {}).await.unwrap(), 3);
+    assert!(options(&copy, "order_header").await.unwrap().get_document("validator").is_ok());
+    assert!(index_keys(&copy, "order_header").await.contains(&doc! { "cu": 1, "ca": -1 }));
+    assert_eq!(options(&copy, "crm_contact").await, None, "an unselected model is not restored");
+
+    // A collection holding documents is refused, unless replaced.
+    let run = admin_on(&db, &from).await.expect(exit::ERROR);
+    assert!(run.stderr.contains("order_header"), "{}", run.stderr);
+    let json = admin_on(&db, &[&from[..], &["--drop-existing", "--json"]].concat()).await.expect(exit::OK).json();
+    let restored: Vec<(&str, bool)> = json["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["collection"].as_str().unwrap(), c["replaced"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(restored, [("crm_contact", false), ("order_header", true)]);
+    let stored = copy.collection::<Document>("crm_contact").find_one(doc! {}).await.unwrap().expect("restored contact");
+    assert_eq!(stored.get_str("f").ok(), Some("Ada"));
+    admin(&["--uri", odm::testing::server().uri(), "--db", copy.name(), "verify"]).await.expect(exit::OK);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

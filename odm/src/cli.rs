@@ -1,6 +1,6 @@
 //! The operator's command line, inside the application: one call from the application's own admin binary (its
-//! models compiled in) gives a DBA or an operator subcommands to review, sync, check and migrate the collections,
-//! without writing a program. Needs the feature `cli`.
+//! models compiled in) gives a DBA or an operator subcommands to review, sync, check, migrate, dump and restore the
+//! collections, without writing a program. Needs the feature `cli` (which turns on `driver` and `backup`).
 //!
 //! ```no_run
 //! // src/bin/admin.rs of the application
@@ -38,6 +38,8 @@
 //! | `check`    | the schema checker ([`crate::check`]) on each model's collections: counts and sample `_id`s         |
 //! | `migrate`  | each versioned model's batch migration ([`crate::migrate`]); other models have nothing to migrate  |
 //! | `list`     | the models: Rust name, `database.collection`, version (no server needed)                           |
+//! | `dump`     | `--out DIR [--gzip]`: the models' collections in mongodump's layout ([`crate::backup::Dump`])       |
+//! | `restore`  | `--from DIR [--into-db NAME] [--drop-existing] [--bypass-validation]`: a dump, odm's or mongodump's ([`crate::backup::Restore`]): everything in it (of `--db`'s database when given), or the `--model` ones |
 //!
 //! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded` and `--timeout
 //! SECONDS`; `check` takes `--samples N` and `--batch-size N`; `migrate` takes `--batch-size N`,
@@ -50,7 +52,7 @@
 //! of text; errors too) and `--quiet` (no report, no progress; errors are still printed). The plan's JSON file of
 //! `export` is `--plan-json`, so that `--json` means the same everywhere.
 //!
-//! `check` and `migrate` show a progress bar on standard error when it is a terminal, a plain line every few
+//! `check`, `migrate`, `dump` and `restore` show a progress bar on standard error when it is a terminal, a plain line every few
 //! seconds when it is not (none under `--json` or `--quiet`); standard output carries only the report.
 //!
 //! # Exit codes
@@ -60,7 +62,7 @@
 //! | code | constant             | meaning                                                                     |
 //! |------|----------------------|-----------------------------------------------------------------------------|
 //! | 0    | [`exit::OK`]         | done: nothing differs, fails or is left                                      |
-//! | 1    | [`exit::ERROR`]      | an error: no connection string, the server unreachable or refusing, a file that cannot be written |
+//! | 1    | [`exit::ERROR`]      | an error: no connection string, the server unreachable or refusing, a file that cannot be written, a dump that would overwrite one, a restore into a collection holding documents without `--drop-existing` |
 //! | 2    | [`exit::USAGE`]      | wrong arguments (clap's usage error; also an unknown `--model`)               |
 //! | 3    | [`exit::DRIFT`]      | `verify` found drift, or `apply` left something that still differs          |
 //! | 4    | [`exit::FAILING`]    | `check` found stored documents the validator refuses                        |
@@ -69,6 +71,7 @@
 //! Errors are printed as odm's readable messages ([`Error`]'s `Display`) on standard error.
 
 mod args;
+mod backup;
 mod check;
 pub mod exit;
 mod failure;
@@ -189,6 +192,10 @@ impl Admin {
             Command::Check(args) => check::check(&client, &entries, db, args, display).await,
             Command::Migrate(args) => migrate::migrate(&client, &entries, db, args, display).await,
             Command::List => Ok(list::list(&entries, db)),
+            Command::Dump(args) => backup::dump(&client, &entries, db, args, display).await,
+            Command::Restore(args) => {
+                backup::restore(&client, &entries, !global.models.is_empty(), db, args, display).await
+            }
         };
         close(client).await;
         done
@@ -225,5 +232,7 @@ fn subcommand_name(command: &Command) -> &'static str {
         Command::Check(_) => "check",
         Command::Migrate(_) => "migrate",
         Command::List => "list",
+        Command::Dump(_) => "dump",
+        Command::Restore(_) => "restore",
     }
 }

@@ -55,6 +55,10 @@ pub(super) enum Command {
     Migrate(MigrateArgs),
     /// List the models: Rust name, database.collection, version
     List,
+    /// Write the models' collections to a directory in mongodump's layout (documents, options, indexes)
+    Dump(DumpArgs),
+    /// Restore a dump directory (odm's or mongodump's): everything in it, or the --model ones
+    Restore(RestoreArgs),
 }
 
 /// How a sync plans, shared by `plan`, `verify`, `apply` and `export`.
@@ -126,6 +130,41 @@ pub(super) struct MigrateArgs {
     /// How each rewrite makes sure the document did not change since it was read
     #[arg(long, value_enum, default_value_t = GuardArg::Document)]
     pub guard: GuardArg,
+}
+
+/// `dump`'s arguments.
+#[derive(Args, Debug)]
+pub(super) struct DumpArgs {
+    /// The directory to write (`<DIR>/<db>/<collection>.bson` and `.metadata.json`); existing files are never
+    /// overwritten
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Compress the files with gzip, named as `mongodump --gzip` names them
+    #[arg(long)]
+    pub gzip: bool,
+    /// Documents per server reply
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub batch_size: usize,
+}
+
+/// `restore`'s arguments.
+#[derive(Args, Debug)]
+pub(super) struct RestoreArgs {
+    /// The dump directory
+    #[arg(long = "from", value_name = "DIR")]
+    pub from: PathBuf,
+    /// Restore into this database instead of the one each collection was dumped from
+    #[arg(long, value_name = "NAME")]
+    pub into_db: Option<String>,
+    /// Drop and recreate a target collection that exists (without it, one holding documents is refused)
+    #[arg(long)]
+    pub drop_existing: bool,
+    /// Insert past the collections' validators, as the documents were stored
+    #[arg(long)]
+    pub bypass_validation: bool,
+    /// Documents per insert command
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub batch_size: usize,
 }
 
 /// `--stale`.

@@ -3,7 +3,7 @@
 //! | code | constant        | meaning                                                                          |
 //! |------|-----------------|----------------------------------------------------------------------------------|
 //! | 0    | [`OK`]          | done; nothing differs, fails or is left                                          |
-//! | 1    | [`ERROR`]       | an error: no connection string, the server unreachable or refusing, a file unwritable |
+//! | 1    | [`ERROR`]       | an error: no connection string, the server unreachable or refusing, a file unwritable, a dump or restore refused |
 //! | 2    | [`USAGE`]       | the arguments are wrong (clap's own code for usage errors)                       |
 //! | 3    | [`DRIFT`]       | `verify` found drift, or `apply` left something that still differs               |
 //! | 4    | [`FAILING`]     | `check` found stored documents the validator refuses                             |
@@ -11,7 +11,9 @@
 
 /// Done: nothing differs, fails or is left.
 pub const OK: u8 = 0;
-/// An error: no connection string, the server unreachable or refusing a command, a file that cannot be written.
+/// An error: no connection string, the server unreachable or refusing a command, a file that cannot be written, a
+/// dump refused (it would overwrite a file) or a restore refused (a collection holding documents, a document the
+/// validator refuses).
 pub const ERROR: u8 = 1;
 /// The arguments are wrong: an unknown subcommand, option or model, a missing value (clap's code for usage errors).
 pub const USAGE: u8 = 2;

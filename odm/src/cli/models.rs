@@ -4,6 +4,7 @@
 use super::args::{CheckArgs, MigrateArgs};
 use super::failure::Failure;
 use super::progress::Display;
+use crate::backup::{Dump, Restore};
 use crate::check::SchemaReport;
 use crate::collection::{instances, Collection};
 use crate::error::{model_name, Result};
@@ -13,6 +14,7 @@ use crate::plan::Namespace;
 use crate::sync::ModelSpec;
 use futures_util::future::BoxFuture;
 use mongodb::Database;
+use std::future::IntoFuture;
 
 /// A model's schema check, over each of its collections in `db`.
 type CheckFn = fn(Database, CheckArgs, Display) -> BoxFuture<'static, Result<Vec<(Namespace, SchemaReport)>>>;
@@ -31,6 +33,10 @@ pub(super) struct Entry {
     pub check: CheckFn,
     /// Its migration, for a versioned model.
     pub migrate: Option<MigrateFn>,
+    /// Adds it to a dump ([`Dump::model`]).
+    pub dump: for<'c> fn(Dump<'c>) -> Dump<'c>,
+    /// Adds it to a restore ([`Restore::model`]).
+    pub restore: for<'c> fn(Restore<'c>) -> Restore<'c>,
 }
 
 impl Entry {
@@ -41,6 +47,8 @@ impl Entry {
             spec: ModelSpec::of::<M>(),
             check: check_model::<M>,
             migrate: M::VERSION.map(|_| migrate_model::<M> as MigrateFn),
+            dump: |dump| dump.model::<M>(),
+            restore: |restore| restore.model::<M>(),
         }
     }
 
@@ -54,6 +62,14 @@ impl Entry {
     /// The collection as the model names it (a template such as `log_app_event_{yyyymm}` for one named at run time).
     pub(super) fn collection(&self) -> &str {
         &self.spec.collection
+    }
+
+    /// True when `collection` is the model's: its one collection, or an instance of its template.
+    pub(super) fn names(&self, collection: &str) -> bool {
+        match self.spec.template {
+            Some(template) => template.parse(collection).is_some(),
+            None => self.spec.collection == collection,
+        }
     }
 
     /// The model's current version, for a versioned model.
@@ -98,15 +114,9 @@ fn check_model<M: Model>(
         let mut out = Vec::new();
         for coll in collections::<M>(&db).await? {
             let ns = namespace(&db, &coll);
-            let tracker = display.start(format!("check {ns}"));
-            let shown = tracker.clone();
-            let report = coll
-                .check_schema()
-                .batch_size(args.batch_size)
-                .samples(args.samples)
-                .on_progress(move |p| shown.update(p))
-                .await;
-            tracker.finish();
+            let check = coll.check_schema().batch_size(args.batch_size).samples(args.samples);
+            let report =
+                display.track(format!("check {ns}"), |t| check.on_progress(move |p| t.update(p)).into_future()).await;
             out.push((ns, report?));
         }
         Ok(out)
@@ -123,21 +133,16 @@ fn migrate_model<M: Model>(
         let mut out = Vec::new();
         for coll in collections::<M>(&db).await? {
             let ns = namespace(&db, &coll);
-            let tracker = display.start(format!("migrate {ns}"));
-            let shown = tracker.clone();
-            let mut migration = coll
-                .migrate()
-                .batch_size(args.batch_size)
-                .guard(args.guard.into())
-                .on_progress(move |p| shown.update(p));
+            let mut migration = coll.migrate().batch_size(args.batch_size).guard(args.guard.into());
             if let Some(rate) = args.docs_per_second {
                 migration = migration.throttle(crate::migrate::Throttle::DocsPerSecond(rate));
             }
             if let Some(ms) = args.pause_ms {
                 migration = migration.throttle(crate::migrate::Throttle::Pause(std::time::Duration::from_millis(ms)));
             }
-            let report = migration.await;
-            tracker.finish();
+            let report = display
+                .track(format!("migrate {ns}"), |t| migration.on_progress(move |p| t.update(p)).into_future())
+                .await;
             out.push((ns, report?));
         }
         Ok(out)

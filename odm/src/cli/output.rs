@@ -1,6 +1,7 @@
 //! What a subcommand prints: its human text and its JSON document, built from odm's reports, and the one place
 //! that writes them (text unless `--json`, nothing but errors under `--quiet`).
 
+use crate::backup::{DumpReport, RestoreReport};
 use crate::check::SchemaReport;
 use crate::migrate::MigrationReport;
 use crate::plan::{Namespace, Plan};
@@ -154,6 +155,48 @@ pub(super) fn migration_report(ns: &Namespace, report: &MigrationReport) -> Valu
         "pending": report.pending,
         "failed": failed,
         "batches": report.batches,
-        "elapsedMs": u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
+        "elapsedMs": millis(report.elapsed),
     })
+}
+
+/// A duration in whole milliseconds, for JSON.
+pub(super) fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A dump's report as JSON fields: each collection written, those absent, those left out for their type.
+pub(super) fn dump_report(report: &DumpReport) -> Map<String, Value> {
+    let collections = rows(&report.collections, |c| {
+        json!({
+            "db": c.db, "collection": c.collection, "documents": c.documents, "bytes": c.bytes,
+            "file": c.file.display().to_string(), "fileBytes": c.file_bytes, "readMode": c.read_mode.as_str(),
+        })
+    });
+    let skipped = rows(&report.skipped, |(ns, kind)| json!({ "namespace": ns, "type": kind }));
+    let mut out = Map::new();
+    out.insert("readMode".into(), report.read_mode.as_str().into());
+    out.insert("collections".into(), collections);
+    out.insert("absent".into(), report.absent.clone().into());
+    out.insert("skipped".into(), skipped);
+    out.insert("elapsedMs".into(), millis(report.elapsed).into());
+    out
+}
+
+/// A restore's report as JSON fields: each collection restored.
+pub(super) fn restore_report(report: &RestoreReport) -> Map<String, Value> {
+    let collections = rows(&report.collections, |c| {
+        json!({
+            "db": c.db, "collection": c.collection, "documents": c.documents, "bytes": c.bytes,
+            "indexes": c.indexes, "file": c.file.display().to_string(), "replaced": c.replaced,
+        })
+    });
+    let mut out = Map::new();
+    out.insert("collections".into(), collections);
+    out.insert("elapsedMs".into(), millis(report.elapsed).into());
+    out
+}
+
+/// `items` as a JSON array, each rendered by `row`.
+fn rows<T>(items: &[T], row: impl Fn(&T) -> Value) -> Value {
+    Value::Array(items.iter().map(row).collect())
 }

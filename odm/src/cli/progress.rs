@@ -4,6 +4,7 @@
 
 use crate::progress::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::future::Future;
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -33,8 +34,17 @@ impl Display {
         }
     }
 
-    /// A tracker for one collection's scan, labelled `label` (`check shop.order_header`).
-    pub(super) fn start(self, label: String) -> Tracker {
+    /// Runs the job that `job` makes of a tracker (its `on_progress` callback updating it), showing its progress
+    /// under `label` (`check shop.order_header`) until it ends.
+    pub(super) async fn track<T, F: Future<Output = T>>(self, label: String, job: impl FnOnce(Tracker) -> F) -> T {
+        let tracker = self.start(label);
+        let out = job(tracker.clone()).await;
+        tracker.finish();
+        out
+    }
+
+    /// A tracker for one job, labelled `label`.
+    fn start(self, label: String) -> Tracker {
         match self {
             Display::Bar => {
                 let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
@@ -82,7 +92,7 @@ impl Tracker {
     }
 
     /// Ends the display (a bar is cleared: the report follows).
-    pub(super) fn finish(&self) {
+    fn finish(&self) {
         if let Tracker::Bar(bar) = self {
             bar.finish_and_clear();
         }
