@@ -363,6 +363,10 @@ async fn dump_and_restore_carry_the_models_collections_into_another_database() {
     db.collection::<Document>("order_header").insert_many(orders).await.unwrap();
     let contact = doc! { "_id": ObjectId::new(), "_v": 2, "f": "Ada", "l": "Lovelace" };
     db.collection::<Document>("crm_contact").insert_one(contact).await.unwrap();
+    // The event log's one live instance, and a collection beside it that its template does not name.
+    let events = vec![doc! { "_id": ObjectId::new(), "k": "login" }, doc! { "_id": ObjectId::new(), "k": "logout" }];
+    db.collection::<Document>("log_app_event_202611").insert_many(events).await.unwrap();
+    db.collection::<Document>("log_app_event_backup").insert_one(doc! { "k": "old" }).await.unwrap();
 
     let dir = scratch("dump", &db);
     let out = dir.join("nightly");
@@ -374,7 +378,8 @@ async fn dump_and_restore_carry_the_models_collections_into_another_database() {
         .iter()
         .map(|c| (c["collection"].as_str().unwrap(), c["documents"].as_u64().unwrap()))
         .collect();
-    assert_eq!(dumped, [("order_header", 3), ("crm_contact", 1)]);
+    assert_eq!(dumped, [("order_header", 3), ("crm_contact", 1), ("log_app_event_202611", 2)]);
+    assert!(!out.join(db.name()).join("log_app_event_backup.bson.gz").exists());
     assert!(out.join(db.name()).join("order_header.bson.gz").is_file());
     assert!(out.join(db.name()).join("crm_contact.metadata.json.gz").is_file());
     // A dump never overwrites one.
@@ -400,9 +405,21 @@ async fn dump_and_restore_carry_the_models_collections_into_another_database() {
         .iter()
         .map(|c| (c["collection"].as_str().unwrap(), c["replaced"].as_bool().unwrap()))
         .collect();
-    assert_eq!(restored, [("crm_contact", false), ("order_header", true)]);
+    assert_eq!(restored, [("crm_contact", false), ("log_app_event_202611", false), ("order_header", true)]);
     let stored = copy.collection::<Document>("crm_contact").find_one(doc! {}).await.unwrap().expect("restored contact");
     assert_eq!(stored.get_str("f").ok(), Some("Ada"));
-    admin(&["--uri", odm::testing::server().uri(), "--db", copy.name(), "verify"]).await.expect(exit::OK);
+    // The copy holds what the original held: the two synced models in line, the event log never synced.
+    let uri = odm::testing::server().uri();
+    admin(&["--uri", uri, "--db", copy.name(), "verify", "--model", "Order", "--model", "Contact"])
+        .await
+        .expect(exit::OK);
+    admin(&["--uri", uri, "--db", copy.name(), "verify", "--model", "AppEvent"]).await.expect(exit::DRIFT);
+
+    // A model named at run time: each dumped instance, and nothing its template does not name.
+    let events = odm::testing::database("cli_dump_events").await;
+    let from = ["restore", "--from", out.to_str().unwrap(), "--into-db", events.name(), "--model", "AppEvent"];
+    admin_on(&db, &from).await.expect(exit::OK);
+    assert_eq!(events.list_collection_names().await.unwrap(), ["log_app_event_202611"]);
+    assert_eq!(events.collection::<Document>("log_app_event_202611").count_documents(doc! {}).await.unwrap(), 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -51,9 +51,10 @@ struct Contact {
     last: String,
 }
 
-/// An application event, logged in one collection per month (`log_app_event_202612`), the latest twelve kept.
+/// An application event, logged in one collection per month (`log_app_event_202612`), the latest twelve kept, in
+/// a database of its own.
 #[derive(Model, Serialize, Deserialize)]
-#[odm(collection = "log_app_event_{yyyymm}", keep_periods = 12, closed)]
+#[odm(db = "ops", collection = "log_app_event_{yyyymm}", keep_periods = 12, closed)]
 struct AppEvent {
     #[serde(rename = "_id")]
     id: ObjectId,
