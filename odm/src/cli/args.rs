@@ -244,3 +244,27 @@ impl From<GuardArg> for Guard {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// clap's own consistency checks (no two arguments with one name, defaults that parse, groups naming real
+    /// arguments), which it otherwise runs only when a command line is parsed in a debug build.
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn global_options_go_before_or_after_the_subcommand() {
+        let before = Cli::try_parse_from(["admin", "--json", "--model", "Order", "check"]).unwrap();
+        let after = Cli::try_parse_from(["admin", "check", "--model", "Order", "--json"]).unwrap();
+        for cli in [before, after] {
+            assert!(cli.global.json);
+            assert_eq!(cli.global.models, ["Order"]);
+            assert!(matches!(cli.command, Command::Check(CheckArgs { samples: 5, batch_size: 1000 })));
+        }
+    }
+}
