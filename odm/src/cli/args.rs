@@ -73,8 +73,8 @@ pub(super) struct SyncArgs {
     /// Whether to plan for a sharded cluster (default: ask the server)
     #[arg(long, value_enum, default_value_t = TopologyArg::Detect)]
     pub topology: TopologyArg,
-    /// The longest the sync may take, in seconds
-    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    /// The longest the sync may take, in seconds (index builds on large collections take a while)
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
     pub timeout: u64,
 }
 

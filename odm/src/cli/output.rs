@@ -8,6 +8,7 @@ use crate::plan::{Namespace, Plan};
 use crate::sync::{Outcome, SyncReport};
 use bson::Bson;
 use serde_json::{json, Map, Value};
+use std::io::Write;
 
 /// What a subcommand found: its exit code, its report as text and as JSON.
 pub(super) struct Done {
@@ -36,9 +37,9 @@ impl Printer {
             doc.insert("command".into(), command.into());
             doc.insert("exitCode".into(), done.code.into());
             doc.extend(done.json);
-            println!("{}", Value::Object(doc));
+            stdout(&format!("{}\n", Value::Object(doc)));
         } else if !self.quiet && !done.text.is_empty() {
-            print!("{}", with_newline(done.text));
+            stdout(&with_newline(done.text));
         }
     }
 
@@ -53,8 +54,15 @@ impl Printer {
 
     /// The JSON document of an error of `command` with exit code `code`, on standard output.
     pub(super) fn json_error(&self, command: &str, code: u8, message: &str) {
-        println!("{}", json!({ "command": command, "exitCode": code, "error": message }));
+        stdout(&format!("{}\n", json!({ "command": command, "exitCode": code, "error": message })));
     }
+}
+
+/// Writes `text` to standard output. A reader that went away (`admin plan | head -1`) is not an error of the
+/// subcommand, whose exit code still tells its outcome; `print!` would panic instead.
+pub(super) fn stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 /// `text` ending with exactly one line break.

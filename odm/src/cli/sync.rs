@@ -8,7 +8,6 @@ use super::output::{self, Done};
 use crate::error::Error;
 use crate::sync::{SchemaSync, SyncMode};
 use mongodb::Client;
-use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
@@ -130,7 +129,9 @@ pub(super) fn is_stdout(path: &Path) -> bool {
 
 /// Writes `text` to `path` (`-`: standard output).
 fn write(path: &Path, text: &str) -> Result<(), Failure> {
-    let written =
-        if is_stdout(path) { std::io::stdout().lock().write_all(text.as_bytes()) } else { std::fs::write(path, text) };
-    written.map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))
+    if is_stdout(path) {
+        output::stdout(text);
+        return Ok(());
+    }
+    std::fs::write(path, text).map_err(|e| Failure::Message(format!("cannot write {}: {e}", path.display())))
 }
