@@ -325,6 +325,7 @@ async fn bad_arguments_are_usage_errors() {
         &["export"],
         &["--model", "Invoice", "list"],
         &["--json", "export", "--mongosh", "-"],
+        &["export", "--mongosh", "-", "--plan-json", "-"],
         &["migrate", "--docs-per-second", "5", "--pause-ms", "10"],
         &["dump"],
         &["restore", "--into-db", "x"],

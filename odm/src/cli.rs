@@ -173,8 +173,14 @@ impl Admin {
             return Ok(list::list(&entries, db));
         }
         if let Command::Export(export) = &cli.command {
-            let to_stdout = [&export.mongosh, &export.plan_json].into_iter().flatten().any(|p| sync::is_stdout(p));
-            if global.json && to_stdout {
+            let to_stdout = [&export.mongosh, &export.plan_json].into_iter().flatten().filter(|p| sync::is_stdout(p));
+            let to_stdout = to_stdout.count();
+            if to_stdout > 1 {
+                return Err(Failure::Usage(
+                    "the script and the JSON cannot both go to standard output (`-`): give one a file name".to_owned(),
+                ));
+            }
+            if global.json && to_stdout > 0 {
                 return Err(Failure::Usage(
                     "`--json` prints the report on standard output, where `-` would write the plan too: give \
                      `export` file names, or leave out `--json`"
