@@ -21,11 +21,11 @@
 //! # The layout
 //!
 //! A [`Dump`] writes what `mongodump --out <dir>` writes, and a [`Restore`] reads both its own dumps and
-//! mongodump's (mongorestore reads odm's):
+//! mongodump's (the layout mongorestore reads):
 //!
 //! - `<dir>/<db>/<collection>.bson`: the documents, each BSON document as the server returned it, one after
-//!   another (in `_id` order); `mongorestore` and `bsondump` read it, and so does any BSON reader that walks the
-//!   documents by their length prefix.
+//!   another (in `_id` order; a capped collection in its insertion order, which a restore keeps); `mongorestore`
+//!   and `bsondump` read it, and so does any BSON reader that walks the documents by their length prefix.
 //! - `<dir>/<db>/<collection>.metadata.json`: the collection's options (its validator, validation level and
 //!   action, capped size, collation, …), its indexes, UUID, name and type, as canonical Extended JSON in
 //!   mongodump's format ([`layout::Metadata`]).
@@ -42,15 +42,17 @@
 //! `majority` (nothing a failover rolls back, but each collection as it is when read), and a standalone server with
 //! plain reads. The report says which mode was used ([`DumpReport::read_mode`]). A snapshot is kept by the server
 //! for a limited time (`minSnapshotHistoryWindowInSeconds`, 5 minutes by default): a dump that takes longer fails
-//! with the server's `SnapshotTooOld` rather than mixing moments.
+//! with the server's `SnapshotTooOld` rather than mixing moments; [`Dump::read_mode`] asks for majority or plain
+//! reads instead.
 //!
 //! # Files are complete or absent
 //!
 //! Documents are streamed to disk batch by batch (never all in memory). Each file is written under a hidden
 //! temporary name (`.<collection>.bson.partial`) and renamed to its own name only once complete and flushed, the
 //! documents file before the metadata: an interrupted dump (a crash, a full disk, a dropped future) never leaves a
-//! cut-short `.bson` that looks complete. A dump never overwrites a file: one that exists already is refused
-//! before anything is written ([`BackupError::Exists`]).
+//! cut-short `.bson` that looks complete. A collection dropped (or dropped and created again) while it is read
+//! fails the dump and its file is not kept ([`BackupError::Vanished`]). A dump never overwrites a file: one that
+//! exists already is refused before anything is written ([`BackupError::Exists`]).
 //!
 //! # Restoring
 //!
@@ -61,13 +63,17 @@
 //! limits (100,000 documents, 16 MiB); then the indexes are built. The collection's validator checks each document
 //! unless [`Restore::bypass_validation`]: the first refused stops the restore with [`BackupError::Refused`], naming
 //! the collection, the document's `_id` and the failing fields (by Rust path when the collection's model was given
-//! with [`Restore::model`]). Views and time-series collections are left to mongodump and mongorestore
-//! ([`BackupError::Unsupported`]).
+//! with [`Restore::model`]). A collection the dump has metadata alone for is created empty, with its indexes.
+//!
+//! Views and time-series collections are left to mongodump and mongorestore: asked for by name or model they are
+//! refused ([`BackupError::Unsupported`]); in a whole database (or a whole dump) they are left out and listed in
+//! [`DumpReport::skipped`] and [`RestoreReport::skipped`].
 //!
 //! [`BackupError::Exists`]: crate::error::BackupError::Exists
 //! [`BackupError::NotEmpty`]: crate::error::BackupError::NotEmpty
 //! [`BackupError::Refused`]: crate::error::BackupError::Refused
 //! [`BackupError::Unsupported`]: crate::error::BackupError::Unsupported
+//! [`BackupError::Vanished`]: crate::error::BackupError::Vanished
 
 mod consistency;
 mod dump;
@@ -77,6 +83,7 @@ pub mod layout;
 mod report;
 mod restore;
 mod select;
+mod source;
 
 pub use consistency::ReadMode;
 pub use dump::Dump;

@@ -156,8 +156,10 @@
 //! builders, [`session`], [`transaction`](mod@transaction), [`watch`], [`check`], the bulk builder
 //! ([`bulk::Bulk`]), running a pipeline ([`aggregate::On`]), [`SchemaSync`] (reading the database, executing a plan,
 //! its lease), running a [`Migration`], `Error::Driver` and the conversion from the driver's error, the `to_driver`
-//! conversions of a model's concerns, the `odm::mongodb` re-export, and [`testing`] (feature `testing`, which implies
-//! `driver`). The operator's command line, `odm::cli`, is behind the feature `cli` (which implies `driver` too).
+//! conversions of a model's concerns, the `odm::mongodb` re-export, [`backup`] (dump and restore; feature `backup`,
+//! on by default, which implies `driver` and brings `flate2`), and [`testing`] (feature `testing`, which implies
+//! `driver`). The operator's command line, `odm::cli`, is behind the feature `cli` (which implies `driver` and
+//! `backup`).
 #![deny(missing_docs)]
 // docs.rs marks what needs the `driver` (or `testing`) feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -1,5 +1,6 @@
-//! How far a long job has come: the one [`Progress`] type the schema checker ([`SchemaCheck::on_progress`]) and
-//! the migration ([`Migration::on_progress`]) give their callbacks, with its rate, time left and fraction done.
+//! How far a long job has come: the one [`Progress`] type the schema checker ([`SchemaCheck::on_progress`]), the
+//! migration ([`Migration::on_progress`]), and a dump or a restore (`odm::backup`, feature `backup`) give their
+//! callbacks, with its rate, time left and fraction done.
 //!
 //! [`SchemaCheck::on_progress`]: crate::check::SchemaCheck::on_progress
 //! [`Migration::on_progress`]: crate::migrate::Migration::on_progress
@@ -18,10 +19,11 @@ use std::time::Duration;
 #[non_exhaustive]
 pub struct Progress {
     /// Documents dealt with so far: checked, or migrated, failed, or found deleted or already current when read
-    /// again. Never decreases.
+    /// again; dumped or restored. Never decreases.
     pub done: u64,
     /// Documents to deal with: in the collection when a check started (an estimate: writes go on meanwhile), or not
-    /// at the current version when a migration started (`done` when more were found since).
+    /// at the current version when a migration started (`done` when more were found since); in the collections
+    /// when a dump started (an estimate); for a restore, `done` (a dump does not record its counts).
     pub total: u64,
     /// Documents found failing so far: refused by the validator (a check), or left unmigrated because they fail (a
     /// migration: see [`MigrationReport::failed`](crate::migrate::MigrationReport::failed)).

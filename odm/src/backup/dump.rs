@@ -4,7 +4,7 @@
 use super::files::{io_error, Output};
 use super::layout::{bson_file, metadata_file, uuid_hex, Metadata};
 use super::report::Callback;
-use super::report::{CollectionDump, DumpReport};
+use super::report::{CollectionDump, DumpReport, Skipped};
 use super::select::Choice;
 use super::ReadMode;
 use crate::error::{BackupError, Result};
@@ -26,11 +26,12 @@ pub struct Dump<'c> {
     choices: Vec<Choice>,
     gzip: bool,
     batch: usize,
+    read_mode: Option<ReadMode>,
     progress: Callback<'c>,
 }
 
 /// What a dump will write, the collections asked for that are absent, and those left out for their type.
-type Planning = (Vec<Planned>, Vec<String>, Vec<(String, String)>);
+type Planning = (Vec<Planned>, Vec<String>, Skipped);
 
 /// A collection the dump will write, as read before any document is.
 struct Planned {
@@ -50,6 +51,7 @@ impl<'c> Dump<'c> {
             choices: Vec::new(),
             gzip: false,
             batch: 1000,
+            read_mode: None,
             progress: Callback::none(),
         }
     }
@@ -88,6 +90,15 @@ impl<'c> Dump<'c> {
         self
     }
 
+    /// Reads in `mode` instead of the best the server allows ([`ReadMode::of`]): [`ReadMode::Majority`] or
+    /// [`ReadMode::Plain`] for a dump that would outlast the server's snapshot window (each collection is then read
+    /// as it is when read). Asking for [`ReadMode::Snapshot`] from a server without snapshot reads fails with the
+    /// server's refusal.
+    pub fn read_mode(mut self, mode: ReadMode) -> Self {
+        self.read_mode = Some(mode);
+        self
+    }
+
     /// Called after every batch of documents written, for a progress bar. [`Progress::total`] is the collections'
     /// estimated counts when the dump started.
     pub fn on_progress(mut self, f: impl FnMut(&Progress) + Send + 'c) -> Self {
@@ -98,7 +109,10 @@ impl<'c> Dump<'c> {
     /// Runs the dump (see [`IntoFuture`](std::future::IntoFuture) for [`Dump`]).
     async fn execute(self) -> Result<DumpReport> {
         let started = Instant::now();
-        let read_mode = ReadMode::of(self.client).await?;
+        let read_mode = match self.read_mode {
+            Some(mode) => mode,
+            None => ReadMode::of(self.client).await?,
+        };
         let (planned, absent, skipped) = self.plan().await?;
         // Every file is checked before any is written: a dump that cannot finish does not start.
         for p in &planned {
@@ -151,12 +165,14 @@ impl<'c> Dump<'c> {
             let mut found = false;
             for entry in entries {
                 let name = entry.get_str("name").unwrap_or_default().to_owned();
-                if !choice.matches(&name)
-                    || planned.iter().any(|p| p.db == db_name && p.metadata.collection_name == name)
-                {
+                if !choice.matches(&name) {
                     continue;
                 }
                 found = true;
+                // Asked for twice (by model and by name, say): dumped once.
+                if planned.iter().any(|p| p.db == db_name && p.metadata.collection_name == name) {
+                    continue;
+                }
                 let kind = entry.get_str("type").unwrap_or("collection").to_owned();
                 if kind != "collection" && choice.is_everything() {
                     skipped.push((format!("{db_name}.{name}"), kind));
@@ -197,7 +213,14 @@ impl<'c> Dump<'c> {
         let began = Instant::now();
         let name = &p.metadata.collection_name;
         let coll = self.client.database(&p.db).collection::<RawDocumentBuf>(name);
-        let mut find = coll.find(doc! {}).sort(doc! { "_id": 1 }).batch_size(self.batch as u32);
+        let mut find = coll.find(doc! {}).batch_size(self.batch as u32);
+        // A capped collection's order is its insertion order (what a tailable cursor follows), which a restore keeps
+        // only when the documents come in that order, as mongodump reads them; every other in `_id` order.
+        find = if p.metadata.options.get_bool("capped").unwrap_or(false) {
+            find.hint(mongodb::options::Hint::Keys(doc! { "$natural": 1 }))
+        } else {
+            find.sort(doc! { "_id": 1 })
+        };
         if read_mode == ReadMode::Majority {
             find = find.read_concern(ReadConcern::majority());
         }
@@ -225,6 +248,7 @@ impl<'c> Dump<'c> {
         meta_out.write(&p.metadata.to_json())?;
         meta_out.finish()?;
         self.progress.report(*done, total, started);
+        tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", p.db), documents, bytes, file = %file.display(), read_mode = read_mode.as_str(), "dumped");
         Ok(CollectionDump {
             db: p.db.clone(),
             collection: name.clone(),

@@ -56,10 +56,11 @@ impl<'a> Inserts<'a> {
         self.pending.push(doc);
     }
 
-    /// Sends the gathered documents as one ordered `insert`; fails at the first the server refuses, naming it.
-    pub(crate) async fn send(&mut self) -> Result<()> {
+    /// Sends the gathered documents as one ordered `insert`: how many were inserted. Fails at the first the server
+    /// refuses, naming it.
+    pub(crate) async fn send(&mut self) -> Result<u64> {
         if self.pending.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let mut documents = RawArrayBuf::new();
         for doc in &self.pending {
@@ -89,7 +90,7 @@ impl<'a> Inserts<'a> {
                 Box::new(ValidationError::parse(model, self.model.and_then(|m| m.meta), info))
             });
             return Err(BackupError::Refused {
-                namespace: format!("{}.{}", self.db.name(), self.collection),
+                namespace: self.namespace(),
                 id,
                 restored: self.inserted + n,
                 code,
@@ -98,10 +99,21 @@ impl<'a> Inserts<'a> {
             }
             .into());
         }
+        if let Ok(concern) = reply.get_document("writeConcernError") {
+            let message = concern.get_str("errmsg").unwrap_or_default().to_owned();
+            return Err(BackupError::Unconfirmed { namespace: self.namespace(), message }.into());
+        }
         self.inserted += n;
         self.pending.clear();
         self.pending_bytes = 0;
-        Ok(())
+        Ok(n)
+    }
+}
+
+impl Inserts<'_> {
+    /// `<db>.<collection>`, as errors name it.
+    fn namespace(&self) -> String {
+        format!("{}.{}", self.db.name(), self.collection)
     }
 }
 

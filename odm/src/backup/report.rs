@@ -7,6 +7,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// Collections left out for their type (a view, a time-series collection): `(<db>.<collection>, type)`.
+pub(crate) type Skipped = Vec<(String, String)>;
+
 /// A dump's or a restore's progress callback, if one was given. Behind a mutex so that the running job, which
 /// holds it across awaits by shared reference, stays `Send` with a callback that is only `Send`.
 pub(crate) struct Callback<'a>(Option<Mutex<ProgressFn<'a>>>);
@@ -87,6 +90,9 @@ pub struct CollectionDump {
 pub struct RestoreReport {
     /// The collections restored, in the order they were loaded.
     pub collections: Vec<CollectionRestore>,
+    /// Collections of the dump left out because odm does not restore their type, when the whole dump (or one of
+    /// its databases) was restored: `(<db>.<collection>, type)` as dumped, the type `view` or `timeseries`.
+    pub skipped: Vec<(String, String)>,
     /// Time the whole restore took.
     pub elapsed: Duration,
 }
@@ -95,7 +101,7 @@ pub struct RestoreReport {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct CollectionRestore {
-    /// The documents file it was read from.
+    /// The documents file it was read from (its metadata file when the dump holds no documents file for it).
     pub file: PathBuf,
     /// The database it was restored into.
     pub db: String,
@@ -157,6 +163,9 @@ impl fmt::Display for RestoreReport {
                 c.file.display(),
                 c.elapsed
             )?;
+        }
+        for (namespace, kind) in &self.skipped {
+            write!(f, "\n  {namespace}: a {kind}, not restored")?;
         }
         Ok(())
     }

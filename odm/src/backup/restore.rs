@@ -2,18 +2,18 @@
 //! not), checks every target before changing anything, then recreates each collection with its options, inserts
 //! its documents in ordered batches and builds its indexes.
 
-use super::files::{io_error, read_all, Documents};
+use super::files::Documents;
 use super::insert::Inserts;
-use super::layout::{unescape_name, Metadata, BSON_SUFFIX, GZIP_SUFFIX, METADATA_SUFFIX};
-use super::report::Callback;
-use super::report::{CollectionRestore, RestoreReport};
-use super::select::{Choice, ModelRef};
+use super::layout::Metadata;
+use super::report::{Callback, CollectionRestore, RestoreReport};
+use super::select::Choice;
+use super::source::{Source, Wanted};
 use crate::error::{BackupError, Result};
 use crate::model::Model;
 use crate::progress::Progress;
 use bson::{doc, Document};
 use mongodb::{Client, Database};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// A pending restore (see the [module documentation](super)). Nothing happens until it is awaited.
@@ -28,15 +28,6 @@ pub struct Restore<'c> {
     bypass_validation: bool,
     batch: usize,
     progress: Callback<'c>,
-}
-
-/// One collection of the dump to restore.
-struct Source {
-    db: String,
-    collection: String,
-    bson: PathBuf,
-    metadata: Option<Metadata>,
-    model: Option<ModelRef>,
 }
 
 impl<'c> Restore<'c> {
@@ -117,13 +108,19 @@ impl<'c> Restore<'c> {
     /// Runs the restore (see [`IntoFuture`](std::future::IntoFuture) for [`Restore`]).
     async fn execute(self) -> Result<RestoreReport> {
         let started = Instant::now();
-        let sources = self.sources()?;
+        let wanted = Wanted {
+            dir: &self.dir,
+            source_db: self.source_db.as_deref(),
+            into_other: self.into_db.is_some(),
+            choices: &self.choices,
+        };
+        let (sources, skipped) = wanted.find()?;
         // Every target is checked before any is changed: a refused restore leaves the database as it was.
         let mut existing = Vec::with_capacity(sources.len());
         for source in &sources {
             existing.push(self.check_target(source).await?);
         }
-        let mut report = RestoreReport { collections: Vec::new(), elapsed: Default::default() };
+        let mut report = RestoreReport { collections: Vec::new(), skipped, elapsed: Default::default() };
         let mut done = 0;
         for (source, exists) in sources.iter().zip(existing) {
             let restored = self.restore_one(source, exists, &mut done, started).await?;
@@ -136,109 +133,6 @@ impl<'c> Restore<'c> {
     /// The database a collection dumped from `db` is restored into.
     fn target_db(&self, db: &str) -> Database {
         self.client.database(self.into_db.as_deref().unwrap_or(db))
-    }
-
-    /// The collections of the dump to restore, by database then name.
-    fn sources(&self) -> Result<Vec<Source>> {
-        let no_source = |path: &Path, reason: String| BackupError::NoSource { path: path.to_owned(), reason };
-        let mut dbs: Vec<String> = Vec::new();
-        if self.choices.is_empty() {
-            match &self.source_db {
-                Some(db) => dbs.push(db.clone()),
-                None => {
-                    for entry in std::fs::read_dir(&self.dir).map_err(io_error(&self.dir, "read the directory"))? {
-                        let entry = entry.map_err(io_error(&self.dir, "read the directory"))?;
-                        let name = entry.file_name().to_string_lossy().into_owned();
-                        if entry.path().is_dir() && !name.starts_with('.') {
-                            dbs.push(name);
-                        }
-                    }
-                }
-            }
-        } else {
-            for choice in &self.choices {
-                let db = choice.db(self.source_db.as_deref())?;
-                if !dbs.contains(&db) {
-                    dbs.push(db);
-                }
-            }
-        }
-        dbs.sort();
-        if self.into_db.is_some() && dbs.len() > 1 {
-            let reason = format!(
-                "it holds the databases {}, and `into_db` takes one: restore them one at a time with `database(…)`",
-                dbs.join(", ")
-            );
-            return Err(no_source(&self.dir, reason).into());
-        }
-        let mut sources = Vec::new();
-        for db in &dbs {
-            let dir = self.dir.join(db);
-            if !dir.is_dir() {
-                return Err(no_source(&dir, "the dump has no directory for this database".to_owned()).into());
-            }
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-                .map_err(io_error(&dir, "read the directory"))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .collect();
-            files.sort();
-            for bson in files {
-                if let Some(source) = self.source(db, bson)? {
-                    sources.push(source);
-                }
-            }
-        }
-        for choice in &self.choices {
-            let db = choice.db(self.source_db.as_deref())?;
-            if let Some(name) = choice.exact() {
-                if !sources.iter().any(|s| s.db == db && s.collection == name) {
-                    let reason = format!("the dump holds no `{name}.bson` (or `.bson.gz`) for {db}.{name}");
-                    return Err(no_source(&self.dir.join(&db), reason).into());
-                }
-            }
-        }
-        if sources.is_empty() {
-            return Err(no_source(&self.dir, "no `<db>/<collection>.bson` files in it".to_owned()).into());
-        }
-        Ok(sources)
-    }
-
-    /// The collection whose documents file is `bson`, when it is one (and one asked for).
-    fn source(&self, db: &str, bson: PathBuf) -> Result<Option<Source>> {
-        let file_name = bson.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let (stem, gz) = match file_name.strip_suffix(GZIP_SUFFIX) {
-            Some(stem) => (stem, GZIP_SUFFIX),
-            None => (file_name.as_str(), ""),
-        };
-        let Some(escaped) = stem.strip_suffix(BSON_SUFFIX).filter(|_| !file_name.starts_with('.')) else {
-            return Ok(None);
-        };
-        let metadata_path = bson.with_file_name(format!("{escaped}{METADATA_SUFFIX}{gz}"));
-        let metadata = match metadata_path.is_file() {
-            true => Some(Metadata::from_json(&read_all(&metadata_path)?, &metadata_path)?),
-            false => None,
-        };
-        let collection = match metadata.as_ref().filter(|m| !m.collection_name.is_empty()) {
-            Some(m) => m.collection_name.clone(),
-            None => unescape_name(escaped).unwrap_or_else(|| escaped.to_owned()),
-        };
-        // The server's own collections (users, roles, profiles) are not data to restore.
-        if collection.starts_with("system.") {
-            return Ok(None);
-        }
-        let model = if self.choices.is_empty() {
-            None
-        } else {
-            let chosen = self
-                .choices
-                .iter()
-                .find(|c| c.db(self.source_db.as_deref()).is_ok_and(|d| d == db) && c.matches(&collection));
-            match chosen {
-                Some(choice) => choice.model,
-                None => return Ok(None),
-            }
-        };
-        Ok(Some(Source { db: db.to_owned(), collection, bson, metadata, model }))
     }
 
     /// Whether the target collection exists; refuses one that holds documents unless asked to replace it, and a
@@ -284,28 +178,25 @@ impl<'c> Restore<'c> {
             db.run_command(create).await?;
         }
         let mut inserts = Inserts::new(&db, name, source.model, self.bypass_validation, self.batch);
-        let mut documents = Documents::open(&source.bson)?;
+        let mut documents = source.bson.as_deref().map(Documents::open).transpose()?;
         let mut bytes = 0u64;
-        while let Some(doc) = documents.next_document()? {
+        while let Some(doc) = documents.as_mut().map(Documents::next_document).transpose()?.flatten() {
             if inserts.is_full_for(&doc) {
-                let before = inserts.inserted;
-                inserts.send().await?;
-                *done += inserts.inserted - before;
+                *done += inserts.send().await?;
                 self.progress.report(*done, *done, started);
             }
             bytes += doc.as_bytes().len() as u64;
             inserts.push(doc);
         }
-        let before = inserts.inserted;
-        inserts.send().await?;
-        *done += inserts.inserted - before;
+        *done += inserts.send().await?;
         self.progress.report(*done, *done, started);
         let indexes = source.metadata.as_ref().map(Metadata::secondary_indexes).unwrap_or_default();
         if !indexes.is_empty() {
             db.run_command(doc! { "createIndexes": name, "indexes": &indexes }).await?;
         }
+        tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), documents = inserts.inserted, indexes = indexes.len(), replaced, "restored");
         Ok(CollectionRestore {
-            file: source.bson.clone(),
+            file: source.file.clone(),
             db: db.name().to_owned(),
             collection: name.clone(),
             documents: inserts.inserted,

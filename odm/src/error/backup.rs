@@ -53,6 +53,14 @@ pub enum BackupError {
         /// `<db>.<collection>`.
         namespace: String,
     },
+    /// The server could not confirm the write concern of restored documents (`writeConcernError`): they are
+    /// written, but perhaps not replicated.
+    Unconfirmed {
+        /// `<db>.<collection>`.
+        namespace: String,
+        /// The server's message.
+        message: String,
+    },
     /// A collection neither a dump nor a restore handles (a view, a time-series collection).
     Unsupported {
         /// `<db>.<collection>`.
@@ -112,6 +120,11 @@ impl fmt::Display for BackupError {
                 "{namespace} was dropped or replaced while it was being dumped, so its file was not kept (the \
                  collections dumped before it are complete); dump it again once it is stable"
             ),
+            BackupError::Unconfirmed { namespace, message } => write!(
+                f,
+                "restoring {namespace}: the server could not confirm the write concern ({message}); the documents are \
+                 written but may not be replicated: check the replica set, then restore again with `drop_existing()`"
+            ),
             BackupError::Unsupported { namespace, kind } => write!(
                 f,
                 "{namespace} is a {kind}, which odm's dump and restore do not handle; use mongodump and mongorestore \
@@ -151,5 +164,43 @@ impl std::error::Error for BackupError {
             BackupError::Refused { validation: Some(v), .. } => Some(v.as_ref()),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_refusal_says_what_to_do() {
+        let duplicate = BackupError::Refused {
+            namespace: "copy.order_header".to_owned(),
+            id: Bson::Int32(7),
+            restored: 3,
+            code: 11000,
+            message: "E11000 duplicate key error".to_owned(),
+            validation: None,
+        };
+        assert_eq!(
+            duplicate.to_string(),
+            "restoring copy.order_header: the document with _id 7 was refused by the server (code 11000): E11000 \
+             duplicate key error; 3 document(s) before it are restored, none after it"
+        );
+        let info = bson::doc! { "details": { "operatorName": "$jsonSchema", "schemaRulesNotSatisfied": [
+            { "operatorName": "required", "specifiedAs": { "required": ["n"] }, "missingProperties": ["n"] }
+        ] } };
+        let refused = BackupError::Refused {
+            namespace: "copy.order_header".to_owned(),
+            id: Bson::Int32(8),
+            restored: 0,
+            code: 121,
+            message: "Document failed validation".to_owned(),
+            validation: Some(Box::new(ValidationError::parse("", None, Some(info)))),
+        };
+        let text = refused.to_string();
+        assert!(text.starts_with("restoring copy.order_header: the document with _id 8 was refused by the collection's validator: n: required"), "{text}");
+        assert!(text.ends_with("restore with `bypass_validation()` to load it as it is"), "{text}");
+        let exists = BackupError::Exists { path: PathBuf::from("out/shop/order_header.bson") };
+        assert!(exists.to_string().starts_with("out/shop/order_header.bson already exists"));
     }
 }

@@ -166,7 +166,8 @@ pub enum Error {
     #[cfg(feature = "driver")]
     #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
     UndecodableChange(Box<UndecodableChange>),
-    /// A model given to a sync names no database (`#[odm(db = "…")]`), and the sync has no default database.
+    /// A model given to a sync, a dump or a restore names no database (`#[odm(db = "…")]`), and the call has no
+    /// default database.
     NoDatabase {
         /// The model's Rust type name.
         model: &'static str,
@@ -304,7 +305,8 @@ impl fmt::Display for Error {
             Error::UndecodableChange(c) => c.fmt(f),
             Error::NoDatabase { model } => write!(
                 f,
-                "model `{model}` names no database: add `#[odm(db = \"...\")]` or call `SchemaSync::database`"
+                "model `{model}` names no database: add `#[odm(db = \"...\")]` or give one to the call \
+                 (`SchemaSync::database`, `Dump::database`, `Restore::database`)"
             ),
             Error::Timeout { waited, limit } => waited.fmt_bound(f, *limit),
             Error::Unsupported { feature: Feature::Transactions, said } => write!(
