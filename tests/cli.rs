@@ -255,6 +255,34 @@ async fn check_reads_each_live_instance_of_a_model_named_at_run_time() {
 }
 
 #[tokio::test]
+async fn apply_with_periods_creates_this_and_the_next_periods_collections() {
+    let db = odm::testing::database("cli_periods").await;
+    let plan =
+        admin_on(&db, &["plan", "--model", "AppEvent", "--periods", "2", "--json"]).await.expect(exit::OK).json();
+    let kinds: Vec<&str> = plan["actions"].as_array().unwrap().iter().map(|a| a["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["createCollection", "createCollection"]);
+    // Without `--periods`, a model named at run time stands for its live instances only: none yet.
+    admin_on(&db, &["verify", "--model", "AppEvent"]).await.expect(exit::OK);
+
+    admin_on(&db, &["apply", "--create-missing", "--model", "AppEvent", "--periods", "2"]).await.expect(exit::OK);
+    let mut names = db.list_collection_names().await.unwrap();
+    names.sort();
+    let months: Vec<i64> = names
+        .iter()
+        .map(|n| {
+            let yyyymm: i64 = n.strip_prefix("log_app_event_").and_then(|m| m.parse().ok()).expect("a monthly name");
+            yyyymm / 100 * 12 + yyyymm % 100
+        })
+        .collect();
+    assert_eq!(months.len(), 2, "{names:?}");
+    assert_eq!(months[1] - months[0], 1, "this month and the next: {names:?}");
+    for name in &names {
+        assert!(options(&db, name).await.unwrap().get_document("validator").is_ok(), "{name}");
+    }
+    admin_on(&db, &["verify", "--model", "AppEvent", "--periods", "2"]).await.expect(exit::OK);
+}
+
+#[tokio::test]
 async fn migrate_leaves_nothing_to_migrate_and_reports_what_it_cannot_finish() {
     let db = odm::testing::database("cli_migrate").await;
     let contacts = db.collection::<Document>("crm_contact");

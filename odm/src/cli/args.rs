@@ -73,6 +73,10 @@ pub(super) struct SyncArgs {
     /// Whether to plan for a sharded cluster (default: ask the server)
     #[arg(long, value_enum, default_value_t = TopologyArg::Detect)]
     pub topology: TopologyArg,
+    /// For models with one collection per period (`log_app_event_{yyyymm}`): also the current period's collection
+    /// and the N-1 after it, created when missing (default: only the live ones)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub periods: u32,
     /// The longest the sync may take, in seconds (index builds on large collections take a while)
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
     pub timeout: u64,

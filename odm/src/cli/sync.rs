@@ -6,7 +6,8 @@ use super::failure::Failure;
 use super::models::Entry;
 use super::output::{self, Done};
 use crate::error::Error;
-use crate::sync::{SchemaSync, SyncMode};
+use crate::sync::{ModelSpec, SchemaSync, SyncMode};
+use crate::template::InstanceKey;
 use mongodb::Client;
 use std::path::Path;
 use std::time::Duration;
@@ -34,9 +35,24 @@ fn sync<'c>(
             // The model's own database gives way to `--db`, which the sync uses for models naming none.
             spec.db = None;
         }
+        for name in periods(&spec, args.periods)? {
+            sync = sync.spec(spec.instance(name));
+        }
         sync = sync.spec(spec);
     }
     Ok(sync)
+}
+
+/// For a model with one collection per period: the names of the current period's collection and of the `count - 1`
+/// after it (`--periods`), which the sync creates when missing, so a job run before each period turns creates the
+/// next one before its first write. None for other models.
+fn periods(spec: &ModelSpec, count: u32) -> Result<Vec<String>, Failure> {
+    let Some(template) = spec.template.filter(|t| t.placeholder.is_period()) else { return Ok(Vec::new()) };
+    let now = bson::DateTime::now();
+    (0..i64::from(count))
+        .filter_map(|offset| template.period_start(now, offset))
+        .map(|start| template.name_of(&InstanceKey::At(start)).map_err(|e| Failure::Message(e.to_string())))
+        .collect()
 }
 
 /// `plan`: what a sync would change; changes nothing and succeeds whatever it finds.
