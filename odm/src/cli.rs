@@ -41,8 +41,9 @@
 //! | `dump`     | `--out DIR [--gzip]`: the models' collections in mongodump's layout ([`crate::backup::Dump`])       |
 //! | `restore`  | `--from DIR [--into-db NAME] [--drop-existing] [--bypass-validation]`: a dump, odm's or mongodump's ([`crate::backup::Restore`]): everything in it (of `--db`'s database when given), or the `--model` ones |
 //!
-//! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded` and `--timeout
-//! SECONDS` (default 600); `check` takes `--samples N` and `--batch-size N`; `migrate` takes `--batch-size N`,
+//! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded`, `--timeout
+//! SECONDS` (default 600) and `--periods N` (for a model with one collection per period, also this period's and the
+//! N-1 after it, created when missing); `check` takes `--samples N` and `--batch-size N`; `migrate` takes `--batch-size N`,
 //! `--docs-per-second RATE` or `--pause-ms MS`, and `--guard document|version`.
 //!
 //! Every subcommand takes the global options, before or after its name: `--uri URI` (else the `MONGODB_URI`
