@@ -290,8 +290,10 @@ async fn migrate_leaves_nothing_to_migrate_and_reports_what_it_cannot_finish() {
     let older = ids.iter().map(|id| doc! { "_id": id, "_v": 1, "n": "Ada Lovelace" }).collect();
     insert_outside(&contacts, older).await;
 
-    let json = admin_on(&db, &["migrate", "--json"]).await.expect(exit::OK).json();
+    let args = ["migrate", "--json", "--batch-size", "2", "--pause-ms", "1", "--guard", "version"];
+    let json = admin_on(&db, &args).await.expect(exit::OK).json();
     assert_eq!(json["complete"], true);
+    assert_eq!(json["collections"][0]["batches"], 2, "3 documents, 2 a batch: {json}");
     assert_eq!(json["notVersioned"], serde_json::json!(["Order", "AppEvent"]));
     assert_eq!(json["collections"][0]["migrated"], 3);
     for id in &ids {
