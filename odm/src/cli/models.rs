@@ -1,5 +1,6 @@
-//! The models an admin manages, each with its sync spec and its check and migration jobs (monomorphized when the
-//! model is added, so the subcommands pick models by name at run time), and how `--model` and `--db` select them.
+//! The models an admin manages, each with its sync spec, its check and migration jobs and how it joins a dump or a
+//! restore (monomorphized when the model is added, so the subcommands pick models by name at run time), and how
+//! `--model` and `--db` select them.
 
 use super::args::{CheckArgs, MigrateArgs};
 use super::failure::Failure;
@@ -19,7 +20,7 @@ use std::future::IntoFuture;
 /// A model's schema check, over each of its collections in `db`.
 type CheckFn = fn(Database, CheckArgs, Display) -> BoxFuture<'static, Result<Vec<(Namespace, SchemaReport)>>>;
 
-/// A versioned model's migration, over each of its collections in `db` (`None`: the model is not versioned).
+/// A versioned model's migration, over each of its collections in `db`.
 type MigrateFn = fn(Database, MigrateArgs, Display) -> BoxFuture<'static, Result<Vec<(Namespace, MigrationReport)>>>;
 
 /// One model the admin manages.
