@@ -18,8 +18,9 @@ pub(super) struct Cli {
     pub command: Command,
 }
 
-/// Options every subcommand takes (before or after its name).
+/// Options every subcommand takes (before or after its name), listed apart in each subcommand's help.
 #[derive(Args, Debug)]
+#[command(next_help_heading = "Global options")]
 pub(super) struct Global {
     /// The server's connection string (default: the MONGODB_URI environment variable)
     #[arg(long, global = true, value_name = "URI")]
