@@ -82,8 +82,8 @@ def write_workspace(base: pathlib.Path, models: int, core: bool) -> None:
               'bson = { version = "3.1", features = ["serde"] }\n')
     (base / "odm_models" / "Cargo.toml").write_text(
         '[package]\nname = "odm_models"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n'
-        + common + (f'odm = {{ path = "{odm}", default-features = false, features = ["derive"] }}\n' if core
-                    else f'odm = {{ path = "{odm}" }}\n'))
+        + common + (f'odm-mongo = {{ path = "{odm}", default-features = false, features = ["derive"] }}\n' if core
+                    else f'odm-mongo = {{ path = "{odm}" }}\n'))
     (base / "serde_models" / "Cargo.toml").write_text(
         '[package]\nname = "serde_models"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n'
         + common)

@@ -43,13 +43,16 @@ struct SensorDay {
     note: Option<String>,
     /// The earliest reading's time, kept by each reading added.
     #[serde(rename = "ft", skip_serializing_if = "Option::is_none")]
+    #[odm(min = "readings.at")]
     first: Option<DateTime>,
     /// The latest reading's time.
     #[serde(rename = "lt", skip_serializing_if = "Option::is_none")]
+    #[odm(max = "readings.at")]
     last: Option<DateTime>,
     /// The sum of the readings' values.
-    #[serde(rename = "sm", skip_serializing_if = "Option::is_none")]
-    total: Option<i64>,
+    #[serde(rename = "sm")]
+    #[odm(sum = "readings.value")]
+    total: i64,
 }
 
 /// Up to 2 readings of one sensor, counted by a `long`.
@@ -81,9 +84,8 @@ fn reading(value: i64) -> Reading {
 async fn add(buckets: &Collection<SensorDay>, sensor: &str, value: i64) -> odm::error::Result<bool> {
     let f = SensorDay::fields();
     let key = f.sensor().eq(sensor).and(f.day().eq(day()));
-    let r = reading(value);
-    let kept = Update::new().min(f.first(), r.at).max(f.last(), r.at).inc(f.total(), value);
-    Ok(AddReading::new(buckets, key, r).also(kept).await?.opened.is_some())
+    // The count, the earliest and latest times and the sum follow the reading in the same upsert.
+    Ok(AddReading::new(buckets, key, reading(value)).await?.opened.is_some())
 }
 
 /// The buckets of `sensor`, each checked: never over the size, the array as long as its counter.
@@ -95,7 +97,7 @@ async fn buckets_of(buckets: &Collection<SensorDay>, sensor: &str) -> Vec<Sensor
         assert_eq!(b.day, day(), "the bucket stores its key");
         let times = b.readings.iter().map(|r| r.at);
         assert_eq!((b.first, b.last), (times.clone().min(), times.max()), "bucket {}: first and last kept", b.id);
-        assert_eq!(b.total, Some(b.readings.iter().map(|r| r.value).sum()), "bucket {}: the sum is kept", b.id);
+        assert_eq!(b.total, b.readings.iter().map(|r| r.value).sum::<i64>(), "bucket {}: the sum is kept", b.id);
     }
     all
 }
@@ -195,6 +197,17 @@ async fn a_key_filter_that_does_not_hold_the_key_is_refused_before_sending() {
         .expect_err("the array takes one reading per call");
     assert!(matches!(&e, Error::InvalidOperation { cause: Invalid::PathConflict { .. }, .. }), "{e}");
     assert!(buckets_of(&buckets, "s1").await.is_empty(), "nothing was written");
+}
+
+#[tokio::test]
+async fn a_reading_takes_other_writes_along() {
+    let (_db, buckets) = support::setup::synced::<SensorDay>("bucket_also").await;
+    let f = SensorDay::fields();
+    let key = || f.sensor().eq("s9").and(f.day().eq(day()));
+    let noted = Update::new().set(f.note(), "calibrated".to_owned());
+    AddReading::new(&buckets, key(), reading(4)).also(noted).await.expect("a reading with a note");
+    let b = buckets_of(&buckets, "s9").await;
+    assert_eq!((b[0].note.as_deref(), b[0].total, b[0].count), (Some("calibrated"), 4, 1));
 }
 
 #[tokio::test]

@@ -16,6 +16,7 @@ const FAMILIES: &[&str] = &[
     "arrays",
     "strings",
     "counters",
+    "computed",
     "ids",
     "enums",
     "closed",

@@ -1,5 +1,5 @@
-//! Derive macros for [`odm`](https://docs.rs/odm). Use them through the `odm` crate (`use odm::{Model, Embedded};`);
-//! generated code reaches the runtime only through `odm::__private`.
+//! Derive macros for [`odm`](https://docs.rs/odm-mongo) (the `odm-mongo` package). Use them through that crate
+//! (`use odm::{Model, Embedded};`); generated code reaches the runtime only through `odm::__private`.
 //!
 //! The derive runs in stages (`run`), as serde's does: parse (`internals::ast`, `internals::attr`, every keyword
 //! spelt once in `internals::symbol`) → resolve (`internals::resolve`: the small languages written in string

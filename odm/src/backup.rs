@@ -18,6 +18,10 @@
 //! # Ok(()) }
 //! ```
 //!
+//! A dump or a restore takes its collections by model ([`Dump::model`]: the model's collection, or every live
+//! instance of a model named by a template), by name ([`Dump::collection`]), or a whole database
+//! ([`Dump::database`] given alone); a restore given none takes every collection of the dump.
+//!
 //! # The layout
 //!
 //! A [`Dump`] writes what `mongodump --out <dir>` writes, and a [`Restore`] reads both its own dumps and

@@ -33,6 +33,7 @@ use crate::error::{model_name, Result};
 use crate::meta::rust_name;
 use crate::model::Model;
 use crate::model::VersionSpec;
+use crate::observe::Op;
 use crate::schema::parts::{Part, ValidatorParts};
 use crate::session::Session;
 use batch::{id_of, Explainer};
@@ -41,6 +42,7 @@ use futures_util::stream::BoxStream;
 use futures_util::{StreamExt, TryStreamExt};
 use std::collections::HashMap;
 use std::fmt;
+use std::future::IntoFuture;
 use std::time::Instant;
 
 /// What a schema check found (the result of awaiting a [`SchemaCheck`]).
@@ -144,7 +146,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         let description = described::<M>(&validator);
         let parts = description.parts();
         // The estimate reads metadata, which no session orders (it cannot run in one).
-        let total = raw.estimated_document_count().await?;
+        let total = Op::on(raw, "count").run(raw.estimated_document_count()).await?;
         let mut tally = Tally::new::<M>(parts, self.samples);
         let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id, crate::error::model_name::<M>());
         let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;
@@ -243,16 +245,17 @@ async fn stream(
     projection: Option<Document>,
 ) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
     // One order for both cursors, total over every BSON type of `_id`: batches never skip a document.
+    let op = Op::on(raw, "find").values(|| doc! { "filter": &filter, "sort": { "_id": 1 }, "projection": &projection });
     let mut find = raw.find(filter).sort(doc! { "_id": 1 });
     if let Some(projection) = projection {
         find = find.projection(projection);
     }
     Ok(match session {
         Some(s) => {
-            let cursor = find.session(&mut *s.lock().await).await?;
+            let cursor = op.run(find.session(&mut *s.lock().await).into_future()).await?;
             crate::session::rows(cursor, s.clone())
         }
-        None => find.await?.map_err(crate::error::Error::from).boxed(),
+        None => op.run(find).await?.map_err(crate::error::Error::from).boxed(),
     })
 }
 
@@ -298,7 +301,8 @@ impl<'p> Tally<'p> {
             .map(|p| Finding {
                 rule: p.rule,
                 path: named(p),
-                array: p.array.as_deref().map(rust),
+                // A sum of fields names each of them (`sb, sh`).
+                array: p.array.as_deref().map(|a| a.split(", ").map(rust).collect::<Vec<_>>().join("`, `")),
                 ..finding(p.check, &p.stored)
             })
             .collect();
@@ -431,7 +435,7 @@ fn record(finding: &mut Finding, ids: Vec<Bson>, samples: usize) {
 /// The collection is streamed once by two cursors in `_id` order: every `_id` (what is checked, for progress), and
 /// the documents the validator refuses (`$nor: [validator]`), whole. Each batch of `_id`s takes the failing documents
 /// among them and has the server explain those by part, without reading the collection again, so the time grows
-/// linearly with the collection (see the README's Speed section for measured figures).
+/// linearly with the collection (`docs/benchmarks.md` has the measured figures).
 impl<'a, M: Model> std::future::IntoFuture for SchemaCheck<'a, M> {
     type Output = Result<SchemaReport>;
     type IntoFuture = futures_util::future::BoxFuture<'a, Result<SchemaReport>>;

@@ -1,10 +1,11 @@
-//! The `$expr` counter checks of a validator: [`CounterCheck`] is one check with the pair it compares, written by
+//! The `$expr` checks of a validator keeping a field in step with an array (a counter, a computed field): [`CounterCheck`] is one check with the pair it compares, written by
 //! [`counter_check`] and wrapped by [`all_elements`] and [`for_variant`] with its pair carried along; the
 //! validator's description ([`super::parts`]) and a refused write's translation read the pair from it.
 //! [`counter_pairs`] reads the pairs back from the BSON only for validators odm did not just make (one found on a
 //! server, written by an earlier version). Knows no stored type, so errors can read checks without importing the
 //! schema.
 
+use crate::computed::aggregate::{self as computed, Aggregate};
 use bson::{doc, Bson};
 
 /// One `$expr` check of a validator keeping a counted array's length and its counter equal (rule
@@ -15,25 +16,53 @@ use bson::{doc, Bson};
 /// rooted at the document (`"d.$[].l"`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CounterCheck {
+    /// The stored path of the array (the paths of the summed fields, joined by `, `), `$`-prefixed where a `$map`
+    /// variable starts it (`$e0.m` inside the elements bound to `e0`, until [`CounterCheck::over_elements`]).
     array: String,
+    /// The stored path of the counter or computed field, written as `array` is.
     counter: String,
+    /// For a computed field's check (rule [`computed-in-step`](crate::rules#computed-in-step)): what it holds.
+    aggregate: Option<Aggregate>,
     expr: Bson,
 }
 
 impl CounterCheck {
     /// The check comparing the array at the aggregation expression `array` with the counter at `counter`.
     pub fn new(array: &str, counter: &str) -> Self {
-        CounterCheck { array: array.to_owned(), counter: counter.to_owned(), expr: counter_check(array, counter) }
+        let expr = counter_check(array, counter);
+        CounterCheck { array: stored(array).to_owned(), counter: stored(counter).to_owned(), aggregate: None, expr }
+    }
+
+    /// The check keeping the computed field at `target` equal to the `aggregate` of the array at `array`, of its
+    /// elements' field `of` (stored key) or of the elements themselves (rule
+    /// [`computed-in-step`](crate::rules#computed-in-step)).
+    pub fn computed(aggregate: Aggregate, array: &str, of: Option<&str>, target: &str) -> Self {
+        let expr = computed::check(aggregate, array, of, target);
+        let (array, counter) = (stored(array).to_owned(), stored(target).to_owned());
+        CounterCheck { array, counter, aggregate: Some(aggregate), expr }
+    }
+
+    /// The check keeping the field at `target` equal to the sum of the fields at `inputs` (aggregation expressions,
+    /// `"$sb"`); its array, as [`CounterCheck::array`] names it, lists the inputs (`"sb, sh"`).
+    pub fn sum_of_fields(inputs: &[String], target: &str) -> Self {
+        let expr = computed::sum_of_fields(inputs, target);
+        let array = inputs.iter().map(|i| stored(i)).collect::<Vec<_>>().join(", ");
+        CounterCheck { array, counter: stored(target).to_owned(), aggregate: Some(Aggregate::Sum), expr }
+    }
+
+    /// For a computed field's check, what the field holds; `None` for a counter's.
+    pub fn aggregate(&self) -> Option<Aggregate> {
+        self.aggregate
     }
 
     /// The stored path of the counted array, `$[]` for every element of an enclosing array (`"d.$[].m"`).
     pub fn array(&self) -> &str {
-        stored(&self.array)
+        &self.array
     }
 
-    /// The stored path of the counter (`"d.$[].mc"`).
+    /// The stored path of the counter, or of the computed field (`"d.$[].mc"`).
     pub fn counter(&self) -> &str {
-        stored(&self.counter)
+        &self.counter
     }
 
     /// The aggregation expression a validator holds under `$expr`.
@@ -48,14 +77,19 @@ impl CounterCheck {
 
     /// The same check over every element of the array at `value`, whose elements the check named `$$var`.
     pub(crate) fn over_elements(self, value: &str, var: &str) -> Self {
-        let rebase = |path: String| match path.strip_prefix(&format!("$${var}")) {
-            Some(rest) => format!("{value}.$[]{rest}"),
-            None => path,
+        let (own, value_path) = (format!("${var}"), stored(value));
+        let rebase = |paths: String| {
+            let each = paths.split(", ").map(|path| match path.strip_prefix(&own) {
+                Some(rest) => format!("{value_path}.$[]{rest}"),
+                None => path.to_owned(),
+            });
+            each.collect::<Vec<_>>().join(", ")
         };
         CounterCheck {
             expr: all_elements(value, var, self.expr),
             array: rebase(self.array),
             counter: rebase(self.counter),
+            aggregate: self.aggregate,
         }
     }
 

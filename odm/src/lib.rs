@@ -149,20 +149,27 @@
 //!
 //! Everything up to [`Collection`] is the driver-free core: it needs `bson` and `serde`, not the MongoDB driver, and
 //! builds with `default-features = false, features = ["derive"]` (the derives, [`BsonSchema`], [`meta`],
-//! validators, [`index`] specs, document-size budgets ([`size`]), [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
+//! validators, [`index`] specs, document-size budgets ([`size`]), computed fields ([`computed`]), [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
 //! [`version`], [`shard`], [`explain`] parsing, [`encode`]/[`decode`], the sync [`Plan`], [`SyncMode`] and
-//! [`SyncReport`], the migration options and report, [`error`] without its driver variants). What talks to a server
+//! [`SyncReport`], the connection checklist's warnings ([`connection`]), the migration options and report, [`error`]
+//! without its driver variants). What talks to a server
 //! needs the default feature `driver`, and the compiler keeps the core from importing it: [`Collection`] and its
 //! builders, [`session`], [`transaction`](mod@transaction), [`watch`], [`check`], the bulk builder
 //! ([`bulk::Bulk`]), running a pipeline ([`aggregate::On`]), [`SchemaSync`] (reading the database, executing a plan,
-//! its lease), running a [`Migration`], `Error::Driver` and the conversion from the driver's error, the `to_driver`
+//! its lease), running a [`Migration`], the spans of what odm sends ([`observe`]), what is live ([`live`]), running
+//! the connection checklist, `Error::Driver` and the conversion from the driver's error, the `to_driver`
 //! conversions of a model's concerns, the `odm::mongodb` re-export, [`backup`] (dump and restore; feature `backup`,
-//! on by default, which implies `driver` and brings `flate2`), and [`testing`] (feature `testing`, which implies
+//! on by default, which implies `driver` and brings `flate2`), and `odm::testing` (feature `testing`, which implies
 //! `driver`). The operator's command line, `odm::cli`, is behind the feature `cli` (which implies `driver` and
 //! `backup`).
 #![deny(missing_docs)]
 // docs.rs marks what needs the `driver` (or `testing`) feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]
+// Without `driver` the items that talk to a server do not exist, so the docs' links to them (`Collection`,
+// `SchemaSync`, …) cannot resolve in that build: rustdoc leaves them unlinked (a link with its target spelled out
+// goes nowhere). docs.rs builds with all features, where every link resolves, and CI denies a broken one there
+// (`cargo doc --all-features` with `-D warnings`, which compiles every doc comment); only this lint is off, only here.
+#![cfg_attr(not(feature = "driver"), allow(rustdoc::broken_intra_doc_links))]
 
 pub mod aggregate;
 #[cfg(feature = "backup")]
@@ -180,6 +187,8 @@ pub mod codec;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod collection;
+pub mod computed;
+pub mod connection;
 mod counters;
 pub mod diff;
 pub mod error;
@@ -190,9 +199,15 @@ mod impls;
 pub mod index;
 mod keys;
 mod kind;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub mod live;
 pub mod meta;
 pub mod migrate;
 pub mod model;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub mod observe;
 pub mod path;
 // Public only so that `sync` can publish it as `odm::sync::plan` (its documented path); it sits below `error`.
 #[doc(hidden)]
@@ -268,6 +283,7 @@ pub use transaction::transaction;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::bucket::{Bucket, BucketFields};
+    pub use crate::computed;
     pub use crate::diff::{Diff, DiffPath};
     pub use crate::timeseries::{Granularity, TimeSeries};
     /// Diff helpers of generated code.
@@ -323,12 +339,13 @@ pub mod __private {
             SharesField as __OdmSharesField,
         };
         pub use crate::path::{
-            generated::at as __odm_at, Access as __OdmAccess, Counted as __OdmCounted, CountedSet as __OdmCountedSet,
-            CounterField as __OdmCounterField, FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf,
-            Fields as __OdmFields, IdField as __OdmIdField, IsPath as __OdmIsPath, Object as __OdmObject,
-            Path as __OdmPath, Plain as __OdmPlain, RevisionField as __OdmRevisionField, Root as __OdmRoot,
-            Set as __OdmSet, ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant,
-            VariantNodeOf as __OdmVariantNodeOf, VariantPathOf as __OdmVariantPathOf,
+            generated::at as __odm_at, Access as __OdmAccess, ComputedField as __OdmComputedField,
+            Counted as __OdmCounted, CountedSet as __OdmCountedSet, CounterField as __OdmCounterField,
+            FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf, Fields as __OdmFields, IdField as __OdmIdField,
+            IsPath as __OdmIsPath, Object as __OdmObject, Path as __OdmPath, Plain as __OdmPlain,
+            RevisionField as __OdmRevisionField, Root as __OdmRoot, Set as __OdmSet,
+            ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant, VariantNodeOf as __OdmVariantNodeOf,
+            VariantPathOf as __OdmVariantPathOf,
         };
         pub use crate::schema::build::field_of as __odm_field_of;
         pub use crate::schema::build::index_keys as __odm_index_keys;

@@ -1,6 +1,7 @@
 //! Field metadata of derived types: Rust names beside stored keys, so server errors (which speak in stored keys)
 //! can be reported in Rust terms (`Order.items[2].price`).
 
+use crate::computed::aggregate::Computed;
 use crate::counters::CounterCheck;
 use crate::kind::BsonKind;
 use crate::size::{Reason, Size};
@@ -56,6 +57,12 @@ pub struct FieldMeta {
     pub nullable: bool,
     /// True for an array declared a set (`#[odm(unique_items)]`): the validator refuses duplicate elements.
     pub unique_items: bool,
+    /// For an array: the fields of the same table computed from its elements (`#[odm(sum = "…")]`, `min`, `max`),
+    /// kept in step by typed updates and checked by the validator (see [`crate::computed`]).
+    pub computes: &'static [Computed],
+    /// For a field holding the sum of other fields (`#[odm(sum = "subtotal, shipping")]`): their stored keys, which
+    /// the validator adds up.
+    pub sums: &'static [&'static str],
     /// The doc comment, as the field's `description`.
     pub description: Option<&'static str>,
 }
@@ -142,6 +149,8 @@ impl FieldMeta {
             keywords: &[],
             nullable: false,
             unique_items: false,
+            computes: &[],
+            sums: &[],
             description: None,
         }
     }
@@ -191,6 +200,18 @@ impl FieldMeta {
     /// An array declared a set: `uniqueItems: true`.
     pub const fn unique_items(mut self) -> Self {
         self.unique_items = true;
+        self
+    }
+
+    /// Holds the sum of the fields stored under `keys`.
+    pub const fn sums(mut self, keys: &'static [&'static str]) -> Self {
+        self.sums = keys;
+        self
+    }
+
+    /// The fields computed from this array's elements, or from this field (a sum of fields).
+    pub const fn computes(mut self, computes: &'static [Computed]) -> Self {
+        self.computes = computes;
         self
     }
 

@@ -39,10 +39,10 @@
 pub mod shared;
 pub(crate) mod types;
 
-pub(crate) use self::types::{check_dynamic_keys, unencodable};
+pub(crate) use self::types::{beside, check_dynamic_keys, unencodable};
 pub use self::types::{
-    Access, ArrayFilter, ArrayNode, AsPath, Counted, CountedSet, CounterField, Encoder, Fields, IdField, InArray,
-    IsPath, MapNode, Object, Path, PathNode, Plain, RawPath, RevisionField, Root, Set, ShardKeyField, Variant,
+    Access, ArrayFilter, ArrayNode, AsPath, ComputedField, Counted, CountedSet, CounterField, Encoder, Fields, IdField,
+    InArray, IsPath, MapNode, Object, Path, PathNode, Plain, RawPath, RevisionField, Root, Set, ShardKeyField, Variant,
 };
 
 use serde::Serialize;
@@ -57,7 +57,8 @@ use crate::schema::BsonSchema;
     message = "this field has no setter (`{Self}`) (rule `update-protected`)",
     label = "cannot be written by a typed update",
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
-            changes only together with its array: push to the array and odm updates the counter in the same update; \
+            or computed field (ComputedField) changes only together with its array: push to the array and odm \
+            updates it in the same update; \
             the revision (RevisionField) is bumped by one by every typed write, never set; the whole document (Root) \
             is written with `replace_one`"
 )]
@@ -75,7 +76,8 @@ impl<A: Settable> Settable for InArray<A> {}
     message = "this operator cannot write this field (`{Self}`) (rule `update-protected`)",
     label = "not writable by this operator",
     note = "`_id` (IdField) and shard-key fields (ShardKeyField) never change once written; a counter (CounterField) \
-            changes only together with its array: push to the array and odm updates the counter in the same update; \
+            or computed field (ComputedField) changes only together with its array: push to the array and odm \
+            updates it in the same update; \
             the revision (RevisionField) is bumped by one by every typed write, never written otherwise; a counted \
             array (Counted, CountedSet) takes `set` of the whole array and the array operators (`push`, \
             `add_to_set`, `pop_first`, …), which keep its counter in step"
@@ -147,6 +149,8 @@ impl Pushable for ShardKeyField {}
 #[diagnostic::do_not_recommend]
 impl Pushable for CounterField {}
 #[diagnostic::do_not_recommend]
+impl Pushable for ComputedField {}
+#[diagnostic::do_not_recommend]
 impl Pushable for RevisionField {}
 #[diagnostic::do_not_recommend]
 impl<A: Pushable> Pushable for InArray<A> {}
@@ -175,6 +179,8 @@ impl PullByValue for ShardKeyField {}
 #[diagnostic::do_not_recommend]
 impl PullByValue for CounterField {}
 #[diagnostic::do_not_recommend]
+impl PullByValue for ComputedField {}
+#[diagnostic::do_not_recommend]
 impl PullByValue for RevisionField {}
 #[diagnostic::do_not_recommend]
 impl<A: PullByValue> PullByValue for InArray<A> {}
@@ -196,6 +202,7 @@ impl Queryable for CountedSet {}
 impl Queryable for IdField {}
 impl Queryable for ShardKeyField {}
 impl Queryable for CounterField {}
+impl Queryable for ComputedField {}
 impl Queryable for RevisionField {}
 #[diagnostic::do_not_recommend]
 impl<A: Queryable> Queryable for InArray<A> {}

@@ -77,3 +77,63 @@ impl fmt::Display for Code<'_> {
         }
     }
 }
+
+/// The server's code and code name in a driver error, when the server answered with one (a command refused, the
+/// first write error of a write, an insert or a bulk write, or a write concern error). A write error may come
+/// without its name (the reply's `codeName` is optional there): the name is then MongoDB's for that code, when it
+/// is one an ODM meets ([`known_name`]).
+pub(crate) fn code_of(e: &mongodb::error::Error) -> Option<(i32, Option<&str>)> {
+    let (code, name) = match e.kind.as_ref() {
+        ErrorKind::Command(c) => (c.code, Some(c.code_name.as_str())),
+        ErrorKind::Write(WriteFailure::WriteError(w)) => (w.code, w.code_name.as_deref()),
+        ErrorKind::Write(WriteFailure::WriteConcernError(w)) => (w.code, Some(w.code_name.as_str())),
+        ErrorKind::InsertMany(im) => match im.write_errors.iter().flatten().next() {
+            Some(w) => (w.code, w.code_name.as_deref()),
+            None => im.write_concern_error.as_ref().map(|w| (w.code, Some(w.code_name.as_str())))?,
+        },
+        ErrorKind::BulkWrite(bw) => match bw.write_errors.iter().min_by_key(|(index, _)| **index) {
+            Some((_, w)) => (w.code, w.code_name.as_deref()),
+            None => bw.write_concern_errors.first().map(|w| (w.code, Some(w.code_name.as_str())))?,
+        },
+        _ => return None,
+    };
+    Some((code, name.filter(|n| !n.is_empty()).or_else(|| known_name(code))))
+}
+
+/// The name MongoDB gives `code` (`src/mongo/base/error_codes.yml`), for the codes an ODM meets.
+pub(crate) fn known_name(code: i32) -> Option<&'static str> {
+    Some(match code {
+        2 => "BadValue",
+        9 => "FailedToParse",
+        11000 => "DuplicateKey",
+        13 => "Unauthorized",
+        20 => "IllegalOperation",
+        26 => "NamespaceNotFound",
+        27 => "IndexNotFound",
+        28 => "PathNotViable",
+        40 => "ConflictingUpdateOperators",
+        48 => "NamespaceExists",
+        50 => "MaxTimeMSExpired",
+        52 => "DollarPrefixedFieldName",
+        56 => "EmptyFieldName",
+        57 => "DottedFieldName",
+        61 => "ShardKeyNotFound",
+        64 => "WriteConcernTimeout",
+        66 => "ImmutableField",
+        67 => "CannotCreateIndex",
+        68 => "IndexAlreadyExists",
+        72 => "InvalidOptions",
+        73 => "InvalidNamespace",
+        85 => "IndexOptionsConflict",
+        86 => "IndexKeySpecsConflict",
+        112 => "WriteConflict",
+        116 => "DocTooLargeForCapped",
+        121 => "DocumentValidationFailure",
+        171 => "CannotIndexParallelArrays",
+        197 => "InvalidIndexSpecificationOption",
+        251 => "NoSuchTransaction",
+        10003 => "CannotGrowDocumentInCappedNamespace",
+        10334 => "BSONObjectTooLarge",
+        _ => return None,
+    })
+}

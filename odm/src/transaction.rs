@@ -84,6 +84,7 @@
 
 use crate::error::{Error, Result};
 use crate::model::{Model, ReadConcernLevel, WriteConcernSpec};
+use crate::observe::Op;
 use crate::session::Session;
 use mongodb::action::Action;
 use mongodb::error::{TRANSIENT_TRANSACTION_ERROR, UNKNOWN_TRANSACTION_COMMIT_RESULT};
@@ -205,7 +206,7 @@ impl<'c> Transaction<'c> {
         let deadline = Instant::now() + self.timeout;
         let mut attempt = 0;
         loop {
-            match self.attempt(&session, &mut body, deadline).await? {
+            match self.attempt(&session, &mut body, deadline, attempt + 1).await? {
                 Attempt::Committed(value) => return Ok(value),
                 Attempt::Again(e) => {
                     attempt += 1;
@@ -223,7 +224,14 @@ impl<'c> Transaction<'c> {
         }
     }
 
-    async fn attempt<T, F, Fut>(&self, session: &Session, body: &mut F, deadline: Instant) -> Result<Attempt<T>>
+    /// One attempt (`number` 1 for the first), its start, commit and abort each traced with the number.
+    async fn attempt<T, F, Fut>(
+        &self,
+        session: &Session,
+        body: &mut F,
+        deadline: Instant,
+        number: u32,
+    ) -> Result<Attempt<T>>
     where
         F: FnMut(Session) -> Fut,
         Fut: Future<Output = Result<T>>,
@@ -234,16 +242,22 @@ impl<'c> Transaction<'c> {
                 .start_transaction()
                 .optional(self.read_concern, |a, r| a.read_concern(r.to_driver()))
                 .optional(self.write_concern, |a, w| a.write_concern(w.to_driver()));
-            start.await.map_err(unsupported)?;
+            traced("startTransaction", number).run(start).await.map_err(unsupported)?;
         }
         session.set_in_transaction(true);
-        let outcome = self.finish(session, body, deadline).await;
+        let outcome = self.finish(session, body, deadline, number).await;
         session.set_in_transaction(false);
         outcome
     }
 
     /// Runs the body of an attempt in the open transaction, then commits or aborts it.
-    async fn finish<T, F, Fut>(&self, session: &Session, body: &mut F, deadline: Instant) -> Result<Attempt<T>>
+    async fn finish<T, F, Fut>(
+        &self,
+        session: &Session,
+        body: &mut F,
+        deadline: Instant,
+        number: u32,
+    ) -> Result<Attempt<T>>
     where
         F: FnMut(Session) -> Fut,
         Fut: Future<Output = Result<T>>,
@@ -252,13 +266,16 @@ impl<'c> Transaction<'c> {
             Ok(value) => value,
             Err(e) => {
                 // Whatever the body did is undone; an abort that fails leaves the transaction to expire.
-                let _ = session.lock().await.abort_transaction().await;
+                let _ = traced("abortTransaction", number).run(session.lock().await.abort_transaction()).await;
                 let e = unsupported(e);
                 return if e.has_label(TRANSIENT_TRANSACTION_ERROR) { Ok(Attempt::Again(e)) } else { Err(e) };
             }
         };
         loop {
-            let committed = session.lock().await.commit_transaction().await.map_err(Error::from);
+            let committed = traced("commitTransaction", number)
+                .run(session.lock().await.commit_transaction())
+                .await
+                .map_err(Error::from);
             match committed {
                 Ok(()) => return Ok(Attempt::Committed(value)),
                 // The commit may or may not have been applied: commit again (it is idempotent), never the body.
@@ -270,6 +287,11 @@ impl<'c> Transaction<'c> {
             }
         }
     }
+}
+
+/// The span of a transaction's `command` in attempt `number` (a transaction spans databases: it names none).
+fn traced(command: &'static str, number: u32) -> Op {
+    Op::new("", "", command).attempt(number)
 }
 
 /// A server that cannot run transactions answers with `IllegalOperation` (20, "Transaction numbers are only

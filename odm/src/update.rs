@@ -28,6 +28,8 @@
 
 mod arrays;
 mod build;
+mod computed;
+pub(crate) use computed::follow as follow_computed;
 mod diff;
 mod fields;
 mod markers;

@@ -73,6 +73,7 @@ use crate::collection::Collection;
 use crate::error::{model_name, Error, Result, Shown};
 use crate::filter::Filter;
 use crate::model::Model;
+use crate::observe::Op;
 use bson::{Bson, Document, RawDocumentBuf};
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
@@ -80,6 +81,7 @@ use mongodb::action::Action;
 use mongodb::change_stream::event::{ChangeStreamEvent, OperationType, ResumeToken};
 use mongodb::options::FullDocumentType;
 use std::fmt;
+use std::future::IntoFuture;
 use std::sync::Arc;
 
 /// What happened to one document.
@@ -218,6 +220,11 @@ impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
             pipeline.push(bson::doc! { "$match": { "$or": [on_document, { "operationType": "delete" }] } });
         }
         let full = self.full_document.then_some(FullDocumentType::UpdateLookup);
+        // A change stream is an `aggregate` whose first stage is `$changeStream`.
+        let op = Op::on(self.coll.raw(), "aggregate").values(|| {
+            let stages = std::iter::once(bson::doc! { "$changeStream": {} }).chain(pipeline.iter().cloned());
+            bson::doc! { "pipeline": stages.collect::<Vec<_>>() }
+        });
         let watch = self
             .coll
             .raw()
@@ -226,10 +233,10 @@ impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
             .optional(full, |w, f| w.full_document(f))
             .resume_after(self.resume_after);
         let events: BoxStream<'a, Result<ChangeStreamEvent<RawDocumentBuf>>> = match self.coll.session() {
-            None => watch.await?.map(|e| e.map_err(Error::from)).boxed(),
+            None => op.run(watch).await?.map(|e| e.map_err(Error::from)).boxed(),
             // In the collection's session: each wait for the next event locks it, for that read only.
             Some(session) => {
-                let stream = watch.session(&mut *session.lock().await).await?;
+                let stream = op.run(watch.session(&mut *session.lock().await).into_future()).await?;
                 futures_util::stream::unfold((stream, session.clone()), |(mut stream, session)| async move {
                     let next = {
                         let mut locked = session.lock().await;

@@ -11,7 +11,7 @@ async fn an_interrupted_dump_leaves_no_complete_looking_file() {
     // The dump is abandoned (its future dropped, as a cancelled job's is) in the middle of the items.
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let mut tx = Some(tx);
-    let dump = Dump::new(src.client(), &out)
+    let dump = Dump::new(src.client(), &*out)
         .database(src.name())
         .model::<Entry>()
         .model::<Item>()
@@ -35,10 +35,9 @@ async fn an_interrupted_dump_leaves_no_complete_looking_file() {
     assert!(partial_files(&out).is_empty(), "the temporary file is removed: {:?}", partial_files(&out));
     // What is there restores completely.
     let copy = odm::testing::database("bk_cut_copy").await;
-    let report = Restore::new(copy.client(), &out).database(src.name()).into_db(copy.name()).await.expect("restore");
+    let report = Restore::new(copy.client(), &*out).database(src.name()).into_db(copy.name()).await.expect("restore");
     assert_eq!(report.collections.len(), 1, "{report}");
     assert_eq!(raw_documents(&src, "log_app_entry").await, raw_documents(&copy, "log_app_entry").await);
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }
 
 #[tokio::test]
@@ -49,7 +48,7 @@ async fn a_collection_dropped_during_the_dump_leaves_no_file() {
     let (db_name, uri) = (src.name().to_owned(), odm::testing::server().uri().to_owned());
     let mut dropped = false;
     // Once the log is written, another program drops the items before the dump reads them.
-    let result = Dump::new(src.client(), &out)
+    let result = Dump::new(src.client(), &*out)
         .database(src.name())
         .model::<Entry>()
         .model::<Item>()
@@ -83,7 +82,6 @@ async fn a_collection_dropped_during_the_dump_leaves_no_file() {
     assert!(dir.join("log_app_entry.bson").is_file(), "the collection before it is complete");
     assert!(!dir.join("shop_item.bson").exists() && !dir.join("shop_item.metadata.json").exists());
     assert!(partial_files(&out).is_empty(), "{:?}", partial_files(&out));
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }
 
 /// The environment variable that gives [`dump_worker`] its spec.
@@ -134,15 +132,14 @@ async fn a_killed_dump_leaves_no_complete_looking_file() {
     assert!(partial.is_file(), "the cut-short file is there, hidden, under its temporary name");
     // A restore takes the complete collection and not the cut-short one.
     let copy = odm::testing::database("bk_killed_copy").await;
-    let report = Restore::new(copy.client(), &out).database(src.name()).into_db(copy.name()).await.expect("restore");
+    let report = Restore::new(copy.client(), &*out).database(src.name()).into_db(copy.name()).await.expect("restore");
     let names: Vec<&str> = report.collections.iter().map(|c| c.collection.as_str()).collect();
     assert_eq!(names, ["log_app_entry"], "{report}");
     // Dumping the rest into the same directory starts the cut-short file again and completes it.
-    let rest = Dump::new(src.client(), &out).database(src.name()).model::<Item>().await.expect("dump the rest");
+    let rest = Dump::new(src.client(), &*out).database(src.name()).model::<Item>().await.expect("dump the rest");
     assert_eq!(rest.collections[0].documents, 400, "{rest}");
     assert!(partial_files(&out).is_empty(), "{:?}", partial_files(&out));
     let file = std::fs::read(dir.join("shop_item.bson")).expect("read");
     let stored: Vec<u8> = raw_documents(&src, "shop_item").await.iter().flat_map(|d| d.as_bytes().to_vec()).collect();
     assert!(file == stored, "the completed file is the stored documents");
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }

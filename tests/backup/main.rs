@@ -114,11 +114,28 @@ fn item(i: u32) -> Item {
     }
 }
 
-/// A fresh directory for one test's dump (removed by the caller at the end).
-fn out_dir(db: &odm::testing::TestDatabase) -> PathBuf {
+/// A fresh directory for one test's dump, removed when the test ends (passed or failed).
+fn out_dir(db: &odm::testing::TestDatabase) -> Scratch {
     let dir = std::env::temp_dir().join(format!("odm-backup-{}", db.name()));
     let _ = std::fs::remove_dir_all(&dir);
-    dir
+    Scratch(dir)
+}
+
+/// A directory removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// The collection's documents as the server stores them, in `_id` order, as raw BSON.

@@ -24,7 +24,7 @@ async fn an_outside_bson_reader_reads_the_files() {
     let src = odm::testing::database("bk_outside").await;
     seed(&src, 40).await;
     let out = out_dir(&src);
-    Dump::new(src.client(), &out).database(src.name()).model::<Item>().await.expect("dump");
+    Dump::new(src.client(), &*out).database(src.name()).model::<Item>().await.expect("dump");
     let dir = out.join(src.name());
     let script = format!(
         r#"
@@ -71,7 +71,6 @@ console.log(EJSON.stringify(meta, {{ relaxed: false }}));
         .filter_map(|i| i.as_document()?.get_str("name").ok())
         .collect();
     assert_eq!(names.len(), 3, "_id and the two declared indexes: {names:?}");
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }
 
 /// The Python beside the test server's program when it is a virtual environment holding pymongo's `bson` (the
@@ -91,7 +90,7 @@ async fn pymongo_reads_the_files_too() {
     let src = odm::testing::database("bk_pymongo").await;
     seed(&src, 30).await;
     let out = out_dir(&src);
-    Dump::new(src.client(), &out).database(src.name()).model::<Item>().gzip().await.expect("dump");
+    Dump::new(src.client(), &*out).database(src.name()).model::<Item>().gzip().await.expect("dump");
     let file = out.join(src.name()).join("shop_item.bson.gz");
     let script = r#"
 import gzip, sys
@@ -111,5 +110,4 @@ with gzip.open(sys.argv[1], "rb") as f:
         let doc = Document::try_from(doc.as_ref()).expect("a document");
         assert_eq!(line, &Bson::Document(doc).into_canonical_extjson(), "pymongo sees the stored document");
     }
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }

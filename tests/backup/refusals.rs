@@ -8,13 +8,13 @@ async fn a_restore_never_merges_into_documents() {
     let src = odm::testing::database("bk_merge").await;
     seed(&src, 30).await;
     let out = out_dir(&src);
-    Dump::new(src.client(), &out).database(src.name()).model::<Item>().model::<Entry>().await.expect("dump");
+    Dump::new(src.client(), &*out).database(src.name()).model::<Item>().model::<Entry>().await.expect("dump");
 
     // The target's log already holds a document, written by another program; its items collection is missing.
     let copy = odm::testing::database("bk_merge_copy").await;
     let theirs = doc! { "_id": "theirs", "m": "kept" };
     copy.collection::<Document>("log_app_entry").insert_one(theirs.clone()).await.expect("outside insert");
-    let refused = Restore::new(copy.client(), &out).database(src.name()).into_db(copy.name()).await;
+    let refused = Restore::new(copy.client(), &*out).database(src.name()).into_db(copy.name()).await;
     let error = refused.expect_err("refused");
     let text = error.to_string();
     match backup_error(error) {
@@ -35,7 +35,7 @@ async fn a_restore_never_merges_into_documents() {
     assert!(!copy.list_collection_names().await.expect("names").contains(&"shop_item".to_owned()));
 
     // Asked to, the restore replaces the collection with the dumped one.
-    let report = Restore::new(copy.client(), &out)
+    let report = Restore::new(copy.client(), &*out)
         .database(src.name())
         .into_db(copy.name())
         .drop_existing()
@@ -49,11 +49,10 @@ async fn a_restore_never_merges_into_documents() {
     assert_eq!(collection_options(&src, "log_app_entry").await, collection_options(&copy, "log_app_entry").await);
 
     // A dump never overwrites one: the same directory again is refused before anything is written.
-    let again = Dump::new(src.client(), &out).database(src.name()).model::<Item>().await.expect_err("exists");
+    let again = Dump::new(src.client(), &*out).database(src.name()).model::<Item>().await.expect_err("exists");
     let text = again.to_string();
     assert!(matches!(backup_error(again), BackupError::Exists { path } if path.ends_with("shop_item.bson")), "{text}");
     assert!(text.contains("choose an empty directory"), "{text}");
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }
 
 #[tokio::test]
@@ -68,10 +67,10 @@ async fn a_refused_document_is_named_by_collection_id_and_field() {
     let raw = src.collection::<Document>("shop_item");
     support::raw::insert_outside(&raw, vec![bad]).await;
     let out = out_dir(&src);
-    Dump::new(src.client(), &out).database(src.name()).model::<Item>().batch_size(7).await.expect("dump");
+    Dump::new(src.client(), &*out).database(src.name()).model::<Item>().batch_size(7).await.expect("dump");
 
     let copy = odm::testing::database("bk_refused_copy").await;
-    let error = Restore::new(copy.client(), &out)
+    let error = Restore::new(copy.client(), &*out)
         .database(src.name())
         .into_db(copy.name())
         .model::<Item>()
@@ -104,7 +103,7 @@ async fn a_refused_document_is_named_by_collection_id_and_field() {
     assert_eq!(count, before as u64, "nothing after the refused document");
 
     // Asked to, the restore loads it as it was stored.
-    Restore::new(copy.client(), &out)
+    Restore::new(copy.client(), &*out)
         .database(src.name())
         .into_db(copy.name())
         .model::<Item>()
@@ -113,5 +112,25 @@ async fn a_refused_document_is_named_by_collection_id_and_field() {
         .await
         .expect("restore bypassing the validator");
     assert_eq!(raw_documents(&src, "shop_item").await, raw_documents(&copy, "shop_item").await);
-    std::fs::remove_dir_all(&out).expect("cleanup");
+}
+
+#[tokio::test]
+async fn two_dumps_of_one_collection_are_refused() {
+    let src = odm::testing::database("bk_twice").await;
+    seed(&src, 5).await;
+    let out = out_dir(&src);
+    Dump::new(src.client(), &*out).database(src.name()).model::<Entry>().gzip().await.expect("dump");
+    // A plain dump beside the compressed one would leave two files for one collection.
+    let again = Dump::new(src.client(), &*out).database(src.name()).model::<Entry>().await.expect_err("refused");
+    let gz = out.join(src.name()).join("log_app_entry.bson.gz");
+    assert!(matches!(backup_error(again), BackupError::Exists { path } if path == gz));
+    // Made by hand (another program copied one in), a restore will not guess which is meant.
+    let dir = out.join(src.name());
+    std::fs::write(dir.join("log_app_entry.bson"), b"").expect("write");
+    let copy = odm::testing::database("bk_twice_copy").await;
+    let error = Restore::new(copy.client(), &*out).into_db(copy.name()).await.expect_err("ambiguous");
+    let text = error.to_string();
+    assert!(matches!(backup_error(error), BackupError::Ambiguous { .. }), "{text}");
+    assert!(text.contains("log_app_entry.bson") && text.contains("remove one"), "{text}");
+    assert!(copy.list_collection_names().await.expect("names").is_empty(), "nothing restored");
 }

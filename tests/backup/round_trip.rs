@@ -12,7 +12,7 @@ async fn a_dump_restored_elsewhere_is_the_same_byte_for_byte() {
         let copy = odm::testing::database("bk_round_copy").await;
         let out = out_dir(&copy);
         let mut batches = 0;
-        let mut dump = Dump::new(src.client(), &out).database(src.name()).model::<Item>().model::<Entry>();
+        let mut dump = Dump::new(src.client(), &*out).database(src.name()).model::<Item>().model::<Entry>();
         if gzip {
             dump = dump.gzip();
         }
@@ -39,7 +39,7 @@ async fn a_dump_restored_elsewhere_is_the_same_byte_for_byte() {
         assert_eq!(report.collections[0].bytes, bytes.len() as u64);
 
         let restored =
-            Restore::new(copy.client(), &out).database(src.name()).into_db(copy.name()).await.expect("restore");
+            Restore::new(copy.client(), &*out).database(src.name()).into_db(copy.name()).await.expect("restore");
         let counts: Vec<(&str, u64)> =
             restored.collections.iter().map(|c| (c.collection.as_str(), c.documents)).collect();
         assert_eq!(counts, [("log_app_entry", 5), ("shop_item", 2500)], "{restored}");
@@ -68,7 +68,6 @@ async fn a_dump_restored_elsewhere_is_the_same_byte_for_byte() {
             .await
             .and_then(|r| r.require_in_sync())
             .expect("the restored collections match the models");
-        std::fs::remove_dir_all(&out).expect("cleanup");
     }
 }
 
@@ -94,7 +93,7 @@ async fn a_dump_in_mongodumps_older_metadata_form_restores() {
     std::fs::write(dir.join("people_view.metadata.json"), view).expect("write");
     let empty = r#"{"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"at":-1},"name":"at_-1"}],"collectionName":"audit"}"#;
     std::fs::write(dir.join("audit.metadata.json"), empty).expect("write");
-    let report = Restore::new(copy.client(), &out).database("legacy").into_db(copy.name()).await.expect("restore");
+    let report = Restore::new(copy.client(), &*out).database("legacy").into_db(copy.name()).await.expect("restore");
     let restored: Vec<(&str, u64, usize)> =
         report.collections.iter().map(|c| (c.collection.as_str(), c.documents, c.indexes)).collect();
     assert_eq!(restored, [("audit", 0, 1), ("people", 2, 1)], "{report}");
@@ -114,7 +113,6 @@ async fn a_dump_in_mongodumps_older_metadata_form_restores() {
     assert_eq!(options.get_document("validator").ok(), Some(&doc! { "n": { "$type": "string" } }));
     let unique = indexes_by_name(&copy, "people").await.into_iter().find(|i| i.get_str("name").ok() == Some("n_1"));
     assert_eq!(unique.and_then(|i| i.get_bool("unique").ok()), Some(true));
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }
 
 #[tokio::test]
@@ -124,7 +122,7 @@ async fn a_database_given_alone_is_dumped_whole() {
     src.collection::<Document>("misc_note").insert_one(doc! { "_id": 1, "t": "no model" }).await.expect("insert");
     let view = src.create_collection("shop_item_view").view_on("shop_item".to_owned()).pipeline(vec![]).await;
     let out = out_dir(&src);
-    let report = Dump::new(src.client(), &out).database(src.name()).await.expect("dump");
+    let report = Dump::new(src.client(), &*out).database(src.name()).await.expect("dump");
     let mut names: Vec<&str> = report.collections.iter().map(|c| c.collection.as_str()).collect();
     names.sort();
     assert_eq!(names, ["log_app_entry", "misc_note", "shop_item"], "{report}");
@@ -146,9 +144,8 @@ async fn a_database_given_alone_is_dumped_whole() {
     let names: Vec<&str> = absent.collections.iter().map(|c| c.collection.as_str()).collect();
     assert_eq!(names, ["shop_item"], "{absent}");
     assert!(!out.join("absent").join(src.name()).join("misc_gone.bson").exists());
-    let nothing = Dump::new(src.client(), &out).await.expect_err("nothing to dump");
+    let nothing = Dump::new(src.client(), &*out).await.expect_err("nothing to dump");
     assert!(matches!(backup_error(nothing), BackupError::NothingChosen));
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }
 
 #[tokio::test]
@@ -171,11 +168,11 @@ async fn every_live_instance_of_a_templated_model_is_dumped() {
     // Not an instance: the template does not name it.
     src.collection::<Document>("log_app_event_backup").insert_one(doc! { "k": "x" }).await.expect("insert");
     let out = out_dir(&src);
-    let report = Dump::new(src.client(), &out).database(src.name()).model::<Event>().await.expect("dump");
+    let report = Dump::new(src.client(), &*out).database(src.name()).model::<Event>().await.expect("dump");
     let names: Vec<&str> = report.collections.iter().map(|c| c.collection.as_str()).collect();
     assert_eq!(names, months, "{report}");
     let copy = odm::testing::database("bk_periods_copy").await;
-    Restore::new(copy.client(), &out)
+    Restore::new(copy.client(), &*out)
         .database(src.name())
         .into_db(copy.name())
         .model::<Event>()
@@ -185,7 +182,6 @@ async fn every_live_instance_of_a_templated_model_is_dumped() {
         assert_eq!(raw_documents(&src, month).await, raw_documents(&copy, month).await, "{month}");
         assert_eq!(indexes_by_name(&src, month).await, indexes_by_name(&copy, month).await, "{month}");
     }
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }
 
 #[tokio::test]
@@ -197,7 +193,7 @@ async fn a_dump_reads_in_the_mode_asked_for() {
         let copy = odm::testing::database("bk_modes_copy").await;
         let out = out_dir(&copy);
         let (client, recorded) = support::commands::recording_client().await;
-        let mut dump = Dump::new(&client, &out).database(src.name()).model::<Item>().model::<Entry>().batch_size(20);
+        let mut dump = Dump::new(&client, &*out).database(src.name()).model::<Item>().model::<Entry>().batch_size(20);
         if let Some(mode) = asked {
             dump = dump.read_mode(mode);
         }
@@ -219,9 +215,8 @@ async fn a_dump_reads_in_the_mode_asked_for() {
             assert!(at.is_some(), "the second collection is read at the first one's moment: {}", finds[1]);
             assert_eq!(finds[0].get_document("lsid").ok(), finds[1].get_document("lsid").ok(), "one session");
         }
-        Restore::new(copy.client(), &out).database(src.name()).into_db(copy.name()).await.expect("restore");
+        Restore::new(copy.client(), &*out).database(src.name()).into_db(copy.name()).await.expect("restore");
         assert_eq!(raw_documents(&src, "shop_item").await, raw_documents(&copy, "shop_item").await, "{mode}");
-        std::fs::remove_dir_all(&out).expect("cleanup");
     }
 }
 
@@ -235,10 +230,10 @@ async fn large_documents_are_restored_in_commands_the_server_takes() {
         src.collection::<Document>("misc_blob").insert_one(doc).await.expect("insert");
     }
     let out = out_dir(&src);
-    Dump::new(src.client(), &out).collection(src.name(), "misc_blob").await.expect("dump");
+    Dump::new(src.client(), &*out).collection(src.name(), "misc_blob").await.expect("dump");
     let copy = odm::testing::database("bk_large_copy").await;
     let (client, recorded) = support::commands::recording_client().await;
-    let report = Restore::new(&client, &out).database(src.name()).into_db(copy.name()).await.expect("restore");
+    let report = Restore::new(&client, &*out).database(src.name()).into_db(copy.name()).await.expect("restore");
     assert_eq!(report.collections[0].documents, 20, "{report}");
     let inserts: Vec<Document> =
         recorded.started().into_iter().filter(|(n, _)| n == "insert").map(|(_, c)| c).collect();
@@ -251,5 +246,4 @@ async fn large_documents_are_restored_in_commands_the_server_takes() {
     let counts: usize = inserts.iter().map(|i| i.get_array("documents").map_or(0, |d| d.len())).sum();
     assert_eq!(counts, 20, "every document sent once");
     assert_eq!(raw_documents(&src, "misc_blob").await, raw_documents(&copy, "misc_blob").await);
-    std::fs::remove_dir_all(&out).expect("cleanup");
 }

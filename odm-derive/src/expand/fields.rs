@@ -19,6 +19,8 @@ fn marker(field: &Field, shard: &[(&Field, bool)], revision: Option<&Field>) -> 
         "ShardKeyField"
     } else if is_counter(field) {
         "CounterField"
+    } else if field.facts.computed_from.is_some() {
+        "ComputedField"
     } else if field.attrs.counter.is_some() {
         if field.attrs.unique_items.is_some() {
             "CountedSet"
@@ -147,6 +149,7 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         let Some(cident) = counter.ident else { continue };
         code.push(&format!("__out.counter_step(__at, {:?}, {:?}, &__old.{cident}); ", f.key, counter.key));
     }
+    code.push(&super::computed::diff_steps(fields));
     code.close();
 }
 

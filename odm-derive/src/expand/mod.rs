@@ -2,6 +2,7 @@
 //! model only; and on errors, placeholder impls so call sites produce no second wave of errors.
 
 mod asserts;
+mod computed;
 mod copies;
 mod encode;
 mod fields;
@@ -52,6 +53,7 @@ fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
     }
     code.tokens(asserts::expand(cont, resolved));
     code.tokens(copies::expand(cont));
+    code.tokens(computed::expand(cont));
     code.tokens(overflow::expand(cont));
     let check = size::model_check(cont);
     if !check.is_empty() {

@@ -397,6 +397,8 @@ fn entry_calls(f: &Field, fields: &[Field]) -> String {
     if a.unique_items.is_some() {
         calls.push_str(".unique_items()");
     }
+    calls.push_str(&super::computed::entry_call(f, fields));
+    calls.push_str(&super::computed::sums_call(f, fields));
     if a.nullable.is_some() {
         calls.push_str(".nullable()");
     }

@@ -241,7 +241,39 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, 
         f.facts.counter = counter;
         f.facts.counted_by = counted_by;
     }
+    link_computed(&mut fields);
     fields
+}
+
+/// Links each computed field (`sum`/`min`/`max = "array.field"`) to the array it names, both ways; a name that is
+/// no sibling stays unlinked, for `computed-source` to report.
+fn link_computed(fields: &mut [Field]) {
+    for target in 0..fields.len() {
+        let Some((aggregate, path)) = fields[target].attrs.computed.first().map(|(a, p)| (*a, p.value.clone())) else {
+            continue;
+        };
+        if path.contains(',') {
+            // A sum of fields: each one it adds up carries the sum, for updates to follow.
+            let inputs: Vec<usize> = path
+                .split(',')
+                .filter_map(|name| fields.iter().position(|f| f.rust_name == name.trim()))
+                .filter(|&at| at != target)
+                .collect();
+            for &at in &inputs {
+                fields[at].facts.computes.push(field::Computes { aggregate, of: String::new(), target, addend: true });
+            }
+            fields[target].facts.computed_from = inputs.first().copied();
+            fields[target].facts.sums = inputs;
+            continue;
+        }
+        let (array, of) = path.split_once('.').unwrap_or((&path, ""));
+        let Some(at) = fields.iter().position(|f| f.rust_name == array) else { continue };
+        fields[target].facts.computed_from = Some(at);
+        if at != target {
+            let of = of.to_owned();
+            fields[at].facts.computes.push(field::Computes { aggregate, of, target, addend: false });
+        }
+    }
 }
 
 fn variant_from_ast<'a>(

@@ -63,6 +63,10 @@ rules! {
     // Counters.
     COUNTER_FIELD = "counter-field";
     COUNTER_INTEGER = "counter-integer";
+    // Computed fields.
+    COMPUTED_FIELD = "computed-field";
+    COMPUTED_SOURCE = "computed-source";
+    COMPUTED_TYPE = "computed-type";
     // `_id`.
     ID_OBJECTID = "id-objectid";
     // Enums and closed documents.
@@ -131,26 +135,9 @@ rules! {
 mod tests {
     use super::ALL;
 
-    /// The rules page of the `odm` crate.
-    const PAGE: &str = include_str!("../../../odm/src/rules.md");
-
-    /// The ids the page gives a heading: "### `key-short`".
-    fn headings() -> Vec<&'static str> {
-        PAGE.lines().filter_map(|l| l.strip_prefix("### `")?.strip_suffix('`')).collect()
-    }
-
-    #[test]
-    fn every_rule_has_a_heading_on_the_rules_page() {
-        let headings = headings();
-        for rule in ALL {
-            assert!(
-                headings.contains(&rule.0),
-                "rule `{}` has no heading \"### `{}`\" in odm/src/rules.md",
-                rule.0,
-                rule.0
-            );
-        }
-    }
+    // That every id has a heading on the runtime's rules page is checked by `tests/ui.rs`
+    // (`rules_page_matches_the_errors`), which reads both files: the page is not part of this crate's package, so a
+    // test here that read it would not build from the published crate.
 
     #[test]
     fn ids_are_unique_kebab_case() {

@@ -109,6 +109,10 @@ pub const MIN_ITEMS: Symbol = Symbol("min_items");
 pub const UNBOUNDED: Symbol = Symbol("unbounded");
 /// `counter = "..."`.
 pub const COUNTER: Symbol = Symbol("counter");
+/// `sum = "array.field"`: a computed field.
+pub const SUM: Symbol = Symbol("sum");
+/// `min = "array.field"`: a computed field.
+pub const MIN: Symbol = Symbol("min");
 /// `nullable`.
 pub const NULLABLE: Symbol = Symbol("nullable");
 /// `mixed`.
@@ -179,7 +183,7 @@ pub const NORMALIZATION: Symbol = Symbol("normalization");
 // `capped(...)`.
 /// `size = N`.
 pub const SIZE: Symbol = Symbol("size");
-/// `max = N`.
+/// `max = N` in `capped(...)`; on a field, `max = "array.field"`: a computed field.
 pub const MAX: Symbol = Symbol("max");
 
 // `query(...)`.

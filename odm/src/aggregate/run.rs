@@ -10,10 +10,12 @@ use crate::collection::Collection;
 use crate::error::{model_name, Error, Result};
 use crate::explain::Explain;
 use crate::model::Model;
+use crate::observe::Op;
 use crate::schema::BsonSchema;
 use bson::{Document, RawDocumentBuf};
 use futures_util::{StreamExt, TryStreamExt};
 use std::fmt;
+use std::future::IntoFuture;
 use std::marker::PhantomData;
 
 /// A pipeline bound to the collection it runs on ([`crate::Collection::aggregate`]).
@@ -67,26 +69,29 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
     }
 
     /// The results, read through the collection's session when it has one (locked until the stream is dropped).
-    async fn rows(self) -> Result<futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>> {
+    /// The span of the `aggregate` ([`Op`]) comes back with the rows, so a read to the end records its whole time.
+    async fn rows(self) -> Result<(Op, futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>)> {
         let stages = self.prepared()?;
         let coll = self.source.0;
+        let op = Op::on(coll.raw(), "aggregate").values(|| bson::doc! { "pipeline": &stages });
         let aggregate = coll.raw().aggregate(stages).with_type::<RawDocumentBuf>();
         let map_err = |e| Error::from_driver(e, model_name::<M>(), M::type_meta());
         let Some(session) = coll.session() else {
-            return Ok(aggregate.await.map_err(map_err)?.map_err(Error::from).boxed());
+            let cursor = op.run(aggregate).await.map_err(map_err)?;
+            return Ok((op, cursor.map_err(Error::from).boxed()));
         };
         let mut guard = session.lock().await;
-        let cursor = aggregate.session(&mut *guard).await.map_err(map_err)?;
+        let cursor = op.run(aggregate.session(&mut *guard).into_future()).await.map_err(map_err)?;
         let rows = futures_util::stream::unfold((cursor, guard), |(mut cursor, mut guard)| async move {
             let next = cursor.next(&mut guard).await?;
             Some((next.map_err(Error::from), (cursor, guard)))
         });
-        Ok(rows.boxed())
+        Ok((op, rows.boxed()))
     }
 
     /// The results as a stream, each decoded as `D` (a decode error names `D`'s field).
     pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<D>> + Send + 'a> {
-        let rows = self.rows().await?;
+        let (_, rows) = self.rows().await?;
         Ok(rows.and_then(|raw| async move { decode::<D>(&raw) }))
     }
 
@@ -97,12 +102,15 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
     }
 
     async fn collect(self) -> Result<Vec<D>> {
-        let mut rows = self.rows().await?;
-        let mut out = Vec::new();
-        while let Some(raw) = rows.try_next().await? {
-            out.push(decode::<D>(&raw)?);
-        }
-        Ok(out)
+        let (op, mut rows) = self.rows().await?;
+        op.run(async {
+            let mut out = Vec::new();
+            while let Some(raw) = rows.try_next().await? {
+                out.push(decode::<D>(&raw)?);
+            }
+            Ok(out)
+        })
+        .await
     }
 
     /// What the server plans for this pipeline, with execution statistics (see [`crate::explain`]):
@@ -118,19 +126,23 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
         stages.push(last);
         let coll = self.source.0;
         let map_err = |e| Error::from_driver(e, model_name_of::<D>(), D::type_meta());
+        let op = Op::on(coll.raw(), "aggregate").values(|| bson::doc! { "pipeline": &stages });
         let aggregate = coll.raw().aggregate(stages);
-        match coll.session() {
-            Some(session) => {
-                let mut guard = session.lock().await;
-                let mut cursor = aggregate.session(&mut *guard).await.map_err(map_err)?;
-                while cursor.next(&mut guard).await.transpose().map_err(map_err)?.is_some() {}
+        op.run(async {
+            match coll.session() {
+                Some(session) => {
+                    let mut guard = session.lock().await;
+                    let mut cursor = aggregate.session(&mut *guard).await.map_err(map_err)?;
+                    while cursor.next(&mut guard).await.transpose().map_err(map_err)?.is_some() {}
+                }
+                None => {
+                    let mut cursor = aggregate.await.map_err(map_err)?;
+                    while cursor.try_next().await.map_err(map_err)?.is_some() {}
+                }
             }
-            None => {
-                let mut cursor = aggregate.await.map_err(map_err)?;
-                while cursor.try_next().await.map_err(map_err)?.is_some() {}
-            }
-        }
-        Ok(())
+            Ok(())
+        })
+        .await
     }
 }
 

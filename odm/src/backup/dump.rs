@@ -114,13 +114,15 @@ impl<'c> Dump<'c> {
             None => ReadMode::of(self.client).await?,
         };
         let (planned, absent, skipped) = self.plan().await?;
-        // Every file is checked before any is written: a dump that cannot finish does not start.
+        // Every file is checked before any is written: a dump that cannot finish does not start. A file of the other
+        // compression counts too: a restore would find two files for one collection.
         for p in &planned {
             let name = &p.metadata.collection_name;
-            for path in [bson_file(&self.out, &p.db, name, self.gzip), metadata_file(&self.out, &p.db, name, self.gzip)]
-            {
-                if path.exists() {
-                    return Err(BackupError::Exists { path }.into());
+            for gzip in [self.gzip, !self.gzip] {
+                for path in [bson_file(&self.out, &p.db, name, gzip), metadata_file(&self.out, &p.db, name, gzip)] {
+                    if path.exists() {
+                        return Err(BackupError::Exists { path }.into());
+                    }
                 }
             }
             let dir = self.out.join(&p.db);

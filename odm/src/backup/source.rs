@@ -140,6 +140,12 @@ impl Wanted<'_> {
     }
 }
 
+/// Which file of a collection a name is.
+enum Slot {
+    Bson,
+    Metadata,
+}
+
 /// The dump files of a database directory by escaped collection name, in name order. Hidden files (a dump's
 /// temporary `.…partial` files among them) and files of other kinds are not read.
 fn collection_files(dir: &Path) -> Result<BTreeMap<String, Files>> {
@@ -151,10 +157,21 @@ fn collection_files(dir: &Path) -> Result<BTreeMap<String, Files>> {
             continue;
         }
         let plain = name.strip_suffix(GZIP_SUFFIX).unwrap_or(&name);
-        if let Some(escaped) = plain.strip_suffix(BSON_SUFFIX) {
-            found.entry(escaped.to_owned()).or_default().bson = Some(path);
+        let (escaped, slot) = if let Some(escaped) = plain.strip_suffix(BSON_SUFFIX) {
+            (escaped, Slot::Bson)
         } else if let Some(escaped) = plain.strip_suffix(METADATA_SUFFIX) {
-            found.entry(escaped.to_owned()).or_default().metadata = Some(path);
+            (escaped, Slot::Metadata)
+        } else {
+            continue;
+        };
+        let files = found.entry(escaped.to_owned()).or_default();
+        let slot = match slot {
+            Slot::Bson => &mut files.bson,
+            Slot::Metadata => &mut files.metadata,
+        };
+        // `x.bson` beside `x.bson.gz`: two dumps of one collection, and no telling which is meant.
+        if let Some(first) = slot.replace(path.clone()) {
+            return Err(BackupError::Ambiguous { first, second: path }.into());
         }
     }
     Ok(found)

@@ -4,6 +4,7 @@ use super::layout::{Bucket, BucketLayout};
 use crate::collection::Collection;
 use crate::error::{Error, Invalid, NamedPath, Result};
 use crate::filter::{overlaps, Filter};
+use crate::observe::Op;
 use crate::update::{Operator, Update};
 use bson::{doc, Bson, Document};
 use mongodb::action::Action;
@@ -77,7 +78,9 @@ impl<'a, B: Bucket> AddReading<'a, B> {
         let reading = <B::Reading as crate::BsonSchema>::to_bson(&self.reading)
             .map_err(|e| Error::Serialize { model: std::any::type_name::<B>(), source: Box::new(e) })?;
         let one = if layout.counter_long { Bson::Int64(1) } else { Bson::Int32(1) };
+        let computed = computed_steps::<B>(&layout, &reading)?;
         let mut update = doc! { "$push": { layout.items: reading }, "$inc": { layout.counter: one } };
+        merge::<B>(&layout, &mut update, computed)?;
         let mut array_filters = Vec::new();
         if let Some(also) = self.also {
             let built = also.build()?;
@@ -87,17 +90,34 @@ impl<'a, B: Bucket> AddReading<'a, B> {
             merge::<B>(&layout, &mut update, built.update)?;
             array_filters = built.array_filters;
         }
-        let result = self
-            .buckets
-            .raw()
-            .update_one(filter, update)
-            .upsert(true)
-            .optional((!array_filters.is_empty()).then_some(array_filters), |a, f| a.array_filters(f))
-            .optional(self.buckets.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let op = Op::on(self.buckets.raw(), "update").values(|| {
+            bson::doc! { "q": &filter, "u": &update, "arrayFilters": &array_filters, "upsert": true }
+        });
+        let result = op
+            .run(
+                self.buckets
+                    .raw()
+                    .update_one(filter, update)
+                    .upsert(true)
+                    .optional((!array_filters.is_empty()).then_some(array_filters), |a, f| a.array_filters(f))
+                    .optional(self.buckets.lock().await.as_deref_mut(), |a, s| a.session(s)),
+            )
             .await
             .map_err(Collection::<B>::map_err)?;
         Ok(AddedReading { opened: result.upserted_id })
     }
+}
+
+/// What keeps the bucket's computed fields in step with one more reading (`$inc` of a sum, `$max`, `$min`), as
+/// operator groups; empty when the bucket declares none.
+fn computed_steps<B: Bucket>(layout: &BucketLayout, reading: &Bson) -> Result<Document> {
+    if layout.computes.is_empty() {
+        return Ok(Document::new());
+    }
+    let mut groups = vec![(Operator::Push, doc! { layout.items: reading.clone() })];
+    let arrays = vec![(layout.items.to_owned(), layout.computes)];
+    crate::update::follow_computed(&mut groups, arrays).map_err(Error::invalid_operation::<B>)?;
+    Ok(groups.into_iter().skip(1).map(|(op, fields)| (op.name().to_owned(), Bson::Document(fields))).collect())
 }
 
 /// Adds the operators of `also` to `update` (the reading's `$push` and the counter's `$inc`), refusing any that

@@ -48,6 +48,9 @@ pub struct BucketLayout {
     pub counter_long: bool,
     /// The bucket size: the array's `max_items`.
     pub size: i64,
+    /// The fields computed from the readings (`#[odm(sum = "…")]`, `min`, `max`), which each reading's upsert keeps
+    /// in step.
+    pub computes: &'static [crate::computed::Computed],
 }
 
 impl BucketLayout {
@@ -72,6 +75,7 @@ impl BucketLayout {
             counter: counter.key,
             counter_long: counter.ty.kind == BsonKind::Long,
             size,
+            computes: items.computes,
         }
     }
 }

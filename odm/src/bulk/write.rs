@@ -8,6 +8,7 @@ use crate::collection::{check_statement, document_len};
 use crate::error::{model_name, reply_int, write_error, Error, Result, MAX_STATEMENT_SIZE};
 use crate::filter::Filter;
 use crate::model::Model;
+use crate::observe::{raw_value, Op as Traced};
 use crate::to_driver::write_concern_document;
 use crate::update::Update;
 use bson::raw::{cstr, CStr};
@@ -233,11 +234,12 @@ impl<'a, M: Model> Bulk<'a, M> {
             cmd.append(cstr!("writeConcern"), wc);
         }
         let db = raw_coll.client().database(&raw_coll.namespace().db);
-        let reply = db
-            .run_raw_command(cmd)
-            .optional(self.coll.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let traced = Traced::on(raw_coll, command.as_str()).values(|| raw_value(&cmd));
+        let reply = traced
+            .run(db.run_raw_command(cmd).optional(self.coll.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
             .map_err(Collection::<M>::map_err)?;
+        traced.write_counts(&reply);
         Ok(reply)
     }
 }

@@ -8,6 +8,7 @@
 //! (`{_id: {$in: batch}}` beside each part), which those servers serve from the `_id` index.
 
 use crate::error::{DecodeError, Error, Result};
+use crate::observe::Op;
 use crate::schema::parts::Part;
 use crate::session::Session;
 use bson::{doc, Bson, Document, RawDocumentBuf};
@@ -111,7 +112,8 @@ impl<'a> Explainer<'a> {
     /// a server that says it has not is never sent a command it refuses (a refused command ends a transaction).
     async fn server_has_documents(&self) -> Result<bool> {
         // Outside the session: `hello` is no part of a transaction.
-        let hello = self.raw.client().database("admin").run_command(doc! { "hello": 1 }).await?;
+        let admin = self.raw.client().database("admin");
+        let hello = Op::on_db(&admin, "", "hello").run(admin.run_command(doc! { "hello": 1 })).await?;
         Ok(crate::error::reply_int(&hello, "maxWireVersion").is_some_and(|v| v >= 14))
     }
 
@@ -145,18 +147,22 @@ impl<'a> Explainer<'a> {
 
     async fn by_ids(&self, ids: &[Bson], out: &mut [Vec<Bson>]) -> Result<()> {
         for (breaks, broken) in self.breaks.iter().zip(out.iter_mut()) {
-            let find = self
-                .raw
-                .find(doc! { "$and": [{ "_id": { "$in": ids } }, breaks.clone()] })
-                .projection(doc! { "_id": 1 });
-            let found: Vec<RawDocumentBuf> = match self.session {
-                Some(s) => {
-                    // The cursor is opened with the session locked, then read batch by batch, each locking it again.
-                    let cursor = find.session(&mut *s.lock().await).await?;
-                    crate::session::rows(cursor, s.clone()).try_collect().await?
-                }
-                None => find.await?.try_collect().await?,
-            };
+            let filter = doc! { "$and": [{ "_id": { "$in": ids } }, breaks.clone()] };
+            let op = Op::on(self.raw, "find").values(|| doc! { "filter": &filter });
+            let find = self.raw.find(filter).projection(doc! { "_id": 1 });
+            let found: Vec<RawDocumentBuf> = op
+                .run(async {
+                    Ok::<_, Error>(match self.session {
+                        Some(s) => {
+                            // The cursor is opened with the session locked, then read batch by batch, each locking it
+                            // again.
+                            let cursor = find.session(&mut *s.lock().await).await?;
+                            crate::session::rows(cursor, s.clone()).try_collect().await?
+                        }
+                        None => find.await?.try_collect().await?,
+                    })
+                })
+                .await?;
             broken.extend(found.iter().map(id_of));
         }
         Ok(())
@@ -165,15 +171,19 @@ impl<'a> Explainer<'a> {
     /// Runs a database-level pipeline (one starting with `$documents`), in the collection's session when it has one.
     async fn aggregate(&self, pipeline: Vec<Document>) -> Result<Vec<Document>> {
         let db = self.raw.client().database(&self.raw.namespace().db);
+        let op = Op::on_db(&db, "", "aggregate").values(|| doc! { "pipeline": &pipeline });
         let aggregate = db.aggregate(pipeline);
-        Ok(match self.session {
-            Some(s) => {
-                let mut locked = s.lock().await;
-                let mut cursor = aggregate.session(&mut *locked).await?;
-                cursor.stream(&mut locked).try_collect().await?
-            }
-            None => aggregate.await?.try_collect().await?,
+        op.run(async {
+            Ok(match self.session {
+                Some(s) => {
+                    let mut locked = s.lock().await;
+                    let mut cursor = aggregate.session(&mut *locked).await?;
+                    cursor.stream(&mut locked).try_collect().await?
+                }
+                None => aggregate.await?.try_collect().await?,
+            })
         })
+        .await
     }
 }
 

@@ -16,6 +16,7 @@ fn what(check: Check) -> &'static str {
         Check::Lowercase => "holds capital letters where the model stores lowercase text",
         Check::Unexpected => "holds keys the model does not declare",
         Check::Counter => "differs from the length of",
+        Check::Computed => "differs from what it computes from",
         Check::Other => "fails the validator",
         Check::OlderVersion => "is at an older version the model reads",
     }

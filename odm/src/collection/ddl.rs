@@ -2,6 +2,7 @@
 
 use crate::error::Result;
 use crate::model::Model;
+use crate::observe::Op;
 use bson::Document;
 use mongodb::Database;
 
@@ -10,7 +11,8 @@ use mongodb::Database;
 ///
 /// Fails with the server's error if the collection already exists (code 48, `NamespaceExists`).
 pub async fn create_collection<M: Model>(db: &Database) -> Result<()> {
-    db.run_command(create_command::<M>()).await?;
+    let command = create_command::<M>();
+    Op::on_db(db, M::COLLECTION, "create").values(|| command.clone()).run(db.run_command(command)).await?;
     Ok(())
 }
 

@@ -7,10 +7,12 @@ use crate::error::{DecodeError, Error, Result};
 use crate::explain::Explain;
 use crate::filter::{Filter, Projection, Sort};
 use crate::model::Model;
-use bson::RawDocumentBuf;
+use crate::observe::{Op, Returned};
+use bson::{doc, RawDocumentBuf};
 use futures_util::TryStreamExt;
 use mongodb::action::Action;
 use serde::de::DeserializeOwned;
+use std::future::IntoFuture;
 
 /// A pending read: [`Collection::find`] with its sort, limit, skip and projection. `.await` it for a `Vec`, or call
 /// [`Find::stream`] for a cursor.
@@ -106,13 +108,18 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
     }
 
     /// The matching documents, read through the collection's session when it has one (locked for each batch read).
-    async fn rows(self) -> Result<futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>> {
+    /// The span of the `find` ([`Op`]) comes back with the rows, so a read to the end records its whole time in it.
+    async fn rows(self) -> Result<(Op, futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>)> {
         use futures_util::StreamExt;
         let invalid = Collection::<M>::invalid;
         self.coll.check_older_shapes(&self.filter).await?;
         let filter = self.filter.into_marked().map_err(invalid)?;
         let sort = self.sort.map(|s| s.into_marked().map_err(invalid)).transpose()?;
         let projection = self.projection.map(|p| p.into_marked().map_err(invalid)).transpose()?;
+        let op = Op::on(&self.coll.raw, "find").values(|| {
+            let skip = self.skip.map(|n| n as i64);
+            doc! { "filter": &filter, "sort": &sort, "projection": &projection, "limit": self.limit, "skip": skip }
+        });
         let find = self
             .coll
             .raw
@@ -123,16 +130,18 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
             .optional(projection, |a, p| a.projection(p))
             .optional(self.hint, |a, h| a.hint(mongodb::options::Hint::Name(h)));
         let Some(session) = &self.coll.session else {
-            return Ok(find.await?.map_err(Error::from).boxed());
+            let cursor = op.run(find).await?;
+            return Ok((op, cursor.map_err(Error::from).boxed()));
         };
-        let cursor = find.session(&mut *session.lock().await).await?;
-        Ok(crate::session::rows(cursor, session.clone()))
+        // Its future, not the action: the compiler cannot prove a generic future over the action `Send`.
+        let cursor = op.run(find.session(&mut *session.lock().await).into_future()).await?;
+        Ok((op, crate::session::rows(cursor, session.clone())))
     }
 
     /// The results as a stream, decoded one by one (decode errors name the document's `_id`).
     pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<P>> + Send + 'a> {
         let decode = self.decode;
-        let rows = self.rows().await?;
+        let (_, rows) = self.rows().await?;
         Ok(rows.and_then(move |raw| async move { decode(&raw) }))
     }
 
@@ -144,12 +153,15 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
 
     async fn collect(self) -> Result<Vec<P>> {
         let decode = self.decode;
-        let mut rows = self.rows().await?;
-        let mut out = Vec::new();
-        while let Some(raw) = rows.try_next().await? {
-            out.push(decode(&raw)?);
-        }
-        Ok(out)
+        let (op, mut rows) = self.rows().await?;
+        op.run(async {
+            let mut out = Vec::new();
+            while let Some(raw) = rows.try_next().await? {
+                out.push(decode(&raw)?);
+            }
+            Ok(out)
+        })
+        .await
     }
 
     /// Every result that decodes; a document that does not (written around odm, or by an older version) is skipped
@@ -157,15 +169,19 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
     /// Server and network errors still fail the read.
     pub async fn all_valid(self) -> Result<Decoded<P>> {
         let decode = self.decode;
-        let mut cursor = self.rows().await?;
+        let (op, mut cursor) = self.rows().await?;
         let mut out = Decoded { values: Vec::new(), skipped: Vec::new() };
-        while let Some(raw) = cursor.try_next().await? {
-            match decode(&raw) {
-                Ok(value) => out.values.push(value),
-                Err(Error::Decode(e)) => out.skipped.push(*e),
-                Err(other) => return Err(other),
+        op.run(async {
+            while let Some(raw) = cursor.try_next().await? {
+                match decode(&raw) {
+                    Ok(value) => out.values.push(value),
+                    Err(Error::Decode(e)) => out.skipped.push(*e),
+                    Err(other) => return Err(other),
+                }
             }
-        }
+            Ok(Returned((out.values.len() + out.skipped.len()) as u64))
+        })
+        .await?;
         Ok(out)
     }
 }

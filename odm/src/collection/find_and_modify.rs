@@ -6,6 +6,7 @@ use crate::codec::decode;
 use crate::error::{Error, Result};
 use crate::filter::{Filter, Sort};
 use crate::model::Model;
+use crate::observe::Op;
 use crate::update::Update;
 use mongodb::action::Action;
 
@@ -38,14 +39,19 @@ impl<M: Model> Collection<M> {
         } else {
             mongodb::options::ReturnDocument::Before
         };
-        let found = self
-            .raw
-            .find_one_and_update(filter, built.update)
-            .return_document(ret)
-            .upsert(options.upsert)
-            .optional(sort, |a, s| a.sort(s))
-            .optional(array_filters, |a, f| a.array_filters(f))
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let op = Op::on(&self.raw, "findAndModify").values(|| {
+            bson::doc! { "query": &filter, "update": &built.update, "sort": &sort, "arrayFilters": &array_filters, "upsert": options.upsert }
+        });
+        let found = op
+            .run(
+                self.raw
+                    .find_one_and_update(filter, built.update)
+                    .return_document(ret)
+                    .upsert(options.upsert)
+                    .optional(sort, |a, s| a.sort(s))
+                    .optional(array_filters, |a, f| a.array_filters(f))
+                    .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)),
+            )
             .await
             .map_err(Self::map_err)?;
         if found.is_none() {
@@ -61,10 +67,9 @@ impl<M: Model> Collection<M> {
         self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "find_one_and_delete")?;
-        let found = self
-            .raw
-            .find_one_and_delete(filter)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let op = Op::on(&self.raw, "findAndModify").values(|| bson::doc! { "query": &filter, "remove": true });
+        let found = op
+            .run(self.raw.find_one_and_delete(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
             .map_err(Self::map_err)?;
         found.as_ref().map(decode).transpose()

@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Invalid, Result};
 use crate::model::Model;
+use crate::observe::Op;
 use crate::template::{Instance, InstanceKey, InstanceKeyError};
 use bson::DateTime;
 use mongodb::Database;
@@ -36,7 +37,8 @@ fn refused<M: Model>(e: InstanceKeyError) -> Error {
 /// ```
 pub async fn instances<M: Model>(db: &Database) -> Result<Vec<Instance>> {
     let Some(template) = M::TEMPLATE else { return Ok(Vec::new()) };
-    let names = db.list_collection_names().await.map_err(Error::from_write::<M>)?;
+    let names =
+        Op::on_db(db, "", "listCollections").run(db.list_collection_names()).await.map_err(Error::from_write::<M>)?;
     let mut live: Vec<Instance> = names.iter().filter_map(|n| template.parse(n)).collect();
     live.sort();
     Ok(live)
@@ -49,11 +51,12 @@ pub async fn instances<M: Model>(db: &Database) -> Result<Vec<Instance>> {
 /// counts as dropped.
 pub async fn drop_expired<M: Model>(db: &Database, now: DateTime) -> Result<Vec<String>> {
     let Some(template) = M::TEMPLATE else { return Ok(Vec::new()) };
-    let names = db.list_collection_names().await.map_err(Error::from_write::<M>)?;
+    let names =
+        Op::on_db(db, "", "listCollections").run(db.list_collection_names()).await.map_err(Error::from_write::<M>)?;
     let mut dropped = Vec::new();
     for instance in template.expired(names.iter().map(String::as_str), now) {
         let coll = db.collection::<bson::Document>(&instance.name);
-        match coll.drop().await.map_err(Error::from_write::<M>) {
+        match Op::on(&coll, "drop").run(coll.drop()).await.map_err(Error::from_write::<M>) {
             Ok(()) => {}
             // Servers before 7.0 answer a drop of a missing collection with NamespaceNotFound.
             Err(e) if e.code() == Some(26) => {}

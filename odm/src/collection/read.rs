@@ -7,6 +7,8 @@ use crate::codec::decode;
 use crate::error::Result;
 use crate::filter::Filter;
 use crate::model::{Model, VariantOf};
+use crate::observe::Op;
+use bson::doc;
 use mongodb::action::Action;
 
 impl<M: Model> Collection<M> {
@@ -15,7 +17,8 @@ impl<M: Model> Collection<M> {
         self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "find_one")?;
-        match self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)).await? {
+        let op = Op::on(&self.raw, "find").values(|| doc! { "filter": &filter, "limit": 1 });
+        match op.run(self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))).await? {
             Some(raw) => decode(&raw).map(Some),
             None => Ok(None),
         }
@@ -66,11 +69,10 @@ impl<M: Model> Collection<M> {
     pub async fn find_one_variant<V: VariantOf<M> + Send>(&self, filter: Filter<M>) -> Result<Option<V>> {
         let (tag, value) = V::TAG;
         let filter = filter.and(Filter::from_document(bson::doc! { tag: value }));
-        let found = self
-            .raw
-            .find_one(Self::filter_doc(filter)?)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
-            .await?;
+        let filter = Self::filter_doc(filter)?;
+        let op = Op::on(&self.raw, "find").values(|| doc! { "filter": &filter, "limit": 1 });
+        let found =
+            op.run(self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))).await?;
         match found {
             Some(raw) => decode_variant::<M, V>(&raw).map(Some),
             None => Ok(None),
@@ -80,10 +82,10 @@ impl<M: Model> Collection<M> {
     /// Number of documents matching `filter`.
     pub async fn count(&self, filter: Filter<M>) -> Result<u64> {
         self.check_older_shapes(&filter).await?;
-        Ok(self
-            .raw
-            .count_documents(Self::filter_doc(filter)?)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let filter = Self::filter_doc(filter)?;
+        let op = Op::on(&self.raw, "count").values(|| doc! { "query": &filter });
+        Ok(op
+            .run(self.raw.count_documents(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await?)
     }
 }

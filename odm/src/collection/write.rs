@@ -6,8 +6,9 @@ use crate::codec::encode;
 use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::model::Model;
+use crate::observe::{raw_value, Op};
 use crate::update::Update;
-use bson::{Bson, Document};
+use bson::{doc, Bson, Document};
 use mongodb::action::Action;
 use std::borrow::Borrow;
 
@@ -15,10 +16,9 @@ impl<M: Model> Collection<M> {
     /// Inserts one value; returns its `_id`. A revision ([`Model::REVISION`]) is stored as the value gives it.
     pub async fn insert_one(&self, value: impl Borrow<M>) -> Result<Bson> {
         let raw = encode(value.borrow())?;
-        let result = self
-            .raw
-            .insert_one(raw)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let op = Op::on(&self.raw, "insert").values(|| doc! { "documents": [raw_value(&raw)] });
+        let result = op
+            .run(self.raw.insert_one(raw).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
             .map_err(Self::map_err)?;
         Ok(result.inserted_id)
@@ -36,10 +36,10 @@ impl<M: Model> Collection<M> {
             return Ok(Vec::new());
         }
         let n = docs.len();
-        let result = self
-            .raw
-            .insert_many(docs)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let op =
+            Op::on(&self.raw, "insert").values(|| doc! { "documents": docs.iter().map(raw_value).collect::<Vec<_>>() });
+        let result = op
+            .run(self.raw.insert_many(docs).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
             .map_err(Self::map_err)?;
         Ok((0..n).filter_map(|i| result.inserted_ids.get(&i).cloned()).collect())
@@ -67,21 +67,28 @@ impl<M: Model> Collection<M> {
         }
         Self::bump_revision(&mut built.update);
         check_statement::<M>([&filter, &built.update].into_iter().chain(&built.array_filters).map(document_len))?;
+        let op = Op::on(&self.raw, "update").values(|| {
+            doc! { "q": &filter, "u": &built.update, "arrayFilters": &built.array_filters, "multi": many, "upsert": upsert }
+        });
         let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
         let result = if many {
-            self.raw
-                .update_many(filter, built.update)
-                .upsert(upsert)
-                .optional(array_filters, |a, f| a.array_filters(f))
-                .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
-                .await
+            op.run(
+                self.raw
+                    .update_many(filter, built.update)
+                    .upsert(upsert)
+                    .optional(array_filters, |a, f| a.array_filters(f))
+                    .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)),
+            )
+            .await
         } else {
-            self.raw
-                .update_one(filter, built.update)
-                .upsert(upsert)
-                .optional(array_filters, |a, f| a.array_filters(f))
-                .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
-                .await
+            op.run(
+                self.raw
+                    .update_one(filter, built.update)
+                    .upsert(upsert)
+                    .optional(array_filters, |a, f| a.array_filters(f))
+                    .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)),
+            )
+            .await
         };
         result.map_err(Self::map_err)
     }
@@ -196,12 +203,7 @@ impl<M: Model> Collection<M> {
         let filter = bson::doc! { "$and": [typed.clone(), at] };
         let raw = encode(new)?;
         check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
-        let result = self
-            .raw
-            .replace_one(filter, raw)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
-            .await
-            .map_err(Self::map_err)?;
+        let result = self.replace(filter, raw).await?;
         if result.matched_count == 0 {
             // Changed or migrated meanwhile: report it rather than overwrite.
             return Err(Error::NotMigrated(Box::new(older)));
@@ -228,12 +230,7 @@ impl<M: Model> Collection<M> {
             let filter = Self::filter_doc(filter)?;
             Self::one_shard(&filter, "replace_one")?;
             check_statement::<M>([document_len(&filter), raw.as_bytes().len()])?;
-            return self
-                .raw
-                .replace_one(filter, raw)
-                .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
-                .await
-                .map_err(Self::map_err);
+            return self.replace(filter, raw).await;
         };
         let next = expected.checked_add(1).ok_or_else(|| Self::invalid(crate::error::Invalid::RevisionAtMaximum))?;
         let raw = with_element(&raw, key, Self::revision_value(next, long)?).map_err(Error::serialize::<M>)?;
@@ -241,12 +238,7 @@ impl<M: Model> Collection<M> {
         Self::one_shard(&guarded, "replace_one")?;
         check_statement::<M>([document_len(&guarded), raw.as_bytes().len()])?;
         let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
-        let result = self
-            .raw
-            .replace_one(guarded, raw)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
-            .await
-            .map_err(Self::map_err)?;
+        let result = self.replace(guarded, raw).await?;
         if result.matched_count == 0 {
             return Err(self.missed(filter, key, expected, || id).await);
         }
@@ -258,10 +250,9 @@ impl<M: Model> Collection<M> {
         self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "delete_one")?;
-        Ok(self
-            .raw
-            .delete_one(filter)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let op = Op::on(&self.raw, "delete").values(|| doc! { "q": &filter, "limit": 1 });
+        Ok(op
+            .run(self.raw.delete_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
             .map_err(Self::map_err)?
             .deleted_count)
@@ -270,12 +261,20 @@ impl<M: Model> Collection<M> {
     /// Deletes every document matching `filter` (stated explicitly); returns how many.
     pub async fn delete_many(&self, filter: Filter<M>) -> Result<u64> {
         self.check_older_shapes(&filter).await?;
-        Ok(self
-            .raw
-            .delete_many(Self::filter_doc(filter)?)
-            .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let filter = Self::filter_doc(filter)?;
+        let op = Op::on(&self.raw, "delete").values(|| doc! { "q": &filter, "limit": 0 });
+        Ok(op
+            .run(self.raw.delete_many(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
             .map_err(Self::map_err)?
             .deleted_count)
+    }
+
+    /// Replaces the document `filter` matches with `raw` (checked by the caller), as one traced `update`.
+    async fn replace(&self, filter: Document, raw: bson::RawDocumentBuf) -> Result<mongodb::results::UpdateResult> {
+        let op = Op::on(&self.raw, "update").values(|| doc! { "q": &filter, "u": raw_value(&raw) });
+        op.run(self.raw.replace_one(filter, raw).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
+            .await
+            .map_err(Self::map_err)
     }
 }

@@ -2,6 +2,7 @@
 //! stored type, so the schema's `diff` signature can use it; the walks over stored types are the parent module's,
 //! and [`crate::Update`] turns the recorded changes into its operators.
 
+use crate::computed::aggregate::{Aggregate, Computed};
 use crate::error::Invalid;
 use crate::path::unencodable;
 use bson::Bson;
@@ -18,6 +19,10 @@ pub(crate) enum DiffOp {
     Inc,
     /// `$push` of every element of the value (a `Bson::Array`): elements appended to an array.
     PushEach,
+    /// `$max` of the value (a computed maximum that grew with its array).
+    Max,
+    /// `$min` of the value (a computed minimum that fell with its array).
+    Min,
 }
 
 /// One recorded change.
@@ -119,6 +124,47 @@ impl Diff {
                     _ => Bson::Int32(pushed as i32),
                 };
             }
+        }
+    }
+}
+
+impl Diff {
+    /// Keeps the computed field `c` of the array stored under `array` in step when the array only grew by `$push`,
+    /// so concurrent pushes stay counted: a `$set` of a sum that grew by exactly the pushed values becomes `$inc`, of
+    /// a maximum or minimum `$max` or `$min`; a field the new value left as it was follows the pushed values (the
+    /// update computes it, as a typed push does). `old` is the field's old value. Used by generated code.
+    pub fn computed_step<T: Serialize>(&mut self, at: &DiffPath, array: &str, c: &Computed, old: &T) {
+        let array_path = join(&at.0, array);
+        let pushed = self.ops.iter().find_map(|o| match (&o.op, &o.value) {
+            (DiffOp::PushEach, Bson::Array(each)) if o.key == array_path => Some(each),
+            _ => None,
+        });
+        let Some(pushed) = pushed else { return };
+        let Ok(Some(folded)) = c.fold(pushed.iter().filter_map(|e| c.value_in(e))) else { return };
+        let (step, target) = (Self::step_of(c.aggregate), join(&at.0, c.key));
+        match self.ops.iter_mut().find(|o| o.key == target) {
+            Some(op) if op.op == DiffOp::Set => {
+                let grew_by = match (&op.value, integer(old)) {
+                    (Bson::Int64(new), Some(old)) => new.checked_sub(old).map(Bson::Int64),
+                    _ => None,
+                };
+                match c.aggregate {
+                    Aggregate::Sum if grew_by.as_ref() == Some(&folded) => (op.op, op.value) = (DiffOp::Inc, folded),
+                    Aggregate::Sum => {}
+                    _ => op.op = step,
+                }
+            }
+            Some(_) => {}
+            None => self.ops.push(Change { op: step, key: target, value: folded }),
+        }
+    }
+
+    /// The operator that adds pushed values to a computed field.
+    fn step_of(aggregate: Aggregate) -> DiffOp {
+        match aggregate {
+            Aggregate::Sum => DiffOp::Inc,
+            Aggregate::Min => DiffOp::Min,
+            Aggregate::Max => DiffOp::Max,
         }
     }
 }

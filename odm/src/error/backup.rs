@@ -33,6 +33,14 @@ pub enum BackupError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A dump directory holds one collection's file twice, compressed and not (`x.bson` and `x.bson.gz`): no telling
+    /// which is meant.
+    Ambiguous {
+        /// One of the files.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+    },
     /// A restore found nothing to restore, or cannot tell which database of the dump is meant.
     NoSource {
         /// The dump directory (or the database directory in it).
@@ -104,6 +112,13 @@ impl fmt::Display for BackupError {
                 "{} is not a dump file odm or mongodump writes: {reason}; it may be cut short (an interrupted copy): \
                  take the dump again",
                 path.display()
+            ),
+            BackupError::Ambiguous { first, second } => write!(
+                f,
+                "{} and {} are two dumps of one collection, and a restore cannot tell which is meant: remove one, then \
+                 restore again",
+                first.display(),
+                second.display()
             ),
             BackupError::NoSource { path, reason } => write!(f, "nothing to restore from {}: {reason}", path.display()),
             BackupError::NotEmpty { namespace } => write!(

@@ -3,6 +3,9 @@
 //!
 //! Builders know stored keys only; the paths are named in Rust terms once, where the operation meets its model
 //! ([`Invalid::named`]).
+//!
+//! One file, over the usual length: the enum, the paths each variant names and each variant's message are three
+//! matches over the same variants, read and changed together.
 
 use crate::meta::TypeMeta;
 use crate::update::Operator;
@@ -333,6 +336,17 @@ pub enum Invalid {
         /// The field.
         path: NamedPath,
     },
+    /// A write to an array with a computed field (`#[odm(sum = "…")]`, `min`, `max`) whose effect on that field the
+    /// update cannot know (elements removed without their values, a `$slice`, a value changed in place): sending it
+    /// would leave the field out of step (see [`crate::computed`]).
+    ComputedUnknown {
+        /// The path written.
+        path: NamedPath,
+        /// The computed field.
+        computed: NamedPath,
+        /// What makes its new value unknown.
+        why: &'static str,
+    },
 }
 
 impl Invalid {
@@ -341,6 +355,7 @@ impl Invalid {
         use Invalid::*;
         match self {
             PathConflict { first, second, .. } | Overlap { first, second } => vec![first, second],
+            ComputedUnknown { path, computed, .. } => vec![path, computed],
             Unencodable { path, .. }
             | ValueKey { path, .. }
             | ArrayFilterIdentifier { path, .. }
@@ -497,6 +512,11 @@ impl fmt::Display for Invalid {
                 "the key filter of a bucket holds each key field, and nothing else, to one value, and {path} breaks \
                  that: compare every key field with `eq` and no other field, so the reading lands in that key's \
                  bucket and a bucket it opens stores the key"
+            ),
+            ComputedUnknown { path, computed, why } => write!(
+                f,
+                "a write to {path} cannot keep the computed field {computed} in step: {why} (rule \
+                 `computed-in-step`)"
             ),
             OverflowPush { path } => write!(
                 f,

@@ -39,6 +39,10 @@ impl FieldFailure {
     /// `counter-in-step`. A keyword odm's validators do not write (the validator was changed on the server) breaks
     /// `model-validation`.
     pub fn rule_id(&self) -> &'static str {
+        // A computed field's check is an `$expr` like a counter's: what it expects tells them apart.
+        if self.rule == "$expr" && self.expected.as_deref().is_some_and(crate::computed::describes) {
+            return crate::schema::parts::Check::Computed.rule();
+        }
         crate::schema::parts::Check::of_keyword(&self.rule)
             .map_or(crate::schema::parts::Check::Other.rule(), |(_, rule)| rule)
     }

@@ -4,7 +4,7 @@
 use super::validation::{FieldFailure, ValidationError};
 
 use crate::meta::{rust_name, TypeMeta};
-use crate::schema::parts::ValidatorParts;
+use crate::schema::parts::{Check, ValidatorParts};
 use bson::{Bson, Document};
 
 impl ValidationError {
@@ -239,12 +239,29 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
             let check = node.get_document("specifiedAs").ok().and_then(|s| s.get("$expr"));
             // The model's own check names its pair; one the model does not write (a validator written by an earlier
             // version, or changed on the server) is read for the pairs it compares.
-            let described = check.and_then(|c| {
-                let part = ValidatorParts::of(meta?).counter(c)?.clone();
-                Some(vec![(part.array?, part.stored)])
-            });
-            let pairs = described.or_else(|| check.map(crate::schema::counter_pairs)).unwrap_or_default();
+            let part = check.and_then(|c| ValidatorParts::of(meta?).counter(c).cloned());
             let rust = |stored: &str| rust_name(meta, stored, false).unwrap_or_else(|| stored.to_owned());
+            if let Some((part, (aggregate, values))) =
+                part.as_ref().zip(check.and_then(crate::computed::read)).filter(|(p, _)| p.check == Check::Computed)
+            {
+                let array = part.array.as_deref().unwrap_or_default();
+                let values = match crate::computed::element_field(&values, array) {
+                    _ if array.contains(", ") => array.split(", ").map(rust).collect::<Vec<_>>().join(" and "),
+                    Some(of) => rust(&format!("{array}.$[].{of}")),
+                    None => format!("the elements of {}", rust(array)),
+                };
+                out.push(FieldFailure {
+                    path: String::new(),
+                    stored_path: part.stored.clone(),
+                    rule: "$expr".to_owned(),
+                    expected: Some(format!("the {} of {values}", aggregate.name())),
+                    actual: Some("a different value".to_owned()),
+                    variant: None,
+                });
+                return;
+            }
+            let described = part.and_then(|part| Some(vec![(part.array?, part.stored)]));
+            let pairs = described.or_else(|| check.map(crate::schema::counter_pairs)).unwrap_or_default();
             match pairs.as_slice() {
                 [(array, counter)] => out.push(FieldFailure {
                     path: String::new(),

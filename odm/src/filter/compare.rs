@@ -9,7 +9,9 @@
 
 use super::value::Filter;
 use crate::error::{Clause, Invalid, NamedPath};
-use crate::path::{AsPath, Counted, CounterField, IdField, Path, Plain, RawPath, RevisionField, ShardKeyField};
+use crate::path::{
+    AsPath, ComputedField, Counted, CounterField, IdField, Path, Plain, RawPath, RevisionField, ShardKeyField,
+};
 use bson::{Bson, Document};
 
 /// `(L, R)`: a field holding `L` can be compared with a field holding `R` — the same type, an `Option` of it on
@@ -73,6 +75,7 @@ impl OneValue for Counted {}
 impl OneValue for IdField {}
 impl OneValue for ShardKeyField {}
 impl OneValue for CounterField {}
+impl OneValue for ComputedField {}
 impl OneValue for RevisionField {}
 
 impl<R, W, A> Path<R, W, A> {

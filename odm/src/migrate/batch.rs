@@ -8,12 +8,14 @@ use crate::collection::check_statement;
 use crate::collection::Collection;
 use crate::error::{model_name, reply_int, write_error, Error, Result, MAX_DOCUMENT_SIZE};
 use crate::model::Model;
+use crate::observe::{raw_value, Op};
 use crate::session::Session;
 use crate::to_driver::write_concern_document;
 use bson::{cstr, rawdoc, Bson, RawArrayBuf, RawDocument, RawDocumentBuf};
 use futures_util::stream::BoxStream;
 use futures_util::{StreamExt, TryStreamExt};
 use mongodb::action::Action;
+use std::future::IntoFuture;
 
 /// `older` with a condition on `_id` beside it (top-level fields, not `$and`: servers that plan only top-level
 /// fields still use the `_id` index).
@@ -144,6 +146,7 @@ impl<'c, M: Model> Run<'c, M> {
         &self,
         filter: bson::Document,
     ) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
+        let op = Op::on(self.raw, "find").values(|| bson::doc! { "filter": &filter, "sort": { "_id": 1 } });
         let find = self
             .raw
             .find(filter)
@@ -153,10 +156,10 @@ impl<'c, M: Model> Run<'c, M> {
             .selection_criteria(primary());
         Ok(match &self.session {
             Some(s) => {
-                let cursor = find.session(&mut *s.lock().await).await?;
+                let cursor = op.run(find.session(&mut *s.lock().await).into_future()).await?;
                 crate::session::rows(cursor, s.clone())
             }
-            None => find.await?.map_err(Error::from).boxed(),
+            None => op.run(find).await?.map_err(Error::from).boxed(),
         })
     }
 
@@ -170,10 +173,11 @@ impl<'c, M: Model> Run<'c, M> {
 
     /// The number of documents matching `filter`, in the run's session if any.
     pub(super) async fn count(&self, filter: bson::Document) -> Result<u64> {
+        let op = Op::on(self.raw, "count").values(|| bson::doc! { "query": &filter });
         let count = self.raw.count_documents(filter).selection_criteria(primary());
         Ok(match &self.session {
-            Some(s) => count.session(&mut *s.lock().await).await?,
-            None => count.await?,
+            Some(s) => op.run(count.session(&mut *s.lock().await).into_future()).await?,
+            None => op.run(count).await?,
         })
     }
 
@@ -275,12 +279,16 @@ impl<'c, M: Model> Run<'c, M> {
         if let Some(wc) = &self.write_concern {
             command.append(cstr!("writeConcern"), wc);
         }
-        let reply = self
-            .db
-            .run_raw_command(command)
-            .optional(self.session_lock().await.as_deref_mut(), |a, s| a.session(s))
+        let op = Op::on(self.raw, "update").values(|| raw_value(&command));
+        let reply = op
+            .run(
+                self.db
+                    .run_raw_command(command)
+                    .optional(self.session_lock().await.as_deref_mut(), |a, s| a.session(s)),
+            )
             .await
             .map_err(|e| Error::from_driver(e, model_name::<M>(), M::type_meta()))?;
+        op.write_counts(&reply);
         report.batches += 1;
         let modified = reply_int(&reply, "nModified").unwrap_or(0);
         let mut refused = Vec::new();

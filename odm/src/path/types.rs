@@ -1,6 +1,9 @@
 //! The path types every layer names: access markers, raw and typed paths, and the node wrappers of arrays and maps.
 //! They know stored keys and encoders only; navigating by a stored type ([`BsonSchema`](crate::BsonSchema)'s
 //! `Node`) is the parent module's part, so the schema can name these types without importing it.
+//!
+//! One file, over the usual length: [`RawPath`] and the typed [`Path`] over it are built and descended together (a
+//! field, an element, a map value), and splitting them would make each half reach into the other's private parts.
 
 use bson::Bson;
 use serde::Serialize;
@@ -10,6 +13,7 @@ use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ops::Deref;
 
+use crate::computed::Computed;
 use crate::error::{Invalid, NamedPath};
 use crate::kind::BsonKind;
 use crate::meta::TypeMeta;
@@ -53,6 +57,8 @@ markers! {
     ShardKeyField: child = ShardKeyField, elem = ShardKeyField;
     /// An array counter: it changes only together with its array.
     CounterField: child = CounterField, elem = CounterField;
+    /// A computed field (`#[odm(sum = "…")]`, `min`, `max`): it changes only together with its array.
+    ComputedField: child = ComputedField, elem = ComputedField;
     /// The model's revision (`#[odm(revision)]`): every typed write bumps it by one, so no update sets it.
     RevisionField: child = RevisionField, elem = RevisionField;
 }
@@ -108,6 +114,9 @@ pub struct RawPath {
     pub(crate) keep_last: Option<u32>,
     /// True for an array whose cut elements an overflow collection keeps: only `PushKeeping` pushes to it.
     pub(crate) overflows: bool,
+    /// For an array with computed fields (`#[odm(sum = "…")]`, `min`, `max`): what each holds, so writes to the
+    /// array keep them in step.
+    pub(crate) computes: &'static [Computed],
     /// True when `None` is written as an absent key (so setting `None` means `$unset`).
     pub(crate) none_is_absent: bool,
     /// True when the path goes through a positional segment (`$`, `$[]`, `$[id]`).
@@ -159,6 +168,9 @@ struct PathExtra {
     /// For a path into one variant of a polymorphic model: the discriminator key and the variant's value, which a
     /// filter on the path adds (so it never matches another variant) and an update on it requires.
     variant: Option<(&'static str, &'static str)>,
+    /// For a path below an array with computed fields: the length of the array's own key and what is computed from
+    /// its elements, so that a write to an element's summarized value is refused.
+    computed_above: Option<(usize, &'static [Computed])>,
 }
 
 impl RawPath {
@@ -200,10 +212,26 @@ impl RawPath {
             counter_long: false,
             keep_last: None,
             overflows: false,
+            computes: &[],
             none_is_absent: false,
             positional: self.positional || positional,
-            extra: self.extra.clone(),
+            extra: self.descended_extra(),
         }
+    }
+
+    /// The extra parts a path below this one inherits, with the computed fields of this array when it has some.
+    fn descended_extra(&self) -> Rare {
+        let mut extra = self.extra.clone();
+        if !self.computes.is_empty() {
+            extra.get_or_insert_with(Box::default).computed_above = Some((self.key.len(), self.computes));
+        }
+        extra
+    }
+
+    /// For a path below an array with computed fields: the array's stored key and what is computed from it.
+    pub(crate) fn computed_above(&self) -> Option<(&str, &'static [Computed])> {
+        let (len, computes) = self.extra.as_ref()?.computed_above?;
+        Some((&self.key[..len], computes))
     }
 
     /// For a counted array: the counter's stored path, beside the array (`a.b.it` → `a.b.ic`). Computed when
@@ -273,7 +301,7 @@ impl RawPath {
 }
 
 /// The path of `counter` beside the last segment of `key` (`a.b.it` → `a.b.ic`; `it` → `ic`).
-fn beside(key: &str, counter: &'static str) -> Cow<'static, str> {
+pub(crate) fn beside(key: &str, counter: &'static str) -> Cow<'static, str> {
     match key.rfind('.') {
         None => Cow::Borrowed(counter),
         Some(dot) => Cow::Owned(format!("{}{counter}", &key[..=dot])),
@@ -379,6 +407,7 @@ impl<R, W, A> Path<R, W, A> {
                 counter_long,
                 keep_last: field.keep_last,
                 overflows: field.overflows,
+                computes: field.computes,
                 none_is_absent: field.optional,
                 positional: false,
                 extra: Rare::default(),
@@ -389,6 +418,7 @@ impl<R, W, A> Path<R, W, A> {
             raw.counter_long = counter_long;
             raw.keep_last = field.keep_last;
             raw.overflows = field.overflows;
+            raw.computes = field.computes;
             raw.none_is_absent = field.optional;
             raw
         };

@@ -6,6 +6,7 @@ use super::traits::{Copies, HoldsReferences};
 use crate::collection::Collection;
 use crate::error::{Error, Result};
 use crate::model::Model;
+use crate::observe::Op;
 use crate::path::AsPath;
 use bson::{doc, Bson};
 use mongodb::action::Action;
@@ -68,13 +69,16 @@ impl<'a, H: Model, V: HoldsReferences> Propagate<'a, H, V> {
         if update.is_empty() {
             return Ok(0);
         }
-        let result = self
-            .holders
-            .raw()
-            .clone_with_type::<bson::Document>()
-            .update_many(filter, update)
-            .array_filters(filters.unwrap_or_default())
-            .optional(self.holders.lock().await.as_deref_mut(), |a, s| a.session(s))
+        let holders = self.holders.raw().clone_with_type::<bson::Document>();
+        let op = Op::on(&holders, "update")
+            .values(|| bson::doc! { "q": &filter, "u": &update, "arrayFilters": &filters, "multi": true });
+        let result = op
+            .run(
+                holders
+                    .update_many(filter, update)
+                    .array_filters(filters.unwrap_or_default())
+                    .optional(self.holders.lock().await.as_deref_mut(), |a, s| a.session(s)),
+            )
             .await
             .map_err(Error::from_write::<H>)?;
         Ok(result.modified_count)

@@ -6,6 +6,7 @@ use super::traits::{Copies, HoldsReferences};
 use crate::collection::Collection;
 use crate::error::{Error, Result};
 use crate::model::Model;
+use crate::observe::Op;
 use crate::path::AsPath;
 use crate::progress::Progress;
 use bson::{doc, Bson, Document};
@@ -132,7 +133,8 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
         let pairs = copied_pairs::<V::Copy>();
         let by = by_key::<V::Copy>();
         let started = Instant::now();
-        let total = self.holders.raw().estimated_document_count().await.map_err(Collection::<H>::map_err)?;
+        let raw = self.holders.raw();
+        let total = Op::on(raw, "count").run(raw.estimated_document_count()).await.map_err(Collection::<H>::map_err)?;
         let mut report = RepairReport { examined: 0, repaired: 0, dangling: Vec::new(), last: after };
         loop {
             let (batch, sources) = self.read_batch(&report.last, &by, &pairs).await?;
@@ -171,16 +173,11 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
         let key = &self.key;
         let filter = after.as_ref().map_or_else(Document::new, |a| doc! { "_id": { "$gt": a.clone() } });
         let raw = self.holders.raw().clone_with_type::<Document>();
-        let holders: Vec<Document> = raw
-            .find(filter)
-            .sort(doc! { "_id": 1 })
-            .limit(i64::from(self.batch))
-            .projection(doc! { key.as_str(): 1 })
-            .await
-            .map_err(Collection::<H>::map_err)?
-            .try_collect()
-            .await
-            .map_err(Collection::<H>::map_err)?;
+        let op = Op::on(&raw, "find").values(|| doc! { "filter": &filter, "sort": { "_id": 1 } });
+        let find =
+            raw.find(filter).sort(doc! { "_id": 1 }).limit(i64::from(self.batch)).projection(doc! { key.as_str(): 1 });
+        let holders: Vec<Document> =
+            op.run(async { find.await?.try_collect().await }).await.map_err(Collection::<H>::map_err)?;
         let mut ids: Vec<Bson> = Vec::new();
         for holder in &holders {
             for r in references::<H, V>(holder, key)? {
@@ -196,19 +193,16 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
         for (_, source) in pairs {
             projection.insert(source.clone(), 1);
         }
-        let sources = self
+        let source_coll = self
             .holders
             .raw()
             .client()
             .database(self.holders.raw().namespace().db.as_str())
-            .collection::<Document>(<<V::Copy as Copies>::Source as Model>::COLLECTION)
-            .find(doc! { "_id": { "$in": ids } })
-            .projection(projection)
-            .await
-            .map_err(Collection::<H>::map_err)?
-            .try_collect()
-            .await
-            .map_err(Collection::<H>::map_err)?;
+            .collection::<Document>(<<V::Copy as Copies>::Source as Model>::COLLECTION);
+        let filter = doc! { "_id": { "$in": ids } };
+        let op = Op::on(&source_coll, "find").values(|| doc! { "filter": &filter });
+        let find = source_coll.find(filter).projection(projection);
+        let sources = op.run(async { find.await?.try_collect().await }).await.map_err(Collection::<H>::map_err)?;
         Ok((holders, sources))
     }
 
@@ -253,8 +247,11 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
             if V::MANY {
                 filter.insert(format!("{}.{by}", self.key), id.clone());
             }
-            let result =
-                raw.update_one(filter, update).with_options(options).await.map_err(|e| Error::from_write::<H>(e))?;
+            let op = Op::on(&raw, "update").values(|| doc! { "q": &filter, "u": &update });
+            let result = op
+                .run(raw.update_one(filter, update).with_options(options))
+                .await
+                .map_err(|e| Error::from_write::<H>(e))?;
             report.repaired += result.modified_count;
         }
         Ok(())

@@ -120,6 +120,15 @@ pub(crate) fn checks_under(meta: &TypeMeta, prefix: &str, depth: usize, out: &mu
         if let Some(counter) = f.counter.and_then(|c| meta.fields.get(c)) {
             out.push(CounterCheck::new(&format!("{prefix}{}", f.key), &format!("{prefix}{}", counter.key)));
         }
+        if !f.sums.is_empty() {
+            let inputs: Vec<String> = f.sums.iter().map(|k| format!("{prefix}{k}")).collect();
+            out.push(CounterCheck::sum_of_fields(&inputs, &format!("{prefix}{}", f.key)));
+        }
+        // A field a sum of fields adds up carries that sum too, for updates; its check is the sum's own.
+        for c in f.computes.iter().filter(|c| !c.addend) {
+            let array = format!("{prefix}{}", f.key);
+            out.push(CounterCheck::computed(c.aggregate, &array, c.of, &format!("{prefix}{}", c.key)));
+        }
     }
 }
 

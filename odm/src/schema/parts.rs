@@ -43,6 +43,9 @@ pub enum Check {
     Unexpected,
     /// An array counter differs from the array's length (rule [`counter-in-step`](crate::rules#counter-in-step)).
     Counter,
+    /// A computed field differs from the sum, minimum or maximum of its array (rule
+    /// [`computed-in-step`](crate::rules#computed-in-step)).
+    Computed,
     /// The document fails the validator, but no single part explains it: a validator changed on the server (rule
     /// [`model-validation`](crate::rules#model-validation)).
     Other,
@@ -67,6 +70,7 @@ pub const KEYWORDS: &[(&str, Check, &str)] = &[
     ("pattern", Check::Lowercase, "string-lowercase"),
     ("additionalProperties", Check::Unexpected, "closed-open"),
     ("$expr", Check::Counter, "counter-in-step"),
+    ("$expr", Check::Computed, "computed-in-step"),
 ];
 
 impl Check {
@@ -113,7 +117,7 @@ pub struct Part {
     pub stored: String,
     /// The Rust path under the model's name (`Order.lines[].quantity`), when the field table names it.
     pub path: Option<String>,
-    /// For a counter: the stored path of its array.
+    /// For a counter or a computed field: the stored path of its array.
     pub array: Option<String>,
     /// The BSON this part contributes, as a query filter (`{$jsonSchema: …}` or `{$expr: …}`) a document keeps
     /// when it keeps the part.
@@ -136,7 +140,7 @@ pub struct ValidatorParts {
     meta: Option<&'static TypeMeta>,
     /// The counter checks the validator was made with; `None` for a validator given as a document, whose checks are
     /// read back from it.
-    counters: Option<Vec<(String, String)>>,
+    counters: Option<Vec<(String, String, Check)>>,
     parts: OnceLock<Vec<Part>>,
 }
 
@@ -145,7 +149,13 @@ impl ValidatorParts {
     /// [`crate::Model::counters`] lists them); `meta`, the field table the schema was made from, names the parts'
     /// Rust paths.
     pub fn new(schema: Document, checks: Vec<CounterCheck>, meta: Option<&'static TypeMeta>) -> Self {
-        let pairs = checks.iter().map(|c| (c.array().to_owned(), c.counter().to_owned())).collect();
+        let pairs = checks
+            .iter()
+            .map(|c| {
+                let check = if c.aggregate().is_some() { Check::Computed } else { Check::Counter };
+                (c.array().to_owned(), c.counter().to_owned(), check)
+            })
+            .collect();
         let exprs = checks.into_iter().map(CounterCheck::into_expr).collect();
         ValidatorParts { validator: validator(schema, exprs), meta, counters: Some(pairs), parts: OnceLock::new() }
     }
@@ -179,16 +189,22 @@ impl ValidatorParts {
         self.parts.get_or_init(|| split(&self.validator, self.counters.as_deref(), self.meta))
     }
 
-    /// The counter part whose check is `check` (an `$expr` as the validator holds it).
+    /// The counter (or computed field) part whose check is `check` (an `$expr` as the validator holds it).
     pub fn counter(&self, check: &Bson) -> Option<&Part> {
-        self.parts().iter().find(|p| p.check == Check::Counter && p.filter.get("$expr") == Some(check))
+        self.parts()
+            .iter()
+            .find(|p| matches!(p.check, Check::Counter | Check::Computed) && p.filter.get("$expr") == Some(check))
     }
 }
 
 /// The parts of `validator`: its `$jsonSchema` (a `title` names a version and checks nothing), then its counter
 /// checks, each comparing the pair of `counters` at its position (read back from the check when the validator came
 /// as a document), with Rust paths named through `meta`.
-fn split(validator: &Document, counters: Option<&[(String, String)]>, meta: Option<&'static TypeMeta>) -> Vec<Part> {
+fn split(
+    validator: &Document,
+    counters: Option<&[(String, String, Check)]>,
+    meta: Option<&'static TypeMeta>,
+) -> Vec<Part> {
     let mut parts = Vec::new();
     if let Ok(schema) = validator.get_document("$jsonSchema") {
         let mut untitled = schema.clone();
@@ -208,11 +224,14 @@ fn split(validator: &Document, counters: Option<&[(String, String)]>, meta: Opti
     }
     for (i, check) in checks.into_iter().enumerate() {
         // A check odm did not just make is read for its pair (each check odm writes compares one).
-        let (array, counter) = match counters.and_then(|c| c.get(i)) {
+        let (array, counter, kind) = match counters.and_then(|c| c.get(i)) {
             Some(pair) => pair.clone(),
-            None => counter_pairs(check).into_iter().next().unwrap_or_default(),
+            None => {
+                let (array, counter) = counter_pairs(check).into_iter().next().unwrap_or_default();
+                (array, counter, Check::Counter)
+            }
         };
-        let mut part = Part::new(Check::Counter, counter, doc! { "$expr": check.clone() });
+        let mut part = Part::new(kind, counter, doc! { "$expr": check.clone() });
         part.array = Some(array);
         parts.push(part);
     }

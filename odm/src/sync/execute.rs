@@ -6,6 +6,7 @@ use super::read::list_indexes;
 use super::report::Outcome;
 use crate::error::{Error, Result, Waited};
 use crate::index::{InPlaceChange, IndexSpec};
+use crate::observe::Op;
 use bson::{doc, Document};
 use mongodb::{Client, Database};
 use std::time::{Duration, Instant};
@@ -111,7 +112,8 @@ async fn update_validator(
     rollout: ValidatorRollout,
 ) -> Result<Outcome> {
     let coll = db.collection::<Document>(&ns.collection);
-    let has_documents = coll.find_one(doc! {}).projection(doc! { "_id": 1 }).await?.is_some();
+    let any = coll.find_one(doc! {}).projection(doc! { "_id": 1 });
+    let has_documents = Op::on(&coll, "find").run(any).await?.is_some();
     if rollout == ValidatorRollout::Direct || !has_documents {
         run(db, command).await?;
         return Ok(Outcome::Done);
@@ -122,7 +124,9 @@ async fn update_validator(
     staged.insert("validationAction", "warn");
     run(db, &staged).await?;
     let validator = command.get_document("validator").cloned().unwrap_or_default();
-    let failing = coll.count_documents(doc! { "$nor": [validator] }).await?;
+    let failing_filter = doc! { "$nor": [validator] };
+    let op = Op::on(&coll, "count").values(|| doc! { "query": &failing_filter });
+    let failing = op.run(coll.count_documents(failing_filter)).await?;
     if failing > 0 {
         tracing::warn!(target: "odm::sync", ns = %ns, failing, "validator staged as moderate/warn: existing documents fail it");
         return Ok(Outcome::Staged { failing });
@@ -132,7 +136,7 @@ async fn update_validator(
 }
 
 async fn run(db: &Database, command: &Document) -> Result<Document> {
-    Ok(db.run_command(command.clone()).await?)
+    Ok(Op::command(db, command).run(db.run_command(command.clone())).await?)
 }
 
 async fn create_index(db: &Database, ns: &Namespace, spec: &IndexSpec, command: &Document) -> Result<Outcome> {

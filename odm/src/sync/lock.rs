@@ -7,6 +7,7 @@
 //! while held, and deleted when done. A holder that dies leaves a lease that expires within [`LEASE`].
 
 use crate::error::{Error, Result};
+use crate::observe::Op;
 use bson::{doc, oid::ObjectId, DateTime, Document};
 use mongodb::{Collection, Database};
 use std::time::{Duration, SystemTime};
@@ -48,7 +49,8 @@ pub(super) async fn acquire(db: &Database, collection: &str) -> Result<Lease> {
     loop {
         let now = SystemTime::now();
         let expired = doc! { "_id": collection, "u": { "$lt": DateTime::from_system_time(now) } };
-        match locks.update_one(expired, doc! { "$set": { "o": holder, "u": until(now) } }).upsert(true).await {
+        let take = locks.update_one(expired, doc! { "$set": { "o": holder, "u": until(now) } }).upsert(true);
+        match Op::on(&locks, "update").run(take).await {
             Ok(_) => break,
             // Held by another sync (the upsert's insert collides on `_id`): wait for it.
             Err(e) if Error::from(e.clone()).code() == Some(11000) => {
@@ -64,7 +66,8 @@ pub(super) async fn acquire(db: &Database, collection: &str) -> Result<Lease> {
         loop {
             tokio::time::sleep(RENEW_EVERY).await;
             let extended = doc! { "$set": { "u": until(SystemTime::now()) } };
-            if renew.update_one(doc! { "_id": &id, "o": holder }, extended).await.is_err() {
+            let extend = renew.update_one(doc! { "_id": &id, "o": holder }, extended);
+            if Op::on(&renew, "update").run(extend).await.is_err() {
                 return;
             }
         }
@@ -77,7 +80,7 @@ impl Lease {
     pub(super) async fn release(self) {
         drop(self.renewal);
         let mine = doc! { "_id": &self.collection, "o": self.holder };
-        if let Err(e) = self.locks.delete_one(mine).await {
+        if let Err(e) = Op::on(&self.locks, "delete").run(self.locks.delete_one(mine)).await {
             let e = crate::server_reply::Readable(&e);
             tracing::warn!(target: "odm::sync", collection = %self.collection, "sync lease not released (it expires on its own): {e}");
         }

@@ -15,7 +15,10 @@
 //!
 //! A sync first reads the database — one `listCollections` per database, filtered to the models' collections, and
 //! one `listIndexes` per existing collection, a few at a time, nothing else — and builds a [`Plan`], in model
-//! order. Then, by [`SyncMode`]:
+//! order. Before that it asks the server `hello` once for the connection checklist ([`crate::connection`]): the
+//! report lists the connection's settings that contradict what the models need ([`SyncReport::connection`]), in
+//! every mode (give it the client's options with [`SchemaSync::client_options`] so the pool size and `retryWrites`
+//! are checked too). Then, by [`SyncMode`]:
 //! - [`SyncMode::Verify`] changes nothing and fails with [`Error::Drift`] if the plan is not empty;
 //! - [`SyncMode::CreateMissing`] creates missing collections (with validator, level, action, capped options) and
 //!   missing indexes, and reports the rest;
@@ -92,8 +95,9 @@ mod execute;
 #[cfg(feature = "driver")]
 mod lock;
 mod mode;
+// The reader of what is live, shared with `crate::live`.
 #[cfg(feature = "driver")]
-mod read;
+pub(crate) mod read;
 mod report;
 #[cfg(feature = "driver")]
 mod schema_sync;

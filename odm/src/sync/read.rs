@@ -1,8 +1,10 @@
 //! Reading what the database has: the models' collections (one `listCollections` per database) and their indexes.
+//! [`crate::live`] lists what is live through the same reads.
 
 use crate::error::{Error, Result};
 use crate::index::IndexSpec;
 use crate::model::VersionSpec;
+use crate::observe::Op;
 use bson::{doc, Document};
 use futures_util::{stream, StreamExt, TryStreamExt};
 use mongodb::{Client, Database};
@@ -18,15 +20,16 @@ const CONCURRENT_READS: usize = 8;
 /// The named collections of `db` that exist, by name, as raw documents with their options (the driver's typed form
 /// rejects newer option values). The filter keeps a database's other collections, and their validators, off the
 /// wire; `nameOnly` cannot be used, since the options are what is compared.
-pub(super) async fn list_collections(db: &Database, names: &[&str]) -> Result<HashMap<String, Document>> {
-    let specs: Vec<Document> = db
-        .list_collections()
-        .filter(doc! { "name": { "$in": names } })
-        .batch_size(100_000)
-        .await?
-        .with_type::<Document>()
-        .try_collect()
-        .await?;
+pub(crate) async fn list_collections(db: &Database, names: &[&str]) -> Result<HashMap<String, Document>> {
+    list_collections_matching(db, doc! { "name": { "$in": names } }).await
+}
+
+/// The collections of `db` that `filter` matches (`{}`: all of them), by name, as raw documents with their options.
+pub(crate) async fn list_collections_matching(db: &Database, filter: Document) -> Result<HashMap<String, Document>> {
+    let op = Op::on_db(db, "", "listCollections").values(|| doc! { "filter": &filter });
+    let list = db.list_collections().filter(filter).batch_size(100_000);
+    let specs: Vec<Document> =
+        op.run(async { list.await?.with_type::<Document>().try_collect::<Vec<_>>().await }).await?;
     Ok(specs.into_iter().filter_map(|s| Some((s.get_str("name").ok()?.to_owned(), s))).collect())
 }
 
@@ -35,29 +38,60 @@ pub(super) async fn list_indexes_of<'a>(
     db: &Database,
     collections: Vec<&'a str>,
 ) -> Result<HashMap<&'a str, Vec<IndexSpec>>> {
+    let mut all = listed_indexes_of(db, collections).await?;
+    all.values_mut().for_each(without_id_index);
+    Ok(all)
+}
+
+/// Every index of each named collection, `_id_` included, read with at most [`CONCURRENT_READS`] `listIndexes` in
+/// flight.
+pub(crate) async fn listed_indexes_of<'a>(
+    db: &Database,
+    collections: Vec<&'a str>,
+) -> Result<HashMap<&'a str, Vec<IndexSpec>>> {
     let reads: Vec<_> = collections.into_iter().map(|c| named_indexes(db, c)).collect();
     stream::iter(reads).buffer_unordered(CONCURRENT_READS).try_collect().await
 }
 
-pub(super) async fn named_indexes<'a>(db: &Database, collection: &'a str) -> Result<(&'a str, Vec<IndexSpec>)> {
-    Ok((collection, list_indexes(db, collection).await?))
+async fn named_indexes<'a>(db: &Database, collection: &'a str) -> Result<(&'a str, Vec<IndexSpec>)> {
+    Ok((collection, listed_indexes(db, collection).await?))
 }
 
+/// The indexes a sync compares with the models: every one but `_id_`, which every collection has and no model
+/// declares.
 pub(super) async fn list_indexes(db: &Database, collection: &str) -> Result<Vec<IndexSpec>> {
+    let mut listed = listed_indexes(db, collection).await?;
+    without_id_index(&mut listed);
+    Ok(listed)
+}
+
+fn without_id_index(indexes: &mut Vec<IndexSpec>) {
+    indexes.retain(|s| s.name != "_id_");
+}
+
+/// Every index of `collection` as listed, `_id_` included (none when the collection was dropped meanwhile).
+pub(crate) async fn listed_indexes(db: &Database, collection: &str) -> Result<Vec<IndexSpec>> {
     let coll = db.collection::<Document>(collection);
-    let listed: Vec<Document> = match coll.list_indexes().batch_size(100_000).await {
-        Ok(cursor) => cursor.with_type::<Document>().try_collect().await?,
-        Err(e) if Error::from(e.clone()).code() == Some(26) => Vec::new(), // dropped meanwhile
-        Err(e) => return Err(e.into()),
-    };
-    Ok(listed.iter().filter_map(IndexSpec::from_listed).filter(|s| s.name != "_id_").collect())
+    let list = coll.list_indexes().batch_size(100_000);
+    let listed = Op::on(&coll, "listIndexes")
+        .run(async {
+            match list.await {
+                Ok(cursor) => cursor.with_type::<Document>().try_collect().await,
+                Err(e) if Error::from(e.clone()).code() == Some(26) => Ok(Vec::new()), // dropped meanwhile
+                Err(e) => Err(e),
+            }
+        })
+        .await?;
+    Ok(listed.iter().filter_map(IndexSpec::from_listed).collect())
 }
 
 /// True when `collection` holds a document of a version other than the model's current one (without the version
 /// key, or with another value): a versioned model's validator must then still accept older shapes.
 pub(super) async fn has_older_documents(db: &Database, collection: &str, spec: VersionSpec) -> Result<bool> {
     let coll = db.collection::<Document>(collection);
-    Ok(coll.find_one(older_filter(spec)).projection(doc! { "_id": 1 }).await?.is_some())
+    let filter = older_filter(spec);
+    let op = Op::on(&coll, "find").values(|| doc! { "filter": &filter, "limit": 1 });
+    Ok(op.run(coll.find_one(filter).projection(doc! { "_id": 1 })).await?.is_some())
 }
 
 /// How many documents to name in a report of documents the model cannot read.
@@ -76,12 +110,14 @@ pub(super) async fn unreadable_older_documents(
 ) -> Result<(u64, Vec<bson::Bson>)> {
     let filter = doc! { "$and": [older_filter(spec), { "$nor": [rollout.clone()] }] };
     let coll = db.collection::<Document>(collection);
-    let sample: Vec<Document> =
-        coll.find(filter.clone()).projection(doc! { "_id": 1 }).limit(SAMPLE_IDS).await?.try_collect().await?;
+    let find = coll.find(filter.clone()).projection(doc! { "_id": 1 }).limit(SAMPLE_IDS);
+    let op = Op::on(&coll, "find").values(|| doc! { "filter": &filter, "limit": SAMPLE_IDS });
+    let sample: Vec<Document> = op.run(async { find.await?.try_collect().await }).await?;
     if sample.is_empty() {
         return Ok((0, Vec::new()));
     }
-    let count = coll.count_documents(filter).await?;
+    let op = Op::on(&coll, "count").values(|| doc! { "query": &filter });
+    let count = op.run(coll.count_documents(filter)).await?;
     Ok((count, sample.into_iter().filter_map(|mut d| d.remove("_id")).collect()))
 }
 
@@ -92,20 +128,17 @@ pub(crate) fn older_filter(spec: VersionSpec) -> Document {
 
 /// True when the client talks to a sharded cluster's router (`mongos` answers `hello` with `msg: "isdbgrid"`).
 pub(super) async fn is_cluster(client: &Client) -> Result<bool> {
-    let hello = client.database("admin").run_command(doc! { "hello": 1 }).await?;
+    let admin = client.database("admin");
+    let hello = Op::on_db(&admin, "", "hello").run(admin.run_command(doc! { "hello": 1 })).await?;
     Ok(hello.get_str("msg").ok() == Some("isdbgrid"))
 }
 
 /// The live shard keys of the named namespaces (`<db>.<collection>`) that are sharded, from `config.collections`.
 pub(super) async fn shard_keys(client: &Client, namespaces: Vec<String>) -> Result<HashMap<String, Document>> {
-    let sharded: Vec<Document> = client
-        .database("config")
-        .collection::<Document>("collections")
-        .find(doc! { "_id": { "$in": namespaces }, "dropped": { "$ne": true } })
-        .projection(doc! { "key": 1 })
-        .await?
-        .try_collect()
-        .await?;
+    let catalog = client.database("config").collection::<Document>("collections");
+    let find =
+        catalog.find(doc! { "_id": { "$in": namespaces }, "dropped": { "$ne": true } }).projection(doc! { "key": 1 });
+    let sharded: Vec<Document> = Op::on(&catalog, "find").run(async { find.await?.try_collect().await }).await?;
     Ok(sharded
         .into_iter()
         .filter_map(|c| Some((c.get_str("_id").ok()?.to_owned(), c.get_document("key").ok()?.clone())))

@@ -1,6 +1,7 @@
 //! The result of a sync: the plan and what happened to each action, as a report that makes pending drift visible.
 
 use super::plan::{Action, Namespace, Plan};
+use crate::connection::ConnectionWarning;
 use crate::error::{Error, Result};
 use crate::size::Budget;
 use std::fmt;
@@ -49,6 +50,9 @@ pub struct SyncReport {
     /// model order: a budget over 16 MiB (a model that says `#[odm(size_budget = "warn")]`) or an unbounded one is
     /// shown here, since the compiler cannot warn.
     pub budgets: Vec<(Namespace, Budget)>,
+    /// The connection checklist ([`crate::connection`]): settings of the connection that contradict what the
+    /// synced models need, checked by every sync, in every mode. Not drift: a sync with warnings here is in sync.
+    pub connection: Vec<ConnectionWarning>,
 }
 
 impl SyncReport {
@@ -104,6 +108,12 @@ impl fmt::Display for SyncReport {
                 Outcome::Refused(m) => format!("refused: {m}"),
             };
             writeln!(f, "- {action} [{o}]")?;
+        }
+        if !self.connection.is_empty() {
+            writeln!(f, "connection:")?;
+        }
+        for warning in &self.connection {
+            writeln!(f, "- {warning}")?;
         }
         if !self.budgets.is_empty() {
             writeln!(f, "document size budgets:")?;

@@ -7,6 +7,7 @@ use super::{execute, lock, plan, read, ModelSpec, Outcome, SyncMode, SyncReport,
 use crate::error::{Error, Result, Waited};
 use crate::index::IndexSpec;
 use crate::model::Model;
+use crate::observe::Op;
 use bson::{Bson, Document};
 use mongodb::Client;
 use std::time::Duration;
@@ -22,6 +23,8 @@ pub struct SchemaSync<'c> {
     rollout: ValidatorRollout,
     topology: Topology,
     timeout: Duration,
+    /// `maxPoolSize` and `retryWrites` of the client's options, for the connection checklist, when given.
+    client_options: Option<(Option<u32>, Option<bool>)>,
 }
 
 impl<'c> SchemaSync<'c> {
@@ -36,6 +39,7 @@ impl<'c> SchemaSync<'c> {
             rollout: ValidatorRollout::default(),
             topology: Topology::default(),
             timeout: Duration::from_secs(60),
+            client_options: None,
         }
     }
 
@@ -122,6 +126,13 @@ impl<'c> SchemaSync<'c> {
         self
     }
 
+    /// The options the client was built from, so the connection checklist in the report also checks the pool size
+    /// and `retryWrites` (the driver does not show them on a built client; see [`crate::connection`]).
+    pub fn client_options(mut self, options: &mongodb::options::ClientOptions) -> Self {
+        self.client_options = Some(crate::connection::check::pool_and_retry(options));
+        self
+    }
+
     fn db_name<'a>(&'a self, m: &'a ModelSpec) -> Result<&'a str> {
         m.db.or(self.default_db.as_deref()).ok_or_else(|| Error::NoDatabase { model: m.type_name })
     }
@@ -146,15 +157,19 @@ impl<'c> SchemaSync<'c> {
             let models = self.expanded().await?;
             let plan = self.plan_inner(&models).await?;
             let budgets = self.budgets(&models)?;
+            // After planning, so a sync refused before anything is sent (two models on one collection) sends nothing;
+            // before the mode's outcome, so a `Verify` that finds drift has logged them too.
+            let connection = self.connection().await?;
             if self.mode == SyncMode::Verify {
                 if plan.is_in_sync() {
                     let outcomes = vec![Outcome::Pending; plan.actions.len()];
-                    return Ok(SyncReport { plan, outcomes, budgets });
+                    return Ok(SyncReport { plan, outcomes, budgets, connection });
                 }
                 return Err(Error::Drift(Box::new(plan)));
             }
             let mut report = self.execute(plan, &models).await?;
             report.budgets = budgets;
+            report.connection = connection;
             for (action, outcome) in report.remaining() {
                 let ns = action.namespace();
                 tracing::warn!(target: "odm::sync", ns = %ns, kind = action.kind(), outcome = ?outcome, "still differs: {action}");
@@ -163,6 +178,20 @@ impl<'c> SchemaSync<'c> {
         })
         .await
         .map_err(|_| self.timed_out(Waited::Sync))?
+    }
+
+    /// The connection checklist for the synced models, each warning logged (target `odm::connection`): at `WARN`,
+    /// except that the options were not given (`INFO`: it is about the check, not the connection).
+    async fn connection(&self) -> Result<Vec<crate::connection::ConnectionWarning>> {
+        use crate::connection::ConnectionWarning;
+        let warnings = crate::connection::check::warnings(self.client, self.client_options, &self.models).await?;
+        for warning in &warnings {
+            match warning {
+                ConnectionWarning::OptionsNotGiven => tracing::info!(target: "odm::connection", "{warning}"),
+                _ => tracing::warn!(target: "odm::connection", "{warning}"),
+            }
+        }
+        Ok(warnings)
     }
 
     /// Carries out `plan`, collection by collection. A versioned collection with something to change is synced
@@ -200,7 +229,7 @@ impl<'c> SchemaSync<'c> {
                 }
             }
         }
-        Ok(SyncReport { plan: Plan { actions, preconditions }, outcomes, budgets: Vec::new() })
+        Ok(SyncReport { plan: Plan { actions, preconditions }, outcomes, budgets: Vec::new(), connection: Vec::new() })
     }
 
     /// Each model's collection with its document-size budget, in model order (a newer version standing for an older
@@ -302,7 +331,8 @@ impl<'c> SchemaSync<'c> {
         for m in &self.models {
             let instances = match m.template {
                 Some(template) if m.collection == template.to_string() => {
-                    let names = self.client.database(self.db_name(m)?).list_collection_names().await?;
+                    let db = self.client.database(self.db_name(m)?);
+                    let names = Op::on_db(&db, "", "listCollections").run(db.list_collection_names()).await?;
                     let mut live: Vec<_> = names.iter().filter_map(|n| template.parse(n)).collect();
                     live.sort();
                     live.into_iter().map(|i| m.instance(i.name)).collect()

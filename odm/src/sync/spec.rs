@@ -1,7 +1,10 @@
 //! What sync knows about one model: its collection, validator, options and declared indexes.
 
 use crate::index::IndexSpec;
-use crate::model::{Capped, Model, ShardKey, ValidationAction, ValidationLevel, VersionSpec};
+use crate::model::{
+    Capped, Model, ReadConcernLevel, ReadPreferenceMode, ShardKey, ValidationAction, ValidationLevel, VersionSpec,
+    WriteConcernSpec,
+};
 use crate::size::Budget;
 use crate::template::NameTemplate;
 use crate::timeseries::TimeSeries;
@@ -45,6 +48,12 @@ pub struct ModelSpec {
     pub shard_key: Option<ShardKey>,
     /// The most bytes one of its documents can take ([`Model::size_budget`]), which the sync report lists.
     pub size: Budget,
+    /// The declared read concern, which the connection checklist weighs ([`crate::connection`]).
+    pub read_concern: Option<ReadConcernLevel>,
+    /// The declared read preference, which the connection's must not contradict ([`crate::connection`]).
+    pub read_preference: Option<ReadPreferenceMode>,
+    /// The declared write concern, which the connection checklist weighs ([`crate::connection`]).
+    pub write_concern: Option<WriteConcernSpec>,
 }
 
 impl ModelSpec {
@@ -66,6 +75,9 @@ impl ModelSpec {
             indexes: M::indexes(),
             shard_key: M::SHARD_KEY,
             size: M::size_budget(),
+            read_concern: M::READ_CONCERN,
+            read_preference: M::READ_PREFERENCE,
+            write_concern: M::WRITE_CONCERN,
         }
     }
 

@@ -28,6 +28,8 @@ impl<R: BsonSchema + serde::Serialize> Update<R> {
                 (DiffOp::Set, v) => (Operator::Set, v),
                 (DiffOp::Unset, v) => (Operator::Unset, v),
                 (DiffOp::Inc, v) => (Operator::Inc, v),
+                (DiffOp::Max, v) => (Operator::Max, v),
+                (DiffOp::Min, v) => (Operator::Min, v),
                 (DiffOp::PushEach, Bson::Array(each)) => (Operator::Push, push_each_operand(each)),
                 (DiffOp::PushEach, v) => (Operator::Push, v),
             };

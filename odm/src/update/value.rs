@@ -3,6 +3,7 @@
 //! (adding a path under an operator, refusing a second write, guards, counters).
 
 use super::operator::Operator;
+use crate::computed::Computed;
 use crate::error::{Invalid, NamedPath};
 use crate::path::{ArrayFilter, RawPath};
 use crate::schema::BsonSchema;
@@ -41,6 +42,8 @@ pub(super) struct Extra {
     pub(super) variant: Option<(&'static str, &'static str)>,
     /// True for the update [`crate::subset::PushKeeping`] builds, the one allowed to push to an overflow array.
     pub(super) keeps_overflow: bool,
+    /// The arrays with computed fields the update writes (stored key, what is computed), followed when it is built.
+    pub(super) computed: Vec<(String, &'static [Computed])>,
 }
 
 impl<R> Clone for Update<R> {
@@ -113,6 +116,7 @@ impl<R> Update<R> {
                 error: None,
                 variant: None,
                 keeps_overflow: false,
+                computed: Vec::new(),
             })
         })
     }
@@ -145,6 +149,9 @@ impl<R> Update<R> {
         if raw.overflows && matches!(op, Operator::Push | Operator::AddToSet) && self.refuses_overflow(raw) {
             return;
         }
+        if !raw.computes.is_empty() {
+            self.note_computed(raw);
+        }
         // Most paths have no defect, variant or array filter: nothing to record but the value.
         if !raw.is_bare() && !self.add_path_parts(raw, value.is_ok()) {
             return;
@@ -166,6 +173,9 @@ impl<R> Update<R> {
     fn add_path_parts(&mut self, raw: &RawPath, encoded: bool) -> bool {
         if let Err(e) = raw.check() {
             self.fail(e);
+            return false;
+        }
+        if self.refuses_computed_source(raw) {
             return false;
         }
         if let Some((tag, value)) = raw.variant() {

@@ -16,6 +16,9 @@ pub struct Field {
     pub min_items: Option<Sp<usize>>,
     pub unbounded: Option<Sp<()>>,
     pub counter: Option<Sp<String>>,
+    /// `sum`, `min` or `max = "array.field"`: the field holds that aggregate of an array of the same struct, each
+    /// declared one kept (a field declaring two is refused by `computed-field`).
+    pub computed: Vec<(Symbol, Sp<String>)>,
     pub nullable: Option<Sp<()>>,
     pub mixed: Option<Sp<()>>,
     pub not_a_date: Option<Sp<()>>,
@@ -51,6 +54,9 @@ const ODM_FIELD: &[Symbol] = &[
     MIN_ITEMS,
     UNBOUNDED,
     COUNTER,
+    SUM,
+    MIN,
+    MAX,
     NULLABLE,
     MIXED,
     NOT_A_DATE,
@@ -70,6 +76,7 @@ impl Field {
         let mut min_items = Attr::none(cx, MIN_ITEMS);
         let mut unbounded = Attr::none(cx, UNBOUNDED);
         let mut counter = Attr::none(cx, COUNTER);
+        let mut computed = Vec::new();
         let mut nullable = Attr::none(cx, NULLABLE);
         let mut mixed = Attr::none(cx, MIXED);
         let mut not_a_date = Attr::none(cx, NOT_A_DATE);
@@ -104,6 +111,10 @@ impl Field {
             } else if k == COUNTER {
                 if let Some(l) = lit_str(cx, COUNTER, meta) {
                     counter.set_at(p, &l, l.value());
+                }
+            } else if let Some(aggregate) = [SUM, MIN, MAX].into_iter().find(|s| k == *s) {
+                if let Some(l) = lit_str(cx, aggregate, meta) {
+                    computed.push((aggregate, Sp { value: l.value(), tokens: l.into_token_stream() }));
                 }
             } else if k == BSON_TYPE {
                 if let Some(l) = lit_str(cx, BSON_TYPE, meta) {
@@ -206,6 +217,7 @@ impl Field {
             min_items: min_items.get(),
             unbounded: unbounded.get(),
             counter: counter.get(),
+            computed,
             nullable: nullable.get(),
             mixed: mixed.get(),
             not_a_date: not_a_date.get(),

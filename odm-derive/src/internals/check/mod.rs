@@ -2,6 +2,7 @@
 //! family; each reports to the [`Ctxt`] with the span of the exact culprit and the rule's id, and never stops the
 //! others.
 
+mod computed;
 mod copies;
 pub mod index;
 mod overflow;
@@ -59,6 +60,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
             }
             check_fields(cx, cont, fields, limit, tag.map(|t| (t.value.as_str(), &t.tokens)));
             check_counters(cx, fields);
+            computed::check(cx, fields);
             if cont.derive == Derive::Model {
                 check_id(cx, fields);
             }
@@ -71,6 +73,14 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
             check_field_type(cx, field);
             if let Some(c) = &field.attrs.counter {
                 cx.error_spanned_by(c, rules::COUNTER_FIELD, "a newtype has no sibling field to hold a counter");
+            }
+            if let Some((_, path)) = field.attrs.computed.first() {
+                cx.error_spanned_by(
+                    path,
+                    rules::COMPUTED_SOURCE,
+                    "a newtype has no sibling array to compute a value from; declare the computed field beside the \
+                     array, in the struct that holds both",
+                );
             }
         }
         Data::Enum(variants) => {

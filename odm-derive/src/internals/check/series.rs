@@ -119,12 +119,17 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
              a repeated one; remove `unique_items`",
         );
     }
-    // A bucket is opened by the upsert of its first reading: it holds the key, the array and the counter. (With a
-    // key name not found, which field was meant is unclear: that error alone is shown.)
+    // A bucket is opened by the upsert of its first reading: it holds the key, the array, the counter and what is
+    // computed from the array. (With a key name not found, which field was meant is unclear: that error alone is
+    // shown.)
     let all_found = names.iter().all(|n| fields.iter().any(|f| f.rust_name == *n && f.is_stored()));
+    let computed = |f: &Field| array.facts.computes.iter().any(|c| std::ptr::eq(&fields[c.target], f));
     for f in fields.iter().filter(|_| all_found) {
-        let part_of_bucket =
-            f.key == "_id" || std::ptr::eq(f, array) || std::ptr::eq(f, counter) || names.contains(&f.rust_name);
+        let part_of_bucket = f.key == "_id"
+            || std::ptr::eq(f, array)
+            || std::ptr::eq(f, counter)
+            || computed(f)
+            || names.contains(&f.rust_name);
         if !part_of_bucket && f.is_always_written() {
             cx.error_spanned_by(
                 &f.key_tokens,

@@ -26,6 +26,25 @@ pub struct Facts {
     pub counter: Option<usize>,
     /// The index, among its siblings, of the first array whose `counter = "…"` names this field.
     pub counted_by: Option<usize>,
+    /// For an array: the fields computed from it (`sum`/`min`/`max = "<this array>…"` on a sibling).
+    pub computes: Vec<Computes>,
+    /// For a computed field: the index, among its siblings, of the array its first `sum`/`min`/`max` names (of the
+    /// first field a sum of fields adds up).
+    pub computed_from: Option<usize>,
+    /// For a sum of fields (`sum = "subtotal, shipping"`): the indices, among its siblings, of the fields it adds up.
+    pub sums: Vec<usize>,
+}
+
+/// One field computed from an array, as the array's facts hold it.
+pub struct Computes {
+    /// `sum`, `min` or `max`.
+    pub aggregate: crate::internals::symbol::Symbol,
+    /// The element field's Rust name; empty for the elements themselves.
+    pub of: String,
+    /// The computed field's index among its siblings.
+    pub target: usize,
+    /// True when this field is one a sum of fields adds up, rather than an array.
+    pub addend: bool,
 }
 
 impl Facts {
@@ -53,6 +72,9 @@ impl Facts {
             keywords,
             counter: None,
             counted_by: None,
+            computes: Vec::new(),
+            computed_from: None,
+            sums: Vec::new(),
         }
     }
 }
