@@ -104,6 +104,7 @@ async fn verify_fails_with_the_drift_code_until_apply_brings_the_database_in_lin
 
     let applied = admin_on(&db, &["apply", "--json"]).await.expect(exit::OK).json();
     assert_eq!(applied["inSync"], true);
+    assert!(applied["connection"].is_array(), "{applied}");
     let outcomes: Vec<&str> =
         applied["actions"].as_array().unwrap().iter().map(|a| a["outcome"]["state"].as_str().unwrap()).collect();
     assert_eq!(outcomes, ["done", "done", "done"]);

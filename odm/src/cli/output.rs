@@ -101,7 +101,13 @@ pub(super) fn sync_report(report: &SyncReport) -> Map<String, Value> {
     out.insert("inSync".into(), report.is_in_sync().into());
     out.insert("actions".into(), actions.into());
     out.insert("budgets".into(), budgets.into());
+    out.insert("connection".into(), connection(report));
     out
+}
+
+/// The connection checklist's warnings of a sync ([`crate::connection`]), as JSON strings.
+pub(super) fn connection(report: &SyncReport) -> Value {
+    rows(&report.connection, |w| w.to_string().into())
 }
 
 /// One action's outcome as JSON.

@@ -75,8 +75,11 @@ pub(super) async fn verify(
 ) -> Result<Done, Failure> {
     match sync(client, entries, db, args)?.mode(SyncMode::Verify).await {
         Ok(report) => {
-            let text = format!("in sync: the database matches the models\n{}", notes(&report.plan));
-            Ok(Done { code: OK, text, json: output::plan(&report.plan) })
+            let warnings: String = report.connection.iter().map(|w| format!("connection: {w}\n")).collect();
+            let text = format!("in sync: the database matches the models\n{}{warnings}", notes(&report.plan));
+            let mut json = output::plan(&report.plan);
+            json.insert("connection".into(), output::connection(&report));
+            Ok(Done { code: OK, text, json })
         }
         Err(Error::Drift(plan)) => {
             let text = format!("DRIFT: the database differs from the models:\n{plan}");
