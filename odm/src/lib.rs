@@ -160,7 +160,8 @@
 //! the connection checklist, `Error::Driver` and the conversion from the driver's error, the `to_driver`
 //! conversions of a model's concerns, the `odm::mongodb` re-export, [`backup`] (dump and restore; feature `backup`,
 //! on by default, which implies `driver` and brings `flate2`), and `odm::testing` (feature `testing`, which implies
-//! `driver`).
+//! `driver`). The operator's command line, `odm::cli`, is behind the feature `cli` (which implies `driver` and
+//! `backup`).
 #![deny(missing_docs)]
 // docs.rs marks what needs the `driver` (or `testing`) feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -179,6 +180,9 @@ pub mod bulk;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod check;
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+pub mod cli;
 pub mod codec;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]

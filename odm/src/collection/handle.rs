@@ -79,7 +79,9 @@ impl<M: Model> Collection<M> {
         self.raw.name()
     }
 
-    fn named(db: &Database, name: &str) -> Self {
+    /// `M`'s collection named `name` in `db`, with the model's concerns: the one place a collection is opened, which
+    /// the admin command line also uses to open each live instance of a model named at run time by its name.
+    pub(crate) fn named(db: &Database, name: &str) -> Self {
         let mut options = mongodb::options::CollectionOptions::default();
         options.read_concern = M::READ_CONCERN.map(crate::model::ReadConcernLevel::to_driver);
         options.selection_criteria = M::READ_PREFERENCE.map(crate::model::ReadPreferenceMode::to_driver);

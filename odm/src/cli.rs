@@ -1,0 +1,245 @@
+//! The operator's command line, inside the application: one call from the application's own admin binary (its
+//! models compiled in) gives a DBA or an operator subcommands to review, sync, check, migrate, dump and restore the
+//! collections, without writing a program. Needs the feature `cli` (which turns on `driver` and `backup`).
+//!
+//! ```no_run
+//! // src/bin/admin.rs of the application
+//! # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(db = "shop", collection = "order_header")]
+//! # struct Order { #[serde(rename = "n")] name: String }
+//! # #[derive(odm::Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(db = "shop", collection = "log_order_event", capped(size = 1048576))]
+//! # struct OrderEvent { #[serde(rename = "n")] name: String }
+//! #[tokio::main]
+//! async fn main() -> std::process::ExitCode {
+//!     odm::cli::Admin::new("shop-admin")
+//!         .model::<Order>()
+//!         .model::<OrderEvent>()
+//!         .run()
+//!         .await
+//! }
+//! ```
+//!
+//! ```text
+//! shop-admin --uri mongodb://db1.example:27017 verify
+//! shop-admin apply --stale hide
+//! shop-admin export --mongosh plan.js --plan-json plan.json
+//! shop-admin check --model Order --json
+//! ```
+//!
+//! # Subcommands
+//!
+//! | subcommand | what it does                                                                                      |
+//! |------------|---------------------------------------------------------------------------------------------------|
+//! | `plan`     | prints what a sync would change (the [`Plan`](crate::sync::plan::Plan)); changes nothing            |
+//! | `verify`   | read only ([`SyncMode::Verify`](crate::SyncMode::Verify)): exits with [`exit::DRIFT`] when the database differs              |
+//! | `apply`    | [`SyncMode::Apply`](crate::SyncMode::Apply) (`--create-missing`: [`SyncMode::CreateMissing`](crate::SyncMode::CreateMissing)); `--stale keep\|hide\|drop` for indexes odm created that no model declares, `--rollout staged\|direct` for changed validators |
+//! | `export`   | `--mongosh FILE` the plan as a mongosh script, `--plan-json FILE` as JSON (`-`: standard output)    |
+//! | `check`    | the schema checker ([`crate::check`]) on each model's collections: counts and sample `_id`s         |
+//! | `migrate`  | each versioned model's batch migration ([`crate::migrate`]); other models have nothing to migrate  |
+//! | `list`     | the models: Rust name, `database.collection`, version (no server needed)                           |
+//! | `dump`     | `--out DIR [--gzip]`: the models' collections in mongodump's layout ([`crate::backup::Dump`])       |
+//! | `restore`  | `--from DIR [--into-db NAME] [--drop-existing] [--bypass-validation]`: a dump, odm's or mongodump's ([`crate::backup::Restore`]): everything in it (of `--db`'s database when given), or the `--model` ones |
+//!
+//! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded`, `--timeout
+//! SECONDS` (default 600) and `--periods N` (for a model with one collection per period, also this period's and the
+//! N-1 after it, created when missing); `check` takes `--samples N` and `--batch-size N`; `migrate` takes `--batch-size N`,
+//! `--docs-per-second RATE` or `--pause-ms MS`, and `--guard document|version`.
+//!
+//! Every subcommand takes the global options, before or after its name: `--uri URI` (else the `MONGODB_URI`
+//! environment variable; with neither, an error says to set one), `--db NAME` (every selected model's database
+//! instead of the one it names; needed for models that name none), `--model NAME` (a model by its Rust type name,
+//! repeatable; default all), `--json` (one JSON document on standard output, with `command` and `exitCode`, instead
+//! of text; errors too) and `--quiet` (no report, no progress; errors are still printed). The plan's JSON file of
+//! `export` is `--plan-json`, so that `--json` means the same everywhere.
+//!
+//! `check`, `migrate`, `dump` and `restore` show a progress bar on standard error when it is a terminal, a plain line every few
+//! seconds when it is not (none under `--json` or `--quiet`); standard output carries only the report.
+//!
+//! # Exit codes
+//!
+//! One constant each in [`exit`], fit for CI:
+//!
+//! | code | constant             | meaning                                                                     |
+//! |------|----------------------|-----------------------------------------------------------------------------|
+//! | 0    | [`exit::OK`]         | done: nothing differs, fails or is left                                      |
+//! | 1    | [`exit::ERROR`]      | an error: no connection string, the server unreachable or refusing, a file that cannot be written, a dump that would overwrite one, a restore into a collection holding documents without `--drop-existing` |
+//! | 2    | [`exit::USAGE`]      | wrong arguments (clap's usage error; also an unknown `--model`)               |
+//! | 3    | [`exit::DRIFT`]      | `verify` found drift, or `apply` left something that still differs          |
+//! | 4    | [`exit::FAILING`]    | `check` found stored documents the validator refuses                        |
+//! | 5    | [`exit::INCOMPLETE`] | `migrate` left documents at an older version                                |
+//!
+//! Errors are printed as odm's readable messages ([`Error`]'s `Display`) on standard error.
+
+mod args;
+mod backup;
+mod check;
+pub mod exit;
+mod failure;
+mod list;
+mod migrate;
+mod models;
+mod output;
+mod progress;
+mod sync;
+
+use crate::error::Error;
+use crate::model::Model;
+use args::{Cli, Command};
+use clap::{CommandFactory, FromArgMatches};
+use failure::Failure;
+use models::Entry;
+use output::{Done, Printer};
+use std::ffi::OsString;
+use std::time::Duration;
+
+/// The longest the command line waits, once done, for the client to end its sessions and close its connections.
+const CLOSE_GRACE: Duration = Duration::from_secs(5);
+
+/// An application's admin command line: its name and the models it manages (see the [module docs](self)).
+#[must_use = "an `Admin` does nothing until `run` is awaited"]
+pub struct Admin {
+    program: String,
+    entries: Vec<Entry>,
+}
+
+impl Admin {
+    /// A command line named `program` (as its help and usage errors show it), managing no model yet.
+    pub fn new(program: impl Into<String>) -> Self {
+        Admin { program: program.into(), entries: Vec::new() }
+    }
+
+    /// Adds model `M`, which `--model` names by its Rust type name (`Order`).
+    pub fn model<M: Model>(mut self) -> Self {
+        self.entries.push(Entry::of::<M>());
+        self
+    }
+
+    /// Parses the process's arguments ([`std::env::args_os`]), runs the subcommand and returns its exit code (see
+    /// [`exit`]), for `main` to return.
+    pub async fn run(self) -> std::process::ExitCode {
+        std::process::ExitCode::from(self.run_with(std::env::args_os()).await)
+    }
+
+    /// Parses `args` (the program name first, as [`std::env::args_os`] gives it), runs the subcommand, prints its
+    /// report and returns its exit code (see [`exit`]): for tests, or an application that runs the admin from its
+    /// own command line.
+    pub async fn run_with<I, T>(self, args: I) -> u8
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let mut command = Cli::command().name(self.program.clone()).bin_name(self.program.clone());
+        let cli = match command.try_get_matches_from_mut(args).and_then(|m| Cli::from_arg_matches(&m)) {
+            Ok(cli) => cli,
+            Err(e) => {
+                // `--help` and `--version` come here too, with code 0; usage errors with clap's 2.
+                let _ = e.print();
+                return u8::try_from(e.exit_code()).unwrap_or(exit::ERROR);
+            }
+        };
+        let printer = Printer { json: cli.global.json, quiet: cli.global.quiet };
+        let name = subcommand_name(&cli.command);
+        match self.execute(&cli).await {
+            Ok(done) => {
+                let code = done.code;
+                printer.report(name, done);
+                code
+            }
+            Err(Failure::Odm(e)) => {
+                printer.error(name, exit::ERROR, &e.to_string());
+                exit::ERROR
+            }
+            Err(Failure::Message(message)) => {
+                printer.error(name, exit::ERROR, &message);
+                exit::ERROR
+            }
+            Err(Failure::Usage(message)) => {
+                if printer.json {
+                    printer.json_error(name, exit::USAGE, &message);
+                }
+                // clap's layout for usage errors: the message, the usage line, where to find help.
+                let _ = command.error(clap::error::ErrorKind::InvalidValue, message).print();
+                exit::USAGE
+            }
+        }
+    }
+
+    /// Runs the parsed command line.
+    async fn execute(&self, cli: &Cli) -> Result<Done, Failure> {
+        let global = &cli.global;
+        let entries = models::select(&self.entries, &global.models)?;
+        let db = global.db.as_deref();
+        if let Command::List = cli.command {
+            return Ok(list::list(&entries, db));
+        }
+        if let Command::Export(export) = &cli.command {
+            let to_stdout = [&export.mongosh, &export.plan_json].into_iter().flatten().filter(|p| sync::is_stdout(p));
+            let to_stdout = to_stdout.count();
+            if to_stdout > 1 {
+                return Err(Failure::Usage(
+                    "the script and the JSON cannot both go to standard output (`-`): give one a file name".to_owned(),
+                ));
+            }
+            if global.json && to_stdout > 0 {
+                return Err(Failure::Usage(
+                    "`--json` prints the report on standard output, where `-` would write the plan too: give \
+                     `export` file names, or leave out `--json`"
+                        .to_owned(),
+                ));
+            }
+        }
+        let client = connect(global.uri.as_deref()).await?;
+        let display = progress::Display::choose(global.quiet, global.json);
+        let done = match &cli.command {
+            Command::Plan(args) => sync::plan(&client, &entries, db, args).await,
+            Command::Verify(args) => sync::verify(&client, &entries, db, args).await,
+            Command::Apply(args) => sync::apply(&client, &entries, db, args).await,
+            Command::Export(args) => sync::export(&client, &entries, db, args).await,
+            Command::Check(args) => check::check(&client, &entries, db, args, display).await,
+            Command::Migrate(args) => migrate::migrate(&client, &entries, db, args, display).await,
+            Command::List => Ok(list::list(&entries, db)),
+            Command::Dump(args) => backup::dump(&client, &entries, db, args, display).await,
+            Command::Restore(args) => {
+                backup::restore(&client, &entries, !global.models.is_empty(), db, args, display).await
+            }
+        };
+        close(client).await;
+        done
+    }
+}
+
+/// A client for `uri`, else `MONGODB_URI`; an error that says what to set when neither is given.
+async fn connect(uri: Option<&str>) -> Result<mongodb::Client, Failure> {
+    let from_env = std::env::var("MONGODB_URI").ok().filter(|u| !u.trim().is_empty());
+    let Some(uri) = uri.map(str::to_owned).or(from_env) else {
+        return Err(Failure::Message(
+            "no server to connect to: pass `--uri <connection string>` or set the MONGODB_URI environment variable"
+                .to_owned(),
+        ));
+    };
+    Ok(mongodb::Client::with_uri_str(&uri).await.map_err(Error::from)?)
+}
+
+/// Ends the client's sessions and closes its connections before `main` returns: a client merely dropped while the
+/// runtime shuts down ends its sessions from a task the runtime may no longer serve.
+async fn close(client: mongodb::Client) {
+    if tokio::time::timeout(CLOSE_GRACE, client.clone().shutdown()).await.is_err() {
+        client.shutdown().immediate(true).await;
+    }
+}
+
+/// The subcommand's name, as the JSON document's `command` gives it.
+fn subcommand_name(command: &Command) -> &'static str {
+    match command {
+        Command::Plan(_) => "plan",
+        Command::Verify(_) => "verify",
+        Command::Apply(_) => "apply",
+        Command::Export(_) => "export",
+        Command::Check(_) => "check",
+        Command::Migrate(_) => "migrate",
+        Command::List => "list",
+        Command::Dump(_) => "dump",
+        Command::Restore(_) => "restore",
+    }
+}

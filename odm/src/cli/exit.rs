@@ -1,0 +1,26 @@
+//! The exit codes of the command line, one constant each, so a CI job can tell drift from a failed connection.
+//!
+//! | code | constant        | meaning                                                                          |
+//! |------|-----------------|----------------------------------------------------------------------------------|
+//! | 0    | [`OK`]          | done; nothing differs, fails or is left                                          |
+//! | 1    | [`ERROR`]       | an error: no connection string, the server unreachable or refusing, a file unwritable, a dump or restore refused |
+//! | 2    | [`USAGE`]       | the arguments are wrong (clap's own code for usage errors)                       |
+//! | 3    | [`DRIFT`]       | `verify` found drift, or `apply` left something that still differs               |
+//! | 4    | [`FAILING`]     | `check` found stored documents the validator refuses                             |
+//! | 5    | [`INCOMPLETE`]  | `migrate` left documents at an older version (failed or still changing)          |
+
+/// Done: nothing differs, fails or is left.
+pub const OK: u8 = 0;
+/// An error: no connection string, the server unreachable or refusing a command, a file that cannot be written, a
+/// dump refused (it would overwrite a file) or a restore refused (a collection holding documents, a document the
+/// validator refuses).
+pub const ERROR: u8 = 1;
+/// The arguments are wrong: an unknown subcommand, option or model, a missing value (clap's code for usage errors).
+pub const USAGE: u8 = 2;
+/// `verify` found the database differing from the models, or `apply` left something that still differs (a conflict
+/// with an index odm does not own, a validator the mode did not allow it to change).
+pub const DRIFT: u8 = 3;
+/// `check` found stored documents that the model's validator refuses.
+pub const FAILING: u8 = 4;
+/// `migrate` left documents at an older version: they failed to migrate, or kept changing under it.
+pub const INCOMPLETE: u8 = 5;

@@ -1,0 +1,151 @@
+//! The models an admin manages, each with its sync spec, its check and migration jobs and how it joins a dump or a
+//! restore (monomorphized when the model is added, so the subcommands pick models by name at run time), and how
+//! `--model` and `--db` select them.
+
+use super::args::{CheckArgs, MigrateArgs};
+use super::failure::Failure;
+use super::progress::Display;
+use crate::backup::{Dump, Restore};
+use crate::check::SchemaReport;
+use crate::collection::{instances, Collection};
+use crate::error::{model_name, Result};
+use crate::migrate::MigrationReport;
+use crate::model::Model;
+use crate::plan::Namespace;
+use crate::sync::ModelSpec;
+use futures_util::future::BoxFuture;
+use mongodb::Database;
+use std::future::IntoFuture;
+
+/// A model's schema check, over each of its collections in `db`.
+type CheckFn = fn(Database, CheckArgs, Display) -> BoxFuture<'static, Result<Vec<(Namespace, SchemaReport)>>>;
+
+/// A versioned model's migration, over each of its collections in `db`.
+type MigrateFn = fn(Database, MigrateArgs, Display) -> BoxFuture<'static, Result<Vec<(Namespace, MigrationReport)>>>;
+
+/// One model the admin manages.
+#[derive(Clone)]
+pub(super) struct Entry {
+    /// The Rust type name, as `--model` takes it (`Order`).
+    pub name: &'static str,
+    /// What sync knows of it.
+    pub spec: ModelSpec,
+    /// Its schema check.
+    pub check: CheckFn,
+    /// Its migration, for a versioned model.
+    pub migrate: Option<MigrateFn>,
+    /// Adds it to a dump ([`Dump::model`]).
+    pub dump: for<'c> fn(Dump<'c>) -> Dump<'c>,
+    /// Adds it to a restore ([`Restore::model`]).
+    pub restore: for<'c> fn(Restore<'c>) -> Restore<'c>,
+}
+
+impl Entry {
+    /// The entry of model `M`.
+    pub(super) fn of<M: Model>() -> Entry {
+        Entry {
+            name: model_name::<M>(),
+            spec: ModelSpec::of::<M>(),
+            check: check_model::<M>,
+            migrate: M::VERSION.map(|_| migrate_model::<M> as MigrateFn),
+            dump: |dump| dump.model::<M>(),
+            restore: |restore| restore.model::<M>(),
+        }
+    }
+
+    /// The database this run uses for the model: `--db`, else the one the model names.
+    pub(super) fn database(&self, db: Option<&str>) -> std::result::Result<String, Failure> {
+        db.or(self.spec.db)
+            .map(str::to_owned)
+            .ok_or_else(|| Failure::Message(format!("model `{}` names no database: pass `--db <name>`", self.name)))
+    }
+
+    /// The collection as the model names it (a template such as `log_app_event_{yyyymm}` for one named at run time).
+    pub(super) fn collection(&self) -> &str {
+        &self.spec.collection
+    }
+
+    /// True when `collection` is the model's: its one collection, or an instance of its template.
+    pub(super) fn names(&self, collection: &str) -> bool {
+        match self.spec.template {
+            Some(template) => template.parse(collection).is_some(),
+            None => self.spec.collection == collection,
+        }
+    }
+
+    /// The model's current version, for a versioned model.
+    pub(super) fn version(&self) -> Option<u32> {
+        self.spec.version.map(|v| v.current)
+    }
+}
+
+/// The entries `--model` names, in registration order (all of them when it names none). An unknown name is a usage
+/// error listing the known ones.
+pub(super) fn select<'e>(all: &'e [Entry], names: &[String]) -> std::result::Result<Vec<&'e Entry>, Failure> {
+    if let Some(unknown) = names.iter().find(|n| !all.iter().any(|e| e.name == n.as_str())) {
+        let known: Vec<&str> = all.iter().map(|e| e.name).collect();
+        return Err(Failure::Usage(format!(
+            "no model named `{unknown}`: this program manages {}",
+            if known.is_empty() { "no model".to_owned() } else { known.join(", ") }
+        )));
+    }
+    Ok(all.iter().filter(|e| names.is_empty() || names.iter().any(|n| n == e.name)).collect())
+}
+
+/// `M`'s collections in `db`: its one collection, or each live instance of a model named at run time.
+async fn collections<M: Model>(db: &Database) -> Result<Vec<Collection<M>>> {
+    if M::TEMPLATE.is_none() {
+        return Ok(vec![Collection::named(db, M::COLLECTION)]);
+    }
+    Ok(instances::<M>(db).await?.iter().map(|i| Collection::named(db, &i.name)).collect())
+}
+
+/// The namespace of `coll`.
+fn namespace<M: Model>(db: &Database, coll: &Collection<M>) -> Namespace {
+    Namespace { db: db.name().to_owned(), collection: coll.name().to_owned() }
+}
+
+/// Checks each of `M`'s collections in `db`, with progress.
+fn check_model<M: Model>(
+    db: Database,
+    args: CheckArgs,
+    display: Display,
+) -> BoxFuture<'static, Result<Vec<(Namespace, SchemaReport)>>> {
+    Box::pin(async move {
+        let mut out = Vec::new();
+        for coll in collections::<M>(&db).await? {
+            let ns = namespace(&db, &coll);
+            let check = coll.check_schema().batch_size(args.batch_size).samples(args.samples);
+            let report =
+                display.track(format!("check {ns}"), |t| check.on_progress(move |p| t.update(p)).into_future()).await;
+            out.push((ns, report?));
+        }
+        Ok(out)
+    })
+}
+
+/// Migrates each of `M`'s collections in `db`, with progress.
+fn migrate_model<M: Model>(
+    db: Database,
+    args: MigrateArgs,
+    display: Display,
+) -> BoxFuture<'static, Result<Vec<(Namespace, MigrationReport)>>> {
+    Box::pin(async move {
+        let mut out = Vec::new();
+        for coll in collections::<M>(&db).await? {
+            let ns = namespace(&db, &coll);
+            let mut migration = coll.migrate().batch_size(args.batch_size).guard(args.guard.into());
+            if let Some(rate) = args.docs_per_second {
+                migration = migration.throttle(crate::migrate::Throttle::DocsPerSecond(rate));
+            }
+            if let Some(ms) = args.pause_ms {
+                migration = migration.throttle(crate::migrate::Throttle::Pause(std::time::Duration::from_millis(ms)));
+            }
+            let report = display
+                .track(format!("migrate {ns}"), |t| migration.on_progress(move |p| t.update(p)).into_future())
+                .await;
+            out.push((ns, report?));
+        }
+        Ok(out)
+    })
+}
