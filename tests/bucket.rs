@@ -8,7 +8,7 @@ mod support;
 use odm::bson::{doc, oid::ObjectId, DateTime, Document};
 use odm::bucket::{AddReading, Bucket};
 use odm::error::Invalid;
-use odm::{Collection, Embedded, Error, Model, Update};
+use odm::{Collection, Embedded, Error, Model, Update, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -69,6 +69,46 @@ struct SensorPair {
     readings: Vec<Reading>,
     #[serde(rename = "n")]
     count: i64,
+}
+
+/// Version 1 of a sensor's buckets: written before the model was versioned, no version key.
+#[derive(Embedded, Deserialize)]
+#[odm(closed)]
+struct SensorLogV1 {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "s")]
+    sensor: String,
+    #[serde(rename = "r")]
+    #[odm(max_items = 3, counter = "count")]
+    readings: Vec<Reading>,
+    #[serde(rename = "n")]
+    count: i32,
+}
+
+impl Upgrade for SensorLogV1 {
+    type Next = SensorLog;
+    fn upgrade(self) -> SensorLog {
+        SensorLog { id: self.id, v: Version, sensor: self.sensor, readings: self.readings, count: self.count }
+    }
+}
+
+/// Up to 3 readings of one sensor, at version 2: each bucket stores its version.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "iot_sensor_log", version = 2, older(SensorLogV1), closed)]
+#[odm(bucket(key = "sensor", items = "readings"), index(keys = "sensor, count"))]
+struct SensorLog {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "_v")]
+    v: Version<2>,
+    #[serde(rename = "s")]
+    sensor: String,
+    #[serde(rename = "r")]
+    #[odm(max_items = 3, counter = "count")]
+    readings: Vec<Reading>,
+    #[serde(rename = "n")]
+    count: i32,
 }
 
 const SIZE: usize = 5;
@@ -225,4 +265,36 @@ async fn a_long_counter_is_created_and_counted_as_a_long() {
     let mut counts: Vec<i64> = raw.iter().map(|d| d.get_i64("n").expect("a long counter")).collect();
     counts.sort_unstable();
     assert_eq!(counts, [1, 2]);
+}
+
+#[tokio::test]
+async fn a_versioned_bucket_opens_buckets_at_its_version_and_fills_only_current_ones() {
+    let db = odm::testing::database("bucket_versioned").await;
+    odm::collection::create_collection::<SensorLog>(&db).await.expect("create");
+    let raw = db.collection::<Document>(SensorLog::COLLECTION);
+    // A version-1 bucket of `a` with room, written before the model was versioned.
+    let older = ObjectId::new();
+    let first = doc! { "t": DateTime::from_millis(1), "v": 1_i64 };
+    support::raw::insert_outside(&raw, vec![doc! { "_id": older, "s": "a", "r": [first], "n": 1 }]).await;
+    let logs = Collection::<SensorLog>::new(&db);
+    let key = |sensor: &str| SensorLog::fields().sensor().eq(sensor);
+
+    // Filling it would leave it mixing two versions; opening a second, current bucket beside it would pass it over.
+    let err = AddReading::new(&logs, key("a"), reading(2)).await.expect_err("an older bucket with room");
+    assert!(matches!(err, Error::NotMigrated(_)), "{err}");
+    assert_eq!(raw.count_documents(doc! {}).await.unwrap(), 1, "nothing written");
+
+    // A key without older buckets: the bucket it opens stores the current version, as an int, and the validator
+    // (which names the version) takes it.
+    let opened = AddReading::new(&logs, key("b"), reading(3)).await.expect("a new key").opened.expect("opened");
+    let stored = raw.find_one(doc! { "_id": &opened }).await.unwrap().expect("the opened bucket");
+    assert_eq!(stored.get("_v"), Some(&odm::bson::Bson::Int32(2)), "{stored}");
+
+    // Migrated, the older bucket takes the next reading of its key.
+    let report = logs.migrate().await.expect("migrate");
+    assert_eq!(report.migrated, 1, "{report}");
+    let added = AddReading::new(&logs, key("a"), reading(4)).await.expect("a migrated bucket");
+    assert_eq!(added.opened, None, "the migrated bucket had room");
+    let a = logs.find_one(key("a")).await.expect("read").expect("a's bucket");
+    assert_eq!((a.id, a.count, a.readings.len()), (older, 2, 2));
 }

@@ -22,6 +22,12 @@
 //! Fields the bucket keeps about its readings (the first and last time, a sum) are kept in the same statement with
 //! [`AddReading::also`]: `.also(Update::new().min(f.first(), at).max(f.last(), at).inc(f.total(), v))`.
 //!
+//! The statement passes the checks of every typed upsert before it is sent: on a sharded bucket the key must hold
+//! the whole shard key ([`crate::shard`]), the statement must fit the server's limit, a revision
+//! ([`Model::REVISION`](crate::Model::REVISION)) grows by one. A versioned bucket model opens each bucket at the
+//! current version; while it still reads older versions only current buckets are filled (an older bucket of the key
+//! with room is [`Error::NotMigrated`](crate::Error::NotMigrated): migrate first).
+//!
 //! **Concurrent writers.** Two writers that find a key's buckets all full at the same moment both open one: the key
 //! then has two partly filled buckets, which later readings fill in turn. No reading is lost and no bucket
 //! overfills; what is not guaranteed is that a key has at most one bucket with room, so readers gather a key's

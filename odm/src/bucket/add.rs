@@ -4,10 +4,8 @@ use super::layout::{Bucket, BucketLayout};
 use crate::collection::Collection;
 use crate::error::{Error, Invalid, NamedPath, Result};
 use crate::filter::{overlaps, Filter};
-use crate::observe::Op;
 use crate::update::{Operator, Update};
 use bson::{doc, Bson, Document};
-use mongodb::action::Action;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
@@ -74,13 +72,26 @@ impl<'a, B: Bucket> AddReading<'a, B> {
 
     async fn run(self) -> Result<AddedReading> {
         let layout = B::layout();
+        self.buckets.check_older_shapes(&self.key).await?;
         let filter = bucket_filter::<B>(&layout, Collection::<B>::filter_doc(self.key)?)?;
+        // While the model still reads older versions, an older bucket of this key with room would be passed over for
+        // a second, current one: refused like every upsert (migrate first), and only current buckets are filled.
+        if Collection::<B>::migrating().is_some() {
+            if let Some(older) = self.buckets.older_matching(Some(&filter), true).await? {
+                return Err(Error::NotMigrated(Box::new(older)));
+            }
+        }
+        let filter = Collection::<B>::current_only(filter);
         let reading = <B::Reading as crate::BsonSchema>::to_bson(&self.reading)
             .map_err(|e| Error::Serialize { model: std::any::type_name::<B>(), source: Box::new(e) })?;
         let one = if layout.counter_long { Bson::Int64(1) } else { Bson::Int32(1) };
         let computed = computed_steps::<B>(&layout, &reading)?;
         let mut update = doc! { "$push": { layout.items: reading }, "$inc": { layout.counter: one } };
         merge::<B>(&layout, &mut update, computed)?;
+        if let Some(spec) = B::VERSION {
+            // A bucket the reading opens is written at the current version, stored as the version field stores it.
+            merge::<B>(&layout, &mut update, doc! { "$setOnInsert": { spec.key: spec.current as i32 } })?;
+        }
         let mut array_filters = Vec::new();
         if let Some(also) = self.also {
             let built = also.build()?;
@@ -90,20 +101,7 @@ impl<'a, B: Bucket> AddReading<'a, B> {
             merge::<B>(&layout, &mut update, built.update)?;
             array_filters = built.array_filters;
         }
-        let op = Op::on(self.buckets.raw(), "update").values(|| {
-            bson::doc! { "q": &filter, "u": &update, "arrayFilters": &array_filters, "upsert": true }
-        });
-        let result = op
-            .run(
-                self.buckets
-                    .raw()
-                    .update_one(filter, update)
-                    .upsert(true)
-                    .optional((!array_filters.is_empty()).then_some(array_filters), |a, f| a.array_filters(f))
-                    .optional(self.buckets.lock().await.as_deref_mut(), |a, s| a.session(s)),
-            )
-            .await
-            .map_err(Collection::<B>::map_err)?;
+        let result = self.buckets.send_update(filter, update, array_filters, false, true, "add_reading").await?;
         Ok(AddedReading { opened: result.upserted_id })
     }
 }

@@ -61,20 +61,35 @@ impl<M: Model> Collection<M> {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
         }
-        let (filter, mut built) = Self::prepare(filter, update, upsert)?;
+        let (filter, built) = Self::prepare(filter, update, upsert)?;
+        self.send_update(filter, built.update, built.array_filters, many, upsert, operation).await
+    }
+
+    /// Sends an update document already built and checked for its model (its filter restricted to current documents
+    /// where that applies): what every update statement passes last, however it was built. Checks one-shard routing
+    /// for a single-document update and the statement's size before sending, and adds one to the revision.
+    pub(crate) async fn send_update(
+        &self,
+        filter: Document,
+        mut update: Document,
+        array_filters: Vec<Document>,
+        many: bool,
+        upsert: bool,
+        operation: &'static str,
+    ) -> Result<mongodb::results::UpdateResult> {
         if !many {
             Self::one_shard(&filter, operation)?;
         }
-        Self::bump_revision(&mut built.update);
-        check_statement::<M>([&filter, &built.update].into_iter().chain(&built.array_filters).map(document_len))?;
+        Self::bump_revision(&mut update);
+        check_statement::<M>([&filter, &update].into_iter().chain(&array_filters).map(document_len))?;
         let op = Op::on(&self.raw, "update").values(|| {
-            doc! { "q": &filter, "u": &built.update, "arrayFilters": &built.array_filters, "multi": many, "upsert": upsert }
+            doc! { "q": &filter, "u": &update, "arrayFilters": &array_filters, "multi": many, "upsert": upsert }
         });
-        let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
+        let array_filters = (!array_filters.is_empty()).then_some(array_filters);
         let result = if many {
             op.run(
                 self.raw
-                    .update_many(filter, built.update)
+                    .update_many(filter, update)
                     .upsert(upsert)
                     .optional(array_filters, |a, f| a.array_filters(f))
                     .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)),
@@ -83,7 +98,7 @@ impl<M: Model> Collection<M> {
         } else {
             op.run(
                 self.raw
-                    .update_one(filter, built.update)
+                    .update_one(filter, update)
                     .upsert(upsert)
                     .optional(array_filters, |a, f| a.array_filters(f))
                     .optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)),

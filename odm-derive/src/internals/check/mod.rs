@@ -45,7 +45,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     names::check_container_names(cx, cont, resolved);
     copies::check(cx, cont);
     overflow::check(cx, cont);
-    series::check(cx, cont);
+    series::check(cx, cont, resolved);
     let limit = cont.attrs.max_key_len.as_ref().map_or(DEFAULT_MAX_KEY_LEN, |s| s.value);
     // serde writes `tag` into a struct's document (holding its name) or each variant's: a stored key like any other.
     if let (Some(t), false) = (&cont.attrs.tag, matches!(cont.data, Data::Newtype(_))) {

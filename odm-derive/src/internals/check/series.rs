@@ -6,11 +6,12 @@ use crate::internals::attr::did_you_mean;
 use crate::internals::attr::series::{BucketAttr, TimeseriesAttr};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::index_keys::field_is_date;
+use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self, Rule};
 use crate::internals::ty::{self, TyKind};
 use syn::LitStr;
 
-pub(super) fn check(cx: &Ctxt, cont: &Container) {
+pub(super) fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
     let a = &cont.attrs;
     for (tokens, rule, name) in [
         (a.bucket.as_ref().map(|b| &b.tokens), rules::BUCKET_SHAPE, "bucket"),
@@ -29,6 +30,7 @@ pub(super) fn check(cx: &Ctxt, cont: &Container) {
     let Data::Struct(fields) = &cont.data else { return };
     if let Some(b) = &a.bucket {
         check_bucket(cx, cont, b, fields);
+        check_bucket_shard_key(cx, cont, b, resolved);
     }
     if let Some(t) = &a.timeseries {
         check_timeseries(cx, cont, t, fields);
@@ -119,8 +121,8 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
              a repeated one; remove `unique_items`",
         );
     }
-    // A bucket is opened by the upsert of its first reading: it holds the key, the array, the counter and what is
-    // computed from the array. (With a key name not found, which field was meant is unclear: that error alone is
+    // A bucket is opened by the upsert of its first reading: it holds the key, the array, the counter, what is
+    // computed from the array and the version it is written at. (With a key name not found, which field was meant is unclear: that error alone is
     // shown.)
     let all_found = names.iter().all(|n| fields.iter().any(|f| f.rust_name == *n && f.is_stored()));
     let computed = |f: &Field| array.facts.computes.iter().any(|c| std::ptr::eq(&fields[c.target], f));
@@ -129,7 +131,8 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
             || std::ptr::eq(f, array)
             || std::ptr::eq(f, counter)
             || computed(f)
-            || names.contains(&f.rust_name);
+            || names.contains(&f.rust_name)
+            || crate::internals::ty::version_arg(f.ty).is_some();
         if !part_of_bucket && f.is_always_written() {
             cx.error_spanned_by(
                 &f.key_tokens,
@@ -144,6 +147,40 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
     }
     if key_fields.len() == names.len() && !names.is_empty() {
         check_bucket_index(cx, cont, b, &names, &counter.rust_name);
+    }
+}
+
+/// A sharded bucket's shard key lies within its key: each reading is added by an upsert filtered on the key alone,
+/// which reaches one shard (and puts the shard key into a bucket it opens) only when the key holds every shard key
+/// field.
+fn check_bucket_shard_key(cx: &Ctxt, cont: &Container, b: &BucketAttr, resolved: &Resolved) {
+    let (Some(key), Some(shard_key), Some(declared)) = (&b.key, &resolved.shard_key, &cont.attrs.shard_key) else {
+        return;
+    };
+    let names: Vec<String> = key.value().split(',').map(|s| s.trim().to_owned()).collect();
+    for (field, _) in shard_key.fields() {
+        if field.key == "_id" {
+            cx.error_spanned_by(
+                &declared.tokens,
+                rules::BUCKET_SHAPE,
+                format!(
+                    "`{}` is in the shard key, but a bucket's `_id` is chosen when a reading opens it, so the upsert \
+                     that adds a reading cannot name it and would reach every shard; shard on the bucket's key fields",
+                    field.rust_name
+                ),
+            );
+        } else if !names.contains(&field.rust_name) {
+            cx.error_spanned_by(
+                &declared.tokens,
+                rules::BUCKET_SHAPE,
+                format!(
+                    "`{}` is in the shard key but not in the bucket's key: a reading is added by an upsert filtered on \
+                     the bucket's key alone, which must name the whole shard key to reach one shard and to store it \
+                     in a bucket it opens; add `{}` to `bucket(key = ...)`, or shard on the bucket's key fields",
+                    field.rust_name, field.rust_name
+                ),
+            );
+        }
     }
 }
 
