@@ -275,3 +275,38 @@ async fn a_plain_push_onto_the_array_is_refused_before_sending() {
     assert!(embedded(&products, id).await.is_empty(), "nothing was sent");
     assert!(overflow_of::<Product, _>(&reviews, id).await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn update_changes_never_adds_to_the_array_behind_its_overflow_collections_back() {
+    let db = odm::testing::database("subset_changes").await;
+    let (products, reviews, id) = shop(&db, db.client()).await;
+    PushKeeping::new(&products, &reviews, id, review("kept".into())).await.unwrap();
+    let f = Product::fields();
+    let old = products.find_one(f.id().eq(id)).await.unwrap().expect("the product");
+
+    // An appended review (a `$push` of the difference), an edited one (a `$set` inside the array) and a shorter
+    // array (a `$set` of it) alike: the overflow collection would never see the change.
+    let mut appended = old.clone();
+    appended.reviews.push(review("appended".into()));
+    let mut edited = old.clone();
+    edited.reviews = vec![review("other".into())];
+    let mut emptied = old.clone();
+    emptied.reviews.clear();
+    for new in [appended, edited, emptied] {
+        let err = products.update_changes(f.id().eq(id), &old, &new).await.expect_err("refused");
+        let odm::Error::InvalidOperation { cause: odm::error::Invalid::OverflowRewrite { .. }, .. } = &err else {
+            panic!("{err}")
+        };
+        assert!(err.to_string().contains("Product.reviews"), "names the Rust field: {err}");
+        assert!(err.to_string().contains("odm::subset::PushKeeping"), "says how: {err}");
+    }
+    assert_eq!(embedded(&products, id).await, ["kept"], "nothing was sent");
+    assert_eq!(overflow_of::<Product, _>(&reviews, id).await.unwrap().len(), 1);
+
+    // Other fields change as usual beside the array as it was read.
+    let mut renamed = old.clone();
+    renamed.name = "desk lamp".into();
+    products.update_changes(f.id().eq(id), &old, &renamed).await.expect("a change beside the array").expect("sent");
+    let stored = products.find_one(f.id().eq(id)).await.unwrap().expect("the product");
+    assert_eq!((stored.name.as_str(), stored.reviews.len()), ("desk lamp", 1));
+}

@@ -64,8 +64,12 @@
 //! is reported as [`Error::NotFound`](crate::Error::NotFound), and the overflow document written for it is deleted
 //! again.
 //!
-//! A plain [`Update::push`](crate::Update::push) onto the array still compiles and cuts as `keep_last` says,
-//! without writing the overflow collection: push through [`PushKeeping`] to keep every element.
+//! A plain [`Update::push`](crate::Update::push) (or `push_each`, `add_to_set`) onto the array compiles, but is
+//! refused before sending ([`Invalid::OverflowPush`](crate::error::Invalid::OverflowPush)): it would cut without
+//! writing the overflow collection. So is a diff ([`Collection::update_changes`](crate::Collection::update_changes))
+//! whose values differ in the array or an element of it
+//! ([`Invalid::OverflowRewrite`](crate::error::Invalid::OverflowRewrite)). Push through [`PushKeeping`] to keep
+//! every element.
 //!
 //! ## Reading the rest: [`overflow_of`]
 //!

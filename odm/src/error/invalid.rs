@@ -330,6 +330,13 @@ pub enum Invalid {
         /// The array.
         path: NamedPath,
     },
+    /// A diff ([`crate::Update::diff`], [`crate::Collection::update_changes`]) that would change an array whose
+    /// elements an overflow collection keeps (`#[odm(overflow(…))]`), or an element of it: the overflow collection
+    /// would never see the change.
+    OverflowRewrite {
+        /// The array.
+        path: NamedPath,
+    },
     /// A reading added to a bucket ([`crate::bucket::AddReading`]) with a key filter that does not hold this key
     /// field to one value (the bucket it opens would lack the field), or that names a field outside the key.
     BucketKey {
@@ -373,6 +380,7 @@ impl Invalid {
             | CountTarget { path }
             | ReferenceInArray { path }
             | OverflowPush { path }
+            | OverflowRewrite { path }
             | BucketKey { path } => vec![path],
             PathKey { under, .. } => vec![under],
             LookupField { field, .. } => vec![field],
@@ -522,6 +530,12 @@ impl fmt::Display for Invalid {
                 f,
                 "{path} keeps the elements a push cuts in its overflow collection: push through \
                  `odm::subset::PushKeeping`, which writes both (a plain push would cut elements without keeping them)"
+            ),
+            OverflowRewrite { path } => write!(
+                f,
+                "the values compared change {path}, whose elements its overflow collection keeps: writing the \
+                 difference would change the array without that collection; add elements with \
+                 `odm::subset::PushKeeping`, and leave the array as it was read in the value written"
             ),
             ReferenceInArray { path } => write!(
                 f,

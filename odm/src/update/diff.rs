@@ -4,6 +4,7 @@ use super::arrays::push_each_operand;
 use super::operator::Operator;
 use super::value::Update;
 use crate::diff::{Change, Diff, DiffOp, DiffPath};
+use crate::error::{Invalid, NamedPath};
 use crate::path::check_dynamic_keys;
 use crate::schema::BsonSchema;
 use bson::Bson;
@@ -18,7 +19,15 @@ impl<R: BsonSchema + serde::Serialize> Update<R> {
         let mut update = Update::new();
         // New values of maps and free-form fields carry run-time keys: refused here, as in typed updates.
         let dynamic = R::dynamic_keys(crate::schema::KEY_DEPTH);
+        // An array whose elements an overflow collection keeps changes only through `PushKeeping`, which writes both.
+        let overflows = R::type_meta().map_or(&[][..], |meta| meta.fields);
         for Change { op, key, value } in out.ops {
+            let under =
+                |array: &str| key.strip_prefix(array).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'));
+            if let Some(array) = overflows.iter().find(|field| field.overflows && under(field.key)) {
+                update.fail(Invalid::OverflowRewrite { path: NamedPath::at(array.key) });
+                continue;
+            }
             if dynamic {
                 if let Err(e) = check_dynamic_keys(&value, &key) {
                     update.fail(e);
