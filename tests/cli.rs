@@ -124,6 +124,32 @@ async fn verify_fails_with_the_drift_code_until_apply_brings_the_database_in_lin
 }
 
 #[tokio::test]
+async fn the_connection_checklist_reads_the_connection_string_it_is_given() {
+    let db = odm::testing::database("cli_connection").await;
+    let warnings = |run: Run| -> Vec<String> {
+        let json = run.json();
+        json["connection"].as_array().expect("the checklist").iter().map(|w| w.as_str().unwrap().to_owned()).collect()
+    };
+    let base = odm::testing::server().uri();
+    let joined = |extra: &str| format!("{base}{}{extra}", if base.contains('?') { '&' } else { '?' });
+    // The pool size and retryWrites are read from the connection string: never "not checked".
+    let default = warnings(admin(&["--uri", base, "--db", db.name(), "apply", "--json"]).await);
+    assert!(default.iter().all(|w| !w.contains("were not checked")), "{default:?}");
+    assert!(default.iter().any(|w| w.contains("`maxPoolSize` is not set")), "{default:?}");
+    let sized = joined("maxPoolSize=50&retryWrites=false");
+    let sized = warnings(admin(&["--uri", &sized, "--db", db.name(), "apply", "--json"]).await);
+    assert!(sized.iter().all(|w| !w.contains("`maxPoolSize` is not set")), "{sized:?}");
+    assert!(sized.iter().any(|w| w.contains("retryWrites")), "retryWrites=false is reported: {sized:?}");
+
+    // A drifted database does not hide the checklist: verify lists it beside the drift, as text and as JSON.
+    let drifted = odm::testing::database("cli_connection_drift").await;
+    let run = admin(&["--uri", base, "--db", drifted.name(), "verify"]).await.expect(exit::DRIFT);
+    assert!(run.stdout.contains("connection: the connection pool is left at the driver's default"), "{}", run.stdout);
+    let run = admin(&["--uri", base, "--db", drifted.name(), "verify", "--json"]).await.expect(exit::DRIFT);
+    assert!(warnings(run).iter().any(|w| w.contains("`maxPoolSize` is not set")));
+}
+
+#[tokio::test]
 async fn apply_drops_a_stale_owned_index_only_when_asked() {
     let db = odm::testing::database("cli_stale").await;
     admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);

@@ -69,7 +69,7 @@
 //! | 4    | [`exit::FAILING`]    | `check` found stored documents the validator refuses                        |
 //! | 5    | [`exit::INCOMPLETE`] | `migrate` left documents at an older version                                |
 //!
-//! Errors are printed as odm's readable messages ([`Error`]'s `Display`) on standard error.
+//! Errors are printed as odm's readable messages ([`Error`](crate::Error)'s `Display`) on standard error.
 
 mod args;
 mod backup;
@@ -81,20 +81,17 @@ mod migrate;
 mod models;
 mod output;
 mod progress;
+mod server;
 mod sync;
 
-use crate::error::Error;
 use crate::model::Model;
 use args::{Cli, Command};
 use clap::{CommandFactory, FromArgMatches};
 use failure::Failure;
 use models::Entry;
 use output::{Done, Printer};
+use server::Server;
 use std::ffi::OsString;
-use std::time::Duration;
-
-/// The longest the command line waits, once done, for the client to end its sessions and close its connections.
-const CLOSE_GRACE: Duration = Duration::from_secs(5);
 
 /// An application's admin command line: its name and the models it manages (see the [module docs](self)).
 #[must_use = "an `Admin` does nothing until `run` is awaited"]
@@ -189,43 +186,24 @@ impl Admin {
                 ));
             }
         }
-        let client = connect(global.uri.as_deref()).await?;
+        let server = Server::connect(global.uri.as_deref()).await?;
+        let client = &server.client;
         let display = progress::Display::choose(global.quiet, global.json);
         let done = match &cli.command {
-            Command::Plan(args) => sync::plan(&client, &entries, db, args).await,
-            Command::Verify(args) => sync::verify(&client, &entries, db, args).await,
-            Command::Apply(args) => sync::apply(&client, &entries, db, args).await,
-            Command::Export(args) => sync::export(&client, &entries, db, args).await,
-            Command::Check(args) => check::check(&client, &entries, db, args, display).await,
-            Command::Migrate(args) => migrate::migrate(&client, &entries, db, args, display).await,
+            Command::Plan(args) => sync::plan(&server, &entries, db, args).await,
+            Command::Verify(args) => sync::verify(&server, &entries, db, args).await,
+            Command::Apply(args) => sync::apply(&server, &entries, db, args).await,
+            Command::Export(args) => sync::export(&server, &entries, db, args).await,
+            Command::Check(args) => check::check(client, &entries, db, args, display).await,
+            Command::Migrate(args) => migrate::migrate(client, &entries, db, args, display).await,
             Command::List => Ok(list::list(&entries, db)),
-            Command::Dump(args) => backup::dump(&client, &entries, db, args, display).await,
+            Command::Dump(args) => backup::dump(client, &entries, db, args, display).await,
             Command::Restore(args) => {
-                backup::restore(&client, &entries, !global.models.is_empty(), db, args, display).await
+                backup::restore(client, &entries, !global.models.is_empty(), db, args, display).await
             }
         };
-        close(client).await;
+        server.close().await;
         done
-    }
-}
-
-/// A client for `uri`, else `MONGODB_URI`; an error that says what to set when neither is given.
-async fn connect(uri: Option<&str>) -> Result<mongodb::Client, Failure> {
-    let from_env = std::env::var("MONGODB_URI").ok().filter(|u| !u.trim().is_empty());
-    let Some(uri) = uri.map(str::to_owned).or(from_env) else {
-        return Err(Failure::Message(
-            "no server to connect to: pass `--uri <connection string>` or set the MONGODB_URI environment variable"
-                .to_owned(),
-        ));
-    };
-    Ok(mongodb::Client::with_uri_str(&uri).await.map_err(Error::from)?)
-}
-
-/// Ends the client's sessions and closes its connections before `main` returns: a client merely dropped while the
-/// runtime shuts down ends its sessions from a task the runtime may no longer serve.
-async fn close(client: mongodb::Client) {
-    if tokio::time::timeout(CLOSE_GRACE, client.clone().shutdown()).await.is_err() {
-        client.shutdown().immediate(true).await;
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::backup::{DumpReport, RestoreReport};
 use crate::check::SchemaReport;
+use crate::connection::ConnectionWarning;
 use crate::migrate::MigrationReport;
 use crate::plan::{Namespace, Plan};
 use crate::sync::{Outcome, SyncReport};
@@ -101,13 +102,13 @@ pub(super) fn sync_report(report: &SyncReport) -> Map<String, Value> {
     out.insert("inSync".into(), report.is_in_sync().into());
     out.insert("actions".into(), actions.into());
     out.insert("budgets".into(), budgets.into());
-    out.insert("connection".into(), connection(report));
+    out.insert("connection".into(), connection(&report.connection));
     out
 }
 
 /// The connection checklist's warnings of a sync ([`crate::connection`]), as JSON strings.
-pub(super) fn connection(report: &SyncReport) -> Value {
-    rows(&report.connection, |w| w.to_string().into())
+pub(super) fn connection(warnings: &[ConnectionWarning]) -> Value {
+    rows(warnings, |w| w.to_string().into())
 }
 
 /// One action's outcome as JSON.

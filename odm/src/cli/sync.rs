@@ -5,21 +5,23 @@ use super::exit::{DRIFT, OK};
 use super::failure::Failure;
 use super::models::Entry;
 use super::output::{self, Done};
+use super::server::Server;
+use crate::connection::{Checklist, ConnectionWarning};
 use crate::error::Error;
 use crate::sync::{ModelSpec, SchemaSync, SyncMode};
 use crate::template::InstanceKey;
-use mongodb::Client;
 use std::path::Path;
 use std::time::Duration;
 
 /// A sync of `entries` as `args` asks, their databases replaced by `db` when given.
 fn sync<'c>(
-    client: &'c Client,
+    server: &'c Server,
     entries: &[&Entry],
     db: Option<&str>,
     args: &SyncArgs,
 ) -> Result<SchemaSync<'c>, Failure> {
-    let mut sync = SchemaSync::new(client)
+    let mut sync = SchemaSync::new(&server.client)
+        .client_options(&server.options)
         .stale_indexes(args.stale.into())
         .validator_rollout(args.rollout.into())
         .topology(args.topology.into())
@@ -57,36 +59,53 @@ fn periods(spec: &ModelSpec, count: u32) -> Result<Vec<String>, Failure> {
 
 /// `plan`: what a sync would change; changes nothing and succeeds whatever it finds.
 pub(super) async fn plan(
-    client: &Client,
+    server: &Server,
     entries: &[&Entry],
     db: Option<&str>,
     args: &SyncArgs,
 ) -> Result<Done, Failure> {
-    let plan = sync(client, entries, db, args)?.plan().await?;
+    let plan = sync(server, entries, db, args)?.plan().await?;
     Ok(Done { code: OK, text: plan.to_string(), json: output::plan(&plan) })
 }
 
 /// `verify`: read only; [`DRIFT`] when the database differs from the models.
 pub(super) async fn verify(
-    client: &Client,
+    server: &Server,
     entries: &[&Entry],
     db: Option<&str>,
     args: &SyncArgs,
 ) -> Result<Done, Failure> {
-    match sync(client, entries, db, args)?.mode(SyncMode::Verify).await {
+    match sync(server, entries, db, args)?.mode(SyncMode::Verify).await {
         Ok(report) => {
-            let warnings: String = report.connection.iter().map(|w| format!("connection: {w}\n")).collect();
-            let text = format!("in sync: the database matches the models\n{}{warnings}", notes(&report.plan));
+            let text = format!(
+                "in sync: the database matches the models\n{}{}",
+                notes(&report.plan),
+                connection_lines(&report.connection)
+            );
             let mut json = output::plan(&report.plan);
-            json.insert("connection".into(), output::connection(&report));
+            json.insert("connection".into(), output::connection(&report.connection));
             Ok(Done { code: OK, text, json })
         }
         Err(Error::Drift(plan)) => {
-            let text = format!("DRIFT: the database differs from the models:\n{plan}");
-            Ok(Done { code: DRIFT, text, json: output::plan(&plan) })
+            // The sync stopped at the drift: the checklist it runs first is asked again, so a drifted database
+            // does not hide what is wrong with the connection.
+            let checklist =
+                entries.iter().fold(Checklist::new(&server.client).options(&server.options), |checklist, entry| {
+                    checklist.spec(entry.spec.clone())
+                });
+            let warnings = checklist.await?;
+            let text = format!("DRIFT: the database differs from the models:\n{plan}{}", connection_lines(&warnings));
+            let mut json = output::plan(&plan);
+            json.insert("connection".into(), output::connection(&warnings));
+            Ok(Done { code: DRIFT, text, json })
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// The connection checklist's warnings, a line each.
+fn connection_lines(warnings: &[ConnectionWarning]) -> String {
+    warnings.iter().map(|w| format!("connection: {w}\n")).collect()
 }
 
 /// The actions of an in-sync plan, which are notes (a collection ahead, a shard key on a server that is no cluster).
@@ -97,25 +116,25 @@ fn notes(plan: &crate::plan::Plan) -> String {
 /// `apply`: carries out the plan ([`SyncMode::Apply`], or [`SyncMode::CreateMissing`]); [`DRIFT`] when something
 /// still differs afterwards.
 pub(super) async fn apply(
-    client: &Client,
+    server: &Server,
     entries: &[&Entry],
     db: Option<&str>,
     args: &ApplyArgs,
 ) -> Result<Done, Failure> {
     let mode = if args.create_missing { SyncMode::CreateMissing } else { SyncMode::Apply };
-    let report = sync(client, entries, db, &args.sync)?.mode(mode).await?;
+    let report = sync(server, entries, db, &args.sync)?.mode(mode).await?;
     let code = if report.is_in_sync() { OK } else { DRIFT };
     Ok(Done { code, text: report.to_string(), json: output::sync_report(&report) })
 }
 
 /// `export`: the plan written as a mongosh script and/or JSON, to files or standard output.
 pub(super) async fn export(
-    client: &Client,
+    server: &Server,
     entries: &[&Entry],
     db: Option<&str>,
     args: &ExportArgs,
 ) -> Result<Done, Failure> {
-    let plan = sync(client, entries, db, &args.sync)?.plan().await?;
+    let plan = sync(server, entries, db, &args.sync)?.plan().await?;
     let mut written = Vec::new();
     if let Some(path) = &args.mongosh {
         write(path, &plan.to_mongosh())?;
