@@ -11,12 +11,21 @@ async fn a_dump_restored_elsewhere_is_the_same_byte_for_byte() {
     for gzip in [false, true] {
         let copy = odm::testing::database("bk_round_copy").await;
         let out = out_dir(&copy);
-        let mut batches = 0;
+        let (mut batches, mut last) = (0, None);
         let mut dump = Dump::new(src.client(), &*out).database(src.name()).model::<Item>().model::<Entry>();
         if gzip {
             dump = dump.gzip();
         }
-        let report = dump.batch_size(700).on_progress(|_| batches += 1).await.expect("dump");
+        let report = dump
+            .batch_size(700)
+            .on_progress(|p| {
+                batches += 1;
+                last = Some((p.done, p.total));
+            })
+            .await
+            .expect("dump");
+        // With a callback the total is the collections' counts from the start (asked for only then).
+        assert_eq!(last, Some((2505, 2505)), "the last report: every document of the total");
         assert_eq!(report.read_mode, expected_mode, "{report}");
         let counts: Vec<(&str, u64)> =
             report.collections.iter().map(|c| (c.collection.as_str(), c.documents)).collect();

@@ -100,7 +100,7 @@ impl<'c> Dump<'c> {
     }
 
     /// Called after every batch of documents written, for a progress bar. [`Progress::total`] is the collections'
-    /// estimated counts when the dump started.
+    /// estimated counts when the dump started (asked for only when a callback is set).
     pub fn on_progress(mut self, f: impl FnMut(&Progress) + Send + 'c) -> Self {
         self.progress = Callback::new(f);
         self
@@ -185,7 +185,13 @@ impl<'c> Dump<'c> {
                 }
                 let indexes: Vec<Document> =
                     db.run_cursor_command(doc! { "listIndexes": &name }).await?.try_collect().await?;
-                let estimated = db.collection::<Document>(&name).estimated_document_count().await?;
+                // Only a progress report needs the total; a server may count by reading every document (not every
+                // server keeps the count as metadata), which would cost a dump nobody watches a quarter of its time.
+                let estimated = if self.progress.is_set() {
+                    db.collection::<Document>(&name).estimated_document_count().await?
+                } else {
+                    0
+                };
                 let metadata = Metadata {
                     options: entry.get_document("options").cloned().unwrap_or_default(),
                     indexes,

@@ -28,6 +28,11 @@ impl<'a> Callback<'a> {
         Callback(Some(Mutex::new(Box::new(f))))
     }
 
+    /// True when a callback was given.
+    pub(crate) fn is_set(&self) -> bool {
+        self.0.is_some()
+    }
+
     /// Tells the callback: `done` documents of `total`, since `started`.
     pub(crate) fn report(&self, done: u64, total: u64, started: Instant) {
         if let Some(f) = &self.0 {
