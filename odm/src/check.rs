@@ -145,8 +145,12 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         let validator = M::validator();
         let description = described::<M>(&validator);
         let parts = description.parts();
-        // The estimate reads metadata, which no session orders (it cannot run in one).
-        let total = Op::on(raw, "count").run(raw.estimated_document_count()).await?;
+        // Only a progress report needs the total. The estimate reads metadata on mongod, which no session orders (it
+        // cannot run in one); a server that keeps no count reads every document for it.
+        let total = match self.progress {
+            Some(_) => Op::on(raw, "count").run(raw.estimated_document_count()).await?,
+            None => 0,
+        };
         let mut tally = Tally::new::<M>(parts, self.samples);
         let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id, crate::error::model_name::<M>());
         let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;

@@ -134,7 +134,13 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
         let by = by_key::<V::Copy>();
         let started = Instant::now();
         let raw = self.holders.raw();
-        let total = Op::on(raw, "count").run(raw.estimated_document_count()).await.map_err(Collection::<H>::map_err)?;
+        // Only a progress report needs the total (a server that keeps no count reads every document for it).
+        let total = match on_progress {
+            Some(_) => {
+                Op::on(raw, "count").run(raw.estimated_document_count()).await.map_err(Collection::<H>::map_err)?
+            }
+            None => 0,
+        };
         let mut report = RepairReport { examined: 0, repaired: 0, dangling: Vec::new(), last: after };
         loop {
             let (batch, sources) = self.read_batch(&report.last, &by, &pairs).await?;
