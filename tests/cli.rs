@@ -242,6 +242,14 @@ async fn check_finds_documents_written_around_odm_and_passes_on_a_clean_collecti
     orders.delete_one(doc! { "_id": bad_id }).await.unwrap();
     let run = admin_on(&db, &["check"]).await.expect(exit::OK);
     assert!(run.stdout.contains("0 of 1 document(s) fail the validator"), "{}", run.stdout);
+    assert_eq!(admin_on(&db, &["check", "--json"]).await.expect(exit::OK).json()["collections"][0]["exists"], true);
+
+    // A database without the collections (a mistyped `--db`, a sync never run) is not reported as clean.
+    let empty = odm::testing::database("cli_check_empty").await;
+    let run = admin_on(&empty, &["check", "--model", "Order"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("order_header: Order: not on the server, nothing to check"), "{}", run.stdout);
+    let json = admin_on(&empty, &["check", "--model", "Order", "--json"]).await.expect(exit::OK).json();
+    assert_eq!((json["collections"][0]["exists"].as_bool(), json["failing"].as_u64()), (Some(false), Some(0)));
 }
 
 #[tokio::test]
