@@ -380,6 +380,11 @@ async fn a_missing_uri_or_database_or_an_unreachable_server_is_an_error() {
         .await
         .expect(exit::ERROR);
     assert!(run.stderr.starts_with("error: ") && !run.stderr.contains("Error {"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no server could be reached for this operation (check that the server runs"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[tokio::test]

@@ -45,6 +45,12 @@ impl fmt::Display for Readable<'_> {
                     write!(f, "; write concern: {}", Code(w.code, Some(&w.code_name), &w.message))?;
                 }
             }
+            // The driver's message describes the topology it saw; what to check comes first.
+            ErrorKind::ServerSelection { message, .. } => write!(
+                f,
+                "no server could be reached for this operation (check that the server runs, and the connection \
+                 string's hosts, replica set name and TLS settings): {message}"
+            )?,
             // The other kinds' own text is a message, without the reply.
             other => write!(f, "{other}")?,
         }
