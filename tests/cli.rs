@@ -318,6 +318,41 @@ async fn apply_with_periods_creates_this_and_the_next_periods_collections() {
 }
 
 #[tokio::test]
+async fn expire_drops_expired_periods_only_and_a_dry_run_drops_nothing() {
+    let db = odm::testing::database("cli_expire").await;
+    admin_on(&db, &["apply", "--create-missing", "--model", "AppEvent", "--periods", "1"]).await.expect(exit::OK);
+    let current = db.list_collection_names().await.unwrap();
+    assert_eq!(current.len(), 1, "this month's collection: {current:?}");
+    // Two periods far older than the 12 kept, a name the template does not make, and another model's collection.
+    for name in ["log_app_event_202001", "log_app_event_202002", "log_app_event_backup", "order_header"] {
+        db.create_collection(name).await.unwrap();
+    }
+    let names = || async {
+        let mut names = db.list_collection_names().await.unwrap();
+        names.sort();
+        names
+    };
+    let before = names().await;
+
+    let run = admin_on(&db, &["expire", "--dry-run"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("AppEvent: would drop"), "{}", run.stdout);
+    assert!(run.stdout.contains("Order: no retention by period, nothing to expire"), "{}", run.stdout);
+    assert_eq!(names().await, before, "a dry run drops nothing");
+    let json = admin_on(&db, &["expire", "--dry-run", "--model", "AppEvent", "--json"]).await.expect(exit::OK).json();
+    assert_eq!(json["dryRun"], true);
+    assert_eq!(json["models"][0]["collections"], serde_json::json!(["log_app_event_202001", "log_app_event_202002"]));
+
+    let json = admin_on(&db, &["expire", "--json"]).await.expect(exit::OK).json();
+    let app = json["models"].as_array().unwrap().iter().find(|m| m["model"] == "AppEvent").unwrap().clone();
+    assert_eq!(app["collections"], serde_json::json!(["log_app_event_202001", "log_app_event_202002"]));
+    let left = names().await;
+    let kept: Vec<&String> = before.iter().filter(|n| !n.ends_with("202001") && !n.ends_with("202002")).collect();
+    assert_eq!(left.iter().collect::<Vec<_>>(), kept, "only the expired periods were dropped");
+    let run = admin_on(&db, &["expire", "--model", "AppEvent"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("AppEvent: no expired period in"), "{}", run.stdout);
+}
+
+#[tokio::test]
 async fn migrate_leaves_nothing_to_migrate_and_reports_what_it_cannot_finish() {
     let db = odm::testing::database("cli_migrate").await;
     let contacts = db.collection::<Document>("crm_contact");

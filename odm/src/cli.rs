@@ -40,6 +40,7 @@
 //! | `list`     | the models: Rust name, `database.collection`, version (no server needed)                           |
 //! | `dump`     | `--out DIR [--gzip]`: the models' collections in mongodump's layout ([`crate::backup::Dump`])       |
 //! | `restore`  | `--from DIR [--into-db NAME] [--drop-existing] [--bypass-validation]`: a dump, odm's or mongodump's ([`crate::backup::Restore`]): everything in it (of `--db`'s database when given), or the `--model` ones |
+//! | `expire`   | `[--dry-run]`: drops the collections of the periods each model's retention (`keep_periods`) has expired ([`crate::collection::drop_expired`]), never a collection its name template does not name; other models have nothing to expire |
 //!
 //! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded`, `--timeout
 //! SECONDS` (default 600) and `--periods N` (for a model with one collection per period, also this period's and the
@@ -75,6 +76,7 @@ mod args;
 mod backup;
 mod check;
 pub mod exit;
+mod expire;
 mod failure;
 mod list;
 mod migrate;
@@ -201,6 +203,7 @@ impl Admin {
             Command::Restore(args) => {
                 backup::restore(client, &entries, !global.models.is_empty(), db, args, display).await
             }
+            Command::Expire(args) => expire::expire(client, &entries, db, args).await,
         };
         server.close().await;
         done
@@ -219,5 +222,6 @@ fn subcommand_name(command: &Command) -> &'static str {
         Command::List => "list",
         Command::Dump(_) => "dump",
         Command::Restore(_) => "restore",
+        Command::Expire(_) => "expire",
     }
 }

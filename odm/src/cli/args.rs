@@ -60,6 +60,8 @@ pub(super) enum Command {
     Dump(DumpArgs),
     /// Restore a dump directory (odm's or mongodump's): everything in it, or the --model ones
     Restore(RestoreArgs),
+    /// Drop the collections of periods a model's retention (`keep_periods`) has expired; nothing else
+    Expire(ExpireArgs),
 }
 
 /// How a sync plans, shared by `plan`, `verify`, `apply` and `export`.
@@ -118,6 +120,14 @@ pub(super) struct CheckArgs {
     /// Documents read per batch
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub batch_size: usize,
+}
+
+/// `expire`'s arguments.
+#[derive(Args, Debug, Clone)]
+pub(super) struct ExpireArgs {
+    /// List the collections that would be dropped, dropping none
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `migrate`'s arguments.

@@ -7,7 +7,7 @@ use super::failure::Failure;
 use super::progress::Display;
 use crate::backup::{Dump, Restore};
 use crate::check::SchemaReport;
-use crate::collection::{instances, Collection};
+use crate::collection::{drop_expired, instances, Collection};
 use crate::error::{model_name, Result};
 use crate::migrate::MigrationReport;
 use crate::model::Model;
@@ -23,6 +23,10 @@ type CheckFn = fn(Database, CheckArgs, Display) -> BoxFuture<'static, Result<Vec
 /// A versioned model's migration, over each of its collections in `db`.
 type MigrateFn = fn(Database, MigrateArgs, Display) -> BoxFuture<'static, Result<Vec<(Namespace, MigrationReport)>>>;
 
+/// A model's retention by period: the names of its collections whose periods have expired, dropped unless the
+/// second argument (a dry run) is true.
+type ExpireFn = fn(Database, bool) -> BoxFuture<'static, Result<Vec<String>>>;
+
 /// One model the admin manages.
 #[derive(Clone)]
 pub(super) struct Entry {
@@ -34,6 +38,8 @@ pub(super) struct Entry {
     pub check: CheckFn,
     /// Its migration, for a versioned model.
     pub migrate: Option<MigrateFn>,
+    /// Its retention, for a model with one collection per period and `keep_periods`.
+    pub expire: Option<ExpireFn>,
     /// Adds it to a dump ([`Dump::model`]).
     pub dump: for<'c> fn(Dump<'c>) -> Dump<'c>,
     /// Adds it to a restore ([`Restore::model`]).
@@ -48,6 +54,9 @@ impl Entry {
             spec: ModelSpec::of::<M>(),
             check: check_model::<M>,
             migrate: M::VERSION.map(|_| migrate_model::<M> as MigrateFn),
+            expire: M::TEMPLATE
+                .filter(|t| t.keep_periods.is_some() && t.placeholder.is_period())
+                .map(|_| expire_model::<M> as ExpireFn),
             dump: |dump| dump.model::<M>(),
             restore: |restore| restore.model::<M>(),
         }
@@ -121,6 +130,19 @@ fn check_model<M: Model>(
             out.push((ns, report?));
         }
         Ok(out)
+    })
+}
+
+/// Drops (or, in a dry run, lists) the collections of `M` in `db` whose periods its retention has expired.
+fn expire_model<M: Model>(db: Database, dry_run: bool) -> BoxFuture<'static, Result<Vec<String>>> {
+    Box::pin(async move {
+        let now = bson::DateTime::now();
+        if !dry_run {
+            return drop_expired::<M>(&db, now).await;
+        }
+        let live = instances::<M>(&db).await?;
+        let expired = M::TEMPLATE.map(|t| t.expired(live.iter().map(|i| i.name.as_str()), now)).unwrap_or_default();
+        Ok(expired.into_iter().map(|i| i.name).collect())
     })
 }
 
