@@ -67,7 +67,10 @@
 //! limits (100,000 documents, 16 MiB); then the indexes are built. The collection's validator checks each document
 //! unless [`Restore::bypass_validation`]: the first refused stops the restore with [`BackupError::Refused`], naming
 //! the collection, the document's `_id` and the failing fields (by Rust path when the collection's model was given
-//! with [`Restore::model`]). A collection the dump has metadata alone for is created empty, with its indexes.
+//! with [`Restore::model`]). A collection the dump has metadata alone for is created empty, with its indexes; one it
+//! has documents alone for (copied without its metadata file, or a dump cut off between a collection's two files) is
+//! created without options or indexes, and its report says so ([`CollectionRestore::metadata`], a warning on target
+//! `odm::backup`).
 //!
 //! Views and time-series collections are left to mongodump and mongorestore: asked for by name or model they are
 //! refused ([`BackupError::Unsupported`]); in a whole database (or a whole dump) they are left out and listed in

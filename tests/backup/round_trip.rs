@@ -102,10 +102,16 @@ async fn a_dump_in_mongodumps_older_metadata_form_restores() {
     std::fs::write(dir.join("people_view.metadata.json"), view).expect("write");
     let empty = r#"{"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"at":-1},"name":"at_-1"}],"collectionName":"audit"}"#;
     std::fs::write(dir.join("audit.metadata.json"), empty).expect("write");
+    // Documents without their metadata file (copied alone, or a dump cut off between a collection's two files):
+    // restored, and the report says they came without options and indexes.
+    std::fs::write(dir.join("notes.bson"), &bytes).expect("write");
     let report = Restore::new(copy.client(), &*out).database("legacy").into_db(copy.name()).await.expect("restore");
-    let restored: Vec<(&str, u64, usize)> =
-        report.collections.iter().map(|c| (c.collection.as_str(), c.documents, c.indexes)).collect();
-    assert_eq!(restored, [("audit", 0, 1), ("people", 2, 1)], "{report}");
+    let restored: Vec<(&str, u64, usize, bool)> =
+        report.collections.iter().map(|c| (c.collection.as_str(), c.documents, c.indexes, c.metadata)).collect();
+    assert_eq!(restored, [("audit", 0, 1, true), ("notes", 2, 0, false), ("people", 2, 1, true)], "{report}");
+    let text = report.to_string();
+    assert!(text.contains("notes: 2 document(s)") && text.contains("(no metadata file: created without"), "{text}");
+    assert!(!collection_options(&copy, "notes").await.contains_key("validator"));
     assert_eq!(report.skipped, [("legacy.people_view".to_owned(), "view".to_owned())], "{report}");
     assert_eq!(support::server::index_names(&copy, "audit").await, ["_id_", "at_-1"]);
     let stored: Vec<Document> = copy

@@ -122,6 +122,9 @@ pub struct CollectionRestore {
     ///
     /// [`Restore::drop_existing`]: super::Restore::drop_existing
     pub replaced: bool,
+    /// False when the dump holds no metadata file for it (a `.bson` file alone, or a dump interrupted between
+    /// writing a collection's two files): it was created without the dumped options, validator and indexes.
+    pub metadata: bool,
     /// Time it took, indexes included.
     pub elapsed: Duration,
 }
@@ -157,9 +160,11 @@ impl fmt::Display for RestoreReport {
         write!(f, "restore in {:.1?}", self.elapsed)?;
         for c in &self.collections {
             let replaced = if c.replaced { " (replaced the existing collection)" } else { "" };
+            let bare =
+                if c.metadata { "" } else { " (no metadata file: created without the options, validator or indexes)" };
             write!(
                 f,
-                "\n  {}.{}: {} document(s), {} bytes, {} index(es) from {}{replaced}, {:.1?}",
+                "\n  {}.{}: {} document(s), {} bytes, {} index(es) from {}{replaced}{bare}, {:.1?}",
                 c.db,
                 c.collection,
                 c.documents,

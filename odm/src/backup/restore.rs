@@ -195,6 +195,9 @@ impl<'c> Restore<'c> {
             db.run_command(doc! { "createIndexes": name, "indexes": &indexes }).await?;
         }
         tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), documents = inserts.inserted, indexes = indexes.len(), replaced, "restored");
+        if source.metadata.is_none() {
+            tracing::warn!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), "restored without a metadata file: no options, validator or indexes");
+        }
         Ok(CollectionRestore {
             file: source.file.clone(),
             db: db.name().to_owned(),
@@ -203,6 +206,7 @@ impl<'c> Restore<'c> {
             bytes,
             indexes: indexes.len(),
             replaced,
+            metadata: source.metadata.is_some(),
             elapsed: began.elapsed(),
         })
     }

@@ -203,6 +203,7 @@ pub(super) fn restore_report(report: &RestoreReport) -> Map<String, Value> {
         json!({
             "db": c.db, "collection": c.collection, "documents": c.documents, "bytes": c.bytes,
             "indexes": c.indexes, "file": c.file.display().to_string(), "replaced": c.replaced,
+            "metadata": c.metadata,
         })
     });
     let mut out = Map::new();
