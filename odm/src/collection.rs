@@ -16,5 +16,5 @@ pub use find::{Decoded, Find};
 pub use find_and_modify::FindAndModify;
 pub use handle::Collection;
 pub(crate) use instances::instance_name;
-pub use instances::{drop_expired, instances};
+pub use instances::{drop_expired, expired, instances};
 pub(crate) use wire::{check_statement, document_len};

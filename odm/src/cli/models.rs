@@ -7,7 +7,7 @@ use super::failure::Failure;
 use super::progress::Display;
 use crate::backup::{Dump, Restore};
 use crate::check::SchemaReport;
-use crate::collection::{drop_expired, instances, Collection};
+use crate::collection::{drop_expired, expired, instances, Collection};
 use crate::error::{model_name, Result};
 use crate::migrate::MigrationReport;
 use crate::model::Model;
@@ -137,12 +137,11 @@ fn check_model<M: Model>(
 fn expire_model<M: Model>(db: Database, dry_run: bool) -> BoxFuture<'static, Result<Vec<String>>> {
     Box::pin(async move {
         let now = bson::DateTime::now();
-        if !dry_run {
-            return drop_expired::<M>(&db, now).await;
+        if dry_run {
+            Ok(expired::<M>(&db, now).await?.into_iter().map(|i| i.name).collect())
+        } else {
+            drop_expired::<M>(&db, now).await
         }
-        let live = instances::<M>(&db).await?;
-        let expired = M::TEMPLATE.map(|t| t.expired(live.iter().map(|i| i.name.as_str()), now)).unwrap_or_default();
-        Ok(expired.into_iter().map(|i| i.name).collect())
     })
 }
 

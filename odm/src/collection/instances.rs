@@ -44,17 +44,23 @@ pub async fn instances<M: Model>(db: &Database) -> Result<Vec<Instance>> {
     Ok(live)
 }
 
+/// The instances of `M` in `db` whose period the model's retention (`#[odm(keep_periods = N)]`) has expired at
+/// `now`, oldest first: what [`drop_expired`] would drop, dropping nothing. Empty for a model without a retention.
+pub async fn expired<M: Model>(db: &Database, now: DateTime) -> Result<Vec<Instance>> {
+    let Some(template) = M::TEMPLATE else { return Ok(Vec::new()) };
+    let names =
+        Op::on_db(db, "", "listCollections").run(db.list_collection_names()).await.map_err(Error::from_write::<M>)?;
+    Ok(template.expired(names.iter().map(String::as_str), now))
+}
+
 /// Drops the instances of `M` in `db` whose period the model's retention (`#[odm(keep_periods = N)]`) has
 /// expired at `now`: every period older than the latest `N`, the current one included. Returns the names dropped,
 /// oldest first. Drops nothing for a model without a retention, and never a collection its template does not name
 /// (a `log_app_event_backup` beside `log_app_event_{yyyymm}` stays). An instance another process dropped meanwhile
 /// counts as dropped.
 pub async fn drop_expired<M: Model>(db: &Database, now: DateTime) -> Result<Vec<String>> {
-    let Some(template) = M::TEMPLATE else { return Ok(Vec::new()) };
-    let names =
-        Op::on_db(db, "", "listCollections").run(db.list_collection_names()).await.map_err(Error::from_write::<M>)?;
     let mut dropped = Vec::new();
-    for instance in template.expired(names.iter().map(String::as_str), now) {
+    for instance in expired::<M>(db, now).await? {
         let coll = db.collection::<bson::Document>(&instance.name);
         match Op::on(&coll, "drop").run(coll.drop()).await.map_err(Error::from_write::<M>) {
             Ok(()) => {}
