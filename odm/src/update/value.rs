@@ -315,6 +315,23 @@ impl<R> Update<R> {
     }
 }
 
+impl<R> Update<R> {
+    /// Adds an aggregation condition (`$expr`) on the array at `raw` that makes the change to its length known; the
+    /// guard's conditions on one document all hold (`$and`).
+    pub(super) fn guard_expr(&mut self, raw: &RawPath, what: &'static str, cond: Document) {
+        if raw.positional {
+            return self.fail(Invalid::CountedPositional { path: NamedPath::at(raw.key.as_ref()), operation: what });
+        }
+        let guard = &mut self.extra().guard;
+        match guard.get_document_mut("$expr").ok().and_then(|e| e.get_array_mut("$and").ok()) {
+            Some(all) => all.push(Bson::Document(cond)),
+            None => {
+                guard.insert("$expr", bson::doc! { "$and": [cond] });
+            }
+        }
+    }
+}
+
 /// Puts back under `key` in `group` the increment it held `before` plus `by`; false (and `before` put back as it was)
 /// when that was not an integer.
 fn add_to_counter(group: &mut Document, key: &'static str, before: Bson, by: i32) -> bool {
