@@ -378,3 +378,35 @@ async fn the_schema_checker_reports_duplicates() {
     assert!(text.starts_with("1 document(s): `Poll.tags` (stored `tg`) holds a value more than once"), "{text}");
     assert!(text.contains("(rule `array-unique`)"), "{text}");
 }
+
+/// A large set of ids.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_roster")]
+struct Roster {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "m")]
+    #[odm(max_items = 2000, unique_items)]
+    members: Vec<ObjectId>,
+}
+
+// 8. A refused duplicate is named, in a short message.
+
+#[tokio::test]
+async fn a_refused_duplicate_is_named_in_a_short_message() {
+    let (db, coll) = support::setup::created::<Roster>("cnt_set_dup_named").await;
+    let mut members: Vec<ObjectId> = (0..999).map(|_| ObjectId::new()).collect();
+    let twice = members[500];
+    members.push(twice);
+    let err = coll.insert_one(&Roster { id: ObjectId::new(), members }).await.expect_err("a duplicate member");
+    assert_eq!(err.code(), Some(121), "{err}");
+    let text = err.to_string();
+    let named =
+        format!("Roster.members: uniqueItems (expected each value once, found ObjectId(\"{twice}\") held twice)");
+    assert!(text.contains(&named), "the duplicate is named: {text}");
+    assert!(text.contains("Roster.members"), "{text}");
+    assert!(text.len() < 400, "{} bytes: {text}", text.len());
+    let odm::Error::Validation(v) = &err else { panic!("expected a validation error, got {err:?}") };
+    assert_eq!((v.failures[0].rule.as_str(), v.failures[0].path.as_str()), ("uniqueItems", "Roster.members"));
+    assert_eq!(db.collection::<Document>("shop_roster").count_documents(doc! {}).await.unwrap(), 0);
+}
