@@ -26,6 +26,7 @@
 //! assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
 //! ```
 
+mod along;
 mod arrays;
 mod build;
 mod computed;

@@ -248,12 +248,13 @@ impl<R> Update<R> {
                 // `{$eq: v}` as a `$pull` condition compares each element whole, and as a filter matches documents
                 // holding an element equal to `v`, which a set holds at most once.
                 None => {
-                    let cond = Bson::Document(bson::doc! { "$eq": value });
+                    let cond = Bson::Document(bson::doc! { "$eq": value.clone() });
                     self.guard(raw, "pull", raw.key.clone().into_owned(), cond.clone());
                     cond
                 }
             };
             self.add(raw, Operator::Pull, Ok(pulled));
+            self.extra().pulled.push((raw.key.clone().into_owned(), value));
             self.bump_counter(raw, -1);
         } else {
             self.add(raw, Operator::Pull, Ok(value));

@@ -44,6 +44,9 @@ pub(super) struct Extra {
     pub(super) keeps_overflow: bool,
     /// The arrays with computed fields the update writes (stored key, what is computed), followed when it is built.
     pub(super) computed: Vec<(String, &'static [Computed])>,
+    /// The element each exact `pull` of one value of a counted set removes, by the array's stored key: what a
+    /// computed field of the array loses.
+    pub(super) pulled: Vec<(String, Bson)>,
 }
 
 impl<R> Clone for Update<R> {
@@ -117,6 +120,7 @@ impl<R> Update<R> {
                 variant: None,
                 keeps_overflow: false,
                 computed: Vec::new(),
+                pulled: Vec::new(),
             })
         })
     }
