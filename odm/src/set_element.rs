@@ -10,7 +10,8 @@
 //! key it leaves out must be absent (`$exists: false`), and an embedded document is compared key by key below its
 //! field's path. Only keys the model declares are named: an element of an open type holding keys the model does not
 //! declare matches by its declared keys (a closed type's validator refuses such keys). Values of types without a
-//! field table (scalars, arrays, maps, `bson::Document`) compare whole, as the server compares them.
+//! field table (scalars, arrays, maps, `bson::Document`) compare whole, as the server compares them. The schema
+//! checker's side (the same equality, as an aggregation over stored sets) is in `check/sets.rs`.
 
 use crate::kind::BsonKind;
 use crate::meta::{FieldMeta, TypeMeta};
@@ -50,7 +51,7 @@ fn variant_of(d: &Document, meta: &'static TypeMeta) -> &'static TypeMeta {
 }
 
 /// The field table of a field holding one embedded document (not an array of them, not a map).
-fn embedded(field: &FieldMeta) -> Option<&'static TypeMeta> {
+pub(crate) fn embedded(field: &FieldMeta) -> Option<&'static TypeMeta> {
     (field.ty.kind == BsonKind::Object && field.fixed.is_none()).then(|| (field.ty.meta)()).flatten()
 }
 
@@ -109,68 +110,4 @@ pub(crate) fn count_equal(array: &str, value: &Bson, meta: Option<&'static TypeM
             }
         }
     })
-}
-
-/// The aggregation expression rewriting the element bound to `$$var` with its declared keys in declaration order
-/// (embedded documents likewise), so that two elements equal as sets of keys become equal documents; `$$var` itself
-/// for a type without a field table. A key the element leaves out stays out.
-pub(crate) fn normalized(var: &str, meta: Option<&'static TypeMeta>) -> Bson {
-    match meta {
-        Some(meta) if !meta.fields.is_empty() && meta.variants.is_empty() => rebuilt(&format!("$${var}"), meta),
-        _ => Bson::String(format!("$${var}")),
-    }
-}
-
-/// `{key: at.key, …}` over `meta`'s fields, recursing into embedded documents (kept as they are when not documents).
-fn rebuilt(at: &str, meta: &'static TypeMeta) -> Bson {
-    let mut out = Document::new();
-    for f in meta.fields {
-        let path = format!("{at}.{}", f.key);
-        let value = match embedded(f) {
-            Some(inner) if inner.variants.is_empty() && !inner.fields.is_empty() => Bson::Document(doc! {
-                "$cond": [{ "$eq": [{ "$type": &path }, "object"] }, rebuilt(&path, inner), &path]
-            }),
-            _ => Bson::String(path),
-        };
-        out.insert(f.key, value);
-    }
-    Bson::Document(out)
-}
-
-/// The stored paths of the model's sets of documents (`unique_items` arrays whose elements have a field table),
-/// reached through embedded documents but not through arrays, each with the elements' table.
-pub(crate) fn document_sets(meta: &'static TypeMeta) -> Vec<(String, &'static TypeMeta)> {
-    let mut out = Vec::new();
-    sets_in(meta, "", &mut out);
-    out
-}
-
-fn sets_in(meta: &'static TypeMeta, prefix: &str, out: &mut Vec<(String, &'static TypeMeta)>) {
-    let tables = std::iter::once(meta).chain(meta.variants);
-    for table in tables {
-        for f in table.fields {
-            let path = if prefix.is_empty() { f.key.to_owned() } else { format!("{prefix}.{}", f.key) };
-            let element = (f.ty.item == Some(BsonKind::Object)).then(|| (f.ty.meta)()).flatten();
-            match (f.unique_items, element, embedded(f)) {
-                (true, Some(element), _) if !out.iter().any(|(p, _)| *p == path) => out.push((path, element)),
-                (_, _, Some(inner)) if f.ty.kind == BsonKind::Object => sets_in(inner, &path, out),
-                _ => {}
-            }
-        }
-    }
-}
-
-/// The `$expr` true for a document whose set at `path` holds two elements equal as sets of keys but none equal key by
-/// key in order (which `uniqueItems` refuses, and the validator's part for the set reports).
-pub(crate) fn reordered_duplicate(path: &str, element: &'static TypeMeta) -> Document {
-    let array = format!("${path}");
-    let input = doc! { "$cond": [{ "$isArray": [&array] }, &array, []] };
-    let distinct = |of: Bson| doc! { "$size": { "$setUnion": [of] } };
-    let norm = doc! { "$map": { "input": input.clone(), "as": "el", "in": normalized("el", Some(element)) } };
-    doc! {
-        "$and": [
-            { "$eq": [{ "$size": input.clone() }, distinct(Bson::Document(input.clone()))] },
-            { "$lt": [distinct(Bson::Document(norm)), { "$size": input }] },
-        ]
-    }
 }

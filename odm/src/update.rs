@@ -26,6 +26,7 @@
 //! assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
 //! ```
 
+#[cfg(feature = "driver")]
 mod along;
 mod arrays;
 mod build;

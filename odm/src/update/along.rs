@@ -1,6 +1,6 @@
 //! One update joined to another, for a builder that sends its own write with the caller's in one statement
 //! ([`crate::subset::PushKeeping::also`]): the caller's operators go in beside the builder's, checked as if written on
-//! one update.
+//! one update. Driver only: its one user writes.
 
 use super::value::Update;
 use crate::error::Invalid;
@@ -22,25 +22,12 @@ impl<R> Update<R> {
                 return self;
             }
             if let Some((tag, value)) = extra.variant {
-                match self.extra().variant {
-                    Some((_, first)) if first != value => {
-                        let path = crate::error::NamedPath::at(tag);
-                        self.fail(Invalid::MixedVariants { path, variant: value, other: first, tag });
-                        return self;
-                    }
-                    _ => self.extra().variant = Some((tag, value)),
+                if !self.note_variant(tag, value, tag) {
+                    return self;
                 }
             }
-            for f in extra.array_filters {
-                let known = &mut self.extra().array_filters;
-                match known.iter().find(|g| g.identifier == f.identifier) {
-                    Some(g) if g.condition != f.condition => {
-                        self.fail(Invalid::ArrayFilterConflict { identifier: f.identifier });
-                        return self;
-                    }
-                    Some(_) => {}
-                    None => known.push(f),
-                }
+            if !extra.array_filters.iter().all(|f| self.note_array_filter(f)) {
+                return self;
             }
             self.extra().pulled.extend(extra.pulled);
             for (key, computes) in extra.computed {

@@ -183,29 +183,46 @@ impl<R> Update<R> {
             return false;
         }
         if let Some((tag, value)) = raw.variant() {
-            match self.extra().variant {
-                Some((_, first)) if first != value => {
-                    let path = NamedPath::at(raw.key.as_ref());
-                    self.fail(Invalid::MixedVariants { path, variant: value, other: first, tag });
-                    return false;
-                }
-                _ => self.extra().variant = Some((tag, value)),
+            if !self.note_variant(tag, value, raw.key.as_ref()) {
+                return false;
             }
         }
-        if encoded {
-            for f in raw.array_filters() {
-                let known = &mut self.extra().array_filters;
-                match known.iter().find(|g| g.identifier == f.identifier) {
-                    Some(g) if g.condition != f.condition => {
-                        self.fail(Invalid::ArrayFilterConflict { identifier: f.identifier });
-                        return false;
-                    }
-                    Some(_) => {}
-                    None => known.push(f.clone()),
-                }
-            }
+        if encoded && !raw.array_filters().iter().all(|f| self.note_array_filter(f)) {
+            return false;
         }
         true
+    }
+
+    /// Records that the update writes fields of the variant `value` (discriminator `tag`), refusing a second variant
+    /// (named at the stored path `at`). False when the update failed here.
+    pub(super) fn note_variant(&mut self, tag: &'static str, value: &'static str, at: &str) -> bool {
+        match self.extra().variant {
+            Some((_, first)) if first != value => {
+                let path = NamedPath::at(at);
+                self.fail(Invalid::MixedVariants { path, variant: value, other: first, tag });
+                false
+            }
+            _ => {
+                self.extra().variant = Some((tag, value));
+                true
+            }
+        }
+    }
+
+    /// Records an array filter, refusing a second condition for its identifier. False when the update failed here.
+    pub(super) fn note_array_filter(&mut self, f: &ArrayFilter) -> bool {
+        let known = &mut self.extra().array_filters;
+        match known.iter().find(|g| g.identifier == f.identifier) {
+            Some(g) if g.condition != f.condition => {
+                self.fail(Invalid::ArrayFilterConflict { identifier: f.identifier });
+                false
+            }
+            Some(_) => true,
+            None => {
+                known.push(f.clone());
+                true
+            }
+        }
     }
 
     /// Records the first segment of a written path (see `segments`).
