@@ -57,6 +57,12 @@ struct Product {
     #[serde(rename = "rv")]
     #[odm(max_items = 3, keep_last, overflow(model = "Review", owner = "product"))]
     recent: Vec<ReviewText>,
+    /// Every review, not only the embedded ones: kept by each push, in its statement.
+    #[serde(rename = "rc")]
+    review_count: i32,
+    /// The stars of every review, for the average.
+    #[serde(rename = "st")]
+    star_total: i64,
 }
 
 /// Every review of every product.
@@ -165,15 +171,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // server runs them).
     let (products, reviews) = (Collection::<Product>::new(db), Collection::<Review>::new(db));
     let product = ObjectId::new();
-    products.insert_one(Product { id: product, recent: vec![] }).await?;
+    products.insert_one(Product { id: product, recent: vec![], review_count: 0, star_total: 0 }).await?;
+    let pf = Product::fields();
     for (i, stars) in [5, 4, 2, 5, 3].into_iter().enumerate() {
         let review = ReviewText { author: format!("reader{i}"), stars };
-        PushKeeping::new(&products, &reviews, product, review).await?;
+        // The count and the sum of stars move with the push, in the same statement.
+        let counted = Update::new().inc(pf.review_count(), 1).inc(pf.star_total(), i64::from(stars));
+        PushKeeping::new(&products, &reviews, product, review).also(counted).await?;
     }
-    let embedded = products.find_one(Product::fields().id().eq(product)).await?.expect("the product").recent;
+    let page = products.find_one(pf.id().eq(product)).await?.expect("the product");
+    let (embedded, count, stars) = (page.recent, page.review_count, page.star_total);
     let all = overflow_of::<Product, _>(&reviews, product).await?;
-    println!("product: {} reviews embedded, {} kept", embedded.len(), all.len());
-    assert_eq!((embedded.len(), all.len()), (3, 5));
+    println!("product: {} reviews embedded, {} kept, {count} counted, {stars} stars", embedded.len(), all.len());
+    assert_eq!((embedded.len(), all.len(), count, stars), (3, 5, 5, 19));
     assert_eq!(embedded.last().map(|r| r.author.as_str()), Some("reader4"), "the latest is embedded");
 
     // Bucket: readings fill a sensor's bucket of 4, then open the next; the count, sum and maximum follow each one.

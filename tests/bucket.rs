@@ -298,3 +298,54 @@ async fn a_versioned_bucket_opens_buckets_at_its_version_and_fills_only_current_
     let a = logs.find_one(key("a")).await.expect("read").expect("a's bucket");
     assert_eq!((a.id, a.count, a.readings.len()), (older, 2, 2));
 }
+
+/// A value that cannot be stored: its serialization fails, as a custom `Serialize` may.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+struct Unstorable;
+
+impl Serialize for Unstorable {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom("this value cannot be stored"))
+    }
+}
+
+impl odm::BsonSchema for Unstorable {
+    const KIND: odm::schema::BsonKind = odm::schema::BsonKind::String;
+    const SIZE: odm::size::Size = odm::size::Size::AtMost(16);
+    type Node<R, W, A: odm::path::Access> = odm::path::Path<R, W, A>;
+    fn bson_schema() -> Document {
+        doc! { "bsonType": "string" }
+    }
+}
+
+/// A reading holding a value that cannot be stored.
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct BadReading {
+    #[serde(rename = "x")]
+    value: Unstorable,
+}
+
+/// Up to 2 bad readings of one sensor.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "iot_bad_bucket", bucket(key = "sensor", items = "readings"))]
+#[odm(index(keys = "sensor, count"))]
+struct BadBucket {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "s")]
+    sensor: String,
+    #[serde(rename = "r")]
+    #[odm(max_items = 2, counter = "count")]
+    readings: Vec<BadReading>,
+    #[serde(rename = "n")]
+    count: i32,
+}
+
+#[tokio::test]
+async fn a_reading_that_does_not_encode_names_the_model() {
+    let (_db, buckets) = support::setup::synced::<BadBucket>("bucket_bad_reading").await;
+    let key = BadBucket::fields().sensor().eq("s1");
+    let err = AddReading::new(&buckets, key, BadReading { value: Unstorable }).await.expect_err("does not encode");
+    assert!(matches!(err, Error::Serialize { .. }), "{err}");
+    assert_eq!(err.model(), Some("BadBucket"), "the model's name, not its path: {err}");
+}

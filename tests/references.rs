@@ -247,3 +247,124 @@ async fn rename_in_transaction(
         })
         .await
 }
+
+/// Runs `script` (mongosh syntax, `db` the test database) with mongosh, as a DBA or another program would.
+fn mongosh_on(db: &odm::mongodb::Database, script: &str) {
+    let (code, out) = support::shell::mongosh(&format!("db = db.getSiblingDB({:?});\n{script}", db.name()));
+    assert_eq!(code, 0, "{out}");
+}
+
+/// Sets (or unsets) an employee's name around odm, its validator bypassed: `value` in mongosh syntax.
+fn write_name_outside(db: &odm::mongodb::Database, e: &Employee, update: &str) {
+    let script = format!(
+        r#"const r = db.hr_employee.updateOne({{_id: ObjectId("{}")}}, {update}, {{bypassDocumentValidation: true}});
+if (r.modifiedCount !== 1) throw new Error("not written: " + JSON.stringify(r));"#,
+        e.id
+    );
+    mongosh_on(db, &script);
+}
+
+/// One refused copy, as a test compares it: holder, source, path, and each failure's path and rule.
+type Refused<'r> = (i32, ObjectId, &'r str, Vec<(&'r str, &'r str)>);
+
+#[tokio::test]
+async fn a_copy_the_validator_refuses_is_reported_and_the_repair_goes_on() {
+    let (db, employees, teams) = setup("ref_unfixable").await;
+    let people: Vec<Employee> = ["long", "gone", "int", "wide", "late"].iter().map(|n| employee(n)).collect();
+    for e in &people {
+        employees.insert_one(e).await.expect("employee");
+    }
+    // Teams 1 to 5 led by each, team 6 with two members: one whose name breaks the copy, one renamed normally.
+    for (id, lead) in (1..).zip(&people) {
+        teams.insert_one(&Team { id, lead: copy(lead), members: vec![], member_count: 0 }).await.expect("team");
+    }
+    let members = vec![copy(&people[0]), copy(&people[4])];
+    teams.insert_one(&Team { id: 6, lead: copy(&people[4]), members, member_count: 2 }).await.expect("team 6");
+
+    // The hostile sources: a 100-character name where the copy allows 80, no name, an int name; and a 60-character
+    // name (over the source's own 40, within the copy's 80) and a plain rename, which the repair must still fix.
+    write_name_outside(&db, &people[0], &format!(r#"{{$set: {{n: "{}"}}}}"#, "x".repeat(100)));
+    write_name_outside(&db, &people[1], r#"{$unset: {n: ""}}"#);
+    write_name_outside(&db, &people[2], r#"{$set: {n: 7}}"#);
+    write_name_outside(&db, &people[3], &format!(r#"{{$set: {{n: "{}"}}}}"#, "w".repeat(60)));
+    rename_outside(&db, &people[4], "laura").await;
+
+    let f = Team::fields();
+    let leads = Repair::new(&teams, f.lead()).batch_size(2).await.expect("the repair goes on");
+    assert_eq!((leads.examined, leads.repaired, leads.last.clone()), (6, 3, Some(6.into())), "{leads:?}");
+    assert!(leads.dangling.is_empty(), "{leads:?}");
+    let refused: Vec<Refused> = leads
+        .unfixable
+        .iter()
+        .map(|u| {
+            let why = u.failures.iter().map(|w| (w.path.as_str(), w.rule.as_str())).collect();
+            (u.holder.as_i32().unwrap(), u.source.as_object_id().unwrap(), u.path.as_str(), why)
+        })
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            (1, people[0].id, "Team.lead", vec![("Team.lead.name", "maxLength")]),
+            (2, people[1].id, "Team.lead", vec![("Team.lead.name", "required")]),
+            (3, people[2].id, "Team.lead", vec![("Team.lead.name", "bsonType")]),
+        ],
+        "{leads:?}"
+    );
+    let text = leads.unfixable[0].to_string();
+    assert!(text.starts_with("`Team.lead` of _id 1 copies _id"), "{text}");
+    assert!(text.contains("Team.lead.name: maxLength"), "{text}");
+    let lead_of = |id: i32| {
+        let teams = teams.clone();
+        async move { teams.find_one(Team::fields().id().eq(id)).await.expect("find").expect("team").lead.name }
+    };
+    assert_eq!([lead_of(1).await, lead_of(2).await, lead_of(3).await], ["long", "gone", "int"], "left as they were");
+    assert_eq!(
+        [lead_of(4).await, lead_of(5).await, lead_of(6).await],
+        ["w".repeat(60), "laura".into(), "laura".into()]
+    );
+
+    // In an array of references: the refused member is reported, the other is repaired.
+    let members = Repair::new(&teams, f.members()).await.expect("members");
+    assert_eq!((members.examined, members.repaired), (6, 1), "{members:?}");
+    let refused: Vec<(&odm::bson::Bson, &str)> =
+        members.unfixable.iter().map(|u| (&u.holder, u.path.as_str())).collect();
+    assert_eq!(refused, [(&6.into(), "Team.members[]")], "{members:?}");
+    let six = teams.find_one(f.id().eq(6)).await.expect("find").expect("team 6");
+    assert_eq!(six.members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["long", "laura"]);
+}
+
+#[tokio::test]
+async fn a_repair_stopped_by_an_error_keeps_its_report_and_resumes() {
+    let (db, employees, teams) = setup("ref_stopped").await;
+    let people: Vec<Employee> = ["a", "b", "c", "d"].iter().map(|n| employee(n)).collect();
+    for e in &people {
+        employees.insert_one(e).await.expect("employee");
+    }
+    for (id, lead) in (1..).zip(&people) {
+        teams.insert_one(&Team { id, lead: copy(lead), members: vec![], member_count: 0 }).await.expect("team");
+    }
+    // A DBA's unique index on the leads' names, then renames around odm: team 2's repair would give it the name
+    // team 4's lead holds, which the index refuses (not a validation failure: the repair stops there).
+    mongosh_on(&db, r#"db.hr_team.createIndex({"l.nm": 1}, {unique: true, name: "dba_lead_name"});"#);
+    rename_outside(&db, &people[0], "a2").await;
+    rename_outside(&db, &people[1], "d").await;
+    rename_outside(&db, &people[2], "c2").await;
+    let err = Repair::new(&teams, Team::fields().lead()).await.expect_err("a duplicate key stops the repair");
+    let odm::Error::RepairStopped(stopped) = &err else { panic!("expected RepairStopped, got {err:?}") };
+    assert_eq!(err.code(), Some(11000), "{err}");
+    assert_eq!(err.model(), Some("Team"), "{err}");
+    let report = &stopped.report;
+    assert_eq!((report.examined, report.repaired, report.last.clone()), (1, 1, Some(1.into())), "{err}");
+    assert!(err.to_string().contains("resume with `Repair::after(1)`"), "{err}");
+
+    // The DBA removes the index; the repair resumes where it stopped and fixes the rest.
+    mongosh_on(&db, r#"db.hr_team.dropIndex("dba_lead_name");"#);
+    let resumed =
+        Repair::new(&teams, Team::fields().lead()).after(report.last.clone().unwrap()).await.expect("resumed");
+    assert_eq!((resumed.examined, resumed.repaired, resumed.last), (3, 2, Some(4.into())));
+    let mut names: Vec<(i32, String)> =
+        teams.find(odm::Filter::everything()).await.expect("find").into_iter().map(|t| (t.id, t.lead.name)).collect();
+    names.sort();
+    let names: Vec<&str> = names.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["a2", "d", "c2", "d"]);
+}

@@ -7,7 +7,7 @@ mod support;
 
 use odm::bson::{doc, oid::ObjectId};
 use odm::subset::{overflow_of, PushKeeping};
-use odm::{Collection, Embedded, Error, Filter, Model};
+use odm::{Collection, Embedded, Error, Filter, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use support::commands::client_named;
@@ -151,6 +151,7 @@ async fn a_push_onto_a_missing_product_leaves_no_review() {
     let nobody = ObjectId::new();
     let err = PushKeeping::new(&products, &reviews, nobody, review("ghost".into())).await.unwrap_err();
     assert!(matches!(err, Error::NotFound { .. }), "{err}");
+    assert_eq!(err.model(), Some("Product"), "the model's name, not its path: {err}");
     assert_eq!(reviews.count(Filter::everything()).await.unwrap(), 0, "no review refers to nothing");
 }
 
@@ -309,4 +310,105 @@ async fn update_changes_never_adds_to_the_array_behind_its_overflow_collections_
     products.update_changes(f.id().eq(id), &old, &renamed).await.expect("a change beside the array").expect("sent");
     let stored = products.find_one(f.id().eq(id)).await.unwrap().expect("the product");
     assert_eq!((stored.name.as_str(), stored.reviews.len()), ("desk lamp", 1));
+}
+
+/// A book with its 3 latest reviews embedded, and what it keeps about all of them.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_book")]
+struct Book {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "rv")]
+    #[odm(max_items = 3, keep_last, overflow(model = "BookReview", owner = "book"))]
+    reviews: Vec<ReviewText>,
+    /// Every review ever pushed, not only the embedded ones.
+    #[serde(rename = "rc")]
+    review_count: i32,
+    /// The stars of every review.
+    #[serde(rename = "st")]
+    star_total: i64,
+    /// The best review's stars.
+    #[serde(rename = "bs", skip_serializing_if = "Option::is_none")]
+    best: Option<i32>,
+    /// Voters on the book: a counted set, whose guarded updates cannot go along with a push.
+    #[serde(rename = "vo")]
+    #[odm(max_items = 10, counter = "voter_count", unique_items)]
+    voters: Vec<String>,
+    #[serde(rename = "vc")]
+    voter_count: i32,
+}
+
+/// Every review of every book.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_book_review", index(keys = "book, -id"))]
+struct BookReview {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "bk")]
+    book: ObjectId,
+    #[serde(rename = "by")]
+    #[odm(max_len = 40)]
+    author: String,
+    #[serde(rename = "s")]
+    stars: i32,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn what_the_owner_keeps_about_every_element_moves_with_each_push() {
+    let db = odm::testing::database("subset_also").await;
+    odm::SchemaSync::new(db.client())
+        .database(db.name())
+        .model::<Book>()
+        .model::<BookReview>()
+        .await
+        .and_then(|r| r.require_in_sync())
+        .expect("sync both models");
+    let (books, reviews) = (Collection::<Book>::new(&db), Collection::<BookReview>::new(&db));
+    let id = ObjectId::new();
+    let empty =
+        Book { id, reviews: vec![], review_count: 0, star_total: 0, best: None, voters: vec![], voter_count: 0 };
+    books.insert_one(&empty).await.unwrap();
+    let f = Book::fields();
+
+    // Twelve pushes onto an array of three, four at a time: the count, the sum and the best follow every one.
+    let pushes = (0..12).map(|i| {
+        let (books, reviews) = (books.clone(), reviews.clone());
+        tokio::spawn(async move {
+            let f = Book::fields();
+            let review = ReviewText { author: format!("r{i:02}"), stars: 1 + i % 5 };
+            let kept = Update::new()
+                .inc(f.review_count(), 1)
+                .inc(f.star_total(), i64::from(review.stars))
+                .max(f.best(), review.stars);
+            PushKeeping::new(&books, &reviews, id, review).also(kept).await
+        })
+    });
+    for push in futures_util::future::join_all(pushes).await {
+        push.expect("task").expect("push");
+    }
+    let book = books.find_one(f.id().eq(id)).await.unwrap().expect("the book");
+    let all = overflow_of::<Book, _>(&reviews, id).await.unwrap();
+    assert_eq!((book.reviews.len(), all.len()), (3, 12), "three embedded, twelve kept");
+    assert_eq!(book.review_count, 12, "{book:?}");
+    assert_eq!(book.star_total, all.iter().map(|r| i64::from(r.stars)).sum::<i64>(), "{book:?}");
+    assert_eq!(book.star_total, (0..12).map(|i| i64::from(1 + i % 5)).sum::<i64>());
+    assert_eq!(book.best, Some(5));
+
+    // An update writing the array, or a guarded one, is refused before anything is written.
+    let refused = [
+        (Update::new().set(f.reviews(), vec![]), "conflict"),
+        (Update::new().add_to_set(f.voters(), "ann".to_owned()), "guarded"),
+    ];
+    for (update, what) in refused {
+        let review = ReviewText { author: "late".into(), stars: 1 };
+        let err = PushKeeping::new(&books, &reviews, id, review).also(update).await.expect_err(what);
+        assert!(matches!(err, Error::InvalidOperation { .. }), "{what}: {err}");
+        assert_eq!(err.model(), Some("Book"), "{err}");
+    }
+    let guarded = Update::<Book>::new().add_to_set(f.voters(), "ann".to_owned());
+    let review = ReviewText { author: "late".into(), stars: 1 };
+    let err = PushKeeping::new(&books, &reviews, id, review).also(guarded).await.unwrap_err();
+    assert!(err.to_string().contains("`PushKeeping`'s `also` is guarded"), "{err}");
+    assert_eq!(overflow_of::<Book, _>(&reviews, id).await.unwrap().len(), 12, "nothing was written");
+    assert_eq!(books.find_one(f.id().eq(id)).await.unwrap().expect("the book"), book);
 }

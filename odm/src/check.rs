@@ -8,7 +8,9 @@
 //! counter out of step with its array — each named by the deepest Rust path that fails (`Order.lines[].quantity`,
 //! not `Order.lines`), with the rule that failed, counted, with sample `_id`s. The collection is streamed once, in
 //! `_id` order and in batches (never loaded whole), so the time grows linearly with its size; a progress callback
-//! sees every batch.
+//! sees every batch. A model with sets of documents (`unique_items`) adds one query per set, for the element stored
+//! twice in two key orders that the validator's `uniqueItems` lets through (rule
+//! [`array-unique`](crate::rules#array-unique)).
 //!
 //! ```no_run
 //! # async fn run(orders: odm::Collection<impl odm::Model>) -> odm::error::Result<()> {
@@ -25,6 +27,7 @@
 
 mod batch;
 mod finding;
+mod sets;
 
 pub use finding::{Check, Finding};
 
@@ -154,7 +157,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
         let mut tally = Tally::new::<M>(parts, self.samples);
         let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id, crate::error::model_name::<M>());
         let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;
-        let mut failing = stream(raw, session.as_ref(), doc! { "$nor": [validator] }, None).await?;
+        let mut failing = stream(raw, session.as_ref(), doc! { "$nor": [validator.clone()] }, None).await?;
         let mut next_failing = failing.try_next().await?;
         let mut held = Held::default();
         let mut ids_done = false;
@@ -210,6 +213,10 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
             if ids_done && next_failing.is_none() {
                 break;
             }
+        }
+        for (stored, ids, passing) in self.coll.reordered_duplicates(&validator).await? {
+            let path = rust_name(M::type_meta(), &stored, false).unwrap_or_else(|| stored.clone());
+            tally.reordered(&stored, path, ids, passing);
         }
         Ok(tally.finish())
     }

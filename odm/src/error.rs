@@ -27,6 +27,9 @@ pub use payload::{NotMigratedError, ScatterGatherError, VersionError};
 pub use validation::{FieldFailure, ValidationError};
 pub(crate) use variants::model_name;
 #[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use variants::RepairStopped;
+#[cfg(feature = "driver")]
 pub(crate) use variants::Shown;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]

@@ -222,6 +222,7 @@ mod server_reply;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod session;
+mod set_element;
 pub mod shard;
 pub mod size;
 pub mod subset;

@@ -20,6 +20,8 @@ mod keys;
 mod propagate;
 #[cfg(feature = "driver")]
 mod repair;
+#[cfg(feature = "driver")]
+pub(crate) mod report;
 mod traits;
 
 #[doc(hidden)]
@@ -29,5 +31,8 @@ pub use fit::{copy_fits, id_fits, misfit};
 pub use propagate::Propagate;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use repair::{Repair, RepairReport, StaleCopy};
+pub use repair::Repair;
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub use report::{RepairReport, StaleCopy, UnfixableCopy};
 pub use traits::{Copies, HoldsReferences};

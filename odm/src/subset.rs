@@ -53,7 +53,9 @@
 //! overflow model (the full history) and as a `$push` with `$slice` onto the owner's array (the latest N). The
 //! embedded array is a cache of the overflow collection's newest documents; every element pushed this way is in
 //! the overflow collection exactly once, and concurrent pushes lose nothing (each push is one insert and one atomic
-//! `$push`).
+//! `$push`). What the owner keeps about every element, which the array cannot tell once it cuts its oldest (a count,
+//! a sum, a maximum), goes along with the push in its statement:
+//! [`PushKeeping::also`](PushKeeping::also) (as [`AddReading::also`](crate::bucket::AddReading::also) for buckets).
 //!
 //! When the server runs transactions, both writes are one transaction: either both happen or neither. When it does not
 //! (a standalone server, as it answers), the overflow document is written first and the push second: a crash between

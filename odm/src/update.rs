@@ -26,6 +26,8 @@
 //! assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
 //! ```
 
+#[cfg(feature = "driver")]
+mod along;
 mod arrays;
 mod build;
 mod computed;

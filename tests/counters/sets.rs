@@ -196,24 +196,126 @@ async fn pull_from_a_set_of_documents_removes_the_equal_element_only() {
     let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.staff(), member("bob", "dev"))).await.unwrap();
     assert_eq!((res.matched_count, res.modified_count), (0, 0));
 
-    // Written from outside: one member twice, its keys in two orders. Where the server's `uniqueItems` tells them
-    // apart (it compares documents key by key, in order), `pull` removes the one equal element, as `uniqueItems`
-    // sees it, and the counter stays right; a bare-document `$pull` would match both by their fields.
-    let raw = db.collection::<Document>("shop_poll");
+    // Written from outside: one member twice, its keys in two orders. The server's `uniqueItems` compares key
+    // order and lets it through; odm reads one member twice. `pull` takes neither: removing both would leave the
+    // counter (down by one) wrong, so the update matches nothing, and the set is left for the checker to report.
     let id = ObjectId::new();
-    let outside = doc! {
-        "_id": id, "vi": [], "vc": 0, "st": [{ "n": "cy", "r": "qa" }, { "r": "qa", "n": "cy" }], "sc": 2_i64, "tg": []
-    };
-    if raw.insert_one(&outside).await.is_ok() {
-        let bare = doc! { "$pull": { "st": { "n": "cy", "r": "qa" } }, "$inc": { "sc": -1_i64 } };
-        let err = raw.update_one(doc! { "_id": id }, bare).await.expect_err("the bare pull removes two");
-        assert_eq!(odm::Error::from_write::<Poll>(err).code(), Some(121), "the counter check refuses it");
-        let res = coll.update_one(f.id().eq(id), Update::new().pull(f.staff(), member("cy", "qa"))).await.unwrap();
-        assert_eq!((res.matched_count, res.modified_count), (1, 1));
-        let left = support::raw::stored(&db, "shop_poll", id).await;
-        assert_eq!(left.get_array("st").unwrap(), &vec![Bson::Document(doc! { "r": "qa", "n": "cy" })]);
-        assert_eq!(int64(&left, "sc"), 1);
+    mongosh_insert(
+        &db,
+        "shop_poll",
+        &format!(
+            r#"{{_id: ObjectId("{id}"), vi: [], vc: 0, st: [{{n: "cy", r: "qa"}}, {{r: "qa", n: "cy"}}], sc: NumberLong(2), tg: []}}"#
+        ),
+    );
+    let res = coll.update_one(f.id().eq(id), Update::new().pull(f.staff(), member("cy", "qa"))).await.unwrap();
+    assert_eq!((res.matched_count, res.modified_count), (0, 0), "a pull that would remove two is not applied");
+    let left = support::raw::stored(&db, "shop_poll", id).await;
+    assert_eq!(left.get_array("st").unwrap().len(), 2, "{left}");
+    assert_eq!(int64(&left, "sc"), 2);
+    let report = coll.check_schema().await.expect("check");
+    assert_eq!(report.failing, 1, "{report}");
+    let finding = report.findings.iter().find(|f| f.rule == "array-unique").expect("the set's finding");
+    assert_eq!((finding.path.as_str(), finding.count), ("Poll.staff", 1), "{report}");
+    assert_eq!(finding.sample_ids, [Bson::ObjectId(id)], "{report}");
+}
+
+/// Inserts `document` (mongosh syntax) into `collection` of `db` with mongosh: keys stay in the order written.
+fn mongosh_insert(db: &odm::testing::TestDatabase, collection: &str, document: &str) {
+    let script = format!("db.getSiblingDB({:?}).getCollection({collection:?}).insertOne({document});", db.name());
+    let (code, out) = support::shell::mongosh(&script);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// A vote: who, and how much it weighs.
+#[derive(Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Vote {
+    #[serde(rename = "v")]
+    voter: String,
+    #[serde(rename = "w")]
+    weight: i32,
+    /// Left out when there is none.
+    #[serde(rename = "n", skip_serializing_if = "Option::is_none", default)]
+    #[odm(max_len = 40)]
+    note: Option<String>,
+}
+
+fn vote(voter: &str, weight: i32) -> Vote {
+    Vote { voter: voter.to_owned(), weight, note: None }
+}
+
+/// Weighted votes, one per voter, counted.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_ballot")]
+struct Ballot {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "vs")]
+    #[odm(max_items = 50, counter = "vote_count", unique_items)]
+    votes: Vec<Vote>,
+    #[serde(rename = "vc")]
+    vote_count: i32,
+}
+
+// 5b. A set of documents is a set whatever key order another client wrote.
+
+#[tokio::test]
+async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
+    let (db, coll) = support::setup::created::<Ballot>("cnt_set_order").await;
+    let f = Ballot::fields();
+    let id = ObjectId::new();
+    // Valid, accepted by the validator: the vote's keys in the other order than odm writes them.
+    mongosh_insert(&db, "shop_ballot", &format!(r#"{{_id: ObjectId("{id}"), vs: [{{w: 2, v: "v1"}}], vc: 1}}"#));
+    let stored = support::raw::stored(&db, "shop_ballot", id).await;
+    let keys: Vec<&String> = stored.get_array("vs").unwrap()[0].as_document().unwrap().keys().collect();
+    assert_eq!(keys, ["w", "v"], "written in the other order: {stored}");
+
+    // The same vote again: the set holds it, nothing changes.
+    let again = Update::new().add_to_set(f.votes(), vote("v1", 2));
+    let res = coll.update_one(f.id().eq(id), again).await.expect("add");
+    assert_eq!((res.matched_count, res.modified_count), (0, 0), "the voter is counted once");
+    // Another weight, or the same vote with a note, is another element.
+    for other in [vote("v1", 3), Vote { note: Some("late".to_owned()), ..vote("v1", 2) }] {
+        let built = Update::<Ballot>::new().add_to_set(f.votes(), other.clone()).build().expect("build");
+        let guard = built.guard.expect("guarded");
+        assert!(guard.get_document("vs").unwrap().contains_key("$not"), "{guard}");
+        let res = coll.update_one(f.id().eq(id), Update::new().add_to_set(f.votes(), other.clone())).await.unwrap();
+        assert_eq!(res.modified_count, 1, "{other:?}");
+        let res = coll.update_one(f.id().eq(id), Update::new().pull(f.votes(), other.clone())).await.unwrap();
+        assert_eq!(res.modified_count, 1, "{other:?} taken back");
     }
+    let read_back = read(&coll, f.id().eq(id)).await;
+    assert_eq!((read_back.votes.clone(), read_back.vote_count), (vec![vote("v1", 2)], 1));
+
+    // Taking back the vote odm read removes it, and the counter drops once.
+    let res = coll.update_one(f.id().eq(id), Update::new().pull(f.votes(), read_back.votes[0].clone())).await.unwrap();
+    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    let left = read(&coll, f.id().eq(id)).await;
+    assert_eq!((left.votes, left.vote_count), (Vec::new(), 0));
+    let res = coll.update_one(f.id().eq(id), Update::new().pull(f.votes(), vote("v1", 2))).await.unwrap();
+    assert_eq!((res.matched_count, res.modified_count), (0, 0), "already taken back");
+    assert!(coll.check_schema().await.expect("check").is_clean());
+
+    // A ballot holding the vote in both orders: reported by the checker, and a pull that would remove two for a
+    // counter dropping by one is not applied.
+    let both = ObjectId::new();
+    mongosh_insert(
+        &db,
+        "shop_ballot",
+        &format!(
+            r#"{{_id: ObjectId("{both}"), vs: [{{v: "v1", w: 2}}, {{w: 2, v: "v1"}}, {{v: "v2", w: 1}}], vc: 3}}"#
+        ),
+    );
+    let report = coll.check_schema().await.expect("check");
+    assert_eq!((report.checked, report.failing), (2, 1), "{report}");
+    let finding = &report.findings[0];
+    assert_eq!((finding.path.as_str(), finding.rule, finding.count), ("Ballot.votes", "array-unique", 1), "{report}");
+    assert_eq!(finding.sample_ids, [Bson::ObjectId(both)], "{report}");
+    let res = coll.update_one(f.id().eq(both), Update::new().pull(f.votes(), vote("v1", 2))).await.unwrap();
+    assert_eq!((res.matched_count, res.modified_count), (0, 0));
+    let res = coll.update_one(f.id().eq(both), Update::new().pull(f.votes(), vote("v2", 1))).await.unwrap();
+    assert_eq!(res.modified_count, 1, "another vote of that ballot is taken back");
+    let raw = support::raw::stored(&db, "shop_ballot", both).await;
+    assert_eq!((raw.get_array("vs").unwrap().len(), int32(&raw, "vc")), (2, 2), "{raw}");
 }
 
 // 6. The other operations of sets.
@@ -275,4 +377,36 @@ async fn the_schema_checker_reports_duplicates() {
     let text = finding.to_string();
     assert!(text.starts_with("1 document(s): `Poll.tags` (stored `tg`) holds a value more than once"), "{text}");
     assert!(text.contains("(rule `array-unique`)"), "{text}");
+}
+
+/// A large set of ids.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_roster")]
+struct Roster {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "m")]
+    #[odm(max_items = 2000, unique_items)]
+    members: Vec<ObjectId>,
+}
+
+// 8. A refused duplicate is named, in a short message.
+
+#[tokio::test]
+async fn a_refused_duplicate_is_named_in_a_short_message() {
+    let (db, coll) = support::setup::created::<Roster>("cnt_set_dup_named").await;
+    let mut members: Vec<ObjectId> = (0..999).map(|_| ObjectId::new()).collect();
+    let twice = members[500];
+    members.push(twice);
+    let err = coll.insert_one(&Roster { id: ObjectId::new(), members }).await.expect_err("a duplicate member");
+    assert_eq!(err.code(), Some(121), "{err}");
+    let text = err.to_string();
+    let named =
+        format!("Roster.members: uniqueItems (expected each value once, found ObjectId(\"{twice}\") held twice)");
+    assert!(text.contains(&named), "the duplicate is named: {text}");
+    assert!(text.contains("Roster.members"), "{text}");
+    assert!(text.len() < 400, "{} bytes: {text}", text.len());
+    let odm::Error::Validation(v) = &err else { panic!("expected a validation error, got {err:?}") };
+    assert_eq!((v.failures[0].rule.as_str(), v.failures[0].path.as_str()), ("uniqueItems", "Roster.members"));
+    assert_eq!(db.collection::<Document>("shop_roster").count_documents(doc! {}).await.unwrap(), 0);
 }

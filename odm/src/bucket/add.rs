@@ -82,8 +82,8 @@ impl<'a, B: Bucket> AddReading<'a, B> {
             }
         }
         let filter = Collection::<B>::current_only(filter);
-        let reading = <B::Reading as crate::BsonSchema>::to_bson(&self.reading)
-            .map_err(|e| Error::Serialize { model: std::any::type_name::<B>(), source: Box::new(e) })?;
+        let reading =
+            <B::Reading as crate::BsonSchema>::to_bson(&self.reading).map_err(|e| Error::serialize::<B>(e))?;
         let one = if layout.counter_long { Bson::Int64(1) } else { Bson::Int32(1) };
         let computed = computed_steps::<B>(&layout, &reading)?;
         let mut update = doc! { "$push": { layout.items: reading }, "$inc": { layout.counter: one } };
@@ -114,7 +114,7 @@ fn computed_steps<B: Bucket>(layout: &BucketLayout, reading: &Bson) -> Result<Do
     }
     let mut groups = vec![(Operator::Push, doc! { layout.items: reading.clone() })];
     let arrays = vec![(layout.items.to_owned(), layout.computes)];
-    crate::update::follow_computed(&mut groups, arrays).map_err(Error::invalid_operation::<B>)?;
+    crate::update::follow_computed(&mut groups, arrays, &[]).map_err(Error::invalid_operation::<B>)?;
     Ok(groups.into_iter().skip(1).map(|(op, fields)| (op.name().to_owned(), Bson::Document(fields))).collect())
 }
 

@@ -41,6 +41,7 @@ impl Error {
             Error::Validation(_) => Some(121),
             Error::ResultTooLarge { code, .. } | Error::Write { code, .. } => Some(*code),
             Error::Driver(e) => driver_code(e),
+            Error::RepairStopped(r) => r.cause.code(),
             _ => None,
         }
     }

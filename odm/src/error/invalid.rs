@@ -233,6 +233,12 @@ pub enum Invalid {
     /// An upsert of a guarded update (a counted `add_to_set` or `pop`): it would insert a document whenever the
     /// guard does not hold.
     GuardedUpsert,
+    /// The update given to go along with a builder's own write (`PushKeeping::also`) is guarded (a counted
+    /// `add_to_set`, `pull` or `pop`): where its guard did not hold, the builder's write would not apply either.
+    GuardedAlongside {
+        /// The builder (`PushKeeping`).
+        operation: &'static str,
+    },
     /// Two values to diff differ in a field that never changes (`_id`, the shard key).
     Immutable {
         /// The field.
@@ -389,6 +395,7 @@ impl Invalid {
             | Instance(_)
             | EmptyUpdate
             | GuardedUpsert
+            | GuardedAlongside { .. }
             | RevisionAtMaximum
             | RevisionNotInt { .. }
             | BulkUpdateNotMigrated
@@ -482,6 +489,11 @@ impl fmt::Display for Invalid {
             GuardedUpsert => f.write_str(
                 "the update is guarded (a counted `add_to_set` or `pop`), and an upsert would insert a new document \
                  whenever the guard does not hold; use `update_one`",
+            ),
+            GuardedAlongside { operation } => write!(
+                f,
+                "the update given to `{operation}`'s `also` is guarded (a counted `add_to_set`, `pull` or `pop`): where \
+                 its guard did not hold, the {operation} would not apply either; send it in its own `update_one`"
             ),
             Immutable { path, what } => write!(f, "{path} differs between the two values, but {what} cannot change"),
             RevisionAtMaximum => f.write_str("the revision is at its maximum"),

@@ -66,7 +66,8 @@ impl fmt::Display for ValidationError {
         write!(f, "{}: document failed validation", self.model)?;
         // A variant's failures go together, after a label: `as click: …, …; as purchase: …`.
         let mut group: Option<&str> = None;
-        for (i, failure) in self.failures.iter().enumerate() {
+        // Bounded: a document may fail at every element of a long array; `failures` holds them all.
+        for (i, failure) in self.failures.iter().enumerate().take(SHOWN) {
             let variant = failure.variant.as_deref();
             let same_group = i > 0 && variant.is_some() && variant == group;
             f.write_str(if i == 0 {
@@ -82,8 +83,14 @@ impl fmt::Display for ValidationError {
             group = variant;
             write!(f, "{failure}")?;
         }
-        Ok(())
+        match self.failures.len().saturating_sub(SHOWN) {
+            0 => Ok(()),
+            more => write!(f, "; … and {more} more (see `failures`)"),
+        }
     }
 }
+
+/// The most failures a [`ValidationError`]'s text names.
+const SHOWN: usize = 20;
 
 impl std::error::Error for ValidationError {}

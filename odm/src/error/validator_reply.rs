@@ -30,11 +30,36 @@ fn join(path: &[String]) -> String {
     path.join(".")
 }
 
+/// The most values of a list a failure names (`1 or 2 or 3 … and 997 more`): the server's reply may carry a whole
+/// array (an `enum` of a thousand values, the array a rule considered), and a message must stay readable.
+const LISTED: usize = 5;
+
+/// The most characters of one value a failure shows.
+const VALUE_CHARS: usize = 80;
+
+/// A value as a failure shows it, bounded: at most [`LISTED`] values of a list, each cut to [`VALUE_CHARS`].
 fn bson_text(b: &Bson) -> String {
     match b {
+        Bson::Array(a) => {
+            let shown: Vec<String> = a.iter().take(LISTED).map(value_text).collect();
+            match a.len().saturating_sub(LISTED) {
+                0 => shown.join(" or "),
+                more => format!("{} … and {more} more", shown.join(" or ")),
+            }
+        }
+        other => value_text(other),
+    }
+}
+
+/// One value, cut to [`VALUE_CHARS`] characters.
+fn value_text(b: &Bson) -> String {
+    let text = match b {
         Bson::String(s) => s.clone(),
-        Bson::Array(a) => a.iter().map(bson_text).collect::<Vec<_>>().join(" or "),
         other => other.to_string(),
+    };
+    match text.char_indices().nth(VALUE_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
     }
 }
 
@@ -226,11 +251,19 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
         }
         "maxItems" | "minItems" | "maxLength" | "minLength" | "minimum" | "maximum" | "enum" | "maxProperties"
         | "minProperties" | "pattern" | "uniqueItems" => {
-            let expected = node.get_document("specifiedAs").ok().and_then(|s| s.get(op)).map(bson_text);
+            let expected = match op {
+                "uniqueItems" => Some("each value once".to_owned()),
+                _ => node.get_document("specifiedAs").ok().and_then(|s| s.get(op)).map(bson_text),
+            };
             let actual = match (op, node.get_str("consideredValue")) {
                 // The length is what the rule compares (in code points, as the server counts), and the string may be
                 // long or private.
                 ("maxLength" | "minLength", Ok(s)) => Some(format!("length {}", s.chars().count())),
+                // The value held twice, not the whole array (which may hold thousands).
+                ("uniqueItems", _) => Some(match node.get("duplicatedValue") {
+                    Some(dup) => format!("{} held twice", value_text(dup)),
+                    None => "a value held twice".to_owned(),
+                }),
                 _ => node.get("numberOfItems").or_else(|| node.get("consideredValue")).map(bson_text),
             };
             push(out, path, op, expected, actual);

@@ -1,6 +1,6 @@
 //! The `Error` enum, its text (`Display`, and `Debug` as that text), its source, and the bulk failure types it holds
-//! and the undecodable change event it holds (each mutually recursive with it: a failed bulk operation and an
-//! undecodable change carry their own `Error`).
+//! and the undecodable change event and stopped repair it holds (each mutually recursive with it: a failed bulk
+//! operation, an undecodable change and a stopped repair carry their own `Error`).
 
 use super::backup::BackupError;
 use super::decode::DecodeError;
@@ -10,6 +10,8 @@ use super::validation::ValidationError;
 use super::waited::{Feature, Waited};
 use crate::bulk::BulkResult;
 
+#[cfg(feature = "driver")]
+use crate::reference::report::RepairReport;
 use bson::Bson;
 #[cfg(feature = "driver")]
 use bson::{Document, RawDocumentBuf};
@@ -219,6 +221,11 @@ pub enum Error {
     /// A dump or a restore stopped (see `odm::backup`): a file exists or cannot be written, a dump file is cut short,
     /// a target collection holds documents, a document was refused.
     Backup(Box<BackupError>),
+    /// A [repair of extended references](crate::reference::Repair) stopped on an error: the error, with the report of
+    /// what it did before (its `last` resumes the repair).
+    #[cfg(feature = "driver")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+    RepairStopped(Box<RepairStopped>),
     /// Any other driver or server error. Shown by the server's code, code name and message; the driver error (with
     /// the server's whole reply) is here, for a program to match on. It is not the error's
     /// [`source`](std::error::Error::source): reporters that print the chain of sources (`anyhow`, `eyre`) would
@@ -331,6 +338,8 @@ impl fmt::Display for Error {
             }
             Error::Backup(b) => b.fmt(f),
             #[cfg(feature = "driver")]
+            Error::RepairStopped(r) => r.fmt(f),
+            #[cfg(feature = "driver")]
             Error::Driver(e) => crate::server_reply::Readable(e).fmt(f),
         }
     }
@@ -339,6 +348,39 @@ impl fmt::Display for Error {
 impl From<BackupError> for Error {
     fn from(e: BackupError) -> Self {
         Error::Backup(Box::new(e))
+    }
+}
+
+#[cfg(feature = "driver")]
+/// Why a repair stopped ([`Error::RepairStopped`](super::Error::RepairStopped)), and what it had done by then.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct RepairStopped {
+    /// The Rust type name of the model holding the references.
+    pub model: &'static str,
+    /// What the repair found and changed before it stopped; its [`RepairReport::last`] is the last holder whose
+    /// references were all handled, for [`Repair::after`](crate::reference::Repair::after).
+    pub report: RepairReport,
+    /// The error that stopped it.
+    pub cause: Error,
+}
+
+#[cfg(feature = "driver")]
+impl fmt::Display for RepairStopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.report;
+        write!(
+            f,
+            "the repair of `{}`'s references stopped after {} holder(s) ({} copies repaired",
+            self.model, r.examined, r.repaired
+        )?;
+        if !r.unfixable.is_empty() {
+            write!(f, ", {} refused by the validator", r.unfixable.len())?;
+        }
+        match &r.last {
+            Some(last) => write!(f, "); resume with `Repair::after({last})`: {}", self.cause),
+            None => write!(f, "); run it again from the start: {}", self.cause),
+        }
     }
 }
 
@@ -455,6 +497,8 @@ impl std::error::Error for Error {
             Error::UndecodableChange(c) => Some(c.error.as_ref()),
             Error::Aborted(reason) => Some(reason.as_ref()),
             Error::Backup(b) => std::error::Error::source(b.as_ref()),
+            #[cfg(feature = "driver")]
+            Error::RepairStopped(r) => Some(&r.cause),
             _ => None,
         }
     }
@@ -521,6 +565,8 @@ impl Error {
             Error::Bulk(b) => Some(b.model),
             #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => c.error.model(),
+            #[cfg(feature = "driver")]
+            Error::RepairStopped(r) => r.cause.model().or(Some(r.model)),
             Error::SharedCollection { first, .. } => Some(first),
             Error::Backup(b) => match b.as_ref() {
                 BackupError::Refused { validation: Some(v), .. } if !v.model.is_empty() => Some(v.model),

@@ -2,9 +2,10 @@
 //! sources, batch by batch, resumable.
 
 use super::keys::{by_key, copied_pairs, set_copies};
+pub use super::report::{RepairReport, StaleCopy, UnfixableCopy};
 use super::traits::{Copies, HoldsReferences};
 use crate::collection::Collection;
-use crate::error::{Error, Result};
+use crate::error::{Error, RepairStopped, Result};
 use crate::model::Model;
 use crate::observe::Op;
 use crate::path::AsPath;
@@ -24,8 +25,12 @@ type OnProgress<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 /// (their copied fields only, one `$in` query: a `$lookup` through an array of references is not matched alike by
 /// every server); a copy that differs from its source is set to the source's value by one targeted update,
 /// guarded by the stale value it replaces, so a copy another writer brought in step meanwhile is left alone. A
-/// reference whose source is gone is reported ([`RepairReport::dangling`]), never deleted. The report's
-/// [`RepairReport::last`] resumes an interrupted repair ([`Repair::after`]).
+/// reference whose source is gone is reported ([`RepairReport::dangling`]), never deleted. A copy the holder's
+/// validator refuses to set to its source's value (a source written around odm, whose value breaks the copy's
+/// bounds: too long, missing, of another type) is reported with the validator's reason by Rust field
+/// ([`RepairReport::unfixable`]) and left as it is, and the repair goes on with the next one. The report's
+/// [`RepairReport::last`] resumes an interrupted repair ([`Repair::after`]); a repair that stops on an error answers
+/// [`Error::RepairStopped`], whose report holds what was done and that `last`.
 ///
 /// A repair runs outside any session `holders` is bound to: it spans many batches, more than one transaction
 /// should hold, and each guarded update is atomic on its own. To change copies with their source atomically, use
@@ -56,30 +61,6 @@ pub struct Repair<'a, H: Model, V: HoldsReferences> {
     after: Option<Bson>,
     on_progress: Option<OnProgress<'a>>,
     _value: PhantomData<fn() -> V>,
-}
-
-/// What a [`Repair`] found and changed.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct RepairReport {
-    /// Holder documents read.
-    pub examined: u64,
-    /// Copies set to their source's value (one per reference that was stale).
-    pub repaired: u64,
-    /// References whose source document no longer exists: left as they are.
-    pub dangling: Vec<StaleCopy>,
-    /// The `_id` of the last holder read: [`Repair::after`] resumes from there.
-    pub last: Option<Bson>,
-}
-
-/// One reference of a holder document.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct StaleCopy {
-    /// The holder document's `_id`.
-    pub holder: Bson,
-    /// The `_id` of the source document the reference names.
-    pub source: Bson,
 }
 
 impl<'a, H: Model, V: HoldsReferences> Repair<'a, H, V> {
@@ -141,20 +122,28 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
             }
             None => 0,
         };
-        let mut report = RepairReport { examined: 0, repaired: 0, dangling: Vec::new(), last: after };
+        let mut report = RepairReport::after(after);
+        let stopped = |report: RepairReport, cause: Error| {
+            Error::RepairStopped(Box::new(RepairStopped { model: crate::error::model_name::<H>(), report, cause }))
+        };
         loop {
-            let (batch, sources) = self.read_batch(&report.last, &by, &pairs).await?;
-            let Some(last) = batch.last().and_then(|d| d.get("_id").cloned()) else { break };
+            let (batch, sources) = match self.read_batch(&report.last, &by, &pairs).await {
+                Ok(read) => read,
+                Err(cause) => return Err(stopped(report, cause)),
+            };
             for holder in &batch {
-                self.repair_holder(holder, &sources, &by, &pairs, &mut report).await?;
+                if let Err(cause) = self.repair_holder(holder, &sources, &by, &pairs, &mut report).await {
+                    return Err(stopped(report, cause));
+                }
+                // Every reference of this holder handled: a resumed repair starts after it.
+                report.examined += 1;
+                report.last = holder.get("_id").cloned();
             }
-            report.examined += batch.len() as u64;
-            report.last = Some(last);
             if let Some(f) = on_progress.as_mut() {
                 f(&Progress {
                     done: report.examined,
                     total: total.max(report.examined),
-                    failed: report.dangling.len() as u64,
+                    failed: (report.dangling.len() + report.unfixable.len()) as u64,
                     migrated: 0,
                     retried: 0,
                     repaired: report.repaired,
@@ -254,13 +243,32 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
                 filter.insert(format!("{}.{by}", self.key), id.clone());
             }
             let op = Op::on(&raw, "update").values(|| doc! { "q": &filter, "u": &update });
-            let result = op
-                .run(raw.update_one(filter, update).with_options(options))
-                .await
-                .map_err(|e| Error::from_write::<H>(e))?;
-            report.repaired += result.modified_count;
+            match op.run(raw.update_one(filter, update).with_options(options)).await.map_err(Error::from_write::<H>) {
+                Ok(result) => report.repaired += result.modified_count,
+                // The source's value breaks the copy's bounds: reported, and the repair goes on.
+                Err(Error::Validation(v)) => report.unfixable.push(UnfixableCopy {
+                    holder: hid.clone(),
+                    source: id.clone(),
+                    path: self.rust_path(),
+                    failures: v.failures,
+                }),
+                Err(e) => return Err(e),
+            }
         }
         Ok(())
+    }
+}
+
+impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
+    /// The Rust path of the references (`Team.lead`, `Team.members[]`).
+    fn rust_path(&self) -> String {
+        let path = crate::meta::rust_name(H::type_meta(), &self.key, false)
+            .unwrap_or_else(|| format!("{}.{}", crate::error::model_name::<H>(), self.key));
+        if V::MANY {
+            format!("{path}[]")
+        } else {
+            path
+        }
     }
 }
 

@@ -3,11 +3,12 @@
 use super::declared::{owner_key, Subset};
 use crate::codec::{decode, encode};
 use crate::collection::Collection;
-use crate::error::{Error, Result};
+use crate::error::{model_name, Error, Result};
 use crate::filter::Filter;
 use crate::model::Model;
 use crate::observe::{raw_value, Op};
 use crate::transaction::Transaction;
+use crate::update::Update;
 use bson::{doc, oid::ObjectId, Bson, Document, RawDocumentBuf};
 use mongodb::action::Action;
 use std::future::{Future, IntoFuture};
@@ -49,6 +50,7 @@ pub struct PushKeeping<'a, M: Subset<O>, O: Model> {
     overflow: &'a Collection<O>,
     owner: Bson,
     element: M::Element,
+    also: Option<Update<M>>,
 }
 
 /// What [`PushKeeping`] did.
@@ -76,12 +78,58 @@ where
         owner: impl Into<Bson>,
         element: M::Element,
     ) -> Self {
-        PushKeeping { owners, overflow, owner: owner.into(), element }
+        PushKeeping { owners, overflow, owner: owner.into(), element, also: None }
     }
 
-    async fn run(self) -> Result<Pushed> {
+    /// Also applies `update` to the owner in the same statement as the push (and so in the same transaction): fields
+    /// the owner keeps about every element pushed, which the embedded array cannot tell once it cuts its oldest (a
+    /// review count with `inc`, a sum of stars with `inc`, the latest date with `max`), so they are never out of
+    /// step with the overflow collection, even under concurrent pushes.
+    ///
+    /// ```no_run
+    /// # use odm::{subset::PushKeeping, Collection, Embedded, Model, Update, bson::oid::ObjectId};
+    /// # #[derive(Embedded, serde::Serialize, serde::Deserialize, Clone)]
+    /// # struct ReviewText { #[serde(rename = "by")] author: String, #[serde(rename = "s")] stars: i32 }
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "shop_product")]
+    /// # struct Product {
+    /// #     #[serde(rename = "_id")] id: ObjectId,
+    /// #     #[serde(rename = "rv")] #[odm(max_items = 10, keep_last, overflow(model = "Review", owner = "product"))]
+    /// #     reviews: Vec<ReviewText>,
+    /// #     #[serde(rename = "rc")] review_count: i32,
+    /// #     #[serde(rename = "st")] star_total: i64,
+    /// # }
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "shop_review", index(keys = "product, -id"))]
+    /// # struct Review {
+    /// #     #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "pr")] product: ObjectId,
+    /// #     #[serde(rename = "by")] author: String, #[serde(rename = "s")] stars: i32,
+    /// # }
+    /// # async fn run(products: Collection<Product>, reviews: Collection<Review>, id: ObjectId) -> odm::error::Result<()> {
+    /// let f = Product::fields();
+    /// let review = ReviewText { author: "ada".into(), stars: 5 };
+    /// let counted = Update::new().inc(f.review_count(), 1).inc(f.star_total(), i64::from(review.stars));
+    /// PushKeeping::new(&products, &reviews, id, review).also(counted).await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// An update that writes the array (or a path above or below it), or carries a guard (a counted `add_to_set`,
+    /// `pull` or `pop`, which would make the push not apply where it did not hold), is refused before anything is
+    /// written.
+    pub fn also(mut self, update: Update<M>) -> Self {
+        self.also = Some(update);
+        self
+    }
+
+    async fn run(mut self) -> Result<Pushed> {
         let overflow_id = ObjectId::new();
         let stored = self.overflow_document(overflow_id)?;
+        let mut push = M::push_element(self.element.clone());
+        if let Some(also) = self.also.take() {
+            push = push.along_with(also, "PushKeeping");
+            // Refused before anything is written: a path both write is found only when the update is built.
+            push.clone().build()?;
+        }
         let sessions = [self.owners.session(), self.overflow.session()];
         let bound = sessions.iter().any(Option::is_some);
         // Collections bound to a session in a transaction write as part of the caller's transaction.
@@ -92,9 +140,9 @@ where
                 .run(|s| {
                     let owners = self.owners.with_session(&s);
                     let overflow = self.overflow.with_session(&s);
-                    let (stored, element) = (stored.clone(), self.element.clone());
+                    let (stored, push) = (stored.clone(), push.clone());
                     let owner = self.owner.clone();
-                    async move { write_both(&owners, &overflow, owner, stored, element).await }
+                    async move { write_both(&owners, &overflow, owner, stored, push).await }
                 })
                 .await;
             match outcome {
@@ -105,7 +153,7 @@ where
             }
         }
         // Overflow first: a crash before the push leaves the element in the full history, never nowhere.
-        let written = write_both(self.owners, self.overflow, self.owner, stored, self.element).await;
+        let written = write_both(self.owners, self.overflow, self.owner, stored, push).await;
         if let Err(Error::NotFound { .. }) = &written {
             // No such owner: the overflow document would refer to nothing.
             let delete = self.overflow.raw().delete_one(doc! { "_id": overflow_id });
@@ -121,7 +169,7 @@ where
     /// The overflow document: the element's stored fields, the owner's `_id` and a new `_id`. Read as `O` and written
     /// back, so a document the overflow model would not read is refused before anything is written.
     fn overflow_document(&self, id: ObjectId) -> Result<RawDocumentBuf> {
-        let serialize = |e| Error::Serialize { model: std::any::type_name::<O>(), source: Box::new(e) };
+        let serialize = Error::serialize::<O>;
         let mut stored = match <M::Element as crate::BsonSchema>::to_bson(&self.element).map_err(serialize)? {
             Bson::Document(d) => d,
             // The derive accepts only elements with named fields; anything else starts empty and is refused by
@@ -135,22 +183,22 @@ where
     }
 }
 
-/// Inserts the overflow document, then pushes the element onto the owner's array.
+/// Inserts the overflow document, then applies `push` (the element's push, with what goes along) to the owner.
 async fn write_both<M: Subset<O>, O: Model>(
     owners: &Collection<M>,
     overflow: &Collection<O>,
     owner: Bson,
     stored: RawDocumentBuf,
-    element: M::Element,
+    push: Update<M>,
 ) -> Result<()> {
     let op = Op::on(overflow.raw(), "insert").values(|| doc! { "documents": [raw_value(&stored)] });
     op.run(overflow.raw().insert_one(stored).optional(overflow.lock().await.as_deref_mut(), |a, s| a.session(s)))
         .await
         .map_err(Collection::<O>::map_err)?;
     let id = Filter::from_document(doc! { "_id": owner.clone() });
-    let result = owners.update_one(id, M::push_element(element)).await?;
+    let result = owners.update_one(id, push).await?;
     if result.matched_count == 0 {
-        return Err(Error::NotFound { model: std::any::type_name::<M>(), id: Some(Box::new(owner)) });
+        return Err(Error::NotFound { model: model_name::<M>(), id: Some(Box::new(owner)) });
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use super::value::{conflict, Update};
 use crate::error::Invalid;
 use crate::filter::{element_condition, Element, Filter};
 use crate::path::{Access, ArrayLike, ArrayWritable, AsPath, ElemNode, PullByValue, Pushable, RawPath, Uncounted};
+use crate::set_element;
 use bson::{Bson, Document};
 use std::marker::PhantomData;
 
@@ -168,6 +169,10 @@ impl<R> Update<R> {
 
     /// `$addToSet` of one element. On a counted array this becomes `$push` + `$inc` guarded by a filter condition that
     /// excludes documents already holding `item` (one helpful vote per voter): a second vote matches nothing.
+    ///
+    /// The guard finds `item` as odm reads elements: a document element equal to it as a set of keys, in any key
+    /// order (another client may write `{w: 2, v: "v1"}` where odm writes `{v: "v1", w: 2}`), an optional key it
+    /// leaves out absent there too; scalars compare with `$ne`. See rule [`array-unique`](crate::rules#array-unique).
     pub fn add_to_set<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
         P::Access: ArrayWritable,
@@ -176,8 +181,13 @@ impl<R> Update<R> {
         let raw = &path.as_path().raw;
         let Some(value) = self.encoded_item(raw, &item.into()) else { return self };
         if <P::Access as ArrayWritable>::COUNTED {
-            // `$ne` on an array matches documents where no element equals the value (documents compare whole).
-            let cond = bson::doc! { "$ne": value.clone() };
+            let meta = <<P::Value as ArrayLike>::Item as crate::schema::BsonSchema>::type_meta();
+            let cond = match set_element::element_query(&value, meta) {
+                // No element equal as a set of keys.
+                Some(element) => bson::doc! { "$not": { "$elemMatch": element } },
+                // `$ne` on an array matches documents where no element equals the value.
+                None => bson::doc! { "$ne": value.clone() },
+            };
             self.guard(raw, "add_to_set", raw.key.clone().into_owned(), Bson::Document(cond));
             return self.push_impl(raw, Ok(Items::One(value)), None, None, None);
         } else {
@@ -204,11 +214,19 @@ impl<R> Update<R> {
 
     /// `$pull` of every element equal to `item`.
     ///
-    /// On a counted set (`#[odm(counter = "…", unique_items)]`) the array holds `item` at most once, so this removes
-    /// exactly one element: the counter drops by one in the same update, and the update only applies to documents
-    /// whose array holds `item` (a filter guard), so a second removal of the same value, concurrent or not, matches
-    /// nothing. Both the guard and the `$pull` compare whole values (`$eq`), as the server's `uniqueItems` does.
-    /// Not offered on a counted array that may hold duplicates.
+    /// On a counted set (`#[odm(counter = "…", unique_items)]`) the update removes exactly one element and the
+    /// counter drops by one in the same statement. For that, the update only applies to documents whose set holds
+    /// exactly one element equal to `item` (a filter guard): a second removal of the same value, concurrent or not,
+    /// matches nothing, and so does a vote never cast.
+    ///
+    /// A document element is equal to `item` as odm reads it: the same keys with the same values in any key order,
+    /// an optional key `item` leaves out absent there too (see rule [`array-unique`](crate::rules#array-unique)).
+    /// The `$pull` removes every element equal in that sense, and the guard counts with the same comparison, so the
+    /// number removed is the one the counter loses. A set holding one element twice in two key orders (written around
+    /// odm: the server's `uniqueItems` compares key order and lets it through; `check_schema` reports it) would lose
+    /// two elements for a counter dropping by one: the guard does not hold there, so the update matches nothing
+    /// rather than miscount (the validator's counter check would refuse it anyway); repair the set, then pull.
+    /// Scalars compare whole (`$eq`). Not offered on a counted array that may hold duplicates.
     pub fn pull<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
         P::Access: ArrayWritable + PullByValue,
@@ -217,12 +235,26 @@ impl<R> Update<R> {
         let raw = &path.as_path().raw;
         let Some(value) = self.encoded_item(raw, &item.into()) else { return self };
         if <P::Access as ArrayWritable>::COUNTED {
-            // `{$eq: v}` on an array matches documents holding an element equal to `v` as a whole. As a `$pull`
-            // condition it compares each element whole too; a bare document operand would instead match elements by
-            // its fields, in any order and ignoring others, which `uniqueItems` does not make unique.
-            let cond = Bson::Document(bson::doc! { "$eq": value });
-            self.guard(raw, "pull", raw.key.clone().into_owned(), cond.clone());
-            self.add(raw, Operator::Pull, Ok(cond));
+            let meta = <<P::Value as ArrayLike>::Item as crate::schema::BsonSchema>::type_meta();
+            let pulled = match set_element::element_query(&value, meta) {
+                // A document condition: each element is matched as a document by it, in any key order.
+                Some(element) => {
+                    let once = bson::doc! {
+                        "$eq": [set_element::count_equal(&format!("${}", raw.key), &value, meta), 1]
+                    };
+                    self.guard_expr(raw, "pull", once);
+                    Bson::Document(element)
+                }
+                // `{$eq: v}` as a `$pull` condition compares each element whole, and as a filter matches documents
+                // holding an element equal to `v`, which a set holds at most once.
+                None => {
+                    let cond = Bson::Document(bson::doc! { "$eq": value.clone() });
+                    self.guard(raw, "pull", raw.key.clone().into_owned(), cond.clone());
+                    cond
+                }
+            };
+            self.add(raw, Operator::Pull, Ok(pulled));
+            self.extra().pulled.push((raw.key.clone().into_owned(), value));
             self.bump_counter(raw, -1);
         } else {
             self.add(raw, Operator::Pull, Ok(value));

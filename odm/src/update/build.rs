@@ -11,19 +11,20 @@ use bson::Document;
 impl<R> Update<R> {
     /// [`Update::build`] with the paths of the cause not named yet, for the collection to name them.
     pub(crate) fn build_marked(self) -> Result<BuiltUpdate, Invalid> {
-        let (guard, array_filters, variant, computed) = match self.extra.map(|e| *e) {
+        let (guard, array_filters, variant, computed, pulled) = match self.extra.map(|e| *e) {
             Some(Extra { error: Some(e), .. }) => return Err(e),
-            Some(Extra { guard, array_filters, variant, computed, .. }) => (
+            Some(Extra { guard, array_filters, variant, computed, pulled, .. }) => (
                 (!guard.is_empty()).then_some(guard),
                 array_filters.into_iter().map(|f| f.condition).collect(),
                 variant.map(|(tag, value)| bson::doc! { tag: value }),
                 computed,
+                pulled,
             ),
-            None => (None, Vec::new(), None, Vec::new()),
+            None => (None, Vec::new(), None, Vec::new(), Vec::new()),
         };
         let mut groups = self.groups;
         if !computed.is_empty() {
-            super::computed::follow(&mut groups, computed)?;
+            super::computed::follow(&mut groups, computed, &pulled)?;
         }
         if groups.is_empty() {
             return Err(Invalid::EmptyUpdate);

@@ -40,13 +40,30 @@ impl<R> Update<R> {
 }
 
 /// Adds to `groups` what keeps the computed fields of each array in `arrays` in step with what the groups do to it.
+///
+/// `pulled` holds the element each exact `pull` of one value of a counted set removes, by the array's stored key:
+/// its `$pull` operand is a condition (matching the element in any key order), which says nothing of the values a
+/// sum loses, so the element itself is what the step reads. Any other `$pull` removes elements the update does not
+/// know.
 pub(crate) fn follow(
     groups: &mut Vec<(Operator, Document)>,
     arrays: Vec<(String, &'static [Computed])>,
+    pulled: &[(String, Bson)],
 ) -> Result<(), Invalid> {
     for (array, computes) in arrays {
-        let ops: Vec<(Operator, Bson)> =
-            groups.iter().filter_map(|(op, d)| Some((*op, d.get(&array)?.clone()))).collect();
+        let ops: Vec<(Operator, Bson)> = groups
+            .iter()
+            .filter_map(|(op, d)| {
+                let value = d.get(&array)?;
+                Some(match op {
+                    Operator::Pull => match pulled.iter().find(|(key, _)| *key == array) {
+                        Some((_, element)) => (*op, Bson::Document(bson::doc! { "$eq": element.clone() })),
+                        None => (*op, Bson::Null),
+                    },
+                    _ => (*op, value.clone()),
+                })
+            })
+            .collect();
         for c in computes {
             let target = beside(&array, c.key);
             for (op, value) in &ops {

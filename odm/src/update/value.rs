@@ -44,6 +44,9 @@ pub(super) struct Extra {
     pub(super) keeps_overflow: bool,
     /// The arrays with computed fields the update writes (stored key, what is computed), followed when it is built.
     pub(super) computed: Vec<(String, &'static [Computed])>,
+    /// The element each exact `pull` of one value of a counted set removes, by the array's stored key: what a
+    /// computed field of the array loses.
+    pub(super) pulled: Vec<(String, Bson)>,
 }
 
 impl<R> Clone for Update<R> {
@@ -117,6 +120,7 @@ impl<R> Update<R> {
                 variant: None,
                 keeps_overflow: false,
                 computed: Vec::new(),
+                pulled: Vec::new(),
             })
         })
     }
@@ -179,29 +183,46 @@ impl<R> Update<R> {
             return false;
         }
         if let Some((tag, value)) = raw.variant() {
-            match self.extra().variant {
-                Some((_, first)) if first != value => {
-                    let path = NamedPath::at(raw.key.as_ref());
-                    self.fail(Invalid::MixedVariants { path, variant: value, other: first, tag });
-                    return false;
-                }
-                _ => self.extra().variant = Some((tag, value)),
+            if !self.note_variant(tag, value, raw.key.as_ref()) {
+                return false;
             }
         }
-        if encoded {
-            for f in raw.array_filters() {
-                let known = &mut self.extra().array_filters;
-                match known.iter().find(|g| g.identifier == f.identifier) {
-                    Some(g) if g.condition != f.condition => {
-                        self.fail(Invalid::ArrayFilterConflict { identifier: f.identifier });
-                        return false;
-                    }
-                    Some(_) => {}
-                    None => known.push(f.clone()),
-                }
-            }
+        if encoded && !raw.array_filters().iter().all(|f| self.note_array_filter(f)) {
+            return false;
         }
         true
+    }
+
+    /// Records that the update writes fields of the variant `value` (discriminator `tag`), refusing a second variant
+    /// (named at the stored path `at`). False when the update failed here.
+    pub(super) fn note_variant(&mut self, tag: &'static str, value: &'static str, at: &str) -> bool {
+        match self.extra().variant {
+            Some((_, first)) if first != value => {
+                let path = NamedPath::at(at);
+                self.fail(Invalid::MixedVariants { path, variant: value, other: first, tag });
+                false
+            }
+            _ => {
+                self.extra().variant = Some((tag, value));
+                true
+            }
+        }
+    }
+
+    /// Records an array filter, refusing a second condition for its identifier. False when the update failed here.
+    pub(super) fn note_array_filter(&mut self, f: &ArrayFilter) -> bool {
+        let known = &mut self.extra().array_filters;
+        match known.iter().find(|g| g.identifier == f.identifier) {
+            Some(g) if g.condition != f.condition => {
+                self.fail(Invalid::ArrayFilterConflict { identifier: f.identifier });
+                false
+            }
+            Some(_) => true,
+            None => {
+                known.push(f.clone());
+                true
+            }
+        }
     }
 
     /// Records the first segment of a written path (see `segments`).
@@ -310,6 +331,23 @@ impl<R> Update<R> {
             }
             _ => {
                 guard.insert(key, cond);
+            }
+        }
+    }
+}
+
+impl<R> Update<R> {
+    /// Adds an aggregation condition (`$expr`) on the array at `raw` that makes the change to its length known; the
+    /// guard's conditions on one document all hold (`$and`).
+    pub(super) fn guard_expr(&mut self, raw: &RawPath, what: &'static str, cond: Document) {
+        if raw.positional {
+            return self.fail(Invalid::CountedPositional { path: NamedPath::at(raw.key.as_ref()), operation: what });
+        }
+        let guard = &mut self.extra().guard;
+        match guard.get_document_mut("$expr").ok().and_then(|e| e.get_array_mut("$and").ok()) {
+            Some(all) => all.push(Bson::Document(cond)),
+            None => {
+                guard.insert("$expr", bson::doc! { "$and": [cond] });
             }
         }
     }
