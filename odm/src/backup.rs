@@ -91,6 +91,7 @@ mod report;
 mod restore;
 mod select;
 mod source;
+mod staging;
 
 pub use consistency::ReadMode;
 pub use dump::Dump;

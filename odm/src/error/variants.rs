@@ -522,7 +522,7 @@ impl Error {
             #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => c.error.model(),
             Error::SharedCollection { first, .. } => Some(first),
-            Error::Backup(b) => match b.as_ref() {
+            Error::Backup(b) => match b.cause() {
                 BackupError::Refused { validation: Some(v), .. } if !v.model.is_empty() => Some(v.model),
                 _ => None,
             },
