@@ -221,7 +221,8 @@ pub(super) fn error_fields(e: &crate::error::Error) -> Map<String, Value> {
     out
 }
 
-/// A restore's report as JSON fields: each collection restored.
+/// A restore's report as JSON fields: each collection restored, and the temporary collections of an interrupted
+/// restore it removed or left.
 pub(super) fn restore_report(report: &RestoreReport) -> Map<String, Value> {
     let collections = rows(&report.collections, |c| {
         json!({
@@ -232,6 +233,8 @@ pub(super) fn restore_report(report: &RestoreReport) -> Map<String, Value> {
     });
     let mut out = Map::new();
     out.insert("collections".into(), collections);
+    out.insert("removed".into(), report.removed.clone().into());
+    out.insert("leftovers".into(), report.leftovers.clone().into());
     out.insert("elapsedMs".into(), millis(report.elapsed).into());
     out
 }

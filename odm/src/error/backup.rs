@@ -131,23 +131,10 @@ pub enum BackupError {
         restored: Vec<String>,
         /// The collections not restored: this one, then those it did not reach.
         not_restored: Vec<String>,
-        /// Why it stopped: the server's refusal ([`BackupError::Refused`], a driver error), a damaged file
-        /// ([`BackupError::Damaged`]), …
-        cause: Box<super::Error>,
+        /// Why it stopped: an [`Error`](crate::Error) (downcast it, or read it with [`BackupError::cause`]): the
+        /// server's refusal ([`BackupError::Refused`]), a driver error, a damaged file ([`BackupError::Damaged`]), …
+        cause: Box<dyn std::error::Error + Send + Sync>,
     },
-}
-
-impl BackupError {
-    /// The error behind this one: the cause of a [`BackupError::Stopped`], else this error.
-    pub fn cause(&self) -> &BackupError {
-        match self {
-            BackupError::Stopped { cause, .. } => match cause.as_ref() {
-                super::Error::Backup(b) => b.cause(),
-                _ => self,
-            },
-            other => other,
-        }
-    }
 }
 
 impl fmt::Display for BackupError {

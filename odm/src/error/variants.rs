@@ -548,6 +548,20 @@ impl Error {
     }
 }
 
+impl BackupError {
+    /// The backup error behind this one: the cause of a [`BackupError::Stopped`] when it is a backup error (a
+    /// refused document, a damaged file), else this error.
+    pub fn cause(&self) -> &BackupError {
+        match self {
+            BackupError::Stopped { cause, .. } => match cause.downcast_ref::<Error>() {
+                Some(Error::Backup(b)) => b.cause(),
+                _ => self,
+            },
+            other => other,
+        }
+    }
+}
+
 /// The name errors give model `M`: its Rust type name (the collection's for a model without field metadata).
 pub(crate) fn model_name<M: crate::Model>() -> &'static str {
     M::type_meta().map_or(M::COLLECTION, |m| m.name)
