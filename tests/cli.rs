@@ -529,3 +529,58 @@ async fn dump_and_restore_carry_the_models_collections_into_another_database() {
     assert_eq!(events.collection::<Document>("log_app_event_202611").count_documents(doc! {}).await.unwrap(), 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[tokio::test]
+async fn a_dump_selects_exactly_the_models_asked_for_or_fails_with_its_own_code() {
+    let db = odm::testing::database("cli_dump_select").await;
+    // Written by mongosh: the contacts' collection, and collections no model declares. No `order_header` here.
+    let script = format!(
+        r#"const d = db.getSiblingDB("{}");
+d.crm_contact.insertOne({{ _v: 2, f: "Ada", l: "Lovelace" }});
+d.crm_note.insertMany([{{ t: "not a model's" }}, {{ t: "never dumped" }}]);
+d.log_app_event_backup.insertOne({{ k: "old" }});"#,
+        db.name()
+    );
+    let (code, out) = support::shell::mongosh(&script);
+    assert_eq!(code, 0, "mongosh: {out}");
+    let dir = scratch("dump_select", &db);
+    let out = dir.join("nightly");
+    let out_arg = out.to_str().unwrap();
+
+    // The order model's collection is absent from this database: not the whole database instead, an error.
+    let run = admin_on(&db, &["dump", "--out", out_arg, "--model", "Order"]).await.expect(exit::NOTHING_DUMPED);
+    assert!(run.stderr.contains(&format!("absent: {}.order_header", db.name())), "{}", run.stderr);
+    let json = admin_on(&db, &["--json", "dump", "--out", out_arg, "--model", "Order", "--model", "AppEvent"])
+        .await
+        .expect(exit::NOTHING_DUMPED)
+        .json();
+    let absent = [format!("{}.order_header", db.name()), format!("{}.log_app_event_{{yyyymm}}", db.name())];
+    assert_eq!(json["absent"], serde_json::json!(absent), "{json}");
+    assert!(json["error"].as_str().unwrap().contains("nothing was written"), "{json}");
+    assert!(!out.exists(), "no directory made");
+
+    // A database that is not there: the same.
+    let uri = odm::testing::server().uri();
+    let nosuch = format!("{}_nosuch", db.name());
+    admin(&["--uri", uri, "--db", &nosuch, "dump", "--out", out_arg]).await.expect(exit::NOTHING_DUMPED);
+    assert!(!out.exists(), "no directory made");
+
+    // Every model: the contacts alone are written, the others named absent, in text and JSON.
+    let run = admin_on(&db, &["dump", "--out", out_arg]).await.expect(exit::OK);
+    assert!(
+        run.stdout.contains(&format!("{}.order_header: not on the server, nothing written", db.name())),
+        "{}",
+        run.stdout
+    );
+    let mut files: Vec<String> = std::fs::read_dir(out.join(db.name()))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["crm_contact.bson", "crm_contact.metadata.json"], "nothing outside the selection");
+    let again = dir.join("again");
+    let json = admin_on(&db, &["--json", "dump", "--out", again.to_str().unwrap()]).await.expect(exit::OK).json();
+    assert_eq!(json["absent"], serde_json::json!(absent), "{json}");
+    assert_eq!(json["collections"].as_array().unwrap().len(), 1, "{json}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

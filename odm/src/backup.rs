@@ -19,8 +19,12 @@
 //! ```
 //!
 //! A dump or a restore takes its collections by model ([`Dump::model`]: the model's collection, or every live
-//! instance of a model named by a template), by name ([`Dump::collection`]), or a whole database
-//! ([`Dump::database`] given alone); a restore given none takes every collection of the dump.
+//! instance of a model named by a template; [`Dump::model_in`] in another database), by name ([`Dump::collection`]),
+//! or a whole database ([`Dump::database`] given alone); a restore given none takes every collection of the dump.
+//!
+//! A dump writes what it was given and nothing else: a collection asked for that the server does not hold is listed
+//! in [`DumpReport::absent`], and a dump that selects nothing the server holds fails with
+//! [`BackupError::NothingToDump`] before making any directory.
 //!
 //! # The layout
 //!
@@ -36,7 +40,8 @@
 //! - With [`Dump::gzip`], both files gzip-compressed and named as `mongodump --gzip` names them: `.bson.gz`,
 //!   `.metadata.json.gz`. A restore reads either, by the name.
 //!
-//! Collection names are escaped in file names as mongodump escapes them ([`layout::escape_name`]).
+//! Collection names are escaped in file names exactly as mongodump escapes them ([`layout::escape_name`], Go's
+//! `url.PathEscape`).
 //!
 //! # Consistency
 //!
@@ -60,23 +65,43 @@
 //!
 //! # Restoring
 //!
-//! A [`Restore`] checks every target collection first: one that holds documents is refused
-//! ([`BackupError::NotEmpty`]) unless [`Restore::drop_existing`], which drops it and creates it again; a restore
-//! never merges. A missing collection is created with the dumped options (validator included), and an empty one that
-//! exists is kept as it is. Documents are inserted in file order, in ordered `insert` commands within the server's
-//! limits (100,000 documents, 16 MiB); then the indexes are built. The collection's validator checks each document
-//! unless [`Restore::bypass_validation`]: the first refused stops the restore with [`BackupError::Refused`], naming
-//! the collection, the document's `_id` and the failing fields (by Rust path when the collection's model was given
-//! with [`Restore::model`]). A collection the dump has metadata alone for is created empty, with its indexes; one it
-//! has documents alone for (copied without its metadata file, or a dump cut off between a collection's two files) is
-//! created without options or indexes, and its report says so ([`CollectionRestore::metadata`], a warning on target
-//! `odm::backup`).
+//! A [`Restore`] checks everything before changing anything. Every documents file is read whole by its documents'
+//! length prefixes (nothing decoded): a file cut short fails with [`BackupError::Damaged`] (the file, the byte offset,
+//! the whole documents before it) and nothing is restored; the documents counted are [`Progress::total`]. Every
+//! target collection is checked: one that holds documents is refused ([`BackupError::NotEmpty`]) unless
+//! [`Restore::drop_existing`], which replaces it; a restore never merges.
+//!
+//! Each collection is then restored all or nothing. It is loaded into a temporary collection of the target database,
+//! `odm_restore_tmp.<collection>`, created with the dumped options (validator included; an empty target that exists
+//! keeps its own options and indexes): documents in file order, in ordered `insert` commands within the server's
+//! limits (100,000 documents, 16 MiB), then the indexes. Only then is it renamed over the target
+//! (`renameCollection`, atomic within a database). The collection's validator checks each document unless
+//! [`Restore::bypass_validation`]: the first refused ([`BackupError::Refused`], naming the collection, the
+//! document's `_id` and the failing fields, by Rust path when the collection's model was given with
+//! [`Restore::model`]), a damaged document or a server error drops the temporary collection and stops the restore
+//! with [`BackupError::Stopped`], which names what was restored and what was not; the target is as it was. A
+//! process killed in the middle leaves the temporary collection, never a half-loaded target: the next restore into
+//! that database drops it when it loads the same collection ([`RestoreReport::removed`]) and names one of another
+//! collection, untouched ([`RestoreReport::leftovers`]).
+//!
+//! mongod keeps a collection's options through a rename; not every server does. A restore asks each target database
+//! once (it renames a small collection of its own and reads its options back). Where they are lost, the validator
+//! and validation settings are set again with `collMod` right after the rename, and a collection with options only
+//! `create` sets (capped, collation) is loaded in place and dropped again if the load fails.
+//!
+//! A collection the dump has metadata alone for is created empty, with its indexes; one it has documents alone for
+//! (copied without its metadata file, or a dump cut off between a collection's two files) is created without options
+//! or indexes, and its report says so ([`CollectionRestore::metadata`], a warning on target `odm::backup`).
 //!
 //! Views and time-series collections are left to mongodump and mongorestore: asked for by name or model they are
 //! refused ([`BackupError::Unsupported`]); in a whole database (or a whole dump) they are left out and listed in
 //! [`DumpReport::skipped`] and [`RestoreReport::skipped`].
 //!
+//! [`BackupError::Damaged`]: crate::error::BackupError::Damaged
 //! [`BackupError::Exists`]: crate::error::BackupError::Exists
+//! [`BackupError::NothingToDump`]: crate::error::BackupError::NothingToDump
+//! [`BackupError::Stopped`]: crate::error::BackupError::Stopped
+//! [`Progress::total`]: crate::progress::Progress::total
 //! [`BackupError::NotEmpty`]: crate::error::BackupError::NotEmpty
 //! [`BackupError::Refused`]: crate::error::BackupError::Refused
 //! [`BackupError::Unsupported`]: crate::error::BackupError::Unsupported
@@ -91,6 +116,7 @@ mod report;
 mod restore;
 mod select;
 mod source;
+mod staging;
 
 pub use consistency::ReadMode;
 pub use dump::Dump;

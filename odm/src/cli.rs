@@ -69,6 +69,7 @@
 //! | 3    | [`exit::DRIFT`]      | `verify` found drift, or `apply` left something that still differs          |
 //! | 4    | [`exit::FAILING`]    | `check` found stored documents the validator refuses                        |
 //! | 5    | [`exit::INCOMPLETE`] | `migrate` left documents at an older version                                |
+//! | 6    | [`exit::NOTHING_DUMPED`] | `dump` selected nothing on the server (the database, or every selected model's collection, absent): nothing written, no directory made |
 //!
 //! Errors are printed as odm's readable messages ([`Error`](crate::Error)'s `Display`) on standard error.
 
@@ -146,8 +147,9 @@ impl Admin {
                 code
             }
             Err(Failure::Odm(e)) => {
-                printer.error(name, exit::ERROR, &e.to_string());
-                exit::ERROR
+                let code = exit::of_error(&e);
+                printer.error_with(name, code, &e.to_string(), output::error_fields(&e));
+                code
             }
             Err(Failure::Message(message)) => {
                 printer.error(name, exit::ERROR, &message);

@@ -9,10 +9,14 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod all_or_nothing;
 mod interrupted;
+mod names;
 mod outside;
 mod refusals;
 mod round_trip;
+mod selection;
+mod spans;
 
 use futures_util::TryStreamExt;
 use odm::backup::{Dump, ReadMode, Restore};

@@ -1,5 +1,5 @@
 //! What a restore refuses: a collection holding documents (nothing lost), a document the validator refuses (named by
-//! collection, `_id` and Rust field), and a dump into files that exist.
+//! collection, `_id` and Rust field, and nothing of its collection restored), and a dump into files that exist.
 
 use super::*;
 
@@ -83,13 +83,22 @@ async fn a_refused_document_is_named_by_collection_id_and_field() {
         .iter()
         .take_while(|d| d.get_object_id("_id").ok() != Some(bad_id))
         .count();
-    match backup_error(error) {
+    let stopped = backup_error(error);
+    match &stopped {
+        BackupError::Stopped { namespace, restored, not_restored, .. } => {
+            assert_eq!(namespace, &format!("{}.shop_item", copy.name()));
+            assert!(restored.is_empty(), "{restored:?}");
+            assert_eq!(not_restored, &[format!("{}.shop_item", copy.name())]);
+        }
+        other => panic!("expected Stopped, got {other}"),
+    }
+    match stopped.cause() {
         BackupError::Refused { namespace, id, restored, code, validation, .. } => {
-            assert_eq!(namespace, format!("{}.shop_item", copy.name()));
-            assert_eq!(id, Bson::ObjectId(bad_id));
-            assert_eq!(restored, before as u64, "the documents before it, in file order");
-            assert_eq!(code, 121);
-            let v = validation.expect("the validator's failures");
+            assert_eq!(namespace, &format!("{}.shop_item", copy.name()));
+            assert_eq!(id, &Bson::ObjectId(bad_id));
+            assert_eq!(*restored, before as u64, "the documents before it, in file order");
+            assert_eq!(*code, 121);
+            let v = validation.as_ref().expect("the validator's failures");
             assert_eq!(v.model, "Item");
             assert!(v.failures.iter().any(|f| f.path == "Item.price" && f.stored_path == "pr"), "{:?}", v.failures);
         }
@@ -99,8 +108,9 @@ async fn a_refused_document_is_named_by_collection_id_and_field() {
         text.contains(&bad_id.to_hex()) && text.contains("price") && text.contains("bypass_validation()"),
         "{text}"
     );
-    let count = copy.collection::<Document>("shop_item").count_documents(doc! {}).await.expect("count");
-    assert_eq!(count, before as u64, "nothing after the refused document");
+    // Nothing of the collection: not even the documents before the refused one, nor a temporary collection.
+    assert!(text.contains("nothing of the collection is restored"), "{text}");
+    assert!(copy.list_collection_names().await.expect("names").is_empty(), "the target is as it was: empty");
 
     // Asked to, the restore loads it as it was stored.
     Restore::new(copy.client(), &*out)

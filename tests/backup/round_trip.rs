@@ -262,3 +262,48 @@ async fn large_documents_are_restored_in_commands_the_server_takes() {
     assert_eq!(counts, 20, "every document sent once");
     assert_eq!(raw_documents(&src, "misc_blob").await, raw_documents(&copy, "misc_blob").await);
 }
+
+#[tokio::test]
+async fn a_restores_progress_knows_its_total_before_the_first_write() {
+    let src = odm::testing::database("bk_progress").await;
+    seed(&src, 2500).await;
+    let out = out_dir(&src);
+    Dump::new(src.client(), &*out).database(src.name()).model::<Item>().model::<Entry>().gzip().await.expect("dump");
+    let copy = odm::testing::database("bk_progress_copy").await;
+    let mut seen: Vec<(u64, u64, usize)> = Vec::new();
+    let (uri, db_name) = (odm::testing::server().uri().to_owned(), copy.name().to_owned());
+    Restore::new(copy.client(), &*out)
+        .database(src.name())
+        .into_db(copy.name())
+        .batch_size(400)
+        .on_progress(|p| {
+            // What is in the target databases when the report comes: the count follows the work done.
+            let stored = std::thread::scope(|s| {
+                s.spawn(|| {
+                    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+                    runtime.block_on(async {
+                        // A client of its own: the restore's runs on the runtime this callback holds up.
+                        let client = odm::mongodb::Client::with_uri_str(&uri).await.expect("client");
+                        let db = client.database(&db_name);
+                        let mut n = 0;
+                        for name in db.list_collection_names().await.expect("names") {
+                            n += db.collection::<Document>(&name).count_documents(doc! {}).await.expect("count");
+                        }
+                        n as usize
+                    })
+                })
+                .join()
+                .expect("counted")
+            });
+            seen.push((p.done, p.total, stored));
+        })
+        .await
+        .expect("restore");
+    // Every report, the first included (before any document is written), has the whole dump's count as its total.
+    assert_eq!(seen.first().map(|s| (s.0, s.1)), Some((0, 2505)), "{seen:?}");
+    assert!(seen.iter().all(|s| s.1 == 2505), "the total never grows: {seen:?}");
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "done only grows: {seen:?}");
+    assert!(seen.iter().all(|s| s.0 as usize == s.2), "done is what the server holds when reported: {seen:?}");
+    assert_eq!(seen.last().map(|s| (s.0, s.1)), Some((2505, 2505)));
+    assert!(seen.len() >= 8, "a report after each insert command of 400: {seen:?}");
+}

@@ -2,6 +2,7 @@
 //! decided from what the server says (`hello`, `buildInfo`).
 
 use crate::error::Result;
+use crate::observe::Op;
 use bson::{doc, Bson, Document};
 use mongodb::Client;
 use std::fmt;
@@ -25,8 +26,9 @@ impl ReadMode {
     /// The mode a dump uses against the server behind `client` (one `hello` and one `buildInfo`).
     pub async fn of(client: &Client) -> Result<ReadMode> {
         let admin = client.database("admin");
-        let hello = admin.run_command(doc! { "hello": 1 }).await?;
-        let build = admin.run_command(doc! { "buildInfo": 1 }).await?;
+        let (hello, build) = (doc! { "hello": 1 }, doc! { "buildInfo": 1 });
+        let hello = Op::command(&admin, &hello).run(admin.run_command(hello.clone())).await?;
+        let build = Op::command(&admin, &build).run(admin.run_command(build.clone())).await?;
         Ok(ReadMode::from_replies(&hello, &build))
     }
 

@@ -6,9 +6,11 @@ use super::layout::{bson_file, metadata_file, uuid_hex, Metadata};
 use super::report::Callback;
 use super::report::{CollectionDump, DumpReport, Skipped};
 use super::select::Choice;
+use super::staging::{self, STAGING_KIND};
 use super::ReadMode;
 use crate::error::{BackupError, Result};
 use crate::model::Model;
+use crate::observe::{Op, Returned};
 use crate::progress::Progress;
 use bson::{doc, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
@@ -71,6 +73,13 @@ impl<'c> Dump<'c> {
         self
     }
 
+    /// Adds model `M`'s collection (every live instance, for a model named by a template) as it is in database
+    /// `db` instead of the database `M` names: a copy of the model's data kept under another database's name.
+    pub fn model_in<M: Model>(mut self, db: impl Into<String>) -> Self {
+        self.choices.push(Choice::model_in::<M>(db));
+        self
+    }
+
     /// Adds the collection `name` of database `db`, which no model needs to describe.
     pub fn collection(mut self, db: impl Into<String>, name: impl Into<String>) -> Self {
         self.choices.push(Choice::named(db, name));
@@ -114,6 +123,11 @@ impl<'c> Dump<'c> {
             None => ReadMode::of(self.client).await?,
         };
         let (planned, absent, skipped) = self.plan().await?;
+        // Nothing to write is a mistake of the job (a database name mistyped, models whose collections are not
+        // there), never an empty success; and no directory is made for it.
+        if planned.is_empty() {
+            return Err(BackupError::NothingToDump { absent, skipped }.into());
+        }
         // Every file is checked before any is written: a dump that cannot finish does not start. A file of the other
         // compression counts too: a restore would find two files for one collection.
         for p in &planned {
@@ -162,8 +176,10 @@ impl<'c> Dump<'c> {
                 Some(name) => doc! { "name": name },
                 None => Document::new(),
             };
+            let list = doc! { "listCollections": 1, "filter": filter };
+            let op = Op::on_db(&db, choice.exact().unwrap_or_default(), "listCollections");
             let entries: Vec<Document> =
-                db.run_cursor_command(doc! { "listCollections": 1, "filter": filter }).await?.try_collect().await?;
+                op.run(async { db.run_cursor_command(list).await?.try_collect().await }).await?;
             let mut found = false;
             for entry in entries {
                 let name = entry.get_str("name").unwrap_or_default().to_owned();
@@ -176,6 +192,11 @@ impl<'c> Dump<'c> {
                     continue;
                 }
                 let kind = entry.get_str("type").unwrap_or("collection").to_owned();
+                // A restore's temporary collection (one a crash left) is not the database's data.
+                if staging::is_staging(&name) && choice.is_everything() {
+                    skipped.push((format!("{db_name}.{name}"), STAGING_KIND.to_owned()));
+                    continue;
+                }
                 if kind != "collection" && choice.is_everything() {
                     skipped.push((format!("{db_name}.{name}"), kind));
                     continue;
@@ -183,12 +204,15 @@ impl<'c> Dump<'c> {
                 if kind != "collection" {
                     return Err(BackupError::Unsupported { namespace: format!("{db_name}.{name}"), kind }.into());
                 }
+                let list = doc! { "listIndexes": &name };
+                let op = Op::on_db(&db, &name, "listIndexes");
                 let indexes: Vec<Document> =
-                    db.run_cursor_command(doc! { "listIndexes": &name }).await?.try_collect().await?;
+                    op.run(async { db.run_cursor_command(list).await?.try_collect().await }).await?;
                 // Only a progress report needs the total; a server may count by reading every document (not every
                 // server keeps the count as metadata), which would cost a dump nobody watches a quarter of its time.
                 let estimated = if self.progress.is_set() {
-                    db.collection::<Document>(&name).estimated_document_count().await?
+                    let coll = db.collection::<Document>(&name);
+                    Op::on(&coll, "count").run(coll.estimated_document_count()).await?
                 } else {
                     0
                 };
@@ -201,8 +225,9 @@ impl<'c> Dump<'c> {
                 };
                 planned.push(Planned { db: db_name.clone(), metadata, estimated });
             }
-            if let (false, Some(name)) = (found, choice.exact()) {
-                absent.push(format!("{db_name}.{name}"));
+            // A model named by a template with no live instance is absent too, named by its template.
+            if !found && !choice.is_everything() {
+                absent.push(format!("{db_name}.{}", choice.shown()));
             }
         }
         Ok((planned, absent, skipped))
@@ -232,11 +257,13 @@ impl<'c> Dump<'c> {
         if read_mode == ReadMode::Majority {
             find = find.read_concern(ReadConcern::majority());
         }
-        let mut cursor = find.session(&mut *session).await?;
+        // One span for the whole read: the `find` and every `getMore` of its cursor.
+        let op = Op::on(&coll, "find");
+        let mut cursor = op.within(find.session(&mut *session)).await.map_err(|e| op.failed(e))?;
         let file = bson_file(&self.out, &p.db, name, self.gzip);
         let mut out = Output::create(file.clone(), self.gzip)?;
         let (mut documents, mut bytes) = (0u64, 0u64);
-        while cursor.advance(session).await? {
+        while op.within(cursor.advance(session)).await.map_err(|e| op.failed(e))? {
             let doc = cursor.current().as_bytes();
             out.write(doc)?;
             documents += 1;
@@ -246,6 +273,7 @@ impl<'c> Dump<'c> {
                 self.progress.report(*done, total, started);
             }
         }
+        op.finish(&Returned(documents));
         // A collection dropped (or replaced) meanwhile may have lost documents under the cursor: its file is not
         // kept (dropping `out` removes it).
         if !same_collection(&self.client.database(&p.db), &p.metadata).await? {
@@ -273,9 +301,9 @@ impl<'c> Dump<'c> {
 /// True when the collection the metadata describes is still there: same name and, when the server gives UUIDs, the
 /// same UUID (a collection dropped and created again has another).
 async fn same_collection(db: &mongodb::Database, metadata: &Metadata) -> Result<bool> {
-    let filter = doc! { "name": &metadata.collection_name };
-    let entries: Vec<Document> =
-        db.run_cursor_command(doc! { "listCollections": 1, "filter": filter }).await?.try_collect().await?;
+    let list = doc! { "listCollections": 1, "filter": { "name": &metadata.collection_name } };
+    let op = Op::on_db(db, &metadata.collection_name, "listCollections");
+    let entries: Vec<Document> = op.run(async { db.run_cursor_command(list).await?.try_collect().await }).await?;
     Ok(entries.first().is_some_and(|entry| metadata.uuid.is_none() || uuid_hex(entry) == metadata.uuid))
 }
 

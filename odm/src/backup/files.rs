@@ -115,40 +115,89 @@ pub(crate) fn read_all(path: &Path) -> Result<Vec<u8>> {
 pub(crate) struct Documents {
     path: PathBuf,
     reader: Box<dyn Read + Send>,
+    /// Bytes read so far (of the decompressed stream): where the next document starts.
+    offset: u64,
+    /// Whole documents read so far.
+    read: u64,
+}
+
+/// What the check of a whole documents file found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Scanned {
+    /// Its documents.
+    pub(crate) documents: u64,
+    /// Their bytes (decompressed).
+    pub(crate) bytes: u64,
 }
 
 impl Documents {
     /// Opens `path` (`.bson` or `.bson.gz`).
     pub(crate) fn open(path: &Path) -> Result<Documents> {
-        Ok(Documents { path: path.to_owned(), reader: open(path)? })
+        Ok(Documents { path: path.to_owned(), reader: open(path)?, offset: 0, read: 0 })
+    }
+
+    /// Walks the whole file by the documents' length prefixes, without decoding them (cheap: a restore checks every
+    /// file this way before its first write): how many documents and bytes it holds, or where it is cut short.
+    pub(crate) fn scan(path: &Path) -> Result<Scanned> {
+        let mut documents = Documents::open(path)?;
+        while let Some(len) = documents.next_length()? {
+            let skipped = io::copy(&mut (&mut documents.reader).take(len as u64 - 4), &mut io::sink())
+                .map_err(io_error(path, "read"))?;
+            if skipped < len as u64 - 4 {
+                return Err(documents.damaged(cut_short(skipped as usize + 4, len)));
+            }
+            documents.advance(len);
+        }
+        Ok(Scanned { documents: documents.read, bytes: documents.offset })
     }
 
     /// The next document; `None` at the end of the file.
     pub(crate) fn next_document(&mut self) -> Result<Option<RawDocumentBuf>> {
+        let Some(len) = self.next_length()? else { return Ok(None) };
+        let mut bytes = vec![0u8; len];
+        bytes[..4].copy_from_slice(&(len as i32).to_le_bytes());
+        let got = read_up_to(&mut self.reader, &mut bytes[4..]).map_err(io_error(&self.path, "read"))?;
+        if got < len - 4 {
+            return Err(self.damaged(cut_short(got + 4, len)));
+        }
+        let doc =
+            RawDocumentBuf::from_bytes(bytes).map_err(|e| self.damaged(format!("a document is not BSON: {e}")))?;
+        self.advance(len);
+        Ok(Some(doc))
+    }
+
+    /// The length the next document declares; `None` at the end of the file.
+    fn next_length(&mut self) -> Result<Option<usize>> {
         let mut prefix = [0u8; 4];
         let got = read_up_to(&mut self.reader, &mut prefix).map_err(io_error(&self.path, "read"))?;
         if got == 0 {
             return Ok(None);
         }
         if got < 4 {
-            return Err(self.malformed("the file ends inside a document's length".to_owned()));
+            return Err(self.damaged(format!("the file ends inside a document's length ({got} of its 4 bytes)")));
         }
         let len = i32::from_le_bytes(prefix);
-        let Some(len) = usize::try_from(len).ok().filter(|&l| (5..=MAX_STATEMENT_SIZE).contains(&l)) else {
-            return Err(self.malformed(format!("a document declares {len} bytes, not a BSON document's length")));
-        };
-        let mut bytes = vec![0u8; len];
-        bytes[..4].copy_from_slice(&prefix);
-        let got = read_up_to(&mut self.reader, &mut bytes[4..]).map_err(io_error(&self.path, "read"))?;
-        if got < len - 4 {
-            return Err(self.malformed(format!("the last document is cut short ({} of its {len} bytes)", got + 4)));
+        match usize::try_from(len).ok().filter(|&l| (5..=MAX_STATEMENT_SIZE).contains(&l)) {
+            Some(len) => Ok(Some(len)),
+            None => Err(self.damaged(format!("a document declares {len} bytes, not a BSON document's length"))),
         }
-        RawDocumentBuf::from_bytes(bytes).map(Some).map_err(|e| self.malformed(format!("a document is not BSON: {e}")))
     }
 
-    fn malformed(&self, reason: String) -> Error {
-        BackupError::Malformed { path: self.path.clone(), reason }.into()
+    /// Counts a whole document of `len` bytes as read.
+    fn advance(&mut self, len: usize) {
+        self.offset += len as u64;
+        self.read += 1;
     }
+
+    /// The error of damage at the current document.
+    fn damaged(&self, reason: String) -> Error {
+        BackupError::Damaged { path: self.path.clone(), offset: self.offset, documents: self.read, reason }.into()
+    }
+}
+
+/// The reason given for a document cut short: `got` of its `len` bytes.
+fn cut_short(got: usize, len: usize) -> String {
+    format!("the document there is cut short ({got} of its {len} bytes)")
 }
 
 /// Reads until `buf` is full or the input ends; the number of bytes read.
@@ -202,7 +251,36 @@ mod tests {
         let doc = bson::rawdoc! { "_id": 1, "s": "abc" };
         fs::write(&dest, &doc.as_bytes()[..doc.as_bytes().len() - 2]).expect("write");
         let err = Documents::open(&dest).expect("open").next_document().expect_err("cut short").to_string();
-        assert!(err.contains("d.bson is not a dump file") && err.contains("cut short"), "{err}");
+        assert!(err.contains("d.bson is not whole: at byte 0") && err.contains("cut short"), "{err}");
+        // The check of the whole file finds the same, after the whole documents before it.
+        let mut bytes = docs_bytes();
+        let whole = bytes.len() as u64;
+        assert_eq!(Documents::scan_ok(&dest, &bytes), Scanned { documents: 2, bytes: whole });
+        bytes.extend_from_slice(&doc.as_bytes()[..7]);
+        fs::write(&dest, &bytes).expect("write");
+        match Documents::scan(&dest) {
+            Err(Error::Backup(b)) => match *b {
+                BackupError::Damaged { offset, documents, .. } => assert_eq!((offset, documents), (whole, 2)),
+                other => panic!("expected Damaged, got {other}"),
+            },
+            other => panic!("expected Damaged, got {other:?}"),
+        }
         fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    /// Two small documents, one after the other.
+    fn docs_bytes() -> Vec<u8> {
+        [bson::rawdoc! { "_id": 1 }, bson::rawdoc! { "_id": 2, "s": "x" }]
+            .iter()
+            .flat_map(|d| d.as_bytes().to_vec())
+            .collect()
+    }
+
+    impl Documents {
+        /// Writes `bytes` to `path` and scans it, which must succeed.
+        fn scan_ok(path: &Path, bytes: &[u8]) -> Scanned {
+            fs::write(path, bytes).expect("write");
+            Documents::scan(path).expect("whole")
+        }
     }
 }

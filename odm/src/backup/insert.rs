@@ -5,6 +5,7 @@
 use super::select::ModelRef;
 use crate::bulk::{COMMAND_ROOM, MAX_BATCH};
 use crate::error::{reply_int, BackupError, Result, ValidationError, MAX_STATEMENT_SIZE};
+use crate::observe::Op;
 use bson::raw::cstr;
 use bson::{Bson, RawArrayBuf, RawDocumentBuf};
 use mongodb::Database;
@@ -12,7 +13,10 @@ use mongodb::Database;
 /// Documents gathered for one `insert` command.
 pub(crate) struct Inserts<'a> {
     db: &'a Database,
+    /// The collection errors name: the restore's target.
     collection: &'a str,
+    /// The collection the documents go to: the target's temporary collection.
+    into: &'a str,
     model: Option<ModelRef>,
     bypass_validation: bool,
     limit: usize,
@@ -23,10 +27,12 @@ pub(crate) struct Inserts<'a> {
 }
 
 impl<'a> Inserts<'a> {
-    /// Inserts into `collection` of `db`, at most `limit` documents per command.
+    /// Inserts into `into` of `db` (the temporary collection of the target `collection`, which errors name), at
+    /// most `limit` documents per command.
     pub(crate) fn new(
         db: &'a Database,
         collection: &'a str,
+        into: &'a str,
         model: Option<ModelRef>,
         bypass_validation: bool,
         limit: usize,
@@ -34,6 +40,7 @@ impl<'a> Inserts<'a> {
         Inserts {
             db,
             collection,
+            into,
             model,
             bypass_validation,
             limit: limit.clamp(1, MAX_BATCH),
@@ -67,13 +74,15 @@ impl<'a> Inserts<'a> {
             documents.push(doc.clone());
         }
         let mut command = RawDocumentBuf::new();
-        command.append(cstr!("insert"), self.collection);
+        command.append(cstr!("insert"), self.into);
         command.append(cstr!("documents"), documents);
         command.append(cstr!("ordered"), true);
         if self.bypass_validation {
             command.append(cstr!("bypassDocumentValidation"), true);
         }
-        let reply = self.db.run_raw_command(command).await?;
+        let op = Op::on_db(self.db, self.into, "insert");
+        let reply = op.run(self.db.run_raw_command(command)).await?;
+        op.write_counts(&reply);
         let n = reply_int(&reply, "n").and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
         if let Some(Bson::Document(first)) = reply.get_array("writeErrors").ok().and_then(|e| e.first()) {
             let index = reply_int(first, "index").and_then(|i| usize::try_from(i).ok()).unwrap_or(0);

@@ -17,12 +17,14 @@ pub const METADATA_SUFFIX: &str = ".metadata.json";
 /// The suffix mongodump's `--gzip` appends to both.
 pub const GZIP_SUFFIX: &str = ".gz";
 
-/// A collection name as a file name, escaped as mongodump escapes it (Go's `url.PathEscape`): every byte but
-/// letters, digits and `-._~$&+,:;=@` becomes `%XX`, so a name holding `/` stays one file.
+/// A collection name as a file name, escaped as mongodump escapes it (Go's `url.PathEscape`, which escapes a path
+/// segment): every byte but ASCII letters and digits, the unreserved `-._~` and the reserved `$&+:=@` that a path
+/// segment may hold becomes `%XX` (uppercase hex), so `/`, `,`, `;` and `?` are escaped, a name holding `/` stays
+/// one file, and a byte of a multi-byte UTF-8 character is escaped on its own.
 pub fn escape_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for byte in name.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~$&+,:;=@".contains(&byte) {
+        if byte.is_ascii_alphanumeric() || b"-._~$&+:=@".contains(&byte) {
             out.push(char::from(byte));
         } else {
             out.push_str(&format!("%{byte:02X}"));
@@ -176,9 +178,36 @@ mod tests {
         assert_eq!(escape_name("a/b c%"), "a%2Fb%20c%25");
         assert_eq!(unescape_name("a%2Fb%20c%25").as_deref(), Some("a/b c%"));
         assert_eq!(unescape_name("bad%2"), None);
+        assert_eq!(escape_name("a,b;c?d"), "a%2Cb%3Bc%3Fd");
+        assert_eq!(escape_name("é€"), "%C3%A9%E2%82%AC");
         let out = Path::new("out");
         assert_eq!(bson_file(out, "shop", "order_header", true), Path::new("out/shop/order_header.bson.gz"));
         assert_eq!(metadata_file(out, "shop", "o", false), Path::new("out/shop/o.metadata.json"));
+    }
+
+    /// Every ASCII character against Go's `shouldEscape(c, encodePathSegment)`: letters and digits, `-_.~` and
+    /// `$&+:=@` are kept; `/;,?` and every other character (controls, space, `!"#%'()*<>[\]^`{|}`, DEL) escaped.
+    #[test]
+    fn every_ascii_character_is_escaped_as_go_path_escape_does() {
+        for byte in 0u8..128 {
+            let c = char::from(byte);
+            let kept = c.is_ascii_alphanumeric() || "-_.~$&+:=@".contains(c);
+            let expected = if kept { c.to_string() } else { format!("%{byte:02X}") };
+            let name = format!("a{c}b");
+            assert_eq!(escape_name(&name), format!("a{expected}b"), "byte {byte:#04x}");
+            assert_eq!(unescape_name(&escape_name(&name)).as_deref(), Some(name.as_str()), "byte {byte:#04x}");
+        }
+        // A few names as Go prints them for `url.PathEscape(name)`.
+        for (name, go) in [
+            ("log,2026;q1", "log%2C2026%3Bq1"),
+            ("a b+c", "a%20b+c"),
+            ("x!y*(z)'", "x%21y%2A%28z%29%27"),
+            ("naïve/日本", "na%C3%AFve%2F%E6%97%A5%E6%9C%AC"),
+            ("100%", "100%25"),
+        ] {
+            assert_eq!(escape_name(name), go, "{name}");
+            assert_eq!(unescape_name(go).as_deref(), Some(name));
+        }
     }
 
     #[test]

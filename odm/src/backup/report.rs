@@ -98,6 +98,12 @@ pub struct RestoreReport {
     /// Collections of the dump left out because odm does not restore their type, when the whole dump (or one of
     /// its databases) was restored: `(<db>.<collection>, type)` as dumped, the type `view` or `timeseries`.
     pub skipped: Vec<(String, String)>,
+    /// Temporary collections an interrupted restore had left (`<db>.odm_restore_tmp.<collection>`) that this one
+    /// removed before loading the same collections again.
+    pub removed: Vec<String>,
+    /// Temporary collections of an interrupted restore found in the target databases and left there, being of
+    /// collections this restore does not load (another restore may be loading them): drop them once none runs.
+    pub leftovers: Vec<String>,
     /// Time the whole restore took.
     pub elapsed: Duration,
 }
@@ -176,6 +182,12 @@ impl fmt::Display for RestoreReport {
         }
         for (namespace, kind) in &self.skipped {
             write!(f, "\n  {namespace}: a {kind}, not restored")?;
+        }
+        for namespace in &self.removed {
+            write!(f, "\n  {namespace}: the temporary collection of an interrupted restore, removed")?;
+        }
+        for namespace in &self.leftovers {
+            write!(f, "\n  {namespace}: the temporary collection of an interrupted restore, left (drop it once no restore runs)")?;
         }
         Ok(())
     }

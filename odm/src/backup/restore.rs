@@ -8,8 +8,10 @@ use super::layout::Metadata;
 use super::report::{Callback, CollectionRestore, RestoreReport};
 use super::select::Choice;
 use super::source::{Source, Wanted};
+use super::staging::{self, Placement};
 use crate::error::{BackupError, Result};
 use crate::model::Model;
+use crate::observe::Op;
 use crate::progress::Progress;
 use bson::{doc, Document};
 use mongodb::{Client, Database};
@@ -70,6 +72,13 @@ impl<'c> Restore<'c> {
         self
     }
 
+    /// Restores model `M`'s collection (every dumped instance of a model named by a template) as dumped from
+    /// database `db` instead of the database `M` names.
+    pub fn model_in<M: Model>(mut self, db: impl Into<String>) -> Self {
+        self.choices.push(Choice::model_in::<M>(db));
+        self
+    }
+
     /// Restores the collection `name` dumped from database `db`. Once a model or a collection is given, only those
     /// are restored.
     pub fn collection(mut self, db: impl Into<String>, name: impl Into<String>) -> Self {
@@ -98,8 +107,9 @@ impl<'c> Restore<'c> {
         self
     }
 
-    /// Called after every `insert` command, for a progress bar. A dump does not record its counts, so
-    /// [`Progress::total`] is the documents restored so far.
+    /// Called once before the first write and after every `insert` command, for a progress bar.
+    /// [`Progress::total`] is the documents of every file to restore, counted before anything is written (each file
+    /// is read whole first); [`Progress::done`] the documents inserted so far.
     pub fn on_progress(mut self, f: impl FnMut(&Progress) + Send + 'c) -> Self {
         self.progress = Callback::new(f);
         self
@@ -115,16 +125,44 @@ impl<'c> Restore<'c> {
             choices: &self.choices,
         };
         let (sources, skipped) = wanted.find()?;
+        // Every documents file is read whole, by its documents' lengths, before anything is written: one cut short
+        // fails the restore here with nothing changed, and the count of documents is the progress's total.
+        let mut total = 0;
+        for source in &sources {
+            total += source.bson.as_deref().map(Documents::scan).transpose()?.unwrap_or_default().documents;
+        }
         // Every target is checked before any is changed: a refused restore leaves the database as it was.
         let mut existing = Vec::with_capacity(sources.len());
         for source in &sources {
             existing.push(self.check_target(source).await?);
         }
-        let mut report = RestoreReport { collections: Vec::new(), skipped, elapsed: Default::default() };
-        let mut done = 0;
-        for (source, exists) in sources.iter().zip(existing) {
-            let restored = self.restore_one(source, exists, &mut done, started).await?;
-            report.collections.push(restored);
+        let prepared = self.prepare(&sources).await?;
+        let mut report = RestoreReport {
+            collections: Vec::new(),
+            skipped,
+            removed: prepared.removed,
+            leftovers: prepared.left,
+            elapsed: Default::default(),
+        };
+        let mut progress = Done { done: 0, total, started };
+        self.progress.report(0, total, started);
+        for (i, (source, exists)) in sources.iter().zip(existing).enumerate() {
+            let db = self.target_db(&source.db);
+            let keeps = prepared.keeps.iter().any(|(name, keeps)| name == db.name() && *keeps);
+            match self.restore_one(source, exists, keeps, &mut progress).await {
+                Ok(restored) => report.collections.push(restored),
+                Err(cause) => {
+                    let namespace = |s: &Source| format!("{}.{}", self.target_db(&s.db).name(), s.collection);
+                    return Err(BackupError::Stopped {
+                        namespace: namespace(source),
+                        file: source.file.clone(),
+                        restored: report.collections.iter().map(|c| format!("{}.{}", c.db, c.collection)).collect(),
+                        not_restored: sources[i..].iter().map(namespace).collect(),
+                        cause: Box::new(cause),
+                    }
+                    .into());
+                }
+            }
         }
         report.elapsed = started.elapsed();
         Ok(report)
@@ -143,58 +181,106 @@ impl<'c> Restore<'c> {
         if let Some(kind) = source.metadata.as_ref().map(|m| m.kind.as_str()).filter(|k| *k != "collection") {
             return Err(BackupError::Unsupported { namespace, kind: kind.to_owned() }.into());
         }
-        let names = db.list_collection_names().filter(doc! { "name": &source.collection }).await?;
+        let list = db.list_collection_names().filter(doc! { "name": &source.collection });
+        let names = Op::on_db(&db, &source.collection, "listCollections").run(list).await?;
         if names.is_empty() {
             return Ok(false);
         }
-        let coll = db.collection::<Document>(&source.collection);
-        let holds_documents = coll.find_one(doc! {}).projection(doc! { "_id": 1 }).await?.is_some();
-        if holds_documents && !self.drop_existing {
+        if holds_documents(&db, &source.collection).await? && !self.drop_existing {
             return Err(BackupError::NotEmpty { namespace }.into());
         }
         Ok(true)
     }
 
-    /// Creates one collection again (or keeps an empty one that exists), loads its documents and builds its indexes.
+    /// Finds the temporary collections an interrupted restore left in the target databases: those of collections
+    /// this restore loads are dropped (it loads them again), and so are a probe's; the others are named, untouched
+    /// (another restore may be loading them). Then asks each target database whether its rename keeps options.
+    async fn prepare(&self, sources: &[Source]) -> Result<Prepared> {
+        let mut prepared = Prepared::default();
+        for source in sources {
+            let db = self.target_db(&source.db);
+            if prepared.keeps.iter().any(|(name, _)| name == db.name()) {
+                continue;
+            }
+            for name in staging::leftovers(&db).await? {
+                let namespace = format!("{}.{name}", db.name());
+                let ours = sources
+                    .iter()
+                    .any(|s| self.target_db(&s.db).name() == db.name() && staging::name(&s.collection) == name);
+                if ours || staging::is_probe(&name) {
+                    staging::drop(&db, &name).await?;
+                    tracing::warn!(target: "odm::backup", ns = %namespace, "removed the temporary collection of an interrupted restore");
+                    prepared.removed.push(namespace);
+                } else {
+                    tracing::warn!(target: "odm::backup", ns = %namespace, "the temporary collection of an interrupted restore is left: drop it once no restore runs");
+                    prepared.left.push(namespace);
+                }
+            }
+            let keeps = staging::rename_keeps_options(self.client, &db).await?;
+            prepared.keeps.push((db.name().to_owned(), keeps));
+        }
+        Ok(prepared)
+    }
+
+    /// Restores one collection: loads it into its temporary collection, then renames that into place (or, where
+    /// the server's rename would lose options it cannot set again, loads it in place). On any failure what the
+    /// restore created is dropped and the target is as it was.
     async fn restore_one(
         &self,
         source: &Source,
         exists: bool,
-        done: &mut u64,
-        started: Instant,
+        keeps: bool,
+        progress: &mut Done,
     ) -> Result<CollectionRestore> {
         let began = Instant::now();
         let db = self.target_db(&source.db);
         let name = &source.collection;
         let replaced = exists && self.drop_existing;
-        if replaced {
-            db.collection::<Document>(name).drop().await?;
+        // An empty collection that exists, not to be replaced, keeps its own options and indexes; the dumped indexes
+        // are built beside them.
+        let (options, own_indexes) = if exists && !replaced {
+            staging::live(&db, name).await?
+        } else {
+            (source.metadata.as_ref().map(|m| m.options.clone()).unwrap_or_default(), Vec::new())
+        };
+        let placement = Placement::of(&options, keeps);
+        let into = match placement {
+            Placement::Staged { .. } => staging::name(name),
+            Placement::InPlace => name.clone(),
+        };
+        let creates = matches!(placement, Placement::Staged { .. }) || !exists || replaced;
+        if placement == Placement::InPlace && replaced {
+            staging::drop(&db, name).await?;
         }
-        if !exists || replaced {
-            let create = match &source.metadata {
-                Some(metadata) => metadata.create_command(name),
-                None => doc! { "create": name },
-            };
-            db.run_command(create).await?;
+        if creates {
+            let mut create = doc! { "create": &into };
+            create.extend(options.clone());
+            Op::command(&db, &create).run(db.run_command(create.clone())).await?;
         }
-        let mut inserts = Inserts::new(&db, name, source.model, self.bypass_validation, self.batch);
-        let mut documents = source.bson.as_deref().map(Documents::open).transpose()?;
-        let mut bytes = 0u64;
-        while let Some(doc) = documents.as_mut().map(Documents::next_document).transpose()?.flatten() {
-            if inserts.is_full_for(&doc) {
-                *done += inserts.send().await?;
-                self.progress.report(*done, *done, started);
+        let loaded = self.load(source, &db, &into, own_indexes, progress).await;
+        let finished = match loaded {
+            Ok(loaded) => match placement {
+                Placement::Staged { reapply } => {
+                    self.put_in_place(&db, &into, name, exists, replaced, reapply, &options).await.map(|()| loaded)
+                }
+                Placement::InPlace => Ok(loaded),
+            },
+            Err(e) => Err(e),
+        };
+        let (documents, bytes, indexes) = match finished {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                // Best effort: a temporary collection not dropped here is found by the next restore.
+                if creates {
+                    let _ = staging::drop(&db, &into).await;
+                } else {
+                    let coll = db.collection::<Document>(&into);
+                    let _ = Op::on(&coll, "delete").run(coll.delete_many(doc! {})).await;
+                }
+                return Err(e);
             }
-            bytes += doc.as_bytes().len() as u64;
-            inserts.push(doc);
-        }
-        *done += inserts.send().await?;
-        self.progress.report(*done, *done, started);
-        let indexes = source.metadata.as_ref().map(Metadata::secondary_indexes).unwrap_or_default();
-        if !indexes.is_empty() {
-            db.run_command(doc! { "createIndexes": name, "indexes": &indexes }).await?;
-        }
-        tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), documents = inserts.inserted, indexes = indexes.len(), replaced, "restored");
+        };
+        tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), documents, indexes, replaced, "restored");
         if source.metadata.is_none() {
             tracing::warn!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), "restored without a metadata file: no options, validator or indexes");
         }
@@ -202,14 +288,96 @@ impl<'c> Restore<'c> {
             file: source.file.clone(),
             db: db.name().to_owned(),
             collection: name.clone(),
-            documents: inserts.inserted,
+            documents,
             bytes,
-            indexes: indexes.len(),
+            indexes,
             replaced,
             metadata: source.metadata.is_some(),
             elapsed: began.elapsed(),
         })
     }
+
+    /// Loads the documents into `into` and builds the indexes there (`own`, those of an empty target that exists,
+    /// then the dumped ones): the documents, their bytes and the dumped indexes built.
+    async fn load(
+        &self,
+        source: &Source,
+        db: &Database,
+        into: &str,
+        own: Vec<Document>,
+        progress: &mut Done,
+    ) -> Result<(u64, u64, usize)> {
+        let mut inserts = Inserts::new(db, &source.collection, into, source.model, self.bypass_validation, self.batch);
+        let mut documents = source.bson.as_deref().map(Documents::open).transpose()?;
+        let mut bytes = 0u64;
+        while let Some(doc) = documents.as_mut().map(Documents::next_document).transpose()?.flatten() {
+            if inserts.is_full_for(&doc) {
+                progress.done += inserts.send().await?;
+                self.progress.report(progress.done, progress.total, progress.started);
+            }
+            bytes += doc.as_bytes().len() as u64;
+            inserts.push(doc);
+        }
+        progress.done += inserts.send().await?;
+        self.progress.report(progress.done, progress.total, progress.started);
+        let dumped = source.metadata.as_ref().map(Metadata::secondary_indexes).unwrap_or_default();
+        let built = dumped.len();
+        for list in [own, dumped].iter().filter(|l| !l.is_empty()) {
+            let command = doc! { "createIndexes": into, "indexes": list };
+            Op::command(db, &command).run(db.run_command(command.clone())).await?;
+        }
+        Ok((inserts.inserted, bytes, built))
+    }
+
+    /// Renames the loaded temporary collection `staging` over `name`, then sets again the options a rename lost
+    /// (`reapply`).
+    #[allow(clippy::too_many_arguments)]
+    async fn put_in_place(
+        &self,
+        db: &Database,
+        staging: &str,
+        name: &str,
+        exists: bool,
+        replaced: bool,
+        reapply: bool,
+        options: &Document,
+    ) -> Result<()> {
+        // An empty target replaced without `drop_existing` must still be empty: a document written meanwhile is
+        // not dropped with it.
+        if exists && !replaced && holds_documents(db, name).await? {
+            return Err(BackupError::NotEmpty { namespace: format!("{}.{name}", db.name()) }.into());
+        }
+        staging::rename(self.client, db, staging, name, exists).await?;
+        if reapply {
+            staging::reapply(db, name, options).await?;
+        }
+        Ok(())
+    }
+}
+
+/// What the restore does before its first collection.
+#[derive(Default)]
+struct Prepared {
+    /// Temporary collections of an interrupted restore removed, `<db>.<collection>`.
+    removed: Vec<String>,
+    /// Those left (of collections this restore does not load).
+    left: Vec<String>,
+    /// Per target database: whether its server's rename keeps a collection's options.
+    keeps: Vec<(String, bool)>,
+}
+
+/// A restore's progress: documents inserted of those the files hold.
+struct Done {
+    done: u64,
+    total: u64,
+    started: Instant,
+}
+
+/// True when the collection `name` of `db` holds a document.
+async fn holds_documents(db: &Database, name: &str) -> Result<bool> {
+    let coll = db.collection::<Document>(name);
+    let first = coll.find_one(doc! {}).projection(doc! { "_id": 1 });
+    Ok(Op::on(&coll, "find").run(first).await?.is_some())
 }
 
 /// Runs the restore: finds the dump's collections, checks every target (refusing one that holds documents unless

@@ -42,6 +42,11 @@ impl Choice {
         Choice { db: M::DATABASE.map(str::to_owned), name, model: Some(model) }
     }
 
+    /// Model `M`'s collection (or every live instance) in database `db` instead of the one `M` names.
+    pub(crate) fn model_in<M: Model>(db: impl Into<String>) -> Choice {
+        Choice { db: Some(db.into()), ..Choice::model::<M>() }
+    }
+
     /// The collection `name` of database `db`.
     pub(crate) fn named(db: impl Into<String>, name: impl Into<String>) -> Choice {
         Choice { db: Some(db.into()), name: Name::Exact(name.into()), model: None }
@@ -71,6 +76,16 @@ impl Choice {
         match &self.name {
             Name::Exact(name) => Some(name),
             Name::Template(_) | Name::All => None,
+        }
+    }
+
+    /// The name asked for as a report shows it: the collection's name, or the template naming its instances
+    /// (`log_app_event_{yyyymm}`).
+    pub(crate) fn shown(&self) -> String {
+        match &self.name {
+            Name::Exact(name) => name.clone(),
+            Name::Template(template) => template.to_string(),
+            Name::All => "*".to_owned(),
         }
     }
 

@@ -8,6 +8,7 @@
 //! | 3    | [`DRIFT`]       | `verify` found drift, or `apply` left something that still differs               |
 //! | 4    | [`FAILING`]     | `check` found stored documents the validator refuses                             |
 //! | 5    | [`INCOMPLETE`]  | `migrate` left documents at an older version (failed or still changing)          |
+//! | 6    | [`NOTHING_DUMPED`] | `dump` selected nothing on the server (a database or every model's collection absent): nothing written |
 
 /// Done: nothing differs, fails or is left.
 pub const OK: u8 = 0;
@@ -24,3 +25,16 @@ pub const DRIFT: u8 = 3;
 pub const FAILING: u8 = 4;
 /// `migrate` left documents at an older version: they failed to migrate, or kept changing under it.
 pub const INCOMPLETE: u8 = 5;
+/// `dump` selected no collection the server holds: the database (`--db`) is empty or not there, or every selected
+/// model's collection is absent. Nothing was written and no directory was made; the absent ones are named.
+pub const NOTHING_DUMPED: u8 = 6;
+
+/// The exit code of an odm error: [`NOTHING_DUMPED`] for a dump that selected nothing, else [`ERROR`].
+pub(super) fn of_error(e: &crate::error::Error) -> u8 {
+    match e {
+        crate::error::Error::Backup(b) if matches!(**b, crate::error::BackupError::NothingToDump { .. }) => {
+            NOTHING_DUMPED
+        }
+        _ => ERROR,
+    }
+}

@@ -40,10 +40,10 @@ pub(super) struct Entry {
     pub migrate: Option<MigrateFn>,
     /// Its retention, for a model with one collection per period and `keep_periods`.
     pub expire: Option<ExpireFn>,
-    /// Adds it to a dump ([`Dump::model`]).
-    pub dump: for<'c> fn(Dump<'c>) -> Dump<'c>,
-    /// Adds it to a restore ([`Restore::model`]).
-    pub restore: for<'c> fn(Restore<'c>) -> Restore<'c>,
+    /// Adds it, as it is in the given database, to a dump ([`Dump::model_in`]).
+    pub dump: for<'c> fn(Dump<'c>, &str) -> Dump<'c>,
+    /// Adds it, as dumped from the given database, to a restore ([`Restore::model_in`]).
+    pub restore: for<'c> fn(Restore<'c>, &str) -> Restore<'c>,
 }
 
 impl Entry {
@@ -57,8 +57,8 @@ impl Entry {
             expire: M::TEMPLATE
                 .filter(|t| t.keep_periods.is_some() && t.placeholder.is_period())
                 .map(|_| expire_model::<M> as ExpireFn),
-            dump: |dump| dump.model::<M>(),
-            restore: |restore| restore.model::<M>(),
+            dump: |dump, db| dump.model_in::<M>(db),
+            restore: |restore, db| restore.model_in::<M>(db),
         }
     }
 
@@ -72,14 +72,6 @@ impl Entry {
     /// The collection as the model names it (a template such as `log_app_event_{yyyymm}` for one named at run time).
     pub(super) fn collection(&self) -> &str {
         &self.spec.collection
-    }
-
-    /// True when `collection` is the model's: its one collection, or an instance of its template.
-    pub(super) fn names(&self, collection: &str) -> bool {
-        match self.spec.template {
-            Some(template) => template.parse(collection).is_some(),
-            None => self.spec.collection == collection,
-        }
     }
 
     /// The model's current version, for a versioned model.

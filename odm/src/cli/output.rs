@@ -47,9 +47,19 @@ impl Printer {
     /// Prints an error of `command` with exit code `code`: odm's readable message on standard error, and under
     /// `--json` also the JSON document on standard output (a program reading it always gets one).
     pub(super) fn error(&self, command: &str, code: u8, message: &str) {
+        self.error_with(command, code, message, Map::new());
+    }
+
+    /// [`Printer::error`] with `fields` beside the message in the JSON document (what a dump found absent).
+    pub(super) fn error_with(&self, command: &str, code: u8, message: &str, fields: Map<String, Value>) {
         eprintln!("error: {message}");
         if self.json {
-            self.json_error(command, code, message);
+            let mut doc = Map::new();
+            doc.insert("command".into(), command.into());
+            doc.insert("exitCode".into(), code.into());
+            doc.insert("error".into(), message.into());
+            doc.extend(fields);
+            stdout(&format!("{}\n", Value::Object(doc)));
         }
     }
 
@@ -197,7 +207,22 @@ pub(super) fn dump_report(report: &DumpReport) -> Map<String, Value> {
     out
 }
 
-/// A restore's report as JSON fields: each collection restored.
+/// The fields an error adds to its JSON document: a dump that selected nothing names what was absent and what was
+/// left out for its type, as its report would.
+pub(super) fn error_fields(e: &crate::error::Error) -> Map<String, Value> {
+    let mut out = Map::new();
+    if let crate::error::Error::Backup(b) = e {
+        if let crate::error::BackupError::NothingToDump { absent, skipped } = &**b {
+            out.insert("collections".into(), Value::Array(Vec::new()));
+            out.insert("absent".into(), absent.clone().into());
+            out.insert("skipped".into(), rows(skipped, |(ns, kind)| json!({ "namespace": ns, "type": kind })));
+        }
+    }
+    out
+}
+
+/// A restore's report as JSON fields: each collection restored, and the temporary collections of an interrupted
+/// restore it removed or left.
 pub(super) fn restore_report(report: &RestoreReport) -> Map<String, Value> {
     let collections = rows(&report.collections, |c| {
         json!({
@@ -208,6 +233,8 @@ pub(super) fn restore_report(report: &RestoreReport) -> Map<String, Value> {
     });
     let mut out = Map::new();
     out.insert("collections".into(), collections);
+    out.insert("removed".into(), report.removed.clone().into());
+    out.insert("leftovers".into(), report.leftovers.clone().into());
     out.insert("elapsedMs".into(), millis(report.elapsed).into());
     out
 }

@@ -568,7 +568,7 @@ impl Error {
             #[cfg(feature = "driver")]
             Error::RepairStopped(r) => r.cause.model().or(Some(r.model)),
             Error::SharedCollection { first, .. } => Some(first),
-            Error::Backup(b) => match b.as_ref() {
+            Error::Backup(b) => match b.cause() {
                 BackupError::Refused { validation: Some(v), .. } if !v.model.is_empty() => Some(v.model),
                 _ => None,
             },
@@ -590,6 +590,20 @@ impl Error {
             Error::Drift(_) | Error::Aborted(_) | Error::Timeout { .. } | Error::Unsupported { .. } => None,
             #[cfg(feature = "driver")]
             Error::Driver(_) => None,
+        }
+    }
+}
+
+impl BackupError {
+    /// The backup error behind this one: the cause of a [`BackupError::Stopped`] when it is a backup error (a
+    /// refused document, a damaged file), else this error.
+    pub fn cause(&self) -> &BackupError {
+        match self {
+            BackupError::Stopped { cause, .. } => match cause.downcast_ref::<Error>() {
+                Some(Error::Backup(b)) => b.cause(),
+                _ => self,
+            },
+            other => other,
         }
     }
 }

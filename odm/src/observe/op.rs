@@ -94,6 +94,36 @@ impl Op {
         self
     }
 
+    /// Runs one step of an operation read in steps (a cursor opened, then advanced batch by batch) inside the
+    /// span, recording nothing: the caller records the outcome once, with [`Op::finish`] or [`Op::failed`].
+    pub(crate) fn within<F: IntoFuture>(&self, step: F) -> tracing::instrument::Instrumented<F::IntoFuture> {
+        step.into_future().instrument(self.span.clone())
+    }
+
+    /// Records the end of an operation run with [`Op::within`]: its duration and what it affected.
+    pub(crate) fn finish(&self, affected: &impl Affected) {
+        self.span.record("duration_ms", self.started.elapsed().as_secs_f64() * 1000.0);
+        affected.record(&self.span);
+    }
+
+    /// Records the failure of an operation run with [`Op::within`] (its duration and the server's code) and gives
+    /// the error back, as odm's.
+    pub(crate) fn failed<E: ServerCode + Into<crate::error::Error>>(&self, e: E) -> crate::error::Error {
+        self.record_error(&e);
+        e.into()
+    }
+
+    /// Records the duration and, when the server answered with one, the code of a failure.
+    fn record_error(&self, e: &impl ServerCode) {
+        self.span.record("duration_ms", self.started.elapsed().as_secs_f64() * 1000.0);
+        if let Some((code, name)) = e.server_code() {
+            self.span.record("error_code", code);
+            if let Some(name) = name.filter(|n| !n.is_empty()) {
+                self.span.record("error_name", name);
+            }
+        }
+    }
+
     /// Runs `operation` inside the span and records its duration, its counts and, on failure, the server's code.
     /// An operation in steps runs each through its span (what is recorded last stands).
     pub(crate) fn run<F, T, E>(&self, operation: F) -> impl Future<Output = Result<T, E>> + use<'_, F, T, E>
@@ -108,17 +138,9 @@ impl Op {
         let operation = operation.into_future().instrument(self.span.clone());
         async move {
             let out = operation.await;
-            self.span.record("duration_ms", self.started.elapsed().as_secs_f64() * 1000.0);
             match &out {
-                Ok(value) => value.record(&self.span),
-                Err(e) => {
-                    if let Some((code, name)) = e.server_code() {
-                        self.span.record("error_code", code);
-                        if let Some(name) = name.filter(|n| !n.is_empty()) {
-                            self.span.record("error_name", name);
-                        }
-                    }
-                }
+                Ok(value) => self.finish(value),
+                Err(e) => self.record_error(e),
             }
             out
         }
@@ -127,8 +149,9 @@ impl Op {
 
 /// The commands odm builds as documents, by name (a span's name is static); any other is `command`.
 fn command_name(key: &str) -> &'static str {
-    const KNOWN: [&str; 10] = [
+    const KNOWN: [&str; 11] = [
         "create",
+        "renameCollection",
         "collMod",
         "createIndexes",
         "dropIndexes",
