@@ -70,6 +70,11 @@ pub(super) struct SyncArgs {
     /// What to do with indexes odm created that no model declares any more (acted on by `apply` only)
     #[arg(long, value_enum, default_value_t = Stale::Keep)]
     pub stale: Stale,
+    /// Adopt the indexes named like odm's (`idx_…`) that odm has no record of creating, such as those an odm
+    /// release created before it kept records: odm records them as its own, so later syncs may rebuild or drop them.
+    /// Review `plan --adopt-indexes` first: a DBA's `idx_…` index is adopted too
+    #[arg(long)]
+    pub adopt_indexes: bool,
     /// How a changed validator reaches a collection that holds documents
     #[arg(long, value_enum, default_value_t = Rollout::Staged)]
     pub rollout: Rollout,

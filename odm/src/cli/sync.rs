@@ -8,6 +8,7 @@ use super::output::{self, Done};
 use super::server::Server;
 use crate::connection::{Checklist, ConnectionWarning};
 use crate::error::Error;
+use crate::sync::plan::AdoptIndexes;
 use crate::sync::{ModelSpec, SchemaSync, SyncMode};
 use crate::template::InstanceKey;
 use std::path::Path;
@@ -23,6 +24,7 @@ fn sync<'c>(
     let mut sync = SchemaSync::new(&server.client)
         .client_options(&server.options)
         .stale_indexes(args.stale.into())
+        .adopt_indexes(if args.adopt_indexes { AdoptIndexes::OdmNamed } else { AdoptIndexes::Never })
         .validator_rollout(args.rollout.into())
         .topology(args.topology.into())
         .timeout(Duration::from_secs(args.timeout));
