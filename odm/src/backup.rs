@@ -87,6 +87,7 @@ mod dump;
 mod files;
 mod insert;
 pub mod layout;
+mod owned;
 mod report;
 mod restore;
 mod select;

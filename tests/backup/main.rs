@@ -11,6 +11,7 @@ mod support;
 
 mod interrupted;
 mod outside;
+mod ownership;
 mod refusals;
 mod round_trip;
 

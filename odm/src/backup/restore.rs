@@ -194,6 +194,9 @@ impl<'c> Restore<'c> {
         if !indexes.is_empty() {
             db.run_command(doc! { "createIndexes": name, "indexes": &indexes }).await?;
         }
+        if let Some(metadata) = &source.metadata {
+            super::owned::restore(&db, name, &metadata.odm_indexes, &indexes).await?;
+        }
         tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), documents = inserts.inserted, indexes = indexes.len(), replaced, "restored");
         if source.metadata.is_none() {
             tracing::warn!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), "restored without a metadata file: no options, validator or indexes");

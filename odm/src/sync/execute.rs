@@ -175,7 +175,7 @@ async fn record(db: &Database, outcome: &Outcome, command: &Document) -> Result<
 /// Writes or deletes a record of `odm_index`. The server answers a failed write `ok: 1` with `writeErrors`, so those
 /// are checked; two syncs upserting one record at once may collide on its `_id` (11000): the upsert then runs once
 /// more and updates the record the other one inserted.
-async fn write_record(db: &Database, command: &Document) -> Result<()> {
+pub(crate) async fn write_record(db: &Database, command: &Document) -> Result<()> {
     for attempt in 0..2 {
         let reply = run(db, command).await?;
         let Some(error) = reply.get_array("writeErrors").ok().and_then(|e| e.first()?.as_document().cloned()) else {

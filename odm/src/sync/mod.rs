@@ -106,6 +106,9 @@ mod spec;
 mod timeseries;
 
 pub use crate::plan;
+// How a record of an index odm owns is written, shared with the restore of a backup.
+#[cfg(feature = "driver")]
+pub(crate) use execute::write_record;
 pub use mode::{SyncMode, Topology, ValidatorRollout};
 pub use report::{Outcome, SyncReport};
 #[cfg(feature = "driver")]
