@@ -107,6 +107,14 @@ pub enum Action {
         /// The live index, recorded as it is.
         live: IndexSpec,
     },
+    /// The model's collection name is taken by a namespace of another type (a view, or a time-series collection
+    /// for a model that is not one): nothing of it is synced (no validator, no index); a person decides.
+    NotACollection {
+        /// Where.
+        ns: Namespace,
+        /// Its type as `listCollections` gives it (`view`, `timeseries`).
+        kind: String,
+    },
     /// An owned index no model declares any more (only acted on when asked).
     StaleIndex {
         /// Where.
@@ -241,6 +249,7 @@ impl Action {
             | Action::StaleIndex { ns, .. }
             | Action::UnownedIndex { ns, .. }
             | Action::AdoptIndex { ns, .. }
+            | Action::NotACollection { ns, .. }
             | Action::CollectionAhead { ns, .. }
             | Action::ShardCollection { ns, .. }
             | Action::ShardKeyMismatch { ns, .. }
@@ -264,6 +273,7 @@ impl Action {
             Action::StaleIndex { .. } => "staleIndex",
             Action::UnownedIndex { .. } => "unownedIndex",
             Action::AdoptIndex { .. } => "adoptIndex",
+            Action::NotACollection { .. } => "notACollection",
             Action::CollectionAhead { .. } => "collectionAhead",
             Action::ShardCollection { .. } => "shardCollection",
             Action::ShardKeyMismatch { .. } => "shardKeyMismatch",
@@ -324,6 +334,7 @@ impl Action {
             }
             Action::StaleIndex { .. }
             | Action::UnownedIndex { .. }
+            | Action::NotACollection { .. }
             | Action::IndexConflict { .. }
             | Action::CappedMismatch { .. }
             | Action::TimeseriesMismatch { .. }
@@ -402,6 +413,11 @@ impl fmt::Display for Action {
                 f,
                 "{ns}: index {live} is not odm's: odm recorded {recorded} under that name, so it was recreated \
                  since; left alone, never changed nor dropped (adopt it to make it odm's: `apply --adopt-indexes`)"
+            ),
+            Action::NotACollection { kind, .. } => write!(
+                f,
+                "{ns}: a {kind}, not a collection: the model's collection name is taken; nothing of it was synced \
+                 (no validator, no index): rename or drop the {kind} to let the model have its collection"
             ),
             Action::AdoptIndex { live, .. } => {
                 write!(f, "{ns}: adopt index {live} (record it as odm's in {}.{OWNED_INDEXES})", ns.db)

@@ -4,10 +4,10 @@ use super::diff::{diff_collection, diff_indexes, diff_sharding, ownership_questi
 use super::plan::{Action, AdoptIndexes, Namespace, Plan, StaleHandling};
 use super::read::{list_collections, list_indexes_of};
 use super::{execute, lock, plan, read, ModelSpec, Outcome, SyncMode, SyncReport, Topology, ValidatorRollout};
+use crate::collection::instances_listed as listed;
 use crate::error::{Error, Result, Waited};
 use crate::index::IndexSpec;
 use crate::model::Model;
-use crate::observe::Op;
 use bson::{Bson, Document};
 use mongodb::Client;
 use std::time::Duration;
@@ -344,7 +344,11 @@ impl<'c> SchemaSync<'c> {
             let instances = match m.template {
                 Some(template) if m.collection == template.to_string() => {
                     let db = self.client.database(self.db_name(m)?);
-                    let names = Op::on_db(&db, "", "listCollections").run(db.list_collection_names()).await?;
+                    // Collections only: a view or other namespace of an instance's name is never synced.
+                    let (names, skipped) = listed(&db, template, m.timeseries.is_some()).await?;
+                    for s in &skipped {
+                        tracing::warn!(target: "odm::sync", ns = %format!("{}.{}", db.name(), s.name), kind = %s.kind, "named like an instance of {template} but not a collection: not synced");
+                    }
                     let mut live: Vec<_> = names.iter().filter_map(|n| template.parse(n)).collect();
                     live.sort();
                     live.into_iter().map(|i| m.instance(i.name)).collect()
@@ -450,6 +454,12 @@ async fn plan_actions(
         actions.extend(diff_sharding(m, &ns, sharding, true));
         return Ok((actions, false));
     };
+    // A view, or a time-series collection for a model that is not one, is no collection of the model's.
+    let kind = info.get_str("type").unwrap_or("collection");
+    if kind != "collection" && !(kind == "timeseries" && m.timeseries.is_some()) {
+        actions.push(Action::NotACollection { ns, kind: kind.to_owned() });
+        return Ok((actions, false));
+    }
     let options = match info.remove("options") {
         Some(Bson::Document(options)) => options,
         _ => Document::new(),
