@@ -178,6 +178,37 @@ async fn apply_drops_a_stale_owned_index_only_when_asked() {
     assert!(!index_keys(&db, "order_header").await.contains(&doc! { "am": 1 }), "stale index dropped");
 }
 
+/// `--rollout direct` counts the stored documents the new validator fails before tightening: with some, it leaves
+/// the validator as it is and exits with the drift code, unless asked to tighten anyway.
+#[tokio::test]
+async fn a_direct_rollout_over_failing_documents_says_so_and_tightens_only_when_asked() {
+    let db = odm::testing::database("cli_direct").await;
+    // A collection made around odm, without a validator, holding two documents Order's validator refuses.
+    let (code, out) = support::shell::mongosh(&format!(
+        "const d = db.getSiblingDB({:?});\n\
+         d.createCollection('order_header');\n\
+         d.order_header.insertMany([{{ mi: 'm1' }}, {{ mi: 'm2', am: 'five' }}]);\n",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
+
+    let run = admin_on(&db, &["apply", "--model", "Order", "--rollout", "direct"]).await.expect(exit::DRIFT);
+    assert!(run.stdout.contains("NOT APPLIED: 2 stored document(s) fail the new validator"), "{}", run.stdout);
+    assert_eq!(options(&db, "order_header").await, Some(Document::new()), "the validator was not applied");
+    let json =
+        admin_on(&db, &["apply", "--model", "Order", "--rollout", "direct", "--json"]).await.expect(exit::DRIFT).json();
+    assert!(json.to_string().contains(r#""state":"notTightened""#), "{json}");
+
+    let run = admin_on(&db, &["apply", "--model", "Order", "--tighten-anyway"]).await.expect(exit::USAGE);
+    assert!(run.stderr.contains("--rollout direct"), "{}", run.stderr);
+
+    let run =
+        admin_on(&db, &["apply", "--model", "Order", "--rollout", "direct", "--tighten-anyway"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("applied over 2 stored document(s) that fail it"), "{}", run.stdout);
+    let validator = options(&db, "order_header").await.expect("the collection");
+    assert!(validator.contains_key("validator"), "tightened as asked: {validator}");
+}
+
 #[tokio::test]
 async fn apply_create_missing_leaves_a_changed_validator_to_report() {
     let db = odm::testing::database("cli_missing").await;

@@ -8,8 +8,8 @@ use odm::bson::{doc, oid::ObjectId, Document};
 use odm::error::Waited;
 use odm::sync::ModelSpec;
 use odm::{
-    index::IndexSpec, sync::plan::Action, sync::plan::AdoptIndexes, sync::plan::StaleHandling, sync::Outcome, Model,
-    SchemaSync, SyncMode,
+    index::IndexSpec, sync::plan::Action, sync::plan::AdoptIndexes, sync::plan::StaleHandling, sync::Outcome,
+    sync::ValidatorRollout, Model, SchemaSync, SyncMode,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
@@ -123,6 +123,43 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     assert_eq!(opts.get_str("validationLevel").ok(), Some("strict"));
     assert_eq!(opts.get_str("validationAction").ok(), Some("error"));
     assert!(sync().mode(SyncMode::Verify).await.is_ok());
+}
+
+/// A direct rollout counts the stored documents the new validator fails (written by mongosh): with some, it does
+/// not apply it (drift), unless asked to tighten anyway; either way the report says how many.
+#[tokio::test]
+async fn a_direct_rollout_counts_failing_documents_before_tightening() {
+    let db = odm::testing::database("sync_direct").await;
+    support::setup::sync_spec(&db, order_spec()).await;
+    let (code, out) = support::shell::mongosh(&format!(
+        "db.getSiblingDB({:?}).order_header.insertMany([\n\
+           {{ mi: 'm1', st: 'new', am: NumberLong(5), ca: new Date() }},\n\
+           {{ mi: 'm2', st: 'new', am: NumberLong(7), ca: new Date() }}]);",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
+    let before = support::server::live_validator(&db, "order_header").await;
+    let mut tighter = order_spec();
+    tighter.validator = doc! { "$jsonSchema": { "bsonType": "object", "required": ["mi", "zz"] } };
+    let sync = |rollout| {
+        SchemaSync::new(db.client())
+            .database(db.name())
+            .spec(tighter.clone())
+            .mode(SyncMode::Apply)
+            .validator_rollout(rollout)
+    };
+
+    let direct = sync(ValidatorRollout::Direct).await.expect("direct");
+    assert_eq!(direct.outcomes, [Outcome::NotTightened { failing: 2 }], "{direct}");
+    assert!(!direct.is_in_sync(), "left unapplied is drift");
+    assert!(direct.to_string().contains("NOT APPLIED: 2 stored document(s)"), "{direct}");
+    assert_eq!(support::server::live_validator(&db, "order_header").await, before, "not applied");
+
+    let anyway = sync(ValidatorRollout::DirectAnyway).await.expect("anyway");
+    assert_eq!(anyway.outcomes, [Outcome::TightenedOver { failing: 2 }], "{anyway}");
+    assert!(anyway.is_in_sync(), "tightened as asked: {anyway}");
+    assert!(anyway.to_string().contains("applied over 2 stored document(s) that fail it"), "{anyway}");
+    assert_eq!(support::server::live_validator(&db, "order_header").await, tighter.validator);
 }
 
 #[tokio::test]

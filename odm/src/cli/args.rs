@@ -78,6 +78,10 @@ pub(super) struct SyncArgs {
     /// How a changed validator reaches a collection that holds documents
     #[arg(long, value_enum, default_value_t = Rollout::Staged)]
     pub rollout: Rollout,
+    /// With `--rollout direct`: apply a validator even when stored documents fail it (they stay, and the report
+    /// counts them); without it, a direct rollout leaves such a validator unapplied and exits with the drift code
+    #[arg(long)]
+    pub tighten_anyway: bool,
     /// Whether to plan for a sharded cluster (default: ask the server)
     #[arg(long, value_enum, default_value_t = TopologyArg::Detect)]
     pub topology: TopologyArg,
@@ -213,7 +217,8 @@ impl From<Stale> for StaleHandling {
 pub(super) enum Rollout {
     /// Apply as moderate/warn, tighten only when no stored document fails it
     Staged,
-    /// Apply the model's validator, level and action at once
+    /// Apply the model's validator, level and action at once, unless stored documents fail it (see
+    /// --tighten-anyway)
     Direct,
 }
 

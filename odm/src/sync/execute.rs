@@ -128,8 +128,24 @@ async fn update_validator(
     let coll = db.collection::<Document>(&ns.collection);
     let any = coll.find_one(doc! {}).projection(doc! { "_id": 1 });
     let has_documents = Op::on(&coll, "find").run(any).await?.is_some();
-    if rollout == ValidatorRollout::Direct || !has_documents {
+    if !has_documents {
         run(db, command).await?;
+        return Ok(Outcome::Done);
+    }
+    if rollout != ValidatorRollout::Staged {
+        // A validator that refuses writes is first counted against what is stored: tightened over failing
+        // documents only when asked to, and said either way.
+        let refuses = command.get_str("validationAction").unwrap_or("error") == "error";
+        let failing = if refuses { failing_documents(&coll, command).await? } else { 0 };
+        if failing > 0 && rollout == ValidatorRollout::Direct {
+            tracing::warn!(target: "odm::sync", ns = %ns, failing, "validator not applied: stored documents fail it (direct rollout)");
+            return Ok(Outcome::NotTightened { failing });
+        }
+        run(db, command).await?;
+        if failing > 0 {
+            tracing::warn!(target: "odm::sync", ns = %ns, failing, "validator applied over stored documents that fail it (tighten anyway)");
+            return Ok(Outcome::TightenedOver { failing });
+        }
         return Ok(Outcome::Done);
     }
     // Staged: validate new writes without rejecting, then measure existing documents.
@@ -137,16 +153,22 @@ async fn update_validator(
     staged.insert("validationLevel", "moderate");
     staged.insert("validationAction", "warn");
     run(db, &staged).await?;
-    let validator = command.get_document("validator").cloned().unwrap_or_default();
-    let failing_filter = doc! { "$nor": [validator] };
-    let op = Op::on(&coll, "count").values(|| doc! { "query": &failing_filter });
-    let failing = op.run(coll.count_documents(failing_filter)).await?;
+    let failing = failing_documents(&coll, command).await?;
     if failing > 0 {
         tracing::warn!(target: "odm::sync", ns = %ns, failing, "validator staged as moderate/warn: existing documents fail it");
         return Ok(Outcome::Staged { failing });
     }
     run(db, command).await?;
     Ok(Outcome::Done)
+}
+
+/// How many stored documents the validator of `command` (a `collMod`) refuses: `{$nor: [validator]}`, as the schema
+/// check counts them.
+async fn failing_documents(coll: &mongodb::Collection<Document>, command: &Document) -> Result<u64> {
+    let validator = command.get_document("validator").cloned().unwrap_or_default();
+    let failing_filter = doc! { "$nor": [validator] };
+    let op = Op::on(coll, "count").values(|| doc! { "query": &failing_filter });
+    Ok(op.run(coll.count_documents(failing_filter)).await?)
 }
 
 async fn run(db: &Database, command: &Document) -> Result<Document> {
