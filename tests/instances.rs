@@ -236,8 +236,11 @@ async fn a_view_or_time_series_named_like_a_period_is_never_listed_synced_or_dro
     let now = mid(2026, 12);
     let would = expired::<Event>(&db, now).await.expect("expired");
     assert_eq!(would.skipped, skipped);
+    assert_eq!(support::server::owned_index_names(&db, "log_app_event_202607").await, ["idx_ca"]);
     let dropped = drop_expired::<Event>(&db, now).await.expect("drop");
     assert_eq!(dropped.dropped, live);
+    // odm's records of a dropped period's indexes go with it.
+    assert!(support::server::index_records(&db).await.is_empty(), "{:?}", support::server::index_records(&db).await);
     assert_eq!(dropped.skipped, skipped);
     assert_eq!(listed_type(&db, "log_app_event_202605").await.as_deref(), Some("view"), "the view stays");
     let (code, out) =
