@@ -103,7 +103,7 @@ impl Owners {
     fn why_not(&self, live: &IndexSpec) -> &'static str {
         match self.records.owns(live) {
             Ownership::RecordedOtherwise => "recreated with other keys since odm recorded it",
-            _ => "odm has no record of creating it",
+            _ => "odm has no record of creating it; if odm did, before it kept records, adopt it: `apply --adopt-indexes`",
         }
     }
 }
