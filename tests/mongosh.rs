@@ -153,3 +153,34 @@ async fn verify_reports_a_partial_filter_number_off_by_one_as_drift() {
         "{plan}"
     );
 }
+
+/// The exported script drops only the stale indexes odm recorded creating, and deletes their records; a DBA's
+/// index named like odm's is a note in the script, never a step.
+#[tokio::test]
+async fn the_exported_script_drops_only_odms_stale_indexes_and_their_records() {
+    let db = odm::testing::database("export_stale").await;
+    sync(db.client(), db.name()).await.and_then(|r| r.require_in_sync()).expect("sync");
+    let (code, out) = mongosh(&format!(
+        "db.getSiblingDB({:?}).export_order.createIndex({{ tg: 1 }}, {{ name: 'idx_tg' }});",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
+    // The model no longer declares its TTL index on `created`.
+    let mut spec = odm::sync::ModelSpec::of::<ExportOrder>();
+    spec.indexes.retain(|i| i.name != "idx_ca");
+    let plan = SchemaSync::new(db.client())
+        .database(db.name())
+        .spec(spec)
+        .stale_indexes(odm::sync::plan::StaleHandling::Drop)
+        .plan()
+        .await
+        .expect("plan");
+    let script = plan.to_mongosh();
+    assert!(script.contains("{\"delete\":\"odm_index\","), "the record goes with the index: {script}");
+    assert!(script.contains("note: ") && script.contains("idx_tg"), "{script}");
+    let (code, out) = mongosh(&script);
+    assert_eq!(code, 0, "{out}\n{script}");
+    let names = support::server::index_names(&db, "export_order").await;
+    assert_eq!(names, ["_id_", "idx_am", "idx_pr", "idx_tg"], "{out}");
+    assert_eq!(support::server::owned_index_names(&db, "export_order").await, ["idx_am", "idx_pr"]);
+}
