@@ -212,7 +212,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         month.insert_one(AppEvent { id: ObjectId::new(), at, kind: "login".into() }).await?;
     }
     let live = odm::collection::instances::<AppEvent>(db).await?;
-    let dropped = odm::collection::drop_expired::<AppEvent>(db, DateTime::now()).await?;
+    let dropped = odm::collection::drop_expired::<AppEvent>(db, DateTime::now()).await?.dropped;
     let left = odm::collection::instances::<AppEvent>(db).await?;
     println!("months: {} live, dropped {dropped:?}, {} left", live.len(), left.len());
     assert_eq!((live.len(), dropped.len(), left.len()), (3, 1, 2));

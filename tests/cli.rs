@@ -153,23 +153,60 @@ async fn the_connection_checklist_reads_the_connection_string_it_is_given() {
 async fn apply_drops_a_stale_owned_index_only_when_asked() {
     let db = odm::testing::database("cli_stale").await;
     admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
-    // An index an earlier release created (odm owns `idx_…` names) that no model declares any more.
-    let old = odm::mongodb::IndexModel::builder()
-        .keys(doc! { "am": 1 })
-        .options(odm::mongodb::options::IndexOptions::builder().name("idx_am".to_owned()).build())
-        .build();
-    db.collection::<Document>("order_header").create_index(old).await.unwrap();
+    // An index odm has no record of creating (an earlier release's, or a DBA's), named as odm names indexes.
+    let (code, out) = support::shell::mongosh(&format!(
+        "db.getSiblingDB({:?}).order_header.createIndex({{ am: 1 }}, {{ name: 'idx_am' }});",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
 
     let plan = admin_on(&db, &["plan", "--model", "Order", "--json"]).await.expect(exit::OK).json();
-    assert_eq!(plan["actions"][0]["kind"], "staleIndex", "{plan}");
-    // Kept by default: reported, not drift.
-    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    assert_eq!(plan["actions"][0]["kind"], "unownedIndex", "{plan}");
+    // Not odm's: never dropped, even when stale indexes are; reported, not drift.
+    let run = admin_on(&db, &["apply", "--model", "Order", "--stale", "drop"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("idx_am") && run.stdout.contains("not odm's"), "{}", run.stdout);
     assert!(index_keys(&db, "order_header").await.contains(&doc! { "am": 1 }));
-    admin_on(&db, &["verify", "--model", "Order", "--stale", "drop"]).await.expect(exit::DRIFT);
+    admin_on(&db, &["verify", "--model", "Order", "--stale", "drop"]).await.expect(exit::OK);
 
+    // Adopted on request, it is odm's: kept by default, dropped when asked.
+    admin_on(&db, &["apply", "--model", "Order", "--adopt-indexes"]).await.expect(exit::OK);
+    let plan = admin_on(&db, &["plan", "--model", "Order", "--json"]).await.expect(exit::OK).json();
+    assert_eq!(plan["actions"][0]["kind"], "staleIndex", "{plan}");
+    admin_on(&db, &["verify", "--model", "Order", "--stale", "drop"]).await.expect(exit::DRIFT);
     let run = admin_on(&db, &["apply", "--model", "Order", "--stale", "drop"]).await.expect(exit::OK);
     assert!(run.stdout.contains("idx_am") && run.stdout.contains("[done]"), "{}", run.stdout);
     assert!(!index_keys(&db, "order_header").await.contains(&doc! { "am": 1 }), "stale index dropped");
+}
+
+/// `--rollout direct` counts the stored documents the new validator fails before tightening: with some, it leaves
+/// the validator as it is and exits with the drift code, unless asked to tighten anyway.
+#[tokio::test]
+async fn a_direct_rollout_over_failing_documents_says_so_and_tightens_only_when_asked() {
+    let db = odm::testing::database("cli_direct").await;
+    // A collection made around odm, without a validator, holding two documents Order's validator refuses.
+    let (code, out) = support::shell::mongosh(&format!(
+        "const d = db.getSiblingDB({:?});\n\
+         d.createCollection('order_header');\n\
+         d.order_header.insertMany([{{ mi: 'm1' }}, {{ mi: 'm2', am: 'five' }}]);\n",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
+
+    let run = admin_on(&db, &["apply", "--model", "Order", "--rollout", "direct"]).await.expect(exit::DRIFT);
+    assert!(run.stdout.contains("NOT APPLIED: 2 stored document(s) fail the new validator"), "{}", run.stdout);
+    assert_eq!(options(&db, "order_header").await, Some(Document::new()), "the validator was not applied");
+    let json =
+        admin_on(&db, &["apply", "--model", "Order", "--rollout", "direct", "--json"]).await.expect(exit::DRIFT).json();
+    assert!(json.to_string().contains(r#""state":"notTightened""#), "{json}");
+
+    let run = admin_on(&db, &["apply", "--model", "Order", "--tighten-anyway"]).await.expect(exit::USAGE);
+    assert!(run.stderr.contains("--rollout direct"), "{}", run.stderr);
+
+    let run =
+        admin_on(&db, &["apply", "--model", "Order", "--rollout", "direct", "--tighten-anyway"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("applied over 2 stored document(s) that fail it"), "{}", run.stdout);
+    let validator = options(&db, "order_header").await.expect("the collection");
+    assert!(validator.contains_key("validator"), "tightened as asked: {validator}");
 }
 
 #[tokio::test]
@@ -322,11 +359,18 @@ async fn expire_drops_expired_periods_only_and_a_dry_run_drops_nothing() {
     let db = odm::testing::database("cli_expire").await;
     admin_on(&db, &["apply", "--create-missing", "--model", "AppEvent", "--periods", "1"]).await.expect(exit::OK);
     let current = db.list_collection_names().await.unwrap();
+    let current: Vec<&String> = current.iter().filter(|n| !n.starts_with("odm_")).collect();
     assert_eq!(current.len(), 1, "this month's collection: {current:?}");
     // Two periods far older than the 12 kept, a name the template does not make, and another model's collection.
     for name in ["log_app_event_202001", "log_app_event_202002", "log_app_event_backup", "order_header"] {
         db.create_collection(name).await.unwrap();
     }
+    // A view named like an expired period, by mongosh: never dropped, reported as skipped.
+    let (code, out) = support::shell::mongosh(&format!(
+        "db.getSiblingDB({:?}).createView('log_app_event_202003', 'log_app_event_202001', []);",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
     let names = || async {
         let mut names = db.list_collection_names().await.unwrap();
         names.sort();
@@ -336,11 +380,17 @@ async fn expire_drops_expired_periods_only_and_a_dry_run_drops_nothing() {
 
     let run = admin_on(&db, &["expire", "--dry-run"]).await.expect(exit::OK);
     assert!(run.stdout.contains("AppEvent: would drop"), "{}", run.stdout);
+    assert!(run.stdout.contains("skipped") && run.stdout.contains("log_app_event_202003 (a view"), "{}", run.stdout);
     assert!(run.stdout.contains("Order: no retention by period, nothing to expire"), "{}", run.stdout);
     assert_eq!(names().await, before, "a dry run drops nothing");
     let json = admin_on(&db, &["expire", "--dry-run", "--model", "AppEvent", "--json"]).await.expect(exit::OK).json();
     assert_eq!(json["dryRun"], true);
     assert_eq!(json["models"][0]["collections"], serde_json::json!(["log_app_event_202001", "log_app_event_202002"]));
+    assert_eq!(
+        json["models"][0]["skipped"],
+        serde_json::json!([{ "collection": "log_app_event_202003", "type": "view" }]),
+        "{json}"
+    );
 
     let json = admin_on(&db, &["expire", "--json"]).await.expect(exit::OK).json();
     let app = json["models"].as_array().unwrap().iter().find(|m| m["model"] == "AppEvent").unwrap().clone();

@@ -5,7 +5,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, DateTime, Document};
-use odm::collection::{drop_expired, instances};
+use odm::collection::{drop_expired, expired, instances, NotACollection};
 use odm::error::Invalid;
 use odm::{Collection, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};
@@ -47,8 +47,10 @@ async fn sync_instance<M: Model>(db: &odm::testing::TestDatabase, key: impl Into
     sync.await.expect("sync").require_in_sync().expect("in sync");
 }
 
+/// The collections of `db` but odm's own metadata (`odm_index`).
 async fn names(db: &odm::mongodb::Database) -> Vec<String> {
     let mut names = db.list_collection_names().await.expect("names");
+    names.retain(|n| !n.starts_with("odm_"));
     names.sort();
     names
 }
@@ -130,7 +132,7 @@ async fn expired_periods_are_dropped_and_nothing_else() {
     // In mid-December the latest three months are October to December.
     let now = mid(2026, 12);
     let (a, b) = tokio::join!(drop_expired::<Event>(&db, now), drop_expired::<Event>(&db, now));
-    let (mut a, mut b) = (a.expect("first"), b.expect("second"));
+    let (mut a, mut b) = (a.expect("first").dropped, b.expect("second").dropped);
     a.append(&mut b);
     a.sort();
     a.dedup();
@@ -147,7 +149,7 @@ async fn expired_periods_are_dropped_and_nothing_else() {
         ]
     );
     // Nothing more has expired.
-    assert!(drop_expired::<Event>(&db, now).await.expect("again").is_empty());
+    assert!(drop_expired::<Event>(&db, now).await.expect("again").dropped.is_empty());
 }
 
 #[tokio::test]
@@ -177,4 +179,74 @@ async fn tenants_are_named_instances_and_bad_keys_fail_before_sending() {
     };
     assert!(err.to_string().contains("has no placeholder"), "{err}");
     assert_eq!(names(&db).await, ["shop_order_acme"], "nothing else was created");
+}
+
+/// The type `listCollections` gives `name` in `db`.
+async fn listed_type(db: &odm::mongodb::Database, name: &str) -> Option<String> {
+    use futures_util::TryStreamExt;
+    let command = doc! { "listCollections": 1, "filter": { "name": name } };
+    let found: Vec<Document> = db.run_cursor_command(command).await.expect("list").try_collect().await.expect("read");
+    found.first().map(|c| c.get_str("type").unwrap_or("collection").to_owned())
+}
+
+/// A view and a time-series collection named like periods, made by mongosh, are no instances: never listed as
+/// such, synced, nor dropped; the listings report them as skipped.
+#[tokio::test]
+async fn a_view_or_time_series_named_like_a_period_is_never_listed_synced_or_dropped() {
+    let db = odm::testing::database("inst_view").await;
+    let ahead = SchemaSync::new(db.client()).database(db.name()).periods::<Event>(mid(2026, 7), 2).expect("periods");
+    ahead.await.expect("sync").require_in_sync().expect("in sync");
+    let (code, out) = support::shell::mongosh(&format!(
+        "const d = db.getSiblingDB({:?});\n\
+         d.createView('log_app_event_202605', 'log_app_event_202607', [{{ $match: {{ k: 'login' }} }}]);\n\
+         d.createCollection('log_app_event_202604', {{ timeseries: {{ timeField: 'ca' }} }});\n",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(listed_type(&db, "log_app_event_202605").await.as_deref(), Some("view"));
+    // Some servers keep a time-series collection as a plain one: what listCollections says decides.
+    let series_is_plain = listed_type(&db, "log_app_event_202604").await.as_deref() == Some("collection");
+    let view = NotACollection { name: "log_app_event_202605".into(), kind: "view".into() };
+    let series = NotACollection { name: "log_app_event_202604".into(), kind: "timeseries".into() };
+    let (mut skipped, mut live) = (vec![view.clone()], vec!["log_app_event_202607", "log_app_event_202608"]);
+    match series_is_plain {
+        true => live.insert(0, "log_app_event_202604"),
+        false => skipped.insert(0, series.clone()),
+    }
+
+    let listed = instances::<Event>(&db).await.expect("list");
+    assert_eq!(listed.skipped, skipped);
+    assert_eq!(listed.into_iter().map(|i| i.name).collect::<Vec<_>>(), live);
+
+    // A model sync touches neither: no index or validator on the view.
+    let sync = || SchemaSync::new(db.client()).database(db.name()).model::<Event>();
+    let report = sync().mode(SyncMode::Apply).await.expect("apply");
+    let touched: Vec<&str> = report.plan.actions.iter().map(|a| a.namespace().collection.as_str()).collect();
+    assert!(!touched.contains(&"log_app_event_202605"), "{report}");
+    if !series_is_plain {
+        assert!(!touched.contains(&"log_app_event_202604"), "{report}");
+    }
+    // Naming the view's period explicitly: reported, never synced.
+    let named = SchemaSync::new(db.client()).database(db.name()).instance::<Event>(mid(2026, 5)).expect("a key");
+    let odm::Error::Drift(plan) = named.mode(SyncMode::Verify).await.expect_err("a view is drift") else { panic!() };
+    assert_eq!(plan.actions.iter().map(|a| a.kind()).collect::<Vec<_>>(), ["notACollection"], "{plan}");
+    assert!(plan.to_string().contains("a view, not a collection"), "{plan}");
+
+    // In mid-December, keeping three months, every one of these has expired; only collections are dropped.
+    let now = mid(2026, 12);
+    let would = expired::<Event>(&db, now).await.expect("expired");
+    assert_eq!(would.skipped, skipped);
+    assert_eq!(support::server::owned_index_names(&db, "log_app_event_202607").await, ["idx_ca"]);
+    let dropped = drop_expired::<Event>(&db, now).await.expect("drop");
+    assert_eq!(dropped.dropped, live);
+    // odm's records of a dropped period's indexes go with it.
+    assert!(support::server::index_records(&db).await.is_empty(), "{:?}", support::server::index_records(&db).await);
+    assert_eq!(dropped.skipped, skipped);
+    assert_eq!(listed_type(&db, "log_app_event_202605").await.as_deref(), Some("view"), "the view stays");
+    let (code, out) =
+        support::shell::mongosh(&format!("print(db.getSiblingDB({:?}).getCollectionInfos({{ name: 'log_app_event_202605' }})[0].options.pipeline.length);", db.name()));
+    assert_eq!((code, out.trim()), (0, "1"), "the view's definition is intact");
+    if !series_is_plain {
+        assert_eq!(listed_type(&db, "log_app_event_202604").await.as_deref(), Some("timeseries"), "the series stays");
+    }
 }

@@ -124,21 +124,23 @@ async fn live_collections_read_as_odm_types_match_the_raw_listing() {
     let (entry, indexes) = raw_listing(&db, "web_session").await;
     assert_same(&sessions, &entry, &indexes);
 
-    // The whole database, in name order: the view has no indexes.
+    // The whole database, in name order: the view has no indexes; odm's records of the indexes it created
+    // (`odm_index`) are a live collection too.
     let all = odm::live::collections(&db).await.unwrap();
     let listed: Vec<(&str, &LiveKind)> = all.iter().map(|c| (c.name.as_str(), &c.kind)).collect();
     assert_eq!(
         listed,
         [
             ("log_app_entry", &LiveKind::Collection),
+            ("odm_index", &LiveKind::Collection),
             ("recent_entry", &LiveKind::View),
             ("web_session", &LiveKind::Collection)
         ]
     );
-    assert!(all[1].indexes.is_empty());
-    assert_eq!(all[1].options.listed.get_str("viewOn").ok(), Some("log_app_entry"));
+    assert!(all[2].indexes.is_empty());
+    assert_eq!(all[2].options.listed.get_str("viewOn").ok(), Some("log_app_entry"));
     assert_eq!(all[0], entries);
-    assert_eq!(all[2], sessions);
+    assert_eq!(all[3], sessions);
 
     // Nothing live: a collection another program dropped.
     db.collection::<Document>("web_session").drop().await.unwrap();

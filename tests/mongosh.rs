@@ -68,7 +68,7 @@ async fn the_exported_script_creates_exactly_what_sync_creates_and_stops_at_the_
     let plan = sync(by_script.client(), by_script.name()).plan().await.expect("plan");
     let script = plan.to_mongosh();
     let steps = plan.actions.iter().map(|a| a.commands().len()).sum::<usize>();
-    assert_eq!(steps, 5, "two creates and three indexes: {plan}");
+    assert_eq!(steps, 8, "two creates, three indexes and their records: {plan}");
     let (code, out) = mongosh(&script);
     assert_eq!(code, 0, "{out}\n{script}");
     assert_eq!(out.matches("ok: ").count(), steps, "each step prints its outcome: {out}");
@@ -79,6 +79,11 @@ async fn the_exported_script_creates_exactly_what_sync_creates_and_stops_at_the_
 
     let (scripted, synced) = (live_state(&by_script).await, live_state(&by_sync).await);
     assert_eq!(scripted, synced, "the script and sync create the same options and indexes, BSON types included");
+    // And the same records of the indexes odm created (when aside), so a DBA who ran the script leaves them odm's.
+    let (scripted_records, synced_records) =
+        (support::server::index_records(&by_script).await, support::server::index_records(&by_sync).await);
+    assert_eq!(scripted_records.len(), 3, "{scripted_records:?}");
+    assert_eq!(scripted_records, synced_records);
     // The cases relaxed Extended JSON got wrong, read back with their types.
     let (_, options, indexes) = &scripted[0];
     let schema = options.get_document("validator").unwrap().get_document("$jsonSchema").unwrap();
@@ -143,7 +148,39 @@ async fn verify_reports_a_partial_filter_number_off_by_one_as_drift() {
     let err = sync(db.client(), db.name()).mode(SyncMode::Verify).await.expect_err("drift");
     let odm::Error::Drift(plan) = &err else { panic!("{err}") };
     assert!(
-        plan.actions.iter().any(|a| matches!(a, Action::RebuildIndex { desired, .. } if desired.name == "idx_am")),
+        // Recreated with another filter than odm recorded, the index is no longer odm's: a conflict, never rebuilt.
+        plan.actions.iter().any(|a| matches!(a, Action::IndexConflict { desired, .. } if desired.name == "idx_am")),
         "{plan}"
     );
+}
+
+/// The exported script drops only the stale indexes odm recorded creating, and deletes their records; a DBA's
+/// index named like odm's is a note in the script, never a step.
+#[tokio::test]
+async fn the_exported_script_drops_only_odms_stale_indexes_and_their_records() {
+    let db = odm::testing::database("export_stale").await;
+    sync(db.client(), db.name()).await.and_then(|r| r.require_in_sync()).expect("sync");
+    let (code, out) = mongosh(&format!(
+        "db.getSiblingDB({:?}).export_order.createIndex({{ tg: 1 }}, {{ name: 'idx_tg' }});",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
+    // The model no longer declares its TTL index on `created`.
+    let mut spec = odm::sync::ModelSpec::of::<ExportOrder>();
+    spec.indexes.retain(|i| i.name != "idx_ca");
+    let plan = SchemaSync::new(db.client())
+        .database(db.name())
+        .spec(spec)
+        .stale_indexes(odm::sync::plan::StaleHandling::Drop)
+        .plan()
+        .await
+        .expect("plan");
+    let script = plan.to_mongosh();
+    assert!(script.contains("{\"delete\":\"odm_index\","), "the record goes with the index: {script}");
+    assert!(script.contains("note: ") && script.contains("idx_tg"), "{script}");
+    let (code, out) = mongosh(&script);
+    assert_eq!(code, 0, "{out}\n{script}");
+    let names = support::server::index_names(&db, "export_order").await;
+    assert_eq!(names, ["_id_", "idx_am", "idx_pr", "idx_tg"], "{out}");
+    assert_eq!(support::server::owned_index_names(&db, "export_order").await, ["idx_am", "idx_pr"]);
 }

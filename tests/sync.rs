@@ -8,7 +8,8 @@ use odm::bson::{doc, oid::ObjectId, Document};
 use odm::error::Waited;
 use odm::sync::ModelSpec;
 use odm::{
-    index::IndexSpec, sync::plan::Action, sync::plan::StaleHandling, sync::Outcome, Model, SchemaSync, SyncMode,
+    index::IndexSpec, sync::plan::Action, sync::plan::AdoptIndexes, sync::plan::StaleHandling, sync::Outcome,
+    sync::ValidatorRollout, Model, SchemaSync, SyncMode,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
@@ -124,6 +125,43 @@ async fn validator_changes_are_applied_only_in_apply_mode_and_staged_on_existing
     assert!(sync().mode(SyncMode::Verify).await.is_ok());
 }
 
+/// A direct rollout counts the stored documents the new validator fails (written by mongosh): with some, it does
+/// not apply it (drift), unless asked to tighten anyway; either way the report says how many.
+#[tokio::test]
+async fn a_direct_rollout_counts_failing_documents_before_tightening() {
+    let db = odm::testing::database("sync_direct").await;
+    support::setup::sync_spec(&db, order_spec()).await;
+    let (code, out) = support::shell::mongosh(&format!(
+        "db.getSiblingDB({:?}).order_header.insertMany([\n\
+           {{ mi: 'm1', st: 'new', am: NumberLong(5), ca: new Date() }},\n\
+           {{ mi: 'm2', st: 'new', am: NumberLong(7), ca: new Date() }}]);",
+        db.name()
+    ));
+    assert_eq!(code, 0, "{out}");
+    let before = support::server::live_validator(&db, "order_header").await;
+    let mut tighter = order_spec();
+    tighter.validator = doc! { "$jsonSchema": { "bsonType": "object", "required": ["mi", "zz"] } };
+    let sync = |rollout| {
+        SchemaSync::new(db.client())
+            .database(db.name())
+            .spec(tighter.clone())
+            .mode(SyncMode::Apply)
+            .validator_rollout(rollout)
+    };
+
+    let direct = sync(ValidatorRollout::Direct).await.expect("direct");
+    assert_eq!(direct.outcomes, [Outcome::NotTightened { failing: 2 }], "{direct}");
+    assert!(!direct.is_in_sync(), "left unapplied is drift");
+    assert!(direct.to_string().contains("NOT APPLIED: 2 stored document(s)"), "{direct}");
+    assert_eq!(support::server::live_validator(&db, "order_header").await, before, "not applied");
+
+    let anyway = sync(ValidatorRollout::DirectAnyway).await.expect("anyway");
+    assert_eq!(anyway.outcomes, [Outcome::TightenedOver { failing: 2 }], "{anyway}");
+    assert!(anyway.is_in_sync(), "tightened as asked: {anyway}");
+    assert!(anyway.to_string().contains("applied over 2 stored document(s) that fail it"), "{anyway}");
+    assert_eq!(support::server::live_validator(&db, "order_header").await, tighter.validator);
+}
+
 #[tokio::test]
 async fn ttl_changes_in_place_and_conflicts_with_foreign_indexes_are_reported() {
     let db = odm::testing::database("sync_indexes").await;
@@ -209,6 +247,93 @@ async fn stale_owned_indexes_are_kept_hidden_or_dropped_on_request_and_foreign_o
     assert!(names.contains(&"manual_st".to_owned()), "foreign index never dropped: {names:?}");
 }
 
+/// An index a DBA made by hand is never odm's, whatever its name (even `idx_…`, as the naming rule tells DBAs):
+/// a sync that drops stale indexes drops the one odm created and leaves the DBA's, reported as not odm's.
+#[tokio::test]
+async fn an_index_odm_did_not_create_is_never_dropped_whatever_its_name() {
+    let db = odm::testing::database("sync_ownership").await;
+    let mut old = order_spec();
+    old.indexes.push(IndexSpec::new("idx_st", doc! { "st": 1 }));
+    support::setup::sync_spec(&db, old).await;
+    assert_eq!(
+        support::server::owned_index_names(&db, "order_header").await,
+        ["idx_ca", "idx_mi_st_am", "idx_st"],
+        "odm recorded each index it created"
+    );
+    // A DBA's indexes, by mongosh: one named the way the naming rule says, and odm's `idx_ca` dropped and made
+    // again by hand with other keys.
+    let script = format!(
+        "const d = db.getSiblingDB({:?});\n\
+         d.order_header.createIndex({{ au: 1 }}, {{ name: 'idx_au' }});\n\
+         d.order_header.dropIndex('idx_ca');\n\
+         d.order_header.createIndex({{ ca: -1 }}, {{ name: 'idx_ca' }});\n",
+        db.name()
+    );
+    let (code, out) = support::shell::mongosh(&script);
+    assert_eq!(code, 0, "{out}");
+
+    // The model no longer declares `idx_st` nor `idx_ca`: stale, to drop.
+    let mut spec = order_spec();
+    spec.indexes.truncate(1);
+    let report = SchemaSync::new(db.client())
+        .database(db.name())
+        .spec(spec.clone())
+        .mode(SyncMode::Apply)
+        .stale_indexes(StaleHandling::Drop)
+        .await
+        .expect("apply, stale indexes dropped");
+    let mut kinds: Vec<&str> = report.plan.actions.iter().map(Action::kind).collect();
+    kinds.sort_unstable();
+    assert_eq!(kinds, ["staleIndex", "unownedIndex", "unownedIndex"], "{report}");
+    let text = report.to_string();
+    assert!(text.contains("stale owned index idx_st: drop"), "{text}");
+    assert!(text.contains("index idx_au { \"au\": 1 } is not odm's (no record of it"), "{text}");
+    assert!(text.contains("index idx_ca { \"ca\": -1 } is not odm's: odm recorded idx_ca { \"ca\": 1 }"), "{text}");
+    assert!(text.contains("adopt"), "says how to adopt: {text}");
+    assert!(report.is_in_sync(), "not odm's is information, not drift: {report}");
+    let names = support::server::index_names(&db, "order_header").await;
+    assert_eq!(names, ["_id_", "idx_au", "idx_ca", "idx_mi_st_am"], "only odm's stale index dropped");
+    assert_eq!(
+        support::server::owned_index_names(&db, "order_header").await,
+        ["idx_ca", "idx_mi_st_am"],
+        "the dropped index's record is gone; the replaced one's stays, and does not match"
+    );
+
+    // Adopting, asked for, makes the odm-named ones odm's: then stale, and dropped.
+    let adopted = SchemaSync::new(db.client())
+        .database(db.name())
+        .spec(spec)
+        .mode(SyncMode::Apply)
+        .stale_indexes(StaleHandling::Drop)
+        .adopt_indexes(AdoptIndexes::OdmNamed)
+        .await
+        .expect("apply, adopting");
+    let mut kinds: Vec<&str> = adopted.plan.actions.iter().map(Action::kind).collect();
+    kinds.sort_unstable();
+    assert_eq!(kinds, ["adoptIndex", "adoptIndex", "staleIndex", "staleIndex"], "{adopted}");
+    assert_eq!(support::server::index_names(&db, "order_header").await, ["_id_", "idx_mi_st_am"]);
+    assert_eq!(support::server::owned_index_names(&db, "order_header").await, ["idx_mi_st_am"]);
+}
+
+/// Syncs that create the same indexes at once agree on one record per index.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_syncs_write_one_record_per_index() {
+    let db = odm::testing::database("sync_ownership_race").await;
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let (client, name) = (db.client().clone(), db.name().to_owned());
+        tasks.push(tokio::spawn(async move {
+            SchemaSync::new(&client).database(name).spec(order_spec()).mode(SyncMode::Apply).await
+        }));
+    }
+    for t in tasks {
+        t.await.expect("task").and_then(|r| r.require_in_sync()).expect("every concurrent sync succeeds");
+    }
+    let records = support::server::index_records(&db).await;
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(support::server::owned_index_names(&db, "order_header").await, ["idx_ca", "idx_mi_st_am"]);
+}
+
 #[tokio::test]
 async fn capped_collections_are_created_capped_and_mismatches_reported() {
     let db = odm::testing::database("sync_capped").await;
@@ -235,7 +360,9 @@ async fn plan_exports_as_mongosh_and_json() {
     let db = odm::testing::database("sync_export").await;
     let plan = SchemaSync::new(db.client()).database(db.name()).spec(order_spec()).plan().await.expect("plan");
     let script = plan.to_mongosh();
-    assert_eq!(script.matches(&format!("\nodmStep(\"{}\", ", db.name())).count(), 3, "{script}");
+    // The collection, two indexes, and the record of each index odm creates.
+    assert_eq!(script.matches(&format!("\nodmStep(\"{}\", ", db.name())).count(), 5, "{script}");
+    assert_eq!(script.matches("{\"update\":\"odm_index\",").count(), 2, "{script}");
     assert!(script.contains("EJSON.deserialize(command, { relaxed: false })"), "types kept: {script}");
     assert!(script.contains("\"createIndexes\":\"order_header\""), "{script}");
     assert!(script.contains("\"expireAfterSeconds\":{\"$numberLong\":\"3600\"}"), "exact types: {script}");

@@ -112,6 +112,7 @@ mod dump;
 mod files;
 mod insert;
 pub mod layout;
+mod owned;
 mod report;
 mod restore;
 mod select;

@@ -15,6 +15,6 @@ pub use ddl::{create_collection, create_command};
 pub use find::{Decoded, Find};
 pub use find_and_modify::FindAndModify;
 pub use handle::Collection;
-pub(crate) use instances::instance_name;
-pub use instances::{drop_expired, expired, instances};
+pub use instances::{drop_expired, expired, instances, Dropped, Instances, NotACollection};
+pub(crate) use instances::{instance_name, listed as instances_listed};
 pub(crate) use wire::{check_statement, document_len};

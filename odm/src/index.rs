@@ -3,12 +3,14 @@
 //! Identity follows the server: two indexes are the same when their key pattern
 //! (ordered, numbers compared numerically), `unique`, `sparse`, partial filter, collation and wildcard
 //! projection match. `expireAfterSeconds` and `hidden` are options of an existing index, changed with `collMod`
-//! without a rebuild. Names decide ownership: odm owns the indexes named `idx_…` on its models' collections.
+//! without a rebuild. A name does not decide ownership: odm owns the indexes it recorded creating
+//! ([`crate::sync::plan::ownership`]), whatever their names.
 
 use bson::{doc, Bson, Document};
 use std::fmt;
 
-/// The prefix of every index name odm owns (`idx_<fields>`, rule [`index-name`](crate::rules#index-name)).
+/// The prefix of every index name odm gives (`idx_<fields>`, rule [`index-name`](crate::rules#index-name)). A DBA
+/// may use it too: odm owns only the indexes it recorded creating ([`crate::sync::plan::ownership`]).
 pub const OWNED_PREFIX: &str = "idx_";
 
 /// One index of a collection.
@@ -87,8 +89,9 @@ impl IndexSpec {
         Self::new(name, keys)
     }
 
-    /// True when odm owns this index (by the naming scheme).
-    pub fn is_owned(&self) -> bool {
+    /// True when the index is named the way odm names indexes (`idx_…`). That does not make it odm's: ownership
+    /// is recorded ([`crate::sync::plan::ownership`]); an index so named without a record is reported as not odm's.
+    pub fn is_odm_named(&self) -> bool {
         self.name.starts_with(OWNED_PREFIX)
     }
 
@@ -419,7 +422,7 @@ mod tests {
         let mut partial = a.clone();
         partial.partial_filter_expression = Some(doc! { "e": { "$exists": true } });
         assert!(!a.same_structure(&partial));
-        assert!(a.is_owned());
-        assert!(!IndexSpec::new("email_1", doc! { "e": 1 }).is_owned());
+        assert!(a.is_odm_named());
+        assert!(!IndexSpec::new("email_1", doc! { "e": 1 }).is_odm_named());
     }
 }

@@ -4,10 +4,12 @@
 // Published as `odm::sync::plan`. It sits below `error` rather than inside `sync` so that `Error::Drift` carries a
 // plan without the error module depending on sync.
 
+pub mod ownership;
 mod precondition;
 
 use crate::index::{InPlaceChange, IndexSpec};
 use bson::{doc, Bson, Document};
+use ownership::{forget_command, record_command, record_document_command, OWNED_INDEXES};
 use precondition::{check_call, CHECK_FUNCTION};
 use std::fmt;
 
@@ -85,6 +87,33 @@ pub enum Action {
         desired: IndexSpec,
         /// Why it conflicts.
         reason: String,
+    },
+    /// An index named like odm's (`idx_…`) that odm has no record of creating ([`ownership`]), or that was
+    /// recreated with other keys since odm recorded it: not odm's, so never changed nor dropped. Information, not
+    /// drift; adopt it ([`AdoptIndexes::OdmNamed`]) when odm created it before it kept records.
+    UnownedIndex {
+        /// Where.
+        ns: Namespace,
+        /// The live index.
+        live: IndexSpec,
+        /// What odm recorded under its name, when the live index is another one (`None`: no record).
+        recorded: Option<IndexSpec>,
+    },
+    /// An index named like odm's that has no (matching) record, adopted as asked ([`AdoptIndexes::OdmNamed`]):
+    /// its record is written, and from then on odm owns it.
+    AdoptIndex {
+        /// Where.
+        ns: Namespace,
+        /// The live index, recorded as it is.
+        live: IndexSpec,
+    },
+    /// The model's collection name is taken by a namespace of another type (a view, or a time-series collection
+    /// for a model that is not one): nothing of it is synced (no validator, no index); a person decides.
+    NotACollection {
+        /// Where.
+        ns: Namespace,
+        /// Its type as `listCollections` gives it (`view`, `timeseries`).
+        kind: String,
     },
     /// An owned index no model declares any more (only acted on when asked).
     StaleIndex {
@@ -182,6 +211,19 @@ pub enum Action {
     },
 }
 
+/// Whether a sync adopts the indexes named like odm's (`idx_…`) that it has no record of creating
+/// ([`ownership`]): indexes odm created before it kept records, which are otherwise never changed nor dropped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum AdoptIndexes {
+    /// Reported as not odm's ([`Action::UnownedIndex`]), left alone (the default).
+    #[default]
+    Never,
+    /// Every index named `idx_…` on the synced models' collections without a record matching it is recorded as
+    /// odm's ([`Action::AdoptIndex`]), then treated as odm's: rebuilt when its model changes it, hidden or dropped
+    /// when stale and asked to. Review the plan first: a DBA's index named `idx_…` is adopted too.
+    OdmNamed,
+}
+
 /// What happens to owned indexes no model declares.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum StaleHandling {
@@ -205,6 +247,9 @@ impl Action {
             | Action::RebuildIndex { ns, .. }
             | Action::IndexConflict { ns, .. }
             | Action::StaleIndex { ns, .. }
+            | Action::UnownedIndex { ns, .. }
+            | Action::AdoptIndex { ns, .. }
+            | Action::NotACollection { ns, .. }
             | Action::CollectionAhead { ns, .. }
             | Action::ShardCollection { ns, .. }
             | Action::ShardKeyMismatch { ns, .. }
@@ -226,6 +271,9 @@ impl Action {
             Action::RebuildIndex { .. } => "rebuildIndex",
             Action::IndexConflict { .. } => "indexConflict",
             Action::StaleIndex { .. } => "staleIndex",
+            Action::UnownedIndex { .. } => "unownedIndex",
+            Action::AdoptIndex { .. } => "adoptIndex",
+            Action::NotACollection { .. } => "notACollection",
             Action::CollectionAhead { .. } => "collectionAhead",
             Action::ShardCollection { .. } => "shardCollection",
             Action::ShardKeyMismatch { .. } => "shardKeyMismatch",
@@ -243,6 +291,7 @@ impl Action {
         !matches!(
             self,
             Action::StaleIndex { handling: StaleHandling::Keep, .. }
+                | Action::UnownedIndex { .. }
                 | Action::CollectionAhead { .. }
                 | Action::NotACluster { .. }
         )
@@ -262,21 +311,30 @@ impl Action {
             Action::CreateCollection { command, .. }
             | Action::UpdateValidator { command, .. }
             | Action::ModifyTimeseries { command, .. } => vec![command.clone()],
-            Action::CreateIndex { ns, spec } => vec![create_index(ns, spec)],
+            Action::CreateIndex { ns, spec } => vec![create_index(ns, spec), record_command(&ns.collection, spec)],
             Action::ModifyIndex { ns, name, change } => vec![coll_mod_index(ns, name, change)],
-            Action::RebuildIndex { ns, live, desired } => {
-                vec![doc! { "dropIndexes": &ns.collection, "index": &live.name }, create_index(ns, desired)]
+            Action::RebuildIndex { ns, live, desired } => vec![
+                doc! { "dropIndexes": &ns.collection, "index": &live.name },
+                forget_command(&ns.collection, &live.name),
+                create_index(ns, desired),
+                record_command(&ns.collection, desired),
+            ],
+            Action::AdoptIndex { ns, live } => {
+                vec![record_document_command(&ns.collection, &live.name, live.to_document())]
             }
             Action::StaleIndex { ns, live, handling: StaleHandling::Hide } if !live.hidden => {
                 vec![coll_mod_index(ns, &live.name, &InPlaceChange::Hidden { from: false, to: true })]
             }
-            Action::StaleIndex { ns, live, handling: StaleHandling::Drop } => {
-                vec![doc! { "dropIndexes": &ns.collection, "index": &live.name }]
-            }
+            Action::StaleIndex { ns, live, handling: StaleHandling::Drop } => vec![
+                doc! { "dropIndexes": &ns.collection, "index": &live.name },
+                forget_command(&ns.collection, &live.name),
+            ],
             Action::ShardCollection { ns, key, .. } => {
                 vec![doc! { "enableSharding": &ns.db }, doc! { "shardCollection": ns.to_string(), "key": key.clone() }]
             }
             Action::StaleIndex { .. }
+            | Action::UnownedIndex { .. }
+            | Action::NotACollection { .. }
             | Action::IndexConflict { .. }
             | Action::CappedMismatch { .. }
             | Action::TimeseriesMismatch { .. }
@@ -343,6 +401,26 @@ impl fmt::Display for Action {
                     StaleHandling::Drop => "drop (no model declares it)",
                 };
                 write!(f, "{ns}: stale owned index {}: {what}", live.name)
+            }
+            Action::UnownedIndex { live, recorded: None, .. } => write!(
+                f,
+                "{ns}: index {live} is not odm's (no record of it in {}.{OWNED_INDEXES}): left alone, never changed \
+                 nor dropped; if odm created it before it kept records, adopt it (sync adopting odm-named indexes: \
+                 `apply --adopt-indexes`)",
+                ns.db
+            ),
+            Action::UnownedIndex { live, recorded: Some(recorded), .. } => write!(
+                f,
+                "{ns}: index {live} is not odm's: odm recorded {recorded} under that name, so it was recreated \
+                 since; left alone, never changed nor dropped (adopt it to make it odm's: `apply --adopt-indexes`)"
+            ),
+            Action::NotACollection { kind, .. } => write!(
+                f,
+                "{ns}: a {kind}, not a collection: the model's collection name is taken; nothing of it was synced \
+                 (no validator, no index): rename or drop the {kind} to let the model have its collection"
+            ),
+            Action::AdoptIndex { live, .. } => {
+                write!(f, "{ns}: adopt index {live} (record it as odm's in {}.{OWNED_INDEXES})", ns.db)
             }
             Action::CollectionAhead { live, model, .. } => write!(
                 f,
@@ -476,7 +554,7 @@ impl Plan {
                }} catch (e) {{\n    \
                  reply = {{ ok: 0, errmsg: e.message, code: e.code, codeName: e.codeName }};\n  \
                }}\n  \
-               if (!reply || Number(reply.ok) !== 1) {{\n    \
+               if (!reply || Number(reply.ok) !== 1 || reply.writeErrors) {{\n    \
                  print(`FAILED: ${{description}}: ${{EJSON.stringify(reply)}}`);\n    \
                  quit(1);\n  \
                }}\n  \

@@ -13,6 +13,7 @@ mod all_or_nothing;
 mod interrupted;
 mod names;
 mod outside;
+mod ownership;
 mod refusals;
 mod round_trip;
 mod selection;

@@ -67,3 +67,22 @@ pub async fn live_validator(db: &odm::mongodb::Database, collection: &str) -> Do
     let options = collection_options(db, collection).await;
     options.get_document("validator").unwrap_or_else(|_| panic!("`{collection}` has no validator: {options}")).clone()
 }
+
+/// The records odm keeps of the indexes it created in `db` (`odm_index`), without their dates, by collection and
+/// index name.
+pub async fn index_records(db: &odm::mongodb::Database) -> Vec<Document> {
+    let coll = db.collection::<Document>(odm::sync::plan::ownership::OWNED_INDEXES);
+    let cursor = coll.find(doc! {}).sort(doc! { "_id.c": 1, "_id.i": 1 }).await.expect("find");
+    let mut found: Vec<Document> = cursor.try_collect().await.expect("records");
+    found.iter_mut().for_each(|d| drop(d.remove("at")));
+    found
+}
+
+/// The names of the indexes of `collection` that odm recorded creating in `db`, in name order.
+pub async fn owned_index_names(db: &odm::mongodb::Database, collection: &str) -> Vec<String> {
+    let records = index_records(db).await;
+    let ids = records.iter().filter_map(|d| d.get_document("_id").ok());
+    ids.filter(|id| id.get_str("c").ok() == Some(collection))
+        .filter_map(|id| Some(id.get_str("i").ok()?.to_owned()))
+        .collect()
+}

@@ -3,6 +3,7 @@
 
 use super::files::{io_error, Output};
 use super::layout::{bson_file, metadata_file, uuid_hex, Metadata};
+use super::owned::METADATA_KIND;
 use super::report::Callback;
 use super::report::{CollectionDump, DumpReport, Skipped};
 use super::select::Choice;
@@ -11,6 +12,7 @@ use super::ReadMode;
 use crate::error::{BackupError, Result};
 use crate::model::Model;
 use crate::observe::{Op, Returned};
+use crate::plan::ownership::METADATA_COLLECTIONS;
 use crate::progress::Progress;
 use bson::{doc, Document, RawDocumentBuf};
 use futures_util::TryStreamExt;
@@ -197,6 +199,11 @@ impl<'c> Dump<'c> {
                     skipped.push((format!("{db_name}.{name}"), STAGING_KIND.to_owned()));
                     continue;
                 }
+                // odm's own records travel in the metadata of the collections they describe (`super::owned`).
+                if choice.is_everything() && METADATA_COLLECTIONS.contains(&name.as_str()) {
+                    skipped.push((format!("{db_name}.{name}"), METADATA_KIND.to_owned()));
+                    continue;
+                }
                 if kind != "collection" && choice.is_everything() {
                     skipped.push((format!("{db_name}.{name}"), kind));
                     continue;
@@ -216,8 +223,10 @@ impl<'c> Dump<'c> {
                 } else {
                     0
                 };
+                let odm_indexes = super::owned::recorded(&db, &name, &indexes).await?;
                 let metadata = Metadata {
                     options: entry.get_document("options").cloned().unwrap_or_default(),
+                    odm_indexes,
                     indexes,
                     uuid: uuid_hex(&entry),
                     collection_name: name,

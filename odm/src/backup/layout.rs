@@ -4,7 +4,8 @@
 //! The metadata is one canonical Extended JSON object, its fields in mongodump's order: `options` (what
 //! `listCollections` gives, the validator included; left out when empty), `indexes` (what `listIndexes` gives, the
 //! `_id` index included), `uuid` (the collection's UUID as 32 hex digits, left out when unknown), `collectionName`
-//! and `type` (`collection`).
+//! and `type` (`collection`); then, only when odm owns some of the collection's indexes, `odmIndexes`, odm's records
+//! of them (mongorestore ignores a top-level key it does not know).
 
 use crate::error::{BackupError, Result};
 use bson::{doc, Bson, Document};
@@ -83,6 +84,10 @@ pub struct Metadata {
     /// The collection's type as `listCollections` names it: `collection` (a `view` or `timeseries` is not dumped by
     /// odm).
     pub kind: String,
+    /// The indexes of the collection odm owns, as it recorded creating them ([`ownership`](crate::plan::ownership)):
+    /// the top-level key `odmIndexes`, written only when there are some (mongorestore ignores it), so a restore by
+    /// odm leaves those indexes odm's, and only those.
+    pub odm_indexes: Vec<Document>,
 }
 
 impl Metadata {
@@ -98,6 +103,9 @@ impl Metadata {
         }
         d.insert("collectionName", &self.collection_name);
         d.insert("type", &self.kind);
+        if !self.odm_indexes.is_empty() {
+            d.insert(super::owned::METADATA_KEY, self.odm_indexes.clone());
+        }
         // A `serde_json::Value` always serializes.
         serde_json::to_vec(&Bson::Document(d).into_canonical_extjson()).unwrap_or_default()
     }
@@ -133,6 +141,11 @@ impl Metadata {
             uuid: doc.get_str("uuid").ok().map(str::to_owned),
             collection_name: doc.get_str("collectionName").unwrap_or_default().to_owned(),
             kind: doc.get_str("type").unwrap_or("collection").to_owned(),
+            // Records are odm's own addition: one it cannot read is left out (its indexes are then not odm's).
+            odm_indexes: match doc.get_array(super::owned::METADATA_KEY) {
+                Ok(list) => list.iter().filter_map(|i| i.as_document().cloned()).collect(),
+                Err(_) => Vec::new(),
+            },
         })
     }
 
@@ -218,6 +231,7 @@ mod tests {
             uuid: Some("0123456789abcdef0123456789abcdef".to_owned()),
             collection_name: "order_header".to_owned(),
             kind: "collection".to_owned(),
+            odm_indexes: Vec::new(),
         };
         let json = String::from_utf8(meta.to_json()).expect("utf-8");
         assert_eq!(

@@ -61,7 +61,8 @@ pub struct DumpReport {
     /// Collections asked for that the server does not hold (`<db>.<collection>`): nothing was written for them.
     pub absent: Vec<String>,
     /// Collections of a database dumped whole ([`Dump::database`](super::Dump::database) alone) that were left
-    /// out because odm does not dump their type: `(<db>.<collection>, type)`, the type `view` or `timeseries`.
+    /// out because odm does not dump their type: `(<db>.<collection>, type)`, the type `view` or `timeseries`
+    /// (or odm's own metadata collections, whose records travel in the metadata of the collections they describe).
     pub skipped: Vec<(String, String)>,
     /// Time the whole dump took.
     pub elapsed: Duration,

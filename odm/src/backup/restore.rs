@@ -280,6 +280,11 @@ impl<'c> Restore<'c> {
                 return Err(e);
             }
         };
+        // The indexes odm created before the dump are odm's again, once they are built and in place (a failure to
+        // record one leaves that index not odm's: never dropped by a sync).
+        if let Some(metadata) = &source.metadata {
+            super::owned::restore(&db, name, &metadata.odm_indexes, &metadata.secondary_indexes()).await?;
+        }
         tracing::info!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), documents, indexes, replaced, "restored");
         if source.metadata.is_none() {
             tracing::warn!(target: "odm::backup", ns = %format!("{}.{name}", db.name()), "restored without a metadata file: no options, validator or indexes");

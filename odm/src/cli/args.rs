@@ -70,9 +70,18 @@ pub(super) struct SyncArgs {
     /// What to do with indexes odm created that no model declares any more (acted on by `apply` only)
     #[arg(long, value_enum, default_value_t = Stale::Keep)]
     pub stale: Stale,
+    /// Adopt the indexes named like odm's (`idx_…`) that odm has no record of creating, such as those an odm
+    /// release created before it kept records: odm records them as its own, so later syncs may rebuild or drop them.
+    /// Review `plan --adopt-indexes` first: a DBA's `idx_…` index is adopted too
+    #[arg(long)]
+    pub adopt_indexes: bool,
     /// How a changed validator reaches a collection that holds documents
     #[arg(long, value_enum, default_value_t = Rollout::Staged)]
     pub rollout: Rollout,
+    /// With `--rollout direct`: apply a validator even when stored documents fail it (they stay, and the report
+    /// counts them); without it, a direct rollout leaves such a validator unapplied and exits with the drift code
+    #[arg(long)]
+    pub tighten_anyway: bool,
     /// Whether to plan for a sharded cluster (default: ask the server)
     #[arg(long, value_enum, default_value_t = TopologyArg::Detect)]
     pub topology: TopologyArg,
@@ -208,7 +217,8 @@ impl From<Stale> for StaleHandling {
 pub(super) enum Rollout {
     /// Apply as moderate/warn, tighten only when no stored document fails it
     Staged,
-    /// Apply the model's validator, level and action at once
+    /// Apply the model's validator, level and action at once, unless stored documents fail it (see
+    /// --tighten-anyway)
     Direct,
 }
 

@@ -26,14 +26,25 @@ pub(super) async fn expire(
             continue;
         };
         let database = entry.database(db)?;
-        let names = expire(client.database(&database), args.dry_run).await?;
+        let done = expire(client.database(&database), args.dry_run).await?;
+        let names = &done.dropped;
         if names.is_empty() {
             text.push_str(&format!("{}: no expired period in {database}\n", entry.name));
         }
-        for name in &names {
+        for name in names {
             text.push_str(&format!("{}: {verb} {database}.{name} (an expired period)\n", entry.name));
         }
-        models.push(json!({ "model": entry.name, "db": database, "retention": true, "collections": names }));
+        // Named like an expired period but not a collection (a view, say): never dropped, and said so.
+        for s in &done.skipped {
+            text.push_str(&format!(
+                "{}: skipped {database}.{} (a {}, not a collection: left alone)\n",
+                entry.name, s.name, s.kind
+            ));
+        }
+        let skipped: Vec<_> = done.skipped.iter().map(|s| json!({ "collection": s.name, "type": s.kind })).collect();
+        models.push(
+            json!({ "model": entry.name, "db": database, "retention": true, "collections": names, "skipped": skipped }),
+        );
     }
     let mut json = Map::new();
     json.insert("dryRun".into(), args.dry_run.into());

@@ -7,7 +7,7 @@ use super::failure::Failure;
 use super::progress::Display;
 use crate::backup::{Dump, Restore};
 use crate::check::SchemaReport;
-use crate::collection::{drop_expired, expired, instances, Collection};
+use crate::collection::{drop_expired, expired, instances, Collection, Dropped};
 use crate::error::{model_name, Result};
 use crate::migrate::MigrationReport;
 use crate::model::Model;
@@ -24,8 +24,9 @@ type CheckFn = fn(Database, CheckArgs, Display) -> BoxFuture<'static, Result<Vec
 type MigrateFn = fn(Database, MigrateArgs, Display) -> BoxFuture<'static, Result<Vec<(Namespace, MigrationReport)>>>;
 
 /// A model's retention by period: the names of its collections whose periods have expired, dropped unless the
-/// second argument (a dry run) is true.
-type ExpireFn = fn(Database, bool) -> BoxFuture<'static, Result<Vec<String>>>;
+/// second argument (a dry run) is true, and what is named like an expired period but is not a collection (left
+/// alone).
+type ExpireFn = fn(Database, bool) -> BoxFuture<'static, Result<Dropped>>;
 
 /// One model the admin manages.
 #[derive(Clone)]
@@ -98,7 +99,7 @@ async fn collections<M: Model>(db: &Database) -> Result<Vec<Collection<M>>> {
     if M::TEMPLATE.is_none() {
         return Ok(vec![Collection::named(db, M::COLLECTION)]);
     }
-    Ok(instances::<M>(db).await?.iter().map(|i| Collection::named(db, &i.name)).collect())
+    Ok(instances::<M>(db).await?.into_iter().map(|i| Collection::named(db, &i.name)).collect())
 }
 
 /// The namespace of `coll`.
@@ -126,11 +127,12 @@ fn check_model<M: Model>(
 }
 
 /// Drops (or, in a dry run, lists) the collections of `M` in `db` whose periods its retention has expired.
-fn expire_model<M: Model>(db: Database, dry_run: bool) -> BoxFuture<'static, Result<Vec<String>>> {
+fn expire_model<M: Model>(db: Database, dry_run: bool) -> BoxFuture<'static, Result<Dropped>> {
     Box::pin(async move {
         let now = bson::DateTime::now();
         if dry_run {
-            Ok(expired::<M>(&db, now).await?.into_iter().map(|i| i.name).collect())
+            let expired = expired::<M>(&db, now).await?;
+            Ok(Dropped { dropped: expired.collections.into_iter().map(|i| i.name).collect(), skipped: expired.skipped })
         } else {
             drop_expired::<M>(&db, now).await
         }

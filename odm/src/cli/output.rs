@@ -127,6 +127,8 @@ fn outcome(outcome: &Outcome) -> Value {
         Outcome::Done => json!({ "state": "done" }),
         Outcome::AlreadyDone => json!({ "state": "alreadyDone" }),
         Outcome::Staged { failing } => json!({ "state": "staged", "failing": failing }),
+        Outcome::NotTightened { failing } => json!({ "state": "notTightened", "failing": failing }),
+        Outcome::TightenedOver { failing } => json!({ "state": "tightenedOver", "failing": failing }),
         Outcome::Pending => json!({ "state": "pending" }),
         Outcome::Refused(message) => json!({ "state": "refused", "message": message }),
     }

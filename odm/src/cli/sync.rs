@@ -1,6 +1,6 @@
 //! `plan`, `verify`, `apply` and `export`: the startup sync ([`SchemaSync`]) run by an operator.
 
-use super::args::{ApplyArgs, ExportArgs, SyncArgs};
+use super::args::{ApplyArgs, ExportArgs, Rollout, SyncArgs};
 use super::exit::{DRIFT, OK};
 use super::failure::Failure;
 use super::models::Entry;
@@ -8,7 +8,8 @@ use super::output::{self, Done};
 use super::server::Server;
 use crate::connection::{Checklist, ConnectionWarning};
 use crate::error::Error;
-use crate::sync::{ModelSpec, SchemaSync, SyncMode};
+use crate::sync::plan::AdoptIndexes;
+use crate::sync::{ModelSpec, SchemaSync, SyncMode, ValidatorRollout};
 use crate::template::InstanceKey;
 use std::path::Path;
 use std::time::Duration;
@@ -23,7 +24,8 @@ fn sync<'c>(
     let mut sync = SchemaSync::new(&server.client)
         .client_options(&server.options)
         .stale_indexes(args.stale.into())
-        .validator_rollout(args.rollout.into())
+        .adopt_indexes(if args.adopt_indexes { AdoptIndexes::OdmNamed } else { AdoptIndexes::Never })
+        .validator_rollout(rollout(args)?)
         .topology(args.topology.into())
         .timeout(Duration::from_secs(args.timeout));
     if let Some(db) = db {
@@ -43,6 +45,18 @@ fn sync<'c>(
         sync = sync.spec(spec);
     }
     Ok(sync)
+}
+
+/// The validator rollout `--rollout` and `--tighten-anyway` ask for.
+fn rollout(args: &SyncArgs) -> Result<ValidatorRollout, Failure> {
+    match (args.rollout, args.tighten_anyway) {
+        (Rollout::Direct, true) => Ok(ValidatorRollout::DirectAnyway),
+        (Rollout::Staged, true) => Err(Failure::Usage(
+            "`--tighten-anyway` goes with `--rollout direct`: a staged rollout never tightens over failing documents"
+                .to_owned(),
+        )),
+        (rollout, false) => Ok(rollout.into()),
+    }
 }
 
 /// For a model with one collection per period: the names of the current period's collection and of the `count - 1`

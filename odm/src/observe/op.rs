@@ -149,7 +149,7 @@ impl Op {
 
 /// The commands odm builds as documents, by name (a span's name is static); any other is `command`.
 fn command_name(key: &str) -> &'static str {
-    const KNOWN: [&str; 11] = [
+    const KNOWN: [&str; 13] = [
         "create",
         "renameCollection",
         "collMod",
@@ -161,6 +161,9 @@ fn command_name(key: &str) -> &'static str {
         "hello",
         "buildInfo",
         "explain",
+        // odm's records of the indexes it owns (`odm_index`).
+        "update",
+        "delete",
     ];
     KNOWN.into_iter().find(|k| *k == key).unwrap_or("command")
 }

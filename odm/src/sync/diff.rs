@@ -1,6 +1,7 @@
 //! Comparing a model with what the database has: the plan's actions for one collection and its indexes.
 
-use super::plan::{Action, Namespace, StaleHandling};
+use super::plan::ownership::{Ownership, Records};
+use super::plan::{Action, AdoptIndexes, Namespace, StaleHandling};
 use super::spec::ModelSpec;
 use crate::index::IndexSpec;
 use crate::version::version_of_validator;
@@ -77,59 +78,122 @@ pub(super) fn diff_collection(
     true
 }
 
-/// Matches declared indexes to live ones: by name first, then by structure.
+/// What decides which live indexes are odm's: the records of the collection's indexes ([`ownership`]) and whether
+/// the sync adopts the odm-named ones without a record.
+#[derive(Default)]
+pub(super) struct Owners {
+    /// The records of the live indexes whose ownership the diff needs ([`ownership_questions`]).
+    pub(super) records: Records,
+    /// Whether odm-named indexes without a matching record are adopted.
+    pub(super) adopt: AdoptIndexes,
+}
+
+impl Owners {
+    /// True when odm owns `live` (recorded as it is), or adopts it in this sync.
+    fn owns(&self, live: &IndexSpec) -> bool {
+        self.records.owns(live) == Ownership::Owned || self.adopts(live)
+    }
+
+    /// True when this sync adopts `live`: asked to, named like odm's, and without a record matching it.
+    fn adopts(&self, live: &IndexSpec) -> bool {
+        self.adopt == AdoptIndexes::OdmNamed && live.is_odm_named() && self.records.owns(live) != Ownership::Owned
+    }
+
+    /// Why `live` is not odm's, for a conflict's reason.
+    fn why_not(&self, live: &IndexSpec) -> &'static str {
+        match self.records.owns(live) {
+            Ownership::RecordedOtherwise => "recreated with other keys since odm recorded it",
+            _ => "odm has no record of creating it; if odm did, before it kept records, adopt it: `apply --adopt-indexes`",
+        }
+    }
+}
+
+/// The names of the live indexes whose ownership decides what the diff does: every live index but those exactly as
+/// a model declares them (same name, same keys and options), whose owner changes nothing, so a steady-state sync
+/// reads no record. When adopting, every odm-named index too.
+pub(super) fn ownership_questions<'a>(
+    desired: &[IndexSpec],
+    live: &'a [IndexSpec],
+    adopt: AdoptIndexes,
+) -> Vec<&'a str> {
+    let settled = |l: &IndexSpec| {
+        desired.iter().any(|d| d.name == l.name && d.same_structure(l) && d.in_place_changes(l).is_empty())
+    };
+    live.iter()
+        .filter(|l| !settled(l) || (adopt == AdoptIndexes::OdmNamed && l.is_odm_named()))
+        .map(|l| l.name.as_str())
+        .collect()
+}
+
+/// Matches declared indexes to live ones: by name first, then by structure. Only indexes odm owns
+/// ([`Owners::owns`]) are changed, rebuilt, hidden or dropped; the others are conflicts, or reported as not odm's
+/// when they are named like odm's.
 pub(super) fn diff_indexes(
     ns: &Namespace,
     desired: &[IndexSpec],
     live: &[IndexSpec],
+    owners: &Owners,
     stale: StaleHandling,
     actions: &mut Vec<Action>,
 ) {
+    for l in live.iter().filter(|l| owners.adopts(l)) {
+        actions.push(Action::AdoptIndex { ns: ns.clone(), live: l.clone() });
+    }
+    let conflict = |l: &IndexSpec, d: &IndexSpec, reason: String| Action::IndexConflict {
+        ns: ns.clone(),
+        live: l.clone(),
+        desired: d.clone(),
+        reason: format!("{reason} (not odm's: {})", owners.why_not(l)),
+    };
     let mut used = vec![false; live.len()];
     for d in desired {
         if let Some(i) = live.iter().position(|l| l.name == d.name) {
             used[i] = true;
             let l = &live[i];
             if d.same_structure(l) {
-                for change in d.in_place_changes(l) {
+                let changes = d.in_place_changes(l);
+                if !changes.is_empty() && !owners.owns(l) {
+                    let reason = format!("the index `{}` has the declared keys but other options", l.name);
+                    actions.push(conflict(l, d, reason));
+                    continue;
+                }
+                for change in changes {
                     actions.push(Action::ModifyIndex { ns: ns.clone(), name: d.name.clone(), change });
                 }
-            } else if l.is_owned() {
+            } else if owners.owns(l) {
                 actions.push(Action::RebuildIndex { ns: ns.clone(), live: l.clone(), desired: d.clone() });
             } else {
-                actions.push(Action::IndexConflict {
-                    ns: ns.clone(),
-                    live: l.clone(),
-                    desired: d.clone(),
-                    reason: format!("an index odm does not own is named `{}` with another definition", d.name),
-                });
+                let reason = format!("an index odm does not own is named `{}` with another definition", d.name);
+                actions.push(conflict(l, d, reason));
             }
         } else if let Some(i) = live.iter().enumerate().position(|(i, l)| !used[i] && d.same_structure(l)) {
             used[i] = true;
             let l = &live[i];
-            if l.is_owned() {
+            if owners.owns(l) {
                 // Renamed in the model: the server refuses a second index with the same keys, so rebuild.
                 actions.push(Action::RebuildIndex { ns: ns.clone(), live: l.clone(), desired: d.clone() });
             } else {
-                actions.push(Action::IndexConflict {
-                    ns: ns.clone(),
-                    live: l.clone(),
-                    desired: d.clone(),
-                    reason: format!("the index `{}` (not owned by odm) already has these keys and options", l.name),
-                });
+                let reason = format!("the index `{}` already has these keys and options", l.name);
+                actions.push(conflict(l, d, reason));
             }
         } else {
             actions.push(Action::CreateIndex { ns: ns.clone(), spec: d.clone() });
         }
     }
-    for (l, _) in live.iter().zip(&used).filter(|(l, used)| !**used && l.is_owned()) {
-        actions.push(Action::StaleIndex { ns: ns.clone(), live: l.clone(), handling: stale });
+    for (l, _) in live.iter().zip(&used).filter(|(_, used)| !**used) {
+        if owners.owns(l) {
+            actions.push(Action::StaleIndex { ns: ns.clone(), live: l.clone(), handling: stale });
+        } else if l.is_odm_named() || owners.records.get(&l.name).is_some() {
+            let recorded = owners.records.get(&l.name).cloned();
+            actions.push(Action::UnownedIndex { ns: ns.clone(), live: l.clone(), recorded });
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::ownership;
 
     fn ns() -> Namespace {
         Namespace { db: "d".into(), collection: "c".into() }
@@ -150,18 +214,46 @@ mod tests {
         live_ttl.expire_after_seconds = Some(30);
         let live = vec![
             IndexSpec::new("idx_a", doc! { "a": 1 }),
-            live_ttl,
+            live_ttl.clone(),
             IndexSpec::new("idx_b_c", doc! { "c": -1, "b": 1 }), // owned, other keys: rebuild
             IndexSpec::new("e_1", doc! { "e": 1 }),              // foreign with our keys: conflict
             IndexSpec::new("idx_old", doc! { "z": 1 }),          // owned, undeclared: stale
             IndexSpec::new("manual", doc! { "y": 1 }),           // foreign: untouched, unreported
+            IndexSpec::new("idx_au", doc! { "au": 1 }),          // named like odm's, no record: not odm's
         ];
+        let recorded = |l: &IndexSpec| doc! { "_id": ownership::record_id("c", &l.name), "index": l.to_document() };
+        let documents: Vec<Document> = [&live_ttl, &live[2], &live[4]].into_iter().map(recorded).collect();
+        let owners = Owners { records: Records::of("c", &documents), adopt: AdoptIndexes::Never };
+        let questions = ownership_questions(&desired, &live, AdoptIndexes::Never);
+        assert_eq!(questions, ["idx_at", "idx_b_c", "e_1", "idx_old", "manual", "idx_au"]);
         let mut actions = Vec::new();
-        diff_indexes(&ns(), &desired, &live, StaleHandling::Keep, &mut actions);
+        diff_indexes(&ns(), &desired, &live, &owners, StaleHandling::Keep, &mut actions);
         let kinds: Vec<&str> = actions.iter().map(Action::kind).collect();
-        assert_eq!(kinds, ["modifyIndex", "rebuildIndex", "indexConflict", "createIndex", "staleIndex"]);
+        assert_eq!(
+            kinds,
+            ["modifyIndex", "rebuildIndex", "indexConflict", "createIndex", "staleIndex", "unownedIndex"]
+        );
         assert!(actions.iter().all(|a| a.to_string().contains("d.c")));
         assert!(!actions.iter().any(|a| a.to_string().contains("manual")));
+
+        // Without records, nothing is odm's: no change, rebuild or stale index, whatever the names.
+        let mut actions = Vec::new();
+        diff_indexes(&ns(), &desired, &live, &Owners::default(), StaleHandling::Drop, &mut actions);
+        let kinds: Vec<&str> = actions.iter().map(Action::kind).collect();
+        assert_eq!(
+            kinds,
+            ["indexConflict", "indexConflict", "indexConflict", "createIndex", "unownedIndex", "unownedIndex"]
+        );
+        // Adopting records every odm-named one first, then treats it as odm's.
+        let adopting = Owners { adopt: AdoptIndexes::OdmNamed, ..Owners::default() };
+        let mut actions = Vec::new();
+        diff_indexes(&ns(), &desired, &live, &adopting, StaleHandling::Drop, &mut actions);
+        let kinds: Vec<&str> = actions.iter().map(Action::kind).collect();
+        assert_eq!(&kinds[..5], ["adoptIndex"; 5]);
+        assert_eq!(
+            &kinds[5..],
+            ["modifyIndex", "rebuildIndex", "indexConflict", "createIndex", "staleIndex", "staleIndex"]
+        );
     }
 }
 

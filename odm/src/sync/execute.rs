@@ -25,6 +25,7 @@ pub(super) async fn execute(
             action,
             Action::CreateCollection { .. }
                 | Action::CreateIndex { .. }
+                | Action::AdoptIndex { .. }
                 | Action::ShardCollection { new_collection: true, .. }
         ),
         SyncMode::Apply => true,
@@ -53,7 +54,21 @@ pub(super) async fn execute(
             }
             Ok(Outcome::Done)
         }
-        Action::CreateIndex { spec, .. } => create_index(&db, ns, spec, &commands[0]).await,
+        Action::CreateIndex { spec, .. } => {
+            let outcome = create_index(&db, ns, spec, &commands[0]).await?;
+            record(&db, &outcome, &commands[1]).await?;
+            Ok(outcome)
+        }
+        Action::AdoptIndex { .. } => {
+            record(&db, &Outcome::Done, &commands[0]).await?;
+            Ok(Outcome::Done)
+        }
+        Action::StaleIndex { handling: StaleHandling::Drop, .. } => {
+            let outcome = drop_index(&db, &commands[0]).await?;
+            // Dropped by this sync or a concurrent one: either way the record goes with the index.
+            write_record(&db, &commands[1]).await?;
+            Ok(outcome)
+        }
         Action::ModifyTimeseries { command, .. } => {
             run(&db, command).await?;
             // Some servers acknowledge a `collMod` of time-series settings without applying it: check.
@@ -66,12 +81,11 @@ pub(super) async fn execute(
             }
         }
         Action::RebuildIndex { desired, .. } => {
-            match run(&db, &commands[0]).await {
-                Ok(_) => {}
-                Err(e) if e.code() == Some(27) => {} // dropped by a concurrent sync
-                Err(e) => return Err(e),
-            }
-            create_index(&db, ns, desired, &commands[1]).await
+            drop_index(&db, &commands[0]).await?;
+            write_record(&db, &commands[1]).await?;
+            let outcome = create_index(&db, ns, desired, &commands[2]).await?;
+            record(&db, &outcome, &commands[3]).await?;
+            Ok(outcome)
         }
         Action::ModifyIndex { name, change: InPlaceChange::Hidden { .. }, .. }
         | Action::StaleIndex { live: IndexSpec { name, .. }, handling: StaleHandling::Hide, .. } => {
@@ -114,8 +128,24 @@ async fn update_validator(
     let coll = db.collection::<Document>(&ns.collection);
     let any = coll.find_one(doc! {}).projection(doc! { "_id": 1 });
     let has_documents = Op::on(&coll, "find").run(any).await?.is_some();
-    if rollout == ValidatorRollout::Direct || !has_documents {
+    if !has_documents {
         run(db, command).await?;
+        return Ok(Outcome::Done);
+    }
+    if rollout != ValidatorRollout::Staged {
+        // A validator that refuses writes is first counted against what is stored: tightened over failing
+        // documents only when asked to, and said either way.
+        let refuses = command.get_str("validationAction").unwrap_or("error") == "error";
+        let failing = if refuses { failing_documents(&coll, command).await? } else { 0 };
+        if failing > 0 && rollout == ValidatorRollout::Direct {
+            tracing::warn!(target: "odm::sync", ns = %ns, failing, "validator not applied: stored documents fail it (direct rollout)");
+            return Ok(Outcome::NotTightened { failing });
+        }
+        run(db, command).await?;
+        if failing > 0 {
+            tracing::warn!(target: "odm::sync", ns = %ns, failing, "validator applied over stored documents that fail it (tighten anyway)");
+            return Ok(Outcome::TightenedOver { failing });
+        }
         return Ok(Outcome::Done);
     }
     // Staged: validate new writes without rejecting, then measure existing documents.
@@ -123,10 +153,7 @@ async fn update_validator(
     staged.insert("validationLevel", "moderate");
     staged.insert("validationAction", "warn");
     run(db, &staged).await?;
-    let validator = command.get_document("validator").cloned().unwrap_or_default();
-    let failing_filter = doc! { "$nor": [validator] };
-    let op = Op::on(&coll, "count").values(|| doc! { "query": &failing_filter });
-    let failing = op.run(coll.count_documents(failing_filter)).await?;
+    let failing = failing_documents(&coll, command).await?;
     if failing > 0 {
         tracing::warn!(target: "odm::sync", ns = %ns, failing, "validator staged as moderate/warn: existing documents fail it");
         return Ok(Outcome::Staged { failing });
@@ -135,8 +162,63 @@ async fn update_validator(
     Ok(Outcome::Done)
 }
 
+/// How many stored documents the validator of `command` (a `collMod`) refuses: `{$nor: [validator]}`, as the schema
+/// check counts them.
+async fn failing_documents(coll: &mongodb::Collection<Document>, command: &Document) -> Result<u64> {
+    let validator = command.get_document("validator").cloned().unwrap_or_default();
+    let failing_filter = doc! { "$nor": [validator] };
+    let op = Op::on(coll, "count").values(|| doc! { "query": &failing_filter });
+    Ok(op.run(coll.count_documents(failing_filter)).await?)
+}
+
 async fn run(db: &Database, command: &Document) -> Result<Document> {
     Ok(Op::command(db, command).run(db.run_command(command.clone())).await?)
+}
+
+/// Drops an index (`dropIndexes`); one a concurrent sync dropped first is already done.
+async fn drop_index(db: &Database, command: &Document) -> Result<Outcome> {
+    match run(db, command).await {
+        Ok(_) => Ok(Outcome::Done),
+        // IndexNotFound: dropped by a concurrent sync.
+        Err(e) if e.code() == Some(27) => Ok(Outcome::AlreadyDone),
+        Err(e) => Err(e),
+    }
+}
+
+/// Records an index as odm's once it exists (`outcome` done, by this sync or a concurrent one): `command` is the
+/// record's upsert ([`ownership`](crate::plan::ownership)). An index the server refused is not recorded.
+async fn record(db: &Database, outcome: &Outcome, command: &Document) -> Result<()> {
+    match outcome {
+        Outcome::Done | Outcome::AlreadyDone => write_record(db, command).await,
+        _ => Ok(()),
+    }
+}
+
+/// Writes or deletes a record of `odm_index`. The server answers a failed write `ok: 1` with `writeErrors`, so those
+/// are checked; two syncs upserting one record at once may collide on its `_id` (11000): the upsert then runs once
+/// more and updates the record the other one inserted.
+pub(crate) async fn write_record(db: &Database, command: &Document) -> Result<()> {
+    for attempt in 0..2 {
+        let reply = run(db, command).await?;
+        let Some(error) = reply.get_array("writeErrors").ok().and_then(|e| e.first()?.as_document().cloned()) else {
+            return Ok(());
+        };
+        let code = error.get_i32("code").unwrap_or_default();
+        if code != 11000 || attempt == 1 {
+            let message = error.get_str("errmsg").unwrap_or_default();
+            return Err(Error::Write {
+                model: "odm_index",
+                code,
+                message: format!(
+                    "odm could not write its record of an index in `{}.{}` ({message}); until it can, the index \
+                     is not odm's: the application's user needs write access to that collection",
+                    db.name(),
+                    crate::plan::ownership::OWNED_INDEXES
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 async fn create_index(db: &Database, ns: &Namespace, spec: &IndexSpec, command: &Document) -> Result<Outcome> {

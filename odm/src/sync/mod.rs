@@ -23,11 +23,19 @@
 //! - [`SyncMode::CreateMissing`] creates missing collections (with validator, level, action, capped options) and
 //!   missing indexes, and reports the rest;
 //! - [`SyncMode::Apply`] also updates validators (`collMod`), changes TTL seconds and `hidden` in place, rebuilds
-//!   owned indexes whose definition changed, and handles stale owned indexes as asked ([`StaleHandling`]).
+//!   owned indexes whose definition changed, and handles stale owned indexes as asked ([`StaleHandling`]). A changed
+//!   validator reaches a collection holding documents as [`ValidatorRollout`] says: staged, or direct, which first
+//!   counts the stored documents it refuses and tightens over them only when asked
+//!   ([`ValidatorRollout::DirectAnyway`]).
 //!
-//! Ownership: indexes are matched by structure (key pattern and identity options) and owned by name (`idx_…`).
-//! An index odm does not own is never changed or dropped; a conflict with one is reported, not "fixed".
-//! Collections no model names are never read or touched (except the leases of versioned collections, below).
+//! Ownership: indexes are matched by structure (key pattern and identity options), and odm owns an index when it
+//! recorded creating it, whatever its name: one document per index in `<db>.odm_index`, written after the
+//! `createIndexes`, deleted after the `dropIndexes` (see [`ownership`](crate::plan::ownership) for the record and
+//! why it is a collection). An index odm does not own is never changed or dropped; a conflict with one is reported,
+//! not "fixed", and one named like odm's (`idx_…`) that no model declares is reported as
+//! [`Action::UnownedIndex`]. Indexes created before odm kept records are odm's only once adopted
+//! ([`SchemaSync::adopt_indexes`]). Collections no model names are never read or touched, except odm's own
+//! metadata: the index records and the leases of versioned collections (below).
 //!
 //! Many replicas may sync at once: a collection or index created by a concurrent sync counts as done
 //! (`NamespaceExists`, `IndexBuildAlreadyInProgress` and identical-index replies are expected outcomes).
@@ -79,6 +87,7 @@
 //! [`StaleHandling`]: crate::plan::StaleHandling
 //! [`Action::CollectionAhead`]: crate::plan::Action::CollectionAhead
 //! [`Action::NotACluster`]: crate::plan::Action::NotACluster
+//! [`Action::UnownedIndex`]: crate::plan::Action::UnownedIndex
 //! [`Action::ShardCollection`]: crate::plan::Action::ShardCollection
 //! [`Action::ShardKeyMismatch`]: crate::plan::Action::ShardKeyMismatch
 //! [`Action::UnreadableDocuments`]: crate::plan::Action::UnreadableDocuments
@@ -106,6 +115,9 @@ mod spec;
 mod timeseries;
 
 pub use crate::plan;
+// How a record of an index odm owns is written, shared with the restore of a backup.
+#[cfg(feature = "driver")]
+pub(crate) use execute::write_record;
 pub use mode::{SyncMode, Topology, ValidatorRollout};
 pub use report::{Outcome, SyncReport};
 #[cfg(feature = "driver")]

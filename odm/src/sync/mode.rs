@@ -19,8 +19,16 @@ pub enum ValidatorRollout {
     /// level and action only when none does (otherwise stay at `moderate`/`warn` and report the count).
     #[default]
     Staged,
-    /// Apply the model's validator, level and action in one `collMod`.
+    /// Apply the model's validator, level and action in one `collMod`, unless stored documents fail it: a validator
+    /// that refuses writes (`validationAction: error`) is first checked against the collection (a count of the
+    /// documents it refuses, as the schema check counts them), and when some fail it is not applied: the outcome is
+    /// [`Outcome::NotTightened`](super::Outcome::NotTightened) with their count, which is drift.
     Direct,
+    /// As [`ValidatorRollout::Direct`], and tighten even over stored documents that fail the new validator (the
+    /// operator asked to: `apply --rollout direct --tighten-anyway`). They stay as they are, and the server
+    /// refuses every update of one that does not fix it; the outcome
+    /// [`Outcome::TightenedOver`](super::Outcome::TightenedOver) says how many.
+    DirectAnyway,
 }
 
 /// Whether the server is a sharded cluster, which decides whether sync shards collections whose models declare a

@@ -144,3 +144,23 @@ pub(super) async fn shard_keys(client: &Client, namespaces: Vec<String>) -> Resu
         .filter_map(|c| Some((c.get_str("_id").ok()?.to_owned(), c.get_document("key").ok()?.clone())))
         .collect())
 }
+
+/// The records ([`ownership`](crate::plan::ownership)) of the named indexes of `collection`: one `find` on the
+/// database's `odm_index` by `_id`, none when no name is asked about.
+pub(super) async fn index_records(
+    db: &Database,
+    collection: &str,
+    names: &[&str],
+) -> Result<crate::plan::ownership::Records> {
+    use crate::plan::ownership::{record_id, Records, OWNED_INDEXES};
+    if names.is_empty() {
+        return Ok(Records::default());
+    }
+    let ids: Vec<Document> = names.iter().map(|n| record_id(collection, n)).collect();
+    let filter = doc! { "_id": { "$in": ids } };
+    let records = db.collection::<Document>(OWNED_INDEXES);
+    let find = records.find(filter.clone());
+    let op = Op::on(&records, "find").values(|| doc! { "filter": &filter });
+    let found: Vec<Document> = op.run(async { find.await?.try_collect().await }).await?;
+    Ok(Records::of(collection, &found))
+}

@@ -18,6 +18,19 @@ pub enum Outcome {
         /// Documents that fail the new validator.
         failing: u64,
     },
+    /// A direct rollout ([`ValidatorRollout::Direct`](super::ValidatorRollout::Direct)) found this many stored
+    /// documents failing the new validator, so it did not apply it: the collection keeps its validator (drift).
+    NotTightened {
+        /// Documents that fail the new validator.
+        failing: u64,
+    },
+    /// Applied as asked ([`ValidatorRollout::DirectAnyway`](super::ValidatorRollout::DirectAnyway)) over this many
+    /// stored documents that fail it: they are left as they are, and an update of one that does not fix it is
+    /// refused.
+    TightenedOver {
+        /// Documents that fail the new validator, left in the collection.
+        failing: u64,
+    },
     /// Not carried out: the mode does not allow it, or a person must decide.
     Pending,
     /// The server refused it (e.g. index conflicts 85/86); the message says why.
@@ -58,11 +71,9 @@ pub struct SyncReport {
 impl SyncReport {
     /// Actions that still differ after this sync (pending, staged or refused).
     pub fn remaining(&self) -> impl Iterator<Item = (&Action, &Outcome)> {
-        self.plan
-            .actions
-            .iter()
-            .zip(&self.outcomes)
-            .filter(|(a, o)| a.is_drift() && !matches!(o, Outcome::Done | Outcome::AlreadyDone))
+        self.plan.actions.iter().zip(&self.outcomes).filter(|(a, o)| {
+            a.is_drift() && !matches!(o, Outcome::Done | Outcome::AlreadyDone | Outcome::TightenedOver { .. })
+        })
     }
 
     /// True when nothing differs any more.
@@ -104,6 +115,15 @@ impl fmt::Display for SyncReport {
                 Outcome::Staged { failing } => {
                     format!("staged as moderate/warn: {failing} existing documents fail the new validator")
                 }
+                Outcome::NotTightened { failing } => format!(
+                    "NOT APPLIED: {failing} stored document(s) fail the new validator (direct rollout); fix or \
+                     migrate them, roll out staged, or tighten anyway (`--tighten-anyway`, \
+                     `ValidatorRollout::DirectAnyway`)"
+                ),
+                Outcome::TightenedOver { failing } => format!(
+                    "applied over {failing} stored document(s) that fail it (tighten anyway): they stay as they are, \
+                     and an update of one that does not fix it is refused"
+                ),
                 Outcome::Pending => "pending".to_owned(),
                 Outcome::Refused(m) => format!("refused: {m}"),
             };

@@ -1,13 +1,13 @@
 //! [`SchemaSync`]: plans a sync of several models against the database and executes it.
 
-use super::diff::{diff_collection, diff_indexes, diff_sharding, Sharding};
-use super::plan::{Action, Namespace, Plan, StaleHandling};
+use super::diff::{diff_collection, diff_indexes, diff_sharding, ownership_questions, Owners, Sharding};
+use super::plan::{Action, AdoptIndexes, Namespace, Plan, StaleHandling};
 use super::read::{list_collections, list_indexes_of};
 use super::{execute, lock, plan, read, ModelSpec, Outcome, SyncMode, SyncReport, Topology, ValidatorRollout};
+use crate::collection::instances_listed as listed;
 use crate::error::{Error, Result, Waited};
 use crate::index::IndexSpec;
 use crate::model::Model;
-use crate::observe::Op;
 use bson::{Bson, Document};
 use mongodb::Client;
 use std::time::Duration;
@@ -19,7 +19,7 @@ pub struct SchemaSync<'c> {
     default_db: Option<String>,
     models: Vec<ModelSpec>,
     mode: SyncMode,
-    stale: StaleHandling,
+    indexes: IndexPolicy,
     rollout: ValidatorRollout,
     topology: Topology,
     timeout: Duration,
@@ -35,7 +35,7 @@ impl<'c> SchemaSync<'c> {
             default_db: None,
             models: Vec::new(),
             mode: SyncMode::default(),
-            stale: StaleHandling::Keep,
+            indexes: IndexPolicy::default(),
             rollout: ValidatorRollout::default(),
             topology: Topology::default(),
             timeout: Duration::from_secs(60),
@@ -102,9 +102,21 @@ impl<'c> SchemaSync<'c> {
         self
     }
 
-    /// What to do with owned indexes no model declares (acted on in [`SyncMode::Apply`] only).
+    /// What to do with owned indexes no model declares (acted on in [`SyncMode::Apply`] only). Only indexes odm
+    /// recorded creating are odm's ([`ownership`](crate::sync::plan::ownership)): any other index stays, whatever
+    /// its name.
     pub fn stale_indexes(mut self, handling: StaleHandling) -> Self {
-        self.stale = handling;
+        self.indexes.stale = handling;
+        self
+    }
+
+    /// Whether to adopt the indexes named like odm's (`idx_…`) that odm has no record of creating, such as those
+    /// an odm release created before it kept records (default [`AdoptIndexes::Never`]: they are reported as not
+    /// odm's and left alone). Adopting writes their records ([`Action::AdoptIndex`]), in
+    /// [`SyncMode::CreateMissing`] and [`SyncMode::Apply`]; review the plan first, since a DBA's index named
+    /// `idx_…` is adopted too.
+    pub fn adopt_indexes(mut self, adopt: AdoptIndexes) -> Self {
+        self.indexes.adopt = adopt;
         self
     }
 
@@ -261,7 +273,7 @@ impl<'c> SchemaSync<'c> {
             None => Vec::new(),
         };
         let sharding = self.sharding(&[m]).await?;
-        let planned = plan_collection(db, db_name, m, live, indexes, self.stale, &sharding).await?;
+        let planned = plan_collection(db, db_name, m, live, indexes, self.indexes, &sharding).await?;
         let mut outcomes = Vec::with_capacity(planned.actions.len());
         for action in &planned.actions {
             outcomes.push(execute::execute(self.client, self.mode, self.rollout, action).await?);
@@ -332,7 +344,11 @@ impl<'c> SchemaSync<'c> {
             let instances = match m.template {
                 Some(template) if m.collection == template.to_string() => {
                     let db = self.client.database(self.db_name(m)?);
-                    let names = Op::on_db(&db, "", "listCollections").run(db.list_collection_names()).await?;
+                    // Collections only: a view or other namespace of an instance's name is never synced.
+                    let (names, skipped) = listed(&db, template, m.timeseries.is_some()).await?;
+                    for s in &skipped {
+                        tracing::warn!(target: "odm::sync", ns = %format!("{}.{}", db.name(), s.name), kind = %s.kind, "named like an instance of {template} but not a collection: not synced");
+                    }
                     let mut live: Vec<_> = names.iter().filter_map(|n| template.parse(n)).collect();
                     live.sort();
                     live.into_iter().map(|i| m.instance(i.name)).collect()
@@ -367,13 +383,20 @@ impl<'c> SchemaSync<'c> {
             for m in models {
                 let listed = live_indexes.remove(m.collection.as_str()).unwrap_or_default();
                 let live = live.remove(&m.collection);
-                let planned = plan_collection(&db, db_name, m, live, listed, self.stale, &sharding).await?;
+                let planned = plan_collection(&db, db_name, m, live, listed, self.indexes, &sharding).await?;
                 actions.extend(planned.actions);
                 preconditions.extend(planned.precondition);
             }
         }
         Ok(Plan { actions, preconditions })
     }
+}
+
+/// What a sync does with indexes no model declares, and with those odm has no record of creating.
+#[derive(Copy, Clone, Default)]
+struct IndexPolicy {
+    stale: StaleHandling,
+    adopt: AdoptIndexes,
 }
 
 /// The plan of one collection: its actions, and what they assume of a versioned collection.
@@ -392,11 +415,11 @@ async fn plan_collection(
     m: &ModelSpec,
     live: Option<Document>,
     indexes: Vec<IndexSpec>,
-    stale: StaleHandling,
+    policy: IndexPolicy,
     sharding: &Sharding,
 ) -> Result<Planned> {
     let ns = Namespace { db: db_name.to_owned(), collection: m.collection.clone() };
-    let (actions, older_remain) = plan_actions(db, &ns, m, live, indexes, stale, sharding).await?;
+    let (actions, older_remain) = plan_actions(db, &ns, m, live, indexes, policy, sharding).await?;
     // A script carrying these actions out later checks what they assume: that no newer release synced the
     // collection, and, when the validator tightens, that no older document was written since.
     let precondition = match m.version {
@@ -418,7 +441,7 @@ async fn plan_actions(
     m: &ModelSpec,
     live: Option<Document>,
     indexes: Vec<IndexSpec>,
-    stale: StaleHandling,
+    policy: IndexPolicy,
     sharding: &Sharding,
 ) -> Result<(Vec<Action>, bool)> {
     let ns = ns.clone();
@@ -431,6 +454,12 @@ async fn plan_actions(
         actions.extend(diff_sharding(m, &ns, sharding, true));
         return Ok((actions, false));
     };
+    // A view, or a time-series collection for a model that is not one, is no collection of the model's.
+    let kind = info.get_str("type").unwrap_or("collection");
+    if kind != "collection" && !(kind == "timeseries" && m.timeseries.is_some()) {
+        actions.push(Action::NotACollection { ns, kind: kind.to_owned() });
+        return Ok((actions, false));
+    }
     let options = match info.remove("options") {
         Some(Bson::Document(options)) => options,
         _ => Document::new(),
@@ -447,7 +476,11 @@ async fn plan_actions(
                 actions.push(Action::UnreadableDocuments { ns: ns.clone(), count, sample, version: spec.current, key });
             }
         }
-        diff_indexes(&ns, &m.indexes, &indexes, stale, &mut actions);
+        // Whose indexes these are is read only when it decides something (see `ownership_questions`).
+        let questions = ownership_questions(&m.indexes, &indexes, policy.adopt);
+        let records = read::index_records(db, &m.collection, &questions).await?;
+        let owners = Owners { records, adopt: policy.adopt };
+        diff_indexes(&ns, &m.indexes, &indexes, &owners, policy.stale, &mut actions);
         actions.extend(diff_sharding(m, &ns, sharding, false));
     }
     Ok((actions, older_remain))
