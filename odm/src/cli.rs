@@ -79,6 +79,7 @@ pub mod exit;
 mod expire;
 mod failure;
 mod list;
+mod message;
 mod migrate;
 mod models;
 mod output;
@@ -88,24 +89,34 @@ mod sync;
 
 use crate::model::Model;
 use args::{Cli, Command};
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 use failure::Failure;
 use models::Entry;
 use output::{Done, Printer};
 use server::Server;
 use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::time::Duration;
 
 /// An application's admin command line: its name and the models it manages (see the [module docs](self)).
 #[must_use = "an `Admin` does nothing until `run` is awaited"]
 pub struct Admin {
     program: String,
+    version: Option<String>,
     entries: Vec<Entry>,
 }
 
 impl Admin {
     /// A command line named `program` (as its help and usage errors show it), managing no model yet.
     pub fn new(program: impl Into<String>) -> Self {
-        Admin { program: program.into(), entries: Vec::new() }
+        Admin { program: program.into(), version: None, entries: Vec::new() }
+    }
+
+    /// The application's version, which `--version` prints beside odm's: usually `env!("CARGO_PKG_VERSION")` of
+    /// the admin binary's package. Without it, `--version` prints odm's alone.
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.version = Some(version.into());
+        self
     }
 
     /// Adds model `M`, which `--model` names by its Rust type name (`Order`).
@@ -128,7 +139,12 @@ impl Admin {
         I: IntoIterator<Item = T>,
         T: Into<OsString> + Clone,
     {
-        let mut command = Cli::command().name(self.program.clone()).bin_name(self.program.clone());
+        let odm = concat!("odm-mongo ", env!("CARGO_PKG_VERSION"));
+        let version = match &self.version {
+            Some(app) => format!("{app} ({odm})"),
+            None => format!("(built with {odm})"),
+        };
+        let mut command = args::command().name(self.program.clone()).bin_name(self.program.clone()).version(version);
         let cli = match command.try_get_matches_from_mut(args).and_then(|m| Cli::from_arg_matches(&m)) {
             Ok(cli) => cli,
             Err(e) => {
@@ -146,7 +162,8 @@ impl Admin {
                 code
             }
             Err(Failure::Odm(e)) => {
-                printer.error(name, exit::ERROR, &e.to_string());
+                let (message, detail) = message::of(&e, cli.global.timeout.map(Duration::from_secs));
+                printer.error_with_detail(name, exit::ERROR, &message, detail.as_deref());
                 exit::ERROR
             }
             Err(Failure::Message(message)) => {
@@ -188,9 +205,9 @@ impl Admin {
                 ));
             }
         }
-        let server = Server::connect(global.uri.as_deref()).await?;
+        let server = Server::connect(global.uri.as_deref(), global.timeout.map(Duration::from_secs)).await?;
         let client = &server.client;
-        let display = progress::Display::choose(global.quiet, global.json);
+        let display = progress::Display::choose(global.quiet, global.json, std::io::stderr().is_terminal());
         let done = match &cli.command {
             Command::Plan(args) => sync::plan(&server, &entries, db, args).await,
             Command::Verify(args) => sync::verify(&server, &entries, db, args).await,

@@ -47,9 +47,19 @@ impl Printer {
     /// Prints an error of `command` with exit code `code`: odm's readable message on standard error, and under
     /// `--json` also the JSON document on standard output (a program reading it always gets one).
     pub(super) fn error(&self, command: &str, code: u8, message: &str) {
+        self.error_with_detail(command, code, message, None);
+    }
+
+    /// [`Printer::error`], with `detail` (the driver's description of the servers it tried, say) in the JSON
+    /// document's `detail` field, kept out of the message.
+    pub(super) fn error_with_detail(&self, command: &str, code: u8, message: &str, detail: Option<&str>) {
         eprintln!("error: {message}");
         if self.json {
-            self.json_error(command, code, message);
+            let mut doc = json!({ "command": command, "exitCode": code, "error": message });
+            if let Some(detail) = detail {
+                doc["detail"] = detail.into();
+            }
+            stdout(&format!("{doc}\n"));
         }
     }
 
@@ -138,6 +148,8 @@ pub(super) fn schema_report(ns: &Namespace, report: &SchemaReport) -> Value {
                 "path": f.path,
                 "storedPath": f.stored_path,
                 "rule": f.rule,
+                "version": f.version,
+                "reason": f.reason,
                 "count": f.count,
                 "sampleIds": f.sample_ids.iter().map(id).collect::<Vec<_>>(),
                 "description": f.to_string(),

@@ -13,6 +13,9 @@ use crate::template::InstanceKey;
 use std::path::Path;
 use std::time::Duration;
 
+/// How long a sync may take unless `--timeout` says otherwise: index builds on large collections take a while.
+const SYNC_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// A sync of `entries` as `args` asks, their databases replaced by `db` when given.
 fn sync<'c>(
     server: &'c Server,
@@ -25,7 +28,7 @@ fn sync<'c>(
         .stale_indexes(args.stale.into())
         .validator_rollout(args.rollout.into())
         .topology(args.topology.into())
-        .timeout(Duration::from_secs(args.timeout));
+        .timeout(server.timeout.unwrap_or(SYNC_TIMEOUT));
     if let Some(db) = db {
         sync = sync.database(db);
     }
