@@ -591,6 +591,57 @@ async fn version_and_help_say_what_each_subcommand_does() {
     assert_eq!(topology.matches("default").count(), 1, "{topology}");
 }
 
+/// A validator a DBA changed by hand (mongosh's `collMod`): `verify` shows each keyword that differs, by field, in
+/// text and in JSON, not only "replace validator".
+#[tokio::test]
+async fn verify_shows_what_differs_in_a_changed_validator() {
+    let db = odm::testing::database("cli_validator_diff").await;
+    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    let script = format!(
+        "const d = db.getSiblingDB('{}');
+         const v = d.getCollectionInfos({{ name: 'order_header' }})[0].options.validator;
+         v.$jsonSchema.properties.cu.maxLength = 10;
+         v.$jsonSchema.required = v.$jsonSchema.required.filter(k => k !== 'am');
+         v.$jsonSchema.properties.ca.bsonType = 'string';
+         const r = d.runCommand({{ collMod: 'order_header', validator: v }});
+         if (r.ok !== 1) {{ print(JSON.stringify(r)); quit(1); }}",
+        db.name()
+    );
+    let (code, out) = support::shell::mongosh(&script);
+    assert_eq!(code, 0, "{out}");
+
+    let run = admin_on(&db, &["verify", "--model", "Order"]).await.expect(exit::DRIFT);
+    let mut changes: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("    ")).map(str::trim).collect();
+    changes.sort_unstable();
+    assert_eq!(
+        changes,
+        [
+            "field `am`: required by the model, optional in the live validator",
+            "field `ca`: bsonType \"string\" -> \"date\" (changed)",
+            "field `cu`: maxLength 10 -> none (removed)",
+        ],
+        "{}",
+        run.stdout
+    );
+    let json = admin_on(&db, &["verify", "--model", "Order", "--json"]).await.expect(exit::DRIFT).json();
+    let action = json["actions"].as_array().unwrap().iter().find(|a| a["kind"] == "updateValidator").expect("{json}");
+    let mut found: Vec<(&str, &str, &str)> = action["validatorChanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["field"].as_str().unwrap(), c["keyword"].as_str().unwrap(), c["change"].as_str().unwrap()))
+        .collect();
+    found.sort_unstable();
+    assert_eq!(found, [("am", "required", "added"), ("ca", "bsonType", "changed"), ("cu", "maxLength", "removed")]);
+    let cu = action["validatorChanges"].as_array().unwrap().iter().find(|c| c["field"] == "cu").unwrap();
+    assert_eq!((cu["live"].as_i64(), cu["wanted"].is_null()), (Some(10), true), "{cu}");
+    assert_eq!(cu["path"], "$jsonSchema.properties.cu.maxLength");
+
+    // apply puts the model's validator back: nothing differs.
+    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    admin_on(&db, &["verify", "--model", "Order"]).await.expect(exit::OK);
+}
+
 /// A fresh directory under the system's temporary directory, for one test's files.
 fn scratch(name: &str, db: &Database) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("odm-cli-{name}-{}-{}", std::process::id(), db.name()));

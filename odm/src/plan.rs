@@ -320,7 +320,12 @@ impl fmt::Display for Action {
                     Some(title) if title.starts_with("version ") => format!(" ({title})"),
                     _ => String::new(),
                 };
-                write!(f, "{ns}: {what}{versions}; level {live_level} -> {level}, action {live_action} -> {action}")
+                write!(f, "{ns}: {what}{versions}; level {live_level} -> {level}, action {live_action} -> {action}")?;
+                // What a replacement changes, keyword by keyword (`crate::sync::validator_diff`), a line each.
+                for change in self.validator_changes() {
+                    write!(f, "\n    {change}")?;
+                }
+                Ok(())
             }
             Action::CreateIndex { spec, .. } => write!(f, "{ns}: create index {spec}"),
             Action::ModifyIndex { name, change, .. } => match change {
@@ -530,6 +535,7 @@ impl Plan {
                         "description": a.to_string(),
                         "commands": a.commands().into_iter().map(|c| Bson::Document(c).into_canonical_extjson()).collect::<Vec<_>>(),
                         "precondition": self.precondition(a).map(|p| p.to_json(a)),
+                        "validatorChanges": a.validator_changes_json(),
                     })
                 })
                 .collect(),

@@ -104,6 +104,7 @@ mod schema_sync;
 mod spec;
 #[cfg(feature = "driver")]
 mod timeseries;
+pub mod validator_diff;
 
 pub use crate::plan;
 pub use mode::{SyncMode, Topology, ValidatorRollout};
@@ -112,3 +113,4 @@ pub use report::{Outcome, SyncReport};
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use schema_sync::SchemaSync;
 pub use spec::ModelSpec;
+pub use validator_diff::{validator_changes, ChangeKind, ValidatorChange};
