@@ -642,6 +642,26 @@ async fn verify_shows_what_differs_in_a_changed_validator() {
     admin_on(&db, &["verify", "--model", "Order"]).await.expect(exit::OK);
 }
 
+/// The command-line guide's `Cargo.toml` names every crate its program uses, with the features it needs (the program
+/// itself is a doctest of this package's library, compiled by `cargo test`).
+#[test]
+fn the_guides_cargo_toml_has_what_its_program_uses() {
+    let guide = include_str!("../docs/guides/command-line.md");
+    let block = |fence: &str| {
+        let start = guide.find(fence).unwrap_or_else(|| panic!("no {fence} block")) + fence.len();
+        &guide[start..start + guide[start..].find("```").unwrap()]
+    };
+    let (toml, program) = (block("```toml\n"), block("```rust,no_run\n"));
+    for (path, package) in [("odm::", "odm-mongo"), ("serde::", "serde"), ("tokio::", "tokio")] {
+        assert!(program.contains(path), "the program uses {path}");
+        assert!(toml.lines().any(|l| l.starts_with(&format!("{package} = "))), "{package} is missing:\n{toml}");
+    }
+    let features = |package: &str| toml.lines().find(|l| l.starts_with(&format!("{package} = "))).unwrap().to_owned();
+    assert!(features("odm-mongo").contains("\"cli\""), "{toml}");
+    assert!(features("serde").contains("\"derive\""), "{toml}");
+    assert!(features("tokio").contains("\"macros\"") && features("tokio").contains("\"rt-multi-thread\""), "{toml}");
+}
+
 /// A fresh directory under the system's temporary directory, for one test's files.
 fn scratch(name: &str, db: &Database) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("odm-cli-{name}-{}-{}", std::process::id(), db.name()));
