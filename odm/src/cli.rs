@@ -42,20 +42,24 @@
 //! | `restore`  | `--from DIR [--into-db NAME] [--drop-existing] [--bypass-validation]`: a dump, odm's or mongodump's ([`crate::backup::Restore`]): everything in it (of `--db`'s database when given), or the `--model` ones |
 //! | `expire`   | `[--dry-run]`: drops the collections of the periods each model's retention (`keep_periods`) has expired ([`crate::collection::drop_expired`]), never a collection its name template does not name; other models have nothing to expire |
 //!
-//! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded`, `--timeout
-//! SECONDS` (default 600) and `--periods N` (for a model with one collection per period, also this period's and the
-//! N-1 after it, created when missing); `check` takes `--samples N` and `--batch-size N`; `migrate` takes `--batch-size N`,
-//! `--docs-per-second RATE` or `--pause-ms MS`, and `--guard document|version`.
+//! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded` and `--periods N` (for a
+//! model with one collection per period, also this period's collection and the N-1 after it: `apply` creates a
+//! missing one, `verify` reports it as drift); `check` takes `--samples N` and `--batch-size N`; `migrate` takes
+//! `--batch-size N`, `--docs-per-second RATE` or `--pause-ms MS`, and `--guard document|version`.
 //!
 //! Every subcommand takes the global options, before or after its name: `--uri URI` (else the `MONGODB_URI`
-//! environment variable; with neither, an error says to set one), `--db NAME` (every selected model's database
-//! instead of the one it names; needed for models that name none), `--model NAME` (a model by its Rust type name,
-//! repeatable; default all), `--json` (one JSON document on standard output, with `command` and `exitCode`, instead
-//! of text; errors too) and `--quiet` (no report, no progress; errors are still printed). The plan's JSON file of
-//! `export` is `--plan-json`, so that `--json` means the same everywhere.
+//! environment variable; with neither, an error says to set one; a malformed one is a usage error naming it), `--db
+//! NAME` (every selected model's database instead of the one it names; needed for models that name none), `--model
+//! NAME` (a model by its Rust type name, repeatable; default all), `--timeout SECONDS` (the longest to wait to reach
+//! the server, and for a sync to finish; default: the connection string's server selection timeout, and 600 s for a
+//! sync), `--json` (one JSON document on standard output, with `command` and `exitCode`, instead of text; errors
+//! too) and `--quiet` (no report, no progress; errors are still printed). The plan's JSON file of `export` is
+//! `--plan-json`, so that `--json` means the same everywhere. `--version` prints the application's version
+//! ([`Admin::version`]) beside odm's.
 //!
-//! `check`, `migrate`, `dump` and `restore` show a progress bar on standard error when it is a terminal, a plain line every few
-//! seconds when it is not (none under `--json` or `--quiet`); standard output carries only the report.
+//! `check`, `migrate`, `dump` and `restore` show progress only where a person watches: a bar on standard error when
+//! it is a terminal, a plain line every few seconds when it is not, nothing under `--json` or `--quiet`; the rate and
+//! time left are computed from the time that has passed. Standard output carries only the report.
 //!
 //! # Exit codes
 //!
@@ -65,12 +69,15 @@
 //! |------|----------------------|-----------------------------------------------------------------------------|
 //! | 0    | [`exit::OK`]         | done: nothing differs, fails or is left                                      |
 //! | 1    | [`exit::ERROR`]      | an error: no connection string, the server unreachable or refusing, a file that cannot be written, a dump that would overwrite one, a restore into a collection holding documents without `--drop-existing` |
-//! | 2    | [`exit::USAGE`]      | wrong arguments (clap's usage error; also an unknown `--model`)               |
+//! | 2    | [`exit::USAGE`]      | wrong arguments (clap's usage error; also an unknown `--model`, a malformed `--uri`) |
 //! | 3    | [`exit::DRIFT`]      | `verify` found drift, or `apply` left something that still differs          |
 //! | 4    | [`exit::FAILING`]    | `check` found stored documents the validator refuses                        |
 //! | 5    | [`exit::INCOMPLETE`] | `migrate` left documents at an older version                                |
 //!
-//! Errors are printed as odm's readable messages ([`Error`](crate::Error)'s `Display`) on standard error.
+//! Errors are printed as odm's readable messages ([`Error`](crate::Error)'s `Display`) on standard error, naming the
+//! flags the operator typed (`--drop-existing`, not the library's `drop_existing()`). The server is reached once
+//! before any work; when it cannot be within `--timeout`, the message says what to check, and the driver's
+//! description of the servers it tried is the JSON document's `detail`.
 
 mod args;
 mod backup;
