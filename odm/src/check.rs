@@ -153,7 +153,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
             None => 0,
         };
         let mut tally = Tally::new::<M>(parts, self.samples);
-        let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id, crate::error::model_name::<M>());
+        let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id);
         let refuses = doc! { "$nor": [&validator] };
         // Whole documents in `_id` order, a batch at a time; the server says which of each batch the validator
         // refuses as the batch is read, so counts (and the progress they report) follow the scan.

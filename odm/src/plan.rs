@@ -320,12 +320,7 @@ impl fmt::Display for Action {
                     Some(title) if title.starts_with("version ") => format!(" ({title})"),
                     _ => String::new(),
                 };
-                write!(f, "{ns}: {what}{versions}; level {live_level} -> {level}, action {live_action} -> {action}")?;
-                // What a replacement changes, keyword by keyword (`crate::sync::validator_diff`), a line each.
-                for change in self.validator_changes() {
-                    write!(f, "\n    {change}")?;
-                }
-                Ok(())
+                write!(f, "{ns}: {what}{versions}; level {live_level} -> {level}, action {live_action} -> {action}")
             }
             Action::CreateIndex { spec, .. } => write!(f, "{ns}: create index {spec}"),
             Action::ModifyIndex { name, change, .. } => match change {
@@ -550,6 +545,7 @@ impl fmt::Display for Plan {
         }
         for action in &self.actions {
             writeln!(f, "- {action}")?;
+            crate::sync::validator_diff::write_changes(f, action)?;
         }
         Ok(())
     }

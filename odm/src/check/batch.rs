@@ -7,7 +7,7 @@
 //! that refuses the first such command, has every batch explained by `_id` against the collection
 //! (`{_id: {$in: batch}}` beside each part), which those servers serve from the `_id` index.
 
-use crate::error::{DecodeError, Error, Result};
+use crate::error::{Error, Result};
 use crate::observe::Op;
 use crate::schema::parts::Part;
 use crate::session::Session;
@@ -36,8 +36,6 @@ pub(super) struct Explainer<'a> {
     /// One `$nor` filter per part, in the order of the parts.
     breaks: Vec<Document>,
     mode: Mode,
-    /// The model's Rust type name, for errors.
-    model: &'static str,
 }
 
 impl<'a> Explainer<'a> {
@@ -46,10 +44,9 @@ impl<'a> Explainer<'a> {
         session: Option<&'a Session>,
         parts: &[Part],
         by_id: bool,
-        model: &'static str,
     ) -> Self {
         let breaks = parts.iter().map(|p| doc! { "$nor": [p.filter.clone()] }).collect();
-        Explainer { raw, session, breaks, mode: if by_id { Mode::Ids } else { Mode::Untried }, model }
+        Explainer { raw, session, breaks, mode: if by_id { Mode::Ids } else { Mode::Untried } }
     }
 
     /// For each part, the `_id`s among `docs` that break it, in the order of `docs`.
@@ -128,11 +125,14 @@ impl<'a> Explainer<'a> {
 
     async fn by_documents(&self, filters: &[Document], chunk: &[RawDocumentBuf], out: &mut [Vec<Bson>]) -> Result<()> {
         let mut documents = Vec::with_capacity(chunk.len());
+        let mut unreadable = Vec::new();
         for d in chunk {
-            let doc = Document::try_from(d.as_ref()).map_err(|source| {
-                let id = d.get("_id").ok().flatten().and_then(|id| Bson::try_from(id).ok());
-                Error::Decode(Box::new(DecodeError::new(self.model, None, id, source)))
-            })?;
+            // A document the client cannot read as BSON values (a string that is not UTF-8, written by another
+            // client) cannot be sent back: the server judges it where it is, by `_id`.
+            let Ok(doc) = Document::try_from(d.as_ref()) else {
+                unreadable.push(id_of(d));
+                continue;
+            };
             // Each document of `$documents` is an expression: every value goes in `$literal`, so a stored string
             // starting with `$` (`"$$ROOT"`) is that string, not a path the server would evaluate.
             let literal: Document = doc.into_iter().map(|(k, v)| (k, Bson::Document(doc! { "$literal": v }))).collect();
@@ -146,6 +146,12 @@ impl<'a> Explainer<'a> {
                 (i.to_string(), Bson::Array(stages.into_iter().map(Bson::Document).collect()))
             })
             .collect();
+        if !unreadable.is_empty() {
+            self.by_ids(filters, &unreadable, out).await?;
+        }
+        if documents.is_empty() {
+            return Ok(());
+        }
         let pipeline = vec![doc! { "$documents": documents }, doc! { "$facet": facets }];
         let result = self.aggregate(pipeline).await?;
         let Some(facets) = result.first() else { return Ok(()) };

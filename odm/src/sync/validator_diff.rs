@@ -90,7 +90,7 @@ impl Action {
         validator_changes(live, wanted)
     }
 
-    /// [`Action::validator_changes`] as a JSON array (for [`crate::plan::Plan::to_json`]).
+    /// [`Action::validator_changes`] as a JSON array (for [`crate::plan::Plan::to_json`]), every one.
     pub(crate) fn validator_changes_json(&self) -> serde_json::Value {
         let json = |v: &Option<Bson>| v.clone().map(Bson::into_relaxed_extjson);
         self.validator_changes()
@@ -103,6 +103,22 @@ impl Action {
             })
             .collect()
     }
+}
+
+/// The most changes a report's text lists under one action; the JSON lists all.
+const SHOWN: usize = 12;
+
+/// Under a report's line for `action`, a line per validator change (at most [`SHOWN`], then how many more), indented:
+/// for the text of a plan and of a sync report. The action's own text stays one line (a script's comment, a log).
+pub(crate) fn write_changes(f: &mut fmt::Formatter<'_>, action: &Action) -> fmt::Result {
+    let changes = action.validator_changes();
+    for change in changes.iter().take(SHOWN) {
+        writeln!(f, "    {change}")?;
+    }
+    if changes.len() > SHOWN {
+        writeln!(f, "    … and {} more (the JSON plan's `validatorChanges` lists every one)", changes.len() - SHOWN)?;
+    }
+    Ok(())
 }
 
 /// What differs between validator documents `live` and `wanted`, in `wanted`'s order, then what only `live` has.
