@@ -2,7 +2,7 @@
 //! the command line the flags the operator typed (`--drop-existing`); an unreachable server is said in one sentence
 //! (what to check), the driver's description of the topology kept apart as detail.
 
-use crate::error::Error;
+use crate::error::{Error, Waited};
 use mongodb::error::ErrorKind;
 use std::time::Duration;
 
@@ -37,6 +37,9 @@ pub(super) fn of(error: &Error, timeout: Option<Duration>) -> (String, Option<St
             return (text, Some(message.clone()));
         }
     }
+    if let Error::Timeout { waited: Waited::Plan | Waited::Sync, .. } = error {
+        return (format!("{error} (`--timeout SECONDS` sets the limit)"), None);
+    }
     (flags(&error.to_string()), None)
 }
 
@@ -50,9 +53,9 @@ mod tests {
     use super::*;
     use crate::error::BackupError;
 
-    /// The backup errors a `restore` or a `dump` reaches the operator with name the flags, not the methods.
+    /// The errors a `restore`, a `dump` or a sync reaches the operator with name the flags, not the methods.
     #[test]
-    fn backup_errors_name_the_flags() {
+    fn errors_name_the_flags() {
         let errors = [
             BackupError::NotEmpty { namespace: "copy.order_header".to_owned() },
             BackupError::Unconfirmed { namespace: "copy.order_header".to_owned(), message: "timeout".to_owned() },
@@ -73,6 +76,8 @@ mod tests {
         let not_empty = Error::Backup(Box::new(BackupError::NotEmpty { namespace: "copy.x".to_owned() }));
         let (text, _) = of(&not_empty, None);
         assert!(text.contains("(`--into-db`)") && text.ends_with("with `--drop-existing`"), "{text}");
+        let timeout = Error::Timeout { waited: Waited::Sync, limit: Duration::from_secs(5) };
+        assert!(of(&timeout, None).0.ends_with("(`--timeout SECONDS` sets the limit)"), "{}", of(&timeout, None).0);
         assert_eq!(
             flags("`into_db` takes one: restore them one at a time with `database(…)`"),
             "`--into-db` takes one: restore them one at a time with `--db <name>`"
