@@ -140,8 +140,8 @@ impl Tracker {
         match self {
             Tracker::Bar(bar, meter) => {
                 bar.set_length(p.total.max(p.done));
-                bar.set_position(p.done);
                 bar.set_message(meter.status(p, now));
+                bar.set_position(p.done);
             }
             Tracker::Lines(state) => {
                 let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
