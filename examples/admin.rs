@@ -1,5 +1,5 @@
 //! A shop's admin command line: the operator's subcommands (`plan`, `verify`, `apply`, `export`, `check`,
-//! `migrate`, `list`, `dump`, `restore`) over the shop's shared models, as an application ships it in its own
+//! `migrate`, `list`, `dump`, `restore`, `expire`) over the shop's shared models, as an application ships it in its own
 //! `src/bin/admin.rs` (there, `main` is the last statement below and nothing else).
 //!
 //! ```text
@@ -31,6 +31,7 @@ async fn main() -> ExitCode {
         args.splice(1..1, [OsString::from("--uri"), OsString::from(uri)]);
     }
     let code = odm::cli::Admin::new("shop-admin")
+        .version(env!("CARGO_PKG_VERSION"))
         .model::<Order>()
         .model::<Contact>()
         .model::<Event>()
@@ -44,7 +45,7 @@ async fn main() -> ExitCode {
 fn needs_a_server(args: &[OsString]) -> bool {
     let words: Vec<&str> = args.iter().skip(1).filter_map(|arg| arg.to_str()).collect();
     let asks_for_help = words.iter().any(|word| matches!(*word, "-h" | "--help" | "help" | "-V" | "--version"));
-    let server_subcommands = ["plan", "verify", "apply", "export", "check", "migrate", "dump", "restore"];
+    let server_subcommands = ["plan", "verify", "apply", "export", "check", "migrate", "dump", "restore", "expire"];
     !asks_for_help && words.iter().any(|word| server_subcommands.contains(word))
 }
 

@@ -500,6 +500,218 @@ async fn bad_arguments_are_usage_errors() {
     admin(&["--help"]).await.expect(exit::OK);
 }
 
+/// A version-1 contact without the name its upgrade splits, written by mongosh: `migrate` cannot read it, `verify`
+/// reports it, and `check` calls it failing, with the reason `migrate` gives, not an older version to migrate.
+#[tokio::test]
+async fn check_verify_and_migrate_agree_on_an_older_document_the_model_cannot_read() {
+    let db = odm::testing::database("cli_unreadable").await;
+    let (readable, broken) = (ObjectId::new(), ObjectId::new());
+    let script = format!(
+        "db.getSiblingDB('{}').crm_contact.insertMany([{{ _id: ObjectId('{readable}'), _v: 1, n: 'Ada Lovelace' }}, \
+         {{ _id: ObjectId('{broken}'), _v: 1 }}])",
+        db.name()
+    );
+    let (code, out) = support::shell::mongosh(&script);
+    assert_eq!(code, 0, "{out}");
+
+    let run = admin_on(&db, &["check", "--model", "Contact"]).await.expect(exit::FAILING);
+    assert!(run.stdout.contains("1 of 2 document(s) fail the validator; 1 are at older versions"), "{}", run.stdout);
+    assert!(run.stdout.contains("1 document(s) at version 1 the model cannot read"), "{}", run.stdout);
+    let json = admin_on(&db, &["check", "--model", "Contact", "--json"]).await.expect(exit::FAILING).json();
+    assert_eq!((json["failing"].as_u64(), json["collections"][0]["older"].as_u64()), (Some(1), Some(1)), "{json}");
+    let findings = json["collections"][0]["findings"].as_array().unwrap();
+    let unreadable = findings.iter().find(|f| f["check"] == "Unreadable").unwrap_or_else(|| panic!("{json}"));
+    assert_eq!((unreadable["version"].as_i64(), unreadable["rule"].as_str()), (Some(1), Some("version-step")));
+    assert_eq!(unreadable["sampleIds"], serde_json::json!([{ "$oid": broken.to_hex() }]));
+    let reason = unreadable["reason"].as_str().unwrap().to_owned();
+    assert!(reason.contains("cannot decode") && reason.contains(&broken.to_hex()), "{reason}");
+
+    // verify: drift, naming the document.
+    let run = admin_on(&db, &["verify", "--model", "Contact"]).await.expect(exit::DRIFT);
+    let unreadable = run.stdout.lines().find(|l| l.contains("fail the validator of every version the model reads"));
+    assert!(
+        unreadable.is_some_and(|l| l.contains(&broken.to_hex()) && !l.contains(&readable.to_hex())),
+        "{}",
+        run.stdout
+    );
+
+    // migrate: the readable one moves on, the other is left, for the reason check gave.
+    let json = admin_on(&db, &["migrate", "--model", "Contact", "--json"]).await.expect(exit::INCOMPLETE).json();
+    let failed = &json["collections"][0]["failed"];
+    assert_eq!(failed[0]["id"], serde_json::json!({ "$oid": broken.to_hex() }), "{json}");
+    assert_eq!(failed[0]["error"].as_str(), Some(reason.as_str()));
+    let run = admin_on(&db, &["check", "--model", "Contact"]).await.expect(exit::FAILING);
+    assert!(run.stdout.contains("1 of 2 document(s) fail the validator\n"), "{}", run.stdout);
+}
+
+/// A server that accepts connections and never answers, on a local port: what an operator meets with a firewall
+/// that drops, or a wrong port of a busy host.
+async fn silent_server() -> (u16, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let task = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    (port, task)
+}
+
+#[tokio::test]
+async fn an_unreachable_server_fails_within_the_timeout_saying_what_to_check() {
+    let (port, task) = silent_server().await;
+    let uri = format!("mongodb://127.0.0.1:{port}/");
+    for args in [
+        &["--uri", &uri, "--timeout", "1", "--db", "x", "check"][..],
+        &["--uri", &uri, "--db", "x", "verify", "--timeout", "1"],
+        &["--uri", &uri, "--db", "x", "dump", "--out", "never-written", "--timeout", "1"],
+    ] {
+        let started = std::time::Instant::now();
+        let run = admin(args).await.expect(exit::ERROR);
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{args:?}: {:?}", started.elapsed());
+        let message = "error: no server could be reached for this operation (check that the server runs, and the \
+                       connection string's hosts, replica set name and TLS settings: `--uri` or MONGODB_URI); gave \
+                       up after 1s (`--timeout`)\n";
+        assert_eq!(run.stderr, message, "{args:?}");
+    }
+    assert!(!std::path::Path::new("never-written").exists());
+    // The driver's account of the servers it tried is detail, under --json.
+    let json =
+        admin(&["--uri", &uri, "--timeout", "1", "--db", "x", "--json", "check"]).await.expect(exit::ERROR).json();
+    assert!(json["error"].as_str().unwrap().starts_with("no server could be reached"), "{json}");
+    assert!(json["detail"].as_str().is_some_and(|d| d.contains(&port.to_string())), "{json}");
+    task.abort();
+}
+
+#[tokio::test]
+async fn a_malformed_uri_is_a_usage_error_naming_the_flag() {
+    for uri in ["mongo://db1.example", "mongodb://", "mongodb://host:notaport"] {
+        let run = admin(&["--uri", uri, "--db", "x", "check"]).await.expect(exit::USAGE);
+        assert!(run.stderr.contains("`--uri` is not a valid connection string"), "{uri}: {}", run.stderr);
+    }
+    let json =
+        admin(&["--uri", "mongo://db1.example", "--db", "x", "check", "--json"]).await.expect(exit::USAGE).json();
+    assert!(json["error"].as_str().unwrap().starts_with("`--uri` is not a valid connection string"), "{json}");
+}
+
+#[tokio::test]
+async fn restore_errors_name_the_flags_the_operator_types() {
+    let db = odm::testing::database("cli_flags").await;
+    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    let order = doc! { "_id": ObjectId::new(), "cu": "ada", "am": 1_i64, "ca": DateTime::now() };
+    db.collection::<Document>("order_header").insert_one(order).await.unwrap();
+    let dir = scratch("flags", &db);
+    let out = dir.join("dump");
+    admin_on(&db, &["dump", "--model", "Order", "--out", out.to_str().unwrap()]).await.expect(exit::OK);
+
+    // Back into the database it came from, which holds the documents.
+    let run =
+        admin_on(&db, &["restore", "--model", "Order", "--from", out.to_str().unwrap()]).await.expect(exit::ERROR);
+    assert!(run.stderr.contains("(`--into-db`)") && run.stderr.contains("`--drop-existing`"), "{}", run.stderr);
+    assert!(!run.stderr.contains("into_db") && !run.stderr.contains("drop_existing()"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn version_and_help_say_what_each_subcommand_does() {
+    let run = admin(&["--version"]).await.expect(exit::OK);
+    assert_eq!(run.stdout, format!("odm-admin {0} (odm-mongo {0})\n", env!("CARGO_PKG_VERSION")));
+
+    // `--periods`: what a missing period's collection becomes, per subcommand; one default.
+    let periods = |help: &str| -> String {
+        let start = help.find("--periods").unwrap_or_else(|| panic!("{help}"));
+        let rest = &help[start..];
+        let end = rest[2..].find("\n  -").map_or(rest.len(), |e| e + 2);
+        rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let verify = periods(&admin(&["verify", "--help"]).await.expect(exit::OK).stdout);
+    assert!(verify.contains("a missing one reported as drift") && !verify.contains("created"), "{verify}");
+    let apply = periods(&admin(&["apply", "--help"]).await.expect(exit::OK).stdout);
+    assert!(apply.contains("created when missing"), "{apply}");
+    let plan = periods(&admin(&["plan", "--help"]).await.expect(exit::OK).stdout);
+    assert!(plan.contains("a missing one planned for creation"), "{plan}");
+    for help in [verify, apply, plan] {
+        assert_eq!(help.matches("default").count(), 1, "{help}");
+        assert!(help.ends_with("[default: 0]"), "{help}");
+    }
+    let help = admin(&["verify", "--help"]).await.expect(exit::OK).stdout;
+    assert_eq!(help.matches("--timeout").count(), 1, "{help}");
+    let topology = &help[help.find("--topology").unwrap()..help.find("--periods").unwrap()];
+    assert_eq!(topology.matches("default").count(), 1, "{topology}");
+}
+
+/// A validator a DBA changed by hand (mongosh's `collMod`): `verify` shows each keyword that differs, by field, in
+/// text and in JSON, not only "replace validator".
+#[tokio::test]
+async fn verify_shows_what_differs_in_a_changed_validator() {
+    let db = odm::testing::database("cli_validator_diff").await;
+    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    let script = format!(
+        "const d = db.getSiblingDB('{}');
+         const v = d.getCollectionInfos({{ name: 'order_header' }})[0].options.validator;
+         v.$jsonSchema.properties.cu.maxLength = 10;
+         v.$jsonSchema.required = v.$jsonSchema.required.filter(k => k !== 'am');
+         v.$jsonSchema.properties.ca.bsonType = 'string';
+         const r = d.runCommand({{ collMod: 'order_header', validator: v }});
+         if (r.ok !== 1) {{ print(JSON.stringify(r)); quit(1); }}",
+        db.name()
+    );
+    let (code, out) = support::shell::mongosh(&script);
+    assert_eq!(code, 0, "{out}");
+
+    let run = admin_on(&db, &["verify", "--model", "Order"]).await.expect(exit::DRIFT);
+    let mut changes: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("    ")).map(str::trim).collect();
+    changes.sort_unstable();
+    assert_eq!(
+        changes,
+        [
+            "field `am`: required by the model, optional in the live validator",
+            "field `ca`: bsonType \"string\" -> \"date\" (changed)",
+            "field `cu`: maxLength 10 -> none (removed)",
+        ],
+        "{}",
+        run.stdout
+    );
+    let json = admin_on(&db, &["verify", "--model", "Order", "--json"]).await.expect(exit::DRIFT).json();
+    let action = json["actions"].as_array().unwrap().iter().find(|a| a["kind"] == "updateValidator").expect("{json}");
+    let mut found: Vec<(&str, &str, &str)> = action["validatorChanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["field"].as_str().unwrap(), c["keyword"].as_str().unwrap(), c["change"].as_str().unwrap()))
+        .collect();
+    found.sort_unstable();
+    assert_eq!(found, [("am", "required", "added"), ("ca", "bsonType", "changed"), ("cu", "maxLength", "removed")]);
+    let cu = action["validatorChanges"].as_array().unwrap().iter().find(|c| c["field"] == "cu").unwrap();
+    assert_eq!((cu["live"].as_i64(), cu["wanted"].is_null()), (Some(10), true), "{cu}");
+    assert_eq!(cu["path"], "$jsonSchema.properties.cu.maxLength");
+
+    // apply puts the model's validator back: nothing differs.
+    admin_on(&db, &["apply", "--model", "Order"]).await.expect(exit::OK);
+    admin_on(&db, &["verify", "--model", "Order"]).await.expect(exit::OK);
+}
+
+/// The command-line guide's `Cargo.toml` names every crate its program uses, with the features it needs (the program
+/// itself is a doctest of this package's library, compiled by `cargo test`).
+#[test]
+fn the_guides_cargo_toml_has_what_its_program_uses() {
+    let guide = include_str!("../docs/guides/command-line.md");
+    let block = |fence: &str| {
+        let start = guide.find(fence).unwrap_or_else(|| panic!("no {fence} block")) + fence.len();
+        &guide[start..start + guide[start..].find("```").unwrap()]
+    };
+    let (toml, program) = (block("```toml\n"), block("```rust,no_run\n"));
+    for (path, package) in [("odm::", "odm-mongo"), ("serde::", "serde"), ("tokio::", "tokio")] {
+        assert!(program.contains(path), "the program uses {path}");
+        assert!(toml.lines().any(|l| l.starts_with(&format!("{package} = "))), "{package} is missing:\n{toml}");
+    }
+    let features = |package: &str| toml.lines().find(|l| l.starts_with(&format!("{package} = "))).unwrap().to_owned();
+    assert!(features("odm-mongo").contains("\"cli\""), "{toml}");
+    assert!(features("serde").contains("\"derive\""), "{toml}");
+    assert!(features("tokio").contains("\"macros\"") && features("tokio").contains("\"rt-multi-thread\""), "{toml}");
+}
+
 /// A fresh directory under the system's temporary directory, for one test's files.
 fn scratch(name: &str, db: &Database) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("odm-cli-{name}-{}-{}", std::process::id(), db.name()));

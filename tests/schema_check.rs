@@ -265,3 +265,38 @@ async fn each_failure_is_named_by_its_deepest_field_and_the_rule_that_failed() {
     );
     assert!(text.contains("`Basket.email` (stored `e`) holds capital letters"), "{text}");
 }
+
+/// Progress follows the scan: each count arrives once its batch is checked, the first long before the whole
+/// collection is read (not all at the end, after one long read of every failing document), and counts the documents
+/// checked and failing by then.
+#[tokio::test]
+async fn progress_follows_the_documents_as_they_are_checked() {
+    let db = odm::testing::database("schema_check_progress").await;
+    db.create_collection(Order::COLLECTION).await.expect("create");
+    let raw = db.collection::<Document>(Order::COLLECTION);
+    let mut docs: Vec<Document> = (0..6000).map(valid_doc).collect();
+    // One failing document, near the end: a read of the failing documents alone scans the whole collection first.
+    docs[5990].insert("t", "twelve");
+    support::raw::insert_outside(&raw, docs).await;
+    let coll = Collection::<Order>::new(&db);
+
+    let seen: Arc<Mutex<Vec<(u64, u64, std::time::Instant)>>> = Arc::default();
+    let sink = seen.clone();
+    let started = std::time::Instant::now();
+    let report = coll
+        .check_schema()
+        .batch_size(500)
+        .on_progress(move |p| sink.lock().unwrap().push((p.done, p.failed, std::time::Instant::now())))
+        .await
+        .expect("check");
+    let took = started.elapsed();
+    assert_eq!((report.checked, report.failing), (6000, 1), "{report}");
+    let seen = seen.lock().unwrap().clone();
+    let done: Vec<u64> = seen.iter().map(|s| s.0).collect();
+    assert_eq!(done, (1..=12).map(|b| b * 500).collect::<Vec<u64>>());
+    let failed: Vec<u64> = seen.iter().map(|s| s.1).collect();
+    assert_eq!(failed, [[0; 11].as_slice(), &[1]].concat(), "the failing document counts when its batch is checked");
+    let first = seen[0].2 - started;
+    println!("first count after {first:?} of {took:?}");
+    assert!(first < took / 2, "the first count came after {first:?} of {took:?}");
+}

@@ -8,8 +8,8 @@
 //! counter out of step with its array — each named by the deepest Rust path that fails (`Order.lines[].quantity`,
 //! not `Order.lines`), with the rule that failed, counted, with sample `_id`s. The collection is streamed once, in
 //! `_id` order and in batches (never loaded whole), so the time grows linearly with its size; a progress callback
-//! sees every batch. A model with sets of documents (`unique_items`) adds one query per set, for the element stored
-//! twice in two key orders that the validator's `uniqueItems` lets through (rule
+//! sees every batch as soon as it is checked. A model with sets of documents (`unique_items`) adds one query per
+//! set, for the element stored twice in two key orders that the validator's `uniqueItems` lets through (rule
 //! [`array-unique`](crate::rules#array-unique)).
 //!
 //! ```no_run
@@ -43,7 +43,7 @@ use batch::{id_of, Explainer};
 use bson::{doc, Bson, Document, RawBsonRef, RawDocumentBuf};
 use futures_util::stream::BoxStream;
 use futures_util::{StreamExt, TryStreamExt};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::future::IntoFuture;
 use std::time::Instant;
@@ -55,7 +55,8 @@ pub struct SchemaReport {
     pub model: &'static str,
     /// Documents read.
     pub checked: u64,
-    /// Documents the validator refuses, apart from those at an older version the model reads.
+    /// Documents the validator refuses, apart from those at an older version the model reads; a document at an older
+    /// version that does not read as it ([`Check::Unreadable`]) is failing.
     pub failing: u64,
     /// Documents at an older version the model still reads: not corrupt, but not yet migrated.
     pub older: u64,
@@ -155,62 +156,46 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
             None => 0,
         };
         let mut tally = Tally::new::<M>(parts, self.samples);
-        let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id, crate::error::model_name::<M>());
-        let mut ids = stream(raw, session.as_ref(), doc! {}, Some(doc! { "_id": 1 })).await?;
-        let mut failing = stream(raw, session.as_ref(), doc! { "$nor": [validator.clone()] }, None).await?;
-        let mut next_failing = failing.try_next().await?;
+        let mut explainer = Explainer::new(raw, session.as_ref(), parts, self.by_id);
+        let refuses = doc! { "$nor": [&validator] };
+        // Whole documents in `_id` order, a batch at a time; the server says which of each batch the validator
+        // refuses as the batch is read, so counts (and the progress they report) follow the scan.
+        let batch_size = u32::try_from(self.batch).unwrap_or(u32::MAX);
+        let mut rows = stream(raw, session.as_ref(), doc! {}, None, Some(batch_size)).await?;
         let mut held = Held::default();
-        let mut ids_done = false;
         loop {
-            if !ids_done {
-                let Some(row) = ids.try_next().await? else {
-                    ids_done = true;
-                    continue;
-                };
-                let id = id_of(&row);
-                // Both cursors go in `_id` order, so a failing document is the next one to come when its `_id` does.
-                if next_failing.as_ref().is_some_and(|f| id_of(f) == id) {
-                    held.take(&mut next_failing, false);
-                    next_failing = failing.try_next().await?;
-                }
-                held.checked += 1;
-                if !held.full(self.batch) {
-                    continue;
-                }
-                // A failing document ordered before the last `_id` read was written after the `_id` cursor passed
-                // its place: it is checked now rather than held back until the end.
-                while let Some(f) = &next_failing {
-                    if explainer.at_or_before(&id_of(f), &id).await? != Some(true) {
-                        break;
-                    }
-                    held.take(&mut next_failing, true);
-                    next_failing = failing.try_next().await?;
-                }
-            } else if next_failing.is_some() {
-                // The `_id`s are all read: failing documents left were written after that cursor passed their place.
-                held.take(&mut next_failing, true);
-                next_failing = failing.try_next().await?;
-                if !held.full(self.batch) && next_failing.is_some() {
-                    continue;
-                }
+            let row = rows.try_next().await?;
+            let end = row.is_none();
+            if let Some(row) = row {
+                held.bytes += row.as_bytes().len();
+                held.docs.push(row);
             }
-            if held.checked > 0 {
-                let batch = std::mem::take(&mut held);
-                tally.batch(&mut explainer, batch.checked, batch.docs, M::VERSION).await?;
-                if let Some(progress) = &mut self.progress {
-                    let report = &tally.report;
-                    progress(&crate::progress::Progress {
-                        repaired: 0,
-                        done: report.checked,
-                        total: total.max(report.checked),
-                        failed: report.failing,
-                        migrated: 0,
-                        retried: 0,
-                        elapsed: started.elapsed(),
-                    });
-                }
+            if !end && held.docs.len() < self.batch && held.bytes < HELD_BYTES {
+                continue;
             }
-            if ids_done && next_failing.is_none() {
+            if held.docs.is_empty() {
+                break;
+            }
+            let batch = std::mem::take(&mut held).docs;
+            let checked = batch.len() as u64;
+            // `Debug` text keeps the BSON type: the server returns each `_id` as stored.
+            let refused: HashSet<String> =
+                explainer.refused(&refuses, &batch).await?.iter().map(|id| format!("{id:?}")).collect();
+            let failing = batch.into_iter().filter(|d| refused.contains(&format!("{:?}", id_of(d)))).collect();
+            tally.batch(&mut explainer, checked, failing, M::VERSION).await?;
+            if let Some(progress) = &mut self.progress {
+                let report = &tally.report;
+                progress(&crate::progress::Progress {
+                    repaired: 0,
+                    done: report.checked,
+                    total: total.max(report.checked),
+                    failed: report.failing,
+                    migrated: 0,
+                    retried: 0,
+                    elapsed: started.elapsed(),
+                });
+            }
+            if end {
                 break;
             }
         }
@@ -222,44 +207,33 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
     }
 }
 
-/// The most bytes of failing documents held for one batch; a batch of large documents ends early.
+/// The most bytes of documents held for one batch; a batch of large documents ends early.
 const HELD_BYTES: usize = 16 * 1024 * 1024;
 
-/// The batch being read: how many documents it checks, and its failing documents.
+/// The documents of the batch being read, and their size.
 #[derive(Default)]
 struct Held {
-    checked: u64,
     docs: Vec<RawDocumentBuf>,
     bytes: usize,
 }
 
-impl Held {
-    /// Moves the failing document in `next` into the batch; `unseen`: the `_id` cursor did not count it.
-    fn take(&mut self, next: &mut Option<RawDocumentBuf>, unseen: bool) {
-        if let Some(doc) = next.take() {
-            self.bytes += doc.as_bytes().len();
-            self.docs.push(doc);
-            self.checked += u64::from(unseen);
-        }
-    }
-
-    fn full(&self, batch: usize) -> bool {
-        self.checked >= batch as u64 || self.bytes >= HELD_BYTES
-    }
-}
-
-/// Opens a cursor over the documents matching `filter` in `_id` order (in `session`, when the collection has one).
+/// Opens a cursor over the documents matching `filter` in `_id` order (in `session`, when the collection has one),
+/// `batch_size` documents per server reply when given.
 async fn stream(
     raw: &mongodb::Collection<RawDocumentBuf>,
     session: Option<&Session>,
     filter: Document,
     projection: Option<Document>,
+    batch_size: Option<u32>,
 ) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
     // One order for both cursors, total over every BSON type of `_id`: batches never skip a document.
     let op = Op::on(raw, "find").values(|| doc! { "filter": &filter, "sort": { "_id": 1 }, "projection": &projection });
     let mut find = raw.find(filter).sort(doc! { "_id": 1 });
     if let Some(projection) = projection {
         find = find.projection(projection);
+    }
+    if let Some(n) = batch_size {
+        find = find.batch_size(n);
     }
     Ok(match session {
         Some(s) => {
@@ -288,6 +262,10 @@ struct Tally<'p> {
     findings: Vec<Finding>,
     other: Finding,
     older: Vec<Finding>,
+    /// Documents at an older version that do not read as it, by version.
+    unreadable: Vec<Finding>,
+    /// Reads a stored document as the model does: the error, when it cannot.
+    read: fn(&RawDocumentBuf) -> Option<crate::error::Error>,
     samples: usize,
     /// The Rust name of the version key, for its findings.
     version_path: Option<String>,
@@ -303,6 +281,7 @@ impl<'p> Tally<'p> {
             stored_path: stored.to_owned(),
             array: None,
             version: None,
+            reason: None,
             rule: check.rule(),
             count: 0,
             sample_ids: Vec::new(),
@@ -323,6 +302,8 @@ impl<'p> Tally<'p> {
             findings,
             other: finding(Check::Other, ""),
             older: Vec::new(),
+            unreadable: Vec::new(),
+            read: read_error::<M>,
             samples,
             version_path: M::VERSION.map(|spec| rust(spec.key)),
         }
@@ -340,8 +321,13 @@ impl<'p> Tally<'p> {
         let mut failing = Vec::with_capacity(docs.len());
         for doc in docs {
             // Documents at an older version the model reads are not corrupt: counted apart, by version.
+            // unless they do not read as that version (a field the upgrade needs is missing): those fail, with the
+            // reason a migration gives.
             match version.and_then(|spec| older_version(&doc, spec)) {
-                Some(at) => self.older_at(at, id_of(&doc), version),
+                Some(at) => match (self.read)(&doc) {
+                    None => self.older_at(at, id_of(&doc), version),
+                    Some(error) => self.unreadable_at(at, id_of(&doc), &error, version),
+                },
                 None => failing.push(doc),
             }
         }
@@ -386,6 +372,7 @@ impl<'p> Tally<'p> {
                     stored_path: key.to_owned(),
                     array: None,
                     version: at,
+                    reason: None,
                     rule: Check::OlderVersion.rule(),
                     count: 0,
                     sample_ids: Vec::new(),
@@ -396,11 +383,35 @@ impl<'p> Tally<'p> {
         record(&mut self.older[i], vec![id], self.samples);
     }
 
+    /// Counts a document at an older version (`None`: without a version key) that does not read as it.
+    fn unreadable_at(&mut self, at: Option<i64>, id: Bson, error: &crate::error::Error, spec: Option<VersionSpec>) {
+        self.report.failing += 1;
+        let i = match self.unreadable.iter().position(|f| f.version == at) {
+            Some(i) => i,
+            None => {
+                let key = spec.map_or("", |s| s.key);
+                self.unreadable.push(Finding {
+                    check: Check::Unreadable,
+                    path: self.version_path.clone().unwrap_or_else(|| key.to_owned()),
+                    stored_path: key.to_owned(),
+                    array: None,
+                    version: at,
+                    reason: Some(error.to_string()),
+                    rule: Check::Unreadable.rule(),
+                    count: 0,
+                    sample_ids: Vec::new(),
+                });
+                self.unreadable.len() - 1
+            }
+        };
+        record(&mut self.unreadable[i], vec![id], self.samples);
+    }
+
     /// The report: findings with documents, one per check, field and rule (a polymorphic model's variants that share
     /// a field add up), most frequent first.
     fn finish(self) -> SchemaReport {
         let mut findings: Vec<Finding> = Vec::new();
-        for f in self.findings.into_iter().chain([self.other]).chain(self.older) {
+        for f in self.findings.into_iter().chain([self.other]).chain(self.unreadable).chain(self.older) {
             if f.count == 0 {
                 continue;
             }
@@ -434,6 +445,11 @@ fn older_version(doc: &RawDocumentBuf, spec: VersionSpec) -> Option<Option<i64>>
     (i64::from(spec.oldest)..i64::from(spec.current)).contains(&at).then_some(Some(at))
 }
 
+/// Why a stored document does not read as model `M` (a typed read's or a migration's error); `None` when it does.
+fn read_error<M: Model>(raw: &RawDocumentBuf) -> Option<crate::error::Error> {
+    crate::codec::decode::<M>(raw).err()
+}
+
 /// Counts `ids` in `finding`, keeping the first as samples.
 fn record(finding: &mut Finding, ids: Vec<Bson>, samples: usize) {
     finding.count += ids.len() as u64;
@@ -443,10 +459,11 @@ fn record(finding: &mut Finding, ids: Vec<Bson>, samples: usize) {
 
 /// Reads the collection and reports what fails. Nothing is written.
 ///
-/// The collection is streamed once by two cursors in `_id` order: every `_id` (what is checked, for progress), and
-/// the documents the validator refuses (`$nor: [validator]`), whole. Each batch of `_id`s takes the failing documents
-/// among them and has the server explain those by part, without reading the collection again, so the time grows
-/// linearly with the collection (`docs/benchmarks.md` has the measured figures).
+/// The collection is streamed once, whole, in `_id` order and a batch at a time. The server says which documents of
+/// each batch the validator refuses (one `$documents` command over the batch as read, `$match: {$nor: [validator]}`:
+/// no query reads the collection per batch), then explains those by part, so the time grows linearly with the
+/// collection (`docs/benchmarks.md` has the measured figures) and progress follows the documents as they are
+/// checked. A server without `$documents` (before MongoDB 5.1) is asked by `_id` against the collection.
 impl<'a, M: Model> std::future::IntoFuture for SchemaCheck<'a, M> {
     type Output = Result<SchemaReport>;
     type IntoFuture = futures_util::future::BoxFuture<'a, Result<SchemaReport>>;

@@ -42,20 +42,24 @@
 //! | `restore`  | `--from DIR [--into-db NAME] [--drop-existing] [--bypass-validation]`: a dump, odm's or mongodump's ([`crate::backup::Restore`]): everything in it (of `--db`'s database when given), or the `--model` ones |
 //! | `expire`   | `[--dry-run]`: drops the collections of the periods each model's retention (`keep_periods`) has expired ([`crate::collection::drop_expired`]), never a collection its name template does not name; other models have nothing to expire |
 //!
-//! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded`, `--timeout
-//! SECONDS` (default 600) and `--periods N` (for a model with one collection per period, also this period's and the
-//! N-1 after it, created when missing); `check` takes `--samples N` and `--batch-size N`; `migrate` takes `--batch-size N`,
-//! `--docs-per-second RATE` or `--pause-ms MS`, and `--guard document|version`.
+//! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded` and `--periods N` (for a
+//! model with one collection per period, also this period's collection and the N-1 after it: `apply` creates a
+//! missing one, `verify` reports it as drift); `check` takes `--samples N` and `--batch-size N`; `migrate` takes
+//! `--batch-size N`, `--docs-per-second RATE` or `--pause-ms MS`, and `--guard document|version`.
 //!
 //! Every subcommand takes the global options, before or after its name: `--uri URI` (else the `MONGODB_URI`
-//! environment variable; with neither, an error says to set one), `--db NAME` (every selected model's database
-//! instead of the one it names; needed for models that name none), `--model NAME` (a model by its Rust type name,
-//! repeatable; default all), `--json` (one JSON document on standard output, with `command` and `exitCode`, instead
-//! of text; errors too) and `--quiet` (no report, no progress; errors are still printed). The plan's JSON file of
-//! `export` is `--plan-json`, so that `--json` means the same everywhere.
+//! environment variable; with neither, an error says to set one; a malformed one is a usage error naming it), `--db
+//! NAME` (every selected model's database instead of the one it names; needed for models that name none), `--model
+//! NAME` (a model by its Rust type name, repeatable; default all), `--timeout SECONDS` (the longest to wait to reach
+//! the server, and for a sync to finish; default: the connection string's server selection timeout, and 600 s for a
+//! sync), `--json` (one JSON document on standard output, with `command` and `exitCode`, instead of text; errors
+//! too) and `--quiet` (no report, no progress; errors are still printed). The plan's JSON file of `export` is
+//! `--plan-json`, so that `--json` means the same everywhere. `--version` prints the application's version
+//! ([`Admin::version`]) beside odm's.
 //!
-//! `check`, `migrate`, `dump` and `restore` show a progress bar on standard error when it is a terminal, a plain line every few
-//! seconds when it is not (none under `--json` or `--quiet`); standard output carries only the report.
+//! `check`, `migrate`, `dump` and `restore` show progress only where a person watches: a bar on standard error when
+//! it is a terminal, a plain line every few seconds when it is not, nothing under `--json` or `--quiet`; the rate and
+//! time left are computed from the time that has passed. Standard output carries only the report.
 //!
 //! # Exit codes
 //!
@@ -65,13 +69,16 @@
 //! |------|----------------------|-----------------------------------------------------------------------------|
 //! | 0    | [`exit::OK`]         | done: nothing differs, fails or is left                                      |
 //! | 1    | [`exit::ERROR`]      | an error: no connection string, the server unreachable or refusing, a file that cannot be written, a dump that would overwrite one, a restore into a collection holding documents without `--drop-existing` |
-//! | 2    | [`exit::USAGE`]      | wrong arguments (clap's usage error; also an unknown `--model`)               |
+//! | 2    | [`exit::USAGE`]      | wrong arguments (clap's usage error; also an unknown `--model`, a malformed `--uri`) |
 //! | 3    | [`exit::DRIFT`]      | `verify` found drift, or `apply` left something that still differs          |
 //! | 4    | [`exit::FAILING`]    | `check` found stored documents the validator refuses                        |
 //! | 5    | [`exit::INCOMPLETE`] | `migrate` left documents at an older version                                |
 //! | 6    | [`exit::NOTHING_DUMPED`] | `dump` selected nothing on the server (the database, or every selected model's collection, absent): nothing written, no directory made |
 //!
-//! Errors are printed as odm's readable messages ([`Error`](crate::Error)'s `Display`) on standard error.
+//! Errors are printed as odm's readable messages ([`Error`](crate::Error)'s `Display`) on standard error, naming the
+//! flags the operator typed (`--drop-existing`, not the library's `drop_existing()`). The server is reached once
+//! before any work; when it cannot be within `--timeout`, the message says what to check, and the driver's
+//! description of the servers it tried is the JSON document's `detail`.
 
 mod args;
 mod backup;
@@ -80,6 +87,7 @@ pub mod exit;
 mod expire;
 mod failure;
 mod list;
+mod message;
 mod migrate;
 mod models;
 mod output;
@@ -89,24 +97,34 @@ mod sync;
 
 use crate::model::Model;
 use args::{Cli, Command};
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 use failure::Failure;
 use models::Entry;
 use output::{Done, Printer};
 use server::Server;
 use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::time::Duration;
 
 /// An application's admin command line: its name and the models it manages (see the [module docs](self)).
 #[must_use = "an `Admin` does nothing until `run` is awaited"]
 pub struct Admin {
     program: String,
+    version: Option<String>,
     entries: Vec<Entry>,
 }
 
 impl Admin {
     /// A command line named `program` (as its help and usage errors show it), managing no model yet.
     pub fn new(program: impl Into<String>) -> Self {
-        Admin { program: program.into(), entries: Vec::new() }
+        Admin { program: program.into(), version: None, entries: Vec::new() }
+    }
+
+    /// The application's version, which `--version` prints beside odm's: usually `env!("CARGO_PKG_VERSION")` of
+    /// the admin binary's package. Without it, `--version` prints odm's alone.
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.version = Some(version.into());
+        self
     }
 
     /// Adds model `M`, which `--model` names by its Rust type name (`Order`).
@@ -129,7 +147,12 @@ impl Admin {
         I: IntoIterator<Item = T>,
         T: Into<OsString> + Clone,
     {
-        let mut command = Cli::command().name(self.program.clone()).bin_name(self.program.clone());
+        let odm = concat!("odm-mongo ", env!("CARGO_PKG_VERSION"));
+        let version = match &self.version {
+            Some(app) => format!("{app} ({odm})"),
+            None => format!("(built with {odm})"),
+        };
+        let mut command = args::command().name(self.program.clone()).bin_name(self.program.clone()).version(version);
         let cli = match command.try_get_matches_from_mut(args).and_then(|m| Cli::from_arg_matches(&m)) {
             Ok(cli) => cli,
             Err(e) => {
@@ -148,7 +171,13 @@ impl Admin {
             }
             Err(Failure::Odm(e)) => {
                 let code = exit::of_error(&e);
-                printer.error_with(name, code, &e.to_string(), output::error_fields(&e));
+                let (message, detail) = message::of(&e, cli.global.timeout.map(Duration::from_secs));
+                let mut fields = output::error_fields(&e);
+                if let Some(detail) = detail {
+                    // The driver's description of the servers it tried, kept out of the message.
+                    fields.insert("detail".into(), detail.into());
+                }
+                printer.error_with(name, code, &message, fields);
                 code
             }
             Err(Failure::Message(message)) => {
@@ -190,9 +219,9 @@ impl Admin {
                 ));
             }
         }
-        let server = Server::connect(global.uri.as_deref()).await?;
+        let server = Server::connect(global.uri.as_deref(), global.timeout.map(Duration::from_secs)).await?;
         let client = &server.client;
-        let display = progress::Display::choose(global.quiet, global.json);
+        let display = progress::Display::choose(global.quiet, global.json, std::io::stderr().is_terminal());
         let done = match &cli.command {
             Command::Plan(args) => sync::plan(&server, &entries, db, args).await,
             Command::Verify(args) => sync::verify(&server, &entries, db, args).await,

@@ -608,6 +608,7 @@ impl Plan {
                         "description": a.to_string(),
                         "commands": a.commands().into_iter().map(|c| Bson::Document(c).into_canonical_extjson()).collect::<Vec<_>>(),
                         "precondition": self.precondition(a).map(|p| p.to_json(a)),
+                        "validatorChanges": a.validator_changes_json(),
                     })
                 })
                 .collect(),
@@ -622,6 +623,7 @@ impl fmt::Display for Plan {
         }
         for action in &self.actions {
             writeln!(f, "- {action}")?;
+            crate::sync::validator_diff::write_changes(f, action)?;
         }
         Ok(())
     }

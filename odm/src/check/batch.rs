@@ -1,13 +1,13 @@
-//! Explaining a batch of failing documents: which parts of the validator each one breaks, asked of the server in
-//! time proportional to the batch, never to the collection.
+//! Explaining a batch: which of its documents the validator refuses, and which parts of the validator each of those
+//! breaks, asked of the server in time proportional to the batch, never to the collection.
 //!
-//! The server evaluates the parts on the documents themselves: one `aggregate` over `$documents` (the batch, as read)
+//! The server evaluates the validator and its parts on the documents themselves: one `aggregate` over `$documents` (the batch, as read)
 //! with a `$facet` holding one `$match: {$nor: [part]}` per part. No collection is read, so no server needs an index
 //! to keep it cheap. A server whose `hello` says it predates `$documents` (wire version below 14, MongoDB 5.1), or
 //! that refuses the first such command, has every batch explained by `_id` against the collection
 //! (`{_id: {$in: batch}}` beside each part), which those servers serve from the `_id` index.
 
-use crate::error::{DecodeError, Error, Result};
+use crate::error::{Error, Result};
 use crate::observe::Op;
 use crate::schema::parts::Part;
 use crate::session::Session;
@@ -36,8 +36,6 @@ pub(super) struct Explainer<'a> {
     /// One `$nor` filter per part, in the order of the parts.
     breaks: Vec<Document>,
     mode: Mode,
-    /// The model's Rust type name, for errors.
-    model: &'static str,
 }
 
 impl<'a> Explainer<'a> {
@@ -46,16 +44,29 @@ impl<'a> Explainer<'a> {
         session: Option<&'a Session>,
         parts: &[Part],
         by_id: bool,
-        model: &'static str,
     ) -> Self {
         let breaks = parts.iter().map(|p| doc! { "$nor": [p.filter.clone()] }).collect();
-        Explainer { raw, session, breaks, mode: if by_id { Mode::Ids } else { Mode::Untried }, model }
+        Explainer { raw, session, breaks, mode: if by_id { Mode::Ids } else { Mode::Untried } }
     }
 
     /// For each part, the `_id`s among `docs` that break it, in the order of `docs`.
     pub(super) async fn broken(&mut self, docs: &[RawDocumentBuf]) -> Result<Vec<Vec<Bson>>> {
-        let mut out = vec![Vec::new(); self.breaks.len()];
-        if docs.is_empty() || self.breaks.is_empty() {
+        let breaks = std::mem::take(&mut self.breaks);
+        let out = self.matching(&breaks, docs).await;
+        self.breaks = breaks;
+        out
+    }
+
+    /// The `_id`s among `docs` that `refuses` (`$nor: [validator]`) matches: the documents the whole validator
+    /// refuses, evaluated by the server on the documents as read.
+    pub(super) async fn refused(&mut self, refuses: &Document, docs: &[RawDocumentBuf]) -> Result<Vec<Bson>> {
+        Ok(self.matching(std::slice::from_ref(refuses), docs).await?.pop().unwrap_or_default())
+    }
+
+    /// For each of `filters`, the `_id`s among `docs` that it matches.
+    async fn matching(&mut self, filters: &[Document], docs: &[RawDocumentBuf]) -> Result<Vec<Vec<Bson>>> {
+        let mut out = vec![Vec::new(); filters.len()];
+        if docs.is_empty() || filters.is_empty() {
             return Ok(out);
         }
         let mut start = 0;
@@ -68,24 +79,32 @@ impl<'a> Explainer<'a> {
                 end += 1;
             }
             if end == start {
-                self.by_ids(&[id_of(&docs[start])], &mut out).await?;
+                self.by_ids(filters, &[id_of(&docs[start])], &mut out).await?;
                 start += 1;
                 continue;
             }
             let chunk = &docs[start..end];
             match self.mode {
-                Mode::Ids => self.by_ids(&ids(chunk), &mut out).await?,
-                Mode::Documents => self.by_documents(chunk, &mut out).await?,
+                Mode::Ids => self.by_ids(filters, &ids(chunk), &mut out).await?,
+                Mode::Documents => match self.by_documents(filters, chunk, &mut out).await {
+                    Ok(()) => {}
+                    // A chunk the server will not take as expressions (a stored key with a `.` or a leading `$`):
+                    // that chunk by `_id`, against the collection.
+                    Err(Error::Driver(e)) if matches!(*e.kind, mongodb::error::ErrorKind::Command(_)) => {
+                        self.by_ids(filters, &ids(chunk), &mut out).await?
+                    }
+                    Err(e) => return Err(e),
+                },
                 Mode::Untried if !self.server_has_documents().await? => {
                     self.mode = Mode::Ids;
-                    self.by_ids(&ids(chunk), &mut out).await?;
+                    self.by_ids(filters, &ids(chunk), &mut out).await?;
                 }
-                Mode::Untried => match self.by_documents(chunk, &mut out).await {
+                Mode::Untried => match self.by_documents(filters, chunk, &mut out).await {
                     Ok(()) => self.mode = Mode::Documents,
                     // The server's refusal of the stage is its answer to whether it has it.
                     Err(Error::Driver(e)) if matches!(*e.kind, mongodb::error::ErrorKind::Command(_)) => {
                         self.mode = Mode::Ids;
-                        self.by_ids(&ids(chunk), &mut out).await?;
+                        self.by_ids(filters, &ids(chunk), &mut out).await?;
                     }
                     Err(e) => return Err(e),
                 },
@@ -93,19 +112,6 @@ impl<'a> Explainer<'a> {
             start = end;
         }
         Ok(out)
-    }
-
-    /// Whether the server orders `id` at or before `last` (in `_id` order, across BSON types); `None` when the
-    /// server cannot be asked without reading the collection.
-    pub(super) async fn at_or_before(&self, id: &Bson, last: &Bson) -> Result<Option<bool>> {
-        if self.mode != Mode::Documents {
-            return Ok(None);
-        }
-        let pipeline = [
-            doc! { "$documents": [{ "_id": id.clone() }] },
-            doc! { "$match": { "$expr": { "$lte": ["$_id", { "$literal": last.clone() }] } } },
-        ];
-        Ok(Some(!self.aggregate(pipeline.to_vec()).await?.is_empty()))
     }
 
     /// Whether the server says it has `$documents`: wire version 14 (MongoDB 5.1) or later. Asked before trying, so
@@ -117,17 +123,22 @@ impl<'a> Explainer<'a> {
         Ok(crate::error::reply_int(&hello, "maxWireVersion").is_some_and(|v| v >= 14))
     }
 
-    async fn by_documents(&self, chunk: &[RawDocumentBuf], out: &mut [Vec<Bson>]) -> Result<()> {
+    async fn by_documents(&self, filters: &[Document], chunk: &[RawDocumentBuf], out: &mut [Vec<Bson>]) -> Result<()> {
         let mut documents = Vec::with_capacity(chunk.len());
+        let mut unreadable = Vec::new();
         for d in chunk {
-            let doc = Document::try_from(d.as_ref()).map_err(|source| {
-                let id = d.get("_id").ok().flatten().and_then(|id| Bson::try_from(id).ok());
-                Error::Decode(Box::new(DecodeError::new(self.model, None, id, source)))
-            })?;
-            documents.push(Bson::Document(doc));
+            // A document the client cannot read as BSON values (a string that is not UTF-8, written by another
+            // client) cannot be sent back: the server judges it where it is, by `_id`.
+            let Ok(doc) = Document::try_from(d.as_ref()) else {
+                unreadable.push(id_of(d));
+                continue;
+            };
+            // Each document of `$documents` is an expression: every value goes in `$literal`, so a stored string
+            // starting with `$` (`"$$ROOT"`) is that string, not a path the server would evaluate.
+            let literal: Document = doc.into_iter().map(|(k, v)| (k, Bson::Document(doc! { "$literal": v }))).collect();
+            documents.push(Bson::Document(literal));
         }
-        let facets: Document = self
-            .breaks
+        let facets: Document = filters
             .iter()
             .enumerate()
             .map(|(i, breaks)| {
@@ -135,6 +146,12 @@ impl<'a> Explainer<'a> {
                 (i.to_string(), Bson::Array(stages.into_iter().map(Bson::Document).collect()))
             })
             .collect();
+        if !unreadable.is_empty() {
+            self.by_ids(filters, &unreadable, out).await?;
+        }
+        if documents.is_empty() {
+            return Ok(());
+        }
         let pipeline = vec![doc! { "$documents": documents }, doc! { "$facet": facets }];
         let result = self.aggregate(pipeline).await?;
         let Some(facets) = result.first() else { return Ok(()) };
@@ -145,8 +162,8 @@ impl<'a> Explainer<'a> {
         Ok(())
     }
 
-    async fn by_ids(&self, ids: &[Bson], out: &mut [Vec<Bson>]) -> Result<()> {
-        for (breaks, broken) in self.breaks.iter().zip(out.iter_mut()) {
+    async fn by_ids(&self, filters: &[Document], ids: &[Bson], out: &mut [Vec<Bson>]) -> Result<()> {
+        for (breaks, broken) in filters.iter().zip(out.iter_mut()) {
             let filter = doc! { "$and": [{ "_id": { "$in": ids } }, breaks.clone()] };
             let op = Op::on(self.raw, "find").values(|| doc! { "filter": &filter });
             let find = self.raw.find(filter).projection(doc! { "_id": 1 });

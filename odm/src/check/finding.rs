@@ -19,6 +19,7 @@ fn what(check: Check) -> &'static str {
         Check::Computed => "differs from what it computes from",
         Check::Other => "fails the validator",
         Check::OlderVersion => "is at an older version the model reads",
+        Check::Unreadable => "is at an older version the model cannot read",
     }
 }
 
@@ -36,6 +37,9 @@ pub struct Finding {
     pub array: Option<String>,
     /// For [`Check::OlderVersion`], the stored version (`None`: no version key, read as the oldest).
     pub version: Option<i64>,
+    /// For [`Check::Unreadable`], why the first of its documents does not read (the error a typed read or a
+    /// migration gives: the field, what was expected).
+    pub reason: Option<String>,
     /// The id of the rule the documents break ([`crate::rules`]).
     pub rule: &'static str,
     /// How many documents fail it.
@@ -55,6 +59,16 @@ impl fmt::Display for Finding {
             write!(f, "{} document(s) {at}: an older version the model reads; migrate them", self.count)?;
             write!(f, " ({RULE} `{}`)", self.rule)?;
             return self.samples(f);
+        }
+        if self.check == Check::Unreadable {
+            let at = self.version.map_or_else(|| "without a version key".to_owned(), |v| format!("at version {v}"));
+            write!(f, "{} document(s) {at} the model cannot read, so no migration can bring them forward", self.count)?;
+            write!(f, " ({RULE} `{}`)", self.rule)?;
+            if let Some(reason) = &self.reason {
+                write!(f, ": {reason}")?;
+            }
+            self.samples(f)?;
+            return write!(f, "; fix or delete them");
         }
         let field = if self.stored_path.is_empty() {
             "the document".to_owned()

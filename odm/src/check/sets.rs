@@ -27,7 +27,7 @@ impl<M: Model> Collection<M> {
             let filter = doc! { "$expr": reordered_duplicate(&path, element) };
             let session = self.session();
             let rows: Vec<RawDocumentBuf> =
-                super::stream(raw, session, filter.clone(), Some(doc! { "_id": 1 })).await?.try_collect().await?;
+                super::stream(raw, session, filter.clone(), Some(doc! { "_id": 1 }), None).await?.try_collect().await?;
             if rows.is_empty() {
                 continue;
             }

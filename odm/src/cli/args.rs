@@ -37,6 +37,11 @@ pub(super) struct Global {
     /// Print no report and no progress: the exit code tells the outcome (errors are still printed)
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// The longest to wait, in seconds: to reach the server (server selection and connecting; default: the
+    /// connection string's, else 30), and for `plan`, `verify`, `apply` and `export` to finish (default: 600;
+    /// index builds on large collections take a while)
+    #[arg(long, global = true, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
 }
 
 /// The subcommands.
@@ -82,16 +87,41 @@ pub(super) struct SyncArgs {
     /// counts them); without it, a direct rollout leaves such a validator unapplied and exits with the drift code
     #[arg(long)]
     pub tighten_anyway: bool,
-    /// Whether to plan for a sharded cluster (default: ask the server)
+    /// Whether to plan for a sharded cluster (`detect`: ask the server)
     #[arg(long, value_enum, default_value_t = TopologyArg::Detect)]
     pub topology: TopologyArg,
     /// For models with one collection per period (`log_app_event_{yyyymm}`): also the current period's collection
-    /// and the N-1 after it, created when missing (default: only the live ones)
+    /// and the N-1 after it (0: only the collections that exist)
+    // What each subcommand does with a missing one is in its own help: `periods_help`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub periods: u32,
-    /// The longest the sync may take, in seconds (index builds on large collections take a while)
-    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
-    pub timeout: u64,
+}
+
+/// `--periods`'s help for each subcommand that takes it: what each does with a period's collection that is missing
+/// (only `apply` creates one).
+fn periods_help(subcommand: &str) -> &'static str {
+    match subcommand {
+        "verify" => {
+            "For models with one collection per period (`log_app_event_{yyyymm}`): also the current period's \
+             collection and the N-1 after it, a missing one reported as drift (0: only the collections that exist)"
+        }
+        "apply" => {
+            "For models with one collection per period (`log_app_event_{yyyymm}`): also the current period's \
+             collection and the N-1 after it, created when missing (0: only the collections that exist)"
+        }
+        _ => {
+            "For models with one collection per period (`log_app_event_{yyyymm}`): also the current period's \
+             collection and the N-1 after it, a missing one planned for creation (0: only the collections that exist)"
+        }
+    }
+}
+
+/// The command line as clap parses it, with the help texts that differ between subcommands sharing an option.
+pub(super) fn command() -> clap::Command {
+    use clap::CommandFactory;
+    ["plan", "verify", "apply", "export"].into_iter().fold(Cli::command(), |command, name| {
+        command.mut_subcommand(name, |sub| sub.mut_arg("periods", |arg| arg.help(periods_help(name))))
+    })
 }
 
 /// `apply`'s arguments.

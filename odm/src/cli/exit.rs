@@ -16,7 +16,8 @@ pub const OK: u8 = 0;
 /// dump refused (it would overwrite a file) or a restore refused (a collection holding documents, a document the
 /// validator refuses).
 pub const ERROR: u8 = 1;
-/// The arguments are wrong: an unknown subcommand, option or model, a missing value (clap's code for usage errors).
+/// The arguments are wrong: an unknown subcommand, option or model, a missing value, a malformed `--uri` (clap's code
+/// for usage errors).
 pub const USAGE: u8 = 2;
 /// `verify` found the database differing from the models, or `apply` left something that still differs (a conflict
 /// with an index odm does not own, a validator the mode did not allow it to change).

@@ -150,6 +150,8 @@ pub(super) fn schema_report(ns: &Namespace, report: &SchemaReport) -> Value {
                 "path": f.path,
                 "storedPath": f.stored_path,
                 "rule": f.rule,
+                "version": f.version,
+                "reason": f.reason,
                 "count": f.count,
                 "sampleIds": f.sample_ids.iter().map(id).collect::<Vec<_>>(),
                 "description": f.to_string(),

@@ -14,6 +14,9 @@ use crate::template::InstanceKey;
 use std::path::Path;
 use std::time::Duration;
 
+/// How long a sync may take unless `--timeout` says otherwise: index builds on large collections take a while.
+const SYNC_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// A sync of `entries` as `args` asks, their databases replaced by `db` when given.
 fn sync<'c>(
     server: &'c Server,
@@ -27,7 +30,7 @@ fn sync<'c>(
         .adopt_indexes(if args.adopt_indexes { AdoptIndexes::OdmNamed } else { AdoptIndexes::Never })
         .validator_rollout(rollout(args)?)
         .topology(args.topology.into())
-        .timeout(Duration::from_secs(args.timeout));
+        .timeout(server.timeout.unwrap_or(SYNC_TIMEOUT));
     if let Some(db) = db {
         sync = sync.database(db);
     }

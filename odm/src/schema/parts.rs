@@ -53,6 +53,11 @@ pub enum Check {
     /// migration (rule [`version-field`](crate::rules#version-field)). Such documents are counted apart, in
     /// [`SchemaReport::older`](crate::check::SchemaReport::older), and not explained part by part.
     OlderVersion,
+    /// The document says it is at an older version the model reads, but does not read as that version's shape (a
+    /// field its upgrade needs is missing or of another type): a migration cannot store it at the current version,
+    /// and sync reports it as unreadable (rule [`version-step`](crate::rules#version-step)). Counted as failing,
+    /// with the reason a read gives ([`Finding::reason`](crate::check::Finding::reason)).
+    Unreadable,
 }
 
 /// The keywords of odm's validators, each with the part a failure of it belongs to and the rule id it breaks, in
@@ -80,6 +85,7 @@ impl Check {
         match self {
             Check::Other => "model-validation",
             Check::OlderVersion => "version-field",
+            Check::Unreadable => "version-step",
             check => KEYWORDS.iter().find(|(_, c, _)| *c == check).map_or("model-validation", |(_, _, rule)| rule),
         }
     }

@@ -64,5 +64,11 @@ struct AppEvent {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    odm::cli::Admin::new("odm-admin").model::<Order>().model::<Contact>().model::<AppEvent>().run().await
+    odm::cli::Admin::new("odm-admin")
+        .version(env!("CARGO_PKG_VERSION"))
+        .model::<Order>()
+        .model::<Contact>()
+        .model::<AppEvent>()
+        .run()
+        .await
 }
