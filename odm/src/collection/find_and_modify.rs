@@ -27,7 +27,7 @@ impl<M: Model> Collection<M> {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
         }
-        let (filter, mut built) = Self::prepare(filter, update, options.upsert)?;
+        let (filter, mut built, recheck) = Self::prepare(filter, update, options.upsert)?;
         Self::one_shard(&filter, "find_one_and_update")?;
         Self::bump_revision(&mut built.update);
         let sort = options.sort.map(|s| s.into_marked().map_err(Self::invalid)).transpose()?;
@@ -57,6 +57,9 @@ impl<M: Model> Collection<M> {
         if found.is_none() {
             if let Some(older) = self.older_matching(typed.as_ref(), false).await? {
                 return Err(Error::NotMigrated(Box::new(older)));
+            }
+            if let Some(recheck) = recheck {
+                self.recheck_pull(recheck).await?;
             }
         }
         found.as_ref().map(decode).transpose()
