@@ -12,7 +12,9 @@ use mongodb::action::Action;
 
 impl<M: Model> Collection<M> {
     /// Atomically updates the first document matching `filter` (in `sort` order, when given) and returns it as it
-    /// is after the update (`after = true`) or was before. On a model with a revision, the update adds one to it.
+    /// is after the update (`after = true`) or was before. On a model with a revision, the update adds one to it. A
+    /// `pull` from a counted set of documents holding the element more than once fails with
+    /// [`Error::DuplicateInSet`] rather than answer `None` (see [`Update::pull`]).
     pub async fn find_one_and_update(
         &self,
         filter: Filter<M>,

@@ -142,6 +142,9 @@ impl<M: Model> Collection<M> {
     ///
     /// On a versioned model that still reads older versions, the update is refused with [`Error::NotMigrated`],
     /// before anything is written, when any matching document is at an older version.
+    ///
+    /// A `pull` from a counted set of documents skips a document whose set holds the element more than once; when
+    /// that leaves the update matching nothing it fails with [`Error::DuplicateInSet`] (see [`Update::pull`]).
     pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.check_older_shapes(&filter).await?;
         self.run_update(filter, update, true, false, "update_many").await
