@@ -354,6 +354,50 @@ async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
     assert_eq!((raw.get_array("vs").unwrap().len(), int32(&raw, "vc")), (2, 2), "{raw}");
 }
 
+// 5b'. Telling "not there" from "held twice" costs one read, only when the pull matched nothing.
+
+#[tokio::test]
+async fn a_pull_reads_once_more_only_when_it_matched_nothing() {
+    let (db, _coll) = support::setup::created::<Ballot>("cnt_set_order_reads").await;
+    let (client, recorded) = support::commands::recording_client().await;
+    let coll = Collection::<Ballot>::new(&client.database(db.name()));
+    let f = Ballot::fields();
+    let (one, both) = (ObjectId::new(), ObjectId::new());
+    mongosh_insert(&db, "shop_ballot", &format!(r#"{{_id: ObjectId("{one}"), vs: [{{w: 2, v: "v1"}}], vc: 1}}"#));
+    mongosh_insert(
+        &db,
+        "shop_ballot",
+        &format!(r#"{{_id: ObjectId("{both}"), vs: [{{v: "v1", w: 2}}, {{w: 2, v: "v1"}}], vc: 2}}"#),
+    );
+    // The commands a call sends, reads and writes of the collection only.
+    let sent = |from: usize| -> Vec<String> {
+        let names = recorded.names();
+        names[from..]
+            .iter()
+            .filter(|n| ["update", "aggregate", "find", "findAndModify"].contains(&n.as_str()))
+            .cloned()
+            .collect()
+    };
+    let pull = || Update::new().pull(f.votes(), vote("v1", 2));
+
+    let mark = recorded.names().len();
+    let res = coll.update_one(f.id().eq(one), pull()).await.expect("taken back");
+    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    assert_eq!(sent(mark), ["update"], "a pull that applies sends its update and nothing else");
+
+    let mark = recorded.names().len();
+    let res = coll.update_one(f.id().eq(one), pull()).await.expect("already taken back");
+    assert_eq!((res.matched_count, res.modified_count), (0, 0));
+    assert_eq!(sent(mark), ["update", "aggregate"], "one read tells why it matched nothing");
+
+    let mark = recorded.names().len();
+    let err = coll.update_one(f.id().eq(both), pull()).await.expect_err("held twice");
+    assert!(matches!(&err, odm::Error::DuplicateInSet(d) if d.copies == 2), "{err}");
+    assert_eq!(sent(mark), ["update", "aggregate"]);
+    let stored = support::raw::stored(&db, "shop_ballot", both).await;
+    assert_eq!((stored.get_array("vs").unwrap().len(), int32(&stored, "vc")), (2, 2), "nothing written: {stored}");
+}
+
 // 5c. The read that tells why a pull matched nothing runs in the update's session, and in its transaction.
 
 #[tokio::test]
