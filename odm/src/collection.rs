@@ -8,6 +8,7 @@ mod handle;
 mod instances;
 mod prep;
 mod read;
+mod set_pull;
 mod wire;
 mod write;
 

@@ -23,7 +23,7 @@ pub use decode::DecodeError;
 #[cfg(feature = "driver")]
 pub(crate) use driver::{reply_int, write_error};
 pub use invalid::{Clause, Invalid, NamedPath};
-pub use payload::{NotMigratedError, ScatterGatherError, VersionError};
+pub use payload::{DuplicateInSetError, NotMigratedError, ScatterGatherError, VersionError};
 pub use validation::{FieldFailure, ValidationError};
 pub(crate) use variants::model_name;
 #[cfg(feature = "driver")]

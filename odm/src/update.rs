@@ -45,3 +45,6 @@ pub use markers::{AllowsSlice, DateLike, InsertSettable, NoModifiers, Numeric, O
 pub use modifiers::Modifiers;
 pub use operator::Operator;
 pub use value::{BuiltUpdate, Update};
+// A pull that matched nothing is checked again by the collection.
+#[cfg(feature = "driver")]
+pub(crate) use {build::recheck_guard, value::PullOnce};

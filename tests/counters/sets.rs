@@ -198,7 +198,8 @@ async fn pull_from_a_set_of_documents_removes_the_equal_element_only() {
 
     // Written from outside: one member twice, its keys in two orders. The server's `uniqueItems` compares key
     // order and lets it through; odm reads one member twice. `pull` takes neither: removing both would leave the
-    // counter (down by one) wrong, so the update matches nothing, and the set is left for the checker to report.
+    // counter (down by one) wrong, so nothing is written, and the caller is told why (not "matched 0", which says
+    // "already taken back"); the set is left for the checker to report.
     let id = ObjectId::new();
     mongosh_insert(
         &db,
@@ -207,11 +208,16 @@ async fn pull_from_a_set_of_documents_removes_the_equal_element_only() {
             r#"{{_id: ObjectId("{id}"), vi: [], vc: 0, st: [{{n: "cy", r: "qa"}}, {{r: "qa", n: "cy"}}], sc: NumberLong(2), tg: []}}"#
         ),
     );
-    let res = coll.update_one(f.id().eq(id), Update::new().pull(f.staff(), member("cy", "qa"))).await.unwrap();
-    assert_eq!((res.matched_count, res.modified_count), (0, 0), "a pull that would remove two is not applied");
-    let left = support::raw::stored(&db, "shop_poll", id).await;
-    assert_eq!(left.get_array("st").unwrap().len(), 2, "{left}");
-    assert_eq!(int64(&left, "sc"), 2);
+    let before = support::raw::stored(&db, "shop_poll", id).await;
+    let err = coll
+        .update_one(f.id().eq(id), Update::new().pull(f.staff(), member("cy", "qa")))
+        .await
+        .expect_err("a pull that would remove two is not applied, and says why");
+    let odm::Error::DuplicateInSet(d) = &err else { panic!("expected DuplicateInSet, got {err:?}") };
+    assert_eq!((d.path.as_str(), d.stored.as_str(), d.counter.as_str()), ("Poll.staff", "st", "Poll.staff_count"));
+    assert_eq!((d.model, &d.id, d.copies), ("Poll", &Bson::ObjectId(id), 2), "{err}");
+    assert_eq!(err.model(), Some("Poll"));
+    assert_eq!(support::raw::stored(&db, "shop_poll", id).await, before, "nothing written");
     let report = coll.check_schema().await.expect("check");
     assert_eq!(report.failing, 1, "{report}");
     let finding = report.findings.iter().find(|f| f.rule == "array-unique").expect("the set's finding");
@@ -310,12 +316,128 @@ async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
     let finding = &report.findings[0];
     assert_eq!((finding.path.as_str(), finding.rule, finding.count), ("Ballot.votes", "array-unique", 1), "{report}");
     assert_eq!(finding.sample_ids, [Bson::ObjectId(both)], "{report}");
-    let res = coll.update_one(f.id().eq(both), Update::new().pull(f.votes(), vote("v1", 2))).await.unwrap();
-    assert_eq!((res.matched_count, res.modified_count), (0, 0));
+    // The pull is refused with the reason and the fix, not answered "matched 0" as if already taken back.
+    let before = support::raw::stored(&db, "shop_ballot", both).await;
+    let err = coll
+        .update_one(f.id().eq(both), Update::new().pull(f.votes(), vote("v1", 2)))
+        .await
+        .expect_err("a vote held twice is not taken back as if it were not there");
+    let expected = format!(
+        "Ballot with _id ObjectId(\"{both}\"): `Ballot.votes` (stored `vs`) holds the element to pull 2 times, the \
+         same keys and values in different key orders (the server's `uniqueItems` compares key order, so another \
+         client could store both) or stored before the set's validator; pulling it would remove 2 elements while \
+         `Ballot.vote_count` drops by one, so nothing was written. Run the schema checker \
+         (`Collection::check_schema`), which reports such sets under rule `array-unique`, and repair the document: \
+         remove the 2 copies and lower `Ballot.vote_count` by 2 in one update, then add the element back with \
+         `add_to_set`"
+    );
+    assert_eq!(err.to_string(), expected);
+    let odm::Error::DuplicateInSet(d) = &err else { panic!("expected DuplicateInSet, got {err:?}") };
+    assert_eq!((d.model, d.path.as_str(), &d.id, d.copies), ("Ballot", "Ballot.votes", &Bson::ObjectId(both), 2));
+    // The same from `find_one_and_update` and `update_many`, and in a transaction (below): nothing written.
+    let found = coll
+        .find_one_and_update(f.id().eq(both), Update::new().pull(f.votes(), vote("v1", 2)), FindAndModify::after())
+        .await
+        .expect_err("find_one_and_update says why too");
+    assert!(matches!(&found, odm::Error::DuplicateInSet(d) if d.copies == 2), "{found}");
+    let many = coll.update_many(Filter::everything(), Update::new().pull(f.votes(), vote("v1", 2))).await;
+    assert!(matches!(&many, Err(odm::Error::DuplicateInSet(d)) if d.id == Bson::ObjectId(both)), "{many:?}");
+    assert_eq!(support::raw::stored(&db, "shop_ballot", both).await, before, "nothing written");
+    // A document that is not there, or a vote that is not in the set, is still "matched 0".
+    for (ballot, absent) in [(ObjectId::new(), vote("v1", 2)), (both, vote("v9", 2)), (id, vote("v1", 2))] {
+        let res = coll.update_one(f.id().eq(ballot), Update::new().pull(f.votes(), absent.clone())).await;
+        assert_eq!(res.map(|r| (r.matched_count, r.modified_count)).ok(), Some((0, 0)), "{ballot} {absent:?}");
+    }
     let res = coll.update_one(f.id().eq(both), Update::new().pull(f.votes(), vote("v2", 1))).await.unwrap();
     assert_eq!(res.modified_count, 1, "another vote of that ballot is taken back");
     let raw = support::raw::stored(&db, "shop_ballot", both).await;
     assert_eq!((raw.get_array("vs").unwrap().len(), int32(&raw, "vc")), (2, 2), "{raw}");
+}
+
+// 5b'. Telling "not there" from "held twice" costs one read, only when the pull matched nothing.
+
+#[tokio::test]
+async fn a_pull_reads_once_more_only_when_it_matched_nothing() {
+    let (db, _coll) = support::setup::created::<Ballot>("cnt_set_order_reads").await;
+    let (client, recorded) = support::commands::recording_client().await;
+    let coll = Collection::<Ballot>::new(&client.database(db.name()));
+    let f = Ballot::fields();
+    let (one, both) = (ObjectId::new(), ObjectId::new());
+    mongosh_insert(&db, "shop_ballot", &format!(r#"{{_id: ObjectId("{one}"), vs: [{{w: 2, v: "v1"}}], vc: 1}}"#));
+    mongosh_insert(
+        &db,
+        "shop_ballot",
+        &format!(r#"{{_id: ObjectId("{both}"), vs: [{{v: "v1", w: 2}}, {{w: 2, v: "v1"}}], vc: 2}}"#),
+    );
+    // The commands a call sends, reads and writes of the collection only.
+    let sent = |from: usize| -> Vec<String> {
+        let names = recorded.names();
+        names[from..]
+            .iter()
+            .filter(|n| ["update", "aggregate", "find", "findAndModify"].contains(&n.as_str()))
+            .cloned()
+            .collect()
+    };
+    let pull = || Update::new().pull(f.votes(), vote("v1", 2));
+
+    let mark = recorded.names().len();
+    let res = coll.update_one(f.id().eq(one), pull()).await.expect("taken back");
+    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    assert_eq!(sent(mark), ["update"], "a pull that applies sends its update and nothing else");
+
+    let mark = recorded.names().len();
+    let res = coll.update_one(f.id().eq(one), pull()).await.expect("already taken back");
+    assert_eq!((res.matched_count, res.modified_count), (0, 0));
+    assert_eq!(sent(mark), ["update", "aggregate"], "one read tells why it matched nothing");
+
+    let mark = recorded.names().len();
+    let err = coll.update_one(f.id().eq(both), pull()).await.expect_err("held twice");
+    assert!(matches!(&err, odm::Error::DuplicateInSet(d) if d.copies == 2), "{err}");
+    assert_eq!(sent(mark), ["update", "aggregate"]);
+    let stored = support::raw::stored(&db, "shop_ballot", both).await;
+    assert_eq!((stored.get_array("vs").unwrap().len(), int32(&stored, "vc")), (2, 2), "nothing written: {stored}");
+}
+
+// 5c. The read that tells why a pull matched nothing runs in the update's session, and in its transaction.
+
+#[tokio::test]
+async fn a_pull_that_matched_nothing_is_explained_inside_its_transaction() {
+    let (db, coll) = support::setup::created::<Ballot>("cnt_set_order_tx").await;
+    let f = Ballot::fields();
+    // In a session (any server): the ballot written by mongosh, the pull refused with the reason.
+    let id = ObjectId::new();
+    mongosh_insert(
+        &db,
+        "shop_ballot",
+        &format!(r#"{{_id: ObjectId("{id}"), vs: [{{v: "v1", w: 2}}, {{w: 2, v: "v1"}}], vc: 2}}"#),
+    );
+    let session = odm::Session::start(db.client()).await.expect("session");
+    let err = coll.with_session(&session).update_one(f.id().eq(id), Update::new().pull(f.votes(), vote("v1", 2))).await;
+    assert!(matches!(&err, Err(odm::Error::DuplicateInSet(d)) if d.id == Bson::ObjectId(id)), "{err:?}");
+
+    if !support::server::runs_transactions(db.client()).await {
+        return;
+    }
+    // In a transaction: the ballot exists only inside it (written there with the driver, keys in both orders), so
+    // only a read made in the transaction finds why the pull matched nothing. The error ends the transaction.
+    let inside = ObjectId::new();
+    let result: odm::error::Result<()> = odm::Transaction::new(db.client())
+        .run(|s| {
+            let coll = coll.with_session(&s);
+            async move {
+                let f = Ballot::fields();
+                let ballot = doc! { "_id": inside, "vs": [{ "v": "v1", "w": 2 }, { "w": 2, "v": "v1" }], "vc": 2 };
+                let raw = odm::bson::RawDocumentBuf::try_from(&ballot).expect("raw");
+                coll.raw().insert_one(raw).session(&mut *s.lock().await).await.expect("insert in the transaction");
+                coll.update_one(f.id().eq(inside), Update::new().pull(f.votes(), vote("v1", 2))).await?;
+                Ok(())
+            }
+        })
+        .await;
+    let err = result.expect_err("the pull is explained inside the transaction");
+    let odm::Error::DuplicateInSet(d) = &err else { panic!("expected DuplicateInSet, got {err:?}") };
+    assert_eq!((&d.id, d.copies), (&Bson::ObjectId(inside), 2), "{err}");
+    assert!(coll.find_one(f.id().eq(inside)).await.expect("read").is_none(), "the transaction was aborted");
 }
 
 // 6. The other operations of sets.

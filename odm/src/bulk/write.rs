@@ -256,7 +256,7 @@ fn update_statement<M: Model>(
     upsert: bool,
     operation: &'static str,
 ) -> Result<RawDocumentBuf> {
-    let (filter, mut built) = Collection::<M>::prepare(filter, update, upsert)?;
+    let (filter, mut built, _) = Collection::<M>::prepare(filter, update, upsert)?;
     if !multi {
         Collection::<M>::one_shard(&filter, operation)?;
     }

@@ -38,7 +38,7 @@ impl<M: Model> Collection<M> {
     }
 
     async fn explain_update_statement(&self, filter: Filter<M>, update: Update<M>, many: bool) -> Result<Explain> {
-        let (filter, built) = Self::prepare(filter, update, false)?;
+        let (filter, built, _) = Self::prepare(filter, update, false)?;
         let mut statement = bson::doc! { "q": filter, "u": built.update, "multi": many };
         if !built.array_filters.is_empty() {
             statement.insert("arrayFilters", built.array_filters);

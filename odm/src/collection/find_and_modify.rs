@@ -12,7 +12,9 @@ use mongodb::action::Action;
 
 impl<M: Model> Collection<M> {
     /// Atomically updates the first document matching `filter` (in `sort` order, when given) and returns it as it
-    /// is after the update (`after = true`) or was before. On a model with a revision, the update adds one to it.
+    /// is after the update (`after = true`) or was before. On a model with a revision, the update adds one to it. A
+    /// `pull` from a counted set of documents holding the element more than once fails with
+    /// [`Error::DuplicateInSet`] rather than answer `None` (see [`Update::pull`]).
     pub async fn find_one_and_update(
         &self,
         filter: Filter<M>,
@@ -27,7 +29,7 @@ impl<M: Model> Collection<M> {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
         }
-        let (filter, mut built) = Self::prepare(filter, update, options.upsert)?;
+        let (filter, mut built, recheck) = Self::prepare(filter, update, options.upsert)?;
         Self::one_shard(&filter, "find_one_and_update")?;
         Self::bump_revision(&mut built.update);
         let sort = options.sort.map(|s| s.into_marked().map_err(Self::invalid)).transpose()?;
@@ -57,6 +59,9 @@ impl<M: Model> Collection<M> {
         if found.is_none() {
             if let Some(older) = self.older_matching(typed.as_ref(), false).await? {
                 return Err(Error::NotMigrated(Box::new(older)));
+            }
+            if let Some(recheck) = recheck {
+                self.recheck_pull(recheck).await?;
             }
         }
         found.as_ref().map(decode).transpose()

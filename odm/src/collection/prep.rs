@@ -2,6 +2,7 @@
 //! documents still at an older version, and the revision a guarded write bumps or expects.
 
 use super::handle::Collection;
+use super::set_pull::PullRecheck;
 use crate::error::{model_name, Error, Invalid, NotMigratedError, Result, ScatterGatherError};
 use crate::filter::Filter;
 use crate::model::{Model, Scatter};
@@ -47,12 +48,18 @@ impl<M: Model> Collection<M> {
         }
     }
 
-    /// Builds `update` and folds its guards into `filter`.
-    pub(crate) fn prepare(filter: Filter<M>, update: Update<M>, upsert: bool) -> Result<(Document, BuiltUpdate)> {
-        let mut built = update.build_marked().map_err(Self::invalid)?;
+    /// Builds `update` and folds its guards into `filter`; with what tells why it matched nothing when its guard
+    /// holds exact pulls from counted sets of documents (see [`Collection::recheck_pull`]).
+    pub(crate) fn prepare(
+        filter: Filter<M>,
+        update: Update<M>,
+        upsert: bool,
+    ) -> Result<(Document, BuiltUpdate, Option<PullRecheck>)> {
+        let (mut built, once) = update.build_marked().map_err(Self::invalid)?;
         if upsert && built.guard.is_some() {
             return Err(Self::invalid(Invalid::GuardedUpsert));
         }
+        let recheck = Self::pull_recheck(&filter, &built, once)?;
         let filter = match built.guard.take() {
             Some(guard) => filter.and(Filter::from_document(guard)),
             None => filter,
@@ -61,7 +68,7 @@ impl<M: Model> Collection<M> {
             Some(variant) => filter.and(Filter::from_document(variant)),
             None => filter,
         };
-        Ok((Self::current_only(Self::filter_doc(filter)?), built))
+        Ok((Self::current_only(Self::filter_doc(filter)?), built, recheck))
     }
 
     /// The model's version while it still reads older ones: typed updates then apply to current documents only.

@@ -61,8 +61,13 @@ impl<M: Model> Collection<M> {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
         }
-        let (filter, built) = Self::prepare(filter, update, upsert)?;
-        self.send_update(filter, built.update, built.array_filters, many, upsert, operation).await
+        let (filter, built, recheck) = Self::prepare(filter, update, upsert)?;
+        let result = self.send_update(filter, built.update, built.array_filters, many, upsert, operation).await?;
+        if let (0, Some(recheck)) = (result.matched_count, recheck) {
+            // A pull from a counted set that matched nothing: "already taken back", or a set holding it twice.
+            self.recheck_pull(recheck).await?;
+        }
+        Ok(result)
     }
 
     /// Sends an update document already built and checked for its model (its filter restricted to current documents
@@ -109,7 +114,9 @@ impl<M: Model> Collection<M> {
     }
 
     /// Applies `update` to the first document matching `filter` (one document, stated explicitly). A guarded update
-    /// (counted `add_to_set`, `pop`) matches nothing when its guard does not hold: `matched_count` is then 0.
+    /// (counted `add_to_set`, `pop`) matches nothing when its guard does not hold: `matched_count` is then 0. A
+    /// `pull` from a counted set of documents that matched nothing because the set holds the element more than once
+    /// fails with [`Error::DuplicateInSet`] instead (see [`Update::pull`]).
     ///
     /// On a model with a revision ([`Model::REVISION`]) the update also adds one to the revision, so a guarded write
     /// based on an earlier read sees the change; it is not itself guarded: add `f.revision().eq(r)` to `filter` to
@@ -135,6 +142,9 @@ impl<M: Model> Collection<M> {
     ///
     /// On a versioned model that still reads older versions, the update is refused with [`Error::NotMigrated`],
     /// before anything is written, when any matching document is at an older version.
+    ///
+    /// A `pull` from a counted set of documents skips a document whose set holds the element more than once; when
+    /// that leaves the update matching nothing it fails with [`Error::DuplicateInSet`] (see [`Update::pull`]).
     pub async fn update_many(&self, filter: Filter<M>, update: Update<M>) -> Result<mongodb::results::UpdateResult> {
         self.check_older_shapes(&filter).await?;
         self.run_update(filter, update, true, false, "update_many").await

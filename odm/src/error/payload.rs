@@ -1,5 +1,5 @@
 //! What some errors carry: documents left at an older version, a scatter-gather refusal, a stored version the model
-//! does not read.
+//! does not read, a counted set holding the element to pull more than once.
 
 use bson::Bson;
 use std::fmt;
@@ -90,5 +90,41 @@ impl fmt::Display for VersionError {
                  the collection with a release that still reads it"
             )
         }
+    }
+}
+
+/// A pull of one element from a counted set that matched nothing because the stored set holds that element more than
+/// once ([`Error::DuplicateInSet`](crate::Error::DuplicateInSet)): removing every copy would drop the counter by one
+/// for several elements, so nothing was written.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct DuplicateInSetError {
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// The set's Rust path (`Ballot.votes`).
+    pub path: String,
+    /// The set's stored path (`vs`).
+    pub stored: String,
+    /// The Rust path of the set's counter (`Ballot.vote_count`).
+    pub counter: String,
+    /// The `_id` of the document holding the set.
+    pub id: Bson,
+    /// How many of its elements equal the one to pull (at least 2).
+    pub copies: u64,
+}
+
+impl fmt::Display for DuplicateInSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let DuplicateInSetError { model, path, stored, counter, id, copies } = self;
+        write!(
+            f,
+            "{model} with _id {id}: `{path}` (stored `{stored}`) holds the element to pull {copies} times, the same \
+             keys and values in different key orders (the server's `uniqueItems` compares key order, so another \
+             client could store both) or stored before the set's validator; pulling it would remove {copies} \
+             elements while `{counter}` drops by one, so nothing was written. Run the schema checker \
+             (`Collection::check_schema`), which reports such sets under rule `array-unique`, and repair the \
+             document: remove the {copies} copies and lower `{counter}` by {copies} in one update, then add the \
+             element back with `add_to_set`"
+        )
     }
 }

@@ -5,7 +5,7 @@
 use super::backup::BackupError;
 use super::decode::DecodeError;
 use super::invalid::Invalid;
-use super::payload::{NotMigratedError, ScatterGatherError, VersionError};
+use super::payload::{DuplicateInSetError, NotMigratedError, ScatterGatherError, VersionError};
 use super::validation::ValidationError;
 use super::waited::{Feature, Waited};
 use crate::bulk::BulkResult;
@@ -138,6 +138,13 @@ pub enum Error {
         /// model had a revision).
         found: Option<i64>,
     },
+    /// A pull of one element from a counted set (`#[odm(counter = "…", unique_items)]`, see
+    /// [`Update::pull`](crate::Update::pull)) matched nothing because the document's set holds that element more than
+    /// once: the same keys and values in two key orders, which the server's `uniqueItems` lets through (rule
+    /// [`array-unique`](crate::rules#array-unique)). Removing every copy would leave the counter wrong, so nothing
+    /// was written. Found by one read made only after such a pull matched nothing (in the same session or
+    /// transaction). Repair the document (the schema checker lists every such set), then pull again.
+    DuplicateInSet(Box<DuplicateInSetError>),
     /// A guarded write found no document matching its filter: the document was deleted, or never inserted. Nothing
     /// was written (and nothing was inserted).
     NotFound {
@@ -297,6 +304,7 @@ impl fmt::Display for Error {
             Error::NotFound { model, id: None } => {
                 write!(f, "{model}: no document matches the filter (it was deleted, or never inserted), so nothing was written")
             }
+            Error::DuplicateInSet(d) => d.fmt(f),
             Error::Drift(plan) => write!(f, "the database differs from the models:\n{plan}"),
             Error::SharedCollection { namespace, first, second } if first == second => {
                 write!(f, "`{first}` is given to one sync twice (collection {namespace}); nothing was sent")
@@ -562,6 +570,7 @@ impl Error {
             Error::NotMigrated(n) => Some(n.model),
             Error::FilterNotMigrated(n) => Some(n.model),
             Error::ScatterGather(s) => Some(s.model),
+            Error::DuplicateInSet(d) => Some(d.model),
             Error::Bulk(b) => Some(b.model),
             #[cfg(feature = "driver")]
             Error::UndecodableChange(c) => c.error.model(),

@@ -17,7 +17,7 @@ impl<R> Update<R> {
                 self.fail(e);
                 return self;
             }
-            if !extra.guard.is_empty() {
+            if !extra.guard.is_empty() || !extra.once.is_empty() {
                 self.fail(Invalid::GuardedAlongside { operation });
                 return self;
             }

@@ -224,9 +224,14 @@ impl<R> Update<R> {
     /// The `$pull` removes every element equal in that sense, and the guard counts with the same comparison, so the
     /// number removed is the one the counter loses. A set holding one element twice in two key orders (written around
     /// odm: the server's `uniqueItems` compares key order and lets it through; `check_schema` reports it) would lose
-    /// two elements for a counter dropping by one: the guard does not hold there, so the update matches nothing
-    /// rather than miscount (the validator's counter check would refuse it anyway); repair the set, then pull.
-    /// Scalars compare whole (`$eq`). Not offered on a counted array that may hold duplicates.
+    /// two elements for a counter dropping by one: the guard does not hold there, so nothing is written rather than
+    /// miscount, and the collection's write fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet)
+    /// (the document, the set, how many copies, the repair) instead of answering "matched 0", which keeps meaning
+    /// "not there". Telling the two apart costs one read, made only after such a pull matched nothing, in the
+    /// update's session or transaction (`update_one`, `update_many`, `find_one_and_update`; an operation of a bulk
+    /// write still counts as matching nothing, and an `update_many` that changed other documents says nothing of
+    /// the ones it left: `check_schema` lists them). Repair the set (rule `array-unique` says how), then pull. Scalars
+    /// compare whole (`$eq`). Not offered on a counted array that may hold duplicates.
     pub fn pull<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
         P::Access: ArrayWritable + PullByValue,
@@ -239,10 +244,7 @@ impl<R> Update<R> {
             let pulled = match set_element::element_query(&value, meta) {
                 // A document condition: each element is matched as a document by it, in any key order.
                 Some(element) => {
-                    let once = bson::doc! {
-                        "$eq": [set_element::count_equal(&format!("${}", raw.key), &value, meta), 1]
-                    };
-                    self.guard_expr(raw, "pull", once);
+                    self.guard_once(raw, set_element::count_equal(&format!("${}", raw.key), &value, meta));
                     Bson::Document(element)
                 }
                 // `{$eq: v}` as a `$pull` condition compares each element whole, and as a filter matches documents

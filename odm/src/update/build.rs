@@ -2,25 +2,27 @@
 //! [`Update::build`](crate::Update::build) / [`Update::has_guard`](crate::Update::has_guard).
 
 use super::operator::Operator;
-use super::value::{conflict, BuiltUpdate, Extra, Update};
+use super::value::{conflict, BuiltUpdate, Extra, PullOnce, Update};
 use crate::error::{Error, Invalid};
 use crate::filter::overlaps;
 use crate::model::Model;
-use bson::Document;
+use bson::{doc, Bson, Document};
 
 impl<R> Update<R> {
-    /// [`Update::build`] with the paths of the cause not named yet, for the collection to name them.
-    pub(crate) fn build_marked(self) -> Result<BuiltUpdate, Invalid> {
-        let (guard, array_filters, variant, computed, pulled) = match self.extra.map(|e| *e) {
+    /// [`Update::build`] with the paths of the cause not named yet, for the collection to name them; beside it, the
+    /// exact pulls from counted sets of documents its guard holds (for telling why the update matched nothing).
+    pub(crate) fn build_marked(self) -> Result<(BuiltUpdate, Vec<PullOnce>), Invalid> {
+        let (guard, array_filters, variant, computed, pulled, once) = match self.extra.map(|e| *e) {
             Some(Extra { error: Some(e), .. }) => return Err(e),
-            Some(Extra { guard, array_filters, variant, computed, pulled, .. }) => (
-                (!guard.is_empty()).then_some(guard),
+            Some(Extra { guard, array_filters, variant, computed, pulled, once, .. }) => (
+                sent_guard(guard, &once),
                 array_filters.into_iter().map(|f| f.condition).collect(),
                 variant.map(|(tag, value)| bson::doc! { tag: value }),
                 computed,
                 pulled,
+                once,
             ),
-            None => (None, Vec::new(), None, Vec::new(), Vec::new()),
+            None => (None, Vec::new(), None, Vec::new(), Vec::new(), Vec::new()),
         };
         let mut groups = self.groups;
         if !computed.is_empty() {
@@ -39,8 +41,31 @@ impl<R> Update<R> {
         for (op, doc) in groups {
             update.insert(op.name(), doc);
         }
-        Ok(BuiltUpdate { update, guard, array_filters, variant })
+        Ok((BuiltUpdate { update, guard, array_filters, variant }, once))
     }
+}
+
+/// The guard as sent: the conditions on fields, and an `$expr` requiring each exact pull to find exactly one element
+/// (the one place the guard gets an `$expr`).
+fn sent_guard(mut guard: Document, once: &[PullOnce]) -> Option<Document> {
+    if !once.is_empty() {
+        let all: Vec<Bson> = once.iter().map(|p| Bson::Document(doc! { "$eq": [p.count.clone(), 1] })).collect();
+        guard.insert("$expr", doc! { "$and": all });
+    }
+    (!guard.is_empty()).then_some(guard)
+}
+
+/// The guard a pull that matched nothing is checked again with: `sent` (as [`sent_guard`] built it) with its `$expr`
+/// replaced by "every pulled element is there, and one of them more than once". A document it matches is one the
+/// update would have applied to but for a set holding the pulled element twice.
+#[cfg(feature = "driver")]
+pub(crate) fn recheck_guard(sent: Option<&Document>, once: &[PullOnce]) -> Document {
+    let at_least = |p: &PullOnce, n: i32| Bson::Document(doc! { "$gte": [p.count.clone(), n] });
+    let mut all: Vec<Bson> = once.iter().map(|p| at_least(p, 1)).collect();
+    all.push(Bson::Document(doc! { "$or": once.iter().map(|p| at_least(p, 2)).collect::<Vec<_>>() }));
+    let mut guard = sent.cloned().unwrap_or_default();
+    guard.insert("$expr", doc! { "$and": all });
+    guard
 }
 
 /// Refuses a path and its prefix, or one path under two operators. (One path twice under one operator was refused
@@ -70,13 +95,13 @@ impl<M: Model> Update<M> {
     /// MongoDB refuses with code 40) and assembles the documents to send; a refusal is [`Error::InvalidOperation`]
     /// with Rust paths beside stored ones.
     pub fn build(self) -> crate::error::Result<BuiltUpdate> {
-        self.build_marked().map_err(Error::invalid_operation::<M>)
+        self.build_marked().map(|(built, _)| built).map_err(Error::invalid_operation::<M>)
     }
 }
 
 impl<R> Update<R> {
     /// True when the update carries guard conditions (which an upsert cannot honour).
     pub fn has_guard(&self) -> bool {
-        self.extra.as_ref().is_some_and(|e| !e.guard.is_empty())
+        self.extra.as_ref().is_some_and(|e| !e.guard.is_empty() || !e.once.is_empty())
     }
 }

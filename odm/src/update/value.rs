@@ -47,6 +47,23 @@ pub(super) struct Extra {
     /// The element each exact `pull` of one value of a counted set removes, by the array's stored key: what a
     /// computed field of the array loses.
     pub(super) pulled: Vec<(String, Bson)>,
+    /// The exact pulls of a document from a counted set: the array's stored key, its counter's, and the aggregation
+    /// expression counting the elements equal to the pulled one in any key order. The guard requires each count to be
+    /// 1 (added when the update is built); a pull that matched nothing is checked again with them.
+    pub(super) once: Vec<PullOnce>,
+}
+
+/// One exact pull of a document from a counted set (see [`Extra::once`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PullOnce {
+    /// The array's stored path (named by the collection when the set holds the element twice: driver only).
+    #[cfg_attr(not(feature = "driver"), allow(dead_code))]
+    pub(crate) key: String,
+    /// Its counter's stored path (likewise).
+    #[cfg_attr(not(feature = "driver"), allow(dead_code))]
+    pub(crate) counter: String,
+    /// The aggregation expression counting the stored elements equal to the pulled one.
+    pub(crate) count: Bson,
 }
 
 impl<R> Clone for Update<R> {
@@ -121,6 +138,7 @@ impl<R> Update<R> {
                 keeps_overflow: false,
                 computed: Vec::new(),
                 pulled: Vec::new(),
+                once: Vec::new(),
             })
         })
     }
@@ -337,19 +355,15 @@ impl<R> Update<R> {
 }
 
 impl<R> Update<R> {
-    /// Adds an aggregation condition (`$expr`) on the array at `raw` that makes the change to its length known; the
-    /// guard's conditions on one document all hold (`$and`).
-    pub(super) fn guard_expr(&mut self, raw: &RawPath, what: &'static str, cond: Document) {
+    /// Requires the counted set at `raw` to hold exactly one element `count` counts (an aggregation expression), so
+    /// that its counter's change is known; built into the guard's `$expr` with the other pulls' (all hold).
+    pub(super) fn guard_once(&mut self, raw: &RawPath, count: Bson) {
         if raw.positional {
-            return self.fail(Invalid::CountedPositional { path: NamedPath::at(raw.key.as_ref()), operation: what });
+            return self.fail(Invalid::CountedPositional { path: NamedPath::at(raw.key.as_ref()), operation: "pull" });
         }
-        let guard = &mut self.extra().guard;
-        match guard.get_document_mut("$expr").ok().and_then(|e| e.get_array_mut("$and").ok()) {
-            Some(all) => all.push(Bson::Document(cond)),
-            None => {
-                guard.insert("$expr", bson::doc! { "$and": [cond] });
-            }
-        }
+        let Some(counter) = raw.counter_key() else { return };
+        let once = PullOnce { key: raw.key.clone().into_owned(), counter: counter.into_owned(), count };
+        self.extra().once.push(once);
     }
 }
 
