@@ -125,7 +125,7 @@ async fn update_validator(
     run(db, &staged).await?;
     let validator = command.get_document("validator").cloned().unwrap_or_default();
     let failing_filter = doc! { "$nor": [validator] };
-    let op = Op::on(&coll, "count").values(|| doc! { "query": &failing_filter });
+    let op = Op::on(&coll, "aggregate").values(|| doc! { "query": &failing_filter });
     let failing = op.run(coll.count_documents(failing_filter)).await?;
     if failing > 0 {
         tracing::warn!(target: "odm::sync", ns = %ns, failing, "validator staged as moderate/warn: existing documents fail it");
