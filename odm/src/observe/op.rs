@@ -153,9 +153,12 @@ impl Op {
 
     /// Runs `operation` inside the span as the operation's last (or only) step, and records its duration, its
     /// counts and, on failure, the server's code.
-    pub(crate) fn run<F, T, E>(&self, operation: F) -> impl Future<Output = Result<T, E>> + use<'_, F, T, E>
+    pub(crate) fn run<'a, F, T, E>(&'a self, operation: F) -> impl Future<Output = Result<T, E>> + 'a
     where
         F: IntoFuture<Output = Result<T, E>>,
+        F::IntoFuture: 'a,
+        T: 'a,
+        E: 'a,
         T: Affected,
         E: ServerCode,
     {
@@ -164,9 +167,12 @@ impl Op {
 
     /// Runs `operation` inside the span as a first step of several (a cursor opened, then read by a later
     /// [`Op::run`]): nothing is recorded of it unless it fails, which ends the operation.
-    pub(crate) fn open<F, T, E>(&self, operation: F) -> impl Future<Output = Result<T, E>> + use<'_, F, T, E>
+    pub(crate) fn open<'a, F, T, E>(&'a self, operation: F) -> impl Future<Output = Result<T, E>> + 'a
     where
         F: IntoFuture<Output = Result<T, E>>,
+        F::IntoFuture: 'a,
+        T: 'a,
+        E: 'a,
         T: Affected,
         E: ServerCode,
     {
@@ -180,9 +186,12 @@ impl Op {
         });
     }
 
-    fn step<F, T, E>(&self, operation: F, last: bool) -> impl Future<Output = Result<T, E>> + use<'_, F, T, E>
+    fn step<'a, F, T, E>(&'a self, operation: F, last: bool) -> impl Future<Output = Result<T, E>> + 'a
     where
         F: IntoFuture<Output = Result<T, E>>,
+        F::IntoFuture: 'a,
+        T: 'a,
+        E: 'a,
         T: Affected,
         E: ServerCode,
     {
