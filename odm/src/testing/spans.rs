@@ -1,23 +1,4 @@
-//! Capturing odm's spans in a test: a small `tracing` subscriber of odm's own that keeps every span odm opens (its
-//! name, target, parent and each value recorded into each field) and every event, so a test can check what odm
-//! reports about the commands it sends — one `odm.op` span per command, its settings, its counts — without a
-//! logging stack of its own.
-//!
-//! ```no_run
-//! # async fn demo(orders: odm::mongodb::Collection<odm::bson::Document>) {
-//! let capture = odm::testing::SpanCapture::new();
-//! let _on = capture.install();
-//! // … operations through odm …
-//! for op in capture.ops() {
-//!     println!("{} {:?} write_concern={:?}", op.name(), op.get("command"), op.get("write_concern"));
-//! }
-//! # }
-//! ```
-//!
-//! [`SpanCapture::install`] makes the capture the current thread's subscriber until the guard is dropped: spans
-//! are captured when they are opened on that thread, which is every span of a test on a current-thread runtime
-//! (`#[tokio::test]`'s default). Values recorded later, from any thread, reach the capture too. Only targets
-//! starting with `odm` are captured.
+//! Capturing odm's spans in a test: a small `tracing` subscriber of odm's own ([`SpanCapture`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -25,7 +6,28 @@ use std::thread::ThreadId;
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
 
-/// A capture of odm's spans and events (see the [module docs](self)); cheap to clone, every clone sees the same.
+/// A capture of odm's spans in a test: a small `tracing` subscriber of odm's own that keeps every span odm opens (its
+/// name, target, parent and each value recorded into each field) and every event, so a test can check what odm
+/// reports about the commands it sends — one `odm.op` span per command, its settings, its counts — without a
+/// logging stack of its own.
+///
+/// ```no_run
+/// # async fn demo(orders: odm::mongodb::Collection<odm::bson::Document>) {
+/// let capture = odm::testing::SpanCapture::new();
+/// let _on = capture.install();
+/// // … operations through odm …
+/// for op in capture.ops() {
+///     println!("{} {:?} write_concern={:?}", op.name(), op.get("command"), op.get("write_concern"));
+/// }
+/// # }
+/// ```
+///
+/// [`install`](SpanCapture::install) makes the capture the current thread's subscriber until the guard is dropped:
+/// spans are captured when they are opened on that thread, which is every span of a test on a current-thread
+/// runtime (`#[tokio::test]`'s default). Values recorded later, from any thread, reach the capture too. Only
+/// targets starting with `odm` are captured.
+///
+/// Cheap to clone: every clone sees the same spans.
 #[derive(Clone, Default)]
 pub struct SpanCapture {
     seen: Arc<Mutex<Seen>>,
