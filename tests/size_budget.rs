@@ -250,9 +250,11 @@ fn an_unbounded_budget_names_the_field_without_a_bound() {
         MemoBook::size_budget().to_string(),
         "unbounded: `MemoBook.memos` holds `Memo.body`, which holds a string without a length bound (`max_len`)"
     );
-    // The first field without a bound is the one named: the tags' strings, before the map.
+    // The first field without a bound is the one named: the tags' strings, before the map; the advice is the element
+    // type's bound, which `max_len` on the array is not (`tests/pass/size_budget_advice.rs` compiles it).
     let Budget::Unbounded(post) = Post::size_budget() else { panic!("a tag has no length bound") };
-    assert_eq!((post.reason, post.holder, post.via), (Reason::Text, Some(("Post", "tags")), None));
+    assert_eq!((post.reason, post.holder, post.via), (Reason::TextItems, Some(("Post", "tags")), None));
+    assert!(post.to_string().contains("struct Name(#[odm(max_len = N)] String);` and `Vec<Name>`"), "{post}");
 }
 
 #[derive(Embedded, Serialize, Deserialize)]

@@ -1,122 +1,24 @@
 //! Every operation odm sends is a `tracing` span (target `odm::op`) against a real server: its names, its counts,
 //! the server's code when it fails, a sync's commands; and no document value in any of it unless values are asked
-//! for.
+//! for. Each test captures the spans opened on its own thread (`odm::testing::SpanCapture`), so tests running at
+//! once do not see each other's.
 
 mod support;
 
 use odm::bson::oid::ObjectId;
+use odm::testing::{CapturedSpan, SpanCapture};
 use odm::{Collection, Model, SchemaSync, SyncMode, Update, Upgrade, Version};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, Once};
 use support::models::shop::{order, Order};
 
-/// One captured span: its name, target and fields (as recorded so far, the last value of each standing).
-#[derive(Clone, Debug, Default)]
-struct Captured {
-    target: String,
-    fields: HashMap<String, String>,
-}
-
-impl Captured {
-    fn get(&self, field: &str) -> Option<&str> {
-        self.fields.get(field).map(String::as_str)
-    }
-}
-
-/// Everything the subscriber saw: spans by id, and events (target, fields).
-#[derive(Default)]
-struct Seen {
-    spans: HashMap<u64, Captured>,
-    events: Vec<Captured>,
-}
-
-static SEEN: Mutex<Option<Seen>> = Mutex::new(None);
-
-/// Installs the capturing subscriber for the whole binary, once, before any test reaches a callsite (each test
-/// calls this first): a callsite first reached with no subscriber would be cached as never enabled.
-fn install() {
-    static INSTALLED: Once = Once::new();
-    INSTALLED.call_once(|| {
-        *SEEN.lock().unwrap() = Some(Seen::default());
-        tracing::subscriber::set_global_default(Capture).expect("no other global subscriber");
-    });
-}
-
-/// The `odm::op` spans about database `db` (each test has its own database, so tests do not see each other's).
-fn spans_of(db: &str) -> Vec<Captured> {
-    let seen = SEEN.lock().unwrap();
-    let seen = seen.as_ref().expect("installed");
-    let mut out: Vec<(u64, Captured)> = seen
-        .spans
-        .iter()
-        .filter(|(_, s)| s.target == "odm::op" && s.get("db") == Some(db))
-        .map(|(id, s)| (*id, s.clone()))
-        .collect();
-    out.sort_by_key(|(id, _)| *id);
-    out.into_iter().map(|(_, s)| s).collect()
-}
-
 /// Everything captured, spans and events, as text: where a value that must not be traced is looked for.
-fn all_text() -> String {
-    let seen = SEEN.lock().unwrap();
-    let seen = seen.as_ref().expect("installed");
-    seen.spans.values().chain(&seen.events).map(|c| format!("{} {:?}\n", c.target, c.fields)).collect()
-}
-
-/// A minimal subscriber keeping every span's fields and every event from odm.
-struct Capture;
-
-struct Fields<'a>(&'a mut HashMap<String, String>);
-
-impl tracing::field::Visit for Fields<'_> {
-    fn record_str(&mut self, f: &tracing::field::Field, v: &str) {
-        self.0.insert(f.name().to_owned(), v.to_owned());
-    }
-    fn record_u64(&mut self, f: &tracing::field::Field, v: u64) {
-        self.0.insert(f.name().to_owned(), v.to_string());
-    }
-    fn record_i64(&mut self, f: &tracing::field::Field, v: i64) {
-        self.0.insert(f.name().to_owned(), v.to_string());
-    }
-    fn record_f64(&mut self, f: &tracing::field::Field, v: f64) {
-        self.0.insert(f.name().to_owned(), v.to_string());
-    }
-    fn record_debug(&mut self, f: &tracing::field::Field, v: &dyn std::fmt::Debug) {
-        self.0.insert(f.name().to_owned(), format!("{v:?}"));
-    }
-}
-
-impl tracing::Subscriber for Capture {
-    fn enabled(&self, m: &tracing::Metadata<'_>) -> bool {
-        m.target().starts_with("odm")
-    }
-    fn new_span(&self, attrs: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        let mut captured = Captured { target: attrs.metadata().target().to_owned(), ..Default::default() };
-        attrs.record(&mut Fields(&mut captured.fields));
-        SEEN.lock().unwrap().as_mut().expect("installed").spans.insert(id, captured);
-        tracing::span::Id::from_u64(id)
-    }
-    fn record(&self, id: &tracing::span::Id, values: &tracing::span::Record<'_>) {
-        let mut seen = SEEN.lock().unwrap();
-        if let Some(span) = seen.as_mut().expect("installed").spans.get_mut(&id.into_u64()) {
-            values.record(&mut Fields(&mut span.fields));
-        }
-    }
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, e: &tracing::Event<'_>) {
-        let mut captured = Captured { target: e.metadata().target().to_owned(), ..Default::default() };
-        e.record(&mut Fields(&mut captured.fields));
-        SEEN.lock().unwrap().as_mut().expect("installed").events.push(captured);
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
+fn all_text(capture: &SpanCapture) -> String {
+    let spans = capture.spans().into_iter().map(|s| format!("{} {:?}\n", s.target(), s.fields().collect::<Vec<_>>()));
+    let events = capture.events().into_iter().map(|e| format!("{e:?}\n"));
+    spans.chain(events).collect()
 }
 
 /// The last span of `command` about `collection`.
-fn last<'a>(spans: &'a [Captured], collection: &str, command: &str) -> &'a Captured {
+fn last<'a>(spans: &'a [CapturedSpan], collection: &str, command: &str) -> &'a CapturedSpan {
     spans
         .iter()
         .rev()
@@ -126,9 +28,9 @@ fn last<'a>(spans: &'a [Captured], collection: &str, command: &str) -> &'a Captu
 
 #[tokio::test]
 async fn reads_and_writes_are_spans_with_their_counts_and_the_server_code_of_a_failure() {
-    install();
+    let capture = SpanCapture::new();
+    let _on = capture.install();
     let db = odm::testing::database("tracing_ops").await;
-    let name = db.name().to_owned();
     let orders = Collection::<Order>::new(&db);
     let f = Order::fields();
 
@@ -146,8 +48,8 @@ async fn reads_and_writes_are_spans_with_their_counts_and_the_server_code_of_a_f
     assert_eq!(err.code(), Some(11000), "{err}");
     assert_eq!(orders.delete_many(f.total().gte(0)).await.unwrap(), 3);
 
-    let spans = spans_of(&name);
-    let inserts: Vec<&Captured> = spans.iter().filter(|s| s.get("command") == Some("insert")).collect();
+    let spans = capture.ops();
+    let inserts: Vec<&CapturedSpan> = spans.iter().filter(|s| s.get("command") == Some("insert")).collect();
     assert_eq!(inserts.len(), 3, "{inserts:#?}");
     assert_eq!(inserts[0].get("inserted"), Some("1"));
     assert_eq!(inserts[1].get("inserted"), Some("2"));
@@ -161,7 +63,7 @@ async fn reads_and_writes_are_spans_with_their_counts_and_the_server_code_of_a_f
 
     let find = last(&spans, "shop_order", "find");
     assert_eq!(find.get("returned"), Some("2"));
-    let updates: Vec<&Captured> = spans.iter().filter(|s| s.get("command") == Some("update")).collect();
+    let updates: Vec<&CapturedSpan> = spans.iter().filter(|s| s.get("command") == Some("update")).collect();
     assert_eq!(updates.len(), 2, "{updates:#?}");
     assert_eq!((updates[0].get("matched"), updates[0].get("modified")), (Some("2"), Some("2")));
     assert_eq!((updates[1].get("matched"), updates[1].get("modified")), (Some("0"), Some("0")));
@@ -182,9 +84,9 @@ struct TextTotal {
 
 #[tokio::test]
 async fn a_validator_refusal_carries_code_121_and_a_bulk_write_its_counts() {
-    install();
+    let capture = SpanCapture::new();
+    let _on = capture.install();
     let db = odm::testing::database("tracing_refused").await;
-    let name = db.name().to_owned();
     odm::collection::create_collection::<Order>(&db).await.unwrap();
     let err = Collection::<TextTotal>::new(&db)
         .insert_one(TextTotal { id: ObjectId::new(), total: "ten".into() })
@@ -194,10 +96,10 @@ async fn a_validator_refusal_carries_code_121_and_a_bulk_write_its_counts() {
     let done = Collection::<Order>::new(&db).bulk().insert(order(1)).insert(order(2)).await.unwrap();
     assert_eq!(done.inserted, 2);
 
-    let spans = spans_of(&name);
+    let spans = capture.ops();
     let create = last(&spans, "shop_order", "create");
     assert_eq!(create.get("error_code"), None, "{create:?}");
-    let inserts: Vec<&Captured> = spans.iter().filter(|s| s.get("command") == Some("insert")).collect();
+    let inserts: Vec<&CapturedSpan> = spans.iter().filter(|s| s.get("command") == Some("insert")).collect();
     assert_eq!(inserts.len(), 2, "{inserts:#?}");
     assert_eq!(inserts[0].get("error_code"), Some("121"));
     assert_eq!(inserts[0].get("error_name"), Some("DocumentValidationFailure"));
@@ -216,12 +118,17 @@ struct Item {
 
 #[tokio::test]
 async fn a_sync_traces_what_it_reads_and_each_command_it_runs() {
-    install();
+    let capture = SpanCapture::new();
+    let _on = capture.install();
     let db = odm::testing::database("tracing_sync").await;
     let name = db.name().to_owned();
     let report = SchemaSync::new(db.client()).database(&name).model::<Item>().mode(SyncMode::Apply).await.unwrap();
     assert!(report.is_in_sync(), "{report}");
-    let spans = spans_of(&name);
+    // The commands on this test's database (the sync also asks the server what it is, on `admin`).
+    let on_db = |spans: Vec<CapturedSpan>| -> Vec<CapturedSpan> {
+        spans.into_iter().filter(|s| s.get("db") == Some(name.as_str())).collect()
+    };
+    let spans = on_db(capture.ops());
     let commands: Vec<&str> = spans.iter().filter_map(|s| s.get("command")).collect();
     // The `update` is odm's record of the index it created (`odm_index`).
     assert_eq!(commands, ["listCollections", "create", "createIndexes", "update"], "{spans:#?}");
@@ -230,14 +137,15 @@ async fn a_sync_traces_what_it_reads_and_each_command_it_runs() {
     // Verify reads again: one listCollections, one listIndexes of the existing collection, nothing else.
     let verified = SchemaSync::new(db.client()).database(&name).model::<Item>().mode(SyncMode::Verify).await;
     verified.unwrap().require_in_sync().unwrap();
-    let spans = spans_of(&name);
+    let spans = on_db(capture.ops());
     let commands: Vec<&str> = spans.iter().skip(4).filter_map(|s| s.get("command")).collect();
     assert_eq!(commands, ["listCollections", "listIndexes"], "{spans:#?}");
 }
 
 #[tokio::test]
-async fn a_transaction_traces_its_start_and_commit_with_the_attempt() {
-    install();
+async fn a_transaction_is_a_span_around_its_operations_and_its_commit() {
+    let capture = SpanCapture::new();
+    let _on = capture.install();
     let db = odm::testing::database("tracing_transaction").await;
     if !support::server::runs_transactions(db.client()).await {
         return;
@@ -251,19 +159,20 @@ async fn a_transaction_traces_its_start_and_commit_with_the_attempt() {
         })
         .await
         .unwrap();
-    let seen = SEEN.lock().unwrap();
-    let spans: Vec<&Captured> = seen.as_ref().unwrap().spans.values().filter(|s| s.target == "odm::op").collect();
-    for command in ["startTransaction", "commitTransaction"] {
-        let s = spans.iter().find(|s| s.get("command") == Some(command)).unwrap_or_else(|| panic!("{command}"));
-        assert_eq!(s.get("attempt"), Some("1"), "{s:?}");
-    }
+    let spans = capture.spans();
+    let (at, attempt) = spans.iter().enumerate().find(|(_, s)| s.name() == "odm.transaction").expect("the attempt");
+    assert_eq!((attempt.get("attempt"), attempt.get("outcome")), (Some("1"), Some("committed")), "{attempt:?}");
+    let inside: Vec<Option<&str>> = spans.iter().filter(|s| s.parent() == Some(at)).map(|s| s.get("command")).collect();
+    assert_eq!(inside, [Some("insert"), Some("commitTransaction")], "{spans:#?}");
+    assert!(!spans.iter().any(|s| s.get("command") == Some("startTransaction")), "starting sends nothing: no span");
 }
 
 /// By default no filter, update or document value is in any span or event; once values are asked for, each
 /// operation's body is one `TRACE` event (target `odm::op::values`), and still in no span field.
 #[tokio::test]
 async fn values_are_traced_only_when_asked_for() {
-    install();
+    let capture = SpanCapture::new();
+    let _on = capture.install();
     assert!(std::env::var_os("ODM_TRACE_VALUES").is_none(), "run this test without ODM_TRACE_VALUES");
     let db = odm::testing::database("tracing_values").await;
     let orders = Collection::<Order>::new(&db);
@@ -273,10 +182,10 @@ async fn values_are_traced_only_when_asked_for() {
     let found = orders.find(f.note().eq(quiet.to_owned())).await.unwrap();
     assert_eq!(found.len(), 1);
     orders.update_one(f.note().eq(quiet.to_owned()), Update::new().set(f.total(), 77_123_456)).await.unwrap();
-    let text = all_text();
+    let text = all_text(&capture);
     assert!(!text.contains(quiet), "a value was traced by default:\n{text}");
     assert!(!text.contains("77123456"), "an update's value was traced by default");
-    assert!(spans_of(db.name()).len() >= 3);
+    assert!(capture.ops().len() >= 3);
 
     odm::observe::trace_values(true);
     let loud = "loud-0b5a7e21";
@@ -284,23 +193,23 @@ async fn values_are_traced_only_when_asked_for() {
     let found = orders.find(f.note().eq(loud.to_owned())).await.unwrap();
     odm::observe::trace_values(false);
     assert_eq!(found.len(), 1);
-    let seen = SEEN.lock().unwrap();
-    let seen = seen.as_ref().unwrap();
-    let bodies: Vec<&Captured> = seen
-        .events
+    let events = capture.events();
+    let bodies: Vec<_> = events
         .iter()
-        .filter(|e| e.target == "odm::op::values" && e.get("values").is_some_and(|v| v.contains(loud)))
+        .filter(|e| e.target() == "odm::op::values" && e.get("values").is_some_and(|v| v.contains(loud)))
         .collect();
-    // The insert's document and the find's filter.
+    // The insert's document and the find's filter, each inside its operation's span.
     assert_eq!(bodies.len(), 2, "{bodies:#?}");
-    assert!(seen.spans.values().all(|s| !format!("{:?}", s.fields).contains(loud)), "a value in a span field");
+    let spans = capture.spans();
+    assert!(bodies.iter().all(|b| b.span().is_some_and(|i| spans[i].name() == "odm.op")), "{bodies:#?}");
+    assert!(spans.iter().all(|s| !s.fields().any(|(_, v)| v.contains(loud))), "a value in a span field");
 }
 
 #[tokio::test]
 async fn pipelines_find_and_modify_the_checker_and_a_change_stream_are_spans_too() {
-    install();
+    let capture = SpanCapture::new();
+    let _on = capture.install();
     let db = odm::testing::database("tracing_more").await;
-    let name = db.name().to_owned();
     odm::collection::create_collection::<Order>(&db).await.unwrap();
     let orders = Collection::<Order>::new(&db);
     let f = Order::fields();
@@ -314,7 +223,7 @@ async fn pipelines_find_and_modify_the_checker_and_a_change_stream_are_spans_too
     let checked = orders.check_schema().await.unwrap();
     assert_eq!(checked.checked, 3, "{checked:?}");
 
-    let spans = spans_of(&name);
+    let spans = capture.ops();
     assert_eq!(last(&spans, "shop_order", "aggregate").get("returned"), Some("2"));
     assert_eq!(last(&spans, "shop_order", "findAndModify").get("returned"), Some("1"));
     // The checker: its one ordered scan and the server's verdict on the batch (an `aggregate` over `$documents`);
@@ -326,15 +235,15 @@ async fn pipelines_find_and_modify_the_checker_and_a_change_stream_are_spans_too
     let mut totals = Vec::new();
     orders.check_schema().on_progress(|p| totals.push(p.total)).await.unwrap();
     assert_eq!(totals, [3], "one batch, of the 3 counted");
-    let spans = spans_of(&name);
+    let spans = capture.ops();
     let checker: Vec<&str> = spans[before..].iter().filter_map(|s| s.get("command")).collect();
     assert_eq!(checker, ["count", "find", "aggregate"], "{spans:#?}");
 
     if support::server::runs_change_streams(db.client()).await {
-        let opened = spans_of(&name).len();
+        let opened = capture.ops().len();
         let stream = orders.watch().stream().await.unwrap();
         drop(stream);
-        let spans = spans_of(&name);
+        let spans = capture.ops();
         let commands: Vec<&str> = spans[opened..].iter().filter_map(|s| s.get("command")).collect();
         assert_eq!(commands, ["aggregate"], "opening a change stream: {spans:#?}");
     }
@@ -370,18 +279,152 @@ struct Note {
 
 #[tokio::test]
 async fn a_migration_traces_its_reads_and_each_batch_with_what_it_modified() {
-    install();
+    let capture = SpanCapture::new();
+    let _on = capture.install();
     let db = odm::testing::database("tracing_migrate").await;
-    let name = db.name().to_owned();
     let older: Vec<odm::bson::Document> =
         (0..5).map(|i| odm::bson::doc! { "_id": ObjectId::new(), "_v": 1, "tx": format!("note {i}") }).collect();
     db.collection::<odm::bson::Document>("crm_note").insert_many(older).await.unwrap();
     let report = Collection::<Note>::new(&db).migrate().batch_size(2).await.unwrap();
     assert_eq!(report.migrated, 5, "{report:?}");
-    let spans = spans_of(&name);
-    let batches: Vec<&Captured> = spans.iter().filter(|s| s.get("command") == Some("update")).collect();
+    let spans = capture.ops();
+    let batches: Vec<&CapturedSpan> = spans.iter().filter(|s| s.get("command") == Some("update")).collect();
     assert_eq!(batches.len() as u64, report.batches, "{spans:#?}");
     let modified: u64 = batches.iter().map(|b| b.get("modified").unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(modified, 5);
     assert!(spans.iter().any(|s| s.get("command") == Some("find")), "the migration reads the older documents");
+}
+
+/// A ledger entry with every setting a model can give its operations: what each span must report as sent.
+#[derive(Model, serde::Serialize, serde::Deserialize, Clone)]
+#[odm(
+    collection = "bank_entry",
+    read_concern = "majority",
+    read_preference = "primaryPreferred",
+    write_concern(w = "majority")
+)]
+struct Entry {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "a")]
+    amount: i64,
+}
+
+fn entry(amount: i64) -> Entry {
+    Entry { id: ObjectId::new(), amount }
+}
+
+/// What the driver sends that is no operation of odm's: the later batches of a cursor (part of the span of the
+/// `find` or `aggregate` that opened it), and the client's own housekeeping.
+const NOT_OPERATIONS: [&str; 6] =
+    ["getMore", "killCursors", "endSessions", "saslStart", "saslContinue", "authenticate"];
+
+/// A `writeConcern` as a span shows it: `majority`, `1`, with `j=…` and `wtimeout=…ms` when set.
+fn write_concern_text(wc: &odm::bson::Document) -> Option<String> {
+    let mut parts = Vec::new();
+    match wc.get("w") {
+        Some(odm::bson::Bson::String(w)) => parts.push(w.clone()),
+        Some(w) => parts.push(w.as_i64().or_else(|| w.as_i32().map(i64::from)).expect("a number").to_string()),
+        None => {}
+    }
+    if let Ok(j) = wc.get_bool("j") {
+        parts.push(format!("j={j}"));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// A workload of every kind of operation, run through a client that records the commands it sends: every command on
+/// the wire (but a cursor's later batches and the client's housekeeping) has exactly one `odm.op` span, in the same
+/// order, naming the same command, database and collection, with the write and read concern the command carries;
+/// and no span records a field twice.
+#[tokio::test]
+async fn every_command_on_the_wire_is_one_span_with_the_settings_it_was_sent_with() {
+    let test_db = odm::testing::database("tracing_wire").await;
+    let transactions = support::server::runs_transactions(test_db.client()).await;
+    let (client, recorded) = support::commands::recording_client().await;
+    let db = client.database(test_db.name());
+    let capture = SpanCapture::new();
+    let _on = capture.install();
+
+    odm::collection::create_collection::<Entry>(&db).await.unwrap();
+    let entries = Collection::<Entry>::new(&db);
+    let f = Entry::fields();
+    entries.insert_one(entry(1)).await.unwrap();
+    // More than a first batch (101): the find reads the rest with `getMore`, inside its one span.
+    entries.insert_many((0..150).map(|i| entry(i + 10))).await.unwrap();
+    assert_eq!(entries.find(odm::Filter::everything()).await.unwrap().len(), 151);
+    assert!(entries.find_one(f.amount().eq(1)).await.unwrap().is_some());
+    assert_eq!(entries.count(f.amount().gte(100)).await.unwrap(), 60);
+    entries.update_one(f.amount().eq(1), Update::new().inc(f.amount(), 1)).await.unwrap();
+    entries.update_many(f.amount().gte(150), Update::new().inc(f.amount(), 1000)).await.unwrap();
+    assert_eq!(entries.delete_one(f.amount().eq(2)).await.unwrap(), 1);
+    assert_eq!(entries.aggregate().filter(f.amount().gte(1000)).await.unwrap().len(), 10);
+    let after = odm::collection::FindAndModify::after();
+    entries.find_one_and_update(f.amount().eq(10), Update::new().inc(f.amount(), 1), after).await.unwrap();
+    let bulk = entries.bulk().insert(entry(-1)).update_one(f.amount().eq(11), Update::new().inc(f.amount(), 1));
+    let done = bulk.await.unwrap();
+    assert_eq!(done.inserted, 1);
+    assert_eq!(entries.delete_many(f.amount().lt(0)).await.unwrap(), 1);
+    if transactions {
+        odm::Transaction::new(&client)
+            .concerns_of::<Entry>()
+            .run(|s| {
+                let entries = entries.with_session(&s);
+                async move {
+                    entries.insert_one(entry(7)).await?;
+                    entries.find_one(Entry::fields().amount().eq(7)).await.map(drop)
+                }
+            })
+            .await
+            .unwrap();
+    }
+
+    let spans = capture.spans();
+    let ops: Vec<(usize, &CapturedSpan)> = spans.iter().enumerate().filter(|(_, s)| s.name() == "odm.op").collect();
+    let started = recorded.started();
+    assert!(started.iter().any(|(name, _)| name == "getMore"), "the find read a second batch");
+    let wire: Vec<&(String, odm::bson::Document)> =
+        started.iter().filter(|(name, _)| !NOT_OPERATIONS.contains(&name.as_str())).collect();
+    let span_names: Vec<&str> = ops.iter().map(|(_, s)| s.get("command").unwrap_or("?")).collect();
+    let wire_names: Vec<&str> = wire.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(span_names, wire_names, "one span per command on the wire, in order");
+    assert!(wire_names.contains(&"aggregate") && !span_names.contains(&"count"), "a count is sent as `aggregate`");
+
+    for ((at, span), (name, sent)) in ops.iter().zip(&wire) {
+        let context = format!("{name}: {sent}\nspan: {span:?}");
+        assert_eq!(span.get("db"), sent.get_str("$db").ok(), "{context}");
+        let collection = sent.get_str(name.as_str()).unwrap_or_default();
+        assert_eq!(span.get("collection").unwrap_or_default(), collection, "{context}");
+        assert_eq!(
+            span.get("write_concern").map(str::to_owned),
+            sent.get_document("writeConcern").ok().and_then(write_concern_text),
+            "{context}"
+        );
+        let read_level = sent.get_document("readConcern").ok().and_then(|r| r.get_str("level").ok());
+        if sent.get_bool("startTransaction").unwrap_or(false) {
+            // The transaction's first command carries its read concern: the attempt's span reports it.
+            let attempt = &spans[span.parent().expect("inside its transaction's span")];
+            assert_eq!(attempt.name(), "odm.transaction", "{context}");
+            assert_eq!(attempt.get("read_concern"), read_level, "{context}");
+            assert_eq!(attempt.get("read_preference"), Some("primary"), "{context}");
+            assert_eq!(span.get("read_concern"), None, "{context}");
+        } else {
+            assert_eq!(span.get("read_concern"), read_level, "{context}");
+        }
+        let in_transaction = span.parent().is_some_and(|p| spans[p].name() == "odm.transaction");
+        if matches!(name.as_str(), "find" | "aggregate") && !in_transaction {
+            assert_eq!(span.get("read_preference"), Some("primaryPreferred"), "{context}");
+        }
+        for (field, _) in span.fields() {
+            assert_eq!(span.recorded(field).len(), 1, "`{field}` recorded more than once (span {at}): {span:?}");
+        }
+    }
+    // The writes outside the transaction carry the model's `majority`; the reads its read concern.
+    let insert = ops.iter().find(|(_, s)| s.get("command") == Some("insert")).expect("an insert").1;
+    assert_eq!(insert.get("write_concern"), Some("majority"));
+    let find = ops.iter().find(|(_, s)| s.get("command") == Some("find")).expect("a find").1;
+    assert_eq!(find.get("read_concern"), Some("majority"));
+    if transactions {
+        assert!(wire_names.contains(&"commitTransaction"));
+    }
 }

@@ -156,3 +156,43 @@ async fn maps_with_dynamic_keys() {
 async fn every_variant_of_a_polymorphic_model() {
     round_trip("polymorphic", activities()).await;
 }
+
+/// An author's name, bounded by its type: what the size budget's advice asks for the strings of an array
+/// (`max_len` on the array itself bounds nothing inside it).
+#[derive(odm::Embedded, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+struct AuthorName(#[odm(max_len = 40)] String);
+
+/// A book whose authors' names are each bounded.
+#[derive(Model, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "lib_book")]
+struct Book {
+    #[serde(rename = "_id")]
+    id: odm::bson::oid::ObjectId,
+    #[serde(rename = "au")]
+    #[odm(max_items = 5)]
+    authors: Vec<AuthorName>,
+}
+
+fn books() -> impl Strategy<Value = Book> {
+    (any_oid(), proptest::collection::vec("\\PC{0,40}", 0..=5))
+        .prop_map(|(id, names)| Book { id, authors: names.into_iter().map(AuthorName).collect() })
+}
+
+fn any_oid() -> impl Strategy<Value = odm::bson::oid::ObjectId> {
+    proptest::prelude::any::<[u8; 12]>().prop_map(odm::bson::oid::ObjectId::from_bytes)
+}
+
+/// Names within their type's bound round-trip through the validator (the budget's advice, followed); a name one
+/// character over it is refused by the server.
+#[tokio::test]
+async fn strings_of_an_array_bounded_by_their_element_type() {
+    round_trip("item_len", books()).await;
+    let db = odm::testing::database("item_len_over").await;
+    odm::collection::create_collection::<Book>(&db).await.expect("create collection");
+    let books = Collection::<Book>::new(&db);
+    let widest = AuthorName("𝄞".repeat(40));
+    books.insert_one(Book { id: odm::bson::oid::ObjectId::new(), authors: vec![widest] }).await.expect("at the bound");
+    let over = Book { id: odm::bson::oid::ObjectId::new(), authors: vec![AuthorName("a".repeat(41))] };
+    let err = books.insert_one(over).await.expect_err("one character over the bound");
+    assert_eq!(err.code(), Some(121), "{err}");
+}

@@ -227,7 +227,9 @@ async fn stream(
     batch_size: Option<u32>,
 ) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
     // One order for both cursors, total over every BSON type of `_id`: batches never skip a document.
-    let op = Op::on(raw, "find").values(|| doc! { "filter": &filter, "sort": { "_id": 1 }, "projection": &projection });
+    let op = Op::on(raw, "find")
+        .in_session(session)
+        .values(|| doc! { "filter": &filter, "sort": { "_id": 1 }, "projection": &projection });
     let mut find = raw.find(filter).sort(doc! { "_id": 1 });
     if let Some(projection) = projection {
         find = find.projection(projection);

@@ -104,7 +104,8 @@
 //! See [`SchemaSync`] for bringing a database in line with the models.
 //!
 //! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
-//! `not_a_date`, `bson_type = "alias"`, `custom_id`, `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
+//! `not_a_date`, `bson_type = "alias"`, `custom_id`, `not_id` (a model's field named `id` that is not its `_id`, on
+//! purpose: see [rule `id-field`](crate::rules#id-field)), `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
 //! pushes keep the last N elements instead of being refused past the bound), `overflow(model = "M", owner = "f")`
 //! (with `keep_last`: model `M`'s collection keeps every element, see [`subset`]), `unique_items` (the array is a set:
 //! `uniqueItems` in the validator, `add_to_set` instead of `push`, and with a counter `pull` of one value; see

@@ -2,22 +2,42 @@
 //!
 //! Every command odm sends to the server — reads and writes of a [`Collection`](crate::Collection), bulk writes,
 //! pipelines, find-and-modify, the sync's reads and changes, the schema checker's queries, migration batches, change
-//! streams being opened, and a transaction's start, commit and abort — runs inside one span:
+//! streams being opened, and a transaction's commit and abort — runs inside exactly one span:
 //!
 //! - level `DEBUG`, target **`odm::op`**, name `odm.op` (one target for every area, so one filter such as
 //!   `RUST_LOG=odm::op=debug` shows them all);
-//! - fields set when it starts: `db`, `collection` (empty for a command on the database), `command` (the server's
-//!   command name: `find`, `insert`, `update`, `delete`, `aggregate`, `findAndModify`, `bulkWrite`, `count`,
-//!   `listCollections`, `listIndexes`, `create`, `createIndexes`, `collMod`, `dropIndexes`, `hello`,
-//!   `startTransaction`, `commitTransaction`, `abortTransaction`, …);
-//! - fields recorded when it ends: `duration_ms` (from when odm began the operation, a wait for a shared
+//! - fields set when it starts: `db`, `collection` (empty for a command on the database), `command` (the command
+//!   as it goes on the wire: `find`, `insert`, `update`, `delete`, `aggregate` — a count of matching documents is
+//!   sent as `aggregate`, and its span says so —, `findAndModify`, `count` (an estimated count), `listCollections`,
+//!   `listIndexes`, `create`, `createIndexes`, `collMod`, `dropIndexes`, `hello`, `commitTransaction`,
+//!   `abortTransaction`, …);
+//! - the settings it is sent with, each only when the command carries it (the model's, or those its client or URI
+//!   sets; absent, the server's default applies): `write_concern` (`"majority"`, `"1"`, `"majority, j=true,
+//!   wtimeout=5000ms"`), `read_concern` (`"majority"`, `"local"`, …) and `read_preference` (`"primary"`,
+//!   `"secondaryPreferred"`, …);
+//! - fields recorded once, when it ends: `duration_ms` (from when odm began the operation, a wait for a shared
 //!   [`Session`](crate::Session) included, to the reply); the documents affected where the reply says
 //!   (`returned`, `inserted`, `matched`, `modified`, `upserted`, `deleted`); on failure the server's `error_code`
-//!   and `error_name` (`121` / `DocumentValidationFailure`, `11000` / `DuplicateKey`, …); for a transaction, the
-//!   `attempt` (1 for the first try, more when a transient error made it run again).
+//!   and `error_name` (`121` / `DocumentValidationFailure`, `11000` / `DuplicateKey`, …); for a commit or abort, the
+//!   transaction's `attempt` (1 for the first try, more when a transient error made it run again).
 //!
-//! A span covers the command and the reply: for a `find` or a pipeline awaited whole it covers every batch read;
-//! for a stream (`.stream()`), the opening (later batches are read as the stream is polled).
+//! A span covers the command and the reply: for a `find` or a pipeline awaited whole it covers every batch read
+//! (the `getMore` commands of its cursor are part of it); for a stream (`.stream()`), the opening (later batches are
+//! read as the stream is polled).
+//!
+//! ## Transactions
+//!
+//! Each attempt of a [`Transaction`](crate::Transaction) is a span named `odm.transaction` (target `odm::op`)
+//! around the attempt's operations and its commit or abort, with `attempt`, the transaction's `read_concern`,
+//! `write_concern` and `read_preference` (always `primary`), and its `outcome` when it ends (`committed`, `again`
+//! when a transient error runs it again, `aborted`). Starting a transaction sends nothing (its first command carries
+//! `startTransaction` and the read concern), so it has no `odm.op` span; the operations inside carry no settings of
+//! their own, and the commit carries the transaction's write concern.
+//!
+//! ## In tests
+//!
+//! [`odm::testing::SpanCapture`](crate::testing::SpanCapture) (feature `testing`) captures these spans, every value
+//! recorded into each field, for a test to compare with what the driver reports it sent.
 //!
 //! ## Values only when asked
 //!
@@ -55,8 +75,10 @@
 //!
 //! What is live on the server (validators, options, indexes) is read with [`crate::live`].
 
+mod concerns;
 mod op;
 mod values;
 
-pub(crate) use op::{raw_value, Op, Returned};
+pub(crate) use concerns::{read_concern_text, write_concern_text, Concerns};
+pub(crate) use op::{raw_value, transaction_span, Op, Returned};
 pub use values::trace_values;

@@ -55,6 +55,11 @@
 //!
 //! This needs a Unix-like system with `/bin/sh`.
 //!
+//! # Capturing odm's spans
+//!
+//! [`SpanCapture`] is a small `tracing` subscriber that keeps every span and event odm emits, for a test to check
+//! them (one `odm.op` span per command sent, its fields recorded once; see [`crate::observe`]).
+//!
 //! # Example
 //!
 //! ```rust,no_run
@@ -71,10 +76,12 @@ mod mongosh;
 mod patterns;
 mod server;
 mod server_info;
+mod spans;
 
 pub use database::{database, Closed, TestDatabase, CLOSE_GRACE};
 pub use launch::{server, SECANTUS_VERSION};
 pub use mongosh::{mongosh, run_mongosh, MONGOSH_VERSION};
-pub use patterns::{access_patterns, assert_access_patterns, PatternCheck};
+pub use patterns::{access_patterns, assert_access_patterns, AssertAccessPatterns, PatternCheck, Verdict};
 pub use server::{ServerKind, TestServer};
 pub use server_info::{Deployment, Product, ServerInfo};
+pub use spans::{CaptureGuard, CapturedEvent, CapturedSpan, SpanCapture};

@@ -84,13 +84,14 @@
 
 use crate::error::{Error, Result};
 use crate::model::{Model, ReadConcernLevel, WriteConcernSpec};
-use crate::observe::Op;
+use crate::observe::{Concerns, Op};
 use crate::session::Session;
 use mongodb::action::Action;
 use mongodb::error::{TRANSIENT_TRANSACTION_ERROR, UNKNOWN_TRANSACTION_COMMIT_RESULT};
 use mongodb::Client;
 use std::future::Future;
 use std::time::{Duration, Instant};
+use tracing::Instrument;
 
 /// A transaction to run: its concerns and time bound, then [`Transaction::run`].
 #[must_use = "a transaction does nothing until `.run(…)` is awaited"]
@@ -224,7 +225,21 @@ impl<'c> Transaction<'c> {
         }
     }
 
-    /// One attempt (`number` 1 for the first), its start, commit and abort each traced with the number.
+    /// The settings the transaction is sent with: its own, or the client's (as the driver resolves them).
+    fn concerns(&self) -> Concerns {
+        use crate::observe::{read_concern_text, write_concern_text};
+        let write =
+            self.write_concern.map(WriteConcernSpec::to_driver).or_else(|| self.client.write_concern().cloned());
+        let read = self.read_concern.map(ReadConcernLevel::to_driver).or_else(|| self.client.read_concern().cloned());
+        Concerns {
+            write: write.as_ref().and_then(write_concern_text),
+            read: read.as_ref().map(read_concern_text),
+            preference: Some("primary".to_owned()),
+        }
+    }
+
+    /// One attempt (`number` 1 for the first) inside its `odm.transaction` span, its commit and abort each an
+    /// operation of their own.
     async fn attempt<T, F, Fut>(
         &self,
         session: &Session,
@@ -236,16 +251,49 @@ impl<'c> Transaction<'c> {
         F: FnMut(Session) -> Fut,
         Fut: Future<Output = Result<T>>,
     {
+        let concerns = self.concerns();
+        let span = crate::observe::transaction_span(number, &concerns);
+        let outcome = self.attempt_in_span(session, body, deadline, number, concerns).instrument(span.clone()).await;
+        span.record(
+            "outcome",
+            match &outcome {
+                Ok(Attempt::Committed(_)) => "committed",
+                Ok(Attempt::Again(_)) => "again",
+                Err(_) => "aborted",
+            },
+        );
+        outcome
+    }
+
+    async fn attempt_in_span<T, F, Fut>(
+        &self,
+        session: &Session,
+        body: &mut F,
+        deadline: Instant,
+        number: u32,
+        concerns: Concerns,
+    ) -> Result<Attempt<T>>
+    where
+        F: FnMut(Session) -> Fut,
+        Fut: Future<Output = Result<T>>,
+    {
         {
+            // Nothing is sent here: the transaction's first command carries `startTransaction` (and its read concern).
+            // A transaction reads from the primary: without saying so, the driver would select the server by the
+            // collection's own read preference and refuse a model that reads from secondaries.
+            let primary =
+                mongodb::options::SelectionCriteria::ReadPreference(mongodb::options::ReadPreference::Primary);
             let mut s = session.lock().await;
             let start = s
                 .start_transaction()
+                .selection_criteria(primary)
                 .optional(self.read_concern, |a, r| a.read_concern(r.to_driver()))
                 .optional(self.write_concern, |a, w| a.write_concern(w.to_driver()));
-            traced("startTransaction", number).run(start).await.map_err(unsupported)?;
+            start.await.map_err(unsupported)?;
         }
         session.set_in_transaction(true);
-        let outcome = self.finish(session, body, deadline, number).await;
+        let ending = Concerns { write: concerns.write, read: None, preference: None };
+        let outcome = self.finish(session, body, deadline, number, &ending).await;
         session.set_in_transaction(false);
         outcome
     }
@@ -257,25 +305,25 @@ impl<'c> Transaction<'c> {
         body: &mut F,
         deadline: Instant,
         number: u32,
+        ending: &Concerns,
     ) -> Result<Attempt<T>>
     where
         F: FnMut(Session) -> Fut,
         Fut: Future<Output = Result<T>>,
     {
+        let traced = |command| Op::new("admin", "", command).attempt(number).concerns(ending.clone());
         let value = match body(session.clone()).await {
             Ok(value) => value,
             Err(e) => {
                 // Whatever the body did is undone; an abort that fails leaves the transaction to expire.
-                let _ = traced("abortTransaction", number).run(session.lock().await.abort_transaction()).await;
+                let _ = traced("abortTransaction").run(session.lock().await.abort_transaction()).await;
                 let e = unsupported(e);
                 return if e.has_label(TRANSIENT_TRANSACTION_ERROR) { Ok(Attempt::Again(e)) } else { Err(e) };
             }
         };
         loop {
-            let committed = traced("commitTransaction", number)
-                .run(session.lock().await.commit_transaction())
-                .await
-                .map_err(Error::from);
+            let committed =
+                traced("commitTransaction").run(session.lock().await.commit_transaction()).await.map_err(Error::from);
             match committed {
                 Ok(()) => return Ok(Attempt::Committed(value)),
                 // The commit may or may not have been applied: commit again (it is idempotent), never the body.
@@ -287,11 +335,6 @@ impl<'c> Transaction<'c> {
             }
         }
     }
-}
-
-/// The span of a transaction's `command` in attempt `number` (a transaction spans databases: it names none).
-fn traced(command: &'static str, number: u32) -> Op {
-    Op::new("", "", command).attempt(number)
 }
 
 /// A server that cannot run transactions answers with `IllegalOperation` (20, "Transaction numbers are only

@@ -73,7 +73,6 @@ use crate::collection::Collection;
 use crate::error::{model_name, Error, Result, Shown};
 use crate::filter::Filter;
 use crate::model::Model;
-use crate::observe::Op;
 use bson::{Bson, Document, RawDocumentBuf};
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
@@ -221,7 +220,7 @@ impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
         }
         let full = self.full_document.then_some(FullDocumentType::UpdateLookup);
         // A change stream is an `aggregate` whose first stage is `$changeStream`.
-        let op = Op::on(self.coll.raw(), "aggregate").values(|| {
+        let op = self.coll.op("aggregate").values(|| {
             let stages = std::iter::once(bson::doc! { "$changeStream": {} }).chain(pipeline.iter().cloned());
             bson::doc! { "pipeline": stages.collect::<Vec<_>>() }
         });

@@ -69,6 +69,7 @@ rules! {
     COMPUTED_TYPE = "computed-type";
     // `_id`.
     ID_OBJECTID = "id-objectid";
+    ID_FIELD = "id-field";
     // Enums and closed documents.
     ENUM_TAGGED = "enum-tagged";
     ENUM_TUPLE_VARIANT = "enum-tuple-variant";

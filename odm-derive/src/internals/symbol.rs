@@ -123,6 +123,8 @@ pub const NOT_A_DATE: Symbol = Symbol("not_a_date");
 pub const BSON_TYPE: Symbol = Symbol("bson_type");
 /// `custom_id`.
 pub const CUSTOM_ID: Symbol = Symbol("custom_id");
+/// `not_id`: a model's field named `id` that is not its `_id`, on purpose.
+pub const NOT_ID: Symbol = Symbol("not_id");
 /// `max_len = N`.
 pub const MAX_LEN: Symbol = Symbol("max_len");
 /// `min_len = N`.

@@ -73,15 +73,15 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
     async fn rows(self) -> Result<(Op, futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>)> {
         let stages = self.prepared()?;
         let coll = self.source.0;
-        let op = Op::on(coll.raw(), "aggregate").values(|| bson::doc! { "pipeline": &stages });
+        let op = coll.op("aggregate").values(|| bson::doc! { "pipeline": &stages });
         let aggregate = coll.raw().aggregate(stages).with_type::<RawDocumentBuf>();
         let map_err = |e| Error::from_driver(e, model_name::<M>(), M::type_meta());
         let Some(session) = coll.session() else {
-            let cursor = op.run(aggregate).await.map_err(map_err)?;
+            let cursor = op.open(aggregate).await.map_err(map_err)?;
             return Ok((op, cursor.map_err(Error::from).boxed()));
         };
         let mut guard = session.lock().await;
-        let cursor = op.run(aggregate.session(&mut *guard).into_future()).await.map_err(map_err)?;
+        let cursor = op.open(aggregate.session(&mut *guard).into_future()).await.map_err(map_err)?;
         let rows = futures_util::stream::unfold((cursor, guard), |(mut cursor, mut guard)| async move {
             let next = cursor.next(&mut guard).await?;
             Some((next.map_err(Error::from), (cursor, guard)))
@@ -91,7 +91,8 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
 
     /// The results as a stream, each decoded as `D` (a decode error names `D`'s field).
     pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<D>> + Send + 'a> {
-        let (_, rows) = self.rows().await?;
+        let (op, rows) = self.rows().await?;
+        op.end();
         Ok(rows.and_then(|raw| async move { decode::<D>(&raw) }))
     }
 
@@ -126,7 +127,7 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
         stages.push(last);
         let coll = self.source.0;
         let map_err = |e| Error::from_driver(e, model_name_of::<D>(), D::type_meta());
-        let op = Op::on(coll.raw(), "aggregate").values(|| bson::doc! { "pipeline": &stages });
+        let op = coll.op("aggregate").values(|| bson::doc! { "pipeline": &stages });
         let aggregate = coll.raw().aggregate(stages);
         op.run(async {
             match coll.session() {

@@ -234,7 +234,7 @@ impl<'a, M: Model> Bulk<'a, M> {
             cmd.append(cstr!("writeConcern"), wc);
         }
         let db = raw_coll.client().database(&raw_coll.namespace().db);
-        let traced = Traced::on(raw_coll, command.as_str()).values(|| raw_value(&cmd));
+        let traced = Traced::on(raw_coll, command.as_str()).sent_raw(&cmd).values(|| raw_value(&cmd));
         let reply = traced
             .run(db.run_raw_command(cmd).optional(self.coll.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await

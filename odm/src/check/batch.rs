@@ -165,7 +165,7 @@ impl<'a> Explainer<'a> {
     async fn by_ids(&self, filters: &[Document], ids: &[Bson], out: &mut [Vec<Bson>]) -> Result<()> {
         for (breaks, broken) in filters.iter().zip(out.iter_mut()) {
             let filter = doc! { "$and": [{ "_id": { "$in": ids } }, breaks.clone()] };
-            let op = Op::on(self.raw, "find").values(|| doc! { "filter": &filter });
+            let op = Op::on(self.raw, "find").in_session(self.session).values(|| doc! { "filter": &filter });
             let find = self.raw.find(filter).projection(doc! { "_id": 1 });
             let found: Vec<RawDocumentBuf> = op
                 .run(async {
@@ -188,7 +188,7 @@ impl<'a> Explainer<'a> {
     /// Runs a database-level pipeline (one starting with `$documents`), in the collection's session when it has one.
     async fn aggregate(&self, pipeline: Vec<Document>) -> Result<Vec<Document>> {
         let db = self.raw.client().database(&self.raw.namespace().db);
-        let op = Op::on_db(&db, "", "aggregate").values(|| doc! { "pipeline": &pipeline });
+        let op = Op::on_db(&db, "", "aggregate").in_session(self.session).values(|| doc! { "pipeline": &pipeline });
         let aggregate = db.aggregate(pipeline);
         op.run(async {
             Ok(match self.session {

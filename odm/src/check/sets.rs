@@ -33,7 +33,7 @@ impl<M: Model> Collection<M> {
             }
             let ids: Vec<Bson> = rows.iter().map(super::batch::id_of).collect();
             let passing = doc! { "$and": [validator.clone(), filter] };
-            let count = Op::on(raw, "count");
+            let count = Op::on(raw, "aggregate");
             let passing = match session {
                 Some(s) => {
                     let mut session = s.lock().await;

@@ -12,7 +12,11 @@ use mongodb::Database;
 /// Fails with the server's error if the collection already exists (code 48, `NamespaceExists`).
 pub async fn create_collection<M: Model>(db: &Database) -> Result<()> {
     let command = create_command::<M>();
-    Op::on_db(db, M::COLLECTION, "create").values(|| command.clone()).run(db.run_command(command)).await?;
+    Op::on_db(db, M::COLLECTION, "create")
+        .sent(&command)
+        .values(|| command.clone())
+        .run(db.run_command(command))
+        .await?;
     Ok(())
 }
 

@@ -5,7 +5,6 @@ use crate::error::Result;
 use crate::explain::Explain;
 use crate::filter::Filter;
 use crate::model::Model;
-use crate::observe::Op;
 use crate::update::Update;
 use bson::Document;
 use mongodb::action::Action;
@@ -49,7 +48,7 @@ impl<M: Model> Collection<M> {
     /// Runs `explain` of `command` with execution statistics, in the collection's session if it has one.
     pub(crate) async fn explain(&self, command: Document) -> Result<Explain> {
         let db = self.raw.client().database(&self.raw.namespace().db);
-        let op = Op::on(&self.raw, "explain").values(|| command.clone());
+        let op = self.op("explain").values(|| command.clone());
         let reply = op
             .run(
                 db.run_command(bson::doc! { "explain": command, "verbosity": "executionStats" })

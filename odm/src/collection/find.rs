@@ -116,7 +116,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         let filter = self.filter.into_marked().map_err(invalid)?;
         let sort = self.sort.map(|s| s.into_marked().map_err(invalid)).transpose()?;
         let projection = self.projection.map(|p| p.into_marked().map_err(invalid)).transpose()?;
-        let op = Op::on(&self.coll.raw, "find").values(|| {
+        let op = self.coll.op("find").values(|| {
             let skip = self.skip.map(|n| n as i64);
             doc! { "filter": &filter, "sort": &sort, "projection": &projection, "limit": self.limit, "skip": skip }
         });
@@ -130,18 +130,19 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
             .optional(projection, |a, p| a.projection(p))
             .optional(self.hint, |a, h| a.hint(mongodb::options::Hint::Name(h)));
         let Some(session) = &self.coll.session else {
-            let cursor = op.run(find).await?;
+            let cursor = op.open(find).await?;
             return Ok((op, cursor.map_err(Error::from).boxed()));
         };
         // Its future, not the action: the compiler cannot prove a generic future over the action `Send`.
-        let cursor = op.run(find.session(&mut *session.lock().await).into_future()).await?;
+        let cursor = op.open(find.session(&mut *session.lock().await).into_future()).await?;
         Ok((op, crate::session::rows(cursor, session.clone())))
     }
 
     /// The results as a stream, decoded one by one (decode errors name the document's `_id`).
     pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<P>> + Send + 'a> {
         let decode = self.decode;
-        let (_, rows) = self.rows().await?;
+        let (op, rows) = self.rows().await?;
+        op.end();
         Ok(rows.and_then(move |raw| async move { decode(&raw) }))
     }
 

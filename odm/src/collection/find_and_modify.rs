@@ -6,7 +6,6 @@ use crate::codec::decode;
 use crate::error::{Error, Result};
 use crate::filter::{Filter, Sort};
 use crate::model::Model;
-use crate::observe::Op;
 use crate::update::Update;
 use mongodb::action::Action;
 
@@ -41,7 +40,7 @@ impl<M: Model> Collection<M> {
         } else {
             mongodb::options::ReturnDocument::Before
         };
-        let op = Op::on(&self.raw, "findAndModify").values(|| {
+        let op = self.op("findAndModify").values(|| {
             bson::doc! { "query": &filter, "update": &built.update, "sort": &sort, "arrayFilters": &array_filters, "upsert": options.upsert }
         });
         let found = op
@@ -72,7 +71,7 @@ impl<M: Model> Collection<M> {
         self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "find_one_and_delete")?;
-        let op = Op::on(&self.raw, "findAndModify").values(|| bson::doc! { "query": &filter, "remove": true });
+        let op = self.op("findAndModify").values(|| bson::doc! { "query": &filter, "remove": true });
         let found = op
             .run(self.raw.find_one_and_delete(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await

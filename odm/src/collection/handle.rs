@@ -106,6 +106,12 @@ impl<M: Model> Collection<M> {
         self.session.as_ref()
     }
 
+    /// The span of one operation `command` on this collection, with the settings it is sent with (none of its own
+    /// inside a transaction).
+    pub(crate) fn op(&self, command: &'static str) -> crate::observe::Op {
+        crate::observe::Op::on(&self.raw, command).in_session(self.session.as_ref())
+    }
+
     /// The bound session, locked for one operation (`None` without one).
     pub(crate) async fn lock(&self) -> Option<tokio::sync::OwnedMutexGuard<mongodb::ClientSession>> {
         match &self.session {

@@ -6,7 +6,6 @@ use super::set_pull::PullRecheck;
 use crate::error::{model_name, Error, Invalid, NotMigratedError, Result, ScatterGatherError};
 use crate::filter::Filter;
 use crate::model::{Model, Scatter};
-use crate::observe::Op;
 use crate::update::{BuiltUpdate, Update};
 use bson::{Bson, Document};
 use mongodb::action::Action;
@@ -94,13 +93,13 @@ impl<M: Model> Collection<M> {
     ) -> Result<Option<NotMigratedError>> {
         let (Some(spec), Some(filter)) = (Self::migrating(), filter) else { return Ok(None) };
         let older = bson::doc! { "$and": [filter.clone(), { spec.key: { "$ne": i64::from(spec.current) } }] };
-        let op = Op::on(&self.raw, "find").values(|| bson::doc! { "filter": &older, "limit": 1 });
+        let op = self.op("find").values(|| bson::doc! { "filter": &older, "limit": 1 });
         let find = self.raw.find_one(older.clone()).projection(bson::doc! { "_id": 1, spec.key: 1 });
         let Some(one) = op.run(find.optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))).await? else {
             return Ok(None);
         };
         let count = if count {
-            let op = Op::on(&self.raw, "count").values(|| bson::doc! { "query": &older });
+            let op = self.op("aggregate").values(|| bson::doc! { "query": &older });
             op.run(self.raw.count_documents(older).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
                 .await?
         } else {
@@ -172,7 +171,7 @@ impl<M: Model> Collection<M> {
         };
         let primary = mongodb::options::SelectionCriteria::ReadPreference(mongodb::options::ReadPreference::Primary);
         let mut session = self.lock().await;
-        let op = Op::on(&self.raw, "find").values(|| bson::doc! { "filter": &filter, "limit": 1 });
+        let op = self.op("find").read_preference(&primary).values(|| bson::doc! { "filter": &filter, "limit": 1 });
         let found = self
             .raw
             .find_one(filter)

@@ -7,7 +7,6 @@ use crate::codec::decode;
 use crate::error::Result;
 use crate::filter::Filter;
 use crate::model::{Model, VariantOf};
-use crate::observe::Op;
 use bson::doc;
 use mongodb::action::Action;
 
@@ -17,7 +16,7 @@ impl<M: Model> Collection<M> {
         self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "find_one")?;
-        let op = Op::on(&self.raw, "find").values(|| doc! { "filter": &filter, "limit": 1 });
+        let op = self.op("find").values(|| doc! { "filter": &filter, "limit": 1 });
         match op.run(self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))).await? {
             Some(raw) => decode(&raw).map(Some),
             None => Ok(None),
@@ -70,7 +69,7 @@ impl<M: Model> Collection<M> {
         let (tag, value) = V::TAG;
         let filter = filter.and(Filter::from_document(bson::doc! { tag: value }));
         let filter = Self::filter_doc(filter)?;
-        let op = Op::on(&self.raw, "find").values(|| doc! { "filter": &filter, "limit": 1 });
+        let op = self.op("find").values(|| doc! { "filter": &filter, "limit": 1 });
         let found =
             op.run(self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))).await?;
         match found {
@@ -83,7 +82,7 @@ impl<M: Model> Collection<M> {
     pub async fn count(&self, filter: Filter<M>) -> Result<u64> {
         self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
-        let op = Op::on(&self.raw, "count").values(|| doc! { "query": &filter });
+        let op = self.op("aggregate").values(|| doc! { "query": &filter });
         Ok(op
             .run(self.raw.count_documents(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await?)

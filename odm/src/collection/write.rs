@@ -6,7 +6,7 @@ use crate::codec::encode;
 use crate::error::{Error, Result};
 use crate::filter::Filter;
 use crate::model::Model;
-use crate::observe::{raw_value, Op};
+use crate::observe::raw_value;
 use crate::update::Update;
 use bson::{doc, Bson, Document};
 use mongodb::action::Action;
@@ -16,7 +16,7 @@ impl<M: Model> Collection<M> {
     /// Inserts one value; returns its `_id`. A revision ([`Model::REVISION`]) is stored as the value gives it.
     pub async fn insert_one(&self, value: impl Borrow<M>) -> Result<Bson> {
         let raw = encode(value.borrow())?;
-        let op = Op::on(&self.raw, "insert").values(|| doc! { "documents": [raw_value(&raw)] });
+        let op = self.op("insert").values(|| doc! { "documents": [raw_value(&raw)] });
         let result = op
             .run(self.raw.insert_one(raw).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
@@ -36,8 +36,7 @@ impl<M: Model> Collection<M> {
             return Ok(Vec::new());
         }
         let n = docs.len();
-        let op =
-            Op::on(&self.raw, "insert").values(|| doc! { "documents": docs.iter().map(raw_value).collect::<Vec<_>>() });
+        let op = self.op("insert").values(|| doc! { "documents": docs.iter().map(raw_value).collect::<Vec<_>>() });
         let result = op
             .run(self.raw.insert_many(docs).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
@@ -87,7 +86,7 @@ impl<M: Model> Collection<M> {
         }
         Self::bump_revision(&mut update);
         check_statement::<M>([&filter, &update].into_iter().chain(&array_filters).map(document_len))?;
-        let op = Op::on(&self.raw, "update").values(|| {
+        let op = self.op("update").values(|| {
             doc! { "q": &filter, "u": &update, "arrayFilters": &array_filters, "multi": many, "upsert": upsert }
         });
         let array_filters = (!array_filters.is_empty()).then_some(array_filters);
@@ -275,7 +274,7 @@ impl<M: Model> Collection<M> {
         self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
         Self::one_shard(&filter, "delete_one")?;
-        let op = Op::on(&self.raw, "delete").values(|| doc! { "q": &filter, "limit": 1 });
+        let op = self.op("delete").values(|| doc! { "q": &filter, "limit": 1 });
         Ok(op
             .run(self.raw.delete_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
@@ -287,7 +286,7 @@ impl<M: Model> Collection<M> {
     pub async fn delete_many(&self, filter: Filter<M>) -> Result<u64> {
         self.check_older_shapes(&filter).await?;
         let filter = Self::filter_doc(filter)?;
-        let op = Op::on(&self.raw, "delete").values(|| doc! { "q": &filter, "limit": 0 });
+        let op = self.op("delete").values(|| doc! { "q": &filter, "limit": 0 });
         Ok(op
             .run(self.raw.delete_many(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
@@ -297,7 +296,7 @@ impl<M: Model> Collection<M> {
 
     /// Replaces the document `filter` matches with `raw` (checked by the caller), as one traced `update`.
     async fn replace(&self, filter: Document, raw: bson::RawDocumentBuf) -> Result<mongodb::results::UpdateResult> {
-        let op = Op::on(&self.raw, "update").values(|| doc! { "q": &filter, "u": raw_value(&raw) });
+        let op = self.op("update").values(|| doc! { "q": &filter, "u": raw_value(&raw) });
         op.run(self.raw.replace_one(filter, raw).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
             .await
             .map_err(Self::map_err)

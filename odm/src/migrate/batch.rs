@@ -146,7 +146,10 @@ impl<'c, M: Model> Run<'c, M> {
         &self,
         filter: bson::Document,
     ) -> Result<BoxStream<'static, Result<RawDocumentBuf>>> {
-        let op = Op::on(self.raw, "find").values(|| bson::doc! { "filter": &filter, "sort": { "_id": 1 } });
+        let op = Op::on(self.raw, "find")
+            .in_session(self.session.as_ref())
+            .read_preference(&primary())
+            .values(|| bson::doc! { "filter": &filter, "sort": { "_id": 1 } });
         let find = self
             .raw
             .find(filter)
@@ -173,7 +176,10 @@ impl<'c, M: Model> Run<'c, M> {
 
     /// The number of documents matching `filter`, in the run's session if any.
     pub(super) async fn count(&self, filter: bson::Document) -> Result<u64> {
-        let op = Op::on(self.raw, "count").values(|| bson::doc! { "query": &filter });
+        let op = Op::on(self.raw, "aggregate")
+            .in_session(self.session.as_ref())
+            .read_preference(&primary())
+            .values(|| bson::doc! { "query": &filter });
         let count = self.raw.count_documents(filter).selection_criteria(primary());
         Ok(match &self.session {
             Some(s) => op.run(count.session(&mut *s.lock().await).into_future()).await?,
@@ -279,7 +285,7 @@ impl<'c, M: Model> Run<'c, M> {
         if let Some(wc) = &self.write_concern {
             command.append(cstr!("writeConcern"), wc);
         }
-        let op = Op::on(self.raw, "update").values(|| raw_value(&command));
+        let op = Op::on(self.raw, "update").sent_raw(&command).values(|| raw_value(&command));
         let reply = op
             .run(
                 self.db

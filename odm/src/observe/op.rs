@@ -1,9 +1,12 @@
-//! One operation's span: opened with its names, then run around the operation's future, which records how long it
-//! took, what the reply counted and, on failure, the server's code.
+//! One operation's span: opened with its names, then run around the operation's future, which records the
+//! consistency settings it is sent with, how long it took, what the reply counted and, on failure, the server's code
+//! — each field once, however many steps the operation takes.
 
+use super::concerns::Concerns;
 use super::values::values_on;
 use bson::Document;
 use std::future::{Future, IntoFuture};
+use std::sync::Once;
 use std::time::Instant;
 use tracing::field::Empty;
 use tracing::{Instrument, Span};
@@ -16,6 +19,13 @@ pub(crate) struct Op {
     started: Instant,
     /// The command name, which decides what a write command's counts mean.
     command: &'static str,
+    /// The settings the command is sent with, recorded when the operation starts (builder methods may still
+    /// change them until then).
+    concerns: Concerns,
+    /// Set once the settings are recorded.
+    started_recorded: Once,
+    /// Set once the outcome (duration, counts, error) is recorded: an operation in steps records it at its end only.
+    ended: Once,
 }
 
 impl Op {
@@ -27,6 +37,9 @@ impl Op {
             db,
             collection,
             command,
+            write_concern = Empty,
+            read_concern = Empty,
+            read_preference = Empty,
             duration_ms = Empty,
             returned = Empty,
             inserted = Empty,
@@ -38,18 +51,62 @@ impl Op {
             error_code = Empty,
             error_name = Empty,
         );
-        Op { span, started: Instant::now(), command }
+        Op {
+            span,
+            started: Instant::now(),
+            command,
+            concerns: Concerns::default(),
+            started_recorded: Once::new(),
+            ended: Once::new(),
+        }
     }
 
-    /// An operation `command` on the driver collection `coll`.
+    /// An operation `command` on the driver collection `coll`, sent with the collection's settings as the driver
+    /// applies them to such a command (outside a transaction: see [`Op::in_session`]).
     pub(crate) fn on<T: Send + Sync>(coll: &mongodb::Collection<T>, command: &'static str) -> Op {
-        Op::new(coll.namespace().db.as_str(), coll.name(), command)
+        let mut op = Op::new(coll.namespace().db.as_str(), coll.name(), command);
+        op.concerns = Concerns::of_collection(coll, command);
+        op
+    }
+
+    /// Run in `session`: inside a transaction the operation carries no setting of its own.
+    pub(crate) fn in_session(mut self, session: Option<&crate::Session>) -> Self {
+        if session.is_some_and(crate::Session::in_transaction) {
+            self.concerns = std::mem::take(&mut self.concerns).in_transaction();
+        }
+        self
+    }
+
+    /// Sent as the command document `command` (run as given, so with only the settings it holds).
+    pub(crate) fn sent(mut self, command: &Document) -> Self {
+        self.concerns = Concerns::of_command(command);
+        self
+    }
+
+    /// Sent as the raw command `command` (see [`Op::sent`]).
+    pub(crate) fn sent_raw(mut self, command: &bson::RawDocument) -> Self {
+        self.concerns = Concerns::of_raw_command(command);
+        self
+    }
+
+    /// Sent with read preference `criteria`, set on this operation instead of the collection's.
+    pub(crate) fn read_preference(mut self, criteria: &mongodb::options::SelectionCriteria) -> Self {
+        self.concerns.preference = super::concerns::read_preference_text(criteria);
+        self
+    }
+
+    /// A transaction's settings, on its commit or abort (which the driver sends with its write concern).
+    pub(crate) fn concerns(mut self, concerns: Concerns) -> Self {
+        self.concerns = concerns;
+        self
     }
 
     /// An operation `command` on database `db` itself (`create`, `collMod`, `hello`, …), naming the collection it
     /// is about, if any.
     pub(crate) fn on_db(db: &mongodb::Database, collection: &str, command: &'static str) -> Op {
-        Op::new(db.name(), collection, command)
+        let mut op = Op::new(db.name(), collection, command);
+        op.concerns = Concerns::of_database(db, command);
+        op
     }
 
     /// A database command built as a document (`{ collMod: "order_header", … }`), named by its first key and about
@@ -59,7 +116,7 @@ impl Op {
             Some((key, value)) => (command_name(key), value.as_str().unwrap_or_default()),
             None => ("command", ""),
         };
-        Op::on_db(db, collection, name).values(|| command.clone())
+        Op::on_db(db, collection, name).sent(command).values(|| command.clone())
     }
 
     /// Adds the command's body (`{ filter, update, … }`) as a `TRACE` event inside the span, only when values may
@@ -94,44 +151,102 @@ impl Op {
         self
     }
 
+    /// Runs `operation` inside the span as the operation's last (or only) step, and records its duration, its
+    /// counts and, on failure, the server's code.
+    pub(crate) fn run<'a, F, T, E>(&'a self, operation: F) -> impl Future<Output = Result<T, E>> + 'a
+    where
+        F: IntoFuture<Output = Result<T, E>>,
+        F::IntoFuture: 'a,
+        T: 'a,
+        E: 'a,
+        T: Affected,
+        E: ServerCode,
+    {
+        self.step(operation, true)
+    }
+
+    /// Runs `operation` inside the span as a first step of several (a cursor opened, then read by a later
+    /// [`Op::run`]): nothing is recorded of it unless it fails, which ends the operation.
+    pub(crate) fn open<'a, F, T, E>(&'a self, operation: F) -> impl Future<Output = Result<T, E>> + 'a
+    where
+        F: IntoFuture<Output = Result<T, E>>,
+        F::IntoFuture: 'a,
+        T: 'a,
+        E: 'a,
+        T: Affected,
+        E: ServerCode,
+    {
+        self.step(operation, false)
+    }
+
+    /// Ends an operation whose last step was [`Op::open`] (a stream handed to the caller): records its duration.
+    pub(crate) fn end(&self) {
+        self.ended.call_once(|| self.record_duration());
+    }
+
     /// Runs one step of an operation read in steps (a cursor opened, then advanced batch by batch) inside the
-    /// span, recording nothing: the caller records the outcome once, with [`Op::finish`] or [`Op::failed`].
+    /// span, recording nothing of its outcome: the caller records it once, with [`Op::finish`] or [`Op::failed`].
     pub(crate) fn within<F: IntoFuture>(&self, step: F) -> tracing::instrument::Instrumented<F::IntoFuture> {
+        self.record_start();
         step.into_future().instrument(self.span.clone())
     }
 
     /// Records the end of an operation run with [`Op::within`]: its duration and what it affected.
     pub(crate) fn finish(&self, affected: &impl Affected) {
-        self.span.record("duration_ms", self.started.elapsed().as_secs_f64() * 1000.0);
-        affected.record(&self.span);
+        self.ended.call_once(|| {
+            self.record_duration();
+            affected.record(&self.span);
+        });
     }
 
     /// Records the failure of an operation run with [`Op::within`] (its duration and the server's code) and gives
     /// the error back, as odm's.
     pub(crate) fn failed<E: ServerCode + Into<crate::error::Error>>(&self, e: E) -> crate::error::Error {
-        self.record_error(&e);
+        self.record_failure(&e);
         e.into()
     }
 
-    /// Records the duration and, when the server answered with one, the code of a failure.
-    fn record_error(&self, e: &impl ServerCode) {
-        self.span.record("duration_ms", self.started.elapsed().as_secs_f64() * 1000.0);
-        if let Some((code, name)) = e.server_code() {
-            self.span.record("error_code", code);
-            if let Some(name) = name.filter(|n| !n.is_empty()) {
-                self.span.record("error_name", name);
+    /// Records the settings the operation is sent with, once, when its first step starts.
+    fn record_start(&self) {
+        self.started_recorded.call_once(|| {
+            let c = &self.concerns;
+            for (field, value) in
+                [("write_concern", &c.write), ("read_concern", &c.read), ("read_preference", &c.preference)]
+            {
+                if let Some(value) = value {
+                    self.span.record(field, value.as_str());
+                }
             }
-        }
+        });
     }
 
-    /// Runs `operation` inside the span and records its duration, its counts and, on failure, the server's code.
-    /// An operation in steps runs each through its span (what is recorded last stands).
-    pub(crate) fn run<F, T, E>(&self, operation: F) -> impl Future<Output = Result<T, E>> + use<'_, F, T, E>
+    fn record_duration(&self) {
+        self.span.record("duration_ms", self.started.elapsed().as_secs_f64() * 1000.0);
+    }
+
+    /// Records the end of a failed operation, once: its duration and, when the server answered with one, its code.
+    fn record_failure(&self, e: &impl ServerCode) {
+        self.ended.call_once(|| {
+            self.record_duration();
+            if let Some((code, name)) = e.server_code() {
+                self.span.record("error_code", code);
+                if let Some(name) = name.filter(|n| !n.is_empty()) {
+                    self.span.record("error_name", name);
+                }
+            }
+        });
+    }
+
+    fn step<'a, F, T, E>(&'a self, operation: F, last: bool) -> impl Future<Output = Result<T, E>> + 'a
     where
         F: IntoFuture<Output = Result<T, E>>,
+        F::IntoFuture: 'a,
+        T: 'a,
+        E: 'a,
         T: Affected,
         E: ServerCode,
     {
+        self.record_start();
         // Turned into its future here, not inside the async block: the block then holds only that future, and is
         // `Send` whenever it is (the driver's actions borrow sessions with lifetimes the compiler cannot relate
         // through `IntoFuture` inside a generic async block).
@@ -139,12 +254,28 @@ impl Op {
         async move {
             let out = operation.await;
             match &out {
-                Ok(value) => self.finish(value),
-                Err(e) => self.record_error(e),
+                Ok(value) if last => self.finish(value),
+                Ok(_) => {}
+                Err(e) => self.record_failure(e),
             }
             out
         }
     }
+}
+
+/// The span of one attempt of a transaction (`number` 1 for the first), around its operations, its commit or abort:
+/// it sends nothing itself (the first operation carries `startTransaction`), so it is named `odm.transaction`, not
+/// `odm.op`. Its `outcome` is recorded when the attempt ends.
+pub(crate) fn transaction_span(number: u32, concerns: &Concerns) -> Span {
+    tracing::debug_span!(
+        target: "odm::op",
+        "odm.transaction",
+        attempt = number,
+        read_concern = concerns.read.as_deref(),
+        write_concern = concerns.write.as_deref(),
+        read_preference = concerns.preference.as_deref(),
+        outcome = Empty,
+    )
 }
 
 /// The commands odm builds as documents, by name (a span's name is static); any other is `command`.

@@ -50,6 +50,9 @@ pub struct Unbounded {
 pub enum Reason {
     /// A string without `max_len`.
     Text,
+    /// The strings of an array (or set), which `max_len` on the array cannot bound: the element type carries the
+    /// bound (`struct Name(#[odm(max_len = N)] String)`, held as `Vec<Name>`).
+    TextItems,
     /// An array without `max_items` (declared `unbounded`).
     Items,
     /// A map: its keys, and how many, are chosen at run time.
@@ -83,9 +86,15 @@ impl Size {
         }
     }
 
-    /// An array of elements of type size `item`, bounded by its field.
+    /// An array of elements of type size `item`, bounded by its field. Strings without a bound of their own are
+    /// [`Reason::TextItems`]: the array's field cannot bound them, their type can.
     pub const fn array_of(item: Size) -> Size {
-        Size::Array { item: item.settle() }
+        match item {
+            Size::Text => Size::Array {
+                item: Budget::Unbounded(Unbounded { reason: Reason::TextItems, holder: None, via: None }),
+            },
+            item => Size::Array { item: item.settle() },
+        }
     }
 
     /// An array of exactly `len` elements of type size `item` (`[T; N]`).
@@ -156,6 +165,12 @@ impl Reason {
     pub const fn describe(self) -> &'static str {
         match self {
             Reason::Text => "a string without a length bound (`max_len`)",
+            Reason::TextItems => {
+                "strings without a length bound (`max_len` on an array bounds nothing inside it; hold elements of a \
+                 type that declares one: `#[derive(Embedded, Serialize, Deserialize)] struct Name(#[odm(max_len = N)] \
+                 String);` and \
+                 `Vec<Name>`)"
+            }
             Reason::Items => "an array without a length bound (`max_items`)",
             Reason::Map => "a map, whose keys are chosen at run time",
             Reason::Free => "a value of any shape (a `bson::Document`, a `mixed` field, a converter's document)",

@@ -39,7 +39,7 @@ fn an_array_is_a_document_keyed_by_index() {
     assert_eq!(<[bson::oid::ObjectId; 3]>::SIZE, Size::AtMost(value_bytes(ids.to_vec())));
     // Elements without a bound leave the array without one, whatever `max_items` says.
     let strings = <Vec<String>>::SIZE.bounded(&[("maxItems", 5)]);
-    assert!(matches!(strings, Size::Array { item: Budget::Unbounded(Unbounded { reason: Reason::Text, .. }) }));
+    assert!(matches!(strings, Size::Array { item: Budget::Unbounded(Unbounded { reason: Reason::TextItems, .. }) }));
     assert!(matches!(<Vec<i32>>::SIZE.settle(), Budget::Unbounded(Unbounded { reason: Reason::Items, .. })));
 }
 

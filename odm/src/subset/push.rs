@@ -6,7 +6,7 @@ use crate::collection::Collection;
 use crate::error::{model_name, Error, Result};
 use crate::filter::Filter;
 use crate::model::Model;
-use crate::observe::{raw_value, Op};
+use crate::observe::raw_value;
 use crate::transaction::Transaction;
 use crate::update::Update;
 use bson::{doc, oid::ObjectId, Bson, Document, RawDocumentBuf};
@@ -157,7 +157,8 @@ where
         if let Err(Error::NotFound { .. }) = &written {
             // No such owner: the overflow document would refer to nothing.
             let delete = self.overflow.raw().delete_one(doc! { "_id": overflow_id });
-            Op::on(self.overflow.raw(), "delete")
+            self.overflow
+                .op("delete")
                 .values(|| doc! { "q": { "_id": overflow_id }, "limit": 1 })
                 .run(delete.optional(self.overflow.lock().await.as_deref_mut(), |a, s| a.session(s)))
                 .await
@@ -191,7 +192,7 @@ async fn write_both<M: Subset<O>, O: Model>(
     stored: RawDocumentBuf,
     push: Update<M>,
 ) -> Result<()> {
-    let op = Op::on(overflow.raw(), "insert").values(|| doc! { "documents": [raw_value(&stored)] });
+    let op = overflow.op("insert").values(|| doc! { "documents": [raw_value(&stored)] });
     op.run(overflow.raw().insert_one(stored).optional(overflow.lock().await.as_deref_mut(), |a, s| a.session(s)))
         .await
         .map_err(Collection::<O>::map_err)?;

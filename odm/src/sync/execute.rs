@@ -167,7 +167,7 @@ async fn update_validator(
 async fn failing_documents(coll: &mongodb::Collection<Document>, command: &Document) -> Result<u64> {
     let validator = command.get_document("validator").cloned().unwrap_or_default();
     let failing_filter = doc! { "$nor": [validator] };
-    let op = Op::on(coll, "count").values(|| doc! { "query": &failing_filter });
+    let op = Op::on(coll, "aggregate").values(|| doc! { "query": &failing_filter });
     Ok(op.run(coll.count_documents(failing_filter)).await?)
 }
 

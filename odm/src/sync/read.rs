@@ -116,7 +116,7 @@ pub(super) async fn unreadable_older_documents(
     if sample.is_empty() {
         return Ok((0, Vec::new()));
     }
-    let op = Op::on(&coll, "count").values(|| doc! { "query": &filter });
+    let op = Op::on(&coll, "aggregate").values(|| doc! { "query": &filter });
     let count = op.run(coll.count_documents(filter)).await?;
     Ok((count, sample.into_iter().filter_map(|mut d| d.remove("_id")).collect()))
 }

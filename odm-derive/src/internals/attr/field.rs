@@ -24,6 +24,8 @@ pub struct Field {
     pub not_a_date: Option<Sp<()>>,
     pub bson_type: Option<Sp<String>>,
     pub custom_id: Option<Sp<()>>,
+    /// `#[odm(not_id)]`: a model's field named or stored as `id` that is deliberately not its `_id` (rule `id-field`).
+    pub not_id: Option<Sp<()>>,
     pub max_len: Option<Sp<usize>>,
     pub min_len: Option<Sp<usize>>,
     /// Pushes keep only the last `max_items` elements (`$slice`), instead of being refused past the bound.
@@ -62,6 +64,7 @@ const ODM_FIELD: &[Symbol] = &[
     NOT_A_DATE,
     BSON_TYPE,
     CUSTOM_ID,
+    NOT_ID,
     MAX_LEN,
     MIN_LEN,
     KEEP_LAST,
@@ -82,6 +85,7 @@ impl Field {
         let mut not_a_date = Attr::none(cx, NOT_A_DATE);
         let mut bson_type = Attr::none(cx, BSON_TYPE);
         let mut custom_id = Attr::none(cx, CUSTOM_ID);
+        let mut not_id = Attr::none(cx, NOT_ID);
         let mut max_len = Attr::none(cx, MAX_LEN);
         let mut min_len = Attr::none(cx, MIN_LEN);
         let mut keep_last = Attr::none(cx, KEEP_LAST);
@@ -130,6 +134,8 @@ impl Field {
                 flag(&mut not_a_date);
             } else if k == CUSTOM_ID {
                 flag(&mut custom_id);
+            } else if k == NOT_ID {
+                flag(&mut not_id);
             } else if k == KEEP_LAST {
                 flag(&mut keep_last);
             } else if k == UNIQUE_ITEMS {
@@ -223,6 +229,7 @@ impl Field {
             not_a_date: not_a_date.get(),
             bson_type: bson_type.get(),
             custom_id: custom_id.get(),
+            not_id: not_id.get(),
             max_len: max_len.get(),
             min_len: min_len.get(),
             keep_last: keep_last.get(),

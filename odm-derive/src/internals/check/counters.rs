@@ -1,4 +1,4 @@
-//! The counter rules (`counter-*`) and `_id`'s (`id-objectid`).
+//! The counter rules (`counter-*`).
 
 use crate::internals::ast::{counter_target, Field};
 use crate::internals::ctxt::Ctxt;
@@ -95,31 +95,6 @@ pub(super) fn check_counters(cx: &Ctxt, fields: &[Field]) {
             );
         } else {
             used.insert(counter.value.clone(), field);
-        }
-    }
-}
-
-/// `id-objectid`: `_id` is an ObjectId unless chosen explicitly.
-pub(super) fn check_id(cx: &Ctxt, fields: &[Field]) {
-    for field in fields {
-        let is_id = field.key == "_id" && field.is_stored();
-        match (&field.attrs.custom_id, is_id) {
-            (None, true)
-                if !ty::is_object_id(field.ty) && field.attrs.converter.is_none() && !field.attrs.unknown_odm =>
-            {
-                cx.error_spanned_by(
-                    field.ty,
-                    rules::ID_OBJECTID,
-                    "`_id` should be the default ObjectId (custom `_id` values slow inserts); use \
-                 `odm::bson::oid::ObjectId`, or add `#[odm(custom_id)]` to choose another type on purpose",
-                )
-            }
-            (Some(c), false) => cx.error_spanned_by(
-                c,
-                rules::ID_OBJECTID,
-                "`custom_id` applies only to the field stored as `_id` (`#[serde(rename = \"_id\")]`)",
-            ),
-            _ => {}
         }
     }
 }

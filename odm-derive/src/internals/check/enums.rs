@@ -1,8 +1,9 @@
 //! The rules of enums: plain enums stored as strings or documents, and polymorphic models (`poly-*`) whose
 //! documents are the variants, told apart by serde's internal tag.
 
-use super::counters::{check_counters, check_id};
+use super::counters::check_counters;
 use super::fields::check_fields;
+use super::ids::check_ids;
 use super::types::check_field_type;
 use crate::internals::ast::{Container, Field, Style, Variant};
 use crate::internals::ctxt::Ctxt;
@@ -88,10 +89,10 @@ pub(super) fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limi
                 // Internally tagged: the tag shares the variant's document.
                 let tag_here = if content.is_none() { tag.map(|t| (t.value.as_str(), &t.tokens)) } else { None };
                 check_fields(cx, cont, fields, limit, tag_here);
+                check_ids(cx, cont, fields);
                 if cont.is_polymorphic() {
                     // A polymorphic model's counter checks are guarded by the discriminator, variant by variant.
                     check_counters(cx, fields);
-                    check_id(cx, fields);
                     continue;
                 }
                 for c in fields.iter().filter_map(|f| f.attrs.counter.as_ref()) {

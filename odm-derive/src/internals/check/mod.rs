@@ -14,12 +14,14 @@ pub mod writes;
 mod counters;
 mod enums;
 mod fields;
+mod ids;
 mod series;
 mod types;
 
-use counters::{check_counters, check_id};
+use counters::check_counters;
 use enums::{check_enum, check_polymorphic};
 use fields::check_fields;
+use ids::check_ids;
 use types::check_field_type;
 
 use crate::internals::ast::{Container, Data, Derive};
@@ -61,9 +63,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
             check_fields(cx, cont, fields, limit, tag.map(|t| (t.value.as_str(), &t.tokens)));
             check_counters(cx, fields);
             computed::check(cx, fields);
-            if cont.derive == Derive::Model {
-                check_id(cx, fields);
-            }
+            check_ids(cx, cont, fields);
         }
         Data::Newtype(field) => {
             if cont.attrs.tag.is_some() || cont.attrs.content.is_some() {
