@@ -226,18 +226,18 @@ async fn pipelines_find_and_modify_the_checker_and_a_change_stream_are_spans_too
     let spans = capture.ops();
     assert_eq!(last(&spans, "shop_order", "aggregate").get("returned"), Some("2"));
     assert_eq!(last(&spans, "shop_order", "findAndModify").get("returned"), Some("1"));
-    // The checker: its one ordered scan and the server's verdict on the batch (an `aggregate` over `$documents`);
-    // with a progress callback, the collection's estimated size first.
+    // The checker: its one ordered scan, whether the server has `$documents` (`hello`), and the server's verdict on
+    // the batch (an `aggregate` over `$documents`); with a progress callback, the collection's estimated size first.
     let after_update = spans.iter().position(|s| s.get("command") == Some("findAndModify")).unwrap();
     let checker: Vec<&str> = spans[after_update + 1..].iter().filter_map(|s| s.get("command")).collect();
-    assert_eq!(checker, ["find", "aggregate"], "{spans:#?}");
+    assert_eq!(checker, ["find", "hello", "aggregate"], "{spans:#?}");
     let before = spans.len();
     let mut totals = Vec::new();
     orders.check_schema().on_progress(|p| totals.push(p.total)).await.unwrap();
     assert_eq!(totals, [3], "one batch, of the 3 counted");
     let spans = capture.ops();
     let checker: Vec<&str> = spans[before..].iter().filter_map(|s| s.get("command")).collect();
-    assert_eq!(checker, ["count", "find", "aggregate"], "{spans:#?}");
+    assert_eq!(checker, ["count", "find", "hello", "aggregate"], "{spans:#?}");
 
     if support::server::runs_change_streams(db.client()).await {
         let opened = capture.ops().len();

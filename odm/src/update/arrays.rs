@@ -230,8 +230,9 @@ impl<R> Update<R> {
     /// "not there". Telling the two apart costs one read, made only after such a pull matched nothing, in the
     /// update's session or transaction (`update_one`, `update_many`, `find_one_and_update`; an operation of a bulk
     /// write still counts as matching nothing, and an `update_many` that changed other documents says nothing of
-    /// the ones it left: `check_schema` lists them). Repair the set (rule `array-unique` says how), then pull. Scalars
-    /// compare whole (`$eq`). Not offered on a counted array that may hold duplicates.
+    /// the ones it left: `check_schema` lists them). Repair the set (the rule
+    /// [`array-unique`](crate::rules#array-unique) says how), then pull. Scalars compare whole (`$eq`). Not offered
+    /// on a counted array that may hold duplicates.
     pub fn pull<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self
     where
         P::Access: ArrayWritable + PullByValue,
