@@ -196,3 +196,56 @@ async fn strings_of_an_array_bounded_by_their_element_type() {
     let err = books.insert_one(over).await.expect_err("one character over the bound");
     assert_eq!(err.code(), Some(121), "{err}");
 }
+
+/// A label's text, bounded by its type: a map's values are bounded this way (`max_len` on the map is refused); the
+/// map's keys, and how many, stay free, so its size budget stays unbounded (`Reason::Map`).
+#[derive(odm::Embedded, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+struct LabelText(#[odm(max_len = 30)] String);
+
+/// A product's labels, each value bounded.
+#[derive(Model, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "lib_labelled")]
+struct Labelled {
+    #[serde(rename = "_id")]
+    id: odm::bson::oid::ObjectId,
+    #[serde(rename = "lb")]
+    labels: HashMap<String, LabelText>,
+}
+
+fn labelled() -> impl Strategy<Value = Labelled> {
+    (any_oid(), proptest::collection::hash_map(label_key(), "\\PC{0,30}", 0..6))
+        .prop_map(|(id, labels)| Labelled { id, labels: labels.into_iter().map(|(k, v)| (k, LabelText(v))).collect() })
+}
+
+/// A key a map may hold: not starting with `$`, without `.` or NUL (rule `key-map`).
+fn label_key() -> impl Strategy<Value = String> {
+    "[a-z][a-z0-9_]{0,10}"
+}
+
+/// Map values within their type's bound round-trip through the validator (`patternProperties` checks each value's
+/// `maxLength`); a value one character over it is refused by the server.
+#[tokio::test]
+async fn strings_of_a_map_bounded_by_their_value_type() {
+    let schema = Labelled::validator();
+    let labels = schema.get_document("$jsonSchema").unwrap().get_document("properties").unwrap();
+    let labels = labels.get_document("lb").unwrap().get_document("patternProperties").unwrap();
+    let (_, value) = labels.iter().next().expect("one key pattern");
+    let value = value.as_document().expect("a value schema");
+    assert_eq!(
+        (value.get_str("bsonType").ok(), value.get_i64("maxLength").ok()),
+        (Some("string"), Some(30)),
+        "{value}"
+    );
+    round_trip("value_len", labelled()).await;
+    let db = odm::testing::database("value_len_over").await;
+    odm::collection::create_collection::<Labelled>(&db).await.expect("create collection");
+    let coll = Collection::<Labelled>::new(&db);
+    let widest = HashMap::from([("colour".to_owned(), LabelText("𝄞".repeat(30)))]);
+    coll.insert_one(Labelled { id: odm::bson::oid::ObjectId::new(), labels: widest }).await.expect("at the bound");
+    let over = HashMap::from([("colour".to_owned(), LabelText("a".repeat(31)))]);
+    let err = coll
+        .insert_one(Labelled { id: odm::bson::oid::ObjectId::new(), labels: over })
+        .await
+        .expect_err("one character over the bound");
+    assert_eq!(err.code(), Some(121), "{err}");
+}

@@ -105,6 +105,39 @@ struct ItemBounded {
     code: Code,
 }
 
+// A map: its keys and how many are chosen at run time and no attribute bounds them; the advice holds its entries
+// as a bounded array of `Entry` documents, as it writes them (`N` and `V` filled in: `V` is the map's value type,
+// which then takes the bound a field of its type takes).
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "lib_label")]
+struct Labels {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "l")]
+    labels: std::collections::HashMap<String, String>,
+}
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "lib_alias")]
+struct Aliases {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "a")]
+    aliases: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Embedded, Serialize, Deserialize)]
+struct Entry { #[odm(max_len = 40)] key: String, #[odm(max_len = 200)] value: String }
+
+#[derive(Model, Serialize, Deserialize)]
+#[odm(collection = "lib_label")]
+struct LabelsBounded {
+    #[serde(rename = "_id")]
+    id: ObjectId,
+    #[serde(rename = "l")]
+    #[odm(max_items = 20)] labels: Vec<Entry>,
+}
+
 fn main() {
     assert_eq!(advice::<Note>(), "`Note.text` holds a string without a length bound (`max_len`)");
     assert_bounded::<NoteBounded>();
@@ -126,4 +159,14 @@ fn main() {
 
     assert_eq!(advice::<Item>(), "`Item.code` holds a string without a length bound (`max_len`)");
     assert_bounded::<ItemBounded>();
+
+    let written = "`#[derive(Embedded, Serialize, Deserialize)] struct Entry { #[odm(max_len = N)] key: String, value: V }`, `V` the map's value type, and `#[odm(max_items = N)] Vec<Entry>`";
+    for map in [advice::<Labels>(), advice::<Aliases>()] {
+        assert!(map.contains("holds a map, whose keys and how many are chosen at run time"), "{map}");
+        // The advice, word for word, is what `Entry` and `LabelsBounded` above write (`V` = `String`, which then takes
+        // `max_len` as a string field does).
+        assert!(map.contains(written), "{map}");
+    }
+    assert!(advice::<Labels>().starts_with("`Labels.labels` holds a map"));
+    assert_bounded::<LabelsBounded>();
 }

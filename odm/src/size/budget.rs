@@ -55,7 +55,9 @@ pub enum Reason {
     TextItems,
     /// An array without `max_items` (declared `unbounded`).
     Items,
-    /// A map: its keys, and how many, are chosen at run time.
+    /// A map: its keys, and how many, are chosen at run time, and no attribute bounds them (a bound on its values,
+    /// `HashMap<String, Name>` with `struct Name(#[odm(max_len = N)] String)`, is checked by the validator but leaves
+    /// the keys free); its entries held as a bounded array of `{key, value}` documents are bounded.
     Map,
     /// A value of any shape: a `bson::Document`, a `mixed` field, a converter that writes a document or an array.
     Free,
@@ -172,7 +174,12 @@ impl Reason {
                  `Vec<Name>`)"
             }
             Reason::Items => "an array without a length bound (`max_items`)",
-            Reason::Map => "a map, whose keys are chosen at run time",
+            Reason::Map => {
+                "a map, whose keys and how many are chosen at run time, which no attribute bounds (for a bounded \
+                 budget, hold its entries as an array: `#[derive(Embedded, Serialize, Deserialize)] struct Entry { \
+                 #[odm(max_len = N)] key: String, value: V }`, `V` the map's value type, and `#[odm(max_items = N)] \
+                 Vec<Entry>`)"
+            }
             Reason::Free => "a value of any shape (a `bson::Document`, a `mixed` field, a converter's document)",
             Reason::Binary => "binary data, whose length odm does not bound",
             Reason::Undeclared => "a type whose `BsonSchema` impl does not declare its `SIZE`",

@@ -109,6 +109,24 @@ fn an_unbounded_budget_names_the_field_and_the_way_to_it() {
     assert!(!Budget::AtMost(super::DOCUMENT_LIMIT).exceeds_document_limit());
 }
 
+/// A map has no bound whatever its values (its keys and how many are free), and its message says what does have one:
+/// its entries held as a bounded array of `Entry` documents (`tests/pass/size_budget_advice.rs` follows it).
+#[test]
+fn a_map_is_unbounded_and_its_advice_is_an_array_of_entries() {
+    use std::collections::{BTreeMap, HashMap};
+    for map in [<HashMap<String, String>>::SIZE, <BTreeMap<String, Vec<String>>>::SIZE, <HashMap<String, i32>>::SIZE] {
+        assert_eq!(map, Size::unbounded(Reason::Map));
+    }
+    let labels = Unbounded { reason: Reason::Map, holder: Some(("Product", "labels")), via: None };
+    assert_eq!(
+        labels.to_string(),
+        "`Product.labels` holds a map, whose keys and how many are chosen at run time, which no attribute bounds (for \
+         a bounded budget, hold its entries as an array: `#[derive(Embedded, Serialize, Deserialize)] struct Entry { \
+         #[odm(max_len = N)] key: String, value: V }`, `V` the map's value type, and `#[odm(max_items = N)] \
+         Vec<Entry>`)"
+    );
+}
+
 mod refusal {
     use crate::kind::BsonKind;
     use crate::meta::{FieldMeta, FieldType, TypeMeta};
