@@ -36,7 +36,7 @@
 //!
 //! ## In tests
 //!
-//! [`odm::testing::SpanCapture`](crate::testing::SpanCapture) (feature `testing`) captures these spans, every value
+//! `odm::testing::SpanCapture` (feature `testing`) captures these spans, every value
 //! recorded into each field, for a test to compare with what the driver reports it sent.
 //!
 //! ## Values only when asked
