@@ -3,8 +3,13 @@
 
 // Published as `odm::sync::plan`. It sits below `error` rather than inside `sync` so that `Error::Drift` carries a
 // plan without the error module depending on sync.
+//
+// One file of over 600 lines: the actions, their text, their JSON and their mongosh script are one vocabulary, read
+// and changed together (a new action is a variant and its three renderings); the children (`ownership`,
+// `precondition`, `validator_diff`) take nothing from it, so the module imports one way.
 
 pub mod ownership;
+pub mod validator_diff;
 mod precondition;
 
 use crate::index::{InPlaceChange, IndexSpec};
@@ -12,6 +17,7 @@ use bson::{doc, Bson, Document};
 use ownership::{forget_command, record_command, record_document_command, OWNED_INDEXES};
 use precondition::{check_call, CHECK_FUNCTION};
 use std::fmt;
+use validator_diff::{validator_changes, ValidatorChange};
 
 /// `<db>.<collection>`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -623,8 +629,33 @@ impl fmt::Display for Plan {
         }
         for action in &self.actions {
             writeln!(f, "- {action}")?;
-            crate::sync::validator_diff::write_changes(f, action)?;
+            validator_diff::write_changes(f, &action.validator_changes())?;
         }
         Ok(())
+    }
+}
+
+impl Action {
+    /// For [`Action::UpdateValidator`] replacing a validator, what differs between the live validator and the
+    /// model's, keyword by keyword (see [`validator_diff`]); empty for other actions, for a collection
+    /// without a validator (all of it is added), and when only the level or action differs.
+    pub fn validator_changes(&self) -> Vec<ValidatorChange> {
+        let Action::UpdateValidator { live: Some(live), command, .. } = self else { return Vec::new() };
+        let Ok(wanted) = command.get_document("validator") else { return Vec::new() };
+        validator_changes(live, wanted)
+    }
+
+    /// [`Action::validator_changes`] as a JSON array (for [`crate::plan::Plan::to_json`]), every one.
+    pub(crate) fn validator_changes_json(&self) -> serde_json::Value {
+        let json = |v: &Option<Bson>| v.clone().map(Bson::into_relaxed_extjson);
+        self.validator_changes()
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "path": c.path, "field": c.field, "keyword": c.keyword, "change": c.kind.as_str(),
+                    "live": json(&c.live), "wanted": json(&c.wanted), "description": c.to_string(),
+                })
+            })
+            .collect()
     }
 }

@@ -113,7 +113,6 @@ mod schema_sync;
 mod spec;
 #[cfg(feature = "driver")]
 mod timeseries;
-pub mod validator_diff;
 
 pub use crate::plan;
 // How a record of an index odm owns is written, shared with the restore of a backup.
@@ -125,4 +124,4 @@ pub use report::{Outcome, SyncReport};
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use schema_sync::SchemaSync;
 pub use spec::ModelSpec;
-pub use validator_diff::{validator_changes, ChangeKind, ValidatorChange};
+pub use crate::plan::validator_diff::{validator_changes, ChangeKind, ValidatorChange};

@@ -128,7 +128,7 @@ impl fmt::Display for SyncReport {
                 Outcome::Refused(m) => format!("refused: {m}"),
             };
             writeln!(f, "- {action} [{o}]")?;
-            super::validator_diff::write_changes(f, action)?;
+            crate::plan::validator_diff::write_changes(f, &action.validator_changes())?;
         }
         if !self.connection.is_empty() {
             writeln!(f, "connection:")?;

@@ -1,5 +1,5 @@
 //! What differs between a collection's live validator and the one its model wants, keyword by keyword: a changed
-//! validator is shown as the paths and keywords added, removed or changed ([`Action::validator_changes`]), not only
+//! validator is shown as the paths and keywords added, removed or changed ([`Action::validator_changes`](super::Action::validator_changes)), not only
 //! as "replace validator", so a DBA reviewing a plan or a `verify` sees what a hand edit changed.
 //!
 //! The comparison walks both `$jsonSchema` trees: `properties` by name (a property only one side declares is added
@@ -8,7 +8,6 @@
 //! `$jsonSchema` (the `$expr` checks of counters) are compared whole.
 
 use crate::index::same_value;
-use crate::plan::Action;
 use bson::{Bson, Document};
 use std::fmt;
 
@@ -34,7 +33,7 @@ impl ChangeKind {
     }
 }
 
-/// One difference between a live validator and the model's ([`Action::validator_changes`]).
+/// One difference between a live validator and the model's ([`Action::validator_changes`](super::Action::validator_changes)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValidatorChange {
     /// Where in the validator document: `$jsonSchema.properties.n.maxLength`.
@@ -80,38 +79,13 @@ fn short(value: &Bson) -> String {
     }
 }
 
-impl Action {
-    /// For [`Action::UpdateValidator`] replacing a validator, what differs between the live validator and the
-    /// model's, keyword by keyword (see [`crate::sync::validator_diff`]); empty for other actions, for a collection
-    /// without a validator (all of it is added), and when only the level or action differs.
-    pub fn validator_changes(&self) -> Vec<ValidatorChange> {
-        let Action::UpdateValidator { live: Some(live), command, .. } = self else { return Vec::new() };
-        let Ok(wanted) = command.get_document("validator") else { return Vec::new() };
-        validator_changes(live, wanted)
-    }
-
-    /// [`Action::validator_changes`] as a JSON array (for [`crate::plan::Plan::to_json`]), every one.
-    pub(crate) fn validator_changes_json(&self) -> serde_json::Value {
-        let json = |v: &Option<Bson>| v.clone().map(Bson::into_relaxed_extjson);
-        self.validator_changes()
-            .iter()
-            .map(|c| {
-                serde_json::json!({
-                    "path": c.path, "field": c.field, "keyword": c.keyword, "change": c.kind.as_str(),
-                    "live": json(&c.live), "wanted": json(&c.wanted), "description": c.to_string(),
-                })
-            })
-            .collect()
-    }
-}
-
 /// The most changes a report's text lists under one action; the JSON lists all.
 const SHOWN: usize = 12;
 
-/// Under a report's line for `action`, a line per validator change (at most [`SHOWN`], then how many more), indented:
-/// for the text of a plan and of a sync report. The action's own text stays one line (a script's comment, a log).
-pub(crate) fn write_changes(f: &mut fmt::Formatter<'_>, action: &Action) -> fmt::Result {
-    let changes = action.validator_changes();
+/// Under a report's line for an action, a line per validator change of it (at most [`SHOWN`], then how many more),
+/// indented: for the text of a plan and of a sync report. The action's own text stays one line (a script's comment,
+/// a log).
+pub(crate) fn write_changes(f: &mut fmt::Formatter<'_>, changes: &[ValidatorChange]) -> fmt::Result {
     for change in changes.iter().take(SHOWN) {
         writeln!(f, "    {change}")?;
     }
