@@ -9,8 +9,8 @@
 // `precondition`, `validator_diff`) take nothing from it, so the module imports one way.
 
 pub mod ownership;
-pub mod validator_diff;
 mod precondition;
+pub mod validator_diff;
 
 use crate::index::{InPlaceChange, IndexSpec};
 use bson::{doc, Bson, Document};

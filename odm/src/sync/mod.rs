@@ -116,6 +116,7 @@ mod timeseries;
 
 pub use crate::plan;
 // How a record of an index odm owns is written, shared with the restore of a backup.
+pub use crate::plan::validator_diff::{validator_changes, ChangeKind, ValidatorChange};
 #[cfg(feature = "driver")]
 pub(crate) use execute::write_record;
 pub use mode::{SyncMode, Topology, ValidatorRollout};
@@ -124,4 +125,3 @@ pub use report::{Outcome, SyncReport};
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use schema_sync::SchemaSync;
 pub use spec::ModelSpec;
-pub use crate::plan::validator_diff::{validator_changes, ChangeKind, ValidatorChange};
