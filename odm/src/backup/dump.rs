@@ -268,11 +268,11 @@ impl<'c> Dump<'c> {
         }
         // One span for the whole read: the `find` and every `getMore` of its cursor.
         let op = Op::on(&coll, "find");
-        let mut cursor = op.within(find.session(&mut *session)).await.map_err(|e| op.failed(e))?;
+        let mut cursor = op.open(std::future::IntoFuture::into_future(find.session(&mut *session))).await?;
         let file = bson_file(&self.out, &p.db, name, self.gzip);
         let mut out = Output::create(file.clone(), self.gzip)?;
         let (mut documents, mut bytes) = (0u64, 0u64);
-        while op.within(cursor.advance(session)).await.map_err(|e| op.failed(e))? {
+        while op.open(cursor.advance(session)).await? {
             let doc = cursor.current().as_bytes();
             out.write(doc)?;
             documents += 1;

@@ -184,26 +184,13 @@ impl Op {
         self.ended.call_once(|| self.record_duration());
     }
 
-    /// Runs one step of an operation read in steps (a cursor opened, then advanced batch by batch) inside the
-    /// span, recording nothing of its outcome: the caller records it once, with [`Op::finish`] or [`Op::failed`].
-    pub(crate) fn within<F: IntoFuture>(&self, step: F) -> tracing::instrument::Instrumented<F::IntoFuture> {
-        self.record_start();
-        step.into_future().instrument(self.span.clone())
-    }
-
-    /// Records the end of an operation run with [`Op::within`]: its duration and what it affected.
+    /// Records the end of an operation whose steps all ran with [`Op::open`] (a cursor read to its end by the
+    /// caller): its duration and what it affected.
     pub(crate) fn finish(&self, affected: &impl Affected) {
         self.ended.call_once(|| {
             self.record_duration();
             affected.record(&self.span);
         });
-    }
-
-    /// Records the failure of an operation run with [`Op::within`] (its duration and the server's code) and gives
-    /// the error back, as odm's.
-    pub(crate) fn failed<E: ServerCode + Into<crate::error::Error>>(&self, e: E) -> crate::error::Error {
-        self.record_failure(&e);
-        e.into()
     }
 
     /// Records the settings the operation is sent with, once, when its first step starts.
@@ -376,6 +363,8 @@ impl Affected for Returned {
 
 /// A number the operation counted (`count` of documents, a bulk write's tally): recorded by its caller, if at all.
 impl Affected for u64 {}
+// A cursor advanced (`true` while it has a document).
+impl Affected for bool {}
 impl Affected for () {}
 impl Affected for Document {}
 impl Affected for bson::RawDocumentBuf {}
