@@ -10,12 +10,11 @@
 //! ```
 
 use std::ffi::OsString;
-use std::process::ExitCode;
 
 use odm_shared_models::{Balance, Contact, Event, Order};
 
 #[tokio::main]
-async fn main() -> ExitCode {
+async fn main() -> odm::cli::Exit {
     let mut args: Vec<OsString> = std::env::args_os().collect();
     // Example only: an application's admin binary always talks to the server it is given. So that this example
     // runs on a fresh machine, a subcommand that needs a server and was given none runs against the embedded test
@@ -30,15 +29,14 @@ async fn main() -> ExitCode {
         eprintln!("no --uri or MONGODB_URI: running against the embedded test server at {uri} (this run only)");
         args.splice(1..1, [OsString::from("--uri"), OsString::from(uri)]);
     }
-    let code = odm::cli::Admin::new("shop-admin")
+    odm::cli::Admin::new("shop-admin")
         .version(env!("CARGO_PKG_VERSION"))
         .model::<Order>()
         .model::<Contact>()
         .model::<Event>()
         .model::<Balance>()
-        .run_with(args)
-        .await;
-    ExitCode::from(code)
+        .args(args)
+        .await
 }
 
 /// Whether the arguments name a subcommand that talks to a server (not `list`, not a request for help).

@@ -84,10 +84,6 @@ impl fmt::Display for SchemaReport {
     }
 }
 
-/// Renamed: one progress type for every long job.
-#[deprecated(since = "0.1.0", note = "renamed to `odm::progress::Progress` (its `failing` is now `failed`)")]
-pub type Progress = crate::progress::Progress;
-
 /// A pending schema check of a collection (see the [module documentation](self)).
 #[must_use = "a `SchemaCheck` does nothing until it is awaited"]
 pub struct SchemaCheck<'a, M: Model> {
@@ -134,12 +130,6 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
     pub fn on_progress(mut self, f: impl FnMut(&crate::progress::Progress) + Send + 'a) -> Self {
         self.progress = Some(Box::new(f));
         self
-    }
-
-    /// Reads the collection and reports what fails. Renamed: await the check itself.
-    #[deprecated(since = "0.1.0", note = "await the `SchemaCheck` itself: `collection.check_schema().await`")]
-    pub async fn run(self) -> Result<SchemaReport> {
-        self.scan().await
     }
 
     async fn scan(mut self) -> Result<SchemaReport> {

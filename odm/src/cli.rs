@@ -11,12 +11,8 @@
 //! # #[odm(db = "shop", collection = "log_order_event", capped(size = 1048576))]
 //! # struct OrderEvent { #[serde(rename = "n")] name: String }
 //! #[tokio::main]
-//! async fn main() -> std::process::ExitCode {
-//!     odm::cli::Admin::new("shop-admin")
-//!         .model::<Order>()
-//!         .model::<OrderEvent>()
-//!         .run()
-//!         .await
+//! async fn main() -> odm::cli::Exit {
+//!     odm::cli::Admin::new("shop-admin").model::<Order>().model::<OrderEvent>().await
 //! }
 //! ```
 //!
@@ -107,17 +103,18 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 /// An application's admin command line: its name and the models it manages (see the [module docs](self)).
-#[must_use = "an `Admin` does nothing until `run` is awaited"]
+#[must_use = "an `Admin` does nothing until it is awaited"]
 pub struct Admin {
     program: String,
     version: Option<String>,
     entries: Vec<Entry>,
+    args: Option<Vec<OsString>>,
 }
 
 impl Admin {
     /// A command line named `program` (as its help and usage errors show it), managing no model yet.
     pub fn new(program: impl Into<String>) -> Self {
-        Admin { program: program.into(), version: None, entries: Vec::new() }
+        Admin { program: program.into(), version: None, entries: Vec::new(), args: None }
     }
 
     /// The application's version, which `--version` prints beside odm's: usually `env!("CARGO_PKG_VERSION")` of
@@ -133,20 +130,23 @@ impl Admin {
         self
     }
 
-    /// Parses the process's arguments ([`std::env::args_os`]), runs the subcommand and returns its exit code (see
-    /// [`exit`]), for `main` to return.
-    pub async fn run(self) -> std::process::ExitCode {
-        std::process::ExitCode::from(self.run_with(std::env::args_os()).await)
-    }
-
-    /// Parses `args` (the program name first, as [`std::env::args_os`] gives it), runs the subcommand, prints its
-    /// report and returns its exit code (see [`exit`]): for tests, or an application that runs the admin from its
-    /// own command line.
-    pub async fn run_with<I, T>(self, args: I) -> u8
+    /// Parses `args` instead of the process's arguments ([`std::env::args_os`]): the program name first, as
+    /// `args_os` gives it. For tests, or an application that runs the admin from its own command line.
+    pub fn args<I, T>(mut self, args: I) -> Self
     where
         I: IntoIterator<Item = T>,
-        T: Into<OsString> + Clone,
+        T: Into<OsString>,
     {
+        self.args = Some(args.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Parses the arguments, runs the subcommand, prints its report and returns its exit code.
+    async fn code(self) -> u8 {
+        let args = match &self.args {
+            Some(args) => args.clone(),
+            None => std::env::args_os().collect(),
+        };
         let odm = concat!("odm-mongo ", env!("CARGO_PKG_VERSION"));
         let version = match &self.version {
             Some(app) => format!("{app} ({odm})"),
@@ -238,6 +238,42 @@ impl Admin {
         };
         server.close().await;
         done
+    }
+}
+
+impl std::future::IntoFuture for Admin {
+    type Output = Exit;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Exit> + Send>>;
+
+    /// Parses the arguments (the process's, or those given to [`Admin::args`]), runs the subcommand, prints its
+    /// report and gives its exit code, for `main` to return.
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { Exit(self.code().await) })
+    }
+}
+
+/// How an [`Admin`] run ended: its exit code (one of [`exit`]'s constants). `main` returns it as it is
+/// (it is a [`Termination`](std::process::Termination)); [`Exit::code`] gives the number to a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use = "return it from `main`, or look at its `code()`"]
+pub struct Exit(u8);
+
+impl Exit {
+    /// The exit code: [`exit::OK`], [`exit::DRIFT`], ….
+    pub fn code(self) -> u8 {
+        self.0
+    }
+}
+
+impl std::process::Termination for Exit {
+    fn report(self) -> std::process::ExitCode {
+        std::process::ExitCode::from(self.0)
+    }
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(exit: Exit) -> Self {
+        std::process::ExitCode::from(exit.0)
     }
 }
 

@@ -274,13 +274,6 @@ pub use transaction::Transaction;
 pub use update::Update;
 pub use version::{Upgrade, Version};
 
-mod moved;
-#[allow(deprecated)]
-pub use moved::*;
-#[cfg(feature = "driver")]
-#[allow(deprecated)] // the old spelling stays re-exported, deprecated where it is defined
-pub use transaction::transaction;
-
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {

@@ -85,6 +85,4 @@ mod report;
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use migration::Migration;
 pub use options::{Guard, Throttle};
-#[allow(deprecated)]
-pub use report::MigrationProgress;
 pub use report::{MigrationFailure, MigrationReport};

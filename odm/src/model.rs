@@ -384,12 +384,6 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
         out
     }
 
-    /// The `$expr` of each of [`Model::counters`].
-    #[deprecated(note = "use `Model::counters`, whose checks name the pair they compare (`.expr()` is this)")]
-    fn counter_exprs() -> Vec<Bson> {
-        Self::counters().into_iter().map(CounterCheck::into_expr).collect()
-    }
-
     /// The most bytes one stored document of this model can take, from the bounds its types declare (`max_items`,
     /// `max_len`, fixed-size types, embedded types' own budgets), BSON's overhead and the stored keys included; or
     /// unbounded, naming the field without a bound (see [`crate::size`]). A model over 16 MiB does not compile

@@ -103,12 +103,6 @@ pub struct Transaction<'c> {
     timeout: Duration,
 }
 
-/// A transaction on `client`. Renamed [`Transaction::new`].
-#[deprecated(since = "0.1.0", note = "renamed to `odm::Transaction::new(&client)`")]
-pub fn transaction(client: &Client) -> Transaction<'_> {
-    Transaction::new(client)
-}
-
 /// Ends a transaction body for a reason of the application's: return `Err(abort(reason))` from the body, and the
 /// transaction is aborted, not retried, and `reason` comes back unchanged in [`Error::Aborted`] (see the
 /// [module docs](self)).
@@ -187,7 +181,7 @@ impl<'c> Transaction<'c> {
     }
 
     /// Runs in `session` instead of a new one (its causal position carries over).
-    pub fn in_session(mut self, session: &Session) -> Self {
+    pub fn session(mut self, session: &Session) -> Self {
         self.session = Some(session.clone());
         self
     }

@@ -16,10 +16,6 @@ fn main() {
     needs_thread_safe::<Collection<Doc>>();
     assert_eq!(parse("7"), Ok(7));
     let _ = verify;
-    // A renamed or moved item keeps its old spelling for one release, deprecated, as the same type.
-    #[allow(deprecated)]
-    let old: W = W::Nodes(2);
-    assert_eq!(old, odm::model::Acknowledgment::Nodes(2));
 }
 
 #[derive(Model, serde::Serialize, serde::Deserialize)]

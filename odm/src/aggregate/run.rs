@@ -96,12 +96,6 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
         Ok(rows.and_then(|raw| async move { decode::<D>(&raw) }))
     }
 
-    /// All results. Renamed: await the pipeline itself.
-    #[deprecated(since = "0.1.0", note = "await the builder itself: `.await` gives every row")]
-    pub async fn all(self) -> Result<Vec<D>> {
-        self.collect().await
-    }
-
     async fn collect(self) -> Result<Vec<D>> {
         let (op, mut rows) = self.rows().await?;
         op.run(async {
@@ -173,15 +167,6 @@ impl<'a, M: Model, D: Model> Pipeline<D, On<'a, M>> {
         };
         let body = bson::doc! { "into": D::COLLECTION, "on": "_id", "whenMatched": when, "whenNotMatched": "insert" };
         self.write(stage("$merge", body)).await
-    }
-
-    /// [`merge`](Self::merge) with [`WhenMatched::Replace`] when `replace`, else [`WhenMatched::Merge`].
-    #[deprecated(
-        since = "0.1.0",
-        note = "use `merge(WhenMatched::Replace)` or `merge(WhenMatched::Merge)`: a bare `bool` does not say which"
-    )]
-    pub async fn merge_into(self, replace: bool) -> Result<()> {
-        self.merge(if replace { WhenMatched::Replace } else { WhenMatched::Merge }).await
     }
 }
 

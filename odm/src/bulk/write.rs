@@ -169,12 +169,6 @@ impl<'a, M: Model> Bulk<'a, M> {
         this.push(Kind::Delete, "delete_many", statement)
     }
 
-    /// Sends the operations. Renamed: await the bulk write itself.
-    #[deprecated(since = "0.1.0", note = "await the `Bulk` itself: `collection.bulk().insert(x).await`")]
-    pub async fn run(self) -> Result<BulkResult> {
-        self.write().await
-    }
-
     async fn write(self) -> Result<BulkResult> {
         if let Some((index, operation, error)) = self.invalid {
             let failures = vec![BulkFailure { index, operation, error }];

@@ -81,12 +81,6 @@ impl<'a, M: Model> Migration<'a, M> {
         self
     }
 
-    /// Runs the migration. Renamed: await the migration itself.
-    #[deprecated(since = "0.1.0", note = "await the `Migration` itself: `collection.migrate().await`")]
-    pub async fn run(self) -> Result<MigrationReport> {
-        self.execute().await
-    }
-
     /// Runs the migration: reads the documents not at the current version in `_id` order and writes them back
     /// migrated, a batch at a time; then reads again, by `_id`, those that changed meanwhile.
     ///

@@ -5,10 +5,6 @@ use bson::Bson;
 use std::fmt;
 use std::time::Duration;
 
-/// Renamed: one progress type for every long job.
-#[deprecated(since = "0.1.0", note = "renamed to `odm::progress::Progress`")]
-pub type MigrationProgress = crate::progress::Progress;
-
 /// A document a migration left at its older version, and why.
 #[derive(Debug)]
 pub struct MigrationFailure {

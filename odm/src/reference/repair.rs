@@ -57,7 +57,7 @@ type OnProgress<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 pub struct Repair<'a, H: Model, V: HoldsReferences> {
     holders: &'a Collection<H>,
     key: String,
-    batch: u32,
+    batch: usize,
     after: Option<Bson>,
     on_progress: Option<OnProgress<'a>>,
     _value: PhantomData<fn() -> V>,
@@ -78,7 +78,7 @@ impl<'a, H: Model, V: HoldsReferences> Repair<'a, H, V> {
     }
 
     /// Holders per batch (default 1000): one aggregation and at most one update per stale reference each.
-    pub fn batch_size(mut self, n: u32) -> Self {
+    pub fn batch_size(mut self, n: usize) -> Self {
         self.batch = n.max(1);
         self
     }
@@ -105,7 +105,7 @@ impl<'a, H: Model, V: HoldsReferences> Repair<'a, H, V> {
 struct Job<'a, H: Model, V: HoldsReferences> {
     holders: &'a Collection<H>,
     key: String,
-    batch: u32,
+    batch: usize,
     _value: PhantomData<fn() -> V>,
 }
 
@@ -150,7 +150,7 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
                     elapsed: started.elapsed(),
                 });
             }
-            if batch.len() < self.batch as usize {
+            if batch.len() < self.batch {
                 break;
             }
         }
@@ -169,8 +169,11 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
         let filter = after.as_ref().map_or_else(Document::new, |a| doc! { "_id": { "$gt": a.clone() } });
         let raw = self.holders.raw().clone_with_type::<Document>();
         let op = Op::on(&raw, "find").values(|| doc! { "filter": &filter, "sort": { "_id": 1 } });
-        let find =
-            raw.find(filter).sort(doc! { "_id": 1 }).limit(i64::from(self.batch)).projection(doc! { key.as_str(): 1 });
+        let find = raw
+            .find(filter)
+            .sort(doc! { "_id": 1 })
+            .limit(i64::try_from(self.batch).unwrap_or(i64::MAX))
+            .projection(doc! { key.as_str(): 1 });
         let holders: Vec<Document> =
             op.run(async { find.await?.try_collect().await }).await.map_err(Collection::<H>::map_err)?;
         let mut ids: Vec<Bson> = Vec::new();

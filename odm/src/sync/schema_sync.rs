@@ -155,15 +155,6 @@ impl<'c> SchemaSync<'c> {
         tokio::time::timeout(self.timeout, plan).await.map_err(|_| self.timed_out(Waited::Plan))?
     }
 
-    /// Plans, then carries out what the mode allows. Renamed: await the sync itself.
-    #[deprecated(
-        since = "0.1.0",
-        note = "await the `SchemaSync` itself: `SchemaSync::new(&client).model::<M>().await`"
-    )]
-    pub async fn run(&self) -> Result<SyncReport> {
-        self.apply().await
-    }
-
     async fn apply(&self) -> Result<SyncReport> {
         tokio::time::timeout(self.timeout, async {
             let models = self.expanded().await?;

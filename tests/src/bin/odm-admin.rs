@@ -63,12 +63,11 @@ struct AppEvent {
 }
 
 #[tokio::main]
-async fn main() -> std::process::ExitCode {
+async fn main() -> odm::cli::Exit {
     odm::cli::Admin::new("odm-admin")
         .version(env!("CARGO_PKG_VERSION"))
         .model::<Order>()
         .model::<Contact>()
         .model::<AppEvent>()
-        .run()
         .await
 }
