@@ -21,7 +21,7 @@
 //! options the client was built from are given; otherwise the list says they were not checked
 //! ([`ConnectionWarning::OptionsNotGiven`]).
 //!
-//! Every [`SchemaSync`](crate::SchemaSync) report lists them ([`SyncReport::connection`](crate::SyncReport)), in
+//! Every [`SchemaSync`](crate::SchemaSync) report lists them ([`SyncReport::connection`](crate::sync::SyncReport)), in
 //! every mode, and logs each as a `tracing` warning (target `odm::connection`; that the options were not given, at
 //! `INFO`); [`Checklist`] runs them alone:
 //!

@@ -29,7 +29,7 @@
 //! `gte_field` (`f.shipped_qty().lt_field(f.ordered_qty())`), sent as `$expr`; the fields must hold comparable types
 //! ([`Comparable`]) and name one value per document ([`OneValue`]). No index serves the comparison itself.
 //!
-//! [`Path`]: crate::Path
+//! [`Path`]: crate::path::Path
 
 mod compare;
 mod conditions;

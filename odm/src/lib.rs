@@ -3,14 +3,11 @@
 //! MongoDB teams keep their schema-design rules in review checklists: lowercase names, short keys, one type per
 //! field, dates stored as dates, bounded arrays with size counters, `_id` left as an ObjectId. odm turns each rule
 //! into a compile-time error on the exact field, and generates what a DBA reviews — the `$jsonSchema` validator
-//! with its `validationLevel` and `validationAction` — from the Rust types.
-//!
-//! Every rule has a stable id, and every compile error ends with it: `… (rule `key-short`)`. The [`rules`] page
-//! lists them all, each with what it checks, why, how to fix a breach, and the validator keywords that enforce it
-//! at run time.
+//! with its `validationLevel` and `validationAction`, named indexes, capped and TTL options — from the Rust types.
 //!
 //! ```
-//! use odm::{Embedded, Model, bson::oid::ObjectId};
+//! use odm::prelude::*;
+//! use odm::bson::oid::ObjectId;
 //! use serde::{Deserialize, Serialize};
 //!
 //! /// One line of an order.
@@ -42,28 +39,46 @@
 //! assert!(validator.contains_key("$expr")); // size(it) == ic, checked by the server
 //! ```
 //!
-//! Most programs need only `use odm::prelude::*;` (the derives, [`Collection`], [`Filter`], [`Update`], [`SchemaSync`],
-//! …: see [`prelude`]) beside their serde and driver imports; the rest is in its module.
+//! Write `items: Vec<Line>` without a bound, or `collection = "OrderHeader"`, and the build fails at that field,
+//! saying what is wrong, how to fix it, and the rule's id: `… (rule `array-bound`)`.
+//!
+//! ## Where to start
+//!
+//! 1. **Declare a model**: `#[derive(Model)]` on a struct or a tagged enum, `#[derive(Embedded)]` on what it
+//!    embeds, with the attributes in the tables below. Most programs need only `use odm::prelude::*;` (the derives,
+//!    [`Collection`], [`Filter`], [`Update`], [`SchemaSync`], …: see [`prelude`]) beside their serde and driver
+//!    imports; the rest is in its module.
+//! 2. **Bring the database in line at startup**: [`SchemaSync`] creates or updates each model's collection, validator
+//!    and indexes, or only reports what differs ([`SyncMode`]).
+//! 3. **Read and write through typed paths**: [`Collection`] with filters ([`filter`]), targeted updates ([`update`])
+//!    and pipelines ([`aggregate`]), every call a builder (below).
+//! 4. **Hand the operators a command line**: [`cli`] (feature `cli`) is one call in the application's own admin
+//!    binary, with `plan`, `verify`, `apply`, `check`, `migrate`, `dump`, `restore` and `expire`.
+//! 5. **Look a rule up**: the [`rules`] page says for each id what it checks, why, how to fix a breach, and the
+//!    validator keywords that enforce it at run time.
 //!
 //! ## How calls read
 //!
 //! Every operation is written the same way, in four steps:
 //!
 //! - **Start** from what it acts on. Work on one collection starts from its [`Collection`]:
-//!   `orders.find(filter)`, `orders.aggregate(pipeline)`, `orders.bulk()`, `orders.watch()`,
-//!   `orders.check_schema()`, `orders.migrate()`. Work that spans collections starts from its type with the client:
+//!   `orders.insert_one(&order)`, `orders.update_one(filter, update)`, `orders.find(filter)`,
+//!   `orders.aggregate(pipeline)`, `orders.bulk()`, `orders.watch()`, `orders.check_schema()`, `orders.migrate()`.
+//!   Work that spans collections starts from its type with the client:
 //!   [`SchemaSync::new(&client)`](SchemaSync::new), [`Transaction::new(&client)`](Transaction::new).
-//! - **Configure** with chained methods that take the builder by value and return it (`.sort(…)`, `.limit(10)`,
-//!   `.mode(SyncMode::Apply)`, `.batch_size(500)`). A choice is a named method or an enum, never a bare `bool`.
+//! - **Configure** with chained methods that take the builder by value and return it (`.upsert()`, `.sort(…)`,
+//!   `.limit(10)`, `.hint("idx_…")`, `.mode(SyncMode::Apply)`, `.batch_size(500)`). A choice is a named method or an
+//!   enum, never a bare `bool`.
 //! - **Execute** with `.await`: every builder is [`IntoFuture`](std::future::IntoFuture), sends its command and gives
-//!   its result (`Result<T>`: all rows of a find or a pipeline, a report for a sync, a check or a migration).
-//!   Another way to execute the same builder is a named method awaited the same way: `.explain().await`,
-//!   `.plan().await` (a sync that changes nothing), `.all_valid().await` (rows read past those that do not decode).
-//!   The one builder that runs code of yours takes it when it executes: `Transaction::new(&client).run(body).await`.
+//!   its result (`Result<T>`: odm's own result types, all rows of a find or a pipeline, a report for a sync, a check
+//!   or a migration). Another way to execute the same builder is a named method awaited the same way:
+//!   `.explain().await` (the server's plan, nothing written), `.plan().await` (a sync that changes nothing),
+//!   `.all_valid().await` (rows read past those that do not decode). The one builder that runs code of yours takes it
+//!   when it executes: `Transaction::new(&client).run(body).await`.
 //! - **Stream** with `.stream().await` where the results are many or endless (a find, a pipeline, a change stream):
 //!   a [`Stream`](futures_util::Stream) of `Result<T>`, one item per row or event.
 //!
-//! Counts are `u64` (`limit`, `skip`, batch sizes are `usize` where they size a buffer); typed paths are passed by
+//! Counts are `u64` (`limit`, `skip`; batch sizes are `usize`, as they size a buffer); typed paths are passed by
 //! value (`f.amount()`), as each call builds its own.
 //!
 //! ```no_run
@@ -82,95 +97,76 @@
 //!
 //! ## Attributes
 //!
-//! On the type, `#[odm(...)]`: `collection = "module_table"` (models), `db = "name"`, `module = "m"` (requires
-//! `m_<table>`, `base_m_<table>` or `log_m_<table>`), `max_key_len = N` (default 16), `closed`
-//! (`additionalProperties: false` on this type and on every level it owns: embedded structs, enum variants, array
-//! elements, map values, at any depth), `open` (a type that stays open even inside a closed document; free-form
-//! `bson::Document` and `mixed` fields are always open), `validation_level = "strict" | "moderate" | "off"`,
-//! `validation_action = "error" | "warn" | "errorAndLog"`, `crate = "path"`, and on models
-//! `index(keys = "a, -b, c.d", unique, sparse, hidden, ttl = N, name = "idx_…", partial = "a exists, b > 0",
-//! collation(locale = "fr", strength = 2), weights = "t:10", default_language = "english")` (key types
-//! `a:text`, `a:hashed`, `a:2dsphere`, wildcard `$**`), `max_indexes = N` (default 3),
-//! `query(eq = "a, b", sort = "-c", range = "d")` (access patterns served in ESR order) and
-//! `capped(size = BYTES, max = DOCS)`, and `read_concern = "majority"`, `read_preference = "nearest"`,
-//! `write_concern(w = "majority", j = true, timeout_ms = 5000)`, and `shard_key = "region, customer"` (top-level,
-//! required fields, not arrays or counters, served by a declared index — `_id` alone counts, `_id:hashed` needs its
-//! own; typed updates cannot change them; [`Model::SHARD_KEY`] gives the key document for `sh.shardCollection`),
-//! `size_budget = "refuse" | "warn"` (a model whose worst-case document is over 16 MiB does not compile, or is
-//! reported by sync: see [`size`]), `version = N, older(V1, …)` (a versioned model: see [`version`]), and
-//! `bucket(key = "sensor, day", items = "readings")` (one document per key and period holding a counted array of
-//! readings: see [`bucket`]) or `timeseries(time = "at", meta = "sensor", granularity = "minutes", expire_after =
-//! N)` (a time-series collection: see [`timeseries`]).
-//! See [`SchemaSync`] for bringing a database in line with the models.
+//! On the type, `#[odm(…)]`:
 //!
-//! On a field: `max_items = N`, `min_items = N`, `unbounded`, `counter = "field"`, `nullable`, `mixed`,
-//! `not_a_date`, `bson_type = "alias"`, `custom_id`, `not_id` (a model's field named `id` that is not its `_id`, on
-//! purpose: see [rule `id-field`](crate::rules#id-field)), `max_len = N`, `min_len = N`, `keep_last` (with `max_items`:
-//! pushes keep the last N elements instead of being refused past the bound), `overflow(model = "M", owner = "f")`
-//! (with `keep_last`: model `M`'s collection keeps every element, see [`subset`]), `unique_items` (the array is a set:
-//! `uniqueItems` in the validator, `add_to_set` instead of `push`, and with a counter `pull` of one value; see
-//! [rule `array-unique`](crate::rules#array-unique)), and on one integer field of a model
-//! `revision` (optimistic concurrency: guarded writes compare it and every typed write bumps it; see
-//! [`Model::REVISION`]).
+//! | attribute | what it declares | rules |
+//! |---|---|---|
+//! | `collection = "module_table"` | the collection (models); `{yyyymm}`, `{name}` name one per period or per name ([`template`]) | [`name-case`](crate::rules#name-case), [`name-collection`](crate::rules#name-collection), [`name-template`](crate::rules#name-template) |
+//! | `db = "name"` | the database; without it, the caller's | [`name-case`](crate::rules#name-case), [`name-length`](crate::rules#name-length) |
+//! | `module = "m"` | the collection is `m_<table>`, `base_m_<table>` or `log_m_<table>` | [`name-module`](crate::rules#name-module) |
+//! | `max_key_len = N` | the longest stored key (default 16) | [`key-short`](crate::rules#key-short) |
+//! | `closed` / `open` | `additionalProperties: false` on this type and every level it owns / a type that stays open inside a closed one | [`closed-open`](crate::rules#closed-open) |
+//! | `validation_level = "…"`, `validation_action = "…"` | `strict`/`moderate`/`off`, `error`/`warn`/`errorAndLog` | [`model-validation`](crate::rules#model-validation) |
+//! | `index(keys = "a, -b", unique, sparse, hidden, ttl = N, name = "idx_…", partial = "…", collation(…), weights = "…", default_language = "…")` | a named index (`a:text`, `a:hashed`, `a:2dsphere`, `$**`); see [`index`] | [`index-keys`](crate::rules#index-keys), [`index-name`](crate::rules#index-name), [`index-ttl`](crate::rules#index-ttl), [`index-partial`](crate::rules#index-partial) |
+//! | `max_indexes = N` | how many indexes the model may declare (default 3) | [`index-ceiling`](crate::rules#index-ceiling) |
+//! | `query(eq = "a, b", sort = "-c", range = "d")` | an access pattern, served by an index in Equality → Sort → Range order | [`query-esr`](crate::rules#query-esr), [`query-fields`](crate::rules#query-fields) |
+//! | `capped(size = BYTES, max = DOCS)` | a capped collection | [`capped-size`](crate::rules#capped-size), [`capped-log`](crate::rules#capped-log) |
+//! | `keep_periods = N` | with a `{yyyymm}` name: the periods kept ([`collection::drop_expired`]) | [`capped-log`](crate::rules#capped-log) |
+//! | `read_concern = "…"`, `read_preference = "…"`, `write_concern(w = "majority", j = true, timeout_ms = N)` | the model's concerns, on every operation outside a transaction | [`concern-value`](crate::rules#concern-value), [`concern-journal`](crate::rules#concern-journal) |
+//! | `shard_key = "region, customer"` | the shard key: required, scalar, indexed, never changed by a typed update ([`Model::SHARD_KEY`]) | [`shard-key-indexed`](crate::rules#shard-key-indexed), [`shard-key-immutable`](crate::rules#shard-key-immutable) |
+//! | `size_budget = "refuse" \| "warn"` | a worst-case document over 16 MiB does not compile, or is reported by sync ([`size`]) | [`model-size`](crate::rules#model-size) |
+//! | `version = N, older(V1, …)` | a versioned model ([`version`], [`migrate`]) | [`version-field`](crate::rules#version-field), [`version-step`](crate::rules#version-step) |
+//! | `bucket(key = "sensor, day", items = "readings")` | one document per key and period holding a counted array ([`bucket`]) | [`bucket-shape`](crate::rules#bucket-shape) |
+//! | `timeseries(time = "at", meta = "sensor", granularity = "…", expire_after = N)` | a time-series collection ([`timeseries`]) | [`timeseries-fields`](crate::rules#timeseries-fields) |
+//! | `crate = "path"` | where odm is, when the dependency is renamed | |
 //!
-//! ## Typed paths, filters and updates
+//! On a field, `#[odm(…)]`:
 //!
-//! A model's `fields()` gives typed paths ([`path`]) for filters, sorts and projections ([`filter`]) and targeted
-//! updates ([`update`], [`diff`]) run through [`Collection`]. Counters stay in step with their arrays in the same
-//! update; `_id`, shard keys, counters and the revision have no setter. Two fields of one document compare with
-//! `lt_field` and its siblings (`$expr`; see [`filter`]).
+//! | attribute | what it declares | rules |
+//! |---|---|---|
+//! | `max_items = N`, `min_items = N`, `unbounded` | an array's bounds (`unbounded`: on purpose) | [`array-bound`](crate::rules#array-bound) |
+//! | `counter = "field"` | an integer field kept equal to the array's size, in the same update | [`counter-field`](crate::rules#counter-field), [`counter-in-step`](crate::rules#counter-in-step) |
+//! | `keep_last` | with `max_items`: a push keeps the last N elements instead of being refused | [`array-keep-last`](crate::rules#array-keep-last) |
+//! | `overflow(model = "M", owner = "f")` | with `keep_last`: `M`'s collection keeps every element ([`subset`]) | [`array-overflow`](crate::rules#array-overflow) |
+//! | `unique_items` | the array is a set: `uniqueItems`, `add_to_set`, `pull` of one value | [`array-unique`](crate::rules#array-unique) |
+//! | `sum = "…"`, `min = "…"`, `max = "…"` | a computed field kept in step with its source array ([`computed`]) | [`computed-field`](crate::rules#computed-field), [`computed-in-step`](crate::rules#computed-in-step) |
+//! | `max_len = N`, `min_len = N` | a string's length | [`string-length`](crate::rules#string-length) |
+//! | `nullable` | `Option` stored as `null` rather than absent | [`type-option-absent`](crate::rules#type-option-absent) |
+//! | `mixed` | a field of any BSON type, on purpose | [`type-one-bson-type`](crate::rules#type-one-bson-type) |
+//! | `not_a_date` | an integer or string that is not a date in disguise | [`date-string`](crate::rules#date-string) |
+//! | `bson_type = "alias"` | the stored type of a field whose converter odm cannot see | [`type-converter`](crate::rules#type-converter) |
+//! | `custom_id` / `not_id` | an `_id` that is not an ObjectId, on purpose / a field named `id` that is not the `_id` | [`id-objectid`](crate::rules#id-objectid), [`id-field`](crate::rules#id-field) |
+//! | `revision` | one integer field of a model: optimistic concurrency ([`Model::REVISION`]) | [`revision-field`](crate::rules#revision-field) |
+//! | `copies(model = "M", by = "f")` | on an embedded struct: copied fields of `M`, kept in step ([`reference`](mod@reference)) | [`copy-source`](crate::rules#copy-source), [`copy-bounds`](crate::rules#copy-bounds) |
 //!
 //! serde's `rename`, `rename_all`, `rename_all_fields`, `skip`, `skip_serializing_if`, `default`, `tag` and
 //! `content` are mirrored exactly; attributes odm cannot mirror (`flatten`, `untagged`, `into`, unknown converters)
-//! are refused at compile time. `from`/`try_from` are accepted: they change only how a stored document is read, so a
-//! proxy type can migrate older shapes on read.
+//! are refused at compile time ([`serde-unsupported`](crate::rules#serde-unsupported)). `from`/`try_from` are
+//! accepted: they change only how a stored document is read, so a proxy type can migrate older shapes on read.
 //!
-//! ## Versioned models
+//! ## The command line
 //!
-//! `#[odm(version = N, older(V1, …))]` with a field `odm::Version<N>`: documents carry their version, and typed
-//! reads migrate older ones through [`Upgrade`] steps ([`version`]). [`Collection::migrate`] stores them at the
-//! current version in guarded batches, resumably, with progress and a throttle ([`migrate`]).
+//! An application's admin binary is a few lines ([`cli::Admin`], feature `cli`), and gives its operators `plan`,
+//! `verify`, `apply`, `export`, `check`, `migrate`, `list`, `dump`, `restore` and `expire` over its models, with
+//! `--json` and exit codes fit for CI ([`cli::exit`]).
 //!
-//! ## Checking stored documents
+//! ## Features
 //!
-//! [`Collection::check_schema`] finds the stored documents the model's validator would refuse and explains each by
-//! the part it breaks, with Rust paths, counts and sample `_id`s ([`check`]); [`Find::all_valid`] reads past
-//! documents that do not decode and reports them.
-//!
-//! ## Layout
-//!
-//! Modules import one way, from the vocabulary up: [`BsonKind`], the field tables ([`meta`]), the path types and the
-//! diff recorder name no stored type; [`schema`] defines [`BsonSchema`] over them; the walks that need the trait sit
-//! above it ([`path`]'s navigation by element and entry, [`diff`]'s comparisons), and the std impls of the trait
-//! above those; then [`filter`] (which also builds array-filtered paths), [`update`] (which owns the operators a diff
-//! records, and [`Update::diff`]), and [`Collection`] last. [`error`] reads a validator's counter checks without the
-//! schema, and shows a driver error through `server_reply`, a leaf (the server's code and message, not its reply's
-//! bytes). The sync plan ([`sync::plan`]) sits below [`error`], which carries it in [`Error::Drift`], and [`sync`]
-//! above both.
-//!
-//! Everything up to [`Collection`] is the driver-free core: it needs `bson` and `serde`, not the MongoDB driver, and
-//! builds with `default-features = false, features = ["derive"]` (the derives, [`BsonSchema`], [`meta`],
-//! validators, [`index`] specs, document-size budgets ([`size`]), computed fields ([`computed`]), [`path`], [`filter`], [`update`], [`diff`], building [`aggregate`] pipelines,
-//! [`version`], [`shard`], [`explain`] parsing, [`encode`]/[`decode`], the sync [`Plan`], [`SyncMode`] and
-//! [`SyncReport`], the connection checklist's warnings ([`connection`]), the migration options and report, [`error`]
-//! without its driver variants). What talks to a server
-//! needs the default feature `driver`, and the compiler keeps the core from importing it: [`Collection`] and its
-//! builders, [`session`], [`transaction`](mod@transaction), [`watch`], [`check`], the bulk builder
-//! ([`bulk::Bulk`]), running a pipeline ([`aggregate::On`]), [`SchemaSync`] (reading the database, executing a plan,
-//! its lease), running a [`Migration`], the spans of what odm sends ([`observe`]), what is live ([`live`]), running
-//! the connection checklist, `Error::Driver` and the conversion from the driver's error, the `to_driver`
-//! conversions of a model's concerns, the `odm::mongodb` re-export, [`backup`] (dump and restore; feature `backup`,
-//! on by default, which implies `driver` and brings `flate2`), and `odm::testing` (feature `testing`, which implies
-//! `driver`). The operator's command line, `odm::cli`, is behind the feature `cli` (which implies `driver` and
-//! `backup`).
+//! `derive` (the derives), `driver` (everything that talks to a server: [`Collection`], [`session`],
+//! [`Transaction`], [`SchemaSync`]'s execution, bulk writes, the schema check, migrations, change streams, the
+//! `odm::mongodb` re-export) and `backup` ([`backup`]: dump and restore in mongodump's layout) are on by default;
+//! `cli` adds the command line, `testing` the test-server harness. Without `driver`, odm is the driver-free core:
+//! models, validators, index specs, typed paths, filters, updates, diffs and pipelines, for a crate of models shared
+//! by programs that do not all talk to the database.
 #![deny(missing_docs)]
 // docs.rs marks what needs the `driver` (or `testing`) feature.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-// Without `driver` the items that talk to a server do not exist, so the docs' links to them (`Collection`,
-// `SchemaSync`, …) cannot resolve in that build: rustdoc leaves them unlinked (a link with its target spelled out
-// goes nowhere). docs.rs builds with all features, where every link resolves, and CI denies a broken one there
-// (`cargo doc --all-features` with `-D warnings`, which compiles every doc comment); only this lint is off, only here.
-#![cfg_attr(not(feature = "driver"), allow(rustdoc::broken_intra_doc_links))]
+// Without `driver` the items that talk to a server do not exist, nor without `cli` the command line, so the docs'
+// links to them (`Collection`, `SchemaSync`, `cli::Admin`, …) cannot resolve in those builds: rustdoc leaves them
+// unlinked (a link with its target spelled out goes nowhere). docs.rs builds with all features, where every link
+// resolves, and CI denies a broken one there (`cargo doc --all-features` with `-D warnings`, which compiles every doc
+// comment); only this lint is off, only here.
+#![cfg_attr(not(all(feature = "driver", feature = "cli")), allow(rustdoc::broken_intra_doc_links))]
 
 pub mod aggregate;
 #[cfg(feature = "backup")]

@@ -14,7 +14,7 @@
 //!   never rewritten, and running the migration again after an interruption (a crash, a deploy, a dropped future)
 //!   simply continues with what is left. The future may be dropped at any point: every document is then either at its
 //!   old version or fully migrated.
-//! - **Checked like every odm write.** Each migrated value is encoded with [`crate::encode`] (16 MiB, run-time keys)
+//! - **Checked like every odm write.** Each migrated value is encoded with [`crate::codec::encode`] (16 MiB, run-time keys)
 //!   and each statement size-checked before anything is sent; the server's validator checks the result.
 //! - **Failures are reported, not fatal.** A document that does not decode (or is at a version the model does not
 //!   read, or is refused by the server) is left as it is and listed with its `_id` in

@@ -401,7 +401,7 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// The collection validator: `{$jsonSchema: …}`, plus `$expr` when the model has a counted array, or `$and` of
     /// one `{$expr: …}` per counted array when it has several. Separate clauses, because the server's report of a
     /// refused write (code 121) says which clause failed but not which part of one expression: so the error names the
-    /// counter out of step (see [`crate::ValidationError`]).
+    /// counter out of step (see [`crate::error::ValidationError`]).
     ///
     /// A versioned model's validator names its version in the schema's `title` (`"version 3"`), so a sync can tell
     /// that a newer binary already synced the collection; while documents of older versions remain, sync installs

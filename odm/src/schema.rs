@@ -77,8 +77,8 @@ pub trait BsonSchema {
     };
 
     /// The typed-path node of a field of this type inside model `R`, holding a `W` with access `A`: a
-    /// [`Path`](crate::Path) for plain values, an [`ArrayNode`](crate::ArrayNode) for arrays, a
-    /// [`MapNode`](crate::MapNode) for maps, the generated `…Fields` struct for derived structs. A hand-written impl
+    /// [`Path`](crate::path::Path) for plain values, an [`ArrayNode`](crate::path::ArrayNode) for arrays, a
+    /// [`MapNode`](crate::path::MapNode) for maps, the generated `…Fields` struct for derived structs. A hand-written impl
     /// uses `odm::path::Path<R, W, A>`.
     type Node<R, W, A: Access>: PathNode<R, W, A>;
 

@@ -143,7 +143,7 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
 
 impl<'a, M: Model, D: Model> Pipeline<D, On<'a, M>> {
     /// Replaces the documents of `D`'s collection with the results (`$out`), checked by its validator: a refused
-    /// document fails the whole write with a [`crate::ValidationError`] naming `D`'s field, and the collection is
+    /// document fails the whole write with a [`crate::error::ValidationError`] naming `D`'s field, and the collection is
     /// left as it was. The collection must be in the pipeline's database.
     ///
     /// `D`'s collection must be named once: for a model named at run time the build fails (rule

@@ -90,10 +90,10 @@ impl<M: Model> Collection<M> {
     }
 
     /// This collection with every operation run in `session` (one at a time): causally consistent reads, and the
-    /// operations of a transaction (see [`crate::session`] and [`crate::transaction()`]). Inside a transaction the
+    /// operations of a transaction (see [`crate::session`] and [`crate::Transaction`]). Inside a transaction the
     /// transaction's concerns apply, not the model's per-operation ones.
     ///
-    /// Every operation means every one: reads and writes, [`Find`](crate::Find) streams (each batch read through the
+    /// Every operation means every one: reads and writes, [`Find`](crate::collection::Find) streams (each batch read through the
     /// session), bulk writes, pipelines, `explain`, the schema checker, migrations and change streams. A cursor locks
     /// the session for each batch it reads, so other operations of the session run between two batches; a change
     /// stream holds it while it waits for the next event, so give a long-lived one its own session.

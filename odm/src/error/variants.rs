@@ -60,7 +60,7 @@ pub enum Error {
     FilterNotMigrated(Box<crate::version::FilterNotMigratedError>),
     /// A single-document operation on a sharded model whose filter does not hold the shard key (or `_id`) to one
     /// value, so it would be sent to every shard; refused before sending by the model's
-    /// [`Scatter`](crate::Scatter) policy (see [`crate::shard`]).
+    /// [`Scatter`](crate::model::Scatter) policy (see [`crate::shard`]).
     ScatterGather(Box<ScatterGatherError>),
     /// Operations of a bulk write failed (see [`crate::bulk`]): each with its index and error, beside what was
     /// applied.
@@ -157,7 +157,7 @@ pub enum Error {
         id: Option<Box<Bson>>,
     },
     /// A sync in verify mode found the database different from the models, or a report's pending drift was
-    /// turned into an error ([`crate::SyncReport::require_in_sync`]); the plan says how.
+    /// turned into an error ([`crate::sync::SyncReport::require_in_sync`]); the plan says how.
     Drift(Box<crate::plan::Plan>),
     /// Two models given to one sync name the same collection: each would replace the other's validator and drop
     /// its indexes as stale. Nothing was sent.

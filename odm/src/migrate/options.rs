@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-/// How [`Migration::throttle`](crate::Migration::throttle) slows a migration down.
+/// How [`Migration::throttle`](crate::migrate::Migration::throttle) slows a migration down.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Throttle {
     /// At most this many documents per second on average (the migration sleeps after a batch that got ahead).

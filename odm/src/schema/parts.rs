@@ -15,7 +15,7 @@
 //! back from their checks.
 //!
 //! The schema checker ([`crate::check`]) asks the server which parts stored documents break; a refused write's
-//! translator ([`crate::ValidationError`]) names a failing counter check by the part that wrote it.
+//! translator ([`crate::error::ValidationError`]) names a failing counter check by the part that wrote it.
 
 use super::object::{checks_under, object, properties};
 use crate::counters::{counter_pairs, CounterCheck};
