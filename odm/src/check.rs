@@ -190,7 +190,7 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
             }
         }
         for (stored, ids, passing) in self.coll.reordered_duplicates(&validator).await? {
-            let path = rust_name(M::type_meta(), &stored, false).unwrap_or_else(|| stored.clone());
+            let path = rust_name(M::type_meta(), &stored).unwrap_or_else(|| stored.clone());
             tally.reordered(&stored, path, ids, passing);
         }
         Ok(tally.finish())
@@ -265,7 +265,7 @@ struct Tally<'p> {
 
 impl<'p> Tally<'p> {
     fn new<M: Model>(parts: &'p [Part], samples: usize) -> Self {
-        let rust = |stored: &str| rust_name(M::type_meta(), stored, false).unwrap_or_else(|| stored.to_owned());
+        let rust = |stored: &str| rust_name(M::type_meta(), stored).unwrap_or_else(|| stored.to_owned());
         let named = |p: &Part| p.path.clone().unwrap_or_else(|| p.stored.clone());
         let finding = |check: Check, stored: &str| Finding {
             check,

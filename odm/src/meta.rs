@@ -359,11 +359,18 @@ impl TypeMeta {
 }
 
 /// The Rust path under the type's name (`Order.items[0].quantity`) of the field at a stored path, when `meta` knows
-/// it. `strict` answers only for paths whose every field segment is known (a path built from stored keys may reach
-/// into a map); otherwise unknown segments are kept as stored.
-pub(crate) fn rust_name(meta: Option<&'static TypeMeta>, stored: &str, strict: bool) -> Option<String> {
+/// it; segments it does not know are kept as stored.
+pub(crate) fn rust_name(meta: Option<&'static TypeMeta>, stored: &str) -> Option<String> {
     let m = meta?;
-    let rust = if strict { m.rust_path_exact(stored)? } else { m.rust_path(stored.split('.')) };
+    let rust = m.rust_path(stored.split('.'));
+    (!rust.is_empty()).then(|| m.qualified(&rust))
+}
+
+/// [`rust_name`] only for a path whose every field segment `meta` knows (a path built from stored keys may reach
+/// into a map): `None` otherwise.
+pub(crate) fn rust_name_exact(meta: Option<&'static TypeMeta>, stored: &str) -> Option<String> {
+    let m = meta?;
+    let rust = m.rust_path_exact(stored)?;
     (!rust.is_empty()).then(|| m.qualified(&rust))
 }
 

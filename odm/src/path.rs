@@ -394,19 +394,19 @@ pub type ElemNode<R, W, A> =
 impl<R, W: ArrayLike, A: Access> ArrayNode<R, W, A> {
     /// Every element (`$[]`).
     pub fn each(&self) -> ElemNode<R, W, A> {
-        let raw = self.path.raw.descend(self.path.raw.join_static("$[]"), true);
+        let raw = self.path.raw.descend_positional(self.path.raw.join_static("$[]"));
         self.path.retyped::<W::Item, A::Elem>(raw).into()
     }
 
     /// The first element the update's filter matched (`$`). The filter must name this array.
     pub fn matched(&self) -> ElemNode<R, W, A> {
-        let raw = self.path.raw.descend(self.path.raw.join_static("$"), true);
+        let raw = self.path.raw.descend_positional(self.path.raw.join_static("$"));
         self.path.retyped::<W::Item, A::Elem>(raw).into()
     }
 
     /// The element at `index`.
     pub fn at(&self, index: usize) -> ElemNode<R, W, A> {
-        let raw = self.path.raw.descend(self.path.raw.join(&index.to_string()), false);
+        let raw = self.path.raw.descend(self.path.raw.join(&index.to_string()));
         self.path.retyped::<W::Item, A::Elem>(raw).into()
     }
 
@@ -421,7 +421,7 @@ impl<R, W: MapLike, A: Access> MapNode<R, W, A> {
     /// filter or update using the path fail before sending.
     // An entry is a field with a run-time name, not an element: it takes the map's own marker as a field would.
     pub fn entry(&self, key: &str) -> <W::Value as BsonSchema>::Node<R, W::Value, A::Child<Plain>> {
-        let mut raw = self.path.raw.descend(self.path.raw.join(key), false);
+        let mut raw = self.path.raw.descend(self.path.raw.join(key));
         let problem = crate::keys::path_defect(key);
         if let Some(p) = problem {
             let under = NamedPath::at(self.path.raw.key.as_ref());

@@ -35,7 +35,7 @@ impl<M: Model> Collection<M> {
         let model = model_name::<M>();
         let missing = missing
             .into_iter()
-            .map(|k| crate::meta::rust_name(meta, k, false).unwrap_or_else(|| format!("{model}.{k}")))
+            .map(|k| crate::meta::rust_name(meta, k).unwrap_or_else(|| format!("{model}.{k}")))
             .collect();
         let err = ScatterGatherError { model, operation, missing };
         match M::SCATTER {

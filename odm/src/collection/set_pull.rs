@@ -75,8 +75,7 @@ impl<M: Model> Collection<M> {
         };
         let meta = M::type_meta();
         let model = model_name::<M>();
-        let rust =
-            |stored: &str| crate::meta::rust_name(meta, stored, false).unwrap_or_else(|| format!("{model}.{stored}"));
+        let rust = |stored: &str| crate::meta::rust_name(meta, stored).unwrap_or_else(|| format!("{model}.{stored}"));
         Err(Error::DuplicateInSet(Box::new(DuplicateInSetError {
             model,
             path: rust(&pull.key),

@@ -31,7 +31,7 @@ impl DecodeError {
         source: bson::error::Error,
     ) -> Self {
         let stored_path = source.key.clone().unwrap_or_default();
-        let path = crate::meta::rust_name(meta, &stored_path, false).unwrap_or_else(|| stored_path.clone());
+        let path = crate::meta::rust_name(meta, &stored_path).unwrap_or_else(|| stored_path.clone());
         DecodeError { model, id, path, stored_path, source }
     }
 }

@@ -49,7 +49,7 @@ impl NamedPath {
 
     fn name(&mut self, meta: Option<&'static TypeMeta>) {
         if !self.resolved {
-            self.rust = crate::meta::rust_name(meta, &self.stored, true).map(String::into_boxed_str);
+            self.rust = crate::meta::rust_name_exact(meta, &self.stored).map(String::into_boxed_str);
             self.resolved = true;
         }
     }

@@ -20,7 +20,7 @@ impl ValidationError {
             walk(info, &mut Vec::new(), meta, &mut failures);
         }
         for failure in &mut failures {
-            failure.path = rust_name(meta, &failure.stored_path, false).unwrap_or_else(|| failure.stored_path.clone());
+            failure.path = rust_name(meta, &failure.stored_path).unwrap_or_else(|| failure.stored_path.clone());
         }
         ValidationError { model, failures, details }
     }
@@ -273,7 +273,7 @@ fn walk(node: &Document, path: &mut Vec<String>, meta: Option<&'static TypeMeta>
             // The model's own check names its pair; one the model does not write (a validator written by an earlier
             // version, or changed on the server) is read for the pairs it compares.
             let part = check.and_then(|c| ValidatorParts::of(meta?).counter(c).cloned());
-            let rust = |stored: &str| rust_name(meta, stored, false).unwrap_or_else(|| stored.to_owned());
+            let rust = |stored: &str| rust_name(meta, stored).unwrap_or_else(|| stored.to_owned());
             if let Some((part, (aggregate, values))) =
                 part.as_ref().zip(check.and_then(crate::computed::read)).filter(|(p, _)| p.check == Check::Computed)
             {

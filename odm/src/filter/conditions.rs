@@ -176,7 +176,7 @@ impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
         A: Access,
     {
         let segment = format!("$[{identifier}]");
-        let mut raw = self.raw.descend(self.raw.join(&segment), true);
+        let mut raw = self.raw.descend_positional(self.raw.join(&segment));
         let valid = identifier.chars().next().is_some_and(|c| c.is_ascii_lowercase())
             && identifier.chars().all(|c| c.is_ascii_alphanumeric());
         if !valid {

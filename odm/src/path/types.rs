@@ -205,7 +205,18 @@ impl RawPath {
         }
     }
 
-    pub(crate) fn descend(&self, key: Cow<'static, str>, positional: bool) -> RawPath {
+    /// The path of a field below this one, at `key` (positional when this one is).
+    pub(crate) fn descend(&self, key: Cow<'static, str>) -> RawPath {
+        self.descend_to(key, self.positional)
+    }
+
+    /// The path below this one through a positional operator (`$`, `$[]`, `$[name]`): an update can name it, a
+    /// filter cannot.
+    pub(crate) fn descend_positional(&self, key: Cow<'static, str>) -> RawPath {
+        self.descend_to(key, true)
+    }
+
+    fn descend_to(&self, key: Cow<'static, str>, positional: bool) -> RawPath {
         RawPath {
             key,
             counter: None,
@@ -214,7 +225,7 @@ impl RawPath {
             overflows: false,
             computes: &[],
             none_is_absent: false,
-            positional: self.positional || positional,
+            positional,
             extra: self.descended_extra(),
         }
     }
@@ -413,7 +424,7 @@ impl<R, W, A> Path<R, W, A> {
                 extra: Rare::default(),
             }
         } else {
-            let mut raw = self.raw.descend(self.raw.join(field.key), false);
+            let mut raw = self.raw.descend(self.raw.join(field.key));
             raw.counter = counter.map(|c| c.key);
             raw.counter_long = counter_long;
             raw.keep_last = field.keep_last;

@@ -265,7 +265,7 @@ impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
 impl<H: Model, V: HoldsReferences> Job<'_, H, V> {
     /// The Rust path of the references (`Team.lead`, `Team.members[]`).
     fn rust_path(&self) -> String {
-        let path = crate::meta::rust_name(H::type_meta(), &self.key, false)
+        let path = crate::meta::rust_name(H::type_meta(), &self.key)
             .unwrap_or_else(|| format!("{}.{}", crate::error::model_name::<H>(), self.key));
         if V::MANY {
             format!("{path}[]")

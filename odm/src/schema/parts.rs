@@ -242,7 +242,7 @@ fn split(
         parts.push(part);
     }
     for part in &mut parts {
-        part.path = rust_name(meta, &part.stored, false);
+        part.path = rust_name(meta, &part.stored);
     }
     parts
 }

@@ -150,7 +150,7 @@ impl<M: Model> Collection<M> {
         let fields = hits
             .into_iter()
             .map(|(k, versions)| {
-                let path = rust_name(meta, k, false).unwrap_or_else(|| format!("{}.{k}", model_name::<M>()));
+                let path = rust_name(meta, k).unwrap_or_else(|| format!("{}.{k}", model_name::<M>()));
                 (path, k.clone(), versions.clone())
             })
             .collect();
