@@ -2,7 +2,7 @@
 //! documents in `_id` order into its file, a batch at a time, from one snapshot where the server can.
 
 use super::files::{io_error, Output};
-use super::layout::{bson_file, metadata_file, uuid_hex, Metadata};
+use super::layout::{bson_file, metadata_file, uuid_hex, Compression, Metadata};
 use super::owned::METADATA_KIND;
 use super::report::Callback;
 use super::report::{CollectionDump, DumpReport, Skipped};
@@ -28,7 +28,7 @@ pub struct Dump<'c> {
     out: PathBuf,
     default_db: Option<String>,
     choices: Vec<Choice>,
-    gzip: bool,
+    compression: Compression,
     batch: usize,
     read_mode: Option<ReadMode>,
     progress: Callback<'c>,
@@ -53,7 +53,7 @@ impl<'c> Dump<'c> {
             out: out.into(),
             default_db: None,
             choices: Vec::new(),
-            gzip: false,
+            compression: Compression::None,
             batch: 1000,
             read_mode: None,
             progress: Callback::none(),
@@ -91,7 +91,7 @@ impl<'c> Dump<'c> {
     /// Compresses both files of each collection with gzip, named as `mongodump --gzip` names them
     /// (`<collection>.bson.gz`, `<collection>.metadata.json.gz`).
     pub fn gzip(mut self) -> Self {
-        self.gzip = true;
+        self.compression = Compression::Gzip;
         self
     }
 
@@ -134,8 +134,12 @@ impl<'c> Dump<'c> {
         // compression counts too: a restore would find two files for one collection.
         for p in &planned {
             let name = &p.metadata.collection_name;
-            for gzip in [self.gzip, !self.gzip] {
-                for path in [bson_file(&self.out, &p.db, name, gzip), metadata_file(&self.out, &p.db, name, gzip)] {
+            for compression in [Compression::None, Compression::Gzip] {
+                let files = [
+                    bson_file(&self.out, &p.db, name, compression),
+                    metadata_file(&self.out, &p.db, name, compression),
+                ];
+                for path in files {
                     if path.exists() {
                         return Err(BackupError::Exists { path }.into());
                     }
@@ -269,8 +273,8 @@ impl<'c> Dump<'c> {
         // One span for the whole read: the `find` and every `getMore` of its cursor.
         let op = Op::on(&coll, "find");
         let mut cursor = op.open(std::future::IntoFuture::into_future(find.session(&mut *session))).await?;
-        let file = bson_file(&self.out, &p.db, name, self.gzip);
-        let mut out = Output::create(file.clone(), self.gzip)?;
+        let file = bson_file(&self.out, &p.db, name, self.compression);
+        let mut out = Output::create(file.clone(), self.compression)?;
         let (mut documents, mut bytes) = (0u64, 0u64);
         while op.open(cursor.advance(session)).await? {
             let doc = cursor.current().as_bytes();
@@ -289,7 +293,7 @@ impl<'c> Dump<'c> {
             return Err(BackupError::Vanished { namespace: format!("{}.{name}", p.db) }.into());
         }
         let file_bytes = out.finish()?;
-        let mut meta_out = Output::create(metadata_file(&self.out, &p.db, name, self.gzip), self.gzip)?;
+        let mut meta_out = Output::create(metadata_file(&self.out, &p.db, name, self.compression), self.compression)?;
         meta_out.write(&p.metadata.to_json())?;
         meta_out.finish()?;
         self.progress.report(*done, total, started);

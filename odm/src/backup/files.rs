@@ -2,6 +2,7 @@
 //! dump never leaves a cut-short file under a name that looks complete), optionally gzip-compressed; and read back
 //! a document at a time, by each document's length prefix.
 
+use super::layout::Compression;
 use crate::error::{BackupError, Error, Result, MAX_STATEMENT_SIZE};
 use bson::RawDocumentBuf;
 use flate2::read::MultiGzDecoder;
@@ -36,8 +37,8 @@ pub(crate) struct Output {
 }
 
 impl Output {
-    /// Starts writing `dest` (compressed when `gzip`). Fails when `dest` exists: a dump never overwrites a file.
-    pub(crate) fn create(dest: PathBuf, gzip: bool) -> Result<Output> {
+    /// Starts writing `dest`, compressed or not. Fails when `dest` exists: a dump never overwrites a file.
+    pub(crate) fn create(dest: PathBuf, compression: Compression) -> Result<Output> {
         if dest.exists() {
             return Err(BackupError::Exists { path: dest }.into());
         }
@@ -45,8 +46,10 @@ impl Output {
         // A partial file left by a killed dump is of no use: start it again.
         let file = File::create(&partial).map_err(io_error(&partial, "create"))?;
         let writer = BufWriter::with_capacity(1 << 16, file);
-        let sink =
-            if gzip { Sink::Gzip(GzEncoder::new(writer, flate2::Compression::default())) } else { Sink::Plain(writer) };
+        let sink = match compression {
+            Compression::Gzip => Sink::Gzip(GzEncoder::new(writer, flate2::Compression::default())),
+            Compression::None => Sink::Plain(writer),
+        };
         Ok(Output { dest, partial, sink: Some(sink) })
     }
 
@@ -222,9 +225,9 @@ mod tests {
     fn a_file_has_its_name_only_once_complete_and_reads_back() {
         let dir = std::env::temp_dir().join(format!("odm-backup-files-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("dir");
-        for gzip in [false, true] {
-            let dest = dir.join(if gzip { "c.bson.gz" } else { "c.bson" });
-            let mut out = Output::create(dest.clone(), gzip).expect("create");
+        for (compression, name) in [(Compression::None, "c.bson"), (Compression::Gzip, "c.bson.gz")] {
+            let dest = dir.join(name);
+            let mut out = Output::create(dest.clone(), compression).expect("create");
             let docs = [bson::rawdoc! { "_id": 1 }, bson::rawdoc! { "_id": 2, "s": "x" }];
             for d in &docs {
                 out.write(d.as_bytes()).expect("write");
@@ -238,12 +241,12 @@ mod tests {
             }
             assert_eq!(read.next_document().expect("end"), None);
             assert!(
-                matches!(Output::create(dest, gzip), Err(Error::Backup(b)) if matches!(*b, BackupError::Exists { .. }))
+                matches!(Output::create(dest, compression), Err(Error::Backup(b)) if matches!(*b, BackupError::Exists { .. }))
             );
         }
         // Dropped unfinished, nothing is left.
         let dest = dir.join("d.bson");
-        let mut out = Output::create(dest.clone(), false).expect("create");
+        let mut out = Output::create(dest.clone(), Compression::None).expect("create");
         out.write(bson::rawdoc! { "_id": 1 }.as_bytes()).expect("write");
         drop(out);
         assert!(!dest.exists() && !partial_name(&dest).exists());

@@ -52,20 +52,34 @@ pub fn unescape_name(escaped: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// How a dump's files are written: as they are, or gzip-compressed (`mongodump --gzip`), which adds `.gz` to both
+/// file names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Compression {
+    /// Plain files: `<collection>.bson`, `<collection>.metadata.json`.
+    #[default]
+    None,
+    /// gzip-compressed files: `<collection>.bson.gz`, `<collection>.metadata.json.gz`.
+    Gzip,
+}
+
 /// The documents file of `collection` of `db` under `out`: `<out>/<db>/<collection>.bson`, `.bson.gz` when
 /// compressed.
-pub fn bson_file(out: &Path, db: &str, collection: &str, gzip: bool) -> PathBuf {
-    file(out, db, collection, BSON_SUFFIX, gzip)
+pub fn bson_file(out: &Path, db: &str, collection: &str, compression: Compression) -> PathBuf {
+    file(out, db, collection, BSON_SUFFIX, compression)
 }
 
 /// The metadata file of `collection` of `db` under `out`: `<out>/<db>/<collection>.metadata.json`,
 /// `.metadata.json.gz` when compressed.
-pub fn metadata_file(out: &Path, db: &str, collection: &str, gzip: bool) -> PathBuf {
-    file(out, db, collection, METADATA_SUFFIX, gzip)
+pub fn metadata_file(out: &Path, db: &str, collection: &str, compression: Compression) -> PathBuf {
+    file(out, db, collection, METADATA_SUFFIX, compression)
 }
 
-fn file(out: &Path, db: &str, collection: &str, suffix: &str, gzip: bool) -> PathBuf {
-    let gz = if gzip { GZIP_SUFFIX } else { "" };
+fn file(out: &Path, db: &str, collection: &str, suffix: &str, compression: Compression) -> PathBuf {
+    let gz = match compression {
+        Compression::None => "",
+        Compression::Gzip => GZIP_SUFFIX,
+    };
     out.join(db).join(format!("{}{suffix}{gz}", escape_name(collection)))
 }
 
@@ -194,8 +208,8 @@ mod tests {
         assert_eq!(escape_name("a,b;c?d"), "a%2Cb%3Bc%3Fd");
         assert_eq!(escape_name("é€"), "%C3%A9%E2%82%AC");
         let out = Path::new("out");
-        assert_eq!(bson_file(out, "shop", "order_header", true), Path::new("out/shop/order_header.bson.gz"));
-        assert_eq!(metadata_file(out, "shop", "o", false), Path::new("out/shop/o.metadata.json"));
+        assert_eq!(bson_file(out, "shop", "order_header", Compression::Gzip), Path::new("out/shop/order_header.bson.gz"));
+        assert_eq!(metadata_file(out, "shop", "o", Compression::None), Path::new("out/shop/o.metadata.json"));
     }
 
     /// Every ASCII character against Go's `shouldEscape(c, encodePathSegment)`: letters and digits, `-_.~` and
