@@ -45,6 +45,8 @@
 //! Most programs need only `use odm::prelude::*;` (the derives, [`Collection`], [`Filter`], [`Update`], [`SchemaSync`],
 //! …: see [`prelude`]) beside their serde and driver imports; the rest is in its module.
 //!
+//! The [`guide`] takes one topic a page, from naming to operating, each with complete programs.
+//!
 //! ## How calls read
 //!
 //! Every operation is written the same way, in four steps:
@@ -196,6 +198,7 @@ pub mod error;
 pub mod explain;
 mod failing_path;
 pub mod filter;
+pub mod guide;
 mod impls;
 pub mod index;
 mod keys;
