@@ -2,11 +2,14 @@
 """Checks the relative links of the project's Markdown pages: every link to a file names a file that exists, and
 every `#anchor` names a heading of its page, as GitHub spells heading anchors.
 
-    python3 scripts/check_links.py              # README.md, CHANGELOG.md, VERSIONING.md and docs/**/*.md
+    python3 scripts/check_links.py              # README.md, CHANGELOG.md, VERSIONING.md, docs/**/*.md, the guides
     python3 scripts/check_links.py a.md b.md    # the given pages only
 
 Links to other sites (`https:`, `mailto:`, …) are not followed: this runs offline, in CI. Links inside code (fenced
-blocks and inline code) are not links and are skipped. Exits with 1 and lists each broken link with its page and line.
+blocks and inline code) are not links and are skipped. The guides (odm/src/guide/*.md) are rustdoc pages: their
+intra-doc links (`crate::…`) are rustdoc's to check (`cargo doc` with `-D warnings`), their links within the page are
+checked here, since rustdoc does not check an `#anchor` of the page it renders, and a link of theirs to a file is
+broken: it would not resolve on docs.rs. Exits with 1 and lists each broken link with its page and line.
 """
 
 import re
@@ -14,7 +17,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_PAGES = ["README.md", "CHANGELOG.md", "VERSIONING.md", "docs/**/*.md"]
+GUIDES = ROOT / "odm" / "src" / "guide"
+DEFAULT_PAGES = ["README.md", "CHANGELOG.md", "VERSIONING.md", "docs/**/*.md", "odm/src/guide/*.md"]
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -70,10 +74,13 @@ def check(page):
     for number, line in prose_lines(page.read_text(encoding="utf-8")):
         for match in LINK.finditer(INLINE_CODE.sub("", line)):
             target = match.group(1)
-            if SCHEME.match(target):
+            if SCHEME.match(target) or target.startswith("crate::"):
                 continue
             file_part, _, anchor = target.partition("#")
             where = f"{page.relative_to(ROOT)}:{number}: `{target}`"
+            if file_part and page.is_relative_to(GUIDES):
+                broken.append(f"{where}: a guide is a rustdoc page: link with an intra-doc link (`crate::guide::…`)")
+                continue
             destination = (page.parent / file_part).resolve() if file_part else page
             if not destination.exists():
                 broken.append(f"{where}: no such file {destination.relative_to(ROOT) if destination.is_relative_to(ROOT) else destination}")

@@ -693,10 +693,10 @@ async fn verify_shows_what_differs_in_a_changed_validator() {
 }
 
 /// The command-line guide's `Cargo.toml` names every crate its program uses, with the features it needs (the program
-/// itself is a doctest of this package's library, compiled by `cargo test`).
+/// itself is a doctest of odm's `guide::command_line` page, compiled by `cargo test`).
 #[test]
 fn the_guides_cargo_toml_has_what_its_program_uses() {
-    let guide = include_str!("../docs/guides/command-line.md");
+    let guide = include_str!("../odm/src/guide/command-line.md");
     let block = |fence: &str| {
         let start = guide.find(fence).unwrap_or_else(|| panic!("no {fence} block")) + fence.len();
         &guide[start..start + guide[start..].find("```").unwrap()]

@@ -57,6 +57,8 @@
 //! 5. **Look a rule up**: the [`rules`] page says for each id what it checks, why, how to fix a breach, and the
 //!    validator keywords that enforce it at run time.
 //!
+//! The [`guide`] takes one topic a page, from naming to operating, each with complete programs.
+//!
 //! ## How calls read
 //!
 //! Every operation is written the same way, in four steps:
@@ -192,6 +194,7 @@ pub mod error;
 pub mod explain;
 mod failing_path;
 pub mod filter;
+pub mod guide;
 mod impls;
 pub mod index;
 mod keys;

@@ -91,8 +91,8 @@ impl ServerInfo {
         ServerInfo { product, version, deployment, max_wire_version }
     }
 
-    /// True for SecantusDB, whose query planner and a few commands differ from mongod's (`docs/guides/indexes.md`,
-    /// on explain, lists the differences the tests record).
+    /// True for SecantusDB, whose query planner and a few commands differ from mongod's (explain's plans among
+    /// them): a test whose assertion depends on those asks this.
     pub fn is_secantus(&self) -> bool {
         matches!(self.product, Product::SecantusDB { .. })
     }
