@@ -44,6 +44,9 @@
 //!
 //! ## Where to start
 //!
+//! The [`guide`] takes one topic a page, from naming to operating, each with complete programs; the steps of a
+//! program's life, and where each is explained:
+//!
 //! 1. **Declare a model**: `#[derive(Model)]` on a struct or a tagged enum, `#[derive(Embedded)]` on what it
 //!    embeds, with the attributes in the tables below. Most programs need only `use odm::prelude::*;` (the derives,
 //!    [`Collection`], [`Filter`], [`Update`], [`SchemaSync`], …: see [`prelude`]) beside their serde and driver
@@ -56,8 +59,6 @@
 //!    binary, with `plan`, `verify`, `apply`, `check`, `migrate`, `dump`, `restore` and `expire`.
 //! 5. **Look a rule up**: the [`rules`] page says for each id what it checks, why, how to fix a breach, and the
 //!    validator keywords that enforce it at run time.
-//!
-//! The [`guide`] takes one topic a page, from naming to operating, each with complete programs.
 //!
 //! ## How calls read
 //!
