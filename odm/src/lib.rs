@@ -50,13 +50,17 @@
 //! 1. **Declare a model**: `#[derive(Model)]` on a struct or a tagged enum, `#[derive(Embedded)]` on what it
 //!    embeds, with the attributes in the tables below. Most programs need only `use odm::prelude::*;` (the derives,
 //!    [`Collection`], [`Filter`], [`Update`], [`SchemaSync`], …: see [`prelude`]) beside their serde and driver
-//!    imports; the rest is in its module.
+//!    imports; the rest is in its module. Guides: [naming](guide::naming), [keys and stored
+//!    types](guide::keys_and_types), [patterns](guide::patterns).
 //! 2. **Bring the database in line at startup**: [`SchemaSync`] creates or updates each model's collection, validator
-//!    and indexes, or only reports what differs ([`SyncMode`]).
+//!    and indexes, or only reports what differs ([`SyncMode`]). Guide: [validators and
+//!    sync](guide::validators_and_sync).
 //! 3. **Read and write through typed paths**: [`Collection`] with filters ([`filter`]), targeted updates ([`update`])
-//!    and pipelines ([`aggregate`]), every call a builder (below).
+//!    and pipelines ([`aggregate`]), every call a builder (below). Guide: [reading and writing
+//!    consistently](guide::consistency).
 //! 4. **Hand the operators a command line**: [`cli`] (feature `cli`) is one call in the application's own admin
-//!    binary, with `plan`, `verify`, `apply`, `check`, `migrate`, `dump`, `restore` and `expire`.
+//!    binary, with `plan`, `verify`, `apply`, `check`, `migrate`, `dump`, `restore` and `expire`. Guides: [the
+//!    command line](guide::command_line), [operating](guide::operating).
 //! 5. **Look a rule up**: the [`rules`] page says for each id what it checks, why, how to fix a breach, and the
 //!    validator keywords that enforce it at run time.
 //!
