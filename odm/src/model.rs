@@ -264,6 +264,11 @@ pub fn revision_of<T: BsonSchema + Serialize>(value: &T) -> Option<i64> {
 pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
     /// The collection name (checked at compile time: lowercase `[a-z0-9_]`, module conventions).
     const COLLECTION: &'static str;
+    /// The Rust type of the document's `_id`, in which writes report the ids they inserted (`Inserted::id`,
+    /// `Updated::upserted_id` in `odm::collection`). The derive sets it to the type of the field serialized as
+    /// `_id`; without such a field, to [`ObjectId`](bson::oid::ObjectId) (what the driver generates); for a
+    /// polymorphic model whose variants do not name one type, to [`Bson`].
+    type Id: DeserializeOwned + Send + Sync + Unpin + 'static;
     /// The database, when the model names one.
     const DATABASE: Option<&'static str> = None;
     /// For a collection named at run time (`#[odm(collection = "log_app_event_{yyyymm}")]`): the name template,

@@ -27,8 +27,6 @@ moved! {
     Find<'a, M, P> => "moved: use `odm::collection::Find`" crate::collection::Find<'a, M, P>;
     #[cfg(feature = "driver")]
     Decoded<P> => "moved: use `odm::collection::Decoded`" crate::collection::Decoded<P>;
-    #[cfg(feature = "driver")]
-    FindAndModify<M> => "moved: use `odm::collection::FindAndModify`" crate::collection::FindAndModify<M>;
     DecodeError => "moved: use `odm::error::DecodeError`" crate::error::DecodeError;
     FieldFailure => "moved: use `odm::error::FieldFailure`" crate::error::FieldFailure;
     NotMigratedError => "moved: use `odm::error::NotMigratedError`" crate::error::NotMigratedError;
