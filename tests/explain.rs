@@ -87,8 +87,8 @@ async fn explain_tells_index_scans_from_collection_scans_and_hint_forces_an_inde
     let err = orders.find(f.remark().eq("r7")).hint("idx_missing").await.expect_err("no such index");
     assert!(err.to_string().to_lowercase().contains("hint"), "{err}");
 
-    let count = orders.explain_count(f.number().eq("n007")).await.expect("explain count");
-    let update = orders.explain_update_one(f.number().eq("n007"), Update::new().set(f.remark(), "x".to_owned()));
+    let count = orders.count(f.number().eq("n007")).explain().await.expect("explain count");
+    let update = orders.update_one(f.number().eq("n007"), Update::new().set(f.remark(), "x".to_owned())).explain();
     let update = update.await.expect("explain update");
     for (what, plan) in [("count", count), ("update", update)] {
         assert!(!plan.stages.is_empty(), "{what}: a plan is reported: {:?}", plan.raw);

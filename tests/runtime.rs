@@ -87,16 +87,16 @@ async fn typed_insert_find_and_count() {
     let (_db, orders) = support::setup::created::<Order>("typed").await;
     let a = order(3);
     let b = order(0);
-    let id = orders.insert_one(&a).await.expect("insert");
-    assert_eq!(id, odm::bson::Bson::ObjectId(a.id));
-    let ids = orders.insert_many([&b, &order(30)]).await.expect("insert many");
-    assert_eq!(ids.len(), 2);
-    assert_eq!(ids[0], odm::bson::Bson::ObjectId(b.id));
+    let inserted = orders.insert_one(&a).await.expect("insert");
+    assert_eq!(inserted.id, a.id);
+    let c = order(30);
+    let many = orders.insert_many([&b, &c]).await.expect("insert many");
+    assert_eq!(many.ids, vec![b.id, c.id], "in input order");
     assert_eq!(orders.find_one(Order::fields().id().eq(a.id)).await.expect("find"), Some(a.clone()));
     assert_eq!(orders.count(Filter::everything()).await.expect("count"), 3);
     let empty = orders.find(Order::fields().item_count().eq(0)).await.expect("find");
     assert_eq!(empty, vec![b]);
-    assert_eq!(orders.insert_many(Vec::<Order>::new()).await.expect("nothing to insert"), Vec::new());
+    assert!(orders.insert_many(Vec::<Order>::new()).await.expect("nothing to insert").ids.is_empty());
 }
 
 #[tokio::test]
@@ -197,11 +197,8 @@ async fn oversize_updates_fail_before_sending() {
         )
     );
     let err = blobs
-        .find_one_and_update(
-            Filter::everything(),
-            Update::new().set(f.data(), "x".repeat(len)),
-            odm::collection::FindAndModify::after(),
-        )
+        .find_one_and_update(Filter::everything(), Update::new().set(f.data(), "x".repeat(len)))
+        .after()
         .await
         .expect_err("big");
     assert!(matches!(err, odm::Error::UpdateTooLarge { model: "Blob", .. }), "{err:?}");
@@ -242,7 +239,7 @@ async fn documents_grown_past_the_limit_are_refused_by_name() {
     // An upsert that would insert a document over 16 MiB (by 8 KiB: a statement may exceed 16 MiB by 16 KiB).
     let eight = 8 * 1024 * 1024;
     let update = odm::Update::new().set(f.head(), "h".repeat(eight)).push(f.parts(), "p".repeat(eight + 8 * 1024));
-    let err = scrolls.upsert_one(f.id().eq(ObjectId::new()), update).await.expect_err("upsert over 16 MiB");
+    let err = scrolls.update_one(f.id().eq(ObjectId::new()), update).upsert().await.expect_err("upsert over 16 MiB");
     assert!(matches!(&err, odm::Error::ResultTooLarge { model: "Scroll", code: 17420, .. }), "{err:?}");
     assert!(err.to_string().ends_with("(code 17420: Document to upsert is larger than 16777216)"), "{err}");
     assert_eq!(scrolls.count(Filter::everything()).await.expect("count"), 1, "nothing inserted");

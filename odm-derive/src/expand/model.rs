@@ -158,8 +158,12 @@ fn id_type(cont: &Container) -> TokenStream {
     };
     match found {
         Some(Some(ty)) => quote!(type Id = #ty;),
-        Some(None) => quote!(type Id = __odm::bson::oid::ObjectId;),
-        None => quote!(type Id = __odm::Bson;),
+        Some(None) => quote!(
+            type Id = __odm::bson::oid::ObjectId;
+        ),
+        None => quote!(
+            type Id = __odm::Bson;
+        ),
     }
 }
 

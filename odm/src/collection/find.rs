@@ -34,7 +34,16 @@ pub struct Find<'a, M: Model, P> {
 impl<'a, M: Model, P> Find<'a, M, P> {
     /// A read of the documents matching `filter`, decoded by `decode`, with no options yet.
     pub(super) fn new(coll: &'a Collection<M>, filter: Filter<M>, decode: fn(&RawDocumentBuf) -> Result<P>) -> Self {
-        Find { coll: Cow::Borrowed(coll), filter, sort: None, limit: None, skip: None, projection: None, hint: None, decode }
+        Find {
+            coll: Cow::Borrowed(coll),
+            filter,
+            sort: None,
+            limit: None,
+            skip: None,
+            projection: None,
+            hint: None,
+            decode,
+        }
     }
 }
 

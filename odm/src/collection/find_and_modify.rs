@@ -17,7 +17,15 @@ impl<M: Model> Collection<M> {
     /// holding the element more than once fails with [`Error::DuplicateInSet`] rather than answer `None` (see
     /// [`Update::pull`]).
     pub fn find_one_and_update(&self, filter: Filter<M>, update: Update<M>) -> FindOneAndUpdate<'_, M> {
-        FindOneAndUpdate { coll: Cow::Borrowed(self), filter, update, after: false, upsert: false, sort: None, hint: None }
+        FindOneAndUpdate {
+            coll: Cow::Borrowed(self),
+            filter,
+            update,
+            after: false,
+            upsert: false,
+            sort: None,
+            hint: None,
+        }
     }
 
     /// Atomically deletes the first document matching `filter` (in [`FindOneAndDelete::sort`] order, when given):
@@ -96,11 +104,8 @@ impl<M: Model> Collection<M> {
         let parts = [&filter, &built.update].into_iter().chain(&sort).chain(&built.array_filters);
         check_statement::<M>(parts.map(document_len))?;
         let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
-        let ret = if after {
-            mongodb::options::ReturnDocument::After
-        } else {
-            mongodb::options::ReturnDocument::Before
-        };
+        let ret =
+            if after { mongodb::options::ReturnDocument::After } else { mongodb::options::ReturnDocument::Before };
         let op = self.op("findAndModify").values(|| {
             bson::doc! { "query": &filter, "update": &built.update, "sort": &sort, "arrayFilters": &array_filters, "upsert": upsert, "hint": &hint }
         });

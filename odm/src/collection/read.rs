@@ -5,12 +5,12 @@ use super::handle::Collection;
 use super::wire::decode_variant;
 use crate::codec::decode;
 use crate::error::Result;
+use crate::explain::Explain;
 use crate::filter::Filter;
 use crate::model::{Model, VariantOf};
-use crate::explain::Explain;
 use bson::{doc, RawDocumentBuf};
-use std::borrow::Cow;
 use mongodb::action::Action;
+use std::borrow::Cow;
 
 impl<M: Model> Collection<M> {
     /// The first document matching `filter`: `.await` it for `Option<M>`, or [`FindOne::explain`] it.
@@ -93,7 +93,8 @@ impl<M: Model, P> FindOne<'_, M, P> {
     /// What the server plans for this read, with execution statistics, instead of the document (see
     /// [`crate::explain`]).
     pub async fn explain(self) -> Result<Explain> {
-        let mut find = doc! { "find": self.coll.raw.name(), "filter": Collection::filter_doc(self.filter)?, "limit": 1 };
+        let mut find =
+            doc! { "find": self.coll.raw.name(), "filter": Collection::filter_doc(self.filter)?, "limit": 1 };
         if let Some(hint) = self.hint {
             find.insert("hint", hint);
         }

@@ -2,6 +2,7 @@
 //! statement every typed update sends last.
 
 use super::handle::Collection;
+use super::results::Updated;
 use super::wire::{check_statement, document_len, with_element};
 use crate::codec::encode;
 use crate::error::{Error, Result};
@@ -9,7 +10,6 @@ use crate::filter::Filter;
 use crate::model::Model;
 use crate::observe::raw_value;
 use crate::update::Update;
-use super::results::Updated;
 use bson::{doc, Bson, Document};
 use mongodb::action::Action;
 
@@ -32,7 +32,8 @@ impl<M: Model> Collection<M> {
             }
         }
         let (filter, built, recheck) = Self::prepare(filter, update, upsert)?;
-        let result = self.send_update(filter, built.update, built.array_filters, (many, upsert), hint, operation).await?;
+        let result =
+            self.send_update(filter, built.update, built.array_filters, (many, upsert), hint, operation).await?;
         if let (0, Some(recheck)) = (result.matched_count, recheck) {
             // A pull from a counted set that matched nothing: "already taken back", or a set holding it twice.
             self.recheck_pull(recheck).await?;
