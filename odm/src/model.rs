@@ -337,7 +337,7 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     ///   adds one to the revision in the same atomic statement. When the revision moved on, nothing is written and
     ///   the call fails with [`Error::Conflict`](crate::Error::Conflict); when no document matches the filter at
     ///   all, with [`Error::NotFound`](crate::Error::NotFound).
-    /// - Every other typed update (`update_one`, `update_many`, `upsert_one`, `find_one_and_update`) adds one to the
+    /// - Every other typed update (`update_one`, `update_many`, upserts, `find_one_and_update`) adds one to the
     ///   revision of each document it changes, unguarded: it is based on no read, but a guarded write based on a
     ///   read from before it must still see that the document changed. Guard it yourself with
     ///   `f.revision().eq(r)` in the filter. An upsert that inserts starts the revision at 1.
