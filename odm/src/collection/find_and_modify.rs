@@ -107,7 +107,11 @@ impl<M: Model> Collection<M> {
         let ret =
             if after { mongodb::options::ReturnDocument::After } else { mongodb::options::ReturnDocument::Before };
         let op = self.op("findAndModify").values(|| {
-            bson::doc! { "query": &filter, "update": &built.update, "sort": &sort, "arrayFilters": &array_filters, "upsert": upsert, "hint": &hint }
+            let update = &built.update;
+            bson::doc! {
+                "query": &filter, "update": update, "sort": &sort, "arrayFilters": &array_filters, "upsert": upsert,
+                "hint": &hint,
+            }
         });
         let found = op
             .run(

@@ -13,17 +13,19 @@ use bson::RawDocumentBuf;
 use std::borrow::{Borrow, Cow};
 
 impl<M: Model> Collection<M> {
-    /// Applies `update` to the first document matching `filter` (one document, stated explicitly); `.await` it for
-    /// what it [`Updated`]. A guarded update (counted `add_to_set`, `pop`) matches nothing when its guard does not
-    /// hold: `matched` is then 0. A `pull` from a counted set of documents that matched nothing because the set
-    /// holds the element more than once fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet) instead (see [`Update::pull`]).
+    /// Applies `update` to the first document matching `filter` (one document, stated explicitly); `.await` it for what
+    /// it [`Updated`]. A guarded update (counted `add_to_set`, `pop`) matches nothing when its guard does not hold:
+    /// `matched` is then 0. A `pull` from a counted set of documents that matched nothing because the set holds the
+    /// element more than once fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet) instead (see
+    /// [`Update::pull`]).
     ///
     /// On a model with a revision ([`Model::REVISION`]) the update also adds one to the revision, so a guarded write
     /// based on an earlier read sees the change; it is not itself guarded: add `f.revision().eq(r)` to `filter` to
     /// apply it only at revision `r`, or use [`Collection::update_changes`].
     ///
-    /// On a versioned model that still reads older versions, only a document at the current version is updated; if
-    /// the filter matches only older ones, the call fails with [`Error::NotMigrated`](crate::Error::NotMigrated) (see [`crate::version`]).
+    /// On a versioned model that still reads older versions, only a document at the current version is updated; if the
+    /// filter matches only older ones, the call fails with [`Error::NotMigrated`](crate::Error::NotMigrated) (see
+    /// [`crate::version`]).
     ///
     /// With [`UpdateOne::upsert`] it inserts a document when none matches.
     ///
@@ -31,7 +33,11 @@ impl<M: Model> Collection<M> {
     /// # use odm::{Collection, Model, Update, bson::oid::ObjectId};
     /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
     /// # #[odm(collection = "shop_stock")]
-    /// # struct Stock { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "s")] sku: String, #[serde(rename = "q")] quantity: i32 }
+    /// # struct Stock {
+    /// #     #[serde(rename = "_id")] id: ObjectId,
+    /// #     #[serde(rename = "s")] sku: String,
+    /// #     #[serde(rename = "q")] quantity: i32,
+    /// # }
     /// # async fn f(stock: Collection<Stock>, id: ObjectId) -> odm::error::Result<()> {
     /// let f = Stock::fields();
     /// let done = stock.update_one(f.id().eq(id), Update::new().inc(f.quantity(), -1)).await?;
@@ -47,11 +53,13 @@ impl<M: Model> Collection<M> {
     /// Applies `update` to every document matching `filter` (multi-document updates are stated explicitly); `.await`
     /// it for what it [`Updated`]. On a model with a revision, each changed document's revision grows by one.
     ///
-    /// On a versioned model that still reads older versions, the update is refused with [`Error::NotMigrated`](crate::Error::NotMigrated),
-    /// before anything is written, when any matching document is at an older version.
+    /// On a versioned model that still reads older versions, the update is refused with
+    /// [`Error::NotMigrated`](crate::Error::NotMigrated), before anything is written, when any matching document is at
+    /// an older version.
     ///
-    /// A `pull` from a counted set of documents skips a document whose set holds the element more than once; when
-    /// that leaves the update matching nothing it fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet) (see [`Update::pull`]).
+    /// A `pull` from a counted set of documents skips a document whose set holds the element more than once; when that
+    /// leaves the update matching nothing it fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet) (see
+    /// [`Update::pull`]).
     pub fn update_many(&self, filter: Filter<M>, update: Update<M>) -> UpdateMany<'_, M> {
         UpdateMany { coll: Cow::Borrowed(self), filter, update, upsert: false, hint: None }
     }
@@ -64,11 +72,12 @@ impl<M: Model> Collection<M> {
     /// current version, even when `old` and `new` are equal: reading it, changing nothing and saving it stores it
     /// migrated (see [`crate::version`]). Finding out costs one lookup while the model reads older versions.
     ///
-    /// On a model with a revision ([`Model::REVISION`]) the write is guarded: it applies only if the stored revision
-    /// is still `old`'s, and adds one to it in the same statement (the revision of `new` is not read: the diff never
-    /// writes the revision). If another writer changed the document since `old` was read, nothing is written and
-    /// the call fails with [`Error::Conflict`](crate::Error::Conflict) (reload, apply the change again, retry); if no document matches
-    /// `filter`, with [`Error::NotFound`](crate::Error::NotFound). On success the stored revision is `old`'s plus one.
+    /// On a model with a revision ([`Model::REVISION`]) the write is guarded: it applies only if the stored revision is
+    /// still `old`'s, and adds one to it in the same statement (the revision of `new` is not read: the diff never
+    /// writes the revision). If another writer changed the document since `old` was read, nothing is written and the
+    /// call fails with [`Error::Conflict`](crate::Error::Conflict) (reload, apply the change again, retry); if no
+    /// document matches `filter`, with [`Error::NotFound`](crate::Error::NotFound). On success the stored revision is
+    /// `old`'s plus one.
     pub fn update_changes<'a>(&'a self, filter: Filter<M>, old: &'a M, new: &'a M) -> UpdateChanges<'a, M> {
         UpdateChanges { coll: Cow::Borrowed(self), filter, old, new }
     }
@@ -79,9 +88,10 @@ impl<M: Model> Collection<M> {
     ///
     /// On a model with a revision ([`Model::REVISION`]) the replacement is guarded: it applies only if the stored
     /// revision equals `value`'s, and the stored document gets `value`'s revision plus one. If another writer changed
-    /// the document since `value` was read, nothing is written and the call fails with [`Error::Conflict`](crate::Error::Conflict) (reload,
-    /// apply the change again, retry); if no document matches `filter`, with [`Error::NotFound`](crate::Error::NotFound). (No upsert: a
-    /// replacement refused by its revision guard would insert a second copy.)
+    /// the document since `value` was read, nothing is written and the call fails with
+    /// [`Error::Conflict`](crate::Error::Conflict) (reload, apply the change again, retry); if no document matches
+    /// `filter`, with [`Error::NotFound`](crate::Error::NotFound). (No upsert: a replacement refused by its revision
+    /// guard would insert a second copy.)
     pub fn replace_one(&self, filter: Filter<M>, value: impl Borrow<M>) -> ReplaceOne<'_, M> {
         let value = value.borrow();
         ReplaceOne { coll: Cow::Borrowed(self), filter, raw: encode(value), revision: value.revision(), hint: None }
@@ -138,7 +148,9 @@ impl<M: Model> UpdateOne<'_, M> {
     }
 }
 
-into_future!([] UpdateOne<'a, M> => Updated<M>, |b| b.coll.exec_update_one(b.filter, b.update, b.upsert, b.hint).await);
+into_future!([] UpdateOne<'a, M> => Updated<M>, |b| {
+    b.coll.exec_update_one(b.filter, b.update, b.upsert, b.hint).await
+});
 
 /// A pending [`Collection::update_many`]: set its options, then `.await` it (or [`UpdateMany::explain`] it).
 #[must_use = "an `UpdateMany` does nothing until awaited"]
@@ -151,8 +163,8 @@ pub struct UpdateMany<'a, M: Model> {
 }
 
 impl<M: Model> UpdateMany<'_, M> {
-    /// Inserts one document when none matches, as [`UpdateOne::upsert`] does (guarded updates refused, revision
-    /// started at 1, refused with [`Error::NotMigrated`](crate::Error::NotMigrated) when older-version documents match).
+    /// Inserts one document when none matches, as [`UpdateOne::upsert`] does (guarded updates refused, revision started
+    /// at 1, refused with [`Error::NotMigrated`](crate::Error::NotMigrated) when older-version documents match).
     pub fn upsert(mut self) -> Self {
         self.upsert = true;
         self
@@ -168,7 +180,9 @@ impl<M: Model> UpdateMany<'_, M> {
     }
 }
 
-into_future!([] UpdateMany<'a, M> => Updated<M>, |b| b.coll.exec_update_many(b.filter, b.update, b.upsert, b.hint).await);
+into_future!([] UpdateMany<'a, M> => Updated<M>, |b| {
+    b.coll.exec_update_many(b.filter, b.update, b.upsert, b.hint).await
+});
 
 /// A pending [`Collection::replace_one`]: `.await` it.
 #[must_use = "a `ReplaceOne` does nothing until awaited"]
@@ -187,7 +201,9 @@ impl<M: Model> ReplaceOne<'_, M> {
     session_setter!();
 }
 
-into_future!([] ReplaceOne<'a, M> => Updated<M>, |b| b.coll.exec_replace_one(b.filter, b.raw, b.revision, b.hint).await);
+into_future!([] ReplaceOne<'a, M> => Updated<M>, |b| {
+    b.coll.exec_replace_one(b.filter, b.raw, b.revision, b.hint).await
+});
 
 /// A pending [`Collection::update_changes`]: `.await` it.
 #[must_use = "an `UpdateChanges` does nothing until awaited"]

@@ -60,7 +60,8 @@ impl<M: Model> Collection<M> {
         Self::bump_revision(&mut update);
         check_statement::<M>([&filter, &update].into_iter().chain(&array_filters).map(document_len))?;
         let op = self.op("update").values(|| {
-            doc! { "q": &filter, "u": &update, "arrayFilters": &array_filters, "multi": many, "upsert": upsert, "hint": &hint }
+            let arrays = &array_filters;
+            doc! { "q": &filter, "u": &update, "arrayFilters": arrays, "multi": many, "upsert": upsert, "hint": &hint }
         });
         let hint = hint.map(mongodb::options::Hint::Name);
         let array_filters = (!array_filters.is_empty()).then_some(array_filters);
