@@ -258,7 +258,7 @@ async fn update_one_many_and_upsert() {
     assert_eq!(stored.get("h"), Some(&Bson::Int32(1)));
     // The second updates the same document; `$setOnInsert` does nothing.
     let r = tallies.update_one(t.key().eq("home"), upsert("z", "c")).upsert().await.unwrap();
-    assert_eq!((r.matched, r.modified, r.upserted_id.clone()), (1, 1, None));
+    assert_eq!((r.matched, r.modified, r.upserted_id), (1, 1, None));
     let all = tallies.find(Filter::everything()).await.unwrap();
     assert_eq!(all, [Tally { id, key: "home".into(), hits: 2, first: "a".into(), last: "c".into() }]);
     // A different key inserts another.
