@@ -117,72 +117,62 @@ impl<M: Model> Collection<M> {
     }
 }
 
-/// A pending [`Collection::update_one`]: set its options, then `.await` it (or [`UpdateOne::explain`] it).
-#[must_use = "an `UpdateOne` does nothing until awaited"]
-pub struct UpdateOne<'a, M: Model> {
-    coll: Cow<'a, Collection<M>>,
-    filter: Filter<M>,
-    update: Update<M>,
-    upsert: bool,
-    hint: Option<String>,
+/// An update builder and its awaiting (through `$exec`): `$many` when it updates every matching document.
+macro_rules! update_builder {
+    ($(#[$doc:meta])* $name:ident, many = $many:literal, $exec:ident, upsert: { $(#[$upsert:meta])* }) => {
+        $(#[$doc])*
+        pub struct $name<'a, M: Model> {
+            coll: Cow<'a, Collection<M>>,
+            filter: Filter<M>,
+            update: Update<M>,
+            upsert: bool,
+            hint: Option<String>,
+        }
+
+        impl<M: Model> $name<'_, M> {
+            $(#[$upsert])*
+            pub fn upsert(mut self) -> Self {
+                self.upsert = true;
+                self
+            }
+
+            hint_setter!();
+            session_setter!();
+
+            /// What the server plans for this update, with execution statistics, instead of writing it (see
+            /// [`crate::explain`]): nothing is written.
+            pub async fn explain(self) -> Result<Explain> {
+                self.coll.explain_update(self.filter, self.update, ($many, self.upsert), self.hint).await
+            }
+        }
+
+        into_future!([] $name<'a, M> => Updated<M>, |b| {
+            b.coll.$exec(b.filter, b.update, b.upsert, b.hint).await
+        });
+    };
 }
 
-impl<M: Model> UpdateOne<'_, M> {
-    /// Inserts a document when none matches, built from the filter's equalities and the update (with its
-    /// `set_on_insert`s); [`Updated::upserted_id`] is then its `_id`. Guarded updates are refused: the guard would
-    /// turn into inserts. On a model with a revision, an update adds one to it, and an insert starts it at 1. On a
-    /// versioned model, an older-version document matching the filter is refused like in
-    /// [`Collection::update_many`] (an upsert would otherwise insert a second, current copy).
-    pub fn upsert(mut self) -> Self {
-        self.upsert = true;
-        self
-    }
-
-    hint_setter!();
-    session_setter!();
-
-    /// What the server plans for this update, with execution statistics, instead of writing it (see
-    /// [`crate::explain`]): nothing is written.
-    pub async fn explain(self) -> Result<Explain> {
-        self.coll.explain_update(self.filter, self.update, (false, self.upsert), self.hint).await
-    }
-}
-
-into_future!([] UpdateOne<'a, M> => Updated<M>, |b| {
-    b.coll.exec_update_one(b.filter, b.update, b.upsert, b.hint).await
-});
-
-/// A pending [`Collection::update_many`]: set its options, then `.await` it (or [`UpdateMany::explain`] it).
-#[must_use = "an `UpdateMany` does nothing until awaited"]
-pub struct UpdateMany<'a, M: Model> {
-    coll: Cow<'a, Collection<M>>,
-    filter: Filter<M>,
-    update: Update<M>,
-    upsert: bool,
-    hint: Option<String>,
-}
-
-impl<M: Model> UpdateMany<'_, M> {
-    /// Inserts one document when none matches, as [`UpdateOne::upsert`] does (guarded updates refused, revision started
-    /// at 1, refused with [`Error::NotMigrated`](crate::Error::NotMigrated) when older-version documents match).
-    pub fn upsert(mut self) -> Self {
-        self.upsert = true;
-        self
-    }
-
-    hint_setter!();
-    session_setter!();
-
-    /// What the server plans for this update, with execution statistics, instead of writing it (see
-    /// [`crate::explain`]): nothing is written.
-    pub async fn explain(self) -> Result<Explain> {
-        self.coll.explain_update(self.filter, self.update, (true, self.upsert), self.hint).await
+update_builder! {
+    /// A pending [`Collection::update_one`]: set its options, then `.await` it (or [`UpdateOne::explain`] it).
+    #[must_use = "an `UpdateOne` does nothing until awaited"]
+    UpdateOne, many = false, exec_update_one, upsert: {
+        /// Inserts a document when none matches, built from the filter's equalities and the update (with its
+        /// `set_on_insert`s); [`Updated::upserted_id`] is then its `_id`. Guarded updates are refused: the guard
+        /// would turn into inserts. On a model with a revision, an update adds one to it, and an insert starts it
+        /// at 1. On a versioned model, an older-version document matching the filter is refused like in
+        /// [`Collection::update_many`] (an upsert would otherwise insert a second, current copy).
     }
 }
 
-into_future!([] UpdateMany<'a, M> => Updated<M>, |b| {
-    b.coll.exec_update_many(b.filter, b.update, b.upsert, b.hint).await
-});
+update_builder! {
+    /// A pending [`Collection::update_many`]: set its options, then `.await` it (or [`UpdateMany::explain`] it).
+    #[must_use = "an `UpdateMany` does nothing until awaited"]
+    UpdateMany, many = true, exec_update_many, upsert: {
+        /// Inserts one document when none matches, as [`UpdateOne::upsert`] does (guarded updates refused,
+        /// revision started at 1, refused with [`Error::NotMigrated`](crate::Error::NotMigrated) when
+        /// older-version documents match).
+    }
+}
 
 /// A pending [`Collection::replace_one`]: `.await` it.
 #[must_use = "a `ReplaceOne` does nothing until awaited"]
