@@ -124,12 +124,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let result = events
         .update_many(Filter::everything(), Update::new().push(f.purchase().skus(), "gift wrap".to_owned()))
         .await?;
-    assert_eq!(result.modified_count, 2, "both purchases, no click or signup");
+    assert_eq!(result.modified, 2, "both purchases, no click or signup");
     for e in events.find(f.purchase().only()).await? {
         let Event::Purchase { skus, sku_count, .. } = e else { unreachable!("a purchase filter") };
         assert_eq!(sku_count as usize, skus.len());
     }
-    println!("gift wrap added to {} purchases, counters in step", result.modified_count);
+    println!("gift wrap added to {} purchases, counters in step", result.modified);
 
     // One variant's own type: the discriminator is added, and the struct comes back.
     let signups: Vec<Signup> = events.find_variant(Filter::everything()).await?;

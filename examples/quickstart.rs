@@ -6,7 +6,7 @@
 //! documents that break the rules.
 
 use odm::bson::{doc, oid::ObjectId, DateTime, Decimal128};
-use odm::{collection::FindAndModify, Collection, Embedded, Model, Update};
+use odm::{Collection, Embedded, Model, Update};
 use serde::{Deserialize, Serialize};
 
 /// One line of an order: name, unit price, quantity.
@@ -120,10 +120,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .set(f.status(), OrderStatus::Paid)
         .set(f.remark(), "请尽快发货".to_owned());
     println!("targeted update: {}", update.clone().build()?.update);
-    let after = orders
-        .find_one_and_update(f.id().eq(order.id), update, FindAndModify::after())
-        .await?
-        .expect("the order exists");
+    let after = orders.find_one_and_update(f.id().eq(order.id), update).after().await?.expect("the order exists");
     assert_eq!((after.items.len(), after.item_count, after.status), (4, 4, OrderStatus::Paid));
 
     // A diff of two values sends only what changed: here one `$set` on the nested quantity, one `$unset`.

@@ -68,7 +68,7 @@ async fn transfer(db: &odm::mongodb::Database, who: ObjectId, to: ObjectId) -> o
                 let entry = Staff { id: who, name: employee.name.clone() };
                 let left = Update::new().pull(c.staff(), entry.clone());
                 let res = companies.update_one(c.id().eq(employee.company), left).await?;
-                assert_eq!(res.modified_count, 1, "listed by their company, under their name");
+                assert_eq!(res.modified, 1, "listed by their company, under their name");
                 companies.update_one(c.id().eq(to), Update::new().add_to_set(c.staff(), entry)).await?;
                 employees.update_one(e.id().eq(who), Update::new().set(e.company(), to)).await?;
                 Ok(())

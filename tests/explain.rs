@@ -87,8 +87,8 @@ async fn explain_tells_index_scans_from_collection_scans_and_hint_forces_an_inde
     let err = orders.find(f.remark().eq("r7")).hint("idx_missing").await.expect_err("no such index");
     assert!(err.to_string().to_lowercase().contains("hint"), "{err}");
 
-    let count = orders.explain_count(f.number().eq("n007")).await.expect("explain count");
-    let update = orders.explain_update_one(f.number().eq("n007"), Update::new().set(f.remark(), "x".to_owned()));
+    let count = orders.count(f.number().eq("n007")).explain().await.expect("explain count");
+    let update = orders.update_one(f.number().eq("n007"), Update::new().set(f.remark(), "x".to_owned())).explain();
     let update = update.await.expect("explain update");
     for (what, plan) in [("count", count), ("update", update)] {
         assert!(!plan.stages.is_empty(), "{what}: a plan is reported: {:?}", plan.raw);
@@ -204,4 +204,65 @@ async fn the_assertion_helper_holds_each_server_to_what_its_planner_can_show() {
     let message = message.downcast_ref::<String>().expect("a formatted message");
     assert!(message.contains("not served by an index"), "{message}");
     assert!(message.contains("NOT SERVED: the plan scans the collection"), "{message}");
+}
+
+#[tokio::test]
+async fn explaining_a_write_writes_nothing_and_each_builder_takes_a_hint() {
+    let (_db, orders) = seeded("explain_writes").await;
+    let f = Order::fields();
+    let mark = || Update::new().set(f.remark(), "x".to_owned());
+
+    // Explained, not run: every plan is reported, nothing is updated or deleted.
+    let plans = [
+        ("update_one", orders.update_one(f.number().eq("n001"), mark()).explain().await),
+        ("upsert", orders.update_one(f.number().eq("n999"), mark()).upsert().explain().await),
+        ("update_many", orders.update_many(f.merchant().eq("m1"), mark()).explain().await),
+        ("delete_one", orders.delete_one(f.number().eq("n002")).explain().await),
+        ("delete_many", orders.delete_many(f.merchant().eq("m2")).explain().await),
+        ("find_one", orders.find_one(f.number().eq("n003")).explain().await),
+        ("count", orders.count(f.merchant().eq("m3")).hint("idx_no").explain().await),
+    ];
+    for (what, plan) in plans {
+        let plan = plan.unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(!plan.stages.is_empty(), "{what}: a plan is reported: {:?}", plan.raw);
+    }
+    assert_eq!(orders.count(f.remark().eq("x")).await.unwrap(), 0, "nothing updated");
+    assert_eq!(orders.count(odm::Filter::everything()).await.unwrap(), 200, "nothing deleted or upserted");
+
+    // With an index that exists, each runs as without it.
+    let by_no = || f.number().eq("n004");
+    assert_eq!(orders.find_one(by_no()).hint("idx_no").await.unwrap().map(|o| o.amount), Some(4));
+    assert_eq!(orders.count(by_no()).hint("idx_no").await.unwrap(), 1);
+    assert_eq!(orders.update_one(by_no(), mark()).hint("idx_no").await.unwrap().modified, 1);
+    assert_eq!(orders.update_many(f.merchant().eq("m0"), mark()).hint("idx_no").await.unwrap().matched, 50);
+    let mut four = orders.find_one(by_no()).await.unwrap().expect("n004");
+    four.remark = "replaced".into();
+    assert_eq!(orders.replace_one(by_no(), &four).hint("idx_no").await.unwrap().modified, 1);
+    let updated = orders.find_one_and_update(by_no(), mark()).hint("idx_no").after().await.unwrap();
+    assert_eq!(updated.map(|o| o.remark), Some("x".to_owned()));
+    let deleted = orders.find_one_and_delete(by_no()).hint("idx_no").await.unwrap();
+    assert_eq!(deleted.map(|o| o.number), Some("n004".to_owned()));
+    assert_eq!(orders.delete_one(f.number().eq("n005")).hint("idx_no").await.unwrap().count, 1);
+    assert_eq!(orders.delete_many(f.number().eq("n006")).hint("idx_no").await.unwrap().count, 1);
+
+    // Without it, the server's refusal comes back, and nothing was written.
+    let missing = "idx_missing";
+    let by_seven = || f.number().eq("n007");
+    let refusals = [
+        ("find_one", orders.find_one(by_seven()).hint(missing).await.map(|_| ())),
+        ("count", orders.count(by_seven()).hint(missing).await.map(|_| ())),
+        ("update_one", orders.update_one(by_seven(), mark()).hint(missing).await.map(|_| ())),
+        ("update_many", orders.update_many(by_seven(), mark()).hint(missing).await.map(|_| ())),
+        ("replace_one", orders.replace_one(by_seven(), &four).hint(missing).await.map(|_| ())),
+        ("find_one_and_update", orders.find_one_and_update(by_seven(), mark()).hint(missing).await.map(|_| ())),
+        ("find_one_and_delete", orders.find_one_and_delete(by_seven()).hint(missing).await.map(|_| ())),
+        ("delete_one", orders.delete_one(by_seven()).hint(missing).await.map(|_| ())),
+        ("delete_many", orders.delete_many(by_seven()).hint(missing).await.map(|_| ())),
+    ];
+    for (what, result) in refusals {
+        let err = result.expect_err(what);
+        assert!(err.code().is_some(), "{what}: the server's refusal: {err}");
+    }
+    let seven = orders.find_one(by_seven()).await.unwrap().expect("n007 is still there");
+    assert_eq!(seven.remark, "r7", "unchanged");
 }

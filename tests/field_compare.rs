@@ -199,7 +199,7 @@ async fn mixed_with_ordinary_conditions_in_find_count_update_and_match() {
         .update_many(f.author_name().ne_field(f.source_name()), Update::new().set(f.status(), "check"))
         .await
         .expect("update_many");
-    assert_eq!((result.matched_count, result.modified_count), (3, 3));
+    assert_eq!((result.matched, result.modified), (3, 3));
     let raw = db.db().collection::<Document>("shop_order");
     let mut checked: Vec<String> = Vec::new();
     let mut cursor = raw.find(doc! { "st": "check" }).await.unwrap();
@@ -210,7 +210,7 @@ async fn mixed_with_ordinary_conditions_in_find_count_update_and_match() {
     assert_eq!(checked, ["b", "c", "d"]);
 
     // And as a delete's filter: the orders placed after their due date.
-    assert_eq!(coll.delete_many(f.placed_at().gt_field(f.due_at())).await.expect("delete_many"), 2);
+    assert_eq!(coll.delete_many(f.placed_at().gt_field(f.due_at())).await.expect("delete_many").count, 2);
     let mut left: Vec<String> = Vec::new();
     let mut cursor = raw.find(doc! {}).await.unwrap();
     while cursor.advance().await.unwrap() {
@@ -287,9 +287,9 @@ async fn explain_shows_the_comparison_reads_every_document_the_other_conditions_
 
     // A count and an update explain the same filter: when the server reports what it read, it read at least every
     // open order, the comparison being evaluated on each.
-    let counted = coll.explain_count(open_and_short()).await.expect("explain count");
+    let counted = coll.count(open_and_short()).explain().await.expect("explain count");
     let update = Update::new().set(f.status(), "short");
-    let updated = coll.explain_update_many(open_and_short(), update).await.expect("explain update");
+    let updated = coll.update_many(open_and_short(), update).explain().await.expect("explain update");
     for explained in [&counted, &updated] {
         assert!(explained.docs_examined.is_none_or(|n| n >= open), "{explained}");
     }

@@ -125,7 +125,7 @@ async fn expired_periods_are_dropped_and_nothing_else() {
     }
     Collection::<Event>::instance(&db, mid(2026, 7))
         .expect("an instance")
-        .insert_one(&event(mid(2026, 7)))
+        .insert_one(event(mid(2026, 7)))
         .await
         .expect("insert");
 

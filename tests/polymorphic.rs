@@ -274,11 +274,11 @@ async fn updates_of_variant_fields_write_only_that_variant_and_keep_counters_in_
     let f = Event::fields();
     // Every document matches the filter, but only purchases hold `amount`: the update adds the discriminator.
     let r = events.update_many(Filter::everything(), Update::new().set(f.purchase().amount(), 99)).await.expect("set");
-    assert_eq!((r.matched_count, r.modified_count), (1, 1));
+    assert_eq!((r.matched, r.modified), (1, 1));
     // A push to a counted array inside a variant moves its counter in the same update.
     let r =
         events.update_one(Filter::everything(), Update::new().push(f.purchase().skus(), "c-3")).await.expect("push");
-    assert_eq!(r.modified_count, 1);
+    assert_eq!(r.modified, 1);
     let Some(Event::Purchase { amount, skus, sku_count, .. }) =
         events.find_one(f.purchase().only()).await.expect("find")
     else {
@@ -290,10 +290,10 @@ async fn updates_of_variant_fields_write_only_that_variant_and_keep_counters_in_
         .update_many(Filter::everything(), Update::new().set(f.signup().signup().source().campaign(), "autumn"))
         .await
         .expect("nested");
-    assert_eq!(r.modified_count, 1);
+    assert_eq!(r.modified, 1);
     let r =
         events.update_many(Filter::everything(), Update::new().push(f.referral().tags(), "vip")).await.expect("ref");
-    assert_eq!(r.modified_count, 1);
+    assert_eq!(r.modified, 1);
     // One document is one variant: an update writing two variants' fields is refused before sending.
     let both = Update::new().set(f.purchase().amount(), 1).set(f.click().x(), 1);
     let err = events.update_many(Filter::everything(), both).await.expect_err("two variants");

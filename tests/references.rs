@@ -92,9 +92,9 @@ async fn stale_copies_are_found_on_the_server_and_repaired() {
         members: members.iter().map(|m| copy(m)).collect(),
         member_count: members.len() as i32,
     };
-    teams.insert_one(&team(1, &ada, &[&bob, &cy])).await.expect("team 1");
-    teams.insert_one(&team(2, &bob, &[&ada, &bob])).await.expect("team 2");
-    teams.insert_one(&team(3, &cy, &[])).await.expect("team 3");
+    teams.insert_one(team(1, &ada, &[&bob, &cy])).await.expect("team 1");
+    teams.insert_one(team(2, &bob, &[&ada, &bob])).await.expect("team 2");
+    teams.insert_one(team(3, &cy, &[])).await.expect("team 3");
 
     // Nothing is stale yet: nothing is written.
     let f = Team::fields();

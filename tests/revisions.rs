@@ -6,7 +6,7 @@ mod support;
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
 use odm::error::Invalid;
-use odm::{collection::FindAndModify, Collection, Error, Model, Update};
+use odm::{Collection, Error, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -105,7 +105,7 @@ async fn stale_replace_one_conflicts_and_changes_nothing() {
     let mut fresh = t.clone();
     fresh.status = "paid".into();
     let result = coll.replace_one(f.id().eq(t.id), &fresh).await.expect("replace");
-    assert_eq!(result.modified_count, 1);
+    assert_eq!(result.modified, 1);
     let doc = stored(&coll, t.id).await;
     // The replacement carries the revision plus one, stored as the field's `int`.
     assert_eq!(doc.get("rv"), Some(&Bson::Int32(1)));
@@ -175,23 +175,24 @@ async fn every_write_bumps_the_revision_exactly_once() {
     assert_eq!(load(&coll, c.id).await.revision, 8);
     let stale_guard = f.id().eq(c.id).and(f.revision().eq(7));
     let missed = coll.update_one(stale_guard, Update::new().set(f.owner(), "fay")).await.expect("guarded");
-    assert_eq!(missed.matched_count, 0, "the caller's own guard on the revision holds");
+    assert_eq!(missed.matched, 0, "the caller's own guard on the revision holds");
     let after = coll
-        .find_one_and_update(f.id().eq(c.id), Update::new().inc(f.count(), 1), FindAndModify::after())
+        .find_one_and_update(f.id().eq(c.id), Update::new().inc(f.count(), 1))
+        .after()
         .await
         .expect("find_one_and_update")
         .expect("found");
     assert_eq!((after.revision, after.count, after.owner.as_str()), (9, 1, "eve"));
     let many = coll.update_many(f.id().eq(c.id), Update::new().inc(f.count(), 1)).await.expect("update_many");
-    assert_eq!(many.modified_count, 1);
+    assert_eq!(many.modified, 1);
     assert_eq!(load(&coll, c.id).await.revision, 10);
 
     // An upsert that inserts starts the revision at 1; one that updates adds one.
     let id = ObjectId::new();
     let upsert = || Update::new().set(f.owner(), "gus").set(f.count(), 0).set(f.entries(), Vec::<String>::new());
-    coll.upsert_one(f.id().eq(id), upsert()).await.expect("upsert insert");
+    coll.update_one(f.id().eq(id), upsert()).upsert().await.expect("upsert insert");
     assert_eq!(stored(&coll, id).await.get("rv"), Some(&Bson::Int64(1)));
-    coll.upsert_one(f.id().eq(id), upsert()).await.expect("upsert update");
+    coll.update_one(f.id().eq(id), upsert()).upsert().await.expect("upsert update");
     assert_eq!(load(&coll, id).await.revision, 2);
 }
 

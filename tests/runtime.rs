@@ -5,7 +5,7 @@ mod support;
 
 use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::{Collection, Filter, Model};
+use odm::{Collection, Filter, Model, Update};
 use serde::{Deserialize, Serialize};
 use support::models::families::{Line, Review};
 use support::server::collection_options;
@@ -87,16 +87,16 @@ async fn typed_insert_find_and_count() {
     let (_db, orders) = support::setup::created::<Order>("typed").await;
     let a = order(3);
     let b = order(0);
-    let id = orders.insert_one(&a).await.expect("insert");
-    assert_eq!(id, odm::bson::Bson::ObjectId(a.id));
-    let ids = orders.insert_many([&b, &order(30)]).await.expect("insert many");
-    assert_eq!(ids.len(), 2);
-    assert_eq!(ids[0], odm::bson::Bson::ObjectId(b.id));
+    let inserted = orders.insert_one(&a).await.expect("insert");
+    assert_eq!(inserted.id, a.id);
+    let c = order(30);
+    let many = orders.insert_many([&b, &c]).await.expect("insert many");
+    assert_eq!(many.ids, vec![b.id, c.id], "in input order");
     assert_eq!(orders.find_one(Order::fields().id().eq(a.id)).await.expect("find"), Some(a.clone()));
     assert_eq!(orders.count(Filter::everything()).await.expect("count"), 3);
     let empty = orders.find(Order::fields().item_count().eq(0)).await.expect("find");
     assert_eq!(empty, vec![b]);
-    assert_eq!(orders.insert_many(Vec::<Order>::new()).await.expect("nothing to insert"), Vec::new());
+    assert!(orders.insert_many(Vec::<Order>::new()).await.expect("nothing to insert").ids.is_empty());
 }
 
 #[tokio::test]
@@ -197,11 +197,8 @@ async fn oversize_updates_fail_before_sending() {
         )
     );
     let err = blobs
-        .find_one_and_update(
-            Filter::everything(),
-            Update::new().set(f.data(), "x".repeat(len)),
-            odm::collection::FindAndModify::after(),
-        )
+        .find_one_and_update(Filter::everything(), Update::new().set(f.data(), "x".repeat(len)))
+        .after()
         .await
         .expect_err("big");
     assert!(matches!(err, odm::Error::UpdateTooLarge { model: "Blob", .. }), "{err:?}");
@@ -242,7 +239,7 @@ async fn documents_grown_past_the_limit_are_refused_by_name() {
     // An upsert that would insert a document over 16 MiB (by 8 KiB: a statement may exceed 16 MiB by 16 KiB).
     let eight = 8 * 1024 * 1024;
     let update = odm::Update::new().set(f.head(), "h".repeat(eight)).push(f.parts(), "p".repeat(eight + 8 * 1024));
-    let err = scrolls.upsert_one(f.id().eq(ObjectId::new()), update).await.expect_err("upsert over 16 MiB");
+    let err = scrolls.update_one(f.id().eq(ObjectId::new()), update).upsert().await.expect_err("upsert over 16 MiB");
     assert!(matches!(&err, odm::Error::ResultTooLarge { model: "Scroll", code: 17420, .. }), "{err:?}");
     assert!(err.to_string().ends_with("(code 17420: Document to upsert is larger than 16777216)"), "{err}");
     assert_eq!(scrolls.count(Filter::everything()).await.expect("count"), 1, "nothing inserted");
@@ -496,4 +493,98 @@ async fn closing_a_test_database_ends_in_bounded_time_and_says_what_it_waited_fo
     let db = odm::testing::database("close_clean").await;
     db.collection::<Document>("c").insert_one(doc! { "i": 1 }).await.unwrap();
     assert_eq!(db.close().await, Closed::Cleanly);
+}
+
+/// A model whose `_id` is chosen: a coupon's code.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_coupon")]
+struct Coupon {
+    #[serde(rename = "_id")]
+    #[odm(custom_id)]
+    code: String,
+    #[serde(rename = "u")]
+    uses: i32,
+}
+
+#[tokio::test]
+async fn inserted_and_upserted_ids_come_back_as_the_models_id_type() {
+    // A String `_id`: the value's own, as a String.
+    let (db, coupons) = support::setup::created::<Coupon>("ids_string").await;
+    let inserted = coupons.insert_one(Coupon { code: "WELCOME".into(), uses: 0 }).await.expect("insert");
+    let id: String = inserted.id;
+    assert_eq!(id, "WELCOME");
+    let many = coupons.insert_many([Coupon { code: "B".into(), uses: 0 }, Coupon { code: "A".into(), uses: 0 }]);
+    assert_eq!(many.await.expect("insert many").ids, ["B", "A"], "in input order");
+
+    // An upsert inserts when nothing matches: its id typed, built from the filter's equality…
+    let f = Coupon::fields();
+    let made = coupons.update_one(f.code().eq("SPRING"), Update::new().inc(f.uses(), 1)).upsert().await.unwrap();
+    assert_eq!((made.matched, made.modified, made.upserted_id.as_deref()), (0, 0, Some("SPRING")));
+    // …and updates when something does.
+    let again = coupons.update_one(f.code().eq("SPRING"), Update::new().inc(f.uses(), 1)).upsert().await.unwrap();
+    assert_eq!((again.matched, again.modified, again.upserted_id), (1, 1, None));
+    let spring = coupons.find_one(f.code().eq("SPRING")).await.unwrap();
+    assert_eq!(spring, Some(Coupon { code: "SPRING".into(), uses: 2 }));
+    // Without `.upsert()`, nothing is inserted.
+    let missed = coupons.update_one(f.code().eq("SUMMER"), Update::new().inc(f.uses(), 1)).await.unwrap();
+    assert_eq!((missed.matched, missed.upserted_id), (0, None));
+    // `update_many` upserts one document when none matches, updates every match otherwise.
+    let all = coupons.update_many(f.uses().eq(0), Update::new().set(f.uses(), 5)).upsert().await.unwrap();
+    assert_eq!((all.matched, all.modified, all.upserted_id), (3, 3, None));
+    let one = coupons.update_many(f.code().eq("AUTUMN"), Update::new().set(f.uses(), 1)).upsert().await.unwrap();
+    assert_eq!(one.upserted_id.as_deref(), Some("AUTUMN"));
+    // `find_one_and_update` upserts too: the document after it with `.after()`, `None` (as it was) without.
+    let winter = coupons.find_one_and_update(f.code().eq("WINTER"), Update::new().set(f.uses(), 9)).upsert().after();
+    assert_eq!(winter.await.unwrap(), Some(Coupon { code: "WINTER".into(), uses: 9 }));
+    let before = coupons.find_one_and_update(f.code().eq("FALL"), Update::new().set(f.uses(), 9)).upsert();
+    assert_eq!(before.await.unwrap(), None);
+    assert_eq!(coupons.count(Filter::everything()).await.unwrap(), 7);
+    let deleted = coupons.delete_many(f.uses().eq(9)).await.unwrap();
+    assert_eq!(deleted.count, 2);
+    drop(db);
+
+    // An ObjectId `_id`: the value's own.
+    let (_db, orders) = support::setup::created::<Order>("ids_object").await;
+    let a = order(1);
+    assert_eq!(orders.insert_one(&a).await.unwrap().id, a.id);
+    // No `_id` field: the ObjectId the driver generated, and it is the stored one.
+    let db = odm::testing::database("ids_generated").await;
+    odm::collection::create_collection::<AuditEvent>(&db).await.expect("create");
+    let events = Collection::<AuditEvent>::new(&db);
+    let generated: ObjectId = events.insert_one(AuditEvent { message: "hello".into() }).await.unwrap().id;
+    let raw = db.collection::<Document>("log_audit_event");
+    let stored = raw.find_one(doc! { "_id": generated }).await.unwrap().expect("stored under that id");
+    assert_eq!(stored.get_str("m").ok(), Some("hello"));
+    // An upsert's inserted id too.
+    let m = AuditEvent::fields();
+    let made = events.update_one(m.message().eq("bye"), Update::new().set(m.message(), "bye".to_owned())).upsert();
+    let upserted: ObjectId = made.await.unwrap().upserted_id.expect("inserted");
+    assert!(raw.find_one(doc! { "_id": upserted, "m": "bye" }).await.unwrap().is_some());
+}
+
+/// A model whose `_id` may be left out: the driver then generates an ObjectId, which a String cannot hold.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[odm(collection = "shop_ticket")]
+struct Ticket {
+    #[serde(rename = "_id", skip_serializing_if = "Option::is_none")]
+    #[odm(custom_id)]
+    code: Option<String>,
+    #[serde(rename = "s")]
+    seat: i32,
+}
+
+#[tokio::test]
+async fn an_inserted_id_the_models_id_type_cannot_hold_is_a_decode_error() {
+    // Without the model's validator, which would refuse the ObjectId before anything is decoded.
+    let db = odm::testing::database("ids_mismatch").await;
+    let tickets = Collection::<Ticket>::new(&db);
+    let chosen = tickets.insert_one(Ticket { code: Some("A1".into()), seat: 1 }).await.expect("a chosen code");
+    assert_eq!(chosen.id.as_deref(), Some("A1"));
+    let err = tickets.insert_one(Ticket { code: None, seat: 2 }).await.expect_err("a generated ObjectId");
+    let odm::Error::Decode(e) = &err else { panic!("expected a decode error, got {err}") };
+    assert_eq!(e.model, "Ticket");
+    assert!(matches!(e.id, Some(odm::bson::Bson::ObjectId(_))), "{err}");
+    assert_eq!(e.stored_path, "_id", "{err}");
+    // The insert itself happened: only its report could not be typed.
+    assert_eq!(tickets.count(Filter::everything()).await.unwrap(), 2);
 }

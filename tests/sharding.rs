@@ -4,10 +4,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId};
-use odm::{
-    collection::FindAndModify, sync::plan::Action, sync::Outcome, sync::Topology, Collection, Filter, Model,
-    SchemaSync, SyncMode, Update,
-};
+use odm::{sync::plan::Action, sync::Outcome, sync::Topology, Collection, Filter, Model, SchemaSync, SyncMode, Update};
 use serde::{Deserialize, Serialize};
 
 #[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -59,9 +56,7 @@ async fn single_document_operations_that_would_reach_every_shard_are_refused_bef
     assert_eq!(orders.find_one(pinned()).await.expect("targeted"), Some(order.clone()));
     assert_eq!(orders.find_one(f.id().eq(order.id)).await.expect("by _id"), Some(order.clone()));
     let more = pinned().and(f.total().gt(5));
-    assert!(
-        orders.update_one(more, Update::new().inc(f.total(), 1)).await.expect("targeted update").matched_count == 1
-    );
+    assert!(orders.update_one(more, Update::new().inc(f.total(), 1)).await.expect("targeted update").matched == 1);
 
     // Untargeted: refused, naming what is missing; nothing reaches the server.
     let err = orders.find_one(f.region().eq("eu")).await.expect_err("region alone");
@@ -73,16 +68,13 @@ async fn single_document_operations_that_would_reach_every_shard_are_refused_bef
     let by_total = || f.total().eq(11);
     for (op, result) in [
         ("update_one", orders.update_one(by_total(), Update::new().inc(f.total(), 1)).await.map(|_| ())),
-        ("upsert_one", orders.upsert_one(by_total(), Update::new().inc(f.total(), 1)).await.map(|_| ())),
+        ("update_one", orders.update_one(by_total(), Update::new().inc(f.total(), 1)).upsert().await.map(|_| ())),
         ("replace_one", orders.replace_one(by_total(), &order).await.map(|_| ())),
         ("delete_one", orders.delete_one(by_total()).await.map(|_| ())),
         ("find_one_and_delete", orders.find_one_and_delete(by_total()).await.map(|_| ())),
         (
             "find_one_and_update",
-            orders
-                .find_one_and_update(by_total(), Update::new().inc(f.total(), 1), FindAndModify::after())
-                .await
-                .map(|_| ()),
+            orders.find_one_and_update(by_total(), Update::new().inc(f.total(), 1)).after().await.map(|_| ()),
         ),
     ] {
         match result {
@@ -96,7 +88,7 @@ async fn single_document_operations_that_would_reach_every_shard_are_refused_bef
     let stored = orders.find_one(f.id().eq(order.id)).await.unwrap().unwrap();
     assert_eq!(stored.total, 11, "only the targeted update was applied");
     // Multi-document operations are not single-document: they go everywhere by design.
-    assert_eq!(orders.update_many(by_total(), Update::new().inc(f.total(), 1)).await.unwrap().modified_count, 1);
+    assert_eq!(orders.update_many(by_total(), Update::new().inc(f.total(), 1)).await.unwrap().modified, 1);
     assert_eq!(orders.count(Filter::everything()).await.unwrap(), 1);
 
     // `scatter = "warn"`: sent anyway.

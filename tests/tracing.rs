@@ -40,13 +40,13 @@ async fn reads_and_writes_are_spans_with_their_counts_and_the_server_code_of_a_f
     let found = orders.find(f.total().gte(20)).await.unwrap();
     assert_eq!(found.len(), 2);
     let updated = orders.update_many(f.total().gte(20), Update::new().inc(f.total(), 1)).await.unwrap();
-    assert_eq!((updated.matched_count, updated.modified_count), (2, 2));
+    assert_eq!((updated.matched, updated.modified), (2, 2));
     let nothing = orders.update_one(f.total().eq(999), Update::new().inc(f.total(), 1)).await.unwrap();
-    assert_eq!(nothing.matched_count, 0);
+    assert_eq!(nothing.matched, 0);
     // The same `_id` again: the server refuses it with DuplicateKey.
     let err = orders.insert_one(&first).await.expect_err("duplicate key");
     assert_eq!(err.code(), Some(11000), "{err}");
-    assert_eq!(orders.delete_many(f.total().gte(0)).await.unwrap(), 3);
+    assert_eq!(orders.delete_many(f.total().gte(0)).await.unwrap().count, 3);
 
     let spans = capture.ops();
     let inserts: Vec<&CapturedSpan> = spans.iter().filter(|s| s.get("command") == Some("insert")).collect();
@@ -217,8 +217,7 @@ async fn pipelines_find_and_modify_the_checker_and_a_change_stream_are_spans_too
 
     let rows = orders.aggregate().filter(f.total().gte(20)).await.unwrap();
     assert_eq!(rows.len(), 2);
-    let after = odm::collection::FindAndModify::after();
-    let changed = orders.find_one_and_update(f.total().eq(10), Update::new().inc(f.total(), 1), after).await.unwrap();
+    let changed = orders.find_one_and_update(f.total().eq(10), Update::new().inc(f.total(), 1)).after().await.unwrap();
     assert_eq!(changed.map(|o| o.total), Some(11));
     let checked = orders.check_schema().await.unwrap();
     assert_eq!(checked.checked, 3, "{checked:?}");
@@ -357,14 +356,13 @@ async fn every_command_on_the_wire_is_one_span_with_the_settings_it_was_sent_wit
     assert_eq!(entries.count(f.amount().gte(100)).await.unwrap(), 60);
     entries.update_one(f.amount().eq(1), Update::new().inc(f.amount(), 1)).await.unwrap();
     entries.update_many(f.amount().gte(150), Update::new().inc(f.amount(), 1000)).await.unwrap();
-    assert_eq!(entries.delete_one(f.amount().eq(2)).await.unwrap(), 1);
+    assert_eq!(entries.delete_one(f.amount().eq(2)).await.unwrap().count, 1);
     assert_eq!(entries.aggregate().filter(f.amount().gte(1000)).await.unwrap().len(), 10);
-    let after = odm::collection::FindAndModify::after();
-    entries.find_one_and_update(f.amount().eq(10), Update::new().inc(f.amount(), 1), after).await.unwrap();
+    entries.find_one_and_update(f.amount().eq(10), Update::new().inc(f.amount(), 1)).after().await.unwrap();
     let bulk = entries.bulk().insert(entry(-1)).update_one(f.amount().eq(11), Update::new().inc(f.amount(), 1));
     let done = bulk.await.unwrap();
     assert_eq!(done.inserted, 1);
-    assert_eq!(entries.delete_many(f.amount().lt(0)).await.unwrap(), 1);
+    assert_eq!(entries.delete_many(f.amount().lt(0)).await.unwrap().count, 1);
     if transactions {
         odm::Transaction::new(&client)
             .concerns_of::<Entry>()

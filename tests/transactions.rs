@@ -119,6 +119,51 @@ async fn an_abort_leaves_nothing() {
 }
 
 #[tokio::test]
+async fn one_operation_given_the_transactions_session_is_rolled_back_by_an_abort() {
+    let db = odm::testing::database("tx_one_op").await;
+    if !runs_transactions(db.client()).await {
+        return;
+    }
+    odm::collection::create_collection::<Account>(&db).await.unwrap();
+    odm::collection::create_collection::<Entry>(&db).await.unwrap();
+    let (id, gone) = (ObjectId::new(), ObjectId::new());
+    // Collections bound to no session: each operation below is given the transaction's.
+    let (accounts, entries) = (Collection::<Account>::new(&db), Collection::<Entry>::new(&db));
+    accounts.insert_many([Account { id, balance: 100 }, Account { id: gone, balance: 5 }]).await.unwrap();
+
+    let result: odm::error::Result<()> = odm::Transaction::new(db.client())
+        .concerns_of::<Account>()
+        .run(|s| {
+            let (accounts, entries) = (accounts.clone(), entries.clone());
+            async move {
+                let f = Account::fields();
+                let paid = accounts.update_one(f.id().eq(id), Update::new().inc(f.balance(), -30)).session(&s).await?;
+                assert_eq!(paid.modified, 1);
+                let entry = Entry { id: ObjectId::new(), account: id, amount: -30 };
+                assert_eq!(entries.insert_one(&entry).session(&s).await?.id, entry.id);
+                let opened = accounts.update_one(f.id().eq(ObjectId::new()), Update::new().set(f.balance(), 1));
+                assert!(opened.upsert().session(&s).await?.upserted_id.is_some());
+                assert_eq!(accounts.delete_one(f.id().eq(gone)).session(&s).await?.count, 1);
+                // Seen inside the transaction, through the session…
+                assert_eq!(accounts.find_one(f.id().eq(id)).session(&s).await?.map(|a| a.balance), Some(70));
+                assert_eq!(accounts.count(Filter::everything()).session(&s).await?, 2);
+                assert_eq!(entries.find(Filter::everything()).session(&s).await?, vec![entry]);
+                let more = accounts.find_one_and_update(f.id().eq(id), Update::new().inc(f.balance(), -1));
+                assert_eq!(more.after().session(&s).await?.map(|a| a.balance), Some(69));
+                Err(odm::transaction::abort(Cancelled { by: "the test".into() }))
+            }
+        })
+        .await;
+    assert!(result.expect_err("aborted").aborted::<Cancelled>().is_some());
+    // …and gone after the abort: every operation ran in the transaction.
+    let f = Account::fields();
+    assert_eq!(accounts.find_one(f.id().eq(id)).await.unwrap().map(|a| a.balance), Some(100));
+    assert_eq!(accounts.find_one(f.id().eq(gone)).await.unwrap().map(|a| a.balance), Some(5));
+    assert_eq!(accounts.count(Filter::everything()).await.unwrap(), 2);
+    assert_eq!(entries.count(Filter::everything()).await.unwrap(), 0);
+}
+
+#[tokio::test]
 async fn concurrent_conflicting_transactions_all_apply_exactly_once() {
     let db = odm::testing::database("tx_conflicts").await;
     if !runs_transactions(db.client()).await {

@@ -5,7 +5,7 @@
 mod support;
 
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::{collection::FindAndModify, Collection, Filter, Model, SchemaSync, SyncMode, Update, Upgrade, Version};
+use odm::{Collection, Filter, Model, SchemaSync, SyncMode, Update, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 use support::server::live_validator;
 use support::shell::mongosh;
@@ -96,11 +96,8 @@ async fn every_version_the_model_reads_comes_back_current() {
     let deleted = coll.find_one_and_delete(Contact::fields().id().eq(a)).await.expect("delete").expect("found");
     assert_eq!(deleted.first, "Ada", "find-and-modify reads migrate too");
     let updated = coll
-        .find_one_and_update(
-            Contact::fields().id().eq(d),
-            Update::new().set(Contact::fields().last(), "D."),
-            FindAndModify::after(),
-        )
+        .find_one_and_update(Contact::fields().id().eq(d), Update::new().set(Contact::fields().last(), "D."))
+        .after()
         .await
         .expect("update")
         .expect("found");
@@ -225,21 +222,19 @@ async fn typed_updates_never_make_hybrids_nor_skip_older_documents_silently() {
     assert!(err.to_string().contains("none of them was updated"), "{err}");
     assert_eq!(stored(old).await, doc! { "_id": old, "_v": 1, "n": "Alan Turing" }, "no hybrid");
     // On the current one: applied.
-    assert_eq!(coll.update_one(f.id().eq(cur), Update::new().set(f.last(), "H.")).await.unwrap().modified_count, 1);
+    assert_eq!(coll.update_one(f.id().eq(cur), Update::new().set(f.last(), "H.")).await.unwrap().modified, 1);
 
     // update_many matching both: refused before anything is written, the current document untouched too.
     let err = coll.update_many(Filter::everything(), Update::new().set(f.last(), "X")).await.expect_err("older");
     assert!(matches!(&err, odm::Error::NotMigrated(n) if n.count == 1), "{err}");
     assert_eq!(stored(cur).await.get_str("l").unwrap(), "H.");
     // An upsert would insert a second copy: refused as well.
-    let err = coll.upsert_one(f.id().eq(old), Update::new().set(f.last(), "Y")).await.expect_err("older");
+    let err = coll.update_one(f.id().eq(old), Update::new().set(f.last(), "Y")).upsert().await.expect_err("older");
     assert!(matches!(err, odm::Error::NotMigrated(_)), "{err}");
     assert_eq!(raw.count_documents(doc! {}).await.unwrap(), 2);
     // find_one_and_update on the older one: refused too.
-    let err = coll
-        .find_one_and_update(f.id().eq(old), Update::new().set(f.last(), "Z"), FindAndModify::after())
-        .await
-        .expect_err("older");
+    let err =
+        coll.find_one_and_update(f.id().eq(old), Update::new().set(f.last(), "Z")).after().await.expect_err("older");
     assert!(matches!(err, odm::Error::NotMigrated(_)), "{err}");
     // A bulk write would skip the older documents silently: its typed updates are refused before sending.
     let err = coll.bulk().update_one(f.id().eq(cur), Update::new().set(f.last(), "B.")).await.expect_err("bulk");
@@ -264,7 +259,7 @@ async fn typed_updates_never_make_hybrids_nor_skip_older_documents_silently() {
     assert_eq!(coll.find_one(f.id().eq(old)).await.unwrap().unwrap(), after);
     // Now every document is current: update_many applies to both.
     let r = coll.update_many(Filter::everything(), Update::new().set(f.last(), "Q")).await.expect("all current");
-    assert_eq!(r.modified_count, 2);
+    assert_eq!(r.modified, 2);
 }
 
 #[tokio::test]
@@ -490,9 +485,9 @@ async fn filters_on_fields_older_versions_lack_fail_while_older_documents_remain
     assert!(text.contains("silently miss") && text.contains("nothing was sent"), "{text}");
     refused(coll.find_one(last()).await.map(|v| format!("{:?}", v.map(|c| c.id))));
     refused(coll.count(last()).await.map(|n| n.to_string()));
-    refused(coll.update_many(last(), Update::new().set(f.first(), "A.")).await.map(|r| r.matched_count.to_string()));
-    refused(coll.update_one(last(), Update::new().set(f.first(), "A.")).await.map(|r| r.matched_count.to_string()));
-    refused(coll.delete_many(last()).await.map(|n| n.to_string()));
+    refused(coll.update_many(last(), Update::new().set(f.first(), "A.")).await.map(|r| r.matched.to_string()));
+    refused(coll.update_one(last(), Update::new().set(f.first(), "A.")).await.map(|r| r.matched.to_string()));
+    refused(coll.delete_many(last()).await.map(|n| n.count.to_string()));
     refused(coll.find_one_and_delete(last()).await.map(|v| format!("{:?}", v.map(|c| c.id))));
     refused(coll.bulk().delete_one(f.id().eq(ada)).delete_many(last()).await.map(|r| r.deleted.to_string()));
     assert_eq!(raw.count_documents(doc! {}).await.unwrap(), 1, "nothing was deleted");
@@ -514,7 +509,7 @@ async fn filters_on_fields_older_versions_lack_fail_while_older_documents_remain
     assert!(coll.migrate().await.expect("migrate").is_complete());
     contact_sync(&db).await.expect("sync").require_in_sync().expect("tightened");
     assert_eq!(coll.count(f.last().eq("Hopper")).await.expect("tightened"), 1);
-    assert_eq!(coll.update_many(last(), Update::new().set(f.first(), "A.")).await.expect("update").modified_count, 1);
+    assert_eq!(coll.update_many(last(), Update::new().set(f.first(), "A.")).await.expect("update").modified, 1);
 }
 
 /// The exported script checks what its plan assumed right before the step that depends on it: a validator that
@@ -583,7 +578,7 @@ async fn update_changes_without_a_change_stores_an_older_document_at_the_current
     let f = Contact::fields();
     let read = coll.find_one(f.id().eq(old)).await.unwrap().unwrap();
     let written = coll.update_changes(f.id().eq(old), &read, &read).await.expect("save").expect("written");
-    assert_eq!(written.modified_count, 1);
+    assert_eq!(written.modified, 1);
     let stored = raw.find_one(doc! { "_id": old }).await.unwrap().unwrap();
     assert_eq!(stored, doc! { "_id": old, "_v": 3, "f": "Grace", "l": "Hopper", "em": [], "ec": 0 });
     // Now current: an equal value writes nothing.

@@ -264,6 +264,11 @@ pub fn revision_of<T: BsonSchema + Serialize>(value: &T) -> Option<i64> {
 pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
     /// The collection name (checked at compile time: lowercase `[a-z0-9_]`, module conventions).
     const COLLECTION: &'static str;
+    /// The Rust type of the document's `_id`, in which writes report the ids they inserted (`Inserted::id`,
+    /// `Updated::upserted_id` in `odm::collection`). The derive sets it to the type of the field serialized as
+    /// `_id`; without such a field, to [`ObjectId`](bson::oid::ObjectId) (what the driver generates); for a
+    /// polymorphic model whose variants do not name one type, to [`Bson`].
+    type Id: DeserializeOwned + Send + Sync + Unpin + 'static;
     /// The database, when the model names one.
     const DATABASE: Option<&'static str> = None;
     /// For a collection named at run time (`#[odm(collection = "log_app_event_{yyyymm}")]`): the name template,
@@ -332,7 +337,7 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     ///   adds one to the revision in the same atomic statement. When the revision moved on, nothing is written and
     ///   the call fails with [`Error::Conflict`](crate::Error::Conflict); when no document matches the filter at
     ///   all, with [`Error::NotFound`](crate::Error::NotFound).
-    /// - Every other typed update (`update_one`, `update_many`, `upsert_one`, `find_one_and_update`) adds one to the
+    /// - Every other typed update (`update_one`, `update_many`, upserts, `find_one_and_update`) adds one to the
     ///   revision of each document it changes, unguarded: it is based on no read, but a guarded write based on a
     ///   read from before it must still see that the document changed. Guard it yourself with
     ///   `f.revision().eq(r)` in the filter. An upsert that inserts starts the revision at 1.

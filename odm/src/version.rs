@@ -7,7 +7,7 @@
 //!
 //! Writes never leave a document mixing two versions, and never skip an older one silently. While the model still
 //! reads older versions:
-//! - typed updates (`update_one`, `update_many`, `upsert_one`, `find_one_and_update`) apply to documents at the
+//! - typed updates (`update_one`, `update_many`, their `.upsert()`, `find_one_and_update`) apply to documents at the
 //!   current version only; `update_many` and upserts are refused before anything is written when any matching
 //!   document is older, and `update_one`/`find_one_and_update` fail when only older documents match
 //!   ([`Error::NotMigrated`](crate::Error::NotMigrated), naming how many and one `_id`);

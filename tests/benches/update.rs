@@ -280,9 +280,9 @@ fn wire_bytes(rt: &tokio::runtime::Runtime) -> (Collection<Order>, Order, Order)
         let coll = Collection::<Order>::new(&db);
         coll.insert_one(&a).await.expect("insert");
         let r = coll.update_changes(f.id().eq(a.id), &a, &b).await.expect("update").expect("a change");
-        assert_eq!(r.modified_count, 1);
+        assert_eq!(r.modified, 1);
         let r = coll.replace_one(f.id().eq(a.id), &a).await.expect("replace");
-        assert_eq!(r.modified_count, 1);
+        assert_eq!(r.modified, 1);
         assert_eq!(coll.find_one(f.id().eq(a.id)).await.expect("find"), Some(a.clone()));
         coll
     });
@@ -437,7 +437,7 @@ fn bench(c: &mut Criterion) {
             let (coll, filter) = (&coll, f.id().eq(pending.id));
             async move {
                 let r = coll.update_changes(filter, from, to).await.expect("update").expect("a change");
-                assert_eq!(r.matched_count, 1);
+                assert_eq!(r.matched, 1);
             }
         })
     });
@@ -448,7 +448,7 @@ fn bench(c: &mut Criterion) {
             let (coll, filter) = (&coll, f.id().eq(pending.id));
             async move {
                 let r = coll.replace_one(filter, to).await.expect("replace");
-                assert_eq!(r.matched_count, 1);
+                assert_eq!(r.matched, 1);
             }
         })
     });

@@ -17,23 +17,21 @@ async fn upserts_refuse_guards_and_create_counters() {
     ];
     for update in guarded {
         assert!(update.has_guard());
-        let err = coll.upsert_one(f.id().eq(id), update.clone()).await.expect_err("guarded upsert");
+        let err = coll.update_one(f.id().eq(id), update.clone()).upsert().await.expect_err("guarded upsert");
         assert!(invalid_operation(&err).contains("guarded"), "{err}");
         assert!(matches!(err, odm::Error::InvalidOperation { cause: Invalid::GuardedUpsert, .. }), "{err}");
-        let err = coll
-            .find_one_and_update(f.id().eq(id), update, FindAndModify::after().upsert())
-            .await
-            .expect_err("guarded upsert");
+        let err = coll.find_one_and_update(f.id().eq(id), update).after().upsert().await.expect_err("guarded upsert");
         assert!(invalid_operation(&err).contains("guarded"), "{err}");
     }
     assert_eq!(coll.count(Filter::everything()).await.unwrap(), 0, "nothing was inserted");
 
     // Pushes to both counted arrays: the inserted document has both arrays and both counters, of their types.
     let res = coll
-        .upsert_one(f.id().eq(id), Update::new().push_each(f.entries(), ["a", "b"]).push(f.marks(), 7))
+        .update_one(f.id().eq(id), Update::new().push_each(f.entries(), ["a", "b"]).push(f.marks(), 7))
+        .upsert()
         .await
         .expect("upsert inserts");
-    assert_eq!(res.upserted_id, Some(Bson::ObjectId(id)));
+    assert_eq!(res.upserted_id, Some(id));
     let stored = read(&coll, f.id().eq(id)).await;
     assert_eq!(
         stored,
@@ -44,21 +42,20 @@ async fn upserts_refuse_guards_and_create_counters() {
 
     // The same upsert again updates the existing document.
     let res = coll
-        .upsert_one(f.id().eq(id), Update::new().push(f.entries(), "c").push_each(f.marks(), [8, 9]))
+        .update_one(f.id().eq(id), Update::new().push(f.entries(), "c").push_each(f.marks(), [8, 9]))
+        .upsert()
         .await
         .expect("upsert updates");
-    assert_eq!((res.matched_count, res.modified_count, res.upserted_id), (1, 1, None));
+    assert_eq!((res.matched, res.modified, res.upserted_id), (1, 1, None));
     let raw = support::raw::stored(&db, "shop_tally", id).await;
     assert_eq!((int32(&raw, "ec"), int64(&raw, "mc")), (3, 3), "{raw}");
 
     // Through `find_one_and_update` too.
     let other = ObjectId::new();
     let created = coll
-        .find_one_and_update(
-            f.id().eq(other),
-            Update::new().push(f.entries(), "z").push(f.marks(), 1),
-            FindAndModify::after().upsert(),
-        )
+        .find_one_and_update(f.id().eq(other), Update::new().push(f.entries(), "z").push(f.marks(), 1))
+        .after()
+        .upsert()
         .await
         .expect("upsert")
         .expect("returned after");
@@ -78,7 +75,7 @@ async fn upserts_refuse_guards_and_create_counters() {
         diff.clone().build().unwrap().update,
         doc! { "$inc": { "ec": 1, "mc": 2_i64 }, "$push": { "e": "q", "m": { "$each": [4, 5] } } }
     );
-    coll.upsert_one(f.id().eq(empty.id), diff).await.expect("diff upsert");
+    coll.update_one(f.id().eq(empty.id), diff).upsert().await.expect("diff upsert");
     assert_eq!(read(&coll, f.id().eq(empty.id)).await, grown);
     let raw = support::raw::stored(&db, "shop_tally", empty.id).await;
     assert_eq!((int32(&raw, "ec"), int64(&raw, "mc")), (1, 2), "{raw}");

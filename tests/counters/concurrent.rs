@@ -38,9 +38,9 @@ async fn concurrent_votes_count_each_voter_once() {
     let mut per_voter: BTreeMap<ObjectId, u64> = BTreeMap::new();
     for (task, voter) in tasks.into_iter().zip(&ballots) {
         let result = task.await.expect("task").expect("vote");
-        assert_eq!(result.matched_count, result.modified_count, "a matched guarded vote always changes the document");
-        modified += result.modified_count;
-        *per_voter.entry(*voter).or_default() += result.modified_count;
+        assert_eq!(result.matched, result.modified, "a matched guarded vote always changes the document");
+        modified += result.modified;
+        *per_voter.entry(*voter).or_default() += result.modified;
     }
 
     let stored = read(&coll, f.id().eq(r.id)).await;
@@ -54,7 +54,7 @@ async fn concurrent_votes_count_each_voter_once() {
 
     // A late repeat vote still matches nothing and changes nothing.
     let again = coll.update_one(f.id().eq(r.id), Update::new().add_to_set(f.voter_ids(), voters[7])).await.unwrap();
-    assert_eq!((again.matched_count, again.modified_count), (0, 0));
+    assert_eq!((again.matched, again.modified), (0, 0));
     assert_eq!(read(&coll, f.id().eq(r.id)).await, stored);
 
     // Control: the same ballots as an unguarded `$addToSet` + `$inc` (the naive vote). Each repeat would count a
@@ -135,7 +135,7 @@ async fn concurrent_add_to_set_of_documents() {
         .collect();
     let mut modified = 0;
     for task in tasks {
-        modified += task.await.expect("task").expect("watch").modified_count;
+        modified += task.await.expect("task").expect("watch").modified;
     }
     let stored = read(&coll, f.id().eq(listing.id)).await;
     assert_eq!(modified, 12, "{stored:?}");

@@ -117,7 +117,8 @@ async fn a_nested_counter_out_of_step_is_named() {
     assert_eq!(counter_failure(&err, "Company.depts[].member_count", "d.$[].mc"), nested);
     // The same through findAndModify, whose report comes back as a command error.
     let err = coll
-        .find_one_and_update(f.id().eq(company.id), Update::diff(&company, &wrong), FindAndModify::after())
+        .find_one_and_update(f.id().eq(company.id), Update::diff(&company, &wrong))
+        .after()
         .await
         .expect_err("out of step");
     assert_eq!(counter_failure(&err, "Company.depts[].member_count", "d.$[].mc"), nested);

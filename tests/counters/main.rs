@@ -17,7 +17,7 @@ mod sets;
 
 use odm::bson::{doc, oid::ObjectId, Bson, Document};
 use odm::error::Invalid;
-use odm::{collection::FindAndModify, BsonSchema, Collection, Embedded, Filter, Model, Update};
+use odm::{BsonSchema, Collection, Embedded, Filter, Model, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -39,8 +39,8 @@ async fn nested_counted_arrays_stay_in_step() {
     // By index the guard can name the array, so `add_to_set` and `pop` work there.
     let add = || Update::new().add_to_set(f.items().at(1).tags(), "eco");
     assert_eq!(add().build().unwrap().guard, Some(doc! { "it.1.tg": { "$ne": "eco" } }));
-    assert_eq!(coll.update_one(f.id().eq(basket.id), add()).await.unwrap().modified_count, 1);
-    assert_eq!(coll.update_one(f.id().eq(basket.id), add()).await.unwrap().matched_count, 0, "already there");
+    assert_eq!(coll.update_one(f.id().eq(basket.id), add()).await.unwrap().modified, 1);
+    assert_eq!(coll.update_one(f.id().eq(basket.id), add()).await.unwrap().matched, 0, "already there");
     coll.update_one(f.id().eq(basket.id), Update::new().pop_first(f.items().at(2).tags())).await.expect("pop");
     let stored = read(&coll, f.id().eq(basket.id)).await;
     assert_eq!(stored.items[1], item("ink", &["sale", "eco"]));
@@ -56,7 +56,7 @@ async fn nested_counted_arrays_stay_in_step() {
         .update_one(f.id().eq(basket.id).and(f.items().any(|e| e.name().eq("pad"))), matched)
         .await
         .expect("push to the matched element");
-    assert_eq!(res.modified_count, 1);
+    assert_eq!(res.modified, 1);
     let stored = read(&coll, f.id().eq(basket.id)).await;
     assert_eq!(stored.items[2], item("pad", &["b", "sale", "last"]));
 
@@ -128,7 +128,7 @@ async fn diff_pushes_and_increments_concurrently() {
     let t2 = tokio::spawn(async move { c2.update_changes(Review::fields().id().eq(base2.id), &base2, &other).await });
     let r1 = t1.await.expect("task").expect("diff 1").expect("changed");
     let r2 = t2.await.expect("task").expect("diff 2").expect("changed");
-    assert_eq!((r1.modified_count, r2.modified_count), (1, 1));
+    assert_eq!((r1.modified, r2.modified), (1, 1));
 
     let stored = read(&coll, f.id().eq(base.id)).await;
     assert_eq!(stored.voter_ids.len(), 4, "{stored:?}");

@@ -19,7 +19,7 @@ async fn pushes_merge_and_keep_counter_types() {
     let single = Update::new().push(f.voter_ids(), a);
     assert_eq!(single.clone().build().unwrap().update, doc! { "$inc": { "hv": 1 }, "$push": { "vi": a } });
     let res = coll.update_one(f.id().eq(r.id), single).await.expect("push");
-    assert_eq!(res.modified_count, 1);
+    assert_eq!(res.modified, 1);
 
     // Several pushes to the same arrays in one update: one `$each` per array, one `$inc` per counter.
     let merged = Update::new()
@@ -90,7 +90,7 @@ async fn pops_decrement_and_never_go_negative() {
     assert_eq!(built.guard, Some(doc! { "vi.0": { "$exists": true } }));
 
     let res = coll.update_one(f.id().eq(r.id), Update::new().pop_first(f.voter_ids())).await.expect("pop first");
-    assert_eq!(res.modified_count, 1);
+    assert_eq!(res.modified, 1);
     assert_eq!(read(&coll, f.id().eq(r.id)).await.voter_ids, vec![b, c]);
     coll.update_one(f.id().eq(r.id), Update::new().pop_last(f.voter_ids())).await.expect("pop last");
     let stored = read(&coll, f.id().eq(r.id)).await;
@@ -103,7 +103,7 @@ async fn pops_decrement_and_never_go_negative() {
         Some(doc! { "vi.0": { "$exists": true }, "fl.0": { "$exists": true } })
     );
     let res = coll.update_one(f.id().eq(r.id), both).await.expect("pop both");
-    assert_eq!(res.modified_count, 1);
+    assert_eq!(res.modified, 1);
     let raw = support::raw::stored(&db, "shop_review", r.id).await;
     assert_eq!((int32(&raw, "hv"), int64(&raw, "fc")), (0, 0), "types kept: {raw}");
 
@@ -114,7 +114,7 @@ async fn pops_decrement_and_never_go_negative() {
         Update::new().pop_last(f.flaggers()),
     ] {
         let res = coll.update_one(f.id().eq(r.id), update).await.expect("pop on empty");
-        assert_eq!((res.matched_count, res.modified_count), (0, 0), "nothing to pop");
+        assert_eq!((res.matched, res.modified), (0, 0), "nothing to pop");
     }
     let stored = read(&coll, f.id().eq(r.id)).await;
     assert!(stored.voter_ids.is_empty() && stored.flaggers.is_empty());
@@ -125,7 +125,7 @@ async fn pops_decrement_and_never_go_negative() {
     // A guard failing on one array holds back the whole update, so nothing drifts.
     let mixed = Update::new().push(f.voter_ids(), a).pop_first(f.flaggers());
     let res = coll.update_one(f.id().eq(r.id), mixed).await.expect("mixed");
-    assert_eq!(res.matched_count, 0);
+    assert_eq!(res.matched, 0);
     assert!(read(&coll, f.id().eq(r.id)).await.voter_ids.is_empty());
 }
 

@@ -84,7 +84,7 @@ async fn pull_from_a_counted_set_removes_one_value_and_decrements() {
     assert_eq!(built.guard, Some(doc! { "vi": { "$eq": voters[1] } }));
 
     let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.voter_ids(), voters[1])).await.expect("un-vote");
-    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    assert_eq!((res.matched, res.modified), (1, 1));
     let stored = read(&coll, f.id().eq(p.id)).await;
     assert_eq!(stored.voter_ids, [voters[0], voters[2]]);
     assert_eq!(stored.voter_count, 2);
@@ -93,16 +93,16 @@ async fn pull_from_a_counted_set_removes_one_value_and_decrements() {
     // Taking it back again, or a vote never cast, matches nothing and changes nothing.
     for absent in [voters[1], ObjectId::new()] {
         let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.voter_ids(), absent)).await.expect("no-op");
-        assert_eq!((res.matched_count, res.modified_count), (0, 0), "{absent}");
+        assert_eq!((res.matched, res.modified), (0, 0), "{absent}");
     }
     assert_eq!(read(&coll, f.id().eq(p.id)).await, stored);
 
     // Vote, take back, vote again: add_to_set and pull keep the pair in step; the last vote leaves an empty set.
     let again = Update::new().add_to_set(f.voter_ids(), voters[1]);
-    assert_eq!(coll.update_one(f.id().eq(p.id), again).await.unwrap().modified_count, 1);
+    assert_eq!(coll.update_one(f.id().eq(p.id), again).await.unwrap().modified, 1);
     for v in &voters {
         let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.voter_ids(), *v)).await.unwrap();
-        assert_eq!(res.modified_count, 1, "{v}");
+        assert_eq!(res.modified, 1, "{v}");
     }
     let empty = read(&coll, f.id().eq(p.id)).await;
     assert!(empty.voter_ids.is_empty() && empty.voter_count == 0, "{empty:?}");
@@ -141,8 +141,8 @@ async fn concurrent_pulls_of_one_value_decrement_once() {
     let mut per_voter: BTreeMap<ObjectId, u64> = BTreeMap::new();
     for (task, voter) in tasks.into_iter().zip(&ballots) {
         let res = task.await.expect("task").expect("un-vote");
-        assert_eq!(res.matched_count, res.modified_count, "a matched guarded pull always changes the document");
-        *per_voter.entry(*voter).or_default() += res.modified_count;
+        assert_eq!(res.matched, res.modified, "a matched guarded pull always changes the document");
+        *per_voter.entry(*voter).or_default() += res.modified;
     }
     assert!(per_voter.values().all(|&n| n == 1), "each vote taken back exactly once: {per_voter:?}");
     let stored = read(&coll, f.id().eq(p.id)).await;
@@ -188,13 +188,13 @@ async fn pull_from_a_set_of_documents_removes_the_equal_element_only() {
     coll.insert_one(&p).await.expect("insert");
 
     let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.staff(), member("ann", "dev"))).await.unwrap();
-    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    assert_eq!((res.matched, res.modified), (1, 1));
     let stored = read(&coll, f.id().eq(p.id)).await;
     assert_eq!(stored.staff, [member("bob", "ops")]);
     assert_eq!(int64(&support::raw::stored(&db, "shop_poll", p.id).await, "sc"), 1, "still a long");
     // A member with the same name in another role is another element: nothing to remove.
     let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.staff(), member("bob", "dev"))).await.unwrap();
-    assert_eq!((res.matched_count, res.modified_count), (0, 0));
+    assert_eq!((res.matched, res.modified), (0, 0));
 
     // Written from outside: one member twice, its keys in two orders. The server's `uniqueItems` compares key
     // order and lets it through; odm reads one member twice. `pull` takes neither: removing both would leave the
@@ -278,27 +278,27 @@ async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
     // The same vote again: the set holds it, nothing changes.
     let again = Update::new().add_to_set(f.votes(), vote("v1", 2));
     let res = coll.update_one(f.id().eq(id), again).await.expect("add");
-    assert_eq!((res.matched_count, res.modified_count), (0, 0), "the voter is counted once");
+    assert_eq!((res.matched, res.modified), (0, 0), "the voter is counted once");
     // Another weight, or the same vote with a note, is another element.
     for other in [vote("v1", 3), Vote { note: Some("late".to_owned()), ..vote("v1", 2) }] {
         let built = Update::<Ballot>::new().add_to_set(f.votes(), other.clone()).build().expect("build");
         let guard = built.guard.expect("guarded");
         assert!(guard.get_document("vs").unwrap().contains_key("$not"), "{guard}");
         let res = coll.update_one(f.id().eq(id), Update::new().add_to_set(f.votes(), other.clone())).await.unwrap();
-        assert_eq!(res.modified_count, 1, "{other:?}");
+        assert_eq!(res.modified, 1, "{other:?}");
         let res = coll.update_one(f.id().eq(id), Update::new().pull(f.votes(), other.clone())).await.unwrap();
-        assert_eq!(res.modified_count, 1, "{other:?} taken back");
+        assert_eq!(res.modified, 1, "{other:?} taken back");
     }
     let read_back = read(&coll, f.id().eq(id)).await;
     assert_eq!((read_back.votes.clone(), read_back.vote_count), (vec![vote("v1", 2)], 1));
 
     // Taking back the vote odm read removes it, and the counter drops once.
     let res = coll.update_one(f.id().eq(id), Update::new().pull(f.votes(), read_back.votes[0].clone())).await.unwrap();
-    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    assert_eq!((res.matched, res.modified), (1, 1));
     let left = read(&coll, f.id().eq(id)).await;
     assert_eq!((left.votes, left.vote_count), (Vec::new(), 0));
     let res = coll.update_one(f.id().eq(id), Update::new().pull(f.votes(), vote("v1", 2))).await.unwrap();
-    assert_eq!((res.matched_count, res.modified_count), (0, 0), "already taken back");
+    assert_eq!((res.matched, res.modified), (0, 0), "already taken back");
     assert!(coll.check_schema().await.expect("check").is_clean());
 
     // A ballot holding the vote in both orders: reported by the checker, and a pull that would remove two for a
@@ -336,7 +336,8 @@ async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
     assert_eq!((d.model, d.path.as_str(), &d.id, d.copies), ("Ballot", "Ballot.votes", &Bson::ObjectId(both), 2));
     // The same from `find_one_and_update` and `update_many`, and in a transaction (below): nothing written.
     let found = coll
-        .find_one_and_update(f.id().eq(both), Update::new().pull(f.votes(), vote("v1", 2)), FindAndModify::after())
+        .find_one_and_update(f.id().eq(both), Update::new().pull(f.votes(), vote("v1", 2)))
+        .after()
         .await
         .expect_err("find_one_and_update says why too");
     assert!(matches!(&found, odm::Error::DuplicateInSet(d) if d.copies == 2), "{found}");
@@ -346,10 +347,10 @@ async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
     // A document that is not there, or a vote that is not in the set, is still "matched 0".
     for (ballot, absent) in [(ObjectId::new(), vote("v1", 2)), (both, vote("v9", 2)), (id, vote("v1", 2))] {
         let res = coll.update_one(f.id().eq(ballot), Update::new().pull(f.votes(), absent.clone())).await;
-        assert_eq!(res.map(|r| (r.matched_count, r.modified_count)).ok(), Some((0, 0)), "{ballot} {absent:?}");
+        assert_eq!(res.map(|r| (r.matched, r.modified)).ok(), Some((0, 0)), "{ballot} {absent:?}");
     }
     let res = coll.update_one(f.id().eq(both), Update::new().pull(f.votes(), vote("v2", 1))).await.unwrap();
-    assert_eq!(res.modified_count, 1, "another vote of that ballot is taken back");
+    assert_eq!(res.modified, 1, "another vote of that ballot is taken back");
     let raw = support::raw::stored(&db, "shop_ballot", both).await;
     assert_eq!((raw.get_array("vs").unwrap().len(), int32(&raw, "vc")), (2, 2), "{raw}");
 }
@@ -382,12 +383,12 @@ async fn a_pull_reads_once_more_only_when_it_matched_nothing() {
 
     let mark = recorded.names().len();
     let res = coll.update_one(f.id().eq(one), pull()).await.expect("taken back");
-    assert_eq!((res.matched_count, res.modified_count), (1, 1));
+    assert_eq!((res.matched, res.modified), (1, 1));
     assert_eq!(sent(mark), ["update"], "a pull that applies sends its update and nothing else");
 
     let mark = recorded.names().len();
     let res = coll.update_one(f.id().eq(one), pull()).await.expect("already taken back");
-    assert_eq!((res.matched_count, res.modified_count), (0, 0));
+    assert_eq!((res.matched, res.modified), (0, 0));
     assert_eq!(sent(mark), ["update", "aggregate"], "one read tells why it matched nothing");
 
     let mark = recorded.names().len();
@@ -452,22 +453,22 @@ async fn sets_take_add_to_set_pop_and_set() {
 
     // A set without counter: `$addToSet`, `$addToSet` with `$each`, `$pull` and `pull_where` as on any array.
     let u = Update::new().add_each_to_set(f.tags(), ["a", "b", "a"]).pop_last(f.voter_ids());
-    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified, 1);
     let u = Update::new().add_to_set(f.tags(), "b").pull(f.staff(), member("ann", "dev"));
-    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified, 1);
     let stored = read(&coll, f.id().eq(p.id)).await;
     assert_eq!(stored.tags, ["a", "b"]);
     assert_eq!(stored.voter_ids, [voters[0], voters[1]]);
     assert!(stored.staff.is_empty());
     assert_poll_in_step(&stored);
     let u = Update::new().pull(f.tags(), "a").pull(f.voter_ids(), voters[0]);
-    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified, 1);
     let u = Update::new().pull_where(f.tags(), |t| t.eq("b".to_owned()));
-    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified, 1);
 
     // `set` of the whole set writes its counter; a duplicate in it is refused by the server.
     let u = Update::new().set(f.staff(), vec![member("a", "x"), member("b", "y")]);
-    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified_count, 1);
+    assert_eq!(coll.update_one(f.id().eq(p.id), u).await.unwrap().modified, 1);
     let stored = read(&coll, f.id().eq(p.id)).await;
     assert!(stored.tags.is_empty() && stored.voter_ids == [voters[1]], "{stored:?}");
     assert_poll_in_step(&stored);

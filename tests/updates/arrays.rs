@@ -74,11 +74,11 @@ async fn add_to_set_pull_and_pop() {
 
     // `$addToSet` is idempotent.
     let r = coll.update_one(by_id(), Update::new().add_to_set(f.tags(), "ripe")).await.unwrap();
-    assert_eq!(r.modified_count, 1);
+    assert_eq!(r.modified, 1);
     let r = coll.update_one(by_id(), Update::new().add_to_set(f.tags(), "ripe")).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (1, 0));
+    assert_eq!((r.matched, r.modified), (1, 0));
     let r = coll.update_one(by_id(), Update::new().add_to_set(f.tags(), "red")).await.unwrap();
-    assert_eq!(r.modified_count, 0);
+    assert_eq!(r.modified, 0);
     assert_eq!(get(&coll, p.id).await.tags, ["red", "sweet", "ripe"]);
     let u = Update::new().add_each_to_set(f.tags(), ["sweet", "round", "round"]);
     assert_eq!(
@@ -98,7 +98,7 @@ async fn add_to_set_pull_and_pop() {
     coll.update_one(by_id(), Update::new().pull(f.lines(), line("a", 50, 2))).await.unwrap();
     assert_eq!(get(&coll, p.id).await.lines, [line("a", 50, 1), line("b", 150, 2)]);
     let r = coll.update_one(by_id(), Update::new().pull(f.tags(), "absent")).await.unwrap();
-    assert_eq!(r.modified_count, 0);
+    assert_eq!(r.modified, 0);
 
     // `$pull` by condition, on documents and on scalars.
     coll.update_one(by_id(), Update::new().set(f.scores(), vec![1, 5, 9, 5, 2])).await.unwrap();
@@ -145,7 +145,7 @@ async fn add_to_set_pull_and_pop() {
     assert_eq!(stored.get_array("tg").unwrap(), &Vec::<Bson>::new());
     // Popping an empty array changes nothing.
     let r = coll.update_one(by_id(), Update::new().pop_first(f.tags())).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (1, 0));
+    assert_eq!((r.matched, r.modified), (1, 0));
 }
 
 #[tokio::test]
@@ -161,7 +161,7 @@ async fn positional_updates() {
     let u = Update::new().set(f.lines().matched().qty(), 99).inc(f.lines().matched().price(), 1_i64);
     assert_eq!(u.clone().build().unwrap().update, doc! { "$set": { "ln.$.q": 99 }, "$inc": { "ln.$.p": 1_i64 } });
     let r = coll.update_one(f.id().eq(p.id).and(f.lines().any(|e| e.sku().eq("b"))), u).await.unwrap();
-    assert_eq!(r.modified_count, 1);
+    assert_eq!(r.modified, 1);
     assert_eq!(
         get(&coll, p.id).await.lines,
         [line("a", 50, 1), line("b", 151, 99), line("c", 250, 3), line("d", 20, 4)]
@@ -175,7 +175,7 @@ async fn positional_updates() {
 
     // `$[]`: every element.
     let r = coll.update_one(f.id().eq(p.id), Update::new().inc(f.lines().each().qty(), 1)).await.unwrap();
-    assert_eq!(r.modified_count, 1);
+    assert_eq!(r.modified, 1);
     assert_eq!(
         get(&coll, p.id).await.lines,
         [line("a", 50, 2), line("b", 151, 100), line("c", 250, 4), line("d", 20, 5)]
@@ -189,7 +189,7 @@ async fn positional_updates() {
     assert_eq!(built.update, doc! { "$set": { "ln.$[big].q": 0 } });
     assert_eq!(built.array_filters, [doc! { "big.p": { "$gt": 100_i64 } }]);
     let r = coll.update_many(Filter::everything(), u).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (2, 2));
+    assert_eq!((r.matched, r.modified), (2, 2));
     assert_eq!(
         get(&coll, p.id).await.lines,
         [line("a", 50, 2), line("b", 151, 0), line("c", 250, 0), line("d", 20, 5)]
@@ -233,14 +233,14 @@ async fn update_one_many_and_upsert() {
     let f = Product::fields();
 
     let r = coll.update_one(f.category().eq("fruit"), Update::new().inc(f.stock(), 1)).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (1, 1));
+    assert_eq!((r.matched, r.modified), (1, 1));
     assert_eq!(coll.count(f.stock().is_in([11, 1])).await.unwrap(), 1);
     let r = coll.update_many(f.category().eq("fruit"), Update::new().inc(f.stock(), 1)).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (2, 2));
+    assert_eq!((r.matched, r.modified), (2, 2));
     let r = coll.update_many(Filter::everything(), Update::new().set(f.category(), "fruit")).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (4, 2), "two were fruit already");
+    assert_eq!((r.matched, r.modified), (4, 2), "two were fruit already");
     let r = coll.update_many(f.name().eq("nothing"), Update::new().set(f.stock(), 1)).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (0, 0));
+    assert_eq!((r.matched, r.modified), (0, 0));
     assert!(r.upserted_id.is_none());
     assert_eq!(coll.count(f.category().eq("fruit")).await.unwrap(), 4);
 
@@ -250,35 +250,38 @@ async fn update_one_many_and_upsert() {
     let upsert = |first: &str, last: &str| {
         Update::new().inc(t.hits(), 1).set(t.last(), last.to_owned()).set_on_insert(t.first(), first.to_owned())
     };
-    let r = tallies.upsert_one(t.key().eq("home"), upsert("a", "b")).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (0, 0));
-    let Some(Bson::ObjectId(id)) = r.upserted_id else { panic!("expected an upserted ObjectId, got {r:?}") };
+    let r = tallies.update_one(t.key().eq("home"), upsert("a", "b")).upsert().await.unwrap();
+    assert_eq!((r.matched, r.modified), (0, 0));
+    let Some(id) = r.upserted_id else { panic!("expected an upserted ObjectId, got {r:?}") };
     let stored = support::raw::stored(&db, "stat_tally", id).await;
     assert_eq!(stored, doc! { "_id": id, "k": "home", "h": 1, "l": "b", "f": "a" });
     assert_eq!(stored.get("h"), Some(&Bson::Int32(1)));
     // The second updates the same document; `$setOnInsert` does nothing.
-    let r = tallies.upsert_one(t.key().eq("home"), upsert("z", "c")).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count, r.upserted_id.clone()), (1, 1, None));
+    let r = tallies.update_one(t.key().eq("home"), upsert("z", "c")).upsert().await.unwrap();
+    assert_eq!((r.matched, r.modified, r.upserted_id), (1, 1, None));
     let all = tallies.find(Filter::everything()).await.unwrap();
     assert_eq!(all, [Tally { id, key: "home".into(), hits: 2, first: "a".into(), last: "c".into() }]);
     // A different key inserts another.
-    let r = tallies.upsert_one(t.key().eq("away"), upsert("x", "y")).await.unwrap();
+    let r = tallies.update_one(t.key().eq("away"), upsert("x", "y")).upsert().await.unwrap();
     assert!(r.upserted_id.is_some());
     assert_eq!(tallies.count(Filter::everything()).await.unwrap(), 2);
     // `$setOnInsert` may write `_id`, once.
     let chosen = ObjectId::new();
     let u = || upsert("s", "t").set_on_insert(t.id(), chosen);
-    let r = tallies.upsert_one(t.key().eq("chosen"), u()).await.unwrap();
-    assert_eq!(r.upserted_id, Some(Bson::ObjectId(chosen)));
-    let r = tallies.upsert_one(t.key().eq("chosen"), u()).await.unwrap();
-    assert_eq!((r.matched_count, r.upserted_id), (1, None));
+    let r = tallies.update_one(t.key().eq("chosen"), u()).upsert().await.unwrap();
+    assert_eq!(r.upserted_id, Some(chosen));
+    let r = tallies.update_one(t.key().eq("chosen"), u()).upsert().await.unwrap();
+    assert_eq!((r.matched, r.upserted_id), (1, None));
     assert_eq!(tallies.find_one(t.id().eq(chosen)).await.unwrap().map(|t| t.hits), Some(2));
     tallies.delete_one(t.id().eq(chosen)).await.unwrap();
     // An upsert by `_id`: the filter's `_id` is the new document's.
     let id = ObjectId::new();
-    let r =
-        tallies.upsert_one(t.id().eq(id), upsert("p", "q").set_on_insert(t.key(), "by id".to_owned())).await.unwrap();
-    assert_eq!(r.upserted_id, Some(Bson::ObjectId(id)));
+    let r = tallies
+        .update_one(t.id().eq(id), upsert("p", "q").set_on_insert(t.key(), "by id".to_owned()))
+        .upsert()
+        .await
+        .unwrap();
+    assert_eq!(r.upserted_id, Some(id));
     assert_eq!(
         tallies.find_one(t.id().eq(id)).await.unwrap(),
         Some(Tally { id, key: "by id".into(), hits: 1, first: "p".into(), last: "q".into() })
@@ -315,16 +318,18 @@ async fn conflicting_and_empty_updates_are_refused_before_sending() {
         coll.update_one(by_id(), Update::new().inc(f.lines().each().qty(), 1).set(f.lines(), Vec::<Line>::new())).await,
         "overlap",
     );
-    assert_refused(coll.upsert_one(by_id(), Update::new().pull(f.tags(), "red").push(f.tags(), "x")).await, "twice");
     assert_refused(
-        coll.find_one_and_update(by_id(), Update::new().min(f.stock(), 1).max(f.stock(), 9), FindAndModify::after())
-            .await,
+        coll.update_one(by_id(), Update::new().pull(f.tags(), "red").push(f.tags(), "x")).upsert().await,
+        "twice",
+    );
+    assert_refused(
+        coll.find_one_and_update(by_id(), Update::new().min(f.stock(), 1).max(f.stock(), 9)).after().await,
         "twice",
     );
     assert_refused(coll.update_one(by_id(), Update::new()).await, "empty");
     assert_refused(coll.update_many(Filter::everything(), Update::new()).await, "empty");
-    assert_refused(coll.upsert_one(by_id(), Update::new()).await, "empty");
-    assert_refused(coll.find_one_and_update(by_id(), Update::new(), FindAndModify::before()).await, "empty");
+    assert_refused(coll.update_one(by_id(), Update::new()).upsert().await, "empty");
+    assert_refused(coll.find_one_and_update(by_id(), Update::new()).await, "empty");
     // Sibling paths do not conflict (a prefix of the key string is not a prefix path).
     let u = Update::new().set(f.stock(), 1).set(f.address().city(), "A").set(f.address().zip(), "B");
     assert!(u.build().is_ok());
@@ -338,43 +343,31 @@ async fn find_and_modify_delete_and_replace() {
     let f = Product::fields();
 
     // Before / after.
-    let old = coll
-        .find_one_and_update(f.name().eq("apple"), Update::new().inc(f.stock(), 5), FindAndModify::before())
-        .await
-        .unwrap()
-        .unwrap();
+    let old = coll.find_one_and_update(f.name().eq("apple"), Update::new().inc(f.stock(), 5)).await.unwrap().unwrap();
     assert_eq!(old.stock, 10);
-    let new = coll
-        .find_one_and_update(f.name().eq("apple"), Update::new().inc(f.stock(), 5), FindAndModify::after())
-        .await
-        .unwrap()
-        .unwrap();
+    let new =
+        coll.find_one_and_update(f.name().eq("apple"), Update::new().inc(f.stock(), 5)).after().await.unwrap().unwrap();
     assert_eq!(new.stock, 20);
     assert_eq!(new, Product { stock: 20, ..old.clone() });
     // With a sort: the cheapest fruit.
     let cheapest = coll
-        .find_one_and_update(
-            f.category().eq("fruit"),
-            Update::new().set(f.note(), Some("cheapest".to_owned())),
-            FindAndModify::after().sort(f.price().asc()),
-        )
+        .find_one_and_update(f.category().eq("fruit"), Update::new().set(f.note(), Some("cheapest".to_owned())))
+        .after()
+        .sort(f.price().asc())
         .await
         .unwrap()
         .unwrap();
     assert_eq!((cheapest.name.as_str(), cheapest.note.as_deref()), ("banana", Some("cheapest")));
     // Nothing matches: `None`, nothing written.
-    let none = coll
-        .find_one_and_update(f.name().eq("nothing"), Update::new().set(f.stock(), 1), FindAndModify::after())
-        .await
-        .unwrap();
+    let none = coll.find_one_and_update(f.name().eq("nothing"), Update::new().set(f.stock(), 1)).after().await.unwrap();
     assert!(none.is_none());
     // With an array filter.
     let after = coll
         .find_one_and_update(
             f.name().eq("$gt"),
             Update::new().set(f.lines().filtered("big", |e| e.price().gt(100)).qty(), 42),
-            FindAndModify::after(),
         )
+        .after()
         .await
         .unwrap()
         .unwrap();
@@ -383,9 +376,9 @@ async fn find_and_modify_delete_and_replace() {
     let (_tdb, tallies) = support::setup::created::<Tally>("upd_fam_upsert").await;
     let t = Tally::fields();
     let u = || Update::new().inc(t.hits(), 1).set_on_insert(t.first(), "f".to_owned()).set(t.last(), "l".to_owned());
-    let created = tallies.find_one_and_update(t.key().eq("k"), u(), FindAndModify::after().upsert()).await.unwrap();
+    let created = tallies.find_one_and_update(t.key().eq("k"), u()).after().upsert().await.unwrap();
     assert_eq!(created.map(|c| (c.key, c.hits)), Some(("k".to_owned(), 1)));
-    let missing = tallies.find_one_and_update(t.key().eq("j"), u(), FindAndModify::before().upsert()).await.unwrap();
+    let missing = tallies.find_one_and_update(t.key().eq("j"), u()).upsert().await.unwrap();
     assert!(missing.is_none(), "before an upsert there was nothing");
     assert_eq!(tallies.count(Filter::everything()).await.unwrap(), 2);
 
@@ -401,11 +394,11 @@ async fn find_and_modify_delete_and_replace() {
     replacement.name = "replaced".into();
     replacement.tags = Vec::new();
     let r = coll.replace_one(f.id().eq(after.id), &replacement).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (1, 1));
+    assert_eq!((r.matched, r.modified), (1, 1));
     assert_eq!(get(&coll, after.id).await, replacement);
     assert_eq!(raw_product(&db, after.id).await.get_array("tg").unwrap(), &Vec::<Bson>::new());
     let r = coll.replace_one(f.name().eq("nothing"), &replacement).await.unwrap();
-    assert_eq!(r.matched_count, 0);
+    assert_eq!(r.matched, 0);
     // A replacement that breaks the validator is refused by the server, by Rust field.
     let mut invalid = replacement.clone();
     invalid.tags = strings(&["1", "2", "3", "4", "5", "6"]);
@@ -414,12 +407,12 @@ async fn find_and_modify_delete_and_replace() {
     assert_eq!(v.failures[0].path, "Product.tags", "{err}");
 
     // delete_one / delete_many counts.
-    assert_eq!(coll.delete_one(f.name().eq("nothing")).await.unwrap(), 0);
-    assert_eq!(coll.delete_one(f.category().eq("fruit")).await.unwrap(), 1);
+    assert_eq!(coll.delete_one(f.name().eq("nothing")).await.unwrap().count, 0);
+    assert_eq!(coll.delete_one(f.category().eq("fruit")).await.unwrap().count, 1);
     assert_eq!(coll.count(Filter::everything()).await.unwrap(), 2);
     coll.insert_many([apple(), banana(), carrot()]).await.unwrap();
-    assert_eq!(coll.delete_many(f.category().eq("fruit")).await.unwrap(), 3);
+    assert_eq!(coll.delete_many(f.category().eq("fruit")).await.unwrap().count, 3);
     assert_eq!(names(&coll, Filter::everything()).await, ["carrot", "replaced"]);
-    assert_eq!(coll.delete_many(Filter::everything()).await.unwrap(), 2);
+    assert_eq!(coll.delete_many(Filter::everything()).await.unwrap().count, 2);
     assert_eq!(coll.count(Filter::everything()).await.unwrap(), 0);
 }

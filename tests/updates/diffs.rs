@@ -16,7 +16,7 @@ async fn diff_updates_write_only_the_changes() {
     assert_eq!(built.update, doc! { "$set": { "ad.c": "Lille" }, "$unset": { "nt": "" }, "$push": { "tg": "crisp" } });
     assert!(built.guard.is_none() && built.array_filters.is_empty());
     let r = coll.update_changes(f.id().eq(old.id), &old, &new).await.unwrap().expect("something changed");
-    assert_eq!((r.matched_count, r.modified_count), (1, 1));
+    assert_eq!((r.matched, r.modified), (1, 1));
     assert_eq!(get(&coll, old.id).await, new);
     let stored = raw_product(&db, old.id).await;
     assert!(!stored.contains_key("nt"));

@@ -20,7 +20,7 @@ use futures_util::TryStreamExt;
 use odm::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
 use odm::error::{Clause, Invalid, NamedPath};
 use odm::update::Operator;
-use odm::{collection::FindAndModify, Collection, Embedded, Error, Filter, Lowercase, Model, Projection, Update};
+use odm::{Collection, Embedded, Error, Filter, Lowercase, Model, Projection, Update};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

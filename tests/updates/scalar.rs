@@ -12,7 +12,7 @@ async fn inc_and_mul_keep_the_stored_numeric_type() {
     let u = Update::new().inc(f.stock(), 3).inc(f.sold(), 5_i64).inc(f.price(), 0.25).inc(f.lines().at(1).qty(), 4);
     assert_eq!(u.clone().build().unwrap().update, doc! { "$inc": { "st": 3, "sd": 5_i64, "pr": 0.25, "ln.1.q": 4 } });
     let r = coll.update_one(by_id(), u).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (1, 1));
+    assert_eq!((r.matched, r.modified), (1, 1));
     let stored = raw_product(&db, p.id).await;
     assert_eq!(stored.get("st"), Some(&Bson::Int32(13)), "an int stays an int");
     assert_eq!(stored.get("sd"), Some(&Bson::Int64(105)), "a long stays a long");
@@ -35,7 +35,7 @@ async fn inc_and_mul_keep_the_stored_numeric_type() {
         .update_one(by_id(), Update::new().mul(f.stock(), 7).mul(f.sold(), 3_i64).mul(f.price(), 2.0))
         .await
         .unwrap();
-    assert_eq!(r.modified_count, 1);
+    assert_eq!(r.modified, 1);
     let stored = raw_product(&db, p.id).await;
     assert_eq!(stored.get("st"), Some(&Bson::Int32(42)));
     assert_eq!(stored.get("sd"), Some(&Bson::Int64(300)));
@@ -61,13 +61,13 @@ async fn min_max_and_current_date() {
 
     // `$min` lowers only.
     let r = coll.update_one(by_id(), Update::new().min(f.stock(), 20)).await.unwrap();
-    assert_eq!((r.matched_count, r.modified_count), (1, 0));
+    assert_eq!((r.matched, r.modified), (1, 0));
     coll.update_one(by_id(), Update::new().min(f.stock(), 4).min(f.price(), 2.0)).await.unwrap();
     let got = get(&coll, p.id).await;
     assert_eq!((got.stock, got.price), (4, 1.5));
     // `$max` raises only.
     let r = coll.update_one(by_id(), Update::new().max(f.sold(), 50_i64)).await.unwrap();
-    assert_eq!(r.modified_count, 0);
+    assert_eq!(r.modified, 0);
     coll.update_one(by_id(), Update::new().max(f.sold(), 1000_i64).max(f.address().zip(), "99999")).await.unwrap();
     let got = get(&coll, p.id).await;
     assert_eq!((got.sold, got.address.zip.as_str()), (1000, "99999"));
@@ -124,7 +124,7 @@ async fn set_unset_and_optional_fields() {
         .set(f.lines().at(0).sku(), "a2")
         .set(f.scores().at(2), 10);
     let r = coll.update_one(by_id(), u).await.unwrap();
-    assert_eq!(r.modified_count, 1);
+    assert_eq!(r.modified, 1);
     let got = get(&coll, p.id).await;
     let mut expected = p.clone();
     expected.name = "green apple".into();

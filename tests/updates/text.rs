@@ -53,7 +53,8 @@ async fn push_past_max_items_is_a_validation_error_naming_the_field() {
     assert_eq!(raw_product(&db, p.id).await, before, "nothing was written");
     // The same through find_one_and_update and update_many.
     let err = coll
-        .find_one_and_update(f.id().eq(p.id), Update::new().push_each(f.tags(), ["6", "7"]), FindAndModify::after())
+        .find_one_and_update(f.id().eq(p.id), Update::new().push_each(f.tags(), ["6", "7"]))
+        .after()
         .await
         .unwrap_err();
     // `findAndModify` reports the failure as a command error; its `errInfo` is read from the raw reply.

@@ -132,6 +132,7 @@ pub fn fallback(input: &syn::DeriveInput, derive: Derive, odm: &TokenStream, ser
             #[automatically_derived]
             impl __OdmModel for #ident {
                 const COLLECTION: &'static str = "";
+                type Id = __odm::Bson;
             }
         }
     } else {

@@ -1,7 +1,7 @@
 //! `impl Model`: collection name, database and validation settings of a collection model.
 
 use super::text::Code;
-use crate::internals::ast::{Container, Data, Style};
+use crate::internals::ast::{Container, Data, Field, Style};
 use crate::internals::resolve::Resolved;
 use proc_macro2::{Delimiter, TokenStream};
 use quote::quote;
@@ -110,6 +110,7 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
         }
     }
     items.extend(super::series::timeseries_item(cont));
+    items.extend(id_type(cont));
     let variant_impls = variant_impls(cont);
     code.tokens(super::series::bucket_impl(cont));
     let (version_items, version_asserts) = super::version::expand(cont);
@@ -123,6 +124,47 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
     code.tokens_naming(index_items, index_names_odm);
     code.tokens(version_items);
     code.close();
+}
+
+/// `type Id`: the type of the field serialized as `_id`; `ObjectId` (what the driver generates) without one; `Bson`
+/// when the variants of a polymorphic model do not name one type (a newtype variant's struct is not visible here).
+fn id_type(cont: &Container) -> TokenStream {
+    fn stored_id<'a>(fields: &[Field<'a>]) -> Option<&'a syn::Type> {
+        fields.iter().find(|f| f.key == "_id" && f.is_stored()).map(|f| f.ty)
+    }
+    let found: Option<Option<&syn::Type>> = match &cont.data {
+        Data::Struct(fields) => Some(stored_id(fields)),
+        Data::Newtype(_) => None,
+        Data::Enum(variants) => {
+            let mut declared: Option<Option<&syn::Type>> = None;
+            let mut agree = true;
+            for v in variants.iter().filter(|v| !v.attrs.skip) {
+                let id = match &v.style {
+                    Style::Struct(fields) => stored_id(fields),
+                    Style::Unit => None,
+                    _ => {
+                        agree = false;
+                        break;
+                    }
+                };
+                let shown = |t: Option<&syn::Type>| t.map(|t| quote!(#t).to_string());
+                match declared {
+                    Some(d) if shown(d) != shown(id) => agree = false,
+                    _ => declared = Some(id),
+                }
+            }
+            agree.then(|| declared.flatten())
+        }
+    };
+    match found {
+        Some(Some(ty)) => quote!(type Id = #ty;),
+        Some(None) => quote!(
+            type Id = __odm::bson::oid::ObjectId;
+        ),
+        None => quote!(
+            type Id = __odm::Bson;
+        ),
+    }
 }
 
 /// `impl VariantOf<Model>` for the struct each newtype variant of a polymorphic model wraps, when no other variant

@@ -101,7 +101,8 @@ impl<'a, B: Bucket> AddReading<'a, B> {
             merge::<B>(&layout, &mut update, built.update)?;
             array_filters = built.array_filters;
         }
-        let result = self.buckets.send_update(filter, update, array_filters, false, true, "add_reading").await?;
+        let result =
+            self.buckets.send_update(filter, update, array_filters, (false, true), None, "add_reading").await?;
         Ok(AddedReading { opened: result.upserted_id })
     }
 }

@@ -133,7 +133,8 @@ impl<'a, M: Model> Bulk<'a, M> {
         self.push(Kind::Update, "update_many", statement)
     }
 
-    /// Updates the first document matching `filter`, or inserts one (as [`Collection::upsert_one`]).
+    /// Updates the first document matching `filter`, or inserts one (as [`Collection::update_one`] with
+    /// [`upsert`](crate::collection::UpdateOne::upsert)).
     pub fn upsert_one(self, filter: Filter<M>, update: Update<M>) -> Self {
         let statement = update_statement::<M>(filter, update, false, true, "upsert_one");
         self.push(Kind::Update, "upsert_one", statement)

@@ -12,13 +12,14 @@ use bson::{doc, RawDocumentBuf};
 use futures_util::TryStreamExt;
 use mongodb::action::Action;
 use serde::de::DeserializeOwned;
+use std::borrow::Cow;
 use std::future::IntoFuture;
 
 /// A pending read: [`Collection::find`] with its sort, limit, skip and projection. `.await` it for a `Vec`, or call
 /// [`Find::stream`] for a cursor.
 #[must_use = "a `Find` does nothing until awaited or streamed"]
 pub struct Find<'a, M: Model, P> {
-    pub(super) coll: &'a Collection<M>,
+    pub(super) coll: Cow<'a, Collection<M>>,
     pub(super) filter: Filter<M>,
     pub(super) sort: Option<Sort<M>>,
     pub(super) limit: Option<i64>,
@@ -33,7 +34,16 @@ pub struct Find<'a, M: Model, P> {
 impl<'a, M: Model, P> Find<'a, M, P> {
     /// A read of the documents matching `filter`, decoded by `decode`, with no options yet.
     pub(super) fn new(coll: &'a Collection<M>, filter: Filter<M>, decode: fn(&RawDocumentBuf) -> Result<P>) -> Self {
-        Find { coll, filter, sort: None, limit: None, skip: None, projection: None, hint: None, decode }
+        Find {
+            coll: Cow::Borrowed(coll),
+            filter,
+            sort: None,
+            limit: None,
+            skip: None,
+            projection: None,
+            hint: None,
+            decode,
+        }
     }
 }
 
@@ -65,6 +75,8 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         self.hint = Some(index.into());
         self
     }
+
+    session_setter!();
 
     /// What the server plans for this read, with execution statistics, instead of the results (see
     /// [`crate::explain`]).
@@ -144,12 +156,6 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         let (op, rows) = self.rows().await?;
         op.end();
         Ok(rows.and_then(move |raw| async move { decode(&raw) }))
-    }
-
-    /// All results. Renamed: await the find itself.
-    #[deprecated(since = "0.1.0", note = "await the builder itself: `.await` gives every row")]
-    pub async fn all(self) -> Result<Vec<P>> {
-        self.collect().await
     }
 
     async fn collect(self) -> Result<Vec<P>> {

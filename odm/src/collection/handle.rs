@@ -97,6 +97,9 @@ impl<M: Model> Collection<M> {
     /// session), bulk writes, pipelines, `explain`, the schema checker, migrations and change streams. A cursor locks
     /// the session for each batch it reads, so other operations of the session run between two batches; a change
     /// stream holds it while it waits for the next event, so give a long-lived one its own session.
+    ///
+    /// One operation can also run in a session of its own, through its builder's `.session(…)` (for example
+    /// [`UpdateOne::session`](crate::collection::UpdateOne::session)): that session wins over this one.
     pub fn with_session(&self, session: &Session) -> Self {
         Collection { raw: self.raw.clone(), session: Some(session.clone()), _model: PhantomData }
     }

@@ -1,26 +1,21 @@
-//! Reads: `find_one`, `find` (and by variant) and `count`.
+//! Reads: `find_one` ([`FindOne`]), `find` (and by variant) and `count` ([`Count`]).
 
 use super::find::Find;
 use super::handle::Collection;
 use super::wire::decode_variant;
 use crate::codec::decode;
 use crate::error::Result;
+use crate::explain::Explain;
 use crate::filter::Filter;
 use crate::model::{Model, VariantOf};
-use bson::doc;
+use bson::{doc, RawDocumentBuf};
 use mongodb::action::Action;
+use std::borrow::Cow;
 
 impl<M: Model> Collection<M> {
-    /// The first document matching `filter`.
-    pub async fn find_one(&self, filter: Filter<M>) -> Result<Option<M>> {
-        self.check_older_shapes(&filter).await?;
-        let filter = Self::filter_doc(filter)?;
-        Self::one_shard(&filter, "find_one")?;
-        let op = self.op("find").values(|| doc! { "filter": &filter, "limit": 1 });
-        match op.run(self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))).await? {
-            Some(raw) => decode(&raw).map(Some),
-            None => Ok(None),
-        }
+    /// The first document matching `filter`: `.await` it for `Option<M>`, or [`FindOne::explain`] it.
+    pub fn find_one(&self, filter: Filter<M>) -> FindOne<'_, M, M> {
+        FindOne { coll: Cow::Borrowed(self), filter, hint: None, decode: decode::<M>, checked: true }
     }
 
     /// The documents matching `filter`: add a sort, limit, skip or projection, then `.await` (or `.stream()`).
@@ -64,27 +59,108 @@ impl<M: Model> Collection<M> {
     }
 
     /// The first document of one variant matching `filter`, as the struct the variant wraps (see
-    /// [`Collection::find_variant`]).
-    pub async fn find_one_variant<V: VariantOf<M> + Send>(&self, filter: Filter<M>) -> Result<Option<V>> {
+    /// [`Collection::find_variant`]): `.await` it for `Option<V>`.
+    pub fn find_one_variant<V: VariantOf<M> + Send>(&self, filter: Filter<M>) -> FindOne<'_, M, V> {
         let (tag, value) = V::TAG;
         let filter = filter.and(Filter::from_document(bson::doc! { tag: value }));
-        let filter = Self::filter_doc(filter)?;
-        let op = self.op("find").values(|| doc! { "filter": &filter, "limit": 1 });
-        let found =
-            op.run(self.raw.find_one(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))).await?;
-        match found {
-            Some(raw) => decode_variant::<M, V>(&raw).map(Some),
+        FindOne { coll: Cow::Borrowed(self), filter, hint: None, decode: decode_variant::<M, V>, checked: false }
+    }
+
+    /// Number of documents matching `filter`: `.await` it, or [`Count::explain`] it.
+    pub fn count(&self, filter: Filter<M>) -> Count<'_, M> {
+        Count { coll: Cow::Borrowed(self), filter, hint: None }
+    }
+}
+
+/// A pending [`Collection::find_one`] (or [`Collection::find_one_variant`], decoded as `P`): set its options, then
+/// `.await` it (or [`FindOne::explain`] it).
+#[must_use = "a `FindOne` does nothing until awaited"]
+pub struct FindOne<'a, M: Model, P> {
+    coll: Cow<'a, Collection<M>>,
+    filter: Filter<M>,
+    hint: Option<String>,
+    /// How the document is decoded: as the model (older versions migrated), or as one variant.
+    decode: fn(&RawDocumentBuf) -> Result<P>,
+    /// Whether the filter is checked against older versions' shapes and one-shard routing (a variant's read has
+    /// the discriminator added and is not).
+    checked: bool,
+}
+
+impl<M: Model, P> FindOne<'_, M, P> {
+    hint_setter!();
+    session_setter!();
+
+    /// What the server plans for this read, with execution statistics, instead of the document (see
+    /// [`crate::explain`]).
+    pub async fn explain(self) -> Result<Explain> {
+        let mut find =
+            doc! { "find": self.coll.raw.name(), "filter": Collection::filter_doc(self.filter)?, "limit": 1 };
+        if let Some(hint) = self.hint {
+            find.insert("hint", hint);
+        }
+        self.coll.explain(find).await
+    }
+
+    async fn run(self) -> Result<Option<P>> {
+        let coll = self.coll;
+        if self.checked {
+            coll.check_older_shapes(&self.filter).await?;
+        }
+        let filter = Collection::filter_doc(self.filter)?;
+        if self.checked {
+            Collection::<M>::one_shard(&filter, "find_one")?;
+        }
+        let op = coll.op("find").values(|| doc! { "filter": &filter, "limit": 1, "hint": &self.hint });
+        let mut session = coll.lock().await;
+        let find = coll
+            .raw
+            .find_one(filter)
+            .optional(self.hint, |a, h| a.hint(mongodb::options::Hint::Name(h)))
+            .optional(session.as_deref_mut(), |a, s| a.session(s));
+        match op.run(find).await? {
+            Some(raw) => (self.decode)(&raw).map(Some),
             None => Ok(None),
         }
     }
+}
 
-    /// Number of documents matching `filter`.
-    pub async fn count(&self, filter: Filter<M>) -> Result<u64> {
-        self.check_older_shapes(&filter).await?;
-        let filter = Self::filter_doc(filter)?;
-        let op = self.op("aggregate").values(|| doc! { "query": &filter });
-        Ok(op
-            .run(self.raw.count_documents(filter).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
-            .await?)
+into_future!([P: Send + 'a] FindOne<'a, M, P> => Option<P>, |b| b.run().await);
+
+/// A pending [`Collection::count`]: set its options, then `.await` it (or [`Count::explain`] it).
+#[must_use = "a `Count` does nothing until awaited"]
+pub struct Count<'a, M: Model> {
+    coll: Cow<'a, Collection<M>>,
+    filter: Filter<M>,
+    hint: Option<String>,
+}
+
+impl<M: Model> Count<'_, M> {
+    hint_setter!();
+    session_setter!();
+
+    /// What the server plans for this count, with execution statistics, instead of the number (see
+    /// [`crate::explain`]).
+    pub async fn explain(self) -> Result<Explain> {
+        let mut count = doc! { "count": self.coll.raw.name(), "query": Collection::filter_doc(self.filter)? };
+        if let Some(hint) = self.hint {
+            count.insert("hint", hint);
+        }
+        self.coll.explain(count).await
+    }
+
+    async fn run(self) -> Result<u64> {
+        let coll = self.coll;
+        coll.check_older_shapes(&self.filter).await?;
+        let filter = Collection::filter_doc(self.filter)?;
+        let op = coll.op("aggregate").values(|| doc! { "query": &filter, "hint": &self.hint });
+        let mut session = coll.lock().await;
+        let count = coll
+            .raw
+            .count_documents(filter)
+            .optional(self.hint, |a, h| a.hint(mongodb::options::Hint::Name(h)))
+            .optional(session.as_deref_mut(), |a, s| a.session(s));
+        Ok(op.run(count).await?)
     }
 }
+
+into_future!([] Count<'a, M> => u64, |b| b.run().await);

@@ -198,7 +198,7 @@ async fn write_both<M: Subset<O>, O: Model>(
         .map_err(Collection::<O>::map_err)?;
     let id = Filter::from_document(doc! { "_id": owner.clone() });
     let result = owners.update_one(id, push).await?;
-    if result.matched_count == 0 {
+    if result.matched == 0 {
         return Err(Error::NotFound { model: model_name::<M>(), id: Some(Box::new(owner)) });
     }
     Ok(())

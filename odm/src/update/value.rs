@@ -14,8 +14,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// A targeted update of documents of model `R`. Build it with the typed methods, then run it with
-/// [`crate::Collection::update_one`], [`crate::Collection::update_many`], [`crate::Collection::upsert_one`] or
-/// [`crate::Collection::find_one_and_update`]. Problems (two operators on one path, a value that does not encode)
+/// [`crate::Collection::update_one`] (or its [`upsert`](crate::collection::UpdateOne::upsert)),
+/// [`crate::Collection::update_many`] or [`crate::Collection::find_one_and_update`]. Problems (two operators on one path, a value that does not encode)
 /// are kept and reported before anything is sent.
 pub struct Update<R> {
     /// One document per operator (`$set` → `{path: value, …}`), filled as operators are added, in first-use order.
