@@ -467,11 +467,11 @@ async fn two_models_on_one_collection_are_refused_before_anything_is_sent() {
         assert_eq!(namespace, &format!("{}.order_header", db.name()));
         assert_eq!((*first, *second), ("it::sync::Order", "it::sync::OrderCopy"));
         let text = err.to_string();
-        assert!(text.contains("`sync::Order` and `sync::OrderCopy` both name the collection"), "{text}");
+        assert!(text.contains("`it::sync::Order` and `it::sync::OrderCopy` both name the collection"), "{text}");
         assert!(matches!(sync().plan().await, Err(odm::Error::SharedCollection { .. })));
     }
     let twice = SchemaSync::new(&client).database(db.name()).model::<Order>().model::<Order>().await;
-    assert!(twice.expect_err("twice").to_string().contains("`sync::Order` is given to one sync twice"));
+    assert!(twice.expect_err("twice").to_string().contains("`it::sync::Order` is given to one sync twice"));
     assert!(seen.names().is_empty(), "nothing was sent: {:?}", seen.names());
     assert!(db.list_collection_names().await.expect("names").is_empty());
 }
