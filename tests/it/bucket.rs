@@ -269,9 +269,7 @@ async fn a_long_counter_is_created_and_counted_as_a_long() {
 
 #[tokio::test]
 async fn a_versioned_bucket_opens_buckets_at_its_version_and_fills_only_current_ones() {
-    let db = odm::testing::database("bucket_versioned").await;
-    odm::collection::create_collection::<SensorLog>(&db).await.expect("create");
-    let raw = db.collection::<Document>(SensorLog::COLLECTION);
+    let (db, raw) = support::setup::created_raw::<SensorLog>("bucket_versioned").await;
     // A version-1 bucket of `a` with room, written before the model was versioned.
     let older = ObjectId::new();
     let first = doc! { "t": DateTime::from_millis(1), "v": 1_i64 };

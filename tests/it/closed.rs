@@ -160,9 +160,7 @@ async fn a_closed_model_refuses_unknown_keys_at_every_level_it_owns() {
 
 #[tokio::test]
 async fn map_keys_that_cannot_be_addressed_are_refused_by_the_server() {
-    let db = odm::testing::database("closed_map_keys").await;
-    odm::collection::create_collection::<Customer>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Customer::COLLECTION);
+    let (db, raw) = support::setup::created_raw::<Customer>("closed_map_keys").await;
     let valid = odm::bson::serialize_to_document(&customer()).expect("serialize");
     let addr = odm::bson::serialize_to_bson(&address()).expect("address");
     for (key, why) in [("a.b", "`.` separates path segments"), ("$where", "reserved for operators")] {
@@ -185,9 +183,7 @@ async fn map_keys_that_cannot_be_addressed_are_refused_by_the_server() {
 
 #[tokio::test]
 async fn the_same_types_inside_a_model_that_is_not_closed_stay_open() {
-    let db = odm::testing::database("closed_not").await;
-    odm::collection::create_collection::<OpenCustomer>(&db).await.expect("create");
-    let raw = db.collection::<Document>(OpenCustomer::COLLECTION);
+    let (_db, raw) = support::setup::created_raw::<OpenCustomer>("closed_not").await;
     let c = customer();
     let valid = odm::bson::serialize_to_document(&OpenCustomer { id: c.id, address: c.address, payments: c.payments })
         .expect("serialize");

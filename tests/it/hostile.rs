@@ -143,9 +143,7 @@ async fn maps_values() {
 
 #[tokio::test]
 async fn an_id_that_is_not_an_object_id_is_rejected() {
-    let db = odm::testing::database("hostile_id").await;
-    odm::collection::create_collection::<Ints>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Ints::COLLECTION);
+    let (_db, raw) = support::setup::created_raw::<Ints>("hostile_id").await;
     let mut doc =
         odm::bson::serialize_to_document(&Ints { id: ObjectId::new(), a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 })
             .expect("serialize");

@@ -113,9 +113,7 @@ async fn stored(raw: &odm::mongodb::Collection<Document>) -> HashMap<ObjectId, R
 
 #[tokio::test]
 async fn mixed_versions_are_migrated_in_batches_and_read_back_current_and_valid() {
-    let db = odm::testing::database("migrate_mixed").await;
-    odm::collection::create_collection::<Contact>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let (db, raw) = support::setup::created_raw::<Contact>("migrate_mixed").await;
     let mut older = Vec::new();
     for i in 0..3000 {
         older.push(match i % 3 {
@@ -238,9 +236,7 @@ async fn the_batch_size_is_sent_as_the_cursors_batch_size() {
 
 #[tokio::test]
 async fn an_interrupted_migration_continues_where_it_stopped() {
-    let db = odm::testing::database("migrate_resume").await;
-    odm::collection::create_collection::<Contact>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let (db, raw) = support::setup::created_raw::<Contact>("migrate_resume").await;
     let older: Vec<Document> =
         (0..2000).map(|i| doc! { "_id": ObjectId::new(), "_v": 1, "n": format!("P{i} Q{i}") }).collect();
     insert_outside(&raw, older).await;
@@ -353,9 +349,8 @@ async fn write_once(raw: &odm::mongodb::Collection<Document>, id: ObjectId, k: u
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_data() {
     let _turn = INTERFERING.lock().await;
-    let test_db = odm::testing::database("migrate_concurrent").await;
+    let (test_db, _) = support::setup::created::<Contact>("migrate_concurrent").await;
     let db = test_db.db().clone();
-    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     // The server refuses first names "Refuse" (a rule beside the model's validator): those documents fail to migrate,
     // in the same commands as documents whose guard misses.
     let validator = doc! { "$and": [Contact::validator(), { "f": { "$ne": "Refuse" } }] };
@@ -483,9 +478,8 @@ async fn concurrent_writers_lose_nothing_and_are_never_overwritten_with_stale_da
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_version_guard_sees_every_change_the_current_release_makes() {
     let _turn = INTERFERING.lock().await;
-    let test_db = odm::testing::database("migrate_version_guard").await;
+    let (test_db, _) = support::setup::created::<Contact>("migrate_version_guard").await;
     let db = test_db.db().clone();
-    odm::collection::create_collection::<Contact>(&db).await.expect("create");
     let raw = db.collection::<Document>(Contact::COLLECTION);
     let ids: Vec<ObjectId> = (0..1000).map(|_| ObjectId::new()).collect();
     let older = ids.iter().enumerate().map(|(i, id)| doc! { "_id": *id, "_v": 1, "n": format!("A{i} B{i}") }).collect();
@@ -544,9 +538,7 @@ struct Note {
 
 #[tokio::test]
 async fn the_throttle_holds_the_rate_and_unversioned_models_are_refused() {
-    let db = odm::testing::database("migrate_throttle").await;
-    odm::collection::create_collection::<Contact>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let (db, raw) = support::setup::created_raw::<Contact>("migrate_throttle").await;
     let older: Vec<Document> =
         (0..300).map(|i| doc! { "_id": ObjectId::new(), "_v": 1, "n": format!("T{i} U{i}") }).collect();
     insert_outside(&raw, older).await;

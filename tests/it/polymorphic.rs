@@ -177,9 +177,7 @@ async fn every_variant_round_trips_through_one_collection() {
 
 #[tokio::test]
 async fn the_server_refuses_documents_no_variant_describes() {
-    let db = odm::testing::database("poly_hostile").await;
-    odm::collection::create_collection::<Event>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Event::COLLECTION);
+    let (_db, raw) = support::setup::created_raw::<Event>("poly_hostile").await;
     let hostile: Vec<(&str, Document)> = vec![
         ("no tag", doc! { "x": 1, "y": 2 }),
         ("unknown tag", doc! { "t": "scroll", "x": 1, "y": 2 }),
@@ -211,9 +209,7 @@ async fn the_server_refuses_documents_no_variant_describes() {
 
 #[tokio::test]
 async fn a_counter_out_of_step_is_named_in_rust_terms() {
-    let db = odm::testing::database("poly_counter_error").await;
-    odm::collection::create_collection::<Event>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Event::COLLECTION);
+    let (_db, raw) = support::setup::created_raw::<Event>("poly_counter_error").await;
     let err = raw.insert_one(doc! { "t": "purchase", "amt": 5_i64, "sk": ["a"], "sc": 2 }).await.expect_err("refused");
     let text = odm::Error::from_write::<Event>(err).to_string();
     assert!(text.contains("skus") && text.contains("sku_count"), "{text}");
@@ -461,9 +457,7 @@ async fn refused(raw: &odm::mongodb::Collection<Document>, d: Document) -> odm::
 
 #[tokio::test]
 async fn a_document_of_no_variant_is_explained_variant_by_variant_each_failure_once() {
-    let db = odm::testing::database("poly_no_variant").await;
-    odm::collection::create_collection::<Event>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Event::COLLECTION);
+    let (_db, raw) = support::setup::created_raw::<Event>("poly_no_variant").await;
 
     // A purchase without its tag: every variant fails, each for its own reasons and all for the missing tag.
     let v = refused(&raw, doc! { "amt": 5_i64, "sk": [], "sc": 0 }).await;
@@ -527,9 +521,7 @@ async fn a_document_of_no_variant_is_explained_variant_by_variant_each_failure_o
 
 #[tokio::test]
 async fn a_string_too_long_is_shown_by_its_length_not_its_value() {
-    let db = odm::testing::database("poly_max_length").await;
-    odm::collection::create_collection::<Event>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Event::COLLECTION);
+    let (_db, raw) = support::setup::created_raw::<Event>("poly_max_length").await;
     let coupon = "SECRET-".repeat(5) + "ÄÖÜßéè"; // 41 characters, 47 bytes: the server counts characters
     let v = refused(&raw, doc! { "t": "purchase", "amt": 5_i64, "sk": [], "sc": 0, "cp": &coupon }).await;
     let text = v.to_string();

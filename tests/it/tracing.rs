@@ -86,8 +86,7 @@ struct TextTotal {
 async fn a_validator_refusal_carries_code_121_and_a_bulk_write_its_counts() {
     let capture = SpanCapture::new();
     let _on = capture.install();
-    let db = odm::testing::database("tracing_refused").await;
-    odm::collection::create_collection::<Order>(&db).await.unwrap();
+    let (db, _) = support::setup::created::<Order>("tracing_refused").await;
     let err = Collection::<TextTotal>::new(&db)
         .insert_one(TextTotal { id: ObjectId::new(), total: "ten".into() })
         .await
@@ -209,9 +208,7 @@ async fn values_are_traced_only_when_asked_for() {
 async fn pipelines_find_and_modify_the_checker_and_a_change_stream_are_spans_too() {
     let capture = SpanCapture::new();
     let _on = capture.install();
-    let db = odm::testing::database("tracing_more").await;
-    odm::collection::create_collection::<Order>(&db).await.unwrap();
-    let orders = Collection::<Order>::new(&db);
+    let (db, orders) = support::setup::created::<Order>("tracing_more").await;
     let f = Order::fields();
     orders.insert_many([order(10), order(20), order(30)]).await.unwrap();
 

@@ -7,7 +7,7 @@
 use crate::support;
 
 use odm::bson::{doc, RawDocumentBuf};
-use odm::{Collection, Model};
+use odm::Model;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, TestRunner};
 use std::collections::HashMap;
@@ -24,11 +24,9 @@ where
     M: Model + Debug + Clone,
     S: Strategy<Value = M>,
 {
-    let db = odm::testing::database(family).await;
     assert_eq!(M::VALIDATION_LEVEL, odm::model::ValidationLevel::Strict);
     assert_eq!(M::VALIDATION_ACTION, odm::model::ValidationAction::Error);
-    odm::collection::create_collection::<M>(&db).await.expect("create collection");
-    let coll = Collection::<M>::new(&db);
+    let (_db, coll) = support::setup::created::<M>(family).await;
 
     let mut runner = TestRunner::new(Config { cases: CASES as u32, ..Config::default() });
     let values: Vec<M> =
@@ -187,9 +185,7 @@ fn any_oid() -> impl Strategy<Value = odm::bson::oid::ObjectId> {
 #[tokio::test]
 async fn strings_of_an_array_bounded_by_their_element_type() {
     round_trip("item_len", books()).await;
-    let db = odm::testing::database("item_len_over").await;
-    odm::collection::create_collection::<Book>(&db).await.expect("create collection");
-    let books = Collection::<Book>::new(&db);
+    let (_db, books) = support::setup::created::<Book>("item_len_over").await;
     let widest = AuthorName("𝄞".repeat(40));
     books.insert_one(Book { id: odm::bson::oid::ObjectId::new(), authors: vec![widest] }).await.expect("at the bound");
     let over = Book { id: odm::bson::oid::ObjectId::new(), authors: vec![AuthorName("a".repeat(41))] };
@@ -237,9 +233,7 @@ async fn strings_of_a_map_bounded_by_their_value_type() {
         "{value}"
     );
     round_trip("value_len", labelled()).await;
-    let db = odm::testing::database("value_len_over").await;
-    odm::collection::create_collection::<Labelled>(&db).await.expect("create collection");
-    let coll = Collection::<Labelled>::new(&db);
+    let (_db, coll) = support::setup::created::<Labelled>("value_len_over").await;
     let widest = HashMap::from([("colour".to_owned(), LabelText("𝄞".repeat(30)))]);
     coll.insert_one(Labelled { id: odm::bson::oid::ObjectId::new(), labels: widest }).await.expect("at the bound");
     let over = HashMap::from([("colour".to_owned(), LabelText("a".repeat(31)))]);

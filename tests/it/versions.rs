@@ -133,9 +133,7 @@ async fn versions_the_model_does_not_read_are_refused_by_name() {
 
 #[tokio::test]
 async fn the_validator_pins_the_current_version() {
-    let db = odm::testing::database("versions_validator").await;
-    odm::collection::create_collection::<Contact>(&db).await.expect("create");
-    let raw = db.collection::<Document>(Contact::COLLECTION);
+    let (_db, raw) = support::setup::created_raw::<Contact>("versions_validator").await;
     let ok = doc! { "_id": ObjectId::new(), "_v": 3, "f": "a", "l": "b", "em": [], "ec": 0 };
     raw.insert_one(&ok).await.expect("the current version is accepted");
     for bad in [

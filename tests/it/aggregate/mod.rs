@@ -94,10 +94,8 @@ fn order(i: u8, customer: ObjectId, status: &str, amount: i64, items: &[(&str, i
 }
 
 async fn seeded(name: &str) -> (odm::testing::TestDatabase, Collection<Order>) {
-    let db = odm::testing::database(name).await;
-    odm::collection::create_collection::<Order>(&db).await.unwrap();
+    let (db, orders) = support::setup::created::<Order>(name).await;
     odm::collection::create_collection::<Customer>(&db).await.unwrap();
-    let orders = Collection::<Order>::new(&db);
     orders
         .insert_many([
             order(1, ALICE, "paid", 30, &[("pen", 2), ("ink", 1)]),
