@@ -1,5 +1,6 @@
 //! A fresh database for one test, with a model's collection set up the way the test needs it.
 
+use odm::bson::Document;
 use odm::{Collection, Model, SchemaSync};
 
 /// A fresh database named after `hint`, with `M`'s collection created (validator included).
@@ -8,6 +9,14 @@ pub async fn created<M: Model>(hint: &str) -> (odm::testing::TestDatabase, Colle
     odm::collection::create_collection::<M>(&db).await.expect("create the model's collection");
     let coll = Collection::<M>::new(&db);
     (db, coll)
+}
+
+/// A fresh database named after `hint`, with `M`'s collection created (validator included), and that collection
+/// untyped: for writes that go around odm, which the server's validator alone then judges.
+pub async fn created_raw<M: Model>(hint: &str) -> (odm::testing::TestDatabase, odm::mongodb::Collection<Document>) {
+    let (db, _) = created::<M>(hint).await;
+    let raw = db.collection::<Document>(M::COLLECTION);
+    (db, raw)
 }
 
 /// A fresh database named after `hint`, with `M`'s collection created and holding `values`, inserted through odm.

@@ -10,7 +10,8 @@ pub fn start_in(delay_ms: u128) -> u128 {
     SystemTime::now().duration_since(UNIX_EPOCH).expect("after 1970").as_millis() + delay_ms
 }
 
-/// Starts this test binary again, running only the ignored test `worker`, with `spec` in the environment variable
+/// Starts this test binary again, running only the ignored test `worker` (its full path in the binary,
+/// `module::test`), with `spec` in the environment variable
 /// `env_var` (read back by [`worker_spec`]); its output is captured.
 pub fn spawn(worker: &str, env_var: &str, spec: String) -> Child {
     let exe = std::env::current_exe().expect("test binary");

@@ -1,4 +1,4 @@
-//! The admin command line of a small application, run by `tests/cli.rs` as an operator would run it: an order
+//! The admin command line of a small application, run by `tests/it/cli.rs` as an operator would run it: an order
 //! model that names its database and declares an index, a versioned contact model that names none, and an event log
 //! with one collection per month.
 
