@@ -208,7 +208,10 @@ mod tests {
         assert_eq!(escape_name("a,b;c?d"), "a%2Cb%3Bc%3Fd");
         assert_eq!(escape_name("é€"), "%C3%A9%E2%82%AC");
         let out = Path::new("out");
-        assert_eq!(bson_file(out, "shop", "order_header", Compression::Gzip), Path::new("out/shop/order_header.bson.gz"));
+        assert_eq!(
+            bson_file(out, "shop", "order_header", Compression::Gzip),
+            Path::new("out/shop/order_header.bson.gz")
+        );
         assert_eq!(metadata_file(out, "shop", "o", Compression::None), Path::new("out/shop/o.metadata.json"));
     }
 

@@ -1,7 +1,7 @@
 //! [`AddReading`]: one reading into its key's bucket, in one statement.
 
 use super::layout::{Bucket, BucketLayout};
-use crate::collection::Collection;
+use crate::collection::{Collection, IfNone, Reach};
 use crate::error::{Error, Invalid, NamedPath, Result};
 use crate::filter::{overlaps, Filter};
 use crate::update::{Operator, Update};
@@ -77,7 +77,7 @@ impl<'a, B: Bucket> AddReading<'a, B> {
         // While the model still reads older versions, an older bucket of this key with room would be passed over for
         // a second, current one: refused like every upsert (migrate first), and only current buckets are filled.
         if Collection::<B>::migrating().is_some() {
-            if let Some(older) = self.buckets.older_matching(Some(&filter), true).await? {
+            if let Some(older) = self.buckets.older_matching(Some(&filter), crate::collection::Tally::Count).await? {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
         }
@@ -101,8 +101,10 @@ impl<'a, B: Bucket> AddReading<'a, B> {
             merge::<B>(&layout, &mut update, built.update)?;
             array_filters = built.array_filters;
         }
-        let result =
-            self.buckets.send_update(filter, update, array_filters, (false, true), None, "add_reading").await?;
+        let result = self
+            .buckets
+            .send_update(filter, update, array_filters, (Reach::First, IfNone::Insert), None, "add_reading")
+            .await?;
         Ok(AddedReading { opened: result.upserted_id })
     }
 }

@@ -4,7 +4,7 @@
 use super::{BulkError, BulkFailure, BulkResult};
 use crate::codec::encode;
 use crate::collection::Collection;
-use crate::collection::{check_statement, document_len};
+use crate::collection::{check_statement, document_len, IfNone, Reach};
 use crate::error::{model_name, reply_int, write_error, Error, Result, MAX_STATEMENT_SIZE};
 use crate::filter::Filter;
 use crate::model::Model;
@@ -123,20 +123,20 @@ impl<'a, M: Model> Bulk<'a, M> {
 
     /// Updates the first document matching `filter` (as [`Collection::update_one`]).
     pub fn update_one(self, filter: Filter<M>, update: Update<M>) -> Self {
-        let statement = update_statement::<M>(filter, update, false, false, "update_one");
+        let statement = update_statement::<M>(filter, update, (Reach::First, IfNone::Nothing), "update_one");
         self.push(Kind::Update, "update_one", statement)
     }
 
     /// Updates every document matching `filter` (as [`Collection::update_many`]).
     pub fn update_many(self, filter: Filter<M>, update: Update<M>) -> Self {
-        let statement = update_statement::<M>(filter, update, true, false, "update_many");
+        let statement = update_statement::<M>(filter, update, (Reach::Every, IfNone::Nothing), "update_many");
         self.push(Kind::Update, "update_many", statement)
     }
 
     /// Updates the first document matching `filter`, or inserts one (as [`Collection::update_one`] with
     /// [`upsert`](crate::collection::UpdateOne::upsert)).
     pub fn upsert_one(self, filter: Filter<M>, update: Update<M>) -> Self {
-        let statement = update_statement::<M>(filter, update, false, true, "upsert_one");
+        let statement = update_statement::<M>(filter, update, (Reach::First, IfNone::Insert), "upsert_one");
         self.push(Kind::Update, "upsert_one", statement)
     }
 
@@ -247,11 +247,11 @@ fn raw<M: Model>(doc: &Document) -> Result<RawDocumentBuf> {
 fn update_statement<M: Model>(
     filter: Filter<M>,
     update: Update<M>,
-    multi: bool,
-    upsert: bool,
+    (reach, if_none): (Reach, IfNone),
     operation: &'static str,
 ) -> Result<RawDocumentBuf> {
-    let (filter, mut built, _) = Collection::<M>::prepare(filter, update, upsert)?;
+    let (multi, upsert) = (reach.multi(), if_none.upsert());
+    let (filter, mut built, _) = Collection::<M>::prepare(filter, update, if_none)?;
     if !multi {
         Collection::<M>::one_shard(&filter, operation)?;
     }

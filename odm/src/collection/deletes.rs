@@ -2,6 +2,7 @@
 
 use super::handle::Collection;
 use super::results::Deleted;
+use super::wire::Reach;
 use crate::error::Result;
 use crate::explain::Explain;
 use crate::filter::Filter;
@@ -30,7 +31,8 @@ struct Delete<'a, M: Model> {
 }
 
 impl<M: Model> Delete<'_, M> {
-    async fn run(self, many: bool) -> Result<Deleted> {
+    async fn run(self, reach: Reach) -> Result<Deleted> {
+        let many = reach.multi();
         let coll = self.coll;
         coll.check_older_shapes(&self.filter).await?;
         let filter = Collection::filter_doc(self.filter)?;
@@ -52,7 +54,8 @@ impl<M: Model> Delete<'_, M> {
     }
 
     /// What the server plans for this delete, with execution statistics; nothing is deleted.
-    async fn explain(self, many: bool) -> Result<Explain> {
+    async fn explain(self, reach: Reach) -> Result<Explain> {
+        let many = reach.multi();
         let mut statement = doc! { "q": Collection::filter_doc(self.filter)?, "limit": if many { 0 } else { 1 } };
         if let Some(hint) = self.hint {
             statement.insert("hint", hint);
@@ -69,9 +72,9 @@ pub struct DeleteOne<'a, M: Model>(Delete<'a, M>);
 #[must_use = "a `DeleteMany` does nothing until awaited"]
 pub struct DeleteMany<'a, M: Model>(Delete<'a, M>);
 
-/// The options both deletes take, and their explain (`$many`: whether every matching document goes).
+/// The options both deletes take, and their explain (`$reach`: the first matching document, or every one).
 macro_rules! delete_options {
-    ($builder:ident, $many:literal) => {
+    ($builder:ident, $reach:expr) => {
         impl<M: Model> $builder<'_, M> {
             /// Uses the index named `index` (see [`crate::explain`]); the server refuses the delete when there is no
             /// index of that name.
@@ -90,13 +93,13 @@ macro_rules! delete_options {
             /// What the server plans for this delete, with execution statistics, instead of running it (see
             /// [`crate::explain`]): nothing is deleted.
             pub async fn explain(self) -> Result<Explain> {
-                self.0.explain($many).await
+                self.0.explain($reach).await
             }
         }
 
-        into_future!([] $builder<'a, M> => Deleted, |b| b.0.run($many).await);
+        into_future!([] $builder<'a, M> => Deleted, |b| b.0.run($reach).await);
     };
 }
 
-delete_options!(DeleteOne, false);
-delete_options!(DeleteMany, true);
+delete_options!(DeleteOne, Reach::First);
+delete_options!(DeleteMany, Reach::Every);

@@ -1,13 +1,15 @@
 //! Find-and-modify: [`FindOneAndUpdate`] and [`FindOneAndDelete`].
 
 use super::handle::Collection;
-use super::wire::{check_statement, document_len};
+use super::prep::Tally;
+use super::wire::{check_statement, document_len, IfNone};
 use crate::codec::decode;
 use crate::error::{Error, Result};
 use crate::filter::{Filter, Sort};
 use crate::model::Model;
 use crate::update::Update;
 use mongodb::action::Action;
+use mongodb::options::ReturnDocument;
 use std::borrow::Cow;
 
 impl<M: Model> Collection<M> {
@@ -21,8 +23,8 @@ impl<M: Model> Collection<M> {
             coll: Cow::Borrowed(self),
             filter,
             update,
-            after: false,
-            upsert: false,
+            returning: ReturnDocument::Before,
+            if_none: IfNone::Nothing,
             sort: None,
             hint: None,
         }
@@ -41,8 +43,8 @@ pub struct FindOneAndUpdate<'a, M: Model> {
     coll: Cow<'a, Collection<M>>,
     filter: Filter<M>,
     update: Update<M>,
-    after: bool,
-    upsert: bool,
+    returning: ReturnDocument,
+    if_none: IfNone,
     sort: Option<Sort<M>>,
     hint: Option<String>,
 }
@@ -50,7 +52,7 @@ pub struct FindOneAndUpdate<'a, M: Model> {
 impl<M: Model> FindOneAndUpdate<'_, M> {
     /// Returns the document as it is after the update (by default, as it was before).
     pub fn after(mut self) -> Self {
-        self.after = true;
+        self.returning = ReturnDocument::After;
         self
     }
 
@@ -58,7 +60,7 @@ impl<M: Model> FindOneAndUpdate<'_, M> {
     /// updates refused, older-version documents refused); with [`FindOneAndUpdate::after`] the inserted document
     /// comes back, without it `None`.
     pub fn upsert(mut self) -> Self {
-        self.upsert = true;
+        self.if_none = IfNone::Insert;
         self
     }
 
@@ -72,8 +74,8 @@ impl<M: Model> FindOneAndUpdate<'_, M> {
     session_setter!();
 
     async fn run(self) -> Result<Option<M>> {
-        let FindOneAndUpdate { coll, filter, update, after, upsert, sort, hint } = self;
-        coll.run_find_one_and_update(filter, update, (after, upsert), sort, hint).await
+        let FindOneAndUpdate { coll, filter, update, returning, if_none, sort, hint } = self;
+        coll.run_find_one_and_update(filter, update, (returning, if_none), sort, hint).await
     }
 }
 
@@ -85,27 +87,26 @@ impl<M: Model> Collection<M> {
         &self,
         filter: Filter<M>,
         update: Update<M>,
-        (after, upsert): (bool, bool),
+        (returning, if_none): (ReturnDocument, IfNone),
         sort: Option<Sort<M>>,
         hint: Option<String>,
     ) -> Result<Option<M>> {
         self.check_older_shapes(&filter).await?;
         // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
-        if upsert {
-            if let Some(older) = self.older_matching(typed.as_ref(), true).await? {
+        if if_none == IfNone::Insert {
+            if let Some(older) = self.older_matching(typed.as_ref(), Tally::Count).await? {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
         }
-        let (filter, mut built, recheck) = Self::prepare(filter, update, upsert)?;
+        let (filter, mut built, recheck) = Self::prepare(filter, update, if_none)?;
         Self::one_shard(&filter, "find_one_and_update")?;
         Self::bump_revision(&mut built.update);
         let sort = sort.map(|s| s.into_marked().map_err(Self::invalid)).transpose()?;
         let parts = [&filter, &built.update].into_iter().chain(&sort).chain(&built.array_filters);
         check_statement::<M>(parts.map(document_len))?;
         let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
-        let ret =
-            if after { mongodb::options::ReturnDocument::After } else { mongodb::options::ReturnDocument::Before };
+        let upsert = if_none.upsert();
         let op = self.op("findAndModify").values(|| {
             let update = &built.update;
             bson::doc! {
@@ -117,7 +118,7 @@ impl<M: Model> Collection<M> {
             .run(
                 self.raw
                     .find_one_and_update(filter, built.update)
-                    .return_document(ret)
+                    .return_document(returning)
                     .upsert(upsert)
                     .optional(sort, |a, s| a.sort(s))
                     .optional(array_filters, |a, f| a.array_filters(f))
@@ -127,7 +128,7 @@ impl<M: Model> Collection<M> {
             .await
             .map_err(Self::map_err)?;
         if found.is_none() {
-            if let Some(older) = self.older_matching(typed.as_ref(), false).await? {
+            if let Some(older) = self.older_matching(typed.as_ref(), Tally::AnyOne).await? {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
             if let Some(recheck) = recheck {

@@ -10,6 +10,14 @@ use crate::update::{BuiltUpdate, Update};
 use bson::{Bson, Document};
 use mongodb::action::Action;
 
+/// How many older-version documents [`Collection::older_matching`] reports: all of them counted (one more command),
+/// or only that there is one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tally {
+    Count,
+    AnyOne,
+}
+
 impl<M: Model> Collection<M> {
     /// The error for a refused filter, sort, projection or update: its paths named through the model.
     pub(crate) fn invalid(cause: Invalid) -> Error {
@@ -52,10 +60,10 @@ impl<M: Model> Collection<M> {
     pub(crate) fn prepare(
         filter: Filter<M>,
         update: Update<M>,
-        upsert: bool,
+        if_none: super::wire::IfNone,
     ) -> Result<(Document, BuiltUpdate, Option<PullRecheck>)> {
         let (mut built, once) = update.build_marked().map_err(Self::invalid)?;
-        if upsert && built.guard.is_some() {
+        if if_none.upsert() && built.guard.is_some() {
             return Err(Self::invalid(Invalid::GuardedUpsert));
         }
         let recheck = Self::pull_recheck(&filter, &built, once)?;
@@ -84,12 +92,12 @@ impl<M: Model> Collection<M> {
         }
     }
 
-    /// The older-version documents matching `filter` (a typed filter, before [`Self::current_only`]): how many, and
-    /// one of them with its version. `None` when there are none, or the model reads no older version.
+    /// The older-version documents matching `filter` (a typed filter, before [`Self::current_only`]): how many (one
+    /// when `tally` does not ask to count them), and one of them with its version. `None` when there are none, or the model reads no older version.
     pub(crate) async fn older_matching(
         &self,
         filter: Option<&Document>,
-        count: bool,
+        tally: Tally,
     ) -> Result<Option<NotMigratedError>> {
         let (Some(spec), Some(filter)) = (Self::migrating(), filter) else { return Ok(None) };
         let older = bson::doc! { "$and": [filter.clone(), { spec.key: { "$ne": i64::from(spec.current) } }] };
@@ -98,7 +106,7 @@ impl<M: Model> Collection<M> {
         let Some(one) = op.run(find.optional(self.lock().await.as_deref_mut(), |a, s| a.session(s))).await? else {
             return Ok(None);
         };
-        let count = if count {
+        let count = if tally == Tally::Count {
             let op = self.op("aggregate").values(|| bson::doc! { "query": &older });
             op.run(self.raw.count_documents(older).optional(self.lock().await.as_deref_mut(), |a, s| a.session(s)))
                 .await?

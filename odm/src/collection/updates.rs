@@ -3,6 +3,7 @@
 
 use super::handle::Collection;
 use super::results::Updated;
+use super::wire::{IfNone, Reach};
 use crate::codec::encode;
 use crate::error::Result;
 use crate::explain::Explain;
@@ -47,7 +48,7 @@ impl<M: Model> Collection<M> {
     /// # Ok(()) }
     /// ```
     pub fn update_one(&self, filter: Filter<M>, update: Update<M>) -> UpdateOne<'_, M> {
-        UpdateOne { coll: Cow::Borrowed(self), filter, update, upsert: false, hint: None }
+        UpdateOne { coll: Cow::Borrowed(self), filter, update, if_none: IfNone::Nothing, hint: None }
     }
 
     /// Applies `update` to every document matching `filter` (multi-document updates are stated explicitly); `.await`
@@ -61,7 +62,7 @@ impl<M: Model> Collection<M> {
     /// leaves the update matching nothing it fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet) (see
     /// [`Update::pull`]).
     pub fn update_many(&self, filter: Filter<M>, update: Update<M>) -> UpdateMany<'_, M> {
-        UpdateMany { coll: Cow::Borrowed(self), filter, update, upsert: false, hint: None }
+        UpdateMany { coll: Cow::Borrowed(self), filter, update, if_none: IfNone::Nothing, hint: None }
     }
 
     /// Writes only what changed between `old` and `new` (see [`Update::diff`]) to the document matching `filter`.
@@ -97,15 +98,16 @@ impl<M: Model> Collection<M> {
         ReplaceOne { coll: Cow::Borrowed(self), filter, raw: encode(value), revision: value.revision(), hint: None }
     }
 
-    /// What the server plans for `update` on the documents matching `filter` (all of them when `many`).
+    /// What the server plans for `update` on the documents matching `filter` that `reach` names.
     async fn explain_update(
         &self,
         filter: Filter<M>,
         update: Update<M>,
-        (many, upsert): (bool, bool),
+        (reach, if_none): (Reach, IfNone),
         hint: Option<String>,
     ) -> Result<Explain> {
-        let (filter, built, _) = Self::prepare(filter, update, upsert)?;
+        let (filter, built, _) = Self::prepare(filter, update, if_none)?;
+        let (many, upsert) = (reach.multi(), if_none.upsert());
         let mut statement = bson::doc! { "q": filter, "u": built.update, "multi": many, "upsert": upsert };
         if !built.array_filters.is_empty() {
             statement.insert("arrayFilters", built.array_filters);
@@ -117,22 +119,22 @@ impl<M: Model> Collection<M> {
     }
 }
 
-/// An update builder and its awaiting (through `$exec`): `$many` when it updates every matching document.
+/// An update builder and its awaiting (through `$exec`), reaching the documents `$reach` names.
 macro_rules! update_builder {
-    ($(#[$doc:meta])* $name:ident, many = $many:literal, $exec:ident, upsert: { $(#[$upsert:meta])* }) => {
+    ($(#[$doc:meta])* $name:ident, reach = $reach:expr, $exec:ident, upsert: { $(#[$upsert:meta])* }) => {
         $(#[$doc])*
         pub struct $name<'a, M: Model> {
             coll: Cow<'a, Collection<M>>,
             filter: Filter<M>,
             update: Update<M>,
-            upsert: bool,
+            if_none: IfNone,
             hint: Option<String>,
         }
 
         impl<M: Model> $name<'_, M> {
             $(#[$upsert])*
             pub fn upsert(mut self) -> Self {
-                self.upsert = true;
+                self.if_none = IfNone::Insert;
                 self
             }
 
@@ -142,12 +144,12 @@ macro_rules! update_builder {
             /// What the server plans for this update, with execution statistics, instead of writing it (see
             /// [`crate::explain`]): nothing is written.
             pub async fn explain(self) -> Result<Explain> {
-                self.coll.explain_update(self.filter, self.update, ($many, self.upsert), self.hint).await
+                self.coll.explain_update(self.filter, self.update, ($reach, self.if_none), self.hint).await
             }
         }
 
         into_future!([] $name<'a, M> => Updated<M>, |b| {
-            b.coll.$exec(b.filter, b.update, b.upsert, b.hint).await
+            b.coll.$exec(b.filter, b.update, b.if_none, b.hint).await
         });
     };
 }
@@ -155,7 +157,7 @@ macro_rules! update_builder {
 update_builder! {
     /// A pending [`Collection::update_one`]: set its options, then `.await` it (or [`UpdateOne::explain`] it).
     #[must_use = "an `UpdateOne` does nothing until awaited"]
-    UpdateOne, many = false, exec_update_one, upsert: {
+    UpdateOne, reach = Reach::First, exec_update_one, upsert: {
         /// Inserts a document when none matches, built from the filter's equalities and the update (with its
         /// `set_on_insert`s); [`Updated::upserted_id`] is then its `_id`. Guarded updates are refused: the guard
         /// would turn into inserts. On a model with a revision, an update adds one to it, and an insert starts it
@@ -167,7 +169,7 @@ update_builder! {
 update_builder! {
     /// A pending [`Collection::update_many`]: set its options, then `.await` it (or [`UpdateMany::explain`] it).
     #[must_use = "an `UpdateMany` does nothing until awaited"]
-    UpdateMany, many = true, exec_update_many, upsert: {
+    UpdateMany, reach = Reach::Every, exec_update_many, upsert: {
         /// Inserts one document when none matches, as [`UpdateOne::upsert`] does (guarded updates refused,
         /// revision started at 1, refused with [`Error::NotMigrated`](crate::Error::NotMigrated) when
         /// older-version documents match).

@@ -7,6 +7,34 @@ use crate::model::{Model, VariantOf};
 use bson::{Bson, Document, RawDocumentBuf};
 use serde::de::DeserializeOwned;
 
+/// Which documents a write statement reaches: the first that matches, or every one (`multi`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reach {
+    First,
+    Every,
+}
+
+impl Reach {
+    /// The statement's `multi`.
+    pub(crate) fn multi(self) -> bool {
+        self == Reach::Every
+    }
+}
+
+/// What an update does when no document matches: nothing, or insert one (`upsert`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IfNone {
+    Nothing,
+    Insert,
+}
+
+impl IfNone {
+    /// The statement's `upsert`.
+    pub(crate) fn upsert(self) -> bool {
+        self == IfNone::Insert
+    }
+}
+
 /// `raw` with the value under `key` replaced by `value` (the revision of a guarded replacement), in place.
 pub(crate) fn with_element(raw: &RawDocumentBuf, key: &str, value: Bson) -> bson::error::Result<RawDocumentBuf> {
     let value = bson::RawBson::try_from(value)?;

@@ -2,8 +2,9 @@
 //! statement every typed update sends last.
 
 use super::handle::Collection;
+use super::prep::Tally;
 use super::results::Updated;
-use super::wire::{check_statement, document_len, with_element};
+use super::wire::{check_statement, document_len, with_element, IfNone, Reach};
 use crate::codec::encode;
 use crate::error::{Error, Result};
 use crate::filter::Filter;
@@ -18,22 +19,22 @@ impl<M: Model> Collection<M> {
         &self,
         filter: Filter<M>,
         update: Update<M>,
-        many: bool,
-        upsert: bool,
+        reach: Reach,
+        if_none: IfNone,
         hint: Option<String>,
         operation: &'static str,
     ) -> Result<mongodb::results::UpdateResult> {
-        if many || upsert {
+        if reach == Reach::Every || if_none == IfNone::Insert {
             // Checked before writing: a partial `update_many` or an upsert inserting a second copy of an older
             // document would both be worse than an error.
             let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
-            if let Some(older) = self.older_matching(typed.as_ref(), true).await? {
+            if let Some(older) = self.older_matching(typed.as_ref(), Tally::Count).await? {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
         }
-        let (filter, built, recheck) = Self::prepare(filter, update, upsert)?;
+        let (filter, built, recheck) = Self::prepare(filter, update, if_none)?;
         let result =
-            self.send_update(filter, built.update, built.array_filters, (many, upsert), hint, operation).await?;
+            self.send_update(filter, built.update, built.array_filters, (reach, if_none), hint, operation).await?;
         if let (0, Some(recheck)) = (result.matched_count, recheck) {
             // A pull from a counted set that matched nothing: "already taken back", or a set holding it twice.
             self.recheck_pull(recheck).await?;
@@ -44,16 +45,17 @@ impl<M: Model> Collection<M> {
     /// Sends an update document already built and checked for its model (its filter restricted to current documents
     /// where that applies): what every update statement passes last, however it was built. Checks one-shard routing
     /// for a single-document update and the statement's size before sending, and adds one to the revision.
-    /// `(many, upsert)`: whether it updates every matching document, and inserts one when none matches.
+    /// `(reach, if_none)`: which matching documents it updates, and whether it inserts one when none matches.
     pub(crate) async fn send_update(
         &self,
         filter: Document,
         mut update: Document,
         array_filters: Vec<Document>,
-        (many, upsert): (bool, bool),
+        (reach, if_none): (Reach, IfNone),
         hint: Option<String>,
         operation: &'static str,
     ) -> Result<mongodb::results::UpdateResult> {
+        let (many, upsert) = (reach.multi(), if_none.upsert());
         if !many {
             Self::one_shard(&filter, operation)?;
         }
@@ -95,18 +97,19 @@ impl<M: Model> Collection<M> {
         &self,
         filter: Filter<M>,
         update: Update<M>,
-        upsert: bool,
+        if_none: IfNone,
         hint: Option<String>,
     ) -> Result<Updated<M>> {
         self.check_older_shapes(&filter).await?;
-        if upsert {
-            return Updated::from_driver(self.run_update(filter, update, false, true, hint, "update_one").await?);
+        if if_none == IfNone::Insert {
+            let result = self.run_update(filter, update, Reach::First, IfNone::Insert, hint, "update_one").await?;
+            return Updated::from_driver(result);
         }
         // Only while older versions are read is the typed filter needed again (to look for older documents).
         let typed = Self::migrating().map(|_| Self::filter_doc(filter.clone())).transpose()?;
-        let result = self.run_update(filter, update, false, false, hint, "update_one").await?;
+        let result = self.run_update(filter, update, Reach::First, IfNone::Nothing, hint, "update_one").await?;
         if result.matched_count == 0 {
-            if let Some(older) = self.older_matching(typed.as_ref(), false).await? {
+            if let Some(older) = self.older_matching(typed.as_ref(), Tally::AnyOne).await? {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
         }
@@ -118,11 +121,11 @@ impl<M: Model> Collection<M> {
         &self,
         filter: Filter<M>,
         update: Update<M>,
-        upsert: bool,
+        if_none: IfNone,
         hint: Option<String>,
     ) -> Result<Updated<M>> {
         self.check_older_shapes(&filter).await?;
-        Updated::from_driver(self.run_update(filter, update, true, upsert, hint, "update_many").await?)
+        Updated::from_driver(self.run_update(filter, update, Reach::Every, if_none, hint, "update_many").await?)
     }
 
     /// [`UpdateChanges`](super::UpdateChanges), awaited.
@@ -148,7 +151,7 @@ impl<M: Model> Collection<M> {
             Some(((key, long), expected)) => Self::at_revision(filter.clone(), key, expected, long)?,
             None => filter.clone(),
         };
-        let result = self.run_update(guarded, update, false, false, None, "update_changes").await?;
+        let result = self.run_update(guarded, update, Reach::First, IfNone::Nothing, None, "update_changes").await?;
         if result.matched_count > 0 {
             return Ok(Some(result));
         }
@@ -174,7 +177,7 @@ impl<M: Model> Collection<M> {
         new: &M,
     ) -> Result<Option<mongodb::results::UpdateResult>> {
         let (Some(spec), Some(typed)) = (Self::migrating(), typed) else { return Ok(None) };
-        let Some(older) = self.older_matching(Some(typed), false).await? else { return Ok(None) };
+        let Some(older) = self.older_matching(Some(typed), Tally::AnyOne).await? else { return Ok(None) };
         let at = match older.version {
             Some(v) => bson::doc! { spec.key: v },
             None => bson::doc! { spec.key: { "$exists": false } },

@@ -145,7 +145,9 @@ impl<M: Model> Collection<M> {
             tightened().lock().unwrap_or_else(|e| e.into_inner()).insert((ns, spec.current));
             return Ok(());
         }
-        let Some(older) = self.older_matching(Some(&Document::new()), false).await? else { return Ok(()) };
+        let Some(older) = self.older_matching(Some(&Document::new()), crate::collection::Tally::AnyOne).await? else {
+            return Ok(());
+        };
         let meta = M::type_meta();
         let fields = hits
             .into_iter()
