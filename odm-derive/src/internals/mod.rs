@@ -10,7 +10,6 @@ pub mod distance;
 mod distance_tests;
 pub mod index_keys;
 pub mod lists;
-pub mod names;
 pub mod resolve;
 pub mod rules;
 pub mod source;

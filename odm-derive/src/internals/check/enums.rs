@@ -4,10 +4,10 @@
 use super::counters::check_counters;
 use super::fields::check_fields;
 use super::ids::check_ids;
+use super::names;
 use super::types::check_field_type;
 use crate::internals::ast::{Container, Field, Style, Variant};
 use crate::internals::ctxt::Ctxt;
-use crate::internals::names;
 use crate::internals::rules::{self};
 use crate::internals::symbol::CONTENT;
 use crate::internals::ty::{self, TyKind};

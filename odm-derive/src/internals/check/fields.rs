@@ -1,10 +1,10 @@
 //! The rules of one document level: its keys (`key-*`), then each field's type, date and array rules, its counters
 //! and `_id`.
 
+use super::names;
 use super::types::check_field_type;
 use crate::internals::ast::{Container, Data, Field};
 use crate::internals::ctxt::Ctxt;
-use crate::internals::names;
 use crate::internals::rules::{self};
 use crate::internals::symbol::RENAME;
 use std::collections::HashMap;

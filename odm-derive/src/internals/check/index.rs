@@ -1,6 +1,7 @@
 //! The `index-*` and `capped-*` rules: indexes and capped/TTL settings declared on a model, resolved to stored key
 //! paths (names `idx_<keys>`, index types and the parallel-arrays limit, ways to remove old data).
 
+use super::names::charset_error;
 use crate::internals::ast::{stored_alike, Container, Data, Derive, Style, Variant};
 use crate::internals::attr::did_you_mean;
 use crate::internals::attr::index::IndexAttr;
@@ -9,7 +10,6 @@ use crate::internals::index_keys::{
     default_name, field_is_date, key_label, Key, KeyKind, DEFAULT_MAX_INDEXES, SERVER_MAX_INDEXES,
 };
 use crate::internals::lists::{PartError, KEYS, PARTIAL, WEIGHTS};
-use crate::internals::names::charset_error;
 use crate::internals::resolve::{variant_name, Resolved, Weight};
 use crate::internals::rules;
 use crate::internals::symbol::INDEX;

@@ -15,6 +15,7 @@ mod counters;
 mod enums;
 mod fields;
 mod ids;
+mod names;
 mod series;
 mod types;
 
@@ -26,7 +27,7 @@ use types::check_field_type;
 
 use crate::internals::ast::{Container, Data, Derive};
 use crate::internals::ctxt::Ctxt;
-use crate::internals::names;
+
 use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self};
 use crate::internals::symbol::{
