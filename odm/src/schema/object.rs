@@ -20,6 +20,37 @@ pub fn object(meta: &TypeMeta, within: bool) -> Document {
     s.finish(closed, meta.description)
 }
 
+/// The fragment of a tagged enum's struct variant, whose table `meta` holds the tag value serde writes into the
+/// variant's document (`#[serde(tag = "t")]`), inside an enum that is `closed` (or not): the tag first, required to
+/// hold that value, then the fields; `description` is the variant's.
+pub fn tagged_variant(meta: &TypeMeta, closed: bool, description: Option<&str>) -> Document {
+    let mut s = ObjectSchema::new();
+    if let Some((tag, value)) = meta.tag {
+        s.field(tag, doc! { "enum": [value] }, true);
+    }
+    for f in meta.fields {
+        s.field(f.key, field_schema(f, closed), !f.optional);
+    }
+    s.finish(closed, description)
+}
+
+/// The fragment of an adjacently tagged enum's struct variant (`#[serde(tag = "t", content = "c")]`), inside an
+/// enum that is `closed` (or not): the tag, required to hold `value`, and the variant's document, which `meta`
+/// describes, under `content`; `description` is the variant's.
+pub fn adjacent_variant(
+    meta: &TypeMeta,
+    tag: &str,
+    value: &str,
+    content: &str,
+    closed: bool,
+    description: Option<&str>,
+) -> Document {
+    let mut s = ObjectSchema::new();
+    s.field(tag, doc! { "enum": [value] }, true);
+    s.field(content, object(meta, closed), true);
+    s.finish(closed, description)
+}
+
 /// One property of a struct's schema: its key, its fragment, whether it is required, and the field table of the
 /// struct its value is (when it is one), for the validator's parts to read.
 pub(crate) struct Property {
