@@ -66,7 +66,8 @@ pub struct QueryIndex<'a> {
 }
 
 impl<'a> Resolved<'a> {
-    /// Resolves every string attribute of `cont` once. Only structs with named fields have paths to resolve.
+    /// Resolves the facts of every field of `cont`, and every string attribute, once. Only structs with named
+    /// fields (and a polymorphic model's struct variants) have paths to resolve.
     pub fn new(cont: &'a Container<'a>) -> Self {
         let facts = FieldFacts::new(&cont.data);
         let mut resolved = Self::by_kind(cont, facts);
