@@ -2,16 +2,17 @@
 //! (`use odm::{Model, Embedded};`); generated code reaches the runtime only through `odm::__private`.
 //!
 //! The derive runs in stages (`run`), as serde's does: parse (`internals::ast`, `internals::attr`, every keyword
-//! spelt once in `internals::symbol`) → resolve (`internals::resolve`: the small languages written in string
-//! attributes, an index's `keys`, `partial` and `weights`, the shard key and the declared queries with the ESR
-//! indexes built for them, each parsed once into a resolved model of fields, paths and kinds) → check
-//! (`internals::check`, every schema-design rule by family, reporting the resolve stage's errors and the rest, all
-//! in one pass) → generate (`expand`, which reads the IR and the resolved model, never parses a language again and
-//! never imports a rule module). Each field's facts are resolved once as its field list is built
-//! (`internals::resolve::field`: how its stored type is known, how its values are encoded, its `skip_serializing_if`
-//! path, its validator keywords, its counter link both ways), and every rule and generator reads them there;
-//! `internals::index_keys` says what a resolved key is. Files import one way: no module imports
-//! one that imports it back.
+//! spelt once in `internals::symbol`: the input as an IR, each field numbered for the stages after) → resolve
+//! (`internals::resolve`: each field's facts, how its stored type is known, how its values are encoded, its
+//! `skip_serializing_if` path, its validator keywords, its counter and computed-field links; the small languages
+//! written in string attributes, an index's `keys`, `partial` and `weights`, the shard key and the declared queries
+//! with the ESR indexes built for them; the fields a bucket or a time series names; all resolved once into a
+//! resolved model of fields, paths and kinds) → check (`internals::check`, every schema-design rule by family,
+//! reporting the resolve stage's errors and the rest, all in one pass) → generate (`expand`, which reads the IR and
+//! the resolved model, never parses a language again and never imports `internals::check`: it names rule ids, from
+//! `internals::rules`, only in the messages of the const assertions it generates). `internals::index_keys` says
+//! what a resolved key is. Files import one way: no module imports one that imports it back, and no stage imports
+//! a later one.
 
 mod expand;
 mod internals;

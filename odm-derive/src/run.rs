@@ -1,5 +1,5 @@
 //! The derive's stages in order: parse → resolve → check → generate. Kept apart from every stage so that code
-//! generation never imports the rules, and each stage reads only what the ones before it built.
+//! generation never imports the checks, and each stage reads only what the ones before it built.
 
 use crate::expand;
 use crate::internals::ast::{Container, Derive};

@@ -180,7 +180,7 @@ pub(crate) fn array_counter_checks<T: BsonSchema>(value: &str, depth: usize, out
 
 /// Builders the derives call; reachable through `odm::__private` only.
 pub(crate) mod build {
-    pub use super::object::{nullable, object, ObjectSchema};
+    pub use super::object::{adjacent_variant, nullable, object, tagged_variant, ObjectSchema};
     use super::*;
 
     /// The table entry of a field `name` stored under `key`, of type `T` ([`FieldMeta::new`] with `T`'s

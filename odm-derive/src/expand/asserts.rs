@@ -1,7 +1,8 @@
 //! Const assertions for what tokens cannot show: a type alias hiding an array, a non-integer counter or revision.
 //! They run after type checking, so they see through aliases (bytemuck's `traits.rs` pattern).
 
-use crate::internals::ast::{counter_target, Container, Data, Field, Style, Variant};
+use super::text::Code;
+use crate::internals::ast::{Container, Data, Field, Style, Variant};
 use crate::internals::resolve::Resolved;
 use crate::internals::rules;
 use crate::internals::source::Source;
@@ -18,7 +19,8 @@ fn is_syntactic_array(field: &Field) -> bool {
     matches!(ty::classify(t), TyKind::Array { .. })
 }
 
-pub fn expand(cont: &Container, resolved: &Resolved) -> TokenStream {
+/// Writes the const assertions of `cont`'s fields, counters, revision and a polymorphic model's shared indexes.
+pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
     let mut out = TokenStream::new();
     if let Some(field) = resolved.revision {
         revision_assert(field, &mut out);
@@ -28,33 +30,33 @@ pub fn expand(cont: &Container, resolved: &Resolved) -> TokenStream {
     }
     match &cont.data {
         Data::Struct(fields) => {
-            fields_asserts(fields, &mut out);
-            counter_asserts(fields, &mut out);
+            fields_asserts(fields, resolved, &mut out);
+            counter_asserts(fields, resolved, &mut out);
         }
-        Data::Newtype(field) => fields_asserts(std::slice::from_ref(&**field), &mut out),
+        Data::Newtype(field) => fields_asserts(std::slice::from_ref(&**field), resolved, &mut out),
         Data::Enum(variants) => {
             let model = cont.is_polymorphic();
             for v in variants.iter().filter(|v| !v.attrs.skip) {
                 match &v.style {
                     Style::Struct(fields) => {
-                        fields_asserts(fields, &mut out);
+                        fields_asserts(fields, resolved, &mut out);
                         if model {
-                            counter_asserts(fields, &mut out);
+                            counter_asserts(fields, resolved, &mut out);
                         }
                     }
                     Style::Newtype(field) if model => wrapped_struct_assert(cont, v, field, &mut out),
-                    Style::Newtype(field) => fields_asserts(std::slice::from_ref(&**field), &mut out),
+                    Style::Newtype(field) => fields_asserts(std::slice::from_ref(&**field), resolved, &mut out),
                     Style::Unit | Style::Tuple => {}
                 }
             }
         }
     }
-    out
+    code.tokens(out);
 }
 
 /// Array bounds through type aliases: an alias hiding an array needs a bound, and array attributes need an array.
-fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
-    for field in fields.iter().filter(|f| f.is_stored() && matches!(f.facts.source, Source::Trait)) {
+fn fields_asserts(fields: &[Field], resolved: &Resolved, out: &mut TokenStream) {
+    for field in fields.iter().filter(|f| f.is_stored() && matches!(resolved.facts(f).source, Source::Trait)) {
         let ty = field.ty;
         let a = &field.attrs;
         // The first string and the first array attribute, with their spans.
@@ -129,12 +131,12 @@ fn fields_asserts(fields: &[Field], out: &mut TokenStream) {
 }
 
 /// Counters through type aliases: the counter's real type is an integer.
-fn counter_asserts(fields: &[Field], out: &mut TokenStream) {
+fn counter_asserts(fields: &[Field], resolved: &Resolved, out: &mut TokenStream) {
     for field in fields.iter().filter(|f| f.is_stored()) {
         let Some(counter) = &field.attrs.counter else {
             continue;
         };
-        let Some(target) = counter_target(field, fields) else {
+        let Some(target) = resolved.field_facts.counter_target(field, fields) else {
             continue;
         };
         if !matches!(ty::classify(target.ty), TyKind::Other) {

@@ -2,8 +2,10 @@
 //! read by the validator and by typed updates), and one assertion per computed field, evaluated by the compiler
 //! over the element type's table, that the aggregate fits the values (rule `computed-type`).
 
+use super::text::Code;
 use crate::internals::ast::{Container, Data, Field, Style};
 use crate::internals::resolve::field::Computes;
+use crate::internals::resolve::Resolved;
 use crate::internals::rules;
 use crate::internals::symbol::{MAX, MIN};
 use proc_macro2::TokenStream;
@@ -26,16 +28,15 @@ fn element(array: &Field) -> TokenStream {
     quote!(<#ty as __odm::path::ArrayLike>::Item)
 }
 
-/// The builder call after `array`'s table entry naming the fields computed from it, as text; empty without any.
+/// Writes the builder call after `array`'s table entry naming the fields computed from it; nothing without any.
 /// `fields` are its siblings (a computed field is named by its index among the stored ones, as the table holds
 /// them).
-pub fn entry_call(array: &Field, fields: &[Field]) -> String {
-    if array.facts.computes.is_empty() {
-        return String::new();
+pub fn entry_call(code: &mut Code, array: &Field, fields: &[Field], resolved: &Resolved) {
+    let computes = &resolved.facts(array).computes;
+    if computes.is_empty() {
+        return;
     }
-    let each: Vec<String> = array
-        .facts
-        .computes
+    let each: Vec<String> = computes
         .iter()
         .filter(|c| fields[c.target].is_stored())
         .map(|c| {
@@ -47,7 +48,7 @@ pub fn entry_call(array: &Field, fields: &[Field]) -> String {
             entry(array, c, target, index)
         })
         .collect();
-    format!(".computes(&[{}])", each.join(", "))
+    code.push(&format!(".computes(&[{}])", each.join(", ")));
 }
 
 /// One field computed from `array`'s elements, as generated code builds it (a constant expression).
@@ -63,52 +64,51 @@ fn entry(array: &Field, c: &Computes, target: &Field, index: usize) -> String {
     )
 }
 
-/// The diff's calls keeping each field computed from an array in step when the array only grew (see
-/// `Diff::computed_step`), as text.
-pub fn diff_steps(fields: &[Field]) -> String {
-    let mut out = String::new();
+/// Writes the diff's calls keeping each field computed from an array in step when the array only grew (see
+/// `Diff::computed_step`).
+pub fn diff_steps(code: &mut Code, fields: &[Field], resolved: &Resolved) {
     for array in fields.iter().filter(|f| f.is_stored()) {
-        for c in array.facts.computes.iter().filter(|c| !c.addend) {
+        for c in resolved.facts(array).computes.iter().filter(|c| !c.addend) {
             let target = &fields[c.target];
             let Some(ident) = target.ident.filter(|_| target.is_stored()) else { continue };
             let index = fields[..c.target].iter().filter(|s| s.is_stored()).count();
             let entry = entry(array, c, target, index);
-            out.push_str(&format!("__out.computed_step(__at, {:?}, &{entry}, &__old.{ident}); ", array.key));
+            code.push(&format!("__out.computed_step(__at, {:?}, &{entry}, &__old.{ident}); ", array.key));
         }
     }
-    out
 }
 
-/// The builder call after a sum of fields' table entry naming the stored keys of the fields it adds up, as text;
-/// empty for any other field.
-pub fn sums_call(target: &Field, fields: &[Field]) -> String {
-    if target.facts.sums.is_empty() {
-        return String::new();
+/// Writes the builder call after a sum of fields' table entry naming the stored keys of the fields it adds up;
+/// nothing for any other field.
+pub fn sums_call(code: &mut Code, target: &Field, fields: &[Field], resolved: &Resolved) {
+    let sums = &resolved.facts(target).sums;
+    if sums.is_empty() {
+        return;
     }
-    let keys: Vec<String> = target.facts.sums.iter().map(|&i| format!("{:?}", fields[i].key)).collect();
-    format!(".sums(&[{}])", keys.join(", "))
+    let keys: Vec<String> = sums.iter().map(|&i| format!("{:?}", fields[i].key)).collect();
+    code.push(&format!(".sums(&[{}])", keys.join(", ")));
 }
 
-/// The assertions of a struct's (or its variants') computed fields.
-pub fn expand(cont: &Container) -> TokenStream {
+/// Writes the assertions of a struct's (or its variants') computed fields.
+pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
     let mut out = TokenStream::new();
     match &cont.data {
-        Data::Struct(fields) => assertions(fields, &mut out),
+        Data::Struct(fields) => assertions(fields, resolved, &mut out),
         Data::Enum(variants) => {
             for v in variants {
                 if let Style::Struct(fields) = &v.style {
-                    assertions(fields, &mut out);
+                    assertions(fields, resolved, &mut out);
                 }
             }
         }
         Data::Newtype(_) => {}
     }
-    out
+    code.tokens(out);
 }
 
-fn assertions(fields: &[Field], out: &mut TokenStream) {
+fn assertions(fields: &[Field], resolved: &Resolved, out: &mut TokenStream) {
     for array in fields {
-        for c in array.facts.computes.iter().filter(|c| !c.addend) {
+        for c in resolved.facts(array).computes.iter().filter(|c| !c.addend) {
             let target = &fields[c.target];
             let Some((_, path)) = target.attrs.computed.first() else { continue };
             let (elem, ty) = (element(array), target.ty);

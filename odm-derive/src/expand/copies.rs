@@ -2,14 +2,15 @@
 //! assertion per copied field, evaluated by the compiler over both field tables, that the copy fits its source
 //! (rule `copy-bounds`).
 
+use super::text::Code;
 use crate::internals::ast::{Container, Data};
 use crate::internals::rules;
-use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-pub fn expand(cont: &Container) -> TokenStream {
-    let (Some(copies), Data::Struct(fields)) = (&cont.attrs.copies, &cont.data) else { return TokenStream::new() };
-    let (Some((path, lit)), Some(by)) = (&copies.model, &copies.by) else { return TokenStream::new() };
+/// Writes the impls and assertions of an extended reference; nothing for any other type.
+pub fn expand(code: &mut Code, cont: &Container) {
+    let (Some(copies), Data::Struct(fields)) = (&cont.attrs.copies, &cont.data) else { return };
+    let (Some((path, lit)), Some(by)) = (&copies.model, &copies.by) else { return };
     let ident = cont.ident;
     let source = quote_spanned!(lit.span()=> #path);
     let by_name = by.value();
@@ -68,5 +69,5 @@ pub fn expand(cont: &Container) -> TokenStream {
             };
         });
     }
-    out
+    code.tokens(out);
 }

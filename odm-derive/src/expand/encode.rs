@@ -25,11 +25,11 @@ fn converter_item(field: &Field, f: &TokenStream) -> TokenStream {
     }
 }
 
-/// The encoder of a field's values for its typed path (`odm::path::Encoder`): its own `to_bson`, or the serde
-/// converter it declares.
-pub fn path_encoder(field: &Field) -> TokenStream {
+/// The encoder of a field's values for its typed path (`odm::path::Encoder`), as its resolved `encoding` says:
+/// its own `to_bson`, or the serde converter it declares.
+pub fn path_encoder(field: &Field, encoding: &Encoding) -> TokenStream {
     let ty = field.ty;
-    match &field.facts.encoding {
+    match encoding {
         Encoding::Schema => quote!(__odm::encode_schema::<#ty>),
         Encoding::Value => quote!(__odm::encode_value::<#ty>),
         Encoding::Converter(f) => converter_encoder(field, f),

@@ -2,7 +2,7 @@
 //! value type and access marker), `Model::fields()`, and `BsonSchema::diff` field by field.
 
 use super::text::{self, Code};
-use crate::internals::ast::{counter_target, is_counter, stored_alike, Container, Data, Derive, Field, Style, Variant};
+use crate::internals::ast::{stored_alike, Container, Data, Derive, Field, Style, Variant};
 use crate::internals::case::RenameRule;
 use crate::internals::resolve::field::Encoding;
 use crate::internals::resolve::Resolved;
@@ -12,14 +12,14 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 
 /// Which writes a field's path accepts (`odm::path` markers).
-fn marker(field: &Field, shard: &[(&Field, bool)], revision: Option<&Field>) -> &'static str {
+fn marker(field: &Field, resolved: &Resolved, shard: &[(&Field, bool)], revision: Option<&Field>) -> &'static str {
     if field.key == "_id" {
         "IdField"
     } else if shard.iter().any(|(f, _)| f.rust_name == field.rust_name) {
         "ShardKeyField"
-    } else if is_counter(field) {
+    } else if resolved.field_facts.is_counter(field) {
         "CounterField"
-    } else if field.facts.computed_from.is_some() {
+    } else if resolved.facts(field).computed_from.is_some() {
         "ComputedField"
     } else if field.attrs.counter.is_some() {
         if field.attrs.unique_items.is_some() {
@@ -45,16 +45,15 @@ fn fields_ident(cont: &Container) -> syn::Ident {
     format_ident!("{}Fields", cont.ident)
 }
 
-/// The `…Fields` structs of a polymorphic model, emitted at module level so users can name them (other enums and
+/// Writes the `…Fields` structs of a polymorphic model, at module level so users can name them (other enums and
 /// newtypes have none; a struct's is [`declare_struct`]).
-pub fn declare(cont: &Container) -> TokenStream {
-    match (&cont.data, cont.is_polymorphic()) {
-        (Data::Enum(variants), true) => declare_polymorphic(cont, variants),
-        _ => TokenStream::new(),
+pub fn declare(code: &mut Code, cont: &Container) {
+    if let (Data::Enum(variants), true) = (&cont.data, cont.is_polymorphic()) {
+        code.tokens(declare_polymorphic(cont, variants));
     }
 }
 
-/// The `…Fields` struct of a struct, emitted at module level so users can name it.
+/// Writes the `…Fields` struct of a struct, at module level so users can name it.
 pub fn declare_struct(code: &mut Code, cont: &Container) {
     let ident = cont.ident;
     let doc = format!(
@@ -68,7 +67,7 @@ pub fn declare_struct(code: &mut Code, cont: &Container) {
     ));
 }
 
-/// The `type Node` and `diff` items of a struct's `BsonSchema` impl: `diff` compares field by field through each
+/// Writes the `type Node` and `diff` items of a struct's `BsonSchema` impl: `diff` compares field by field through each
 /// field type's own `diff`.
 pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolved: &Resolved) {
     let name = fields_ident(cont);
@@ -88,14 +87,14 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
         };
         let key = &f.key;
         let ty = f.ty;
-        let m = marker(f, &shard, resolved.revision);
+        let m = marker(f, resolved, &shard, resolved.revision);
         if m == "RevisionField" {
             // The write that carries the diff bumps the revision; the diff never writes it.
             continue;
         }
         let plain = f.ty_text.is_some()
             && f.attrs.skip_serializing_if.is_none()
-            && matches!(f.facts.encoding, Encoding::Schema);
+            && matches!(resolved.facts(f).encoding, Encoding::Schema);
         if plain && m != "IdField" && m != "ShardKeyField" {
             run.push((member, key));
             continue;
@@ -109,8 +108,8 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
             continue;
         }
         // The predicate as written, when it is a path (one that is not is serde's error).
-        let skip = f.facts.skip_if.as_deref();
-        match (&f.facts.encoding, skip) {
+        let skip = resolved.facts(f).skip_if.as_deref();
+        match (&resolved.facts(f).encoding, skip) {
             (Encoding::Schema, skip) => {
                 code.text(if skip.is_some() { "__odm_diff_skippable" } else { "__odm_diff_field" });
                 code.open(Delimiter::Parenthesis);
@@ -132,7 +131,7 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
             }
             (_, skip) => {
                 let member = member_tokens(f);
-                let enc = super::encode::path_encoder(f);
+                let enc = super::encode::path_encoder(f, &resolved.facts(f).encoding);
                 let pred = match skip.map(text::lexed) {
                     Some(p) => quote!(|__v: &#ty| #p(__v)),
                     None => quote!(|_: &#ty| false),
@@ -145,11 +144,11 @@ pub fn schema_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     }
     write_run(code, &mut run);
     for f in fields.iter().filter(|f| f.is_stored()) {
-        let Some(counter) = counter_target(f, fields) else { continue };
+        let Some(counter) = resolved.field_facts.counter_target(f, fields) else { continue };
         let Some(cident) = counter.ident else { continue };
         code.push(&format!("__out.counter_step(__at, {:?}, {:?}, &__old.{cident}); ", f.key, counter.key));
     }
-    code.push(&super::computed::diff_steps(fields));
+    super::computed::diff_steps(code, fields, resolved);
     code.close();
 }
 
@@ -180,7 +179,7 @@ fn member_tokens(f: &Field) -> TokenStream {
     }
 }
 
-/// The impls of a struct's `…Fields` (one path method per stored field, carrying its stored key, value type and
+/// Writes the impls of a struct's `…Fields` (one path method per stored field, carrying its stored key, value type and
 /// access marker) and, for a model, `Model::fields()`.
 pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolved: &Resolved) {
     let ident = cont.ident;
@@ -188,12 +187,12 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     let shard = resolved.shard_fields();
     // Generic over the one path type rather than its three parameters: each impl then declares one parameter,
     // called `__P` since the impls name the user's types (a struct or field type named `P` must stay that type).
-    code.text(&fields_impls_text(&name, ident));
+    fields_impls(code, &name, ident);
     code.push(&format!("impl<__P: __OdmIsPath> {name}<__P> "));
     code.open(Delimiter::Brace);
     for (i, f) in fields.iter().filter(|f| f.is_stored()).enumerate() {
-        let m = marker(f, &shard, resolved.revision);
-        path_method(code, cont, f, m, Place::Struct(i), TokenStream::new());
+        let m = marker(f, resolved, &shard, resolved.revision);
+        path_method(code, cont, resolved, f, m, Place::Struct(i), TokenStream::new());
     }
     code.close();
     if cont.derive == Derive::Model {
@@ -204,18 +203,31 @@ pub fn struct_items(code: &mut Code, cont: &Container, fields: &[Field], resolve
     }
 }
 
-/// Impls of the `…Fields` struct of an enum: a polymorphic model's paths into its variants; other enums (and
-/// newtypes) have plain paths. With the `type Node` and `diff` items of `BsonSchema`.
-pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
-    if let (Data::Enum(variants), true) = (&cont.data, cont.is_polymorphic()) {
-        return polymorphic(cont, variants);
-    }
-    (
-        TokenStream::new(),
-        quote!(
+/// Writes the `type Node` and `diff` items of an enum's or a newtype's `BsonSchema` impl: a polymorphic model's
+/// node is its `…Fields` and its diff goes by key; other enums (and newtypes) have plain paths and the provided
+/// diff.
+pub fn node_items(code: &mut Code, cont: &Container) {
+    if cont.is_polymorphic() {
+        let name = fields_ident(cont);
+        code.tokens(quote! {
+            type Node<R, W, A: __OdmAccess> = __OdmObject<#name<__OdmPath<R, W, A>>>;
+            fn diff(__old: &Self, __new: &Self, __at: &mut __OdmAt, __out: &mut __OdmDiff) {
+                __odm::diff::by_keys(__old, __new, __at, __out)
+            }
+        });
+    } else {
+        code.tokens(quote!(
             type Node<R, W, A: __OdmAccess> = __OdmPath<R, W, A>;
-        ),
-    )
+        ));
+    }
+}
+
+/// Writes the impls of a polymorphic model's `…Fields` (its paths into its variants) and `fields()`; nothing for
+/// other enums and newtypes.
+pub fn enum_items(code: &mut Code, cont: &Container, resolved: &Resolved) {
+    if let (Data::Enum(variants), true) = (&cont.data, cont.is_polymorphic()) {
+        polymorphic(code, cont, variants, resolved);
+    }
 }
 
 /// The method of a variant on the model's `…Fields`: the variant's name in snake case (`PurchaseOrder` →
@@ -265,21 +277,16 @@ fn declare_polymorphic(cont: &Container, variants: &[Variant]) -> TokenStream {
     out
 }
 
-/// The `Fields`/`Deref` impls every generated `…Fields` struct has.
-fn fields_impls(name: &syn::Ident, of: &syn::Ident) -> TokenStream {
-    text::lexed(&fields_impls_text(name, of))
-}
-
-/// [`fields_impls`] as text. Generic over the one path type rather than its three parameters: each impl then
-/// declares one parameter, called `__P` since the impls name the user's types (a type named `P` must stay that
-/// type).
-fn fields_impls_text(name: &syn::Ident, of: &syn::Ident) -> String {
-    format!(
+/// Writes the `Fields`/`Deref` impls every generated `…Fields` struct has. Generic over the one path type rather
+/// than its three parameters: each impl then declares one parameter, called `__P` since the impls name the user's
+/// types (a type named `P` must stay that type).
+fn fields_impls(code: &mut Code, name: &syn::Ident, of: &syn::Ident) {
+    code.push(&format!(
         "#[automatically_derived] impl<__P: __OdmIsPath> __OdmFields for {name}<__P> {{ type Struct = {of}; \
          fn from_path(path: __P) -> Self {{ {name} {{ path }} }} }} \
          #[automatically_derived] impl<__P> __OdmDeref for {name}<__P> {{ \
          type Target = __P; fn deref(&self) -> &__P {{ &self.path }} }} "
-    )
+    ));
 }
 
 /// The doc comment of a field's path method.
@@ -302,7 +309,16 @@ enum Place {
 /// model's variant fields): the node of the field's type when its `BsonSchema` describes it, else a plain path;
 /// `bounds` after the return type; a body that reaches the field at `place`, encoded as its facts say. Certain types
 /// are written as text; others are spliced with their span (an error about their impl points there).
-fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Place, bounds: TokenStream) {
+fn path_method(
+    code: &mut Code,
+    cont: &Container,
+    resolved: &Resolved,
+    f: &Field,
+    m: &str,
+    place: Place,
+    bounds: TokenStream,
+) {
+    let facts = resolved.facts(f);
     let Some(method) = f.ident else { return };
     let (ident, ty) = (cont.ident, f.ty);
     // A variant's fields have no visibility of their own: they are as visible as the enum.
@@ -320,7 +336,7 @@ fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Pla
             code.push("(&self) -> ");
         }
     }
-    match (&f.facts.source, &f.ty_text) {
+    match (&facts.source, &f.ty_text) {
         (Source::Trait, Some(t)) => {
             code.push(&format!("__OdmNodeOf<__P, {t}, __Odm{m}> "));
         }
@@ -345,7 +361,7 @@ fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Pla
         };
         (marker_ident(m), with, at)
     };
-    let body = match (&f.facts.encoding, place) {
+    let body = match (&facts.encoding, place) {
         // The return type fixes the field's type and marker; the body needs only its index.
         (Encoding::Schema, Place::Struct(i)) => {
             code.push(&format!("{{ __odm_at(self, {i}usize) }} "));
@@ -371,9 +387,15 @@ fn path_method(code: &mut Code, cont: &Container, f: &Field, m: &str, place: Pla
 }
 
 /// [`path_method`] of a struct variant's field (or a field every variant shares), as tokens.
-fn field_method(cont: &Container, f: &Field, (vi, i): (usize, usize), bounds: TokenStream) -> TokenStream {
+fn field_method(
+    cont: &Container,
+    resolved: &Resolved,
+    f: &Field,
+    (vi, i): (usize, usize),
+    bounds: TokenStream,
+) -> TokenStream {
     let mut code = Code::new();
-    path_method(&mut code, cont, f, marker(f, &[], None), Place::Variant(vi, i), bounds);
+    path_method(&mut code, cont, resolved, f, marker(f, resolved, &[], None), Place::Variant(vi, i), bounds);
     code.finish()
 }
 
@@ -384,7 +406,7 @@ fn field_method(cont: &Container, f: &Field, (vi, i): (usize, usize), bounds: To
 /// decided from the struct's field table and failing at the call). A unit variant has no fields, so none is shared
 /// then, nor without a struct variant to declare them. A field named like a variant's method is left to the
 /// variants.
-fn common_fields(cont: &Container, variants: &[Variant]) -> Vec<TokenStream> {
+fn common_fields(cont: &Container, variants: &[Variant], resolved: &Resolved) -> Vec<TokenStream> {
     let ident = cont.ident;
     let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
     let mut structs = Vec::new();
@@ -405,10 +427,9 @@ fn common_fields(cont: &Container, variants: &[Variant]) -> Vec<TokenStream> {
         .filter(|(_, f)| !methods.contains(&f.rust_name))
         .filter(|(_, f)| {
             structs.iter().all(|(_, fields)| {
-                fields
-                    .iter()
-                    .find(|g| g.is_stored() && g.rust_name == f.rust_name)
-                    .is_some_and(|g| stored_alike(g, f) && marker(g, &[], None) == marker(f, &[], None))
+                fields.iter().find(|g| g.is_stored() && g.rust_name == f.rust_name).is_some_and(|g| {
+                    stored_alike(g, f) && marker(g, resolved, &[], None) == marker(f, resolved, &[], None)
+                })
             })
         })
         .filter_map(|(i, f)| {
@@ -421,18 +442,18 @@ fn common_fields(cont: &Container, variants: &[Variant]) -> Vec<TokenStream> {
                 }
             });
             let bounds = if wrapped.is_empty() { TokenStream::new() } else { quote!(where #(#bounds),*) };
-            f.ident.is_some().then(|| field_method(cont, f, (vi, i), bounds))
+            f.ident.is_some().then(|| field_method(cont, resolved, f, (vi, i), bounds))
         })
         .collect()
 }
 
-/// The typed paths and diff of a polymorphic model: `Event::fields()` with one method per variant (a
-/// [`Variant`](odm::path::Variant) of the variant's fields, each carrying the discriminator), and a diff by key.
-fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStream) {
+/// Writes the typed paths of a polymorphic model: `Event::fields()` with one method per variant (a
+/// [`Variant`](odm::path::Variant) of the variant's fields, each carrying the discriminator).
+fn polymorphic(code: &mut Code, cont: &Container, variants: &[Variant], resolved: &Resolved) {
     let ident = cont.ident;
     let name = fields_ident(cont);
     let vis = &cont.original.vis;
-    let mut items = fields_impls(&name, ident);
+    fields_impls(code, &name, ident);
     let mut variant_methods = Vec::new();
     for (vi, v) in variants.iter().filter(|v| !v.attrs.skip).enumerate() {
         let method = variant_method(v);
@@ -441,10 +462,12 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
             Style::Struct(fields) => {
                 let vname = variant_fields_ident(cont, v);
                 let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
-                let methods =
-                    stored.iter().enumerate().map(|(i, f)| field_method(cont, f, (vi, i), TokenStream::new()));
-                items.extend(fields_impls(&vname, ident));
-                items.extend(quote! {
+                let methods = stored
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| field_method(cont, resolved, f, (vi, i), TokenStream::new()));
+                fields_impls(code, &vname, ident);
+                code.tokens(quote! {
                     #[automatically_derived]
                     impl<__P: __OdmIsPath> #vname<__P> {
                         #(#methods)*
@@ -479,8 +502,8 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
             }),
         }
     }
-    variant_methods.extend(common_fields(cont, variants));
-    items.extend(quote! {
+    variant_methods.extend(common_fields(cont, variants, resolved));
+    code.tokens(quote! {
         #[automatically_derived]
         impl<__P: __OdmIsPath> #name<__P> {
             #(#variant_methods)*
@@ -493,11 +516,4 @@ fn polymorphic(cont: &Container, variants: &[Variant]) -> (TokenStream, TokenStr
             }
         }
     });
-    let schema_items = quote! {
-        type Node<R, W, A: __OdmAccess> = __OdmObject<#name<__OdmPath<R, W, A>>>;
-        fn diff(__old: &Self, __new: &Self, __at: &mut __OdmAt, __out: &mut __OdmDiff) {
-            __odm::diff::by_keys(__old, __new, __at, __out)
-        }
-    };
-    (items, schema_items)
 }

@@ -6,7 +6,7 @@ use crate::internals::ast::Field;
 use crate::internals::attr::index::IndexAttr;
 use crate::internals::index_keys::{Key, KeyKind};
 use crate::internals::lists::{location, span_within, Lang, KEYS, PARTIAL, WEIGHTS};
-use crate::internals::resolve::Index;
+use crate::internals::resolve::{FieldFacts, Index};
 use crate::internals::rules;
 use crate::internals::source::Source;
 use crate::internals::ty;
@@ -14,10 +14,10 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use std::ops::Range;
 
-/// The `BsonKind` of a top-level field, as an expression.
-pub(super) fn field_kind(f: &Field) -> TokenStream {
+/// The `BsonKind` of a top-level field, whose validator learns its type from `source`, as an expression.
+pub(super) fn field_kind(f: &Field, source: &Source) -> TokenStream {
     let ty = f.ty;
-    match &f.facts.source {
+    match source {
         Source::Trait => quote!(<#ty as __OdmSchema>::KIND),
         Source::Fixed(alias) => {
             let kind = super::schema::alias_kind(alias);
@@ -27,10 +27,11 @@ pub(super) fn field_kind(f: &Field) -> TokenStream {
     }
 }
 
-/// The element `BsonKind` of a top-level array field (`None` for anything else), as an expression.
-pub(super) fn field_item_kind(f: &Field) -> TokenStream {
+/// The element `BsonKind` of a top-level array field (`None` for anything else), whose validator learns its type
+/// from `source`, as an expression.
+pub(super) fn field_item_kind(f: &Field, source: &Source) -> TokenStream {
     let ty = f.ty;
-    match &f.facts.source {
+    match source {
         Source::Trait => quote!(<#ty as __OdmSchema>::ITEM_KIND),
         _ => quote!(::core::option::Option::<__OdmKind>::None),
     }
@@ -225,11 +226,11 @@ pub(super) fn stored_path(k: &Key, span: Span) -> TokenStream {
 }
 
 /// The `BsonKind` of what the key indexes, as a const `Option<BsonKind>` (`None`: unknown, already reported).
-pub(super) fn key_kind_expr(k: &Key, span: Span) -> TokenStream {
+pub(super) fn key_kind_expr(k: &Key, facts: &FieldFacts, span: Span) -> TokenStream {
     match (k.field, &k.nested) {
         (None, _) => quote!(::core::option::Option::<__OdmKind>::None),
         (Some(f), None) => {
-            let kind = field_kind(f);
+            let kind = field_kind(f, &facts.of(f).source);
             quote!(__OdmSome(#kind))
         }
         (Some(_), Some((seg, inner))) => {
@@ -240,10 +241,10 @@ pub(super) fn key_kind_expr(k: &Key, span: Span) -> TokenStream {
 }
 
 /// The element kind of the field a key names, as a const `Option<BsonKind>` (`None`: not an array, or unknown).
-pub(super) fn key_item_kind_expr(k: &Key, span: Span) -> TokenStream {
+pub(super) fn key_item_kind_expr(k: &Key, facts: &FieldFacts, span: Span) -> TokenStream {
     match (k.field, &k.nested) {
         (None, _) => quote!(::core::option::Option::<__OdmKind>::None),
-        (Some(f), None) => field_item_kind(f),
+        (Some(f), None) => field_item_kind(f, &facts.of(f).source),
         (Some(_), Some((seg, inner))) => {
             let table = table_of(inner, span);
             quote!(__odm_item_kind(#table, #seg))
@@ -252,11 +253,11 @@ pub(super) fn key_item_kind_expr(k: &Key, span: Span) -> TokenStream {
 }
 
 /// True (const) when the top-level field of `k` is an array, by its tokens or its type.
-pub(super) fn top_is_array(k: &Key) -> TokenStream {
+pub(super) fn top_is_array(k: &Key, facts: &FieldFacts) -> TokenStream {
     match k.field {
         Some(f) => {
             let syntactic = k.first_is_array;
-            let kind = field_kind(f);
+            let kind = field_kind(f, &facts.of(f).source);
             quote!((#syntactic || #kind.is_array()))
         }
         None => quote!(false),

@@ -1,14 +1,18 @@
-//! Index specs, capped settings, the field table of every derived struct, and the index const assertions of a model.
+//! A model's indexes in `impl Model`: the index specs (`indexes()`, the declared indexes and the ESR indexes built
+//! for the declared queries), `CAPPED`, `SHARD_KEY` and `LEADING_INDEX_KEYS`; and the index const assertions beside
+//! it (TTL on a date, no parallel arrays, no hashed array, default names that collide).
 //!
 //! Nested index paths (`items.name`) name a field of another type, which this derive cannot see: they resolve at
 //! compile time through the field table the other type's derive generates (`BsonSchema::OBJECT`: Rust name →
-//! stored key and type family). A type without a table (not derived, a BSON scalar, an enum) has `None`, so every
-//! problem ends in a const assertion with a message of ours, pointing at the literal.
+//! stored key and type family; the assertions' parts are in `index_parts.rs`). A type without a table (not derived,
+//! a BSON scalar, an enum) has `None`, so every problem ends in a const assertion with a message of ours, pointing
+//! at the literal.
 
+use super::text::Code;
 use crate::internals::ast::{Container, Data};
 use crate::internals::attr::index::IndexAttr;
 use crate::internals::index_keys::{default_name, key_label, Key, KeyKind};
-use crate::internals::resolve::{Index, PartialValue, Resolved};
+use crate::internals::resolve::{FieldFacts, Index, PartialValue, Resolved};
 use crate::internals::rules;
 use crate::internals::ty;
 use proc_macro2::{Span, TokenStream};
@@ -27,7 +31,7 @@ struct Built<'a> {
     aliases_only: bool,
 }
 
-fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>> {
+fn one_index<'a>(resolved: &'a Index<'a>, facts: &FieldFacts, tag: Option<&str>) -> Option<Built<'a>> {
     let idx: &IndexAttr = &resolved.attr;
     let keys_lit = idx.keys.as_ref()?;
     let span = keys_lit.span();
@@ -151,8 +155,8 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
     }
     // TTL: on a date, or an array of dates (the earliest one expires the document).
     if idx.ttl.is_some() && keys.len() == 1 && matches!(keys[0].kind, KeyKind::Asc | KeyKind::Desc) {
-        let kind = key_kind_expr(&keys[0], span);
-        let item = key_item_kind_expr(&keys[0], span);
+        let kind = key_kind_expr(&keys[0], facts, span);
+        let item = key_item_kind_expr(&keys[0], facts, span);
         let what = match (keys[0].field, &keys[0].nested) {
             (Some(f), None) => format!("`{}` (`{}`)", f.rust_name, ty::display(f.ty)),
             _ => format!("`{}`", key_label(&keys[0])),
@@ -194,7 +198,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
                 .iter()
                 .filter(|k| k.nested.is_some())
                 .map(|k| {
-                    let kind = key_kind_expr(k, span);
+                    let kind = key_kind_expr(k, facts, span);
                     quote!(::core::matches!(#kind, __OdmSome(__OdmKind::Array)))
                 })
                 .collect();
@@ -202,7 +206,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
             if top_is_scalar(group[0]) {
                 continue;
             }
-            let top = top_is_array(group[0]);
+            let top = top_is_array(group[0], facts);
             per_group.push(quote!(((#top #(|| #nested)*) as usize)));
             if nested.len() > 1 {
                 siblings.push(quote!(((0 #(+ (#nested as usize))*) > 1)));
@@ -220,8 +224,8 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
     }
     // Hashed: never an array.
     for k in keys.iter().filter(|k| k.kind == KeyKind::Hashed && !(top_is_scalar(k) && k.nested.is_none())) {
-        let top = top_is_array(k);
-        let kind = key_kind_expr(k, span);
+        let top = top_is_array(k, facts);
+        let kind = key_kind_expr(k, facts, span);
         let msg = rules::INDEX_HASHED.message(format_args!(
             "`{}` holds an array: hashed indexes cannot hold arrays; hash a scalar field",
             key_label(k)
@@ -236,103 +240,121 @@ fn one_index<'a>(resolved: &'a Index<'a>, tag: Option<&str>) -> Option<Built<'a>
     Some(Built { idx, keys, build, asserts, nested: has_nested, aliases_only })
 }
 
-/// The `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model`, the index const assertions, and whether the
-/// items name `__odm::…` (the runtime's private module, imported only then).
-pub fn expand(cont: &Container, resolved: &Resolved) -> (TokenStream, TokenStream, bool) {
-    // A polymorphic model has collection settings and indexes (each of all variants, or of one), but no shard key
-    // (rule `poly-attr`).
-    let tag = match &cont.data {
-        Data::Struct(_) => None,
-        _ if cont.is_polymorphic() => cont.attrs.tag.as_ref().map(|t| t.value.as_str()),
-        _ => {
-            let capped = capped(cont);
-            let names_odm = !capped.is_empty();
-            return (capped, TokenStream::new(), names_odm);
-        }
-    };
-    // Declared access patterns no declared index serves get their own ESR index.
-    let for_queries = resolved.query_indexes.iter().map(|q| &q.index);
-    let built: Vec<Built> = resolved.indexes.iter().chain(for_queries).filter_map(|i| one_index(i, tag)).collect();
-    let mut asserts = TokenStream::new();
-    for b in &built {
-        asserts.extend(b.asserts.clone());
+/// A model's indexes, each built once: [`Indexes::asserts`] writes their const assertions beside `impl Model`,
+/// [`Indexes::items`] its `indexes()`, `CAPPED`, `SHARD_KEY` and `LEADING_INDEX_KEYS` items.
+pub struct Indexes<'a> {
+    built: Vec<Built<'a>>,
+}
+
+impl<'a> Indexes<'a> {
+    /// Builds the declared indexes and the ESR indexes of the declared queries; none for an embedded enum or
+    /// newtype model (only its `CAPPED` item is written).
+    pub fn new(cont: &Container, resolved: &'a Resolved<'a>) -> Self {
+        // A polymorphic model has collection settings and indexes (each of all variants, or of one), but no shard
+        // key (rule `poly-attr`).
+        let tag = match &cont.data {
+            Data::Struct(_) => None,
+            _ if cont.is_polymorphic() => cont.attrs.tag.as_ref().map(|t| t.value.as_str()),
+            _ => return Indexes { built: Vec::new() },
+        };
+        // Declared access patterns no declared index serves get their own ESR index.
+        let for_queries = resolved.query_indexes.iter().map(|q| &q.index);
+        let facts = &resolved.field_facts;
+        let built = resolved.indexes.iter().chain(for_queries).filter_map(|i| one_index(i, facts, tag)).collect();
+        Indexes { built }
     }
-    // Names the derive could not compare (a default name with a nested stored key): compared at compile time.
-    for (j, b) in built.iter().enumerate() {
-        for a in &built[..j] {
-            let inexact = |x: &Built| x.idx.name.is_none() && !default_name(x.keys).1;
-            if !inexact(a) && !inexact(b) {
-                continue;
-            }
-            let at = b.idx.name.as_ref().or(b.idx.keys.as_ref()).map_or_else(Span::call_site, syn::LitStr::span);
-            let span_a = a.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span);
-            let (pa, ka) = name_parts(a.idx, a.keys, span_a);
-            let (pb, kb) =
-                name_parts(b.idx, b.keys, b.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span));
-            let msg = match (&a.idx.name, &b.idx.name) {
-                (_, Some(n)) => format!(
+
+    /// Writes the index const assertions.
+    pub fn asserts(&self, code: &mut Code) {
+        let built = &self.built;
+        let mut asserts = TokenStream::new();
+        for b in built {
+            asserts.extend(b.asserts.clone());
+        }
+        // Names the derive could not compare (a default name with a nested stored key): compared at compile time.
+        for (j, b) in built.iter().enumerate() {
+            for a in &built[..j] {
+                let inexact = |x: &Built| x.idx.name.is_none() && !default_name(x.keys).1;
+                if !inexact(a) && !inexact(b) {
+                    continue;
+                }
+                let at = b.idx.name.as_ref().or(b.idx.keys.as_ref()).map_or_else(Span::call_site, syn::LitStr::span);
+                let span_a = a.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span);
+                let (pa, ka) = name_parts(a.idx, a.keys, span_a);
+                let (pb, kb) =
+                    name_parts(b.idx, b.keys, b.idx.keys.as_ref().map_or_else(Span::call_site, syn::LitStr::span));
+                let msg = match (&a.idx.name, &b.idx.name) {
+                    (_, Some(n)) => format!(
                     "index name `{}` is already the default name of index `{}` (`idx_` and its stored keys); choose \
                      another `name`",
                     n.value(),
                     label(a.idx)
                 ),
-                (Some(n), None) => format!(
+                    (Some(n), None) => format!(
                     "the default name of this index (`idx_` and its stored keys) is `{}`, already the name of index \
                      `{}`; give this one a `name`",
                     n.value(),
                     label(a.idx)
                 ),
-                (None, None) => format!(
+                    (None, None) => format!(
                     "this index gets the same default name as index `{}` (`idx_` and the stored keys); give one of \
                      them a `name`",
                     label(a.idx)
                 ),
-            };
-            let msg = rules::INDEX_NAME.message(msg);
-            asserts.extend(quote_spanned! {at=>
+                };
+                let msg = rules::INDEX_NAME.message(msg);
+                asserts.extend(quote_spanned! {at=>
                 const _: () = if #(#ka &&)* #(#kb &&)* __odm_concat_eq(&[#(#pa),*], &[#(#pb),*]) { ::core::panic!("{}", #msg) };
             });
-        }
-    }
-    if built.iter().any(|b| b.nested) {
-        asserts.extend(nested_helpers());
-    }
-    let builds: Vec<&TokenStream> = built.iter().map(|b| &b.build).collect();
-    let indexes = (!builds.is_empty()).then(|| {
-        quote! {
-            fn indexes() -> __OdmVec<__OdmIndex> {
-                __OdmVec::from([#(#builds),*])
             }
         }
-    });
-    let capped = capped(cont);
-    let shard_keys = resolved.shard_fields();
-    let shard_key = (!shard_keys.is_empty()).then(|| {
-        let keys = shard_keys.iter().map(|(f, hashed)| {
-            let key = &f.key;
-            quote!((#key, #hashed))
+        if built.iter().any(|b| b.nested) {
+            asserts.extend(nested_helpers());
+        }
+        code.tokens(asserts);
+    }
+
+    /// Writes the `indexes()`, `CAPPED`, `SHARD_KEY` and `LEADING_INDEX_KEYS` items of `impl Model` (marking the
+    /// runtime's private module as named only when they name it: a model's plain indexes name aliases only).
+    pub fn items(&self, code: &mut Code, cont: &Container, resolved: &Resolved) {
+        let built = &self.built;
+        let builds: Vec<&TokenStream> = built.iter().map(|b| &b.build).collect();
+        let indexes = (!builds.is_empty()).then(|| {
+            quote! {
+                fn indexes() -> __OdmVec<__OdmIndex> {
+                    __OdmVec::from([#(#builds),*])
+                }
+            }
         });
-        quote!(const SHARD_KEY: __OdmOption<__odm::ShardKey> =
+        let capped = capped(cont);
+        let shard_keys = resolved.shard_fields();
+        let shard_key = (!shard_keys.is_empty()).then(|| {
+            let keys = shard_keys.iter().map(|(f, hashed)| {
+                let key = &f.key;
+                quote!((#key, #hashed))
+            });
+            quote!(const SHARD_KEY: __OdmOption<__odm::ShardKey> =
             __OdmSome(__odm::ShardKey { keys: &[#(#keys),*] });)
-    });
-    // The stored key each index over every document starts with: what an equality on that key can use.
-    let leads: Vec<&String> = built
-        .iter()
-        .filter(|b| b.idx.partial.is_none())
-        .filter_map(|b| b.keys.first())
-        .filter(|k| k.nested.is_none() && matches!(k.kind, KeyKind::Asc | KeyKind::Desc | KeyKind::Hashed))
-        .filter_map(|k| Some(&k.field?.key))
-        .collect();
-    let leading =
-        (!leads.is_empty()).then(|| quote!(const LEADING_INDEX_KEYS: &'static [&'static str] = &[#(#leads),*];));
-    let names_odm = !capped.is_empty() || shard_key.is_some() || built.iter().any(|b| !b.aliases_only);
-    let items = quote! {
-        #capped
-        #shard_key
-        #leading
-        #indexes
-    };
-    (items, asserts, names_odm)
+        });
+        // The stored key each index over every document starts with: what an equality on that key can use.
+        let leads: Vec<&String> = built
+            .iter()
+            .filter(|b| b.idx.partial.is_none())
+            .filter_map(|b| b.keys.first())
+            .filter(|k| k.nested.is_none() && matches!(k.kind, KeyKind::Asc | KeyKind::Desc | KeyKind::Hashed))
+            .filter_map(|k| Some(&k.field?.key))
+            .collect();
+        let leading =
+            (!leads.is_empty()).then(|| quote!(const LEADING_INDEX_KEYS: &'static [&'static str] = &[#(#leads),*];));
+        let names_odm = !capped.is_empty() || shard_key.is_some() || built.iter().any(|b| !b.aliases_only);
+        let items = quote! {
+            #capped
+            #shard_key
+            #leading
+            #indexes
+        };
+        code.tokens_naming(items, names_odm);
+    }
 }
 
 /// `const CAPPED` of a model declaring `capped(size = …, max = …)`.

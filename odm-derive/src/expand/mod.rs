@@ -1,5 +1,15 @@
 //! Code generation, the last stage: the items of a type that passed every rule, read from the IR and the resolved
 //! model only; and on errors, placeholder impls so call sites produce no second wave of errors.
+//!
+//! Every generator has one shape: it writes its items into a [`Code`] and returns nothing,
+//! `fn(code: &mut Code, cont: &Container, resolved: &Resolved)` (a struct's generators take its fields too, and
+//! one that reads neither the container nor the resolved model leaves them out). Fixed parts are written as text,
+//! parts an error may point at are spliced as spanned tokens ([`Code::tokens`]); the smaller pieces a generator
+//! assembles (a field's schema expression, an index key's kind) are values it splices, not generators. Where one
+//! generator's items go in two places, inside `impl Model` and beside it, a value built once writes each
+//! ([`indexes::Indexes`]), or two generators do (`version::asserts`, `version::items`); one that wraps items other
+//! generators own takes them as a closure over the same `Code` (`schema::enum_impl`). The order generators write
+//! in is the order of the output, and so of the compiler's errors about it.
 
 mod asserts;
 mod computed;
@@ -22,8 +32,7 @@ use proc_macro2::{Delimiter, TokenStream};
 use quote::quote;
 use text::Code;
 
-/// The generated items of a type that passed every rule: reads the IR and the resolved model only. A struct's
-/// items are written as text with the spanned parts spliced in ([`text::Code`]); enums and newtypes build tokens.
+/// The generated items of a type that passed every rule: reads the IR and the resolved model only.
 pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> TokenStream {
     let odm_text = odm_text(cont, odm);
     let mut code = Code::new();
@@ -34,13 +43,14 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
         model_and_asserts(&mut code, cont, resolved);
         fields::struct_items(&mut code, cont, fields, resolved);
     } else {
-        let (field_items, mut schema_extra) = fields::expand(cont);
-        schema_extra.extend(size::type_size(cont));
-        code.tokens(fields::declare(cont));
+        fields::declare(&mut code, cont);
         open_const(&mut code, &odm_text);
-        code.tokens(schema::expand(cont, odm, schema_extra));
+        schema::enum_impl(&mut code, cont, resolved, |code| {
+            fields::node_items(code, cont);
+            size::type_size(code, cont, resolved);
+        });
         model_and_asserts(&mut code, cont, resolved);
-        code.tokens(field_items);
+        fields::enum_items(&mut code, cont, resolved);
     }
     close_const(&mut code, &odm_text);
     code.finish()
@@ -51,14 +61,11 @@ fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
     if cont.derive == Derive::Model {
         model::expand(code, cont, resolved);
     }
-    code.tokens(asserts::expand(cont, resolved));
-    code.tokens(copies::expand(cont));
-    code.tokens(computed::expand(cont));
-    code.tokens(overflow::expand(cont));
-    let check = size::model_check(cont);
-    if !check.is_empty() {
-        code.tokens(check);
-    }
+    asserts::expand(code, cont, resolved);
+    copies::expand(code, cont);
+    computed::expand(code, cont, resolved);
+    overflow::expand(code, cont);
+    size::model_check(code, cont, resolved);
 }
 
 /// The path generated code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.

@@ -1,4 +1,6 @@
-//! `impl Model`: collection name, database and validation settings of a collection model.
+//! `impl Model`: collection name, database, validation, concern and query settings, the revision, the time-series
+//! settings, and the items other generators add to it (indexes, versions); beside it, the bucket and variant impls
+//! and the index and version assertions.
 
 use super::text::Code;
 use crate::internals::ast::{Container, Data, Field, Style};
@@ -73,7 +75,7 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
             }
         });
     }
-    let (index_items, index_asserts, index_names_odm) = super::indexes::expand(cont, resolved);
+    let indexes = super::indexes::Indexes::new(cont, resolved);
     // The attribute spells the server's name (`secondaryPreferred`); the enum variant is the same, capitalised.
     let variant = |ty: &str, v: &String| {
         let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
@@ -109,20 +111,18 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
                 __OdmSome(__odm::WriteConcernSpec { w: #w, journal: #j, timeout_ms: #t });));
         }
     }
-    items.extend(super::series::timeseries_item(cont));
     items.extend(id_type(cont));
-    let variant_impls = variant_impls(cont);
-    code.tokens(super::series::bucket_impl(cont));
-    let (version_items, version_asserts) = super::version::expand(cont);
-    code.tokens(variant_impls);
-    code.tokens(index_asserts);
-    code.tokens(version_asserts);
+    super::series::bucket_impl(code, cont, resolved);
+    code.tokens(variant_impls(cont));
+    indexes.asserts(code);
+    super::version::asserts(code, cont);
     code.push(&format!("#[automatically_derived] impl __OdmModel for {ident} "));
     code.open(Delimiter::Brace);
     code.push(&format!("const COLLECTION: &'static str = {collection:?}; "));
     code.tokens(items);
-    code.tokens_naming(index_items, index_names_odm);
-    code.tokens(version_items);
+    super::series::timeseries_item(code, cont, resolved);
+    indexes.items(code, cont, resolved);
+    super::version::items(code, cont);
     code.close();
 }
 

@@ -3,15 +3,17 @@
 //! model holds the element's fields alike and the owner's `_id` as the owner stores it, in a field an index starts
 //! with (rule `array-overflow`).
 
+use super::text::Code;
 use crate::internals::ast::{Container, Data, Derive, Field};
 use crate::internals::rules;
 use crate::internals::ty::{classify, TyKind};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-pub fn expand(cont: &Container) -> TokenStream {
-    let (Derive::Model, Data::Struct(fields)) = (cont.derive, &cont.data) else { return TokenStream::new() };
-    fields.iter().map(|f| one(cont, f)).collect()
+/// Writes the subset-pattern items of each array of a model that declares `overflow`.
+pub fn expand(code: &mut Code, cont: &Container) {
+    let (Derive::Model, Data::Struct(fields)) = (cont.derive, &cont.data) else { return };
+    code.tokens(fields.iter().map(|f| one(cont, f)).collect());
 }
 
 fn one(cont: &Container, f: &Field) -> TokenStream {

@@ -1,4 +1,6 @@
-//! `impl BsonSchema`: the validator fragment, field metadata and counter checks of a struct or enum.
+//! `impl BsonSchema`: a struct's field table (the provided items build its validator, size and counter checks
+//! from it); an enum's or a newtype's validator fragment, field metadata and items; and the field tables of a
+//! tagged enum's struct variants, which its validator and its size both read.
 
 use super::text::Code;
 use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
@@ -16,15 +18,16 @@ fn opt_str(s: Option<&String>) -> TokenStream {
 
 /// The schema expression of one field, with its field-level keywords applied; `__closed` (whether the enclosing
 /// document is closed) must be in scope.
-pub fn field_schema(field: &Field) -> TokenStream {
+pub fn field_schema(field: &Field, resolved: &Resolved) -> TokenStream {
+    let facts = resolved.facts(field);
     let (ty, span) = (field.ty, field.ty_span());
     let a = &field.attrs;
-    let mut expr = match &field.facts.source {
+    let mut expr = match &facts.source {
         Source::Trait => quote_spanned!(span=> <#ty as __OdmSchema>::bson_schema_within(__closed)),
         Source::Fixed(alias) => quote!(__odm::build::fixed(#alias)),
         Source::Mixed => quote!(__odm::build::any()),
     };
-    for (keyword, n) in &field.facts.keywords {
+    for (keyword, n) in &facts.keywords {
         expr = quote!(__odm::build::with(#expr, #keyword, #n));
     }
     if a.unique_items.is_some() {
@@ -40,10 +43,10 @@ pub fn field_schema(field: &Field) -> TokenStream {
 }
 
 /// `|| <T>::dynamic_keys(depth - 1)` for every stored field (mixed fields count as dynamic).
-fn dynamic_keys<'a>(fields: impl Iterator<Item = &'a Field<'a>>) -> TokenStream {
+fn dynamic_keys<'a>(fields: impl Iterator<Item = &'a Field<'a>>, resolved: &Resolved) -> TokenStream {
     let parts = fields.filter(|f| f.is_stored()).map(|f| {
         let ty = f.ty;
-        match &f.facts.source {
+        match &resolved.facts(f).source {
             Source::Trait => quote!(|| <#ty as __OdmSchema>::dynamic_keys(__depth - 1)),
             Source::Mixed => quote!(|| true),
             Source::Fixed(_) => TokenStream::new(),
@@ -54,17 +57,6 @@ fn dynamic_keys<'a>(fields: impl Iterator<Item = &'a Field<'a>>) -> TokenStream 
             __depth == 0 #(#parts)*
         }
     }
-}
-
-/// Statements adding `fields` to an `ObjectSchema` named `__s`.
-fn object_fields(fields: &[Field]) -> TokenStream {
-    let adds = fields.iter().filter(|f| f.is_stored()).map(|f| {
-        let key = &f.key;
-        let schema = field_schema(f);
-        let required = f.is_always_written();
-        quote!(__s.field(#key, #schema, #required);)
-    });
-    quote!(#(#adds)*)
 }
 
 /// `fn bson_schema_within` computing `__closed` for this type (its own `closed`/`open`, else the enclosing
@@ -98,7 +90,7 @@ pub fn struct_impl(code: &mut Code, cont: &Container, fields: &[Field], resolved
         code.open(Delimiter::Parenthesis);
         code.push(&format!("{:?}, &", cont.ident.to_string()));
         code.open(Delimiter::Bracket);
-        entries_text(code, fields);
+        entries_text(code, fields, resolved);
         code.close();
         code.close();
         let mut flags = String::new();
@@ -130,10 +122,10 @@ fn container_flags_text(cont: &Container, out: &mut String) {
 
 /// The entries of a field table (`odm::meta::FieldMeta`), one per stored field, in declaration order, each followed
 /// by a comma: text, with the field types spliced in where errors may point at them.
-fn entries_text(code: &mut Code, fields: &[Field]) {
+fn entries_text(code: &mut Code, fields: &[Field], resolved: &Resolved) {
     for f in fields.iter().filter(|f| f.is_stored()) {
         let (name, key, ty) = (&f.rust_name, &f.key, f.ty);
-        match &f.facts.source {
+        match &resolved.facts(f).source {
             Source::Trait => match &f.ty_text {
                 Some(t) => {
                     code.push(&format!("__odm_field_of::<{t}>({name:?}, {key:?})"));
@@ -158,7 +150,7 @@ fn entries_text(code: &mut Code, fields: &[Field]) {
                 code.push(&format!("__odm_meta({name:?}, {key:?}, &__odm::FieldType::MIXED)"));
             }
         }
-        code.text(&entry_calls(f, fields));
+        entry_calls(code, f, fields, resolved);
     }
 }
 
@@ -177,16 +169,22 @@ fn table_impl(code: &mut Code, ident: &syn::Ident, table: impl FnOnce(&mut Code)
     code.close();
 }
 
-pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> TokenStream {
+/// Writes `impl BsonSchema` of an enum or a newtype, with what `items` writes (its `type Node`, `diff` and `SIZE`,
+/// from the generators that own them) among the items.
+pub fn enum_impl(code: &mut Code, cont: &Container, resolved: &Resolved, items: impl FnOnce(&mut Code)) {
+    variant_tables(code, cont, resolved);
+    let mut extra = Code::new();
+    items(&mut extra);
+    let extra = extra.finish();
     let ident = cont.ident;
     let desc = opt_str(cont.doc.as_ref());
     match &cont.data {
         Data::Struct(_) => unreachable!("a struct's impl is written by `struct_impl`"),
         Data::Newtype(field) => {
             let ty = field.ty;
-            let schema_fns = schema_fns(cont, field_schema(field));
-            let dynamic = dynamic_keys(std::iter::once(&**field));
-            let (kind, item, meta, checks) = match &field.facts.source {
+            let schema_fns = schema_fns(cont, field_schema(field, resolved));
+            let dynamic = dynamic_keys(std::iter::once(&**field), resolved);
+            let (kind, item, meta, checks) = match &resolved.facts(field).source {
                 Source::Trait => (
                     quote!(<#ty as __OdmSchema>::KIND),
                     quote!(<#ty as __OdmSchema>::ITEM_KIND),
@@ -200,7 +198,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                     quote!(let _ = (__value, __depth, __out);),
                 ),
             };
-            quote! {
+            code.tokens(quote! {
                 #[automatically_derived]
                 impl __OdmSchema for #ident {
                     const KIND: __OdmKind = #kind;
@@ -218,13 +216,11 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                         #checks
                     }
                 }
-            }
+            });
         }
         Data::Enum(variants) if cont.is_polymorphic() => {
             // A polymorphic model: its table holds the variants' tables; the provided items read it.
-            let mut code = Code::new();
-            table_impl(&mut code, ident, |c| c.tokens(polymorphic_table(cont, variants)), |c| c.tokens(extra));
-            code.finish()
+            table_impl(code, ident, |c| c.tokens(polymorphic_table(cont, variants, resolved)), |c| c.tokens(extra));
         }
         Data::Enum(variants) => {
             let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
@@ -234,7 +230,8 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                 Some(tag) => {
                     let tag = &tag.value;
                     let content = cont.attrs.content.as_ref().map(|c| &c.value);
-                    let schemas = stored.iter().map(|v| variant_schema(v, tag, content));
+                    let schemas =
+                        stored.iter().enumerate().map(|(vi, v)| variant_schema(v, vi, tag, content, resolved));
                     (
                         quote!(__OdmKind::Object),
                         quote!(__odm::build::tagged_enum(#tag, &[#(#names),*], __odm::vec![#(#schemas),*], #desc)),
@@ -246,7 +243,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                 Style::Struct(fs) => fs.iter(),
                 Style::Unit | Style::Tuple => [].iter(),
             });
-            let dynamic = dynamic_keys(variant_fields);
+            let dynamic = dynamic_keys(variant_fields, resolved);
             let schema_fns = schema_fns(cont, body);
             // A string enum converts straight to its stored name, skipping the serde round trip.
             let all_unit = variants.iter().all(|v| !v.attrs.skip && matches!(v.style, Style::Unit));
@@ -261,7 +258,7 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                     }
                 }
             });
-            quote! {
+            code.tokens(quote! {
                 #[automatically_derived]
                 impl __OdmSchema for #ident {
                     const KIND: __OdmKind = #kind;
@@ -270,23 +267,48 @@ pub fn expand(cont: &Container, _odm: &TokenStream, extra: TokenStream) -> Token
                     #to_bson
                     #dynamic
                 }
-            }
+            });
         }
     }
 }
 
-/// One variant's object schema; closed when the enum is (`__closed` in scope).
-fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStream {
+/// The field tables of a tagged enum's struct variants (the `vi`-th stored variant's is [`variant_table`]), each
+/// written once, beside the enum's impl, for its validator and its size: tagged with the variant's tag value when
+/// serde writes the tag into the variant's document, untagged when it wraps the document in `content`. Nothing for
+/// other types.
+fn variant_tables(code: &mut Code, cont: &Container, resolved: &Resolved) {
+    let (Data::Enum(variants), false, Some(tag)) = (&cont.data, cont.is_polymorphic(), &cont.attrs.tag) else {
+        return;
+    };
+    let adjacent = cont.attrs.content.is_some();
+    for (vi, v) in variants.iter().filter(|v| !v.attrs.skip).enumerate() {
+        let Style::Struct(fields) = &v.style else { continue };
+        let (name, value, tag) = (format!("{}::{}", cont.ident, v.ident), &v.name, &tag.value);
+        let table = variant_table(vi);
+        let entries = entries(fields, resolved);
+        let tagged = (!adjacent).then(|| quote!(.tagged(#tag, #value)));
+        code.tokens(quote!(const #table: __OdmTable = __OdmTable::new(#name, &[#entries]) #tagged;));
+    }
+}
+
+/// The name of the field table of a tagged enum's `vi`-th stored variant, a struct variant ([`variant_tables`]).
+pub(super) fn variant_table(vi: usize) -> syn::Ident {
+    quote::format_ident!("__ODM_VARIANT_{}", vi)
+}
+
+/// One variant's object schema, the `vi`-th stored; closed when the enum is (`__closed` in scope). A struct
+/// variant's is read from its table.
+fn variant_schema(v: &Variant, vi: usize, tag: &str, content: Option<&String>, resolved: &Resolved) -> TokenStream {
     let name = &v.name;
     let desc = opt_str(v.doc.as_ref());
     let tag_schema = quote!(__odm::doc! { "enum": [#name] });
     match (&v.style, content) {
         (Style::Newtype(field), None) => {
-            let schema = field_schema(field);
+            let schema = field_schema(field, resolved);
             quote!(__odm::build::tag_into(#schema, #tag, #name))
         }
         (Style::Newtype(field), Some(content)) => {
-            let schema = field_schema(field);
+            let schema = field_schema(field, resolved);
             quote! {{
                 let mut __s = __odm::build::ObjectSchema::new();
                 __s.field(#tag, #tag_schema, true);
@@ -294,28 +316,13 @@ fn variant_schema(v: &Variant, tag: &str, content: Option<&String>) -> TokenStre
                 __s.finish(__closed, #desc)
             }}
         }
-        (Style::Struct(fields), None) => {
-            let adds = object_fields(fields);
-            quote! {{
-                let mut __s = __odm::build::ObjectSchema::new();
-                __s.field(#tag, #tag_schema, true);
-                #adds
-                __s.finish(__closed, #desc)
-            }}
+        (Style::Struct(_), None) => {
+            let table = variant_table(vi);
+            quote!(__odm::build::tagged_variant(&#table, __closed, #desc))
         }
-        (Style::Struct(fields), Some(content)) => {
-            let adds = object_fields(fields);
-            quote! {{
-                let __inner = {
-                    let mut __s = __odm::build::ObjectSchema::new();
-                    #adds
-                    __s.finish(__closed, __OdmNone)
-                };
-                let mut __s = __odm::build::ObjectSchema::new();
-                __s.field(#tag, #tag_schema, true);
-                __s.field(#content, __inner, true);
-                __s.finish(__closed, #desc)
-            }}
+        (Style::Struct(_), Some(content)) => {
+            let table = variant_table(vi);
+            quote!(__odm::build::adjacent_variant(&#table, #tag, #name, #content, __closed, #desc))
         }
         (Style::Unit | Style::Tuple, _) => quote! {{
             let mut __s = __odm::build::ObjectSchema::new();
@@ -336,14 +343,14 @@ fn container_flags(cont: &Container, table: &mut TokenStream) {
 
 /// The table of a polymorphic model: no fields of its own, one table per stored variant (each a model document
 /// holding its tag value under the discriminator).
-fn polymorphic_table(cont: &Container, variants: &[Variant]) -> TokenStream {
+fn polymorphic_table(cont: &Container, variants: &[Variant], resolved: &Resolved) -> TokenStream {
     let tag = cont.attrs.tag.as_ref().map(|t| t.value.clone()).unwrap_or_default();
     let tables = variants.iter().filter(|v| !v.attrs.skip).map(|v| {
         let name = format!("{}::{}", cont.ident, v.ident);
         let value = &v.name;
         let mut t = match &v.style {
             Style::Struct(fields) => {
-                let entries = entries(fields);
+                let entries = entries(fields, resolved);
                 quote!(__OdmTable::new(#name, &[#entries]))
             }
             Style::Newtype(field) => {
@@ -365,48 +372,47 @@ fn polymorphic_table(cont: &Container, variants: &[Variant]) -> TokenStream {
     table
 }
 
-/// [`entries_text`] as tokens (the tables of a polymorphic model's struct variants, and of an enum's for its size).
-pub(super) fn entries(fields: &[Field]) -> TokenStream {
+/// [`entries_text`] as tokens (the tables of a polymorphic model's struct variants, and of a tagged enum's).
+pub(super) fn entries(fields: &[Field], resolved: &Resolved) -> TokenStream {
     let mut code = Code::new();
-    entries_text(&mut code, fields);
+    entries_text(&mut code, fields, resolved);
     code.finish()
 }
 
-/// The builder calls after a table entry (optional, counter, bounds, …) and the comma, as one piece of text;
-/// `fields` are its siblings (the counter is named by its index among the stored ones, as the table holds them).
-fn entry_calls(f: &Field, fields: &[Field]) -> String {
+/// Writes the builder calls after a table entry (optional, counter, bounds, …) and the comma; `fields` are its
+/// siblings (the counter is named by its index among the stored ones, as the table holds them).
+fn entry_calls(code: &mut Code, f: &Field, fields: &[Field], resolved: &Resolved) {
     let a = &f.attrs;
-    let mut calls = String::new();
+    let facts = resolved.facts(f);
     if !f.is_always_written() {
-        calls.push_str(".optional()");
+        code.push(".optional()");
     }
-    if let Some(c) = f.facts.counter.filter(|&c| fields[c].is_stored()) {
+    if let Some(c) = facts.counter.filter(|&c| fields[c].is_stored()) {
         let i = fields[..c].iter().filter(|s| s.is_stored()).count();
-        calls.push_str(&format!(".counter({i}usize)"));
+        code.push(&format!(".counter({i}usize)"));
     }
     if let (Some(_), Some(n)) = (&a.keep_last, &a.max_items) {
-        calls.push_str(&format!(".keep_last({}u32)", n.value as u32));
+        code.push(&format!(".keep_last({}u32)", n.value as u32));
         if a.overflow.is_some() {
-            calls.push_str(".overflows()");
+            code.push(".overflows()");
         }
     }
-    let keywords: Vec<String> = f.facts.keywords.iter().map(|(keyword, n)| format!("({keyword:?}, {n}i64)")).collect();
+    let keywords: Vec<String> = facts.keywords.iter().map(|(keyword, n)| format!("({keyword:?}, {n}i64)")).collect();
     if !keywords.is_empty() {
-        calls.push_str(&format!(".keywords(&[{}])", keywords.join(", ")));
+        code.push(&format!(".keywords(&[{}])", keywords.join(", ")));
     }
     if a.unique_items.is_some() {
-        calls.push_str(".unique_items()");
+        code.push(".unique_items()");
     }
-    calls.push_str(&super::computed::entry_call(f, fields));
-    calls.push_str(&super::computed::sums_call(f, fields));
+    super::computed::entry_call(code, f, fields, resolved);
+    super::computed::sums_call(code, f, fields, resolved);
     if a.nullable.is_some() {
-        calls.push_str(".nullable()");
+        code.push(".nullable()");
     }
     if let Some(doc) = &f.doc {
-        calls.push_str(&format!(".describe({doc:?})"));
+        code.push(&format!(".describe({doc:?})"));
     }
-    calls.push(',');
-    calls
+    code.text(",");
 }
 
 /// The `BsonKind` variant of a `bsonType` alias a converter or `#[odm(bson_type)]` fixes.

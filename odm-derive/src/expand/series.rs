@@ -1,38 +1,31 @@
 //! `impl Bucket` of a bucket model and `const TIMESERIES` of a time-series model (declarations checked by
 //! `check/series.rs`).
 
-use crate::internals::ast::{Container, Data, Field};
-use proc_macro2::TokenStream;
+use super::text::Code;
+use crate::internals::ast::Container;
+use crate::internals::resolve::Resolved;
 use quote::quote;
 
-/// The field named `name` (checked to exist before anything is generated).
-fn field<'f, 'a>(fields: &'f [Field<'a>], name: &str) -> Option<&'f Field<'a>> {
-    fields.iter().find(|f| f.rust_name == name)
-}
-
-/// `impl Bucket for …`, beside `impl Model`: the reading type is the array's element type.
-pub fn bucket_impl(cont: &Container) -> TokenStream {
-    let (Some(b), Data::Struct(fields)) = (&cont.attrs.bucket, &cont.data) else { return TokenStream::new() };
-    let (Some(key), Some(items)) = (&b.key, &b.items) else { return TokenStream::new() };
-    let Some(array) = field(fields, &items.value()) else { return TokenStream::new() };
+/// Writes `impl Bucket for …`, beside `impl Model`: the reading type is the array's element type.
+pub fn bucket_impl(code: &mut Code, cont: &Container, resolved: &Resolved) {
+    let (Some(b), Some(bucket)) = (&cont.attrs.bucket, &resolved.bucket) else { return };
+    let (Some(_), Some(items), Some(array)) = (&b.key, &b.items, bucket.items) else { return };
     let (ident, ty, items) = (cont.ident, array.ty, items.value());
-    let key = key.value();
-    let key = key.split(',').map(str::trim).filter(|s| !s.is_empty());
-    quote! {
+    let key = bucket.key.iter().map(|(name, _)| name);
+    code.tokens(quote! {
         #[automatically_derived]
         impl __odm::Bucket for #ident {
             type Reading = <#ty as __odm::path::ArrayLike>::Item;
             const BUCKET: __odm::BucketFields = __odm::BucketFields { key: &[#(#key),*], items: #items };
         }
-    }
+    });
 }
 
-/// `const TIMESERIES`, inside `impl Model`: stored keys, as the server's `create` names them.
-pub fn timeseries_item(cont: &Container) -> TokenStream {
-    let (Some(t), Data::Struct(fields)) = (&cont.attrs.timeseries, &cont.data) else { return TokenStream::new() };
-    let stored = |lit: &Option<syn::LitStr>| lit.as_ref().and_then(|l| field(fields, &l.value())).map(|f| &f.key);
-    let Some(time) = stored(&t.time) else { return TokenStream::new() };
-    let meta = match stored(&t.meta) {
+/// Writes `const TIMESERIES`, inside `impl Model`: stored keys, as the server's `create` names them.
+pub fn timeseries_item(code: &mut Code, cont: &Container, resolved: &Resolved) {
+    let (Some(t), Some(series)) = (&cont.attrs.timeseries, &resolved.timeseries) else { return };
+    let Some(time) = series.time.map(|f| &f.key) else { return };
+    let meta = match series.meta.map(|f| &f.key) {
         Some(k) => quote!(__OdmSome(#k)),
         None => quote!(__OdmNone),
     };
@@ -48,9 +41,9 @@ pub fn timeseries_item(cont: &Container) -> TokenStream {
         Some((n, _)) => quote!(__OdmSome(#n)),
         None => quote!(__OdmNone),
     };
-    quote! {
+    code.tokens(quote! {
         const TIMESERIES: __OdmOption<__odm::TimeSeries> = __OdmSome(__odm::TimeSeries {
             time: #time, meta: #meta, granularity: #granularity, expire_after: #expire,
         });
-    }
+    });
 }

@@ -3,17 +3,20 @@
 //! case is over 16 MiB (rule `model-size`), a statement of the anonymous const the derive already emits, so it costs
 //! no item.
 
-use super::schema::{alias_kind, entries};
+use super::schema::{alias_kind, variant_table};
+use super::text::Code;
 use crate::internals::ast::{Container, Data, Derive, Field, Style, Variant};
 use crate::internals::resolve::field::may_be_large;
+use crate::internals::resolve::Resolved;
 use crate::internals::source::Source;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 /// The `Size` expression of a field's type with its own bounds (`max_len`, `max_items`) applied.
-pub fn field_size(field: &Field) -> TokenStream {
+pub fn field_size(field: &Field, resolved: &Resolved) -> TokenStream {
+    let facts = resolved.facts(field);
     let (ty, span) = (field.ty, field.ty_span());
-    let base = match &field.facts.source {
+    let base = match &facts.source {
         Source::Trait => quote_spanned!(span=> <#ty as __OdmSchema>::SIZE),
         Source::Fixed(alias) => {
             let kind = alias_kind(alias);
@@ -21,28 +24,28 @@ pub fn field_size(field: &Field) -> TokenStream {
         }
         Source::Mixed => quote!(__odm::size::Size::unbounded(__odm::size::Reason::Free)),
     };
-    if field.facts.keywords.is_empty() {
+    if facts.keywords.is_empty() {
         return base;
     }
-    let keywords = field.facts.keywords.iter().map(|(keyword, n)| quote!((#keyword, #n)));
+    let keywords = facts.keywords.iter().map(|(keyword, n)| quote!((#keyword, #n)));
     quote!(#base.bounded(&[#(#keywords),*]))
 }
 
-/// `const SIZE` of a newtype (its field's, with the field's bounds) or an embedded enum; nothing for a polymorphic
-/// model, whose size its field table gives.
-pub fn type_size(cont: &Container) -> TokenStream {
+/// Writes `const SIZE` of a newtype (its field's, with the field's bounds) or an embedded enum; nothing for a
+/// polymorphic model, whose size its field table gives.
+pub fn type_size(code: &mut Code, cont: &Container, resolved: &Resolved) {
     match &cont.data {
         Data::Newtype(field) => {
-            let size = field_size(field);
-            quote!(const SIZE: __odm::size::Size = #size;)
+            let size = field_size(field, resolved);
+            code.tokens(quote!(const SIZE: __odm::size::Size = #size;));
         }
-        Data::Enum(variants) if !cont.is_polymorphic() => enum_size(cont, variants),
-        _ => TokenStream::new(),
+        Data::Enum(variants) if !cont.is_polymorphic() => code.tokens(enum_size(cont, variants, resolved)),
+        _ => {}
     }
 }
 
 /// `const SIZE` of an embedded enum: the longest name of a string enum, else its largest variant's document.
-fn enum_size(cont: &Container, variants: &[Variant]) -> TokenStream {
+fn enum_size(cont: &Container, variants: &[Variant], resolved: &Resolved) -> TokenStream {
     let stored: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
     let Some(tag) = &cont.attrs.tag else {
         // A string: length, bytes, NUL.
@@ -51,27 +54,24 @@ fn enum_size(cont: &Container, variants: &[Variant]) -> TokenStream {
     };
     let tag = &tag.value;
     let content = cont.attrs.content.as_ref().map(|c| &c.value);
-    let parts = stored.iter().map(|v| {
+    let parts = stored.iter().enumerate().map(|(vi, v)| {
         let (name, value) = (format!("{}::{}", cont.ident, v.ident), &v.name);
-        let table = |fields: &[Field]| {
-            let entries = entries(fields);
-            quote!(__OdmTable::new(#name, &[#entries]))
-        };
         match (&v.style, content) {
-            (Style::Struct(fields), None) => {
-                let t = table(fields);
-                quote!(__odm::size::of_table(&#t.tagged(#tag, #value)))
+            // The variant's table, tagged when serde writes the tag into its document.
+            (Style::Struct(_), None) => {
+                let t = variant_table(vi);
+                quote!(__odm::size::of_table(&#t))
             }
-            (Style::Struct(fields), Some(c)) => {
-                let t = table(fields);
+            (Style::Struct(_), Some(c)) => {
+                let t = variant_table(vi);
                 quote!(__odm::size::adjacent(#name, #tag, #value, #c, __odm::size::of_table(&#t)))
             }
             (Style::Newtype(f), None) => {
-                let size = field_size(f);
+                let size = field_size(f, resolved);
                 quote!(__odm::size::tagged(#size, #tag, #value))
             }
             (Style::Newtype(f), Some(c)) => {
-                let size = field_size(f);
+                let size = field_size(f, resolved);
                 quote!(__odm::size::adjacent(#name, #tag, #value, #c, #size))
             }
             // serde writes the tag alone.
@@ -83,13 +83,13 @@ fn enum_size(cont: &Container, variants: &[Variant]) -> TokenStream {
     quote!(const SIZE: __odm::size::Size = __odm::size::one_of(&[#(#parts),*]);)
 }
 
-/// The refusal of a model whose worst case is over 16 MiB, pointed at its largest field (or its largest variant),
-/// or at the model when no field takes most of it; nothing for `size_budget = "warn"`. Only fields whose type may be
-/// large get an arm of their own: a scalar takes a few bytes.
-pub fn model_check(cont: &Container) -> TokenStream {
+/// Writes the refusal of a model whose worst case is over 16 MiB, pointed at its largest field (or its largest
+/// variant), or at the model when no field takes most of it; nothing for `size_budget = "warn"`. Only fields whose
+/// type may be large get an arm of their own: a scalar takes a few bytes.
+pub fn model_check(code: &mut Code, cont: &Container, resolved: &Resolved) {
     let warned = cont.attrs.size_budget.as_ref().is_some_and(|s| s.value == "warn");
     if cont.derive != Derive::Model || warned {
-        return TokenStream::new();
+        return;
     }
     let ident = cont.ident;
     let panic_at =
@@ -99,7 +99,7 @@ pub fn model_check(cont: &Container) -> TokenStream {
             .iter()
             .filter(|f| f.is_stored())
             .enumerate()
-            .filter(|(_, f)| may_be_large(&f.facts.source, f.ty, &f.attrs))
+            .filter(|(_, f)| may_be_large(&resolved.facts(f).source, f.ty, &f.attrs))
             .map(|(i, f)| {
                 let span = f.ident.map_or_else(|| f.ty_span(), |i| i.span());
                 panic_at(span, quote!(#i))
@@ -114,9 +114,9 @@ pub fn model_check(cont: &Container) -> TokenStream {
         Data::Newtype(_) => Vec::new(),
     };
     let model = panic_at(ident.span(), quote!(_));
-    quote! {
+    code.tokens(quote! {
         if let __OdmSome(__r) = __odm::size::oversize(<#ident as __OdmSchema>::OBJECT) {
             match __r.at { #(#arms)* #model }
         }
-    }
+    });
 }

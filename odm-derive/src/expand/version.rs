@@ -1,20 +1,22 @@
 //! A versioned model's items of `impl Model` (where documents keep their version, and how an older one is read:
 //! deserialized as its own shape, then upgraded step by step) and the assertions that each step exists.
 
-use crate::internals::ast::{version_fields, Container, Data};
+use super::text::Code;
+use crate::internals::ast::{version_fields, Container, Data, Field};
 use crate::internals::rules;
-use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-/// `(items of impl Model, const assertions)`; nothing for a model without `version`.
-pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
-    let (Some(version), Data::Struct(fields)) = (&cont.attrs.version, &cont.data) else {
-        return (TokenStream::new(), TokenStream::new());
-    };
-    let Some(field) = version_fields(fields).first().copied() else { return (TokenStream::new(), TokenStream::new()) };
+/// The model's version, and the field that keeps it; `None` for a model without `version`.
+fn versioned<'c, 'a>(cont: &'c Container<'a>) -> Option<(u32, &'c Field<'a>)> {
+    let (Some(version), Data::Struct(fields)) = (&cont.attrs.version, &cont.data) else { return None };
+    Some((version.value as u32, version_fields(fields).first().copied()?))
+}
+
+/// Writes the version items of `impl Model`; nothing for a model without `version`.
+pub fn items(code: &mut Code, cont: &Container) {
+    let Some((current, field)) = versioned(cont) else { return };
     let ident = cont.ident;
-    let current = version.value as u32;
     let older: &[syn::Type] = cont.attrs.older.as_ref().map_or(&[], |o| &o.value);
     let oldest = current - older.len() as u32;
     let key = &field.key;
@@ -64,16 +66,19 @@ pub fn expand(cont: &Container) -> (TokenStream, TokenStream) {
         #older_items
         #read_older
     };
+    code.tokens(items);
+}
 
-    // The field's real type holds this version (through aliases too).
-    let mut asserts = TokenStream::new();
+/// Writes the assertion that the version field's real type holds the model's version (through aliases too);
+/// nothing for a model without `version`.
+pub fn asserts(code: &mut Code, cont: &Container) {
+    let Some((current, field)) = versioned(cont) else { return };
     let fty = field.ty;
     let msg = rules::VERSION_FIELD.message(format_args!(
         "field `{}` must be `odm::Version<{current}>`, the model's `version = {current}`",
         field.rust_name
     ));
-    asserts.extend(quote_spanned! {field.ty_span()=>
+    code.tokens(quote_spanned! {field.ty_span()=>
         const _: () = if <#fty as __odm::VersionNumber>::NUMBER != #current { ::core::panic!("{}", #msg) };
     });
-    (items, asserts)
 }

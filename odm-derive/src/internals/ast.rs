@@ -1,10 +1,10 @@
-//! The intermediate representation: the input type with its attributes interpreted and stored keys computed.
-//! Every node keeps a reference to the syntax it came from, so rules can point at the exact tokens.
+//! The intermediate representation: the input type with its attributes interpreted and stored keys computed, each
+//! field numbered ([`Field::id`]) so the resolve stage can keep what it resolves about it. Every node keeps a
+//! reference to the syntax it came from, so rules can point at the exact tokens.
 
 use super::attr::{self, Sp};
 use super::case::RenameRule;
 use super::ctxt::Ctxt;
-use super::resolve::field::{self, Facts};
 use super::rules;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -71,9 +71,9 @@ pub struct Field<'a> {
     /// Where the key comes from: the `rename` literal, or the field name.
     pub key_tokens: TokenStream,
     pub doc: Option<String>,
-    /// What the rules and generators read about the field, resolved once (its counter link among the siblings it
-    /// was built with).
-    pub facts: Facts,
+    /// The field's place among all fields of its container (struct fields, then each variant's, in declaration
+    /// order): where the resolve stage keeps what it resolves about the field.
+    pub id: usize,
 }
 
 impl Field<'_> {
@@ -107,24 +107,9 @@ pub fn stored_alike(a: &Field, b: &Field) -> bool {
         && ty(a) == ty(b)
 }
 
-/// The field that `field`'s `counter = "…"` names among `fields`, its siblings, when there is one.
-pub fn counter_target<'f, 'a>(field: &Field, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
-    field.facts.counter.map(|i| &fields[i])
-}
-
-/// The array among `fields`, its siblings, that `field` counts (the first, when several name it).
-pub fn counted_array<'f, 'a>(field: &Field, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
-    field.facts.counted_by.map(|i| &fields[i])
-}
-
 /// The stored fields typed `odm::Version<…>`: a versioned model's version field (there must be one).
 pub fn version_fields<'f, 'a>(fields: &'f [Field<'a>]) -> Vec<&'f Field<'a>> {
     fields.iter().filter(|f| f.is_stored() && super::ty::version_arg(f.ty).is_some()).collect()
-}
-
-/// True when some array among its siblings is counted by `field`.
-pub fn is_counter(field: &Field) -> bool {
-    field.facts.counted_by.is_some()
 }
 
 pub enum Style<'a> {
@@ -151,10 +136,11 @@ impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput, derive: Derive) -> Option<Self> {
         let attrs = attr::Container::from_ast(cx, input);
         let rule = attrs.rename_all.as_ref().map_or(RenameRule::None, |r| r.value);
+        let mut next_id = 0;
         let data = match &input.data {
             syn::Data::Struct(s) => match &s.fields {
                 syn::Fields::Named(named) => {
-                    let fields = fields_from_ast(cx, named.named.iter(), rule);
+                    let fields = fields_from_ast(cx, named.named.iter(), rule, &mut next_id);
                     if attrs.transparent.is_some() && fields.len() == 1 {
                         Data::Newtype(Box::new(fields.into_iter().next().expect("one field")))
                     } else {
@@ -162,7 +148,7 @@ impl<'a> Container<'a> {
                     }
                 }
                 syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 && derive == Derive::Embedded => {
-                    Data::Newtype(Box::new(fields_from_ast(cx, unnamed.unnamed.iter(), rule).remove(0)))
+                    Data::Newtype(Box::new(fields_from_ast(cx, unnamed.unnamed.iter(), rule, &mut next_id).remove(0)))
                 }
                 _ => {
                     let what = if derive == Derive::Model {
@@ -180,7 +166,9 @@ impl<'a> Container<'a> {
             syn::Data::Enum(e) => {
                 // On a model, a polymorphic collection: the `poly-*` rules check the enum's shape.
                 let fields_rule = attrs.rename_all_fields.as_ref().map(|r| r.value);
-                Data::Enum(e.variants.iter().map(|v| variant_from_ast(cx, v, rule, fields_rule)).collect())
+                Data::Enum(
+                    e.variants.iter().map(|v| variant_from_ast(cx, v, rule, fields_rule, &mut next_id)).collect(),
+                )
             }
             syn::Data::Union(u) => {
                 cx.error_spanned_by(
@@ -202,8 +190,14 @@ impl<'a> Container<'a> {
     }
 }
 
-fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, rule: RenameRule) -> Vec<Field<'a>> {
-    let mut fields: Vec<Field<'a>> = fields
+/// The fields of one struct or variant; `next_id` numbers them on from the container's fields built before.
+fn fields_from_ast<'a>(
+    cx: &Ctxt,
+    fields: impl Iterator<Item = &'a syn::Field>,
+    rule: RenameRule,
+    next_id: &mut usize,
+) -> Vec<Field<'a>> {
+    fields
         .enumerate()
         .map(|(i, f)| {
             let attrs = attr::Field::from_ast(cx, &f.attrs);
@@ -228,52 +222,11 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a syn::Field>, 
                 key,
                 key_tokens,
                 doc: attr::doc_comment(&f.attrs),
-                facts: Facts::of(&attrs),
+                id: std::mem::replace(next_id, *next_id + 1),
                 attrs,
             }
         })
-        .collect();
-    let names: Vec<&str> = fields.iter().map(|f| f.rust_name.as_str()).collect();
-    let counters: Vec<Option<&str>> =
-        fields.iter().map(|f| f.attrs.counter.as_ref().map(|c| c.value.as_str())).collect();
-    let links = field::link_counters(&names, &counters);
-    for (f, (counter, counted_by)) in fields.iter_mut().zip(links) {
-        f.facts.counter = counter;
-        f.facts.counted_by = counted_by;
-    }
-    link_computed(&mut fields);
-    fields
-}
-
-/// Links each computed field (`sum`/`min`/`max = "array.field"`) to the array it names, both ways; a name that is
-/// no sibling stays unlinked, for `computed-source` to report.
-fn link_computed(fields: &mut [Field]) {
-    for target in 0..fields.len() {
-        let Some((aggregate, path)) = fields[target].attrs.computed.first().map(|(a, p)| (*a, p.value.clone())) else {
-            continue;
-        };
-        if path.contains(',') {
-            // A sum of fields: each one it adds up carries the sum, for updates to follow.
-            let inputs: Vec<usize> = path
-                .split(',')
-                .filter_map(|name| fields.iter().position(|f| f.rust_name == name.trim()))
-                .filter(|&at| at != target)
-                .collect();
-            for &at in &inputs {
-                fields[at].facts.computes.push(field::Computes { aggregate, of: String::new(), target, addend: true });
-            }
-            fields[target].facts.computed_from = inputs.first().copied();
-            fields[target].facts.sums = inputs;
-            continue;
-        }
-        let (array, of) = path.split_once('.').unwrap_or((&path, ""));
-        let Some(at) = fields.iter().position(|f| f.rust_name == array) else { continue };
-        fields[target].facts.computed_from = Some(at);
-        if at != target {
-            let of = of.to_owned();
-            fields[at].facts.computes.push(field::Computes { aggregate, of, target, addend: false });
-        }
-    }
+        .collect()
 }
 
 fn variant_from_ast<'a>(
@@ -281,6 +234,7 @@ fn variant_from_ast<'a>(
     v: &'a syn::Variant,
     rule: RenameRule,
     fields_rule: Option<RenameRule>,
+    next_id: &mut usize,
 ) -> Variant<'a> {
     let attrs = attr::Variant::from_ast(cx, &v.attrs);
     let (name, name_tokens) = match &attrs.rename {
@@ -291,10 +245,10 @@ fn variant_from_ast<'a>(
     let style = match &v.fields {
         syn::Fields::Unit => Style::Unit,
         syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-            Style::Newtype(Box::new(fields_from_ast(cx, u.unnamed.iter(), field_rule).remove(0)))
+            Style::Newtype(Box::new(fields_from_ast(cx, u.unnamed.iter(), field_rule, next_id).remove(0)))
         }
         syn::Fields::Unnamed(_) => Style::Tuple,
-        syn::Fields::Named(n) => Style::Struct(fields_from_ast(cx, n.named.iter(), field_rule)),
+        syn::Fields::Named(n) => Style::Struct(fields_from_ast(cx, n.named.iter(), field_rule, next_id)),
     };
     Variant { ident: &v.ident, name, name_tokens, attrs, style, doc: attr::doc_comment(&v.attrs), original: v }
 }

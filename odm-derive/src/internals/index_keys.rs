@@ -64,7 +64,9 @@ pub fn embedded_type(ty: &syn::Type) -> (Option<&syn::Type>, bool) {
                 t = elem;
             }
             TyKind::Other => {
-                let syn::Type::Path(p) = t else { return (None, through_array) };
+                let syn::Type::Path(p) = t else {
+                    return (None, through_array);
+                };
                 let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
                 if BSON_SCALARS.contains(&last.as_str()) || p.path.is_ident("Self") {
                     return (None, through_array);
@@ -76,10 +78,10 @@ pub fn embedded_type(ty: &syn::Type) -> (Option<&syn::Type>, bool) {
     }
 }
 
-/// True when the field is stored as an array, by its converter or (syntactically) its type: a key through it is
-/// multikey.
-pub fn is_array_field(f: &Field) -> bool {
-    if let Source::Fixed(alias) = &f.facts.source {
+/// True when the field, whose validator learns its type from `source`, is stored as an array, by its converter or
+/// (syntactically) its type: a key through it is multikey.
+pub fn is_array_field(f: &Field, source: &Source) -> bool {
+    if let Source::Fixed(alias) = source {
         return alias == "array";
     }
     let mut t = ty::unwrap_option(f.ty);
@@ -123,10 +125,10 @@ pub fn default_name(keys: &[Key]) -> (String, bool) {
     (format!("idx_{}", parts.join("_")), exact)
 }
 
-/// True when the top-level field is (syntactically) a date or an array of dates, what a TTL index can expire on;
-/// `None` when only the type knows.
-pub fn field_is_date(f: &Field) -> Option<bool> {
-    match &f.facts.source {
+/// True when the top-level field, whose validator learns its type from `source`, is (syntactically) a date or an
+/// array of dates, what a TTL index can expire on; `None` when only the type knows.
+pub fn field_is_date(f: &Field, source: &Source) -> Option<bool> {
+    match source {
         Source::Fixed(alias) => return Some(alias == "date"),
         // `mixed`, or a converter already reported: the const assertion decides.
         Source::Mixed => return None,

@@ -1,4 +1,5 @@
-//! Parsing and checking: the derive's input as an IR, and every compile-time rule. No code generation here.
+//! Parsing, resolving and checking: the derive's input as an IR (`ast`, `attr`), the resolved model (`resolve`), and
+//! every compile-time rule (`check`, with the rule ids in `rules`). No code generation here.
 
 pub mod ast;
 pub mod attr;
@@ -10,7 +11,6 @@ pub mod distance;
 mod distance_tests;
 pub mod index_keys;
 pub mod lists;
-pub mod names;
 pub mod resolve;
 pub mod rules;
 pub mod source;

@@ -20,6 +20,37 @@ pub fn object(meta: &TypeMeta, within: bool) -> Document {
     s.finish(closed, meta.description)
 }
 
+/// The fragment of a tagged enum's struct variant, whose table `meta` holds the tag value serde writes into the
+/// variant's document (`#[serde(tag = "t")]`), inside an enum that is `closed` (or not): the tag first, required to
+/// hold that value, then the fields; `description` is the variant's.
+pub fn tagged_variant(meta: &TypeMeta, closed: bool, description: Option<&str>) -> Document {
+    let mut s = ObjectSchema::new();
+    if let Some((tag, value)) = meta.tag {
+        s.field(tag, doc! { "enum": [value] }, true);
+    }
+    for f in meta.fields {
+        s.field(f.key, field_schema(f, closed), !f.optional);
+    }
+    s.finish(closed, description)
+}
+
+/// The fragment of an adjacently tagged enum's struct variant (`#[serde(tag = "t", content = "c")]`), inside an
+/// enum that is `closed` (or not): the tag, required to hold `value`, and the variant's document, which `meta`
+/// describes, under `content`; `description` is the variant's.
+pub fn adjacent_variant(
+    meta: &TypeMeta,
+    tag: &str,
+    value: &str,
+    content: &str,
+    closed: bool,
+    description: Option<&str>,
+) -> Document {
+    let mut s = ObjectSchema::new();
+    s.field(tag, doc! { "enum": [value] }, true);
+    s.field(content, object(meta, closed), true);
+    s.finish(closed, description)
+}
+
 /// One property of a struct's schema: its key, its fragment, whether it is required, and the field table of the
 /// struct its value is (when it is one), for the validator's parts to read.
 pub(crate) struct Property {
@@ -207,4 +238,52 @@ pub fn nullable(mut schema: Document) -> Document {
         _ => {}
     }
     schema
+}
+
+#[cfg(test)]
+mod variant_tests {
+    use super::{adjacent_variant, tagged_variant, ObjectSchema};
+    use crate::meta::{FieldMeta, TypeMeta};
+    use crate::schema::build::{describe, field_of, with};
+    use crate::schema::BsonSchema;
+    use bson::{doc, Document, RawDocumentBuf};
+
+    const FIELDS: &[FieldMeta] = &[
+        field_of::<i32>("count", "n"),
+        field_of::<Option<String>>("note", "t").optional().keywords(&[("maxLength", 8)]).describe("A note."),
+    ];
+
+    fn bytes(d: &Document) -> Vec<u8> {
+        RawDocumentBuf::try_from(d).expect("encodes").into_bytes()
+    }
+
+    /// The fields as an enum's validator lists them, each through its type's own fragment.
+    fn add_fields(s: &mut ObjectSchema, closed: bool) {
+        s.field("n", i32::bson_schema_within(closed), true);
+        let note = with(Option::<String>::bson_schema_within(closed), "maxLength", 8);
+        s.field("t", describe(note, "A note."), false);
+    }
+
+    /// A struct variant's fragment, read from its table, is the tag (holding the variant's value) and then the
+    /// fields, byte for byte, closed when the enum is; adjacently tagged, the fields sit under `content`.
+    #[test]
+    fn a_struct_variants_fragment_is_its_tag_then_its_fields() {
+        for closed in [false, true] {
+            let mut s = ObjectSchema::new();
+            s.field("k", doc! { "enum": ["card"] }, true);
+            add_fields(&mut s, closed);
+            let tagged = TypeMeta::new("Pay::Card", FIELDS).tagged("k", "card");
+            let expected = s.finish(closed, Some("Paid by card."));
+            assert_eq!(bytes(&tagged_variant(&tagged, closed, Some("Paid by card."))), bytes(&expected));
+
+            let mut inner = ObjectSchema::new();
+            add_fields(&mut inner, closed);
+            let mut s = ObjectSchema::new();
+            s.field("t", doc! { "enum": ["Moved"] }, true);
+            s.field("c", inner.finish(closed, None), true);
+            let untagged = TypeMeta::new("Event::Moved", FIELDS);
+            let expected = s.finish(closed, None);
+            assert_eq!(bytes(&adjacent_variant(&untagged, "t", "Moved", "c", closed, None)), bytes(&expected));
+        }
+    }
 }

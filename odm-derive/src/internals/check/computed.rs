@@ -2,13 +2,14 @@
 //! beside it whose elements its value can follow, and has the type that value takes. Whether the element field
 //! exists and has a type the aggregate fits is for the generated assertion, which sees the element type's table.
 
-use crate::internals::ast::{is_counter, Field};
+use crate::internals::ast::Field;
 use crate::internals::ctxt::Ctxt;
+use crate::internals::resolve::FieldFacts;
 use crate::internals::rules;
 use crate::internals::symbol::SUM;
 use crate::internals::ty::{self, TyKind};
 
-pub(super) fn check(cx: &Ctxt, fields: &[Field]) {
+pub(super) fn check(cx: &Ctxt, fields: &[Field], facts: &FieldFacts) {
     for (i, field) in fields.iter().enumerate() {
         let Some((aggregate, path)) = field.attrs.computed.first() else { continue };
         for (other, extra) in &field.attrs.computed[1..] {
@@ -25,7 +26,11 @@ pub(super) fn check(cx: &Ctxt, fields: &[Field]) {
                 ),
             );
         }
-        if field.key == "_id" || is_counter(field) || field.attrs.counter.is_some() || field.attrs.revision.is_some() {
+        if field.key == "_id"
+            || facts.is_counter(field)
+            || field.attrs.counter.is_some()
+            || field.attrs.revision.is_some()
+        {
             cx.error_spanned_by(
                 path,
                 rules::COMPUTED_FIELD,
@@ -39,9 +44,9 @@ pub(super) fn check(cx: &Ctxt, fields: &[Field]) {
             continue;
         }
         if path.value.contains(',') {
-            addends(cx, fields, i, field, *aggregate == SUM, path);
+            addends(cx, fields, facts, i, field, *aggregate == SUM, path);
         } else {
-            source(cx, fields, i, field, path);
+            source(cx, fields, facts, i, field, path);
         }
         target_type(cx, field, *aggregate == SUM, aggregate.as_str(), &path.value);
     }
@@ -49,7 +54,14 @@ pub(super) fn check(cx: &Ctxt, fields: &[Field]) {
 
 /// `computed-source`: the path names an array beside the field (and at most one field of its elements), which no
 /// push trims.
-fn source(cx: &Ctxt, fields: &[Field], i: usize, field: &Field, path: &crate::internals::attr::Sp<String>) {
+fn source(
+    cx: &Ctxt,
+    fields: &[Field],
+    facts: &FieldFacts,
+    i: usize,
+    field: &Field,
+    path: &crate::internals::attr::Sp<String>,
+) {
     let value = &path.value;
     let (array, of) = value.split_once('.').unwrap_or((value, ""));
     if of.contains('.') {
@@ -63,7 +75,7 @@ fn source(cx: &Ctxt, fields: &[Field], i: usize, field: &Field, path: &crate::in
         );
         return;
     }
-    let Some(at) = field.facts.computed_from else {
+    let Some(at) = facts.of(field).computed_from else {
         let arrays: Vec<String> = fields
             .iter()
             .filter(|f| matches!(ty::classify(f.ty), TyKind::Array { .. }))
@@ -120,7 +132,15 @@ fn source(cx: &Ctxt, fields: &[Field], i: usize, field: &Field, path: &crate::in
 
 /// `computed-source` for a sum of fields (`sum = "subtotal, shipping"`): each names an integer field beside it,
 /// always written; a minimum or maximum of fields is not offered.
-fn addends(cx: &Ctxt, fields: &[Field], i: usize, field: &Field, sum: bool, path: &crate::internals::attr::Sp<String>) {
+fn addends(
+    cx: &Ctxt,
+    fields: &[Field],
+    facts: &FieldFacts,
+    i: usize,
+    field: &Field,
+    sum: bool,
+    path: &crate::internals::attr::Sp<String>,
+) {
     if !sum {
         cx.error_spanned_by(
             path,
@@ -130,8 +150,8 @@ fn addends(cx: &Ctxt, fields: &[Field], i: usize, field: &Field, sum: bool, path
         );
         return;
     }
-    for name in path.value.split(',').map(str::trim) {
-        let Some(at) = fields.iter().position(|f| f.rust_name == name) else {
+    for (name, at) in &facts.of(field).sum_of {
+        let Some(at) = *at else {
             let ints: Vec<String> = fields
                 .iter()
                 .filter(|f| matches!(ty::classify(f.ty), TyKind::Int))
@@ -150,7 +170,7 @@ fn addends(cx: &Ctxt, fields: &[Field], i: usize, field: &Field, sum: bool, path
         };
         let f = &fields[at];
         let plain = matches!(ty::classify(f.ty), TyKind::Int) && f.is_always_written() && f.attrs.converter.is_none();
-        if at == i || !plain || is_counter(f) || f.facts.computed_from.is_some() {
+        if at == i || !plain || facts.is_counter(f) || facts.of(f).computed_from.is_some() {
             cx.error_spanned_by(
                 path,
                 rules::COMPUTED_SOURCE,

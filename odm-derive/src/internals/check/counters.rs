@@ -1,19 +1,20 @@
 //! The counter rules (`counter-*`).
 
-use crate::internals::ast::{counter_target, Field};
+use crate::internals::ast::Field;
 use crate::internals::ctxt::Ctxt;
+use crate::internals::resolve::FieldFacts;
 use crate::internals::rules::{self};
 use crate::internals::ty::{self, TyKind};
 use std::collections::HashMap;
 
 /// `counter-field` and `counter-integer`: the counter exists beside the array, is a plain integer, counts one array, and is not `_id`.
-pub(super) fn check_counters(cx: &Ctxt, fields: &[Field]) {
+pub(super) fn check_counters(cx: &Ctxt, fields: &[Field], facts: &FieldFacts) {
     let mut used: HashMap<String, &Field> = HashMap::new();
     for field in fields {
         let Some(counter) = &field.attrs.counter else {
             continue;
         };
-        let Some(target) = counter_target(field, fields) else {
+        let Some(target) = facts.counter_target(field, fields) else {
             let names: Vec<_> =
                 fields.iter().filter(|f| !std::ptr::eq(*f, field)).map(|f| format!("`{}`", f.rust_name)).collect();
             cx.error_spanned_by(

@@ -4,16 +4,17 @@
 use super::counters::check_counters;
 use super::fields::check_fields;
 use super::ids::check_ids;
+use super::names;
 use super::types::check_field_type;
 use crate::internals::ast::{Container, Field, Style, Variant};
 use crate::internals::ctxt::Ctxt;
-use crate::internals::names;
+use crate::internals::resolve::FieldFacts;
 use crate::internals::rules::{self};
 use crate::internals::symbol::CONTENT;
 use crate::internals::ty::{self, TyKind};
 use std::collections::HashMap;
 
-pub(super) fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize) {
+pub(super) fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limit: usize, facts: &FieldFacts) {
     let tag = cont.attrs.tag.as_ref();
     let content = cont.attrs.content.as_ref();
     if content.is_some() && tag.is_none() {
@@ -83,16 +84,16 @@ pub(super) fn check_enum(cx: &Ctxt, cont: &Container, variants: &[Variant], limi
                 if tag.is_some() && content.is_none() {
                     check_internally_tagged_newtype(cx, v, field);
                 }
-                check_field_type(cx, field);
+                check_field_type(cx, field, facts);
             }
             Style::Struct(fields) => {
                 // Internally tagged: the tag shares the variant's document.
                 let tag_here = if content.is_none() { tag.map(|t| (t.value.as_str(), &t.tokens)) } else { None };
-                check_fields(cx, cont, fields, limit, tag_here);
+                check_fields(cx, cont, fields, limit, tag_here, facts);
                 check_ids(cx, cont, fields);
                 if cont.is_polymorphic() {
                     // A polymorphic model's counter checks are guarded by the discriminator, variant by variant.
-                    check_counters(cx, fields);
+                    check_counters(cx, fields, facts);
                     continue;
                 }
                 for c in fields.iter().filter_map(|f| f.attrs.counter.as_ref()) {

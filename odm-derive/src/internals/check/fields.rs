@@ -1,10 +1,11 @@
-//! The rules of one document level: its keys (`key-*`), then each field's type, date and array rules, its counters
-//! and `_id`.
+//! The rules of one document level: its keys (`key-*`), then each field's type, date and array rules
+//! (`types.rs`).
 
+use super::names;
 use super::types::check_field_type;
 use crate::internals::ast::{Container, Data, Field};
 use crate::internals::ctxt::Ctxt;
-use crate::internals::names;
+use crate::internals::resolve::FieldFacts;
 use crate::internals::rules::{self};
 use crate::internals::symbol::RENAME;
 use std::collections::HashMap;
@@ -16,6 +17,7 @@ pub(super) fn check_fields(
     fields: &[Field],
     limit: usize,
     tag: Option<(&str, &proc_macro2::TokenStream)>,
+    facts: &FieldFacts,
 ) {
     // Key → the Rust field first stored under it (`None`: the internal tag).
     let mut seen: HashMap<&str, Option<&str>> = HashMap::new();
@@ -56,7 +58,7 @@ pub(super) fn check_fields(
                 seen.insert(key, Some(&field.rust_name));
             }
         }
-        check_field_type(cx, field);
+        check_field_type(cx, field, facts);
     }
     for field in fields.iter().filter(|f| !f.is_stored()) {
         if let Some(c) = &field.attrs.counter {

@@ -1,6 +1,7 @@
 //! The `index-*` and `capped-*` rules: indexes and capped/TTL settings declared on a model, resolved to stored key
 //! paths (names `idx_<keys>`, index types and the parallel-arrays limit, ways to remove old data).
 
+use super::names::charset_error;
 use crate::internals::ast::{stored_alike, Container, Data, Derive, Style, Variant};
 use crate::internals::attr::did_you_mean;
 use crate::internals::attr::index::IndexAttr;
@@ -9,8 +10,7 @@ use crate::internals::index_keys::{
     default_name, field_is_date, key_label, Key, KeyKind, DEFAULT_MAX_INDEXES, SERVER_MAX_INDEXES,
 };
 use crate::internals::lists::{PartError, KEYS, PARTIAL, WEIGHTS};
-use crate::internals::names::charset_error;
-use crate::internals::resolve::{variant_name, Resolved, Weight};
+use crate::internals::resolve::{variant_name, FieldFacts, Resolved, Weight};
 use crate::internals::rules;
 use crate::internals::symbol::INDEX;
 use crate::internals::ty::{self};
@@ -74,7 +74,7 @@ fn check_weights(cx: &Ctxt, w: &syn::LitStr, weights: &[Result<Weight, PartError
 }
 
 /// Rules for a TTL index (`expireAfterSeconds`).
-fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key]) {
+fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key], facts: &FieldFacts) {
     let (Some((ttl, lit)), Some(tokens)) = (&idx.ttl, &idx.ttl_tokens) else { return };
     if keys.len() != 1 {
         cx.error_spanned_by(
@@ -86,7 +86,7 @@ fn check_ttl(cx: &Ctxt, idx: &IndexAttr, keys: &[Key]) {
     } else if keys[0].kind != KeyKind::Asc && keys[0].kind != KeyKind::Desc {
         cx.error_spanned_by(tokens, rules::INDEX_TTL, "a TTL index must be an ascending or descending index on a date field, not a text, hashed, geo or wildcard index");
     } else if let (Some(f), None) = (keys[0].field, &keys[0].nested) {
-        if field_is_date(f) == Some(false) {
+        if field_is_date(f, &facts.of(f).source) == Some(false) {
             cx.error_spanned_by(
                 tokens,
                 rules::INDEX_TTL,
@@ -220,7 +220,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
                 );
             }
         }
-        check_ttl(cx, idx, keys);
+        check_ttl(cx, idx, keys, &resolved.field_facts);
         if let (Some(s), Some(_)) = (&idx.sparse, &idx.partial) {
             cx.error_spanned_by(s, rules::INDEX_PARTIAL, "`sparse` and `partial` cannot go together (the server refuses the index); keep `partial`, e.g. `partial = \"email exists\"`");
         }

@@ -1,6 +1,7 @@
-//! The compile-time rules of a type's keys, fields, counters, enums and `_id`. One `check_*` function per rule
-//! family; each reports to the [`Ctxt`] with the span of the exact culprit and the rule's id, and never stops the
-//! others.
+//! Every compile-time rule, one module per family: names and keys (`names`, `fields`), types (`types`), counters,
+//! computed fields, enums and polymorphic models, ids, indexes, queries, writes, the revision, versions, buckets and
+//! time series (`series`), copies and overflow. Each reports to the [`Ctxt`] with the span of the exact culprit and
+//! the rule's id, reads the IR and the resolved model, and never stops the others.
 
 mod computed;
 mod copies;
@@ -15,6 +16,7 @@ mod counters;
 mod enums;
 mod fields;
 mod ids;
+mod names;
 mod series;
 mod types;
 
@@ -26,7 +28,7 @@ use types::check_field_type;
 
 use crate::internals::ast::{Container, Data, Derive};
 use crate::internals::ctxt::Ctxt;
-use crate::internals::names;
+
 use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self};
 use crate::internals::symbol::{
@@ -60,9 +62,9 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
                 // serde's own derive refuses `content` on a struct; one error is enough.
                 cx.serde_rejects();
             }
-            check_fields(cx, cont, fields, limit, tag.map(|t| (t.value.as_str(), &t.tokens)));
-            check_counters(cx, fields);
-            computed::check(cx, fields);
+            check_fields(cx, cont, fields, limit, tag.map(|t| (t.value.as_str(), &t.tokens)), &resolved.field_facts);
+            check_counters(cx, fields, &resolved.field_facts);
+            computed::check(cx, fields, &resolved.field_facts);
             check_ids(cx, cont, fields);
         }
         Data::Newtype(field) => {
@@ -70,7 +72,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
                 // serde's own derive refuses a tag on a newtype or transparent struct.
                 cx.serde_rejects();
             }
-            check_field_type(cx, field);
+            check_field_type(cx, field, &resolved.field_facts);
             if let Some(c) = &field.attrs.counter {
                 cx.error_spanned_by(c, rules::COUNTER_FIELD, "a newtype has no sibling field to hold a counter");
             }
@@ -84,7 +86,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
             }
         }
         Data::Enum(variants) => {
-            check_enum(cx, cont, variants, limit);
+            check_enum(cx, cont, variants, limit, &resolved.field_facts);
             if cont.derive == Derive::Model {
                 check_polymorphic(cx, cont, variants);
             }

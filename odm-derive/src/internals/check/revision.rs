@@ -2,7 +2,7 @@
 //! It must be a top-level, always-written integer of its own: not `_id`, a counter, a counted array or a shard-key
 //! field, whose values change for other reasons or never.
 
-use crate::internals::ast::{counted_array, Container, Data, Derive, Field, Style};
+use crate::internals::ast::{Container, Data, Derive, Field, Style};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::resolve::Resolved;
 use crate::internals::rules;
@@ -70,7 +70,7 @@ fn check_field(cx: &Ctxt, field: &Field, fields: &[Field], resolved: &Resolved) 
         Some("is `_id`, which never changes once written".to_owned())
     } else if a.counter.is_some() {
         Some("is a counted array, not an integer".to_owned())
-    } else if let Some(counted) = counted_array(field, fields) {
+    } else if let Some(counted) = resolved.field_facts.counted_array(field, fields) {
         Some(format!("counts the array `{}` and changes with its length", counted.rust_name))
     } else if resolved.shard_fields().iter().any(|(f, _)| std::ptr::eq(*f, field)) {
         Some("is in the shard key, which never changes once written".to_owned())

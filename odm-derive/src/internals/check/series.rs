@@ -6,7 +6,7 @@ use crate::internals::attr::did_you_mean;
 use crate::internals::attr::series::{BucketAttr, TimeseriesAttr};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::index_keys::field_is_date;
-use crate::internals::resolve::Resolved;
+use crate::internals::resolve::{Bucket, FieldFacts, Resolved, Timeseries};
 use crate::internals::rules::{self, Rule};
 use crate::internals::ty::{self, TyKind};
 use syn::LitStr;
@@ -28,18 +28,25 @@ pub(super) fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
         }
     }
     let Data::Struct(fields) = &cont.data else { return };
-    if let Some(b) = &a.bucket {
-        check_bucket(cx, cont, b, fields);
-        check_bucket_shard_key(cx, cont, b, resolved);
+    if let (Some(b), Some(bucket)) = (&a.bucket, &resolved.bucket) {
+        check_bucket(cx, cont, b, bucket, fields, &resolved.field_facts);
+        check_bucket_shard_key(cx, cont, bucket, resolved);
     }
-    if let Some(t) = &a.timeseries {
-        check_timeseries(cx, cont, t, fields);
+    if let (Some(t), Some(series)) = (&a.timeseries, &resolved.timeseries) {
+        check_timeseries(cx, cont, t, series, fields, &resolved.field_facts);
     }
 }
 
-/// The field named `lit` (a Rust name), or an error at `lit` listing the fields there are.
-fn named<'f, 'a>(cx: &Ctxt, rule: Rule, lit: &LitStr, name: &str, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
-    let found = fields.iter().find(|f| f.rust_name == name && f.is_stored());
+/// `found`, the stored field the resolve stage found for `name` (a Rust name written in `lit`), or, when there is
+/// none, an error at `lit` listing the fields there are.
+fn named<'f, 'a>(
+    cx: &Ctxt,
+    rule: Rule,
+    lit: &LitStr,
+    name: &str,
+    found: Option<&'f Field<'a>>,
+    fields: &[Field<'a>],
+) -> Option<&'f Field<'a>> {
     if found.is_none() {
         let names: Vec<_> = fields.iter().filter(|f| f.is_stored()).map(|f| format!("`{}`", f.rust_name)).collect();
         cx.error_spanned_by(
@@ -73,7 +80,7 @@ fn one_value(cx: &Ctxt, rule: Rule, at: &LitStr, f: &Field, part: &str) -> bool 
     why.is_none()
 }
 
-fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
+fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, bucket: &Bucket, fields: &[Field], facts: &FieldFacts) {
     let rule = rules::BUCKET_SHAPE;
     let (Some(key), Some(items)) = (&b.key, &b.items) else {
         if b.malformed {
@@ -86,21 +93,20 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
         );
         return;
     };
-    let names: Vec<String> = key.value().split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
-    if names.is_empty() {
+    if bucket.key.is_empty() {
         cx.error_spanned_by(key, rule, "name at least one key field: `key = \"sensor\"`");
     }
     let mut key_fields = Vec::new();
-    for name in &names {
-        let Some(f) = named(cx, rule, key, name, fields) else { continue };
+    for (name, found) in &bucket.key {
+        let Some(f) = named(cx, rule, key, name, *found, fields) else { continue };
         if f.key == "_id" {
             cx.error_spanned_by(key, rule, "`_id` is each bucket's own: name the fields that tell buckets apart");
         } else if one_value(cx, rule, key, f, "key field") {
             key_fields.push(f);
         }
     }
-    let Some(array) = named(cx, rule, items, &items.value(), fields) else { return };
-    let counter = array.facts.counter.map(|i| &fields[i]);
+    let Some(array) = named(cx, rule, items, &items.value(), bucket.items, fields) else { return };
+    let counter = facts.of(array).counter.map(|i| &fields[i]);
     let (Some(_), Some(counter)) = (&array.attrs.max_items, counter) else {
         cx.error_spanned_by(
             items,
@@ -124,14 +130,14 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
     // A bucket is opened by the upsert of its first reading: it holds the key, the array, the counter, what is
     // computed from the array and the version it is written at. (With a key name not found, which field was meant is unclear: that error alone is
     // shown.)
-    let all_found = names.iter().all(|n| fields.iter().any(|f| f.rust_name == *n && f.is_stored()));
-    let computed = |f: &Field| array.facts.computes.iter().any(|c| std::ptr::eq(&fields[c.target], f));
+    let all_found = bucket.key_found();
+    let computed = |f: &Field| facts.of(array).computes.iter().any(|c| std::ptr::eq(&fields[c.target], f));
     for f in fields.iter().filter(|_| all_found) {
         let part_of_bucket = f.key == "_id"
             || std::ptr::eq(f, array)
             || std::ptr::eq(f, counter)
             || computed(f)
-            || names.contains(&f.rust_name)
+            || bucket.key.iter().any(|(name, _)| *name == f.rust_name)
             || crate::internals::ty::version_arg(f.ty).is_some();
         if !part_of_bucket && f.is_always_written() {
             cx.error_spanned_by(
@@ -145,7 +151,8 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
             );
         }
     }
-    if key_fields.len() == names.len() && !names.is_empty() {
+    if key_fields.len() == bucket.key.len() && !bucket.key.is_empty() {
+        let names: Vec<&str> = bucket.key.iter().map(|(name, _)| name.as_str()).collect();
         check_bucket_index(cx, cont, b, &names, &counter.rust_name);
     }
 }
@@ -153,11 +160,10 @@ fn check_bucket(cx: &Ctxt, cont: &Container, b: &BucketAttr, fields: &[Field]) {
 /// A sharded bucket's shard key lies within its key: each reading is added by an upsert filtered on the key alone,
 /// which reaches one shard (and puts the shard key into a bucket it opens) only when the key holds every shard key
 /// field.
-fn check_bucket_shard_key(cx: &Ctxt, cont: &Container, b: &BucketAttr, resolved: &Resolved) {
-    let (Some(key), Some(shard_key), Some(declared)) = (&b.key, &resolved.shard_key, &cont.attrs.shard_key) else {
+fn check_bucket_shard_key(cx: &Ctxt, cont: &Container, bucket: &Bucket, resolved: &Resolved) {
+    let (Some(shard_key), Some(declared)) = (&resolved.shard_key, &cont.attrs.shard_key) else {
         return;
     };
-    let names: Vec<String> = key.value().split(',').map(|s| s.trim().to_owned()).collect();
     for (field, _) in shard_key.fields() {
         if field.key == "_id" {
             cx.error_spanned_by(
@@ -169,7 +175,7 @@ fn check_bucket_shard_key(cx: &Ctxt, cont: &Container, b: &BucketAttr, resolved:
                     field.rust_name
                 ),
             );
-        } else if !names.contains(&field.rust_name) {
+        } else if !bucket.key.iter().any(|(name, _)| *name == field.rust_name) {
             cx.error_spanned_by(
                 &declared.tokens,
                 rules::BUCKET_SHAPE,
@@ -185,12 +191,12 @@ fn check_bucket_shard_key(cx: &Ctxt, cont: &Container, b: &BucketAttr, resolved:
 }
 
 /// An index on the key fields (in any order) followed by the counter: it finds a key's bucket with room.
-fn check_bucket_index(cx: &Ctxt, cont: &Container, b: &BucketAttr, names: &[String], counter: &str) {
+fn check_bucket_index(cx: &Ctxt, cont: &Container, b: &BucketAttr, names: &[&str], counter: &str) {
     let serves = cont.attrs.indexes.iter().filter_map(|i| i.keys.as_ref()).any(|keys| {
         let keys: Vec<String> =
             keys.value().split(',').map(|k| k.trim().trim_start_matches(['-', '+']).to_owned()).collect();
         keys.len() > names.len()
-            && names.iter().all(|n| keys[..names.len()].contains(n))
+            && names.iter().all(|n| keys[..names.len()].iter().any(|k| k == n))
             && keys[names.len()] == counter
     });
     if !serves {
@@ -206,7 +212,14 @@ fn check_bucket_index(cx: &Ctxt, cont: &Container, b: &BucketAttr, names: &[Stri
     }
 }
 
-fn check_timeseries(cx: &Ctxt, cont: &Container, t: &TimeseriesAttr, fields: &[Field]) {
+fn check_timeseries(
+    cx: &Ctxt,
+    cont: &Container,
+    t: &TimeseriesAttr,
+    series: &Timeseries,
+    fields: &[Field],
+    facts: &FieldFacts,
+) {
     let rule = rules::TIMESERIES_FIELDS;
     if let Some(c) = &cont.attrs.capped {
         cx.error_spanned_by(
@@ -234,11 +247,11 @@ fn check_timeseries(cx: &Ctxt, cont: &Container, t: &TimeseriesAttr, fields: &[F
         );
         return;
     };
-    let time_field = named(cx, rule, time, &time.value(), fields);
+    let time_field = named(cx, rule, time, &time.value(), series.time, fields);
     if let Some(f) = time_field {
         if f.key == "_id" {
             cx.error_spanned_by(time, rule, "the time field is a date field, not `_id`");
-        } else if one_value(cx, rule, time, f, "time field") && field_is_date(f) == Some(false) {
+        } else if one_value(cx, rule, time, f, "time field") && field_is_date(f, &facts.of(f).source) == Some(false) {
             cx.error_spanned_by(
                 time,
                 rule,
@@ -251,7 +264,7 @@ fn check_timeseries(cx: &Ctxt, cont: &Container, t: &TimeseriesAttr, fields: &[F
         }
     }
     if let Some(meta) = &t.meta {
-        let Some(f) = named(cx, rule, meta, &meta.value(), fields) else { return };
+        let Some(f) = named(cx, rule, meta, &meta.value(), series.meta, fields) else { return };
         if f.key == "_id" || time_field.is_some_and(|t| std::ptr::eq(t, f)) {
             cx.error_spanned_by(
                 meta,

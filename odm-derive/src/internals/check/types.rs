@@ -2,18 +2,20 @@
 
 use crate::internals::ast::Field;
 use crate::internals::ctxt::Ctxt;
+use crate::internals::resolve::FieldFacts;
 use crate::internals::rules::{self, Rule};
 use crate::internals::source::{Source, BSON_TYPES};
 use crate::internals::symbol::{BSON_TYPE, COUNTER, MAX_ITEMS, MAX_LEN, MIN_ITEMS, MIN_LEN, UNBOUNDED, UNIQUE_ITEMS};
 use crate::internals::ty::{self, TyKind};
 
 /// The type (`type-*`), date (`date-*`) and array (`array-*`) rules for one field.
-pub(super) fn check_field_type(cx: &Ctxt, field: &Field) {
+pub(super) fn check_field_type(cx: &Ctxt, field: &Field, facts: &FieldFacts) {
+    let facts = facts.of(field);
     let a = &field.attrs;
     let ty = field.ty;
     let name = &field.rust_name;
 
-    if let (Some(conv), Some((rule, why))) = (&a.converter, field.facts.converter_error) {
+    if let (Some(conv), Some((rule, why))) = (&a.converter, facts.converter_error) {
         // An unknown converter is satisfied by `bson_type`, perhaps misspelt among the unknown odm keys.
         if !(field.attrs.unknown_odm && why.contains(BSON_TYPE.as_str())) {
             cx.error_spanned_by(
@@ -150,7 +152,7 @@ pub(super) fn check_field_type(cx: &Ctxt, field: &Field) {
     // Array and string keywords need a stored array or string. The stored type is the converter's (`bson_type`)
     // when there is one; an unknown path (`TyKind::Other`, maybe an alias) is left to a generated const assertion;
     // a refused converter or `mixed` was reported or opted out already.
-    let (array_ok, string_ok) = match &field.facts.source {
+    let (array_ok, string_ok) = match &facts.source {
         Source::Fixed(alias) => (Some(alias == "array"), Some(alias == "string")),
         Source::Mixed => (None, None),
         Source::Trait => match kind {
@@ -159,7 +161,7 @@ pub(super) fn check_field_type(cx: &Ctxt, field: &Field) {
         },
     };
     // Rendered only for a message: showing a type costs a round trip to the compiler.
-    let what_it_is = || match &field.facts.source {
+    let what_it_is = || match &facts.source {
         Source::Fixed(alias) => format!("is stored as `{alias}`"),
         _ => format!("is `{}`", ty::display(shape)),
     };

@@ -1,7 +1,7 @@
 //! Rules that shape typed updates: declared shard keys (the `shard-key-*` rules: indexed, always present, never
 //! null, never changed) and `keep_last` arrays (the one case where a push may cut elements).
 
-use crate::internals::ast::{counted_array, Container, Data, Derive, Field};
+use crate::internals::ast::{Container, Data, Derive, Field};
 use crate::internals::ctxt::Ctxt;
 use crate::internals::index_keys::KeyKind;
 use crate::internals::lists::{PartError, SHARD_KEY};
@@ -97,7 +97,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
                 ),
             );
         }
-        if let Some(counted) = counted_array(field, fields) {
+        if let Some(counted) = resolved.field_facts.counted_array(field, fields) {
             cx.error_spanned_by(
                 field.ty, rules::SHARD_KEY_IMMUTABLE,
                 format!(

@@ -1,14 +1,114 @@
-//! The facts of one field that several stages read, resolved once when the field list is built: how the validator
-//! learns its stored type, the serializer its serde converter names, its `skip_serializing_if` predicate, its
-//! validator keywords, and its counter link both ways (as indices into its siblings). Rules and generators read
-//! these and never derive them again, so they cannot disagree.
+//! The facts of each field that several stages read, resolved once by the resolve stage for every field of the
+//! container: how the validator learns its stored type, the serializer its serde converter names, its
+//! `skip_serializing_if` predicate, its validator keywords, its counter link both ways and its computed-field links
+//! (as indices into its siblings). Rules and generators read these ([`FieldFacts::of`]) and never derive them again,
+//! so they cannot disagree.
 
+use super::super::ast::{Data, Field, Style};
 use super::super::attr;
 use super::super::rules::Rule;
 use super::super::source::{converter_type, Source};
 use proc_macro2::TokenStream;
 
-/// The resolved facts of one field (the counter link is filled by [`link_counters`], which needs the siblings).
+/// The resolved facts of every field of a container, by [`Field::id`].
+pub struct FieldFacts {
+    all: Vec<Facts>,
+}
+
+impl FieldFacts {
+    /// Resolves the facts of every field of `data`, each field list linked among its own siblings.
+    pub fn new(data: &Data) -> Self {
+        let mut all: Vec<(usize, Facts)> = Vec::new();
+        let mut add = |fields: &[Field]| all.extend(fields.iter().map(|f| f.id).zip(linked(fields)));
+        match data {
+            Data::Struct(fields) => add(fields),
+            Data::Newtype(field) => add(std::slice::from_ref(&**field)),
+            Data::Enum(variants) => {
+                for v in variants {
+                    match &v.style {
+                        Style::Newtype(field) => add(std::slice::from_ref(&**field)),
+                        Style::Struct(fields) => add(fields),
+                        Style::Unit | Style::Tuple => {}
+                    }
+                }
+            }
+        }
+        all.sort_by_key(|(id, _)| *id);
+        debug_assert!(all.iter().enumerate().all(|(i, (id, _))| i == *id), "field ids number every field once");
+        FieldFacts { all: all.into_iter().map(|(_, facts)| facts).collect() }
+    }
+
+    /// The facts of `field`, a field of the container these were resolved for.
+    pub fn of(&self, field: &Field) -> &Facts {
+        &self.all[field.id]
+    }
+
+    /// The field that `field`'s `counter = "…"` names among `fields`, its siblings, when there is one.
+    pub fn counter_target<'f, 'a>(&self, field: &Field, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
+        self.of(field).counter.map(|i| &fields[i])
+    }
+
+    /// The array among `fields`, its siblings, that `field` counts (the first, when several name it).
+    pub fn counted_array<'f, 'a>(&self, field: &Field, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
+        self.of(field).counted_by.map(|i| &fields[i])
+    }
+
+    /// True when some array among its siblings is counted by `field`.
+    pub fn is_counter(&self, field: &Field) -> bool {
+        self.of(field).counted_by.is_some()
+    }
+}
+
+/// The facts of one list of sibling fields, in order, with their counter and computed-field links.
+fn linked(fields: &[Field]) -> Vec<Facts> {
+    let mut facts: Vec<Facts> = fields.iter().map(|f| Facts::of(&f.attrs)).collect();
+    let names: Vec<&str> = fields.iter().map(|f| f.rust_name.as_str()).collect();
+    let counters: Vec<Option<&str>> =
+        fields.iter().map(|f| f.attrs.counter.as_ref().map(|c| c.value.as_str())).collect();
+    for (f, (counter, counted_by)) in facts.iter_mut().zip(link_counters(&names, &counters)) {
+        f.counter = counter;
+        f.counted_by = counted_by;
+    }
+    link_computed(fields, &mut facts);
+    facts
+}
+
+/// Links each computed field (`sum`/`min`/`max = "array.field"`) to the array it names, both ways; a name that is
+/// no sibling stays unlinked, for `computed-source` to report.
+fn link_computed(fields: &[Field], facts: &mut [Facts]) {
+    for (target, field) in fields.iter().enumerate() {
+        let Some((aggregate, path)) = field.attrs.computed.first().map(|(a, p)| (*a, p.value.as_str())) else {
+            continue;
+        };
+        if path.contains(',') {
+            // A sum of fields: each one it adds up carries the sum, for updates to follow.
+            let sum_of: Vec<(String, Option<usize>)> = path
+                .split(',')
+                .map(str::trim)
+                .map(|name| (name.to_owned(), fields.iter().position(|f| f.rust_name == name)))
+                .collect();
+            let inputs: Vec<usize> = sum_of.iter().filter_map(|(_, at)| *at).filter(|&at| at != target).collect();
+            for &at in &inputs {
+                facts[at].computes.push(Computes { aggregate, of: String::new(), target, addend: true });
+            }
+            facts[target].computed_from = inputs.first().copied();
+            facts[target].sums = inputs;
+            facts[target].sum_of = sum_of;
+            continue;
+        }
+        let (array, of) = path.split_once('.').unwrap_or((path, ""));
+        let Some(at) = fields.iter().position(|f| f.rust_name == array) else {
+            continue;
+        };
+        facts[target].computed_from = Some(at);
+        if at != target {
+            let of = of.to_owned();
+            facts[at].computes.push(Computes { aggregate, of, target, addend: false });
+        }
+    }
+}
+
+/// The resolved facts of one field (the links are filled by [`FieldFacts::new`], which needs the siblings).
 pub struct Facts {
     /// How the validator learns the stored type.
     pub source: Source,
@@ -33,6 +133,9 @@ pub struct Facts {
     pub computed_from: Option<usize>,
     /// For a sum of fields (`sum = "subtotal, shipping"`): the indices, among its siblings, of the fields it adds up.
     pub sums: Vec<usize>,
+    /// For a sum of fields: each name it lists as written (trimmed), with its index among the siblings when it
+    /// names one (itself included, which the rules refuse).
+    pub sum_of: Vec<(String, Option<usize>)>,
 }
 
 /// One field computed from an array, as the array's facts hold it.
@@ -75,6 +178,7 @@ impl Facts {
             computes: Vec::new(),
             computed_from: None,
             sums: Vec::new(),
+            sum_of: Vec::new(),
         }
     }
 }
@@ -94,11 +198,13 @@ pub enum Encoding {
 /// Links each array to its counter and back, by the Rust names `counter = "…"` gives: `names[i]` is field `i`'s
 /// name, `counters[i]` the counter it names; returns `(counter, counted_by)` per field. Once per field list, so no
 /// stage searches the siblings again.
-pub fn link_counters(names: &[&str], counters: &[Option<&str>]) -> Vec<(Option<usize>, Option<usize>)> {
+fn link_counters(names: &[&str], counters: &[Option<&str>]) -> Vec<(Option<usize>, Option<usize>)> {
     let mut links: Vec<(Option<usize>, Option<usize>)> = vec![(None, None); names.len()];
     for (i, c) in counters.iter().enumerate() {
         // The first field of that name, in declaration order.
-        let Some(target) = c.and_then(|c| names.iter().position(|n| *n == c)) else { continue };
+        let Some(target) = c.and_then(|c| names.iter().position(|n| *n == c)) else {
+            continue;
+        };
         links[i].0 = Some(target);
         if links[target].1.is_none() {
             links[target].1 = Some(i);
@@ -245,6 +351,50 @@ mod tests {
         for not in ["", "a::", "::", "a::::b", "1st", "fn::x", "x::fn", "not a path", "a.b", "_"] {
             assert!(!is_path(not), "{not}");
         }
+    }
+
+    #[test]
+    fn every_field_of_a_container_has_its_facts_linked_among_its_siblings() {
+        use crate::internals::ast::{Container, Data, Derive, Style};
+        let input: syn::DeriveInput = syn::parse2(quote::quote!(
+            #[serde(tag = "t")]
+            enum E {
+                A {
+                    #[odm(max_items = 3, counter = "n")]
+                    items: Vec<u8>,
+                    n: i32,
+                },
+                B(u8),
+                C {
+                    #[odm(sum = "x, y")]
+                    total: i64,
+                    x: i32,
+                    y: i32,
+                },
+            }
+        ))
+        .expect("parses");
+        let cx = Ctxt::new();
+        let cont = Container::from_ast(&cx, &input, Derive::Embedded).expect("an enum");
+        cx.check().expect("valid attributes");
+        let facts = super::FieldFacts::new(&cont.data);
+        let Data::Enum(variants) = &cont.data else { unreachable!() };
+        let (Style::Struct(a), Style::Newtype(b), Style::Struct(c)) =
+            (&variants[0].style, &variants[1].style, &variants[2].style)
+        else {
+            unreachable!()
+        };
+        // Numbered across the variants, in declaration order.
+        let ids: Vec<usize> = a.iter().chain(std::iter::once(&**b)).chain(c).map(|f| f.id).collect();
+        assert_eq!(ids, [0, 1, 2, 3, 4, 5]);
+        // Linked within each variant: indices are among the variant's own fields.
+        assert_eq!(facts.counter_target(&a[0], a).map(|f| f.rust_name.as_str()), Some("n"));
+        assert!(facts.is_counter(&a[1]) && !facts.is_counter(&a[0]));
+        assert_eq!(facts.of(&a[0]).keywords, [("maxItems", 3)]);
+        assert_eq!(facts.of(&c[0]).sums, [1, 2]);
+        assert_eq!(facts.of(&c[0]).sum_of, [("x".to_owned(), Some(1)), ("y".to_owned(), Some(2))]);
+        assert!(facts.of(&c[1]).computes.iter().all(|k| k.target == 0 && k.addend));
+        assert!(facts.of(b).computes.is_empty() && facts.of(b).counter.is_none());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! One index with its languages resolved: the unit the index rules check and the index generator builds from.
 
+use super::field::FieldFacts;
 use super::partial::Condition;
 use super::weights::Weight;
 use super::{keys, partial, weights};
@@ -44,9 +45,9 @@ impl Deref for IndexSource<'_> {
 }
 
 /// Resolves the languages of one index.
-pub fn resolve_index<'a>(fields: &'a [Field<'a>], attr: IndexSource<'a>) -> Index<'a> {
-    let keys = attr.keys.as_ref().map(|k| keys::resolve_keys(fields, &k.value()));
-    let partial = attr.partial.as_ref().map(|p| partial::parse_partial(fields, &p.value()));
-    let weights = attr.weights.as_ref().map(|w| weights::parse_weights(fields, &w.value()));
+pub fn resolve_index<'a>(fields: &'a [Field<'a>], facts: &FieldFacts, attr: IndexSource<'a>) -> Index<'a> {
+    let keys = attr.keys.as_ref().map(|k| keys::resolve_keys(fields, facts, &k.value()));
+    let partial = attr.partial.as_ref().map(|p| partial::parse_partial(fields, facts, &p.value()));
+    let weights = attr.weights.as_ref().map(|w| weights::parse_weights(fields, facts, &w.value()));
     Index { attr, keys, partial, weights, variant: None }
 }

@@ -1,6 +1,7 @@
 //! The `keys` language of an index (`"merchant, -created_at, title:text, meta.$**"`): each entry resolved to a
 //! field path and a key kind.
 
+use super::field::FieldFacts;
 use super::path::resolve_path;
 use crate::internals::ast::Field;
 use crate::internals::index_keys::{Key, KeyKind};
@@ -8,13 +9,14 @@ use crate::internals::lists::{entries, range_in, PartError};
 use crate::internals::rules;
 
 /// Parses `keys = "merchant, status, -created_at, title:text"`.
-pub fn resolve_keys<'a>(fields: &'a [Field<'a>], keys: &str) -> Result<Vec<Key<'a>>, PartError> {
+pub fn resolve_keys<'a>(fields: &'a [Field<'a>], facts: &FieldFacts, keys: &str) -> Result<Vec<Key<'a>>, PartError> {
     let mut out = Vec::new();
     for raw in entries(keys) {
         let key = match parse_key(keys, raw)? {
             (None, kind) => Key { field: None, nested: None, first_is_array: false, kind, at: range_in(keys, raw) },
             (Some(path), kind) => {
-                let (field, nested, first_is_array) = resolve_path(fields, path).map_err(|e| e.within(keys, path))?;
+                let (field, nested, first_is_array) =
+                    resolve_path(fields, facts, path).map_err(|e| e.within(keys, path))?;
                 Key { field, nested, first_is_array, kind, at: range_in(keys, path) }
             }
         };

@@ -1,6 +1,7 @@
 //! The `partial` language of an index (`"email exists, amount > 0, status = 'paid'"`): each condition resolved to
 //! a field path, a server operator and a value.
 
+use super::field::FieldFacts;
 use super::path::resolve_path;
 use crate::internals::ast::Field;
 use crate::internals::index_keys::{Key, KeyKind};
@@ -23,7 +24,11 @@ const PARTIAL_OPS: &str = "`exists`, `type`, `=`, `>`, `>=`, `<`, `<=`";
 
 /// Parses the partial filter DSL: `"email exists, amount > 0, kind type string, status = 'paid'"`, into each
 /// condition's resolved path, operator and value.
-pub fn parse_partial<'a>(fields: &'a [Field<'a>], text: &str) -> Result<Vec<Condition<'a>>, PartError> {
+pub fn parse_partial<'a>(
+    fields: &'a [Field<'a>],
+    facts: &FieldFacts,
+    text: &str,
+) -> Result<Vec<Condition<'a>>, PartError> {
     let mut out = Vec::new();
     for entry in entries(text) {
         let mut parts = entry.splitn(3, ' ').map(str::trim);
@@ -38,7 +43,7 @@ pub fn parse_partial<'a>(fields: &'a [Field<'a>], text: &str) -> Result<Vec<Cond
                 ),
             ));
         };
-        let (field, nested, first_is_array) = resolve_path(fields, path).map_err(|e| e.within(text, path))?;
+        let (field, nested, first_is_array) = resolve_path(fields, facts, path).map_err(|e| e.within(text, path))?;
         let key = Key { field, nested, first_is_array, kind: KeyKind::Asc, at: range_in(text, path) };
         let value = parts.next().unwrap_or("");
         let fail = |part: &str, msg: String| Err(PartError::quoting(rules::INDEX_PARTIAL, text, part, msg));

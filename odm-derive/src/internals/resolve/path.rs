@@ -1,6 +1,7 @@
 //! One field path (`a` or `a.b`) resolved against the struct's fields: the step every small language shares,
 //! so a path means the same thing in `keys`, `partial`, `weights`, queries and the shard key.
 
+use super::field::FieldFacts;
 use crate::internals::ast::Field;
 use crate::internals::attr::closest;
 use crate::internals::index_keys::{embedded_type, field_list, is_array_field};
@@ -15,7 +16,7 @@ pub type Path<'a> = (Option<&'a Field<'a>>, Option<(String, &'a syn::Type)>, boo
 
 /// Resolves one path (`a` or `a.b`) against the struct's fields. An error is about `path` or a part of it; the
 /// caller places it in the whole string with [`PartError::within`].
-pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Path<'a>, PartError> {
+pub fn resolve_path<'a>(fields: &'a [Field<'a>], facts: &FieldFacts, path: &str) -> Result<Path<'a>, PartError> {
     let segments: Vec<&str> = path.split('.').collect();
     if segments.iter().any(|s| s.is_empty() || s.contains(char::is_whitespace)) {
         return Err(PartError::at(
@@ -50,7 +51,7 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Path<'a>,
             " is skipped when serializing, so it is never stored and cannot be indexed or filtered on",
         ));
     }
-    let first_is_array = is_array_field(field);
+    let first_is_array = is_array_field(field, &facts.of(field).source);
     if segments.len() == 1 {
         return Ok((Some(field), None, first_is_array));
     }
@@ -66,7 +67,7 @@ pub fn resolve_path<'a>(fields: &'a [Field<'a>], path: &str) -> Result<Path<'a>,
             ),
         ))
     };
-    if !matches!(field.facts.source, Source::Trait) {
+    if !matches!(facts.of(field).source, Source::Trait) {
         return not_embedded();
     }
     match embedded_type(field.ty) {

@@ -1,6 +1,7 @@
 //! Declared access patterns resolved to Equality → Sort → Range keys, and the queries no declared index serves
 //! (the derive builds an ESR index for each).
 
+use super::field::FieldFacts;
 use super::path::resolve_path;
 use super::Index;
 use crate::internals::ast::Field;
@@ -58,11 +59,11 @@ fn parts(q: &QueryAttr) -> [(Option<&syn::LitStr>, &'static Lang); 3] {
 }
 
 /// A query's fields, resolved.
-pub fn resolve_query<'a>(fields: &'a [Field<'a>], q: &'a QueryAttr) -> Query<'a> {
-    Query { attr: q, esr: resolve_esr(fields, q) }
+pub fn resolve_query<'a>(fields: &'a [Field<'a>], facts: &FieldFacts, q: &'a QueryAttr) -> Query<'a> {
+    Query { attr: q, esr: resolve_esr(fields, facts, q) }
 }
 
-fn resolve_esr<'a>(fields: &'a [Field<'a>], q: &'a QueryAttr) -> Result<Esr<'a>, QueryError<'a>> {
+fn resolve_esr<'a>(fields: &'a [Field<'a>], facts: &FieldFacts, q: &'a QueryAttr) -> Result<Esr<'a>, QueryError<'a>> {
     let mut esr = Esr { eq: Vec::new(), sort: Vec::new(), range: Vec::new() };
     for (lit, lang) in parts(q) {
         let Some(lit) = lit else { continue };
@@ -73,7 +74,7 @@ fn resolve_esr<'a>(fields: &'a [Field<'a>], q: &'a QueryAttr) -> Result<Esr<'a>,
                 Some(p) => (p.trim(), false),
                 None => (entry, true),
             };
-            let (field, _, _) = resolve_path(fields, path).map_err(|e| fail(e.within(&text, path)))?;
+            let (field, _, _) = resolve_path(fields, facts, path).map_err(|e| fail(e.within(&text, path)))?;
             if esr.labels().contains(&path) {
                 let msg = format!("`{path}` appears twice in one query; a field is either equality, sort or range");
                 return Err(fail(PartError::quoting(rules::QUERY_FIELDS, &text, path, msg)));

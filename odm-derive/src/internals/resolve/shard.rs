@@ -1,5 +1,6 @@
 //! The model's `shard_key = "region, customer:hashed"`: each entry's name, kind and field.
 
+use super::field::FieldFacts;
 use super::path::{resolve_path, unknown_field};
 use crate::internals::ast::Field;
 use crate::internals::lists::{entries, range_in, PartError};
@@ -43,7 +44,7 @@ impl<'a> ShardKey<'a> {
 }
 
 /// Resolves `shard_key = "region, customer:hashed"`.
-pub fn resolve_shard_key<'a>(fields: &'a [Field<'a>], text: &str) -> ShardKey<'a> {
+pub fn resolve_shard_key<'a>(fields: &'a [Field<'a>], facts: &FieldFacts, text: &str) -> ShardKey<'a> {
     let entries = entries(text)
         .into_iter()
         .map(|part| {
@@ -58,7 +59,7 @@ pub fn resolve_shard_key<'a>(fields: &'a [Field<'a>], text: &str) -> ShardKey<'a
                 kind: kind.map(|k| range_in(text, k)),
                 hashed: kind == Some(HASHED),
                 field,
-                array: resolve_path(fields, name).is_ok_and(|(_, _, array)| array),
+                array: resolve_path(fields, facts, name).is_ok_and(|(_, _, array)| array),
             }
         })
         .collect();

@@ -1,6 +1,7 @@
 //! The `weights` language of a text index (`"title:10, body:2"`): each entry's field and weight. Whether the field
 //! is a text key of the index is a rule, checked against the resolved keys.
 
+use super::field::FieldFacts;
 use super::path::resolve_path;
 use crate::internals::ast::Field;
 use crate::internals::index_keys::{Key, KeyKind};
@@ -19,11 +20,20 @@ pub struct Weight<'a> {
 }
 
 /// Parses `weights = "title:10, body:2"`; a malformed entry is an error of its own, and the others still parse.
-pub fn parse_weights<'a>(fields: &'a [Field<'a>], text: &str) -> Vec<Result<Weight<'a>, PartError>> {
-    entries(text).into_iter().map(|entry| parse_entry(fields, text, entry)).collect()
+pub fn parse_weights<'a>(
+    fields: &'a [Field<'a>],
+    facts: &FieldFacts,
+    text: &str,
+) -> Vec<Result<Weight<'a>, PartError>> {
+    entries(text).into_iter().map(|entry| parse_entry(fields, facts, text, entry)).collect()
 }
 
-fn parse_entry<'a>(fields: &'a [Field<'a>], text: &str, entry: &str) -> Result<Weight<'a>, PartError> {
+fn parse_entry<'a>(
+    fields: &'a [Field<'a>],
+    facts: &FieldFacts,
+    text: &str,
+    entry: &str,
+) -> Result<Weight<'a>, PartError> {
     let Some((field, weight)) = entry.split_once(':').map(|(f, n)| (f.trim(), n.trim())) else {
         let msg = format!("`{entry}`: weights are `text_field:weight`, e.g. `weights = \"title:10, body:2\"`");
         return Err(PartError::quoting(rules::INDEX_TEXT, text, entry, msg));
@@ -36,7 +46,7 @@ fn parse_entry<'a>(fields: &'a [Field<'a>], text: &str, entry: &str) -> Result<W
         }
     };
     let at = range_in(text, field);
-    let key = resolve_path(fields, field).ok().map(|(field, nested, first_is_array)| Key {
+    let key = resolve_path(fields, facts, field).ok().map(|(field, nested, first_is_array)| Key {
         field,
         nested,
         first_is_array,

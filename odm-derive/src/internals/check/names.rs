@@ -1,10 +1,10 @@
 //! Database, collection, module and key names (the `name-*` and `key-*` rules).
 
-use super::ast::{Container, Derive};
-use super::ctxt::Ctxt;
-use super::resolve::Resolved;
-use super::rules::{self, Rule};
-use super::symbol::{Symbol, COLLECTION, DATABASE, MODULE};
+use crate::internals::ast::{Container, Derive};
+use crate::internals::ctxt::Ctxt;
+use crate::internals::resolve::Resolved;
+use crate::internals::rules::{self, Rule};
+use crate::internals::symbol::{Symbol, COLLECTION, DATABASE, MODULE};
 use proc_macro2::TokenStream;
 
 /// Longest database name in bytes (the server rejects 64 and more).
@@ -224,7 +224,7 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
 /// A message about a template's sample instance (`Shop_order_a`), in the template's terms: the name as written
 /// with the instance it was checked as, and a suggested name (`shop_order_a`) as a template again
 /// (`shop_order_{name}`).
-fn in_template_terms(msg: &str, sample: &str, t: &super::resolve::template::Template) -> String {
+fn in_template_terms(msg: &str, sample: &str, t: &crate::internals::resolve::template::Template) -> String {
     let tail = format!("{}{}", &t.sample[t.prefix.len()..t.sample.len() - t.suffix.len()], t.suffix);
     let parts: Vec<String> = msg
         .split('`')
