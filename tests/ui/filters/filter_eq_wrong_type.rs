@@ -2,13 +2,20 @@
 use odm::Model;
 use serde::{Deserialize, Serialize};
 
+/// Where the review was written.
+#[derive(odm::Embedded, Serialize, Deserialize, PartialEq)]
+struct Place {
+    #[serde(rename = "c")]
+    city: String,
+}
+
 #[derive(Model, Serialize, Deserialize)]
 #[odm(collection = "shop_review")]
 struct Review {
-    #[serde(rename = "t")]
-    title: String,
+    #[serde(rename = "p")]
+    place: Place,
 }
 
 fn main() {
-    let _ = Review::fields().title().eq(5);
+    let _ = Review::fields().place().eq(5);
 }

@@ -2,13 +2,20 @@
 use odm::{Model, Update};
 use serde::{Deserialize, Serialize};
 
+/// Where the review was written.
+#[derive(odm::Embedded, Serialize, Deserialize, PartialEq)]
+struct Place {
+    #[serde(rename = "c")]
+    city: String,
+}
+
 #[derive(Model, Serialize, Deserialize)]
 #[odm(collection = "shop_review")]
 struct Review {
-    #[serde(rename = "t")]
-    title: String,
+    #[serde(rename = "p")]
+    place: Place,
 }
 
 fn main() {
-    let _ = Update::<Review>::new().set(Review::fields().title(), 5);
+    let _ = Update::<Review>::new().set(Review::fields().place(), 5);
 }
