@@ -9,7 +9,7 @@
 //! what it is (`buildInfo`) and says so when it sees it.
 
 use odm::bson::{oid::ObjectId, DateTime};
-use odm::{Collection, Model};
+use odm::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// An order, with the access pattern the shop runs most and the index that serves it.

@@ -7,7 +7,7 @@
 
 use odm::aggregate;
 use odm::bson::{doc, oid::ObjectId};
-use odm::{Collection, Embedded, Model};
+use odm::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A customer.

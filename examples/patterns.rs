@@ -8,8 +8,8 @@
 use chrono::{Datelike, Months, TimeZone, Utc};
 use odm::bson::{oid::ObjectId, DateTime};
 use odm::bucket::AddReading;
+use odm::prelude::*;
 use odm::subset::{overflow_of, PushKeeping};
-use odm::{Collection, Embedded, Model, SchemaSync, Update};
 use serde::{Deserialize, Serialize};
 
 /// One vote: who, and how much it weighs.

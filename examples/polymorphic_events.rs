@@ -7,7 +7,8 @@
 //! query can return one variant's type, and that the server refuses documents no variant describes.
 
 use odm::bson::{doc, oid::ObjectId, DateTime, Document};
-use odm::{Collection, Embedded, Filter, Model, Update, VariantOf};
+use odm::prelude::*;
+use odm::VariantOf;
 use serde::{Deserialize, Serialize};
 
 /// Who signed up, and from which campaign: the struct the `signup` variant wraps, readable on its own.

@@ -6,7 +6,7 @@
 //! documents that break the rules.
 
 use odm::bson::{doc, oid::ObjectId, DateTime, Decimal128};
-use odm::{Collection, Embedded, Model, Update};
+use odm::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// One line of an order: name, unit price, quantity.

@@ -7,7 +7,7 @@
 //! transfers an employee, renames them, and shows a transfer into a full company failing as a whole.
 
 use odm::bson::oid::ObjectId;
-use odm::{Collection, Embedded, Model, Session, Update};
+use odm::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A staff member as a company keeps them: the id, and the name its pages list.

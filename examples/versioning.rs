@@ -8,7 +8,7 @@
 //! collection in batches with a progress line, and syncs again, which tightens the validator to version 2 alone.
 
 use odm::bson::{doc, oid::ObjectId, Document};
-use odm::{Collection, Embedded, Filter, Model, SchemaSync, SyncMode, Upgrade, Version};
+use odm::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -9,7 +9,7 @@
 
 use odm::bson::oid::ObjectId;
 use odm::bson::DateTime;
-use odm::{Embedded, Model, Upgrade, Version};
+use odm::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// One line of an order.
