@@ -150,6 +150,8 @@ async fn one_operation_given_the_transactions_session_is_rolled_back_by_an_abort
                 assert_eq!(entries.find(Filter::everything()).session(&s).await?, vec![entry]);
                 let more = accounts.find_one_and_update(f.id().eq(id), Update::new().inc(f.balance(), -1));
                 assert_eq!(more.after().session(&s).await?.map(|a| a.balance), Some(69));
+                let later = Entry { id: ObjectId::new(), account: id, amount: -1 };
+                assert_eq!(entries.bulk().insert(&later).session(&s).await?.inserted, 1);
                 Err(odm::transaction::abort(Cancelled { by: "the test".into() }))
             }
         })

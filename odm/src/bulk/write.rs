@@ -14,7 +14,7 @@ use crate::update::Update;
 use bson::raw::{cstr, CStr};
 use bson::{Bson, Document, RawArrayBuf, RawDocumentBuf};
 use mongodb::action::Action;
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 
 /// The most statements one write command carries (the server's `maxWriteBatchSize`).
 pub(crate) const MAX_BATCH: usize = 100_000;
@@ -49,7 +49,7 @@ struct Op {
 /// A bulk write being built: add operations, then await it.
 #[must_use = "a bulk write does nothing until it is awaited"]
 pub struct Bulk<'a, M: Model> {
-    coll: &'a Collection<M>,
+    coll: Cow<'a, Collection<M>>,
     ops: Vec<Op>,
     ordered: bool,
     /// The first operation that could not be built, with its index: reported before anything is sent.
@@ -62,11 +62,18 @@ pub struct Bulk<'a, M: Model> {
 impl<M: Model> Collection<M> {
     /// A bulk write on this collection (see [`crate::bulk`]); it runs in the collection's session, if any.
     pub fn bulk(&self) -> Bulk<'_, M> {
-        Bulk { coll: self, ops: Vec::new(), ordered: true, invalid: None, filters: Vec::new() }
+        Bulk { coll: Cow::Borrowed(self), ops: Vec::new(), ordered: true, invalid: None, filters: Vec::new() }
     }
 }
 
 impl<'a, M: Model> Bulk<'a, M> {
+    /// Runs this bulk write in `session` (a transaction's, or one whose reads follow its writes). It wins over the
+    /// session of a collection bound with [`Collection::with_session`].
+    pub fn session(mut self, session: &crate::session::Session) -> Self {
+        self.coll = Cow::Owned(self.coll.with_session(session));
+        self
+    }
+
     /// Tries every operation even after one fails; the server may apply them in any order.
     pub fn unordered(mut self) -> Self {
         self.ordered = false;
