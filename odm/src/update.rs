@@ -47,4 +47,4 @@ pub use operator::Operator;
 pub use value::{BuiltUpdate, Update};
 // A pull that matched nothing is checked again by the collection.
 #[cfg(feature = "driver")]
-pub(crate) use {build::recheck_guard, value::PullOnce};
+pub(crate) use value::PullOnce;

@@ -9,7 +9,7 @@ use crate::error::{model_name, DuplicateInSetError, Error, Result};
 use crate::filter::Filter;
 use crate::model::Model;
 use crate::observe::Op;
-use crate::update::{recheck_guard, BuiltUpdate, PullOnce};
+use crate::update::{BuiltUpdate, PullOnce};
 use bson::{doc, Bson, Document};
 use futures_util::TryStreamExt;
 use mongodb::options::{ReadPreference, SelectionCriteria};
@@ -85,4 +85,16 @@ impl<M: Model> Collection<M> {
             copies,
         })))
     }
+}
+
+/// The guard a pull that matched nothing is checked again with: `sent` (the guard the update was sent with) with its `$expr`
+/// replaced by "every pulled element is there, and one of them more than once". A document it matches is one the
+/// update would have applied to but for a set holding the pulled element twice.
+fn recheck_guard(sent: Option<&Document>, once: &[PullOnce]) -> Document {
+    let at_least = |p: &PullOnce, n: i32| Bson::Document(doc! { "$gte": [p.count.clone(), n] });
+    let mut all: Vec<Bson> = once.iter().map(|p| at_least(p, 1)).collect();
+    all.push(Bson::Document(doc! { "$or": once.iter().map(|p| at_least(p, 2)).collect::<Vec<_>>() }));
+    let mut guard = sent.cloned().unwrap_or_default();
+    guard.insert("$expr", doc! { "$and": all });
+    guard
 }

@@ -90,12 +90,6 @@ pub const fn owner_indexed(overflow: Option<&TypeMeta>, owner: &str, leading: &[
     false
 }
 
-/// The stored key of `O`'s owner field: the Rust name [`Subset::OWNER`] gives, as `O`'s field table stores it.
-#[cfg(feature = "driver")]
-pub(super) fn owner_key<M: Subset<O>, O: Model>() -> &'static str {
-    O::type_meta().and_then(|t| by_name(t, M::OWNER)).map_or(M::OWNER, |f| f.key)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! [`PushKeeping`]: one element onto a subset array, and into the overflow collection that keeps them all.
 
-use super::declared::{owner_key, Subset};
+use super::declared::Subset;
+use super::read::owner_key;
 use crate::codec::{decode, encode};
 use crate::collection::Collection;
 use crate::error::{model_name, Error, Result};

@@ -1,9 +1,10 @@
 //! [`overflow_of`]: the overflow documents of one owner, newest first.
 
-use super::declared::{owner_key, Subset};
+use super::declared::Subset;
 use crate::collection::{Collection, Find};
 use crate::filter::{Filter, Sort};
 use crate::model::Model;
+use crate::reference::fit::by_name;
 use bson::{doc, Bson, Document};
 
 /// The documents of `overflow` that hold the elements pushed onto the subset array of the owner whose `_id` is
@@ -17,4 +18,9 @@ pub fn overflow_of<M: Subset<O>, O: Model>(overflow: &Collection<O>, owner: impl
     by_owner.insert(owner_key::<M, O>(), owner.into());
     let filter = Filter::from_document(by_owner);
     overflow.find(filter).sort(Sort::from_document(doc! { "_id": -1 }))
+}
+
+/// The stored key of `O`'s owner field: the Rust name [`Subset::OWNER`] gives, as `O`'s field table stores it.
+pub(super) fn owner_key<M: Subset<O>, O: Model>() -> &'static str {
+    O::type_meta().and_then(|t| by_name(t, M::OWNER)).map_or(M::OWNER, |f| f.key)
 }

@@ -55,19 +55,6 @@ fn sent_guard(mut guard: Document, once: &[PullOnce]) -> Option<Document> {
     (!guard.is_empty()).then_some(guard)
 }
 
-/// The guard a pull that matched nothing is checked again with: `sent` (as [`sent_guard`] built it) with its `$expr`
-/// replaced by "every pulled element is there, and one of them more than once". A document it matches is one the
-/// update would have applied to but for a set holding the pulled element twice.
-#[cfg(feature = "driver")]
-pub(crate) fn recheck_guard(sent: Option<&Document>, once: &[PullOnce]) -> Document {
-    let at_least = |p: &PullOnce, n: i32| Bson::Document(doc! { "$gte": [p.count.clone(), n] });
-    let mut all: Vec<Bson> = once.iter().map(|p| at_least(p, 1)).collect();
-    all.push(Bson::Document(doc! { "$or": once.iter().map(|p| at_least(p, 2)).collect::<Vec<_>>() }));
-    let mut guard = sent.cloned().unwrap_or_default();
-    guard.insert("$expr", doc! { "$and": all });
-    guard
-}
-
 /// Refuses a path and its prefix, or one path under two operators. (One path twice under one operator was refused
 /// as it was added.)
 fn check_conflicts(groups: &[(Operator, Document)]) -> Result<(), Invalid> {

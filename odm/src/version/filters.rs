@@ -185,8 +185,17 @@ impl<M: Model> Collection<M> {
         let enforced = options.get_str("validationAction").map_or(true, |a| a != "warn")
             && options.get_str("validationLevel").map_or(true, |l| l != "off");
         let validator = options.get_document("validator").ok();
-        Ok(enforced && validator.and_then(super::older::tight_version).is_some_and(|v| v >= spec.current))
+        Ok(enforced && validator.and_then(tight_version).is_some_and(|v| v >= spec.current))
     }
+}
+
+/// The version of an odm validator that accepts that version alone (its `title` is exactly `"version N"`), `None`
+/// for a validator that also accepts older versions ([`super::accepting_older`]) or that odm did not version. Asked
+/// only of a collection's validator as the server holds it.
+fn tight_version(validator: &Document) -> Option<u32> {
+    let version = super::older::version_of_validator(validator)?;
+    let title = validator.get_document("$jsonSchema").ok()?.get_str("title").ok()?;
+    (title == super::older::title(version)).then_some(version)
 }
 
 #[cfg(test)]

@@ -76,13 +76,3 @@ pub fn version_of_validator(validator: &Document) -> Option<u32> {
     let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
     digits[..end].parse().ok()
 }
-
-/// The version of an odm validator that accepts that version alone (its `title` is exactly `"version N"`), `None`
-/// for a validator that also accepts older versions ([`super::accepting_older`]) or that odm did not version. Asked
-/// only of a collection's validator as the server holds it.
-#[cfg(feature = "driver")]
-pub(crate) fn tight_version(validator: &Document) -> Option<u32> {
-    let version = version_of_validator(validator)?;
-    let title = validator.get_document("$jsonSchema").ok()?.get_str("title").ok()?;
-    (title == self::title(version)).then_some(version)
-}
