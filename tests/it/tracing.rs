@@ -145,12 +145,10 @@ async fn a_sync_traces_what_it_reads_and_each_command_it_runs() {
 async fn a_transaction_is_a_span_around_its_operations_and_its_commit() {
     let capture = SpanCapture::new();
     let _on = capture.install();
-    let db = odm::testing::database("tracing_transaction").await;
+    let (db, orders) = support::setup::created::<Order>("tracing_transaction").await;
     if !support::server::runs_transactions(db.client()).await {
         return;
     }
-    odm::collection::create_collection::<Order>(&db).await.unwrap();
-    let orders = Collection::<Order>::new(&db);
     odm::Transaction::new(db.client())
         .run(|s| {
             let orders = orders.with_session(&s);

@@ -31,12 +31,10 @@ async fn next_undecodable<S: Stream<Item = Item> + Unpin>(s: &mut S) -> Box<Unde
 
 #[tokio::test]
 async fn every_change_comes_decoded_and_a_stream_resumes_after_any_event() {
-    let db = odm::testing::database("watch").await;
+    let (db, orders) = support::setup::created::<Order>("watch").await;
     if !support::server::runs_change_streams(db.client()).await {
         return;
     }
-    odm::collection::create_collection::<Order>(&db).await.unwrap();
-    let orders = Collection::<Order>::new(&db);
     let mut changes = Box::pin(orders.watch().full_document().stream().await.expect("open"));
 
     let order = Order { id: ObjectId::new(), total: 10, note: Some("gift".into()) };
