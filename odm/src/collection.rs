@@ -6,25 +6,31 @@
 //! explains. Writes report in odm's own types ([`Inserted`], [`InsertedMany`], [`Updated`], [`Deleted`]), ids
 //! typed as the model's [`Model::Id`](crate::Model::Id).
 
-/// `.session(…)` of a builder whose handle is `self.coll` (a `Cow` of the [`Collection`]).
+/// `.session(…)` of a builder whose handle is `self.coll` (a `Cow` of the [`Collection`]), or the field named.
 macro_rules! session_setter {
     () => {
+        session_setter!(coll);
+    };
+    ($($field:tt).+) => {
         /// Runs this one operation in `session` (a transaction's, or one whose reads follow its writes). It wins
         /// over the session of a collection bound with [`Collection::with_session`](crate::Collection::with_session).
         pub fn session(mut self, session: &crate::session::Session) -> Self {
-            self.coll = std::borrow::Cow::Owned(self.coll.with_session(session));
+            self.$($field).+ = std::borrow::Cow::Owned(self.$($field).+.with_session(session));
             self
         }
     };
 }
 
-/// `.hint(…)` of a builder with a `hint: Option<String>`.
+/// `.hint(…)` of a builder with a `hint: Option<String>`, or of the field named.
 macro_rules! hint_setter {
     () => {
+        hint_setter!(hint);
+    };
+    ($($field:tt).+) => {
         /// Uses the index named `index` (see [`crate::explain`]); the server refuses the operation when there is
         /// no index of that name.
         pub fn hint(mut self, index: impl Into<String>) -> Self {
-            self.hint = Some(index.into());
+            self.$($field).+ = Some(index.into());
             self
         }
     };

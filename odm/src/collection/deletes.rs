@@ -76,19 +76,8 @@ pub struct DeleteMany<'a, M: Model>(Delete<'a, M>);
 macro_rules! delete_options {
     ($builder:ident, $reach:expr) => {
         impl<M: Model> $builder<'_, M> {
-            /// Uses the index named `index` (see [`crate::explain`]); the server refuses the delete when there is no
-            /// index of that name.
-            pub fn hint(mut self, index: impl Into<String>) -> Self {
-                self.0.hint = Some(index.into());
-                self
-            }
-
-            /// Runs this one delete in `session` (a transaction's, or one whose reads follow its writes). It wins
-            /// over the session of a collection bound with [`Collection::with_session`].
-            pub fn session(mut self, session: &crate::session::Session) -> Self {
-                self.0.coll = Cow::Owned(self.0.coll.with_session(session));
-                self
-            }
+            hint_setter!(0.hint);
+            session_setter!(0.coll);
 
             /// What the server plans for this delete, with execution statistics, instead of running it (see
             /// [`crate::explain`]): nothing is deleted.

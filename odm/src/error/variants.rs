@@ -2,7 +2,7 @@
 //! and the undecodable change event and stopped repair it holds (each mutually recursive with it: a failed bulk
 //! operation, an undecodable change and a stopped repair carry their own `Error`).
 //!
-//! One file, at the usual length's edge: the types here refer to one another both ways, and split into files they
+//! One file, over the usual length: the types here refer to one another both ways, and split into files they
 //! would import one another in a circle.
 
 use super::backup::BackupError;
