@@ -86,25 +86,10 @@
 //! [`Collection::aggregate`]: crate::Collection::aggregate
 //! [`Model`]: crate::Model
 
-mod facet;
-mod group;
-mod lint;
-mod optimize;
-mod parts;
-mod pipeline;
-mod project;
-#[cfg(feature = "driver")]
-mod run;
-mod shape;
-
-pub use facet::Facet;
-pub use group::Group;
-pub use pipeline::Pipeline;
-pub use project::Project;
+pub use crate::base::aggregate::{
+    fields, Averageable, AvgOf, CountField, Detached, ExtremeOf, Facet, FieldHolds, GathersInto, Group, Holds, ItemOf,
+    Joins, NoValue, Pipeline, Project, Shape, SumOf,
+};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use run::{On, WhenMatched};
-pub use shape::{
-    fields, Averageable, AvgOf, CountField, Detached, ExtremeOf, FieldHolds, GathersInto, Holds, ItemOf, Joins,
-    NoValue, Shape, SumOf,
-};
+pub use crate::driver::aggregate::{On, WhenMatched};

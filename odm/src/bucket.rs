@@ -95,11 +95,7 @@
 //! # Ok(()) }
 //! ```
 
-#[cfg(feature = "driver")]
-mod add;
-mod layout;
-
+pub use crate::base::bucket::{Bucket, BucketFields, BucketLayout};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use add::{AddReading, AddedReading};
-pub use layout::{Bucket, BucketFields, BucketLayout};
+pub use crate::driver::bucket::{AddReading, AddedReading};

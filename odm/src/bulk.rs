@@ -31,16 +31,7 @@
 //! [`Update`]: crate::Update
 //! [`Error::Bulk`]: crate::Error::Bulk
 
-mod result;
-// Building and sending the commands needs the driver; what a bulk write applied is plain data.
-#[cfg(feature = "driver")]
-mod write;
-
-pub use crate::error::{BulkError, BulkFailure};
-pub use result::BulkResult;
+pub use crate::base::error::{BulkError, BulkFailure, BulkResult};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use write::Bulk;
-// The limits a restore's inserts are grouped by, as a bulk write's are.
-#[cfg(feature = "backup")]
-pub(crate) use write::{COMMAND_ROOM, MAX_BATCH};
+pub use crate::driver::bulk::Bulk;

@@ -91,7 +91,7 @@ mod progress;
 mod server;
 mod sync;
 
-use crate::model::Model;
+use crate::base::model::Model;
 use args::{Cli, Command};
 use clap::FromArgMatches;
 use failure::Failure;

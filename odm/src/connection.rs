@@ -42,15 +42,7 @@
 //! # Ok(()) }
 //! ```
 
-#[cfg(feature = "driver")]
-mod assess;
-#[cfg(feature = "driver")]
-pub(crate) mod check;
-mod warning;
-
-#[cfg(feature = "driver")]
-pub(crate) use assess::{assess, Settings};
+pub use crate::base::connection::{ConnectionWarning, DRIVER_DEFAULT_POOL_SIZE};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use check::Checklist;
-pub use warning::{ConnectionWarning, DRIVER_DEFAULT_POOL_SIZE};
+pub use crate::driver::connection::Checklist;

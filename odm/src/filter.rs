@@ -31,18 +31,4 @@
 //!
 //! [`Path`]: crate::path::Path
 
-mod compare;
-mod conditions;
-mod elements;
-mod overlap;
-mod projection;
-mod sort;
-mod value;
-
-pub(crate) use compare::refuse_in_element;
-pub use compare::{Comparable, OneValue};
-pub(crate) use elements::{element_condition, Element};
-pub(crate) use overlap::overlaps;
-pub use projection::Projection;
-pub use sort::Sort;
-pub use value::Filter;
+pub use crate::base::filter::{Comparable, Filter, OneValue, Projection, Sort};

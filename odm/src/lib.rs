@@ -175,6 +175,10 @@
 // comment); only this lint is off, only here.
 #![cfg_attr(not(all(feature = "driver", feature = "cli")), allow(rustdoc::broken_intra_doc_links))]
 
+mod base;
+#[cfg(feature = "driver")]
+mod driver;
+
 pub mod aggregate;
 #[cfg(feature = "backup")]
 #[cfg_attr(docsrs, doc(cfg(feature = "backup")))]
@@ -193,17 +197,12 @@ pub mod codec;
 pub mod collection;
 pub mod computed;
 pub mod connection;
-mod counters;
 pub mod diff;
 pub mod error;
 pub mod explain;
-mod failing_path;
 pub mod filter;
 pub mod guide;
-mod impls;
 pub mod index;
-mod keys;
-mod kind;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod live;
@@ -214,20 +213,14 @@ pub mod model;
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod observe;
 pub mod path;
-// Public only so that `sync` can publish it as `odm::sync::plan` (its documented path); it sits below `error`.
-#[doc(hidden)]
-pub mod plan;
 pub mod prelude;
 pub mod progress;
 pub mod reference;
 pub mod rules;
 pub mod schema;
 #[cfg(feature = "driver")]
-mod server_reply;
-#[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod session;
-mod set_element;
 pub mod shard;
 pub mod size;
 pub mod subset;
@@ -236,10 +229,7 @@ pub mod template;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
-mod text;
 pub mod timeseries;
-#[cfg(feature = "driver")]
-mod to_driver;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod transaction;
@@ -250,6 +240,7 @@ pub mod version;
 pub mod watch;
 
 pub use aggregate::Pipeline;
+pub use base::text::Lowercase;
 pub use bson;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
@@ -271,7 +262,6 @@ pub use session::Session;
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use sync::SchemaSync;
 pub use sync::SyncMode;
-pub use text::Lowercase;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use transaction::Transaction;
@@ -281,37 +271,52 @@ pub use version::{Upgrade, Version};
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::bucket::{Bucket, BucketFields};
-    pub use crate::computed;
-    pub use crate::diff::{Diff, DiffPath};
-    pub use crate::timeseries::{Granularity, TimeSeries};
+    pub use crate::base::bucket::{Bucket, BucketFields};
+    pub use crate::base::computed;
+    pub use crate::base::diff::{Diff, DiffPath};
+    pub use crate::base::timeseries::{Granularity, TimeSeries};
     /// Diff helpers of generated code.
     pub mod diff {
-        pub use crate::diff::generated::{by_keys, converted_skippable, field, frozen, skippable};
+        pub use crate::base::schema::diffs::generated::{by_keys, converted_skippable, field, frozen, skippable};
     }
-    pub use crate::index::IndexSpec;
-    pub use crate::kind::BsonKind;
-    pub use crate::meta::{field, FieldMeta, FieldType, TypeMeta};
-    pub use crate::model::{
+    pub use crate::base::index::IndexSpec;
+    pub use crate::base::kind::BsonKind;
+    pub use crate::base::meta::{field, FieldMeta, FieldType, TypeMeta};
+    pub use crate::base::model::{
         revision_of, Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
         ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
     };
-    pub use crate::path::encode::encode_schema;
-    pub use crate::path::types::{encode_converted, encode_value};
-    pub use crate::path::{self as path, Access, AsPath, FieldNode, Fields, Path};
-    pub use crate::reference::{copy_fits, id_fits, misfit, Copies, HoldsReferences};
-    pub use crate::schema::{BsonSchema, CounterCheck};
-    pub use crate::size;
-    pub use crate::subset::{fault, overflow_fits, owner_indexed, Subset};
-    pub use crate::template::{NameTemplate, Placeholder};
-    pub use crate::update::Update;
-    pub use crate::version::{self as version, Upgrade, VersionNumber};
+    pub use crate::base::path::types::{encode_converted, encode_value};
+    pub use crate::base::path::{Access, AsPath, Fields, Path};
+    pub use crate::base::schema::paths::encode::encode_schema;
+    pub use crate::base::schema::paths::FieldNode;
+    /// Typed paths of generated code: the path types, and what of them needs `BsonSchema`.
+    pub mod path {
+        pub use crate::base::path::{shared, Encoder, Variant};
+        pub use crate::base::schema::paths::ArrayLike;
+    }
+    pub use crate::base::reference::{copy_fits, id_fits, misfit, Copies, HoldsReferences};
+    pub use crate::base::schema::{BsonSchema, CounterCheck};
+    /// Size budgets of generated code: the vocabulary, and the budget of a field table.
+    pub mod size {
+        pub use crate::base::meta::tables::{adjacent, of_table, one_of, oversize, tagged};
+        pub use crate::base::size::{Reason, Size};
+    }
+    pub use crate::base::subset::{fault, overflow_fits, owner_indexed, Subset};
+    pub use crate::base::template::{NameTemplate, Placeholder};
+    pub use crate::base::update::Update;
+    pub use crate::base::version::{Upgrade, VersionNumber};
+    /// Versioned reads of generated code: the older shapes a model lists, and the steps between them.
+    pub mod version {
+        pub use crate::base::model::older::{shape, OlderShape};
+        pub use crate::base::version::{read, step};
+    }
     pub use core::option::Option::{self, None, Some};
     /// Validator builders of generated code.
     pub mod build {
-        pub use crate::schema::build::*;
+        pub use crate::base::schema::build::*;
     }
-    pub use crate::error::Invalid;
+    pub use crate::base::error::Invalid;
     pub use bson::{self, doc, Bson, Document};
     pub use core::ops::Deref;
     pub use serde;
@@ -324,31 +329,33 @@ pub mod __private {
     /// import of these in the generated block spells a path as one token instead of three to seven, and every token
     /// a derive emits is paid for on each build.
     pub mod names {
-        pub use crate::diff::generated::skippable as __odm_diff_skippable;
-        pub use crate::diff::generated::{
-            field as __odm_diff_field, fields as __odm_diff_fields, frozen as __odm_diff_frozen,
-        };
-        pub use crate::diff::{Diff as __OdmDiff, DiffPath as __OdmAt};
-        pub use crate::index::IndexSpec as __OdmIndex;
-        pub use crate::kind::BsonKind as __OdmKind;
-        pub use crate::meta::{field as __odm_meta, TypeMeta as __OdmTable};
-        pub use crate::model::Model as __OdmModel;
-        pub use crate::path::shared::{
+        pub use crate::base::diff::{Diff as __OdmDiff, DiffPath as __OdmAt};
+        pub use crate::base::index::IndexSpec as __OdmIndex;
+        pub use crate::base::kind::BsonKind as __OdmKind;
+        pub use crate::base::meta::{field as __odm_meta, TypeMeta as __OdmTable};
+        pub use crate::base::model::Model as __OdmModel;
+        pub use crate::base::path::shared::{
             same_str as __odm_str_eq, stores_alike as __odm_stores_alike, Shared as __OdmShared,
             SharesField as __OdmSharesField,
         };
-        pub use crate::path::{
-            generated::at as __odm_at, Access as __OdmAccess, ComputedField as __OdmComputedField,
-            Counted as __OdmCounted, CountedSet as __OdmCountedSet, CounterField as __OdmCounterField,
-            FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf, Fields as __OdmFields, IdField as __OdmIdField,
-            IsPath as __OdmIsPath, Object as __OdmObject, Path as __OdmPath, Plain as __OdmPlain,
-            RevisionField as __OdmRevisionField, Root as __OdmRoot, Set as __OdmSet,
-            ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant, VariantNodeOf as __OdmVariantNodeOf,
-            VariantPathOf as __OdmVariantPathOf,
+        pub use crate::base::path::{
+            Access as __OdmAccess, ComputedField as __OdmComputedField, Counted as __OdmCounted,
+            CountedSet as __OdmCountedSet, CounterField as __OdmCounterField, Fields as __OdmFields,
+            IdField as __OdmIdField, IsPath as __OdmIsPath, Object as __OdmObject, Path as __OdmPath,
+            Plain as __OdmPlain, RevisionField as __OdmRevisionField, Root as __OdmRoot, Set as __OdmSet,
+            ShardKeyField as __OdmShardKeyField, Variant as __OdmVariant,
         };
-        pub use crate::schema::build::field_of as __odm_field_of;
-        pub use crate::schema::build::index_keys as __odm_index_keys;
-        pub use crate::schema::BsonSchema as __OdmSchema;
+        pub use crate::base::schema::build::field_of as __odm_field_of;
+        pub use crate::base::schema::build::index_keys as __odm_index_keys;
+        pub use crate::base::schema::diffs::generated::skippable as __odm_diff_skippable;
+        pub use crate::base::schema::diffs::generated::{
+            field as __odm_diff_field, fields as __odm_diff_fields, frozen as __odm_diff_frozen,
+        };
+        pub use crate::base::schema::paths::{
+            generated::at as __odm_at, FieldNodeOf as __OdmNodeOf, FieldPathOf as __OdmPathOf,
+            VariantNodeOf as __OdmVariantNodeOf, VariantPathOf as __OdmVariantPathOf,
+        };
+        pub use crate::base::schema::BsonSchema as __OdmSchema;
         pub use bson::Document as __OdmDocument;
         pub use core::ops::Deref as __OdmDeref;
         pub use core::option::Option::{self as __OdmOption, None as __OdmNone, Some as __OdmSome};

@@ -73,16 +73,7 @@
 //! [`Error::UpdateTooLarge`]: crate::Error::UpdateTooLarge
 //! [`Error::NotVersioned`]: crate::Error::NotVersioned
 
-// Reading, migrating and writing batches needs the driver; the options and the report are plain data.
-#[cfg(feature = "driver")]
-mod batch;
-#[cfg(feature = "driver")]
-mod migration;
-mod options;
-mod report;
-
+pub use crate::base::migrate::{Guard, MigrationFailure, MigrationReport, Throttle};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use migration::Migration;
-pub use options::{Guard, Throttle};
-pub use report::{MigrationFailure, MigrationReport};
+pub use crate::driver::migrate::Migration;

@@ -75,10 +75,4 @@
 //!
 //! What is live on the server (validators, options, indexes) is read with [`crate::live`].
 
-mod concerns;
-mod op;
-mod values;
-
-pub(crate) use concerns::{read_concern_text, write_concern_text, Concerns};
-pub(crate) use op::{raw_value, transaction_span, Op, Returned};
-pub use values::trace_values;
+pub use crate::driver::observe::trace_values;

@@ -13,26 +13,10 @@
 //! through odm (in the same transaction, when both collections are bound to its session); [`Repair`] finds copies
 //! that went stale anyway (the source written by another program, a propagation left out) and repairs them.
 
-pub(crate) mod fit;
-#[cfg(feature = "driver")]
-mod keys;
-#[cfg(feature = "driver")]
-mod propagate;
-#[cfg(feature = "driver")]
-mod repair;
-#[cfg(feature = "driver")]
-pub(crate) mod report;
-mod traits;
-
+pub use crate::base::error::{RepairReport, StaleCopy, UnfixableCopy};
 #[doc(hidden)]
-pub use fit::{copy_fits, id_fits, misfit};
+pub use crate::base::reference::{copy_fits, id_fits, misfit};
+pub use crate::base::reference::{Copies, HoldsReferences};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use propagate::Propagate;
-#[cfg(feature = "driver")]
-#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use repair::Repair;
-#[cfg(feature = "driver")]
-#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use report::{RepairReport, StaleCopy, UnfixableCopy};
-pub use traits::{Copies, HoldsReferences};
+pub use crate::driver::reference::{Propagate, Repair};

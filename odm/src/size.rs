@@ -29,14 +29,7 @@
 //!
 //! [`BsonSchema::SIZE`]: crate::BsonSchema::SIZE
 
-mod budget;
-mod tables;
-mod text;
-
-pub use budget::{array_bytes, string_bytes, Budget, Reason, Size, Unbounded, DOCUMENT_LIMIT};
 #[doc(hidden)]
-pub use tables::{adjacent, of_table, one_of, oversize, tagged, Refusal};
-pub use tables::{document, field_value};
-
-#[cfg(test)]
-mod tests;
+pub use crate::base::meta::tables::{adjacent, of_table, one_of, oversize, tagged, Refusal};
+pub use crate::base::meta::tables::{document, field_value};
+pub use crate::base::size::{array_bytes, string_bytes, Budget, Reason, Size, Unbounded, DOCUMENT_LIMIT};

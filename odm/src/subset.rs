@@ -80,18 +80,9 @@
 //! second they were made in across processes). The overflow model declares an index whose first key is the owner
 //! field, as above (`index(keys = "product, -id")` serves the filter and the order).
 
-mod declared;
-#[cfg(feature = "driver")]
-mod push;
-#[cfg(feature = "driver")]
-mod read;
-
-pub use declared::Subset;
+pub use crate::base::subset::Subset;
 #[doc(hidden)]
-pub use declared::{fault, overflow_fits, owner_indexed};
+pub use crate::base::subset::{fault, overflow_fits, owner_indexed};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use push::{PushKeeping, Pushed};
-#[cfg(feature = "driver")]
-#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use read::overflow_of;
+pub use crate::driver::subset::{overflow_of, PushKeeping, Pushed};

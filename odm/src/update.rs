@@ -26,25 +26,7 @@
 //! assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
 //! ```
 
-#[cfg(feature = "driver")]
-mod along;
-mod arrays;
-mod build;
-mod computed;
-// A bucket's upsert keeps its computed fields as a typed push does.
-#[cfg(feature = "driver")]
-pub(crate) use computed::follow as follow_computed;
-mod diff;
-mod fields;
-mod markers;
-mod modifiers;
-mod operator;
-mod value;
-
-pub use markers::{AllowsSlice, DateLike, InsertSettable, NoModifiers, Numeric, Optional, Sliced, Unsliced};
-pub use modifiers::Modifiers;
-pub use operator::Operator;
-pub use value::{BuiltUpdate, Update};
-// A pull that matched nothing is checked again by the collection.
-#[cfg(feature = "driver")]
-pub(crate) use value::PullOnce;
+pub use crate::base::update::{
+    AllowsSlice, BuiltUpdate, DateLike, InsertSettable, Modifiers, NoModifiers, Numeric, Operator, Optional, Sliced,
+    Unsliced, Update,
+};

@@ -5,7 +5,7 @@
 //! collections (`listCollections` reports `type: "timeseries"`); elsewhere that part is skipped with a note.
 
 use odm::bson::{doc, oid::ObjectId, Bson, DateTime, Document};
-use odm::plan::Action;
+use odm::sync::plan::Action;
 use odm::sync::{ModelSpec, Outcome};
 use odm::{Collection, Model, SchemaSync, SyncMode};
 use serde::{Deserialize, Serialize};

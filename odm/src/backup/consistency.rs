@@ -1,8 +1,8 @@
 //! How a dump reads: from one snapshot where the server can, else with majority read concern, else plainly;
 //! decided from what the server says (`hello`, `buildInfo`).
 
-use crate::error::Result;
-use crate::observe::Op;
+use crate::base::error::Result;
+use crate::driver::observe::Op;
 use bson::{doc, Bson, Document};
 use mongodb::Client;
 use std::fmt;

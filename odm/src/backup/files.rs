@@ -3,7 +3,7 @@
 //! a document at a time, by each document's length prefix.
 
 use super::layout::Compression;
-use crate::error::{BackupError, Error, Result, MAX_STATEMENT_SIZE};
+use crate::base::error::{BackupError, Error, Result, MAX_STATEMENT_SIZE};
 use bson::RawDocumentBuf;
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;

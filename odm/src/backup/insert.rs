@@ -3,9 +3,10 @@
 //! the collection and the document's `_id`.
 
 use super::select::ModelRef;
-use crate::bulk::{COMMAND_ROOM, MAX_BATCH};
-use crate::error::{reply_int, BackupError, Result, ValidationError, MAX_STATEMENT_SIZE};
-use crate::observe::Op;
+use crate::base::error::{BackupError, Result, ValidationError, MAX_STATEMENT_SIZE};
+use crate::driver::bulk::{COMMAND_ROOM, MAX_BATCH};
+use crate::driver::error::reply_int;
+use crate::driver::observe::Op;
 use bson::raw::cstr;
 use bson::{Bson, RawArrayBuf, RawDocumentBuf};
 use mongodb::Database;

@@ -7,7 +7,7 @@
 //! and `type` (`collection`); then, only when odm owns some of the collection's indexes, `odmIndexes`, odm's records
 //! of them (mongorestore ignores a top-level key it does not know).
 
-use crate::error::{BackupError, Result};
+use crate::base::error::{BackupError, Result};
 use bson::{doc, Bson, Document};
 use std::path::{Path, PathBuf};
 
@@ -98,7 +98,7 @@ pub struct Metadata {
     /// The collection's type as `listCollections` names it: `collection` (a `view` or `timeseries` is not dumped by
     /// odm).
     pub kind: String,
-    /// The indexes of the collection odm owns, as it recorded creating them ([`ownership`](crate::plan::ownership)):
+    /// The indexes of the collection odm owns, as it recorded creating them ([`ownership`](crate::sync::plan::ownership)):
     /// the top-level key `odmIndexes`, written only when there are some (mongorestore ignores it), so a restore by
     /// odm leaves those indexes odm's, and only those.
     pub odm_indexes: Vec<Document>,

@@ -1,4 +1,4 @@
-//! The records of the indexes odm created ([`ownership`](crate::plan::ownership)) of each dumped collection, so
+//! The records of the indexes odm created ([`ownership`](crate::sync::plan::ownership)) of each dumped collection, so
 //! that what odm owned before a dump it owns after the restore, and nothing else.
 //!
 //! They travel in the collection's own metadata file, as the top-level key `odmIndexes` (the `index` of each record:
@@ -7,10 +7,10 @@
 //! them only for the indexes it built, and mongorestore, which ignores unknown top-level keys of a metadata file,
 //! still reads the file (restored by mongorestore, the indexes are simply not odm's: never dropped).
 
-use crate::error::Result;
-use crate::index::IndexSpec;
-use crate::observe::Op;
-use crate::plan::ownership::{record_document_command, Ownership, Records, OWNED_INDEXES};
+use crate::base::error::Result;
+use crate::base::index::IndexSpec;
+use crate::base::plan::ownership::{record_document_command, Ownership, Records, OWNED_INDEXES};
+use crate::driver::observe::Op;
 use bson::{doc, Document};
 use futures_util::TryStreamExt;
 use mongodb::Database;
@@ -49,7 +49,7 @@ pub(super) async fn restore(
     for index in recorded {
         let Ok(name) = index.get_str("name") else { continue };
         if built.contains(&name) {
-            crate::sync::write_record(db, &record_document_command(collection, name, index.clone())).await?;
+            crate::driver::sync::write_record(db, &record_document_command(collection, name, index.clone())).await?;
             count += 1;
         }
     }

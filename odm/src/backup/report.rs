@@ -1,7 +1,7 @@
 //! What a dump and a restore did, per collection.
 
 use super::ReadMode;
-use crate::progress::Progress;
+use crate::base::progress::Progress;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Mutex;

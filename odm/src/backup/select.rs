@@ -1,10 +1,11 @@
 //! Which collections a dump or a restore concerns: chosen by model (every live instance of a model named by a
 //! template) or by name, each in its model's database or the builder's.
 
-use crate::error::{model_name, Error, Result};
-use crate::meta::TypeMeta;
-use crate::model::Model;
-use crate::template::NameTemplate;
+use crate::base::error::{Error, Result};
+use crate::base::meta::TypeMeta;
+use crate::base::model::model_name;
+use crate::base::model::Model;
+use crate::base::template::NameTemplate;
 
 /// The model a collection belongs to, for naming fields in errors.
 #[derive(Clone, Copy, Debug)]

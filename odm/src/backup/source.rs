@@ -5,7 +5,7 @@ use super::files::{io_error, read_all};
 use super::layout::{unescape_name, Metadata, BSON_SUFFIX, GZIP_SUFFIX, METADATA_SUFFIX};
 use super::report::Skipped;
 use super::select::{Choice, ModelRef};
-use crate::error::{BackupError, Result};
+use crate::base::error::{BackupError, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -177,6 +177,6 @@ fn collection_files(dir: &Path) -> Result<BTreeMap<String, Files>> {
     Ok(found)
 }
 
-fn no_source(path: &Path, reason: String) -> crate::Error {
+fn no_source(path: &Path, reason: String) -> crate::base::error::Error {
     BackupError::NoSource { path: path.to_owned(), reason }.into()
 }

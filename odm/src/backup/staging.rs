@@ -11,8 +11,8 @@
 //! right after the rename, and a collection with options only `create` sets (capped, collation, …) is loaded in place
 //! instead, dropped again if the load fails ([`Placement`]).
 
-use crate::error::Result;
-use crate::observe::Op;
+use crate::base::error::Result;
+use crate::driver::observe::Op;
 use bson::{doc, Document};
 use futures_util::TryStreamExt;
 use mongodb::{Client, Database};

@@ -1,8 +1,8 @@
 //! The command line's arguments, as clap parses them: the global options and one struct per subcommand.
 
-use crate::migrate::Guard;
-use crate::plan::StaleHandling;
-use crate::sync::{Topology, ValidatorRollout};
+use crate::base::migrate::Guard;
+use crate::base::plan::StaleHandling;
+use crate::base::sync::{Topology, ValidatorRollout};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 

@@ -45,6 +45,10 @@ pub(super) async fn check(
 
 /// Whether `db` holds a collection (or view) named `name`.
 async fn exists(db: &Database, name: &str) -> Result<bool, Failure> {
-    let names = db.list_collection_names().filter(bson::doc! { "name": name }).await.map_err(crate::Error::from)?;
+    let names = db
+        .list_collection_names()
+        .filter(bson::doc! { "name": name })
+        .await
+        .map_err(crate::base::error::Error::from)?;
     Ok(!names.is_empty())
 }

@@ -31,9 +31,11 @@ pub const INCOMPLETE: u8 = 5;
 pub const NOTHING_DUMPED: u8 = 6;
 
 /// The exit code of an odm error: [`NOTHING_DUMPED`] for a dump that selected nothing, else [`ERROR`].
-pub(super) fn of_error(e: &crate::error::Error) -> u8 {
+pub(super) fn of_error(e: &crate::base::error::Error) -> u8 {
     match e {
-        crate::error::Error::Backup(b) if matches!(**b, crate::error::BackupError::NothingToDump { .. }) => {
+        crate::base::error::Error::Backup(b)
+            if matches!(**b, crate::base::error::BackupError::NothingToDump { .. }) =>
+        {
             NOTHING_DUMPED
         }
         _ => ERROR,

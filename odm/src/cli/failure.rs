@@ -1,6 +1,6 @@
 //! Why a subcommand did not finish, which decides its exit code and how it is printed.
 
-use crate::error::Error;
+use crate::base::error::Error;
 
 /// Why a subcommand did not finish.
 pub(super) enum Failure {

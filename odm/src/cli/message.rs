@@ -2,7 +2,7 @@
 //! the command line the flags the operator typed (`--drop-existing`); an unreachable server is said in one sentence
 //! (what to check), the driver's description of the topology kept apart as detail.
 
-use crate::error::{Error, Waited};
+use crate::base::error::{Error, Waited};
 use mongodb::error::ErrorKind;
 use std::time::Duration;
 
@@ -51,7 +51,7 @@ pub(super) fn flags(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::BackupError;
+    use crate::base::error::BackupError;
 
     /// The errors a `restore`, a `dump` or a sync reaches the operator with name the flags, not the methods.
     #[test]
@@ -65,7 +65,7 @@ mod tests {
                 restored: 0,
                 code: 121,
                 message: "Document failed validation".to_owned(),
-                validation: Some(Box::new(crate::error::ValidationError::parse("", None, None))),
+                validation: Some(Box::new(crate::base::error::ValidationError::parse("", None, None))),
             },
         ];
         for error in errors {

@@ -6,13 +6,14 @@ use super::args::{CheckArgs, MigrateArgs};
 use super::failure::Failure;
 use super::progress::Display;
 use crate::backup::{Dump, Restore};
-use crate::check::SchemaReport;
-use crate::collection::{drop_expired, expired, instances, Collection, Dropped};
-use crate::error::{model_name, Result};
-use crate::migrate::MigrationReport;
-use crate::model::Model;
-use crate::plan::Namespace;
-use crate::sync::ModelSpec;
+use crate::base::error::Result;
+use crate::base::migrate::MigrationReport;
+use crate::base::model::model_name;
+use crate::base::model::Model;
+use crate::base::plan::Namespace;
+use crate::base::sync::ModelSpec;
+use crate::driver::check::SchemaReport;
+use crate::driver::collection::{drop_expired, expired, instances, Collection, Dropped};
 use futures_util::future::BoxFuture;
 use mongodb::Database;
 use std::future::IntoFuture;
@@ -151,10 +152,11 @@ fn migrate_model<M: Model>(
             let ns = namespace(&db, &coll);
             let mut migration = coll.migrate().batch_size(args.batch_size).guard(args.guard.into());
             if let Some(rate) = args.docs_per_second {
-                migration = migration.throttle(crate::migrate::Throttle::DocsPerSecond(rate));
+                migration = migration.throttle(crate::base::migrate::Throttle::DocsPerSecond(rate));
             }
             if let Some(ms) = args.pause_ms {
-                migration = migration.throttle(crate::migrate::Throttle::Pause(std::time::Duration::from_millis(ms)));
+                migration =
+                    migration.throttle(crate::base::migrate::Throttle::Pause(std::time::Duration::from_millis(ms)));
             }
             let report = display
                 .track(format!("migrate {ns}"), |t| migration.on_progress(move |p| t.update(p)).into_future())

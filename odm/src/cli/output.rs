@@ -2,11 +2,11 @@
 //! that writes them (text unless `--json`, nothing but errors under `--quiet`).
 
 use crate::backup::{DumpReport, RestoreReport};
-use crate::check::SchemaReport;
-use crate::connection::ConnectionWarning;
-use crate::migrate::MigrationReport;
-use crate::plan::{Namespace, Plan};
-use crate::sync::{Outcome, SyncReport};
+use crate::base::connection::ConnectionWarning;
+use crate::base::migrate::MigrationReport;
+use crate::base::plan::{Namespace, Plan};
+use crate::base::sync::{Outcome, SyncReport};
+use crate::driver::check::SchemaReport;
 use bson::Bson;
 use serde_json::{json, Map, Value};
 use std::io::Write;
@@ -213,10 +213,10 @@ pub(super) fn dump_report(report: &DumpReport) -> Map<String, Value> {
 
 /// The fields an error adds to its JSON document: a dump that selected nothing names what was absent and what was
 /// left out for its type, as its report would.
-pub(super) fn error_fields(e: &crate::error::Error) -> Map<String, Value> {
+pub(super) fn error_fields(e: &crate::base::error::Error) -> Map<String, Value> {
     let mut out = Map::new();
-    if let crate::error::Error::Backup(b) = e {
-        if let crate::error::BackupError::NothingToDump { absent, skipped } = &**b {
+    if let crate::base::error::Error::Backup(b) = e {
+        if let crate::base::error::BackupError::NothingToDump { absent, skipped } = &**b {
             out.insert("collections".into(), Value::Array(Vec::new()));
             out.insert("absent".into(), absent.clone().into());
             out.insert("skipped".into(), rows(skipped, |(ns, kind)| json!({ "namespace": ns, "type": kind })));

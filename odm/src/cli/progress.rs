@@ -6,7 +6,7 @@
 //! arrives: a count that arrives late, after a long first batch, is not read as a slow rate, and indicatif's
 //! estimator (which smooths over its updates) never guesses from a count that jumped.
 
-use crate::progress::Progress;
+use crate::base::progress::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::future::Future;
 use std::sync::{Arc, Mutex};

@@ -3,7 +3,7 @@
 //! within `--timeout`.
 
 use super::failure::Failure;
-use crate::error::Error;
+use crate::base::error::Error;
 use mongodb::error::ErrorKind;
 use mongodb::options::ClientOptions;
 use mongodb::Client;

@@ -6,11 +6,13 @@ use super::failure::Failure;
 use super::models::Entry;
 use super::output::{self, Done};
 use super::server::Server;
-use crate::connection::{Checklist, ConnectionWarning};
-use crate::error::Error;
-use crate::sync::plan::AdoptIndexes;
-use crate::sync::{ModelSpec, SchemaSync, SyncMode, ValidatorRollout};
-use crate::template::InstanceKey;
+use crate::base::connection::ConnectionWarning;
+use crate::base::error::Error;
+use crate::base::plan::AdoptIndexes;
+use crate::base::sync::{ModelSpec, SyncMode, ValidatorRollout};
+use crate::base::template::InstanceKey;
+use crate::driver::connection::Checklist;
+use crate::driver::sync::SchemaSync;
 use std::path::Path;
 use std::time::Duration;
 
@@ -126,7 +128,7 @@ fn connection_lines(warnings: &[ConnectionWarning]) -> String {
 }
 
 /// The actions of an in-sync plan, which are notes (a collection ahead, a shard key on a server that is no cluster).
-fn notes(plan: &crate::plan::Plan) -> String {
+fn notes(plan: &crate::base::plan::Plan) -> String {
     plan.actions.iter().map(|a| format!("note: {a}\n")).collect()
 }
 

@@ -32,7 +32,7 @@ pub async fn database(hint: &str) -> TestDatabase {
             "odm::testing: cannot prepare the test database {name:?} on the {:?} server at {}: {}",
             server.kind,
             server.uri,
-            crate::server_reply::Readable(&e)
+            crate::base::error::driver::Readable(&e)
         );
     }
     TestDatabase { client, db }
@@ -79,7 +79,7 @@ impl TestDatabase {
     }
 
     /// What the server behind this database says it is ([`ServerInfo::of`] on this database's client).
-    pub async fn server_info(&self) -> crate::error::Result<ServerInfo> {
+    pub async fn server_info(&self) -> crate::base::error::Result<ServerInfo> {
         ServerInfo::of(&self.client).await
     }
 

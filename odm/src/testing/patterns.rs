@@ -4,11 +4,11 @@
 //! disagree.
 
 use super::server_info::ServerInfo;
-use crate::error::{Error, Result};
-use crate::explain::Explain;
-use crate::kind::BsonKind;
-use crate::meta::TypeMeta;
-use crate::model::{Model, QuerySpec};
+use crate::base::error::{Error, Result};
+use crate::base::explain::Explain;
+use crate::base::kind::BsonKind;
+use crate::base::meta::TypeMeta;
+use crate::base::model::{Model, QuerySpec};
 use bson::{doc, oid::ObjectId, Bson, DateTime, Decimal128, Document};
 use mongodb::Database;
 use std::fmt;
@@ -290,9 +290,9 @@ fn placeholder(kind: BsonKind) -> Bson {
 #[cfg(test)]
 mod tests {
     use super::resolve;
-    use crate::kind::BsonKind;
-    use crate::meta::{FieldMeta, FieldType, TypeMeta};
-    use crate::Error;
+    use crate::base::error::Error;
+    use crate::base::kind::BsonKind;
+    use crate::base::meta::{FieldMeta, FieldType, TypeMeta};
 
     const SCALAR: FieldType = FieldType::fixed(BsonKind::String);
     static ORDER: TypeMeta = TypeMeta::new("Order", &[FieldMeta::new("status", "st", &SCALAR)]);

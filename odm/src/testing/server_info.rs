@@ -4,7 +4,7 @@
 //! commands exist) decide from this, never from how the harness found the server: a `MONGODB_URI` may name a
 //! SecantusDB, and a harness-started `mongod` is standalone while one named by `MONGODB_URI` may be a replica set.
 
-use crate::error::Result;
+use crate::base::error::Result;
 use bson::{doc, Document};
 use mongodb::Client;
 use std::fmt;

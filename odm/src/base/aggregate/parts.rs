@@ -1,0 +1,128 @@
+//! The pieces stages are built from: a path's stored key, a field reference, a one-operator stage document, a
+//! type's Rust name, and the check that a shape-changing stage fills every field of its output type.
+
+use crate::base::error::{Clause, Invalid, NamedPath};
+use crate::base::path::{AsPath, Path};
+use crate::base::schema::BsonSchema;
+use bson::{Bson, Document};
+
+/// The Rust name of a document type.
+pub(crate) fn type_name<D: BsonSchema>() -> &'static str {
+    D::type_meta().map_or_else(std::any::type_name::<D>, |m| m.name)
+}
+
+/// The stored key of a path a stage reads or writes, or why it cannot be used.
+pub(crate) fn key_of<R, W, A>(path: &Path<R, W, A>) -> std::result::Result<&str, Invalid> {
+    path.raw.check()?;
+    if path.raw.positional {
+        return Err(Invalid::Positional { path: NamedPath::at(path.key()), clause: Clause::Stage });
+    }
+    if path.key().is_empty() {
+        return Err(Invalid::Root);
+    }
+    Ok(path.key())
+}
+
+/// [`key_of`], its error naming the path in the Rust fields of the path's own root type.
+pub(crate) fn named_key_of<R: BsonSchema, W, A>(path: &Path<R, W, A>) -> std::result::Result<&str, Invalid> {
+    key_of(path).map_err(|e| e.named(R::type_meta()))
+}
+
+/// `"$key"`: a field reference.
+pub(crate) fn reference(key: &str) -> Bson {
+    let mut s = String::with_capacity(key.len() + 1);
+    s.push('$');
+    s.push_str(key);
+    Bson::String(s)
+}
+
+pub(crate) fn stage(name: &str, body: impl Into<Bson>) -> Document {
+    let mut d = Document::new();
+    d.insert(name, body);
+    d
+}
+
+/// The field reference of a source path, or why it cannot be used (named through `D`).
+pub(crate) fn source<D: BsonSchema, Q: AsPath<D>>(from: &Q) -> std::result::Result<Bson, Invalid> {
+    named_key_of(from.as_path()).map(reference)
+}
+
+/// Checks that `doc` (a `$project` or `$group` body, or `$facet` branches) fills every field of `O` that serde
+/// always writes; names the first missing ones.
+pub(crate) fn missing<O: BsonSchema>(
+    doc: &Document,
+    stage_name: &'static str,
+    id_kept: bool,
+) -> std::result::Result<(), Invalid> {
+    missing_where::<O>(|key| doc.contains_key(key) || (id_kept && key == "_id"), stage_name)
+}
+
+/// [`missing`], with `filled` saying which stored keys the stage fills.
+pub(crate) fn missing_where<O: BsonSchema>(
+    filled: impl Fn(&str) -> bool,
+    stage_name: &'static str,
+) -> std::result::Result<(), Invalid> {
+    let Some(meta) = O::type_meta() else { return Ok(()) };
+    if meta.fields.iter().all(|f| f.optional || filled(f.key)) {
+        return Ok(());
+    }
+    let absent: Vec<NamedPath> = meta
+        .fields
+        .iter()
+        .filter(|f| !f.optional && !filled(f.key))
+        .map(|f| NamedPath::known(f.key, format!("{}.{}", meta.name, f.name)))
+        .collect();
+    if absent.is_empty() {
+        return Ok(());
+    }
+    Err(Invalid::Unset { stage: stage_name, into: meta.name, fields: absent })
+}
+
+/// The `$project` of `E`'s keys inside a lookup of `F`, refusing keys `F` does not have.
+pub(crate) fn narrowed<F: BsonSchema, E: BsonSchema>() -> std::result::Result<Document, Invalid> {
+    let (Some(f), Some(e)) = (F::type_meta(), E::type_meta()) else {
+        return Err(Invalid::LookupElement);
+    };
+    let mut project = Document::new();
+    for field in e.fields {
+        if f.field_by_key(field.key).is_none() {
+            let at = NamedPath::known(field.key, format!("{}.{}", e.name, field.name));
+            return Err(Invalid::LookupField { field: at, model: f.name });
+        }
+        project.insert(field.key, 1);
+    }
+    if !project.contains_key("_id") {
+        project.insert("_id", 0);
+    }
+    Ok(project)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::narrowed;
+    use crate::base::error::Invalid;
+    use crate::base::meta::tests::{LINE, ORDER};
+    use crate::base::meta::TypeMeta;
+    use crate::base::schema::BsonSchema;
+
+    /// A document type with the field table `T`.
+    struct Table<const T: u8>;
+    impl<const T: u8> BsonSchema for Table<T> {
+        type Node<R, W, A: crate::base::path::Access> = crate::base::path::Path<R, W, A>;
+        const OBJECT: Option<&'static TypeMeta> = Some(if T == 0 { &ORDER } else { &LINE });
+    }
+
+    #[test]
+    fn a_lookup_element_type_must_take_its_keys_from_the_joined_model() {
+        // `Line.price` (stored `p`) is no field of `Order`.
+        match narrowed::<Table<0>, Table<1>>() {
+            Err(Invalid::LookupField { field, model: "Order" }) => {
+                assert_eq!((field.stored(), field.rust()), ("p", Some("Line.price")))
+            }
+            other => panic!("{other:?}"),
+        }
+        // A scalar has no keys to take.
+        assert!(matches!(narrowed::<Table<0>, i32>(), Err(Invalid::LookupElement)));
+        assert!(narrowed::<Table<0>, Table<0>>().is_ok());
+    }
+}

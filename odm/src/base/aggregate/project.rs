@@ -1,0 +1,88 @@
+//! `$project` into a declared output type: [`Project`] and [`Pipeline::project`].
+
+use super::parts::{missing, named_key_of, reference, stage};
+use super::pipeline::Pipeline;
+use super::shape::{Holds, Shape};
+use crate::base::error::{Invalid, NamedPath};
+use crate::base::filter::overlaps;
+use crate::base::path::{AsPath, Queryable};
+use bson::{Bson, Document};
+use std::marker::PhantomData;
+
+impl<D: Shape, S> Pipeline<D, S> {
+    /// Reshapes every document into `O` (`$project`): each field of `O` from a path of the current type, of a type
+    /// the field holds. Every field of `O` serde always writes must be given (`_id` may also come through from a
+    /// current type that has one); a missing one is refused before sending, named. Fields kept under the same key
+    /// are written `key: 1`, so later `$match` stages on them can move before the projection.
+    ///
+    /// ```
+    /// # use odm::{aggregate::{self, Pipeline}, Embedded, Model, bson::{doc, oid::ObjectId}};
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "order_header")]
+    /// # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "cu")] customer: String, #[serde(rename = "am")] amount: i64 }
+    /// #[derive(Embedded, serde::Serialize, serde::Deserialize)]
+    /// struct Slim {
+    ///     #[serde(rename = "cu")]
+    ///     customer: String,
+    ///     #[serde(rename = "v")]
+    ///     value: i64,
+    /// }
+    /// let (f, out) = (Order::fields(), aggregate::fields::<Slim>());
+    /// let p = Pipeline::<Order>::new().project(|p| p.field(out.customer(), f.customer()).field(out.value(), f.amount()));
+    /// assert_eq!(p.stages().unwrap(), [doc! { "$project": { "cu": 1, "v": "$am", "_id": 0 } }]);
+    /// ```
+    pub fn project<O: Shape>(mut self, build: impl FnOnce(Project<D, O>) -> Project<D, O>) -> Pipeline<O, S> {
+        let p = build(Project { doc: Document::new(), error: None, _types: PhantomData });
+        let built = p.error.map_or_else(
+            || {
+                let mut doc = p.doc;
+                let source_has_id = D::type_meta().is_some_and(|m| m.implicit_id || m.field_by_key("_id").is_some());
+                let out = O::type_meta();
+                let out_has_id = out.is_some_and(|m| m.field_by_key("_id").is_some());
+                if !doc.contains_key("_id") && (!out_has_id || !source_has_id) {
+                    doc.insert("_id", 0);
+                }
+                missing::<O>(&doc, "$project", source_has_id).map(|()| stage("$project", doc))
+            },
+            Err,
+        );
+        self = self.checked(built);
+        self.into_shape()
+    }
+}
+
+/// The builder of a `$project` into `O` from documents of type `D` ([`Pipeline::project`]).
+pub struct Project<D, O> {
+    doc: Document,
+    error: Option<Invalid>,
+    _types: PhantomData<fn() -> (D, O)>,
+}
+
+impl<D: Shape, O: Shape> Project<D, O> {
+    /// `O`'s field `out` takes the value at `from` (`out: "$from"`, or `out: 1` when the keys are equal).
+    pub fn field<P, Q>(mut self, out: P, from: Q) -> Self
+    where
+        P: AsPath<O>,
+        P::Access: Queryable,
+        Q: AsPath<D>,
+        Q::Access: Queryable,
+        P::Value: Holds<Q::Value>,
+    {
+        let to = named_key_of(out.as_path());
+        let from = named_key_of(from.as_path());
+        match (to, from) {
+            (Ok(to), Ok(from)) => {
+                if let Some(clash) = self.doc.keys().find(|k| overlaps(k, to)) {
+                    let e = Invalid::Overlap { first: NamedPath::at(to), second: NamedPath::at(clash.as_str()) };
+                    self.error.get_or_insert(e.named(O::type_meta()));
+                }
+                let value = if to == from { Bson::Int32(1) } else { reference(from) };
+                self.doc.insert(to, value);
+            }
+            (Err(e), _) | (_, Err(e)) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self
+    }
+}

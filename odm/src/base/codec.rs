@@ -1,0 +1,102 @@
+//! `odm::codec` without a server (users read its documentation on the module, `src/codec.rs`): the codec: encoding a value (16 MiB checked, `_id` first) and decoding raw documents (older versions migrated, failing fields named).
+
+use crate::base::error::{DecodeError, Error, Result, VersionError, MAX_DOCUMENT_SIZE};
+use crate::base::meta::TypeMeta;
+use crate::base::model::model_name;
+use crate::base::model::Model;
+use bson::{Bson, RawDocumentBuf};
+use serde::de::DeserializeOwned;
+
+/// Serializes `value`, refusing documents over 16 MiB before anything is sent.
+pub fn encode<M: Model>(value: &M) -> Result<RawDocumentBuf> {
+    let raw = bson::serialize_to_raw_document_buf(value).map_err(|source| {
+        // BSON keys are C strings, so a NUL in a run-time key fails the raw encoder; find it to name its path.
+        let bad_key = M::dynamic_keys(crate::base::schema::KEY_DEPTH)
+            .then(|| bson::serialize_to_bson(value).ok())
+            .flatten()
+            .and_then(|tree| crate::base::keys::first_bad(&tree).map(|bad| (bad.path, bad.why)));
+        match bad_key {
+            Some((path, reason)) => Error::InvalidKey { model: model_name::<M>(), path, reason },
+            None => {
+                let source = crate::base::failing_path::locate_encode(value, source);
+                Error::Serialize { model: model_name::<M>(), source: Box::new(source) }
+            }
+        }
+    })?;
+    // Keys fixed by the type were checked at compile time; only run-time keys (maps) need a walk.
+    if M::dynamic_keys(crate::base::schema::KEY_DEPTH) {
+        if let Some(bad) = crate::base::keys::first_bad(bson::RawBsonRef::Document(&raw)) {
+            return Err(Error::InvalidKey { model: model_name::<M>(), path: bad.path, reason: bad.why });
+        }
+    }
+    let size = raw.as_bytes().len();
+    if size > MAX_DOCUMENT_SIZE {
+        return Err(Error::DocumentTooLarge { model: model_name::<M>(), size, limit: MAX_DOCUMENT_SIZE });
+    }
+    id_first(raw).map_err(Error::serialize::<M>)
+}
+
+/// `raw` with `_id` first. The server stores `_id` first whatever order it was sent in, so odm writes it there
+/// itself and what it sends is byte for byte what is stored (a tagged enum writes its tag first; a struct may declare
+/// `_id` after other fields). The usual case, `_id` first or absent, costs one look at the first key.
+fn id_first(raw: RawDocumentBuf) -> bson::error::Result<RawDocumentBuf> {
+    let first = raw.iter().next().transpose()?;
+    if first.is_none_or(|(k, _)| k.as_str() == "_id") {
+        return Ok(raw);
+    }
+    let Some(id) = raw.get("_id")? else { return Ok(raw) };
+    let mut out = RawDocumentBuf::new();
+    for element in std::iter::once(Ok((bson::raw::cstr!("_id"), id)))
+        .chain(raw.iter().filter(|e| !matches!(e, Ok((k, _)) if k.as_str() == "_id")))
+    {
+        let (k, v) = element?;
+        out.append(k, v);
+    }
+    Ok(out)
+}
+
+/// Decodes a stored document, naming its `_id` and the failing field (Rust path, stored path beside) on error.
+///
+/// A versioned model reads a document at an older version through its migration steps, and refuses one at a
+/// version it does not read with [`Error::Version`] (see [`crate::version`]).
+pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
+    if let Some(spec) = M::VERSION {
+        let version = match raw.get(spec.key) {
+            Ok(Some(bson::RawBsonRef::Int32(v))) => i64::from(v),
+            Ok(Some(bson::RawBsonRef::Int64(v))) => v,
+            // Not a version this model wrote: decoding as the current shape names the field.
+            Ok(Some(_)) | Err(_) => i64::from(spec.current),
+            // Written before the model had versions: the oldest shape it reads.
+            Ok(None) => i64::from(spec.oldest),
+        };
+        if version != i64::from(spec.current) {
+            let id = || raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
+            let older = u32::try_from(version).ok().filter(|v| *v >= spec.oldest && *v < spec.current);
+            return match older.and_then(|v| M::read_older(v, raw)) {
+                Some(read) => read
+                    .map_err(|source| Error::Decode(Box::new(DecodeError::new(model_name::<M>(), None, id(), source)))),
+                None => Err(Error::Version(Box::new(VersionError {
+                    model: model_name::<M>(),
+                    id: id(),
+                    found: version,
+                    current: spec.current,
+                    oldest: spec.oldest,
+                }))),
+            };
+        }
+    }
+    decode_as(model_name::<M>(), M::type_meta(), raw)
+}
+
+/// Decodes `raw` as `P`: the model itself, or a projection of it (which holds the model's stored keys, so the model's
+/// fields name the failing path).
+pub(crate) fn decode_as<P: DeserializeOwned>(
+    model: &'static str,
+    meta: Option<&'static TypeMeta>,
+    raw: &RawDocumentBuf,
+) -> Result<P> {
+    crate::base::failing_path::from_slice(raw.as_bytes()).map_err(|source| {
+        let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
+        Error::Decode(Box::new(DecodeError::new(model, meta, id, source)))
+    })
+}
