@@ -1,8 +1,8 @@
 //! Diff updates: from an old and a new value, the minimal targeted update. Only changed paths are written; elements
 //! appended to an array become `$push`, and a counter that grew with its array becomes `$inc` in the same update.
 //!
-//! The walk compares Rust values field by field (through [`BsonSchema::diff`](crate::BsonSchema::diff)) and serializes only what changed,
-//! so diffing two large values with one change costs less than serializing one of them.
+//! The walk compares Rust values field by field (through [`BsonSchema::diff`](crate::BsonSchema::diff)) and serializes
+//! only what changed, so diffing two large values with one change costs less than serializing one of them.
 //!
 //! ```
 //! use odm::{Model, Update, bson::{doc, oid::ObjectId}};

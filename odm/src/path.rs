@@ -6,8 +6,8 @@
 //! the length is known.
 //!
 //! The path types themselves know stored keys only, so the schema can name them; what needs a stored type's
-//! [`BsonSchema`](crate::BsonSchema) (encoding by type, paths to elements and entries) is added here, and filtered elements (`$[id]`,
-//! whose condition is a filter) in [`crate::filter`].
+//! [`BsonSchema`](crate::BsonSchema) (encoding by type, paths to elements and entries) is added here, and filtered
+//! elements (`$[id]`, whose condition is a filter) in [`crate::filter`].
 //!
 //! ```
 //! use odm::{Model, Embedded, bson::oid::ObjectId};

@@ -1,14 +1,14 @@
 //! Transactions: several operations, on several collections, applied all together or not at all.
 //!
-//! [`Transaction::new`] starts one; [`Transaction::run`] runs a closure in it and commits it. The closure gets the [`Session`](crate::Session) to bind
-//! collections to ([`Collection::with_session`](crate::Collection::with_session)); every operation through them is
-//! part of the transaction. MongoDB may refuse a transaction for reasons that go away when it is tried again (a write
-//! conflict with a concurrent transaction, a primary stepping down): such errors carry the label
-//! `TransientTransactionError`, and the whole transaction is run again, the closure included, since nothing of the
-//! failed attempt was applied. A commit whose outcome is unknown (`UnknownTransactionCommitResult`: the connection
-//! dropped after the server received it) is retried as a commit alone — never by running the closure again, which
-//! could apply its effects twice. Both retries stop at the time bound ([`Transaction::timeout`], 120 s by default,
-//! as the drivers' own), and the last error is returned.
+//! [`Transaction::new`] starts one; [`Transaction::run`] runs a closure in it and commits it. The closure gets the
+//! [`Session`](crate::Session) to bind collections to ([`Collection::with_session`](crate::Collection::with_session));
+//! every operation through them is part of the transaction. MongoDB may refuse a transaction for reasons that go away
+//! when it is tried again (a write conflict with a concurrent transaction, a primary stepping down): such errors carry
+//! the label `TransientTransactionError`, and the whole transaction is run again, the closure included, since nothing
+//! of the failed attempt was applied. A commit whose outcome is unknown (`UnknownTransactionCommitResult`: the
+//! connection dropped after the server received it) is retried as a commit alone — never by running the closure again,
+//! which could apply its effects twice. Both retries stop at the time bound ([`Transaction::timeout`], 120 s by
+//! default, as the drivers' own), and the last error is returned.
 //!
 //! Transactions that conflict would conflict again if each ran again at once: before running a transaction again,
 //! odm waits a random fraction (jitter) of `min(5 ms × 1.5^attempt, 500 ms)`, as the drivers' convenient-transaction

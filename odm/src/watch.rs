@@ -27,11 +27,12 @@
 //! ## Documents that do not decode
 //!
 //! Another program may write a document the model does not read (a string where the model has a number, say). An
-//! insert or replacement of one comes out of the stream as [`Error::UndecodableChange`](crate::Error::UndecodableChange), which carries the event's
-//! token, the document's `_id`, the operation and the raw document beside the decode error. The stream goes on
-//! after it, so a consumer can record the event and read on; a consumer that stops on it can resume after its
-//! token, past it. An update whose document after the update does not decode is not an error: its `_id` and changed
-//! paths are read as usual, and its `value` is `Some(Err(Undecodable))`.
+//! insert or replacement of one comes out of the stream as
+//! [`Error::UndecodableChange`](crate::Error::UndecodableChange), which carries the event's token, the document's
+//! `_id`, the operation and the raw document beside the decode error. The stream goes on after it, so a consumer can
+//! record the event and read on; a consumer that stops on it can resume after its token, past it. An update whose
+//! document after the update does not decode is not an error: its `_id` and changed paths are read as usual, and its
+//! `value` is `Some(Err(Undecodable))`.
 //!
 //! Record and skip, keeping the last token handled so that a restart resumes after it (past a bad event too):
 //!

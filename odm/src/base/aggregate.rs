@@ -1,4 +1,7 @@
-//! `odm::aggregate` without a server (users read its documentation on the module, `src/aggregate.rs`): typed aggregation: a pipeline builder over typed paths, whose stages that change the documents' shape move it to a declared output type, and whose results decode as that type.
+//! Building typed pipelines, driver-free: `Pipeline` and the stages that keep the type (`pipeline`), those into a
+//! declared output type (`group`, `project`, `facet`), the output-type markers (`shape`), the stage-order optimizer
+//! and the linter. Running a pipeline is `crate::driver::aggregate`. Users read the docs at `odm::aggregate`
+//! (src/aggregate.rs).
 
 mod facet;
 mod group;

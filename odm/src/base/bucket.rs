@@ -1,4 +1,6 @@
-//! `odm::bucket` without a server (users read its documentation on the module, `src/bucket.rs`): the bucket pattern: one document per key (and period) holding a bounded, counted array of readings, instead of one document per reading.
+//! The bucket pattern as declared: the `Bucket` trait the derive implements and the stored layout read from the
+//! model's field table (`layout`). Adding a reading is `crate::driver::bucket`. Users read the docs at `odm::bucket`
+//! (src/bucket.rs).
 
 pub(crate) mod layout;
 

@@ -1,4 +1,6 @@
-//! `odm::codec` without a server (users read its documentation on the module, `src/codec.rs`): the codec: encoding a value (16 MiB checked, `_id` first) and decoding raw documents (older versions migrated, failing fields named).
+//! `encode` (16 MiB checked, `_id` first) and `decode` (older versions migrated, failing fields named), and `decode_as`
+//! for a projection. Driver-free, so a document can be encoded and checked with no database reachable. Users read the
+//! docs at `odm::codec` (src/codec.rs).
 
 use crate::base::error::{DecodeError, Error, Result, VersionError, MAX_DOCUMENT_SIZE};
 use crate::base::meta::TypeMeta;

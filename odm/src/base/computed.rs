@@ -1,4 +1,7 @@
-//! `odm::computed` without a server (users read its documentation on the module, `src/computed.rs`): computed fields: a field that holds the sum, the minimum or the maximum of an array's elements, or of one field of them, or the sum of integer fields beside it (`#[odm(sum = "subtotal, shipping")]`), declared on the field itself.
+//! Computed fields as declared: `Aggregate` and `Computed` (from `crate::base::counters::aggregate`, which knows no
+//! field table, so the tables can name them), reading the validator's check back (`read`), and the const checks the
+//! derive's assertions call (`computed_fits`, `element_key`, `misfit`). Updates keep them in step in
+//! `crate::base::update::computed`. Users read the docs at `odm::computed` (src/computed.rs).
 
 pub use crate::base::counters::aggregate::{Aggregate, Computed};
 

@@ -1,4 +1,5 @@
-//! `odm::connection` without a server (users read its documentation on the module, `src/connection.rs`): the connection checklist: settings of the connection that contradict what the models need, found at startup rather than in production.
+//! The connection checklist's items as data (`ConnectionWarning`), driver-free because the sync report carries them.
+//! Running the checklist is `crate::driver::connection`. Users read the docs at `odm::connection` (src/connection.rs).
 
 mod warning;
 

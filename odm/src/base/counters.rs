@@ -1,9 +1,9 @@
-//! The `$expr` checks of a validator keeping a field in step with an array (a counter, a computed field): [`CounterCheck`] is one check with the pair it compares, written by
-//! [`counter_check`] and wrapped by [`all_elements`] and [`for_variant`] with its pair carried along; the
-//! validator's description ([`super::parts`]) and a refused write's translation read the pair from it.
-//! [`counter_pairs`] reads the pairs back from the BSON only for validators odm did not just make (one found on a
-//! server, written by an earlier version). Knows no stored type, so errors can read checks without importing the
-//! schema.
+//! The `$expr` checks of a validator keeping a field in step with an array (a counter, a computed field):
+//! `CounterCheck` is one check with the pair it compares, written by `counter_check` and wrapped by `all_elements`
+//! and `for_variant` with its pair carried along; the validator's description (`crate::base::validator`) and a refused
+//! write's translation read the pair from it. `counter_pairs` reads the pairs back from the BSON only for validators
+//! odm did not just make (one found on a server, written by an earlier version). Knows no stored type, so errors can
+//! read checks without importing the schema. `aggregate` is what a computed field holds, below the field tables.
 
 pub(crate) mod aggregate;
 

@@ -1,4 +1,6 @@
-//! `odm::diff` without a server (users read its documentation on the module, `src/diff.rs`): diff updates: from an old and a new value, the minimal targeted update.
+//! The recorder a diff walk writes into (`record`: `Diff`, `DiffPath`, `by_value`). It names no stored type, so
+//! `BsonSchema::diff` can take it; the walks over stored types need that trait and are `crate::base::schema::diffs`.
+//! Users read the docs at `odm::diff` (src/diff.rs).
 
 mod record;
 

@@ -1,4 +1,6 @@
-//! `odm::explain` without a server (users read its documentation on the module, `src/explain.rs`): what the server plans to do with a query: `.explain()` on a read or a write that has not run yet ([`Find::explain`](crate::collection::Find::explain), [`FindOne`](crate::collection::FindOne::explain), [`Count`](crate::collection::Count::explain), [`UpdateOne`](crate::collection::UpdateOne::explain), [`UpdateMany`](crate::collection::UpdateMany::explain), [`DeleteOne`](crate::collection::DeleteOne::explain), [`DeleteMany`](crate::collection::DeleteMany::explain)) runs `explain` (with execution statistics, writing nothing) and sums the answer up: the winning plan's stages, the index it uses, how many keys and documents it examined, and whether it sorts in memory.
+//! `Explain`: the summary of a server's `explain` reply (the winning plan's stages, its index, keys and documents
+//! examined, an in-memory sort), read from the reply alone. Sending `explain` is the builders' `.explain()` in
+//! `crate::driver::collection`. Users read the docs at `odm::explain` (src/explain.rs).
 
 use bson::{Bson, Document};
 use std::fmt;

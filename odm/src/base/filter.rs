@@ -1,4 +1,6 @@
-//! `odm::filter` without a server (users read its documentation on the module, `src/filter.rs`): filters, sorts and projections over typed paths.
+//! Filters, sorts and projections over typed paths: the `Filter` value and its combinators (`value`), conditions on a
+//! path (`conditions`), field-to-field comparisons (`compare`), conditions on one array element (`elements`), `Sort`,
+//! `Projection`, and whether two stored paths overlap. Users read the docs at `odm::filter` (src/filter.rs).
 
 mod compare;
 mod conditions;

@@ -1,4 +1,6 @@
-//! `odm::index` without a server (users read its documentation on the module, `src/index.rs`): index specifications: what a model declares, what the server lists, and when two are the same index.
+//! Index specifications: `IndexSpec` (what a model declares, or `listIndexes` lists), when two are the same index, and
+//! what `collMod` changes in place (`InPlaceChange`). Comparing a model's indexes with the live ones is
+//! `crate::driver::sync`. Users read the docs at `odm::index` (src/index.rs).
 
 use bson::{doc, Bson, Document};
 use std::fmt;

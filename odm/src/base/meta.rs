@@ -1,4 +1,5 @@
-//! `odm::meta` without a server (users read its documentation on the module, `src/meta.rs`): field metadata of derived types: Rust names beside stored keys, so server errors (which speak in stored keys) can be reported in Rust terms (`Order.items[2].price`).
+//! The field table of a derived type (`TypeMeta`, `FieldMeta`, `FieldType`, `field`), the lookups from stored keys to
+//! Rust names (`rust_name`), and the walks over tables (`tables`). Users read the docs at `odm::meta` (src/meta.rs).
 
 // The size budget of a field table: above the table, which names the size vocabulary.
 pub(crate) mod tables;

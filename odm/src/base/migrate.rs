@@ -1,4 +1,6 @@
-//! `odm::migrate` without a server (users read its documentation on the module, `src/migrate.rs`): batch migration: one call brings every document of a versioned model's collection to the current version.
+//! What a migration is told and what it reports: `Throttle` and `Guard` (`options`), `MigrationReport` and
+//! `MigrationFailure` (`report`). Running one is `crate::driver::migrate`. Users read the docs at `odm::migrate`
+//! (src/migrate.rs).
 
 pub(crate) mod options;
 pub(crate) mod report;

@@ -1,11 +1,12 @@
-//! `odm::model` without a server (users read its documentation on the module, `src/model.rs`): the [`Model`] trait: a collection's document type, with its name, validator and validation settings.
+//! The `Model` trait and the settings it declares (validation level and action, concerns, read preference, capped,
+//! shard key and scatter policy, version), the older shapes a versioned model reads (`older`) and the errors that name
+//! a model (`model_name`, at the end). Their driver forms are `crate::driver::to_driver`. Users read the docs at `odm::model`
+//! (src/model.rs).
 
 // The older shapes a versioned model still reads, named by the model trait.
-mod errors;
 pub(crate) mod older;
 
-pub(crate) use errors::model_name;
-
+use crate::base::error::{Error, Invalid};
 use crate::base::index::IndexSpec;
 use crate::base::schema::{BsonSchema, CounterCheck};
 use crate::base::template::NameTemplate;
@@ -475,4 +476,23 @@ pub trait VariantOf<M: Model>: Sized {
 
     /// The model holding this value as its variant.
     fn into_model(self) -> M;
+}
+
+/// The name errors give model `M`: its Rust type name (the collection's for a model without field metadata).
+pub(crate) fn model_name<M: Model>() -> &'static str {
+    M::type_meta().map_or(M::COLLECTION, |m| m.name)
+}
+
+// The errors that concern a model, named as the model is: here rather than in `error`, which names no model so that
+// every layer can name it.
+impl Error {
+    /// A filter, sort, projection or update for `M` refused before sending, its paths named as `M`'s Rust paths.
+    pub(crate) fn invalid_operation<M: Model>(cause: Invalid) -> Self {
+        Error::InvalidOperation { model: model_name::<M>(), cause: cause.named(M::type_meta()) }
+    }
+
+    /// A value of `M` (or a document built for it) that does not encode to BSON; nothing was sent.
+    pub(crate) fn serialize<M: Model>(source: bson::error::Error) -> Self {
+        Error::Serialize { model: model_name::<M>(), source: Box::new(source) }
+    }
 }

@@ -1,4 +1,6 @@
-//! `odm::path` without a server (users read its documentation on the module, `src/path.rs`): typed field paths: each carries its stored key path (short keys included) and the Rust type of the value there.
+//! Typed field paths: the path types and access markers (`types`), paths to the fields a polymorphic model's variants
+//! share (`shared`), and the traits that say which writes a marker accepts (`Settable`, `Pushable`, …). What needs a
+//! stored type's `BsonSchema` is `crate::base::schema::paths`. Users read the docs at `odm::path` (src/path.rs).
 
 #[doc(hidden)]
 pub mod shared;

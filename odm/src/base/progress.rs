@@ -1,4 +1,5 @@
-//! `odm::progress` without a server (users read its documentation on the module, `src/progress.rs`): how far a long job has come: the one [`Progress`] type the schema checker ([`SchemaCheck::on_progress`]), the migration ([`Migration::on_progress`]), and a dump or a restore (`odm::backup`, feature `backup`) give their callbacks, with its rate, time left and fraction done.
+//! `Progress`: how far a long job (a schema check, a migration, a repair, a dump or a restore) has come, with its
+//! rate, time left and fraction done. Users read the docs at `odm::progress` (src/progress.rs).
 
 use std::time::Duration;
 

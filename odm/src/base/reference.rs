@@ -1,4 +1,6 @@
-//! `odm::reference` without a server (users read its documentation on the module, `src/reference.rs`): extended references: an embedded struct that holds another model's `_id` and copies some of its fields, so a read needs no second query (an order's `customer: CustomerRef { id, name }`).
+//! Extended references as declared: the `Copies` and `HoldsReferences` traits the derive implements (`traits`) and the
+//! const checks that a copy fits its source (`fit`). Propagating and repairing copies is `crate::driver::reference`.
+//! Users read the docs at `odm::reference` (src/reference.rs).
 
 pub(crate) mod fit;
 pub(crate) mod traits;

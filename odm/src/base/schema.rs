@@ -1,4 +1,6 @@
-//! `odm::schema` without a server (users read its documentation on the module, `src/schema.rs`): the `$jsonSchema` side of a type: what serialization writes, as a validator fragment.
+//! The `BsonSchema` trait (a type's `$jsonSchema` fragment), `MAP_KEY_PATTERN`, the builders the derives call
+//! (`build`), and the walks that need the trait: comparing values for diffs (`diffs`) and paths by stored type
+//! (`paths`). Users read the docs at `odm::schema` (src/schema.rs).
 
 use crate::base::validator::object;
 

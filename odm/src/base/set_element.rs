@@ -11,7 +11,7 @@
 //! field's path. Only keys the model declares are named: an element of an open type holding keys the model does not
 //! declare matches by its declared keys (a closed type's validator refuses such keys). Values of types without a
 //! field table (scalars, arrays, maps, `bson::Document`) compare whole, as the server compares them. The schema
-//! checker's side (the same equality, as an aggregation over stored sets) is in `check/sets.rs`.
+//! checker's side (the same equality, as an aggregation over stored sets) is in `crate::driver::check::sets`.
 
 use crate::base::kind::BsonKind;
 use crate::base::meta::{FieldMeta, TypeMeta};

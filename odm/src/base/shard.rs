@@ -1,4 +1,5 @@
-//! `odm::shard` without a server (users read its documentation on the module, `src/shard.rs`): which filters reach one shard.
+//! `unpinned`: the shard key fields a filter does not pin to one value, so that a single-document operation would
+//! reach every shard. Collections check it before sending. Users read the docs at `odm::shard` (src/shard.rs).
 
 use bson::{Bson, Document};
 

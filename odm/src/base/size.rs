@@ -1,4 +1,6 @@
-//! `odm::size` without a server (users read its documentation on the module, `src/size.rs`): the document-size budget: the most bytes a stored document of a model can take, computed at compile time from the bounds its types declare (rule [`model-size`](crate::rules#model-size)).
+//! The size vocabulary (`budget`: `Size`, `Budget`, `Reason`, the arithmetic of BSON's encoding) and the text of
+//! refusals built in const evaluation (`text`). A struct's budget is walked over its field table in
+//! `crate::base::meta::tables`, above the table. Users read the docs at `odm::size` (src/size.rs).
 
 pub(crate) mod budget;
 pub(crate) mod text;

@@ -1,4 +1,6 @@
-//! `odm::subset` without a server (users read its documentation on the module, `src/subset.rs`): the subset pattern: an array keeps the latest elements embedded for fast reads, and another model's collection keeps every element, so nothing a push cuts is lost.
+//! The subset pattern as declared: the `Subset` trait the derive implements and the const check of an overflow model
+//! against the element (`declared`). The push that keeps what it cuts is `crate::driver::subset`. Users read the docs
+//! at `odm::subset` (src/subset.rs).
 
 pub(crate) mod declared;
 

@@ -1,4 +1,6 @@
-//! `odm::sync` without a server (users read its documentation on the module, `src/sync.rs`): startup sync: one call brings the database in line with the models, so schema changes ship with the code.
+//! What a sync is told and what it reports: `SyncMode`, `Topology`, `ValidatorRollout` (`mode`), `SyncReport`
+//! (`report`) and `ModelSpec` (`spec`); the plan is `crate::base::plan`. Comparing and executing is
+//! `crate::driver::sync`. Users read the docs at `odm::sync` (src/sync.rs).
 
 pub(crate) mod mode;
 pub(crate) mod report;

@@ -1,4 +1,6 @@
-//! `odm::template` without a server (users read its documentation on the module, `src/template.rs`): collections named at run time: a model whose collection name holds one placeholder, `#[odm(collection = "log_app_event_{yyyymm}")]`, stores its documents in one collection per period (or per name given at run time, `{name}`: a tenant), each created with the model's validator and indexes.
+//! Collection name templates: `NameTemplate` (naming an instance, parsing a live name, the periods a retention has
+//! expired), `Placeholder`, `InstanceKey`, `Instance`, and the calendar arithmetic. Listing and dropping live instances
+//! is `crate::driver::collection::instances`. Users read the docs at `odm::template` (src/template.rs).
 
 use bson::DateTime;
 use std::fmt;

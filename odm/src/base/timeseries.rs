@@ -1,4 +1,6 @@
-//! `odm::timeseries` without a server (users read its documentation on the module, `src/timeseries.rs`): time-series collections: MongoDB's own storage for measurements over time, declared on a model with `#[odm(timeseries(time = "at", meta = "sensor", granularity = "minutes", expire_after = 86400))]`.
+//! A model's time-series declaration: `TimeSeries` (stored keys, as `create` takes them) and `Granularity`. Comparing
+//! it with a live collection is `crate::driver::sync::timeseries`. Users read the docs at `odm::timeseries`
+//! (src/timeseries.rs).
 
 use bson::{doc, Document};
 

@@ -1,4 +1,7 @@
-//! `odm::update` without a server (users read its documentation on the module, `src/update.rs`): targeted updates typed by the field they target, with array counters kept in step in the same update.
+//! The typed `Update` builder: operators on one field (`fields`) and on arrays (`arrays`), `$push` modifiers, the
+//! markers of which operators a type allows (`markers`), computed fields kept in step (`computed`), `Update::diff`,
+//! and building (`build`). What only writes ask of an update is `crate::driver::update`. Users read the docs at
+//! `odm::update` (src/update.rs).
 
 mod arrays;
 mod build;

@@ -1,4 +1,6 @@
-//! `odm::version` without a server (users read its documentation on the module, `src/version.rs`): versioned models: every document carries the version of the shape it was written in, and documents written by an older version are migrated when read, one step per version (rules [`version-field`](crate::rules#version-field) and [`version-step`](crate::rules#version-step)).
+//! Versioned models: `Version<N>` (the version field), the `Upgrade` steps (`step`), reading a document as an older
+//! shape (`read`), and the validators while older documents remain (`rollout`). Checking typed filters against older
+//! documents is `crate::driver::version`. Users read the docs at `odm::version` (src/version.rs).
 
 mod rollout;
 

@@ -1,4 +1,6 @@
-//! `odm::check` with the driver (users read its documentation on the module, `src/check.rs`): the schema checker: which stored documents the model's current validator would refuse, and why, found by the server without changing anything.
+//! The schema checker: `SchemaCheck` (`Collection::check_schema`) streams the collection in `_id` batches, asks the
+//! server which documents the validator refuses and why (`batch`, `sets`), and tallies the `Finding`s into a
+//! `SchemaReport`. Users read the docs at `odm::check` (src/check.rs).
 
 mod batch;
 mod finding;

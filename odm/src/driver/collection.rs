@@ -1,4 +1,6 @@
-//! `odm::collection` with the driver (users read its documentation on the module, `src/collection.rs`): a typed collection: create it from its model (validator, level, action), insert and read typed values.
+//! The typed `Collection` handle (`handle`) and a builder per operation: inserts, reads and `Find`, updates, deletes,
+//! find-and-modify, `explain`, `create` (`ddl`) and the instances of run-time-named collections (`instances`).
+//! Users read the docs at `odm::collection` (src/collection.rs).
 
 /// `.session(…)` of a builder whose handle is `self.coll` (a `Cow` of the [`Collection`]), or the field named.
 macro_rules! session_setter {

@@ -1,4 +1,6 @@
-//! `odm::live` with the driver (users read its documentation on the module, `src/live.rs`): what is live on the server, as odm's types: each collection's validator, validation settings, options and indexes, read the way [`SchemaSync`](crate::SchemaSync) reads them (one `listCollections`, one `listIndexes` per collection, nothing else), so what an operator lists is what a sync compares with the models.
+//! What is live on the server: `LiveCollection` for one collection (`collection`, `Collection::live`) or all
+//! (`collections`), read with the sync's own reads (`crate::driver::sync::read`) so that it lists what a sync compares
+//! with. Users read the docs at `odm::live` (src/live.rs).
 
 use crate::base::error::Result;
 use crate::base::index::IndexSpec;

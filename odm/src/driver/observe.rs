@@ -1,4 +1,5 @@
-//! `odm::observe` with the driver (users read its documentation on the module, `src/observe.rs`): seeing what odm sends: one `tracing` span per operation, values only when asked.
+//! Seeing what odm sends: each operation's `tracing` span (`op`), the concerns it is sent with as text (`concerns`),
+//! and the switch for values (`values`, `trace_values`). Users read the docs at `odm::observe` (src/observe.rs).
 
 mod concerns;
 mod op;

@@ -1,4 +1,6 @@
-//! `odm::session` with the driver (users read its documentation on the module, `src/session.rs`): sessions: operations that see each other's effects in order (causal consistency), and the unit a transaction runs in.
+//! `Session`: one causally consistent driver session, shared by the collections bound to it and used by one operation
+//! at a time, and `rows`, a cursor read through it batch by batch. Users read the docs at `odm::session`
+//! (src/session.rs).
 
 use crate::base::error::{Error, Result};
 use bson::RawDocumentBuf;

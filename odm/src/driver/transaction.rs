@@ -1,4 +1,6 @@
-//! `odm::transaction` with the driver (users read its documentation on the module, `src/transaction.rs`): transactions: several operations, on several collections, applied all together or not at all.
+//! `Transaction`: runs a closure in a session and commits it, within its time bound: run again after a random backoff
+//! on a transient error, the commit alone retried when its outcome is unknown; `abort` ends one for the application's
+//! reason. Users read the docs at `odm::transaction` (src/transaction.rs).
 
 use crate::base::error::{Error, Result};
 use crate::base::model::{Model, ReadConcernLevel, WriteConcernSpec};

@@ -1,4 +1,6 @@
-//! `odm::watch` with the driver (users read its documentation on the module, `src/watch.rs`): typed change streams: the inserts, updates, replacements and deletions of a model's collection, as they happen, decoded as the model (older versions migrated), resumable from any event's token.
+//! Typed change streams: `Watch` (`Collection::watch`) opens one, its filter applied to the changed document, and
+//! decodes each event as a `ChangeEvent`. `UndecodableChange` is defined beside `Error` in `crate::base::error`, which
+//! holds it. Users read the docs at `odm::watch` (src/watch.rs).
 
 pub use crate::base::error::UndecodableChange;
 

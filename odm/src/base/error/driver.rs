@@ -1,14 +1,10 @@
-//! The driver's types in odm's errors, compiled with the feature `driver` only: the one file of this layer that names
-//! them. A driver error in words ([`Error::Driver`]: the server's code, code name and message, the error's labels and
-//! what caused it), and a change event that does not decode ([`Error::UndecodableChange`]).
+//! A driver error in words (`Error::Driver`): the server's code, code name and message, the error's labels and what
+//! caused it. Compiled with the feature `driver` only, as the variant is.
 //!
 //! The driver's own `Display` appends the server's whole reply as raw BSON bytes (`RawDocumentBuf { data:
 //! "f4000000…" }`), which tells a reader nothing the code and message do not; odm's errors show this instead. The
 //! reply itself stays on the driver error ([`mongodb::error::Error::server_response`]) for programs.
 
-use super::Error;
-use bson::{Bson, Document, RawDocumentBuf};
-use mongodb::change_stream::event::ResumeToken;
 use mongodb::error::{ErrorKind, WriteFailure};
 use std::fmt;
 
@@ -147,60 +143,4 @@ pub(crate) fn known_name(code: i32) -> Option<&'static str> {
         10334 => "BSONObjectTooLarge",
         _ => return None,
     })
-}
-
-/// A change stream event whose document does not decode as the model ([`Error::UndecodableChange`]): what a
-/// consumer needs to record it and go on (see [`crate::watch`]).
-#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub struct UndecodableChange {
-    /// Where to resume to skip this event ([`crate::watch::Watch::resume_after`]).
-    pub token: ResumeToken,
-    /// The changed document's `_id`.
-    pub id: Bson,
-    /// The server's name for the change: `insert` or `replace` (an update whose document does not decode is not an
-    /// error: see [`crate::watch::Change::Update`]).
-    pub operation: String,
-    /// The document as the event carried it.
-    pub raw: RawDocumentBuf,
-    /// Why it does not decode: an [`Error::Decode`], or an [`Error::Version`] for a version this binary does not
-    /// read.
-    pub error: Box<Error>,
-}
-
-impl fmt::Display for UndecodableChange {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a change stream `{}` event does not decode: {}; the stream goes on with the next event, and resuming \
-             after this event's token skips it",
-            self.operation, self.error
-        )
-    }
-}
-
-/// The raw document and the token shown as documents, not as their bytes.
-impl fmt::Debug for UndecodableChange {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let token = bson::serialize_to_bson(&self.token).ok();
-        f.debug_struct("UndecodableChange")
-            .field("token", &token)
-            .field("id", &self.id)
-            .field("operation", &self.operation)
-            .field("raw", &Shown(&self.raw))
-            .field("error", &self.error)
-            .finish()
-    }
-}
-
-/// A raw document in `Debug` as its fields (its bytes say nothing to a reader), or as bytes if it is not valid BSON.
-/// Only the change stream shows raw documents.
-pub(crate) struct Shown<'a>(pub(crate) &'a RawDocumentBuf);
-
-impl fmt::Debug for Shown<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match Document::try_from(self.0) {
-            Ok(doc) => doc.fmt(f),
-            Err(_) => self.0.fmt(f),
-        }
-    }
 }

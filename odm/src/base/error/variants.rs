@@ -13,10 +13,12 @@ use super::validation::ValidationError;
 use super::waited::{Feature, Waited};
 use crate::base::error::BulkResult;
 
-#[cfg(feature = "driver")]
-use super::driver::UndecodableChange;
 use crate::base::error::repair_report::RepairReport;
 use bson::Bson;
+#[cfg(feature = "driver")]
+use bson::{Document, RawDocumentBuf};
+#[cfg(feature = "driver")]
+use mongodb::change_stream::event::ResumeToken;
 use std::fmt;
 
 /// The result type of odm operations.
@@ -426,6 +428,67 @@ impl fmt::Display for BulkError {
             write!(f, "; write concern: {wc}")?;
         }
         Ok(())
+    }
+}
+
+/// A change stream event whose document does not decode as the model ([`Error::UndecodableChange`]): what a
+/// consumer needs to record it and go on (see [`crate::watch`]).
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+pub struct UndecodableChange {
+    /// Where to resume to skip this event ([`crate::watch::Watch::resume_after`]).
+    pub token: ResumeToken,
+    /// The changed document's `_id`.
+    pub id: Bson,
+    /// The server's name for the change: `insert` or `replace` (an update whose document does not decode is not an
+    /// error: see [`crate::watch::Change::Update`]).
+    pub operation: String,
+    /// The document as the event carried it.
+    pub raw: RawDocumentBuf,
+    /// Why it does not decode: an [`Error::Decode`], or an [`Error::Version`] for a version this binary does not
+    /// read.
+    pub error: Box<Error>,
+}
+
+#[cfg(feature = "driver")]
+impl fmt::Display for UndecodableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a change stream `{}` event does not decode: {}; the stream goes on with the next event, and resuming \
+             after this event's token skips it",
+            self.operation, self.error
+        )
+    }
+}
+
+/// The raw document and the token shown as documents, not as their bytes.
+#[cfg(feature = "driver")]
+impl fmt::Debug for UndecodableChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let token = bson::serialize_to_bson(&self.token).ok();
+        f.debug_struct("UndecodableChange")
+            .field("token", &token)
+            .field("id", &self.id)
+            .field("operation", &self.operation)
+            .field("raw", &Shown(&self.raw))
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
+/// A raw document in `Debug` as its fields (its bytes say nothing to a reader), or as bytes if it is not valid BSON.
+/// Only the change stream shows raw documents.
+#[cfg(feature = "driver")]
+pub(crate) struct Shown<'a>(pub(crate) &'a RawDocumentBuf);
+
+#[cfg(feature = "driver")]
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match Document::try_from(self.0) {
+            Ok(doc) => doc.fmt(f),
+            Err(_) => self.0.fmt(f),
+        }
     }
 }
 
