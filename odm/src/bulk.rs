@@ -31,7 +31,9 @@
 //! [`Update`]: crate::Update
 //! [`Error::Bulk`]: crate::Error::Bulk
 
-pub use crate::base::error::{BulkError, BulkFailure, BulkResult};
+pub use crate::base::error::BulkResult;
+#[doc(no_inline)]
+pub use crate::base::error::{BulkError, BulkFailure};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use crate::driver::bulk::Bulk;

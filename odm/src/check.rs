@@ -25,4 +25,6 @@
 //! # }
 //! ```
 
-pub use crate::driver::check::{Check, Finding, SchemaCheck, SchemaReport};
+pub use crate::driver::check::{Finding, SchemaCheck, SchemaReport};
+#[doc(no_inline)]
+pub use crate::schema::parts::Check;

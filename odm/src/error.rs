@@ -6,7 +6,9 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use crate::base::error::UndecodableChange;
 pub use crate::base::error::{
-    BackupError, BulkError, BulkFailure, BulkResult, Clause, DecodeError, DuplicateInSetError, Error, Feature,
-    FieldFailure, Invalid, NamedPath, NotMigratedError, RepairStopped, Result, ScatterGatherError, ValidationError,
-    VersionError, Waited, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE,
+    BackupError, BulkError, BulkFailure, Clause, DecodeError, DuplicateInSetError, Error, Feature, FieldFailure,
+    Invalid, NamedPath, NotMigratedError, RepairStopped, Result, ScatterGatherError, ValidationError, VersionError,
+    Waited, MAX_DOCUMENT_SIZE, MAX_STATEMENT_SIZE,
 };
+#[doc(no_inline)]
+pub use crate::bulk::BulkResult;

@@ -67,4 +67,6 @@
 //! # Ok(()) }
 //! ```
 
-pub use crate::driver::watch::{Change, ChangeEvent, Undecodable, UndecodableChange, Watch};
+pub use crate::driver::watch::{Change, ChangeEvent, Undecodable, Watch};
+#[doc(no_inline)]
+pub use crate::error::UndecodableChange;

@@ -1,6 +1,6 @@
 //! [`AddReading`]: one reading into its key's bucket, in one statement.
 
-use crate::base::bucket::layout::{Bucket, BucketLayout};
+use crate::base::bucket::{Bucket, BucketLayout};
 use crate::base::error::{Error, Invalid, NamedPath, Result};
 use crate::base::filter::{overlaps, Filter};
 use crate::base::update::{Operator, Update};

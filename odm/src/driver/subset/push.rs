@@ -6,7 +6,7 @@ use crate::base::error::{Error, Result};
 use crate::base::filter::Filter;
 use crate::base::model::model_name;
 use crate::base::model::Model;
-use crate::base::subset::declared::Subset;
+use crate::base::subset::Subset;
 use crate::base::update::Update;
 use crate::driver::collection::Collection;
 use crate::driver::observe::raw_value;

@@ -3,7 +3,7 @@
 use crate::base::filter::{Filter, Sort};
 use crate::base::model::Model;
 use crate::base::reference::fit::by_name;
-use crate::base::subset::declared::Subset;
+use crate::base::subset::Subset;
 use crate::driver::collection::{Collection, Find};
 use bson::{doc, Bson, Document};
 use std::marker::PhantomData;
