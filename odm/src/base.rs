@@ -15,6 +15,7 @@ pub mod failing_path;
 pub mod filter;
 pub mod impls;
 pub mod index;
+pub mod introspect;
 pub mod keys;
 pub mod kind;
 pub mod meta;

@@ -8,6 +8,7 @@ pub mod check;
 pub mod collection;
 pub mod connection;
 pub mod error;
+pub mod introspect;
 pub mod live;
 pub mod migrate;
 pub mod observe;

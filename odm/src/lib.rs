@@ -203,6 +203,7 @@ pub mod explain;
 pub mod filter;
 pub mod guide;
 pub mod index;
+pub mod introspect;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod live;

@@ -26,6 +26,7 @@ mod fleet;
 mod hostile;
 mod indexes;
 mod instances;
+mod introspect;
 mod live;
 mod migrate;
 mod mongosh;

@@ -1,6 +1,7 @@
 //! What a dump and a restore did, per collection.
 
 use super::ReadMode;
+use crate::base::progress::OnProgress;
 use crate::base::progress::Progress;
 use std::fmt;
 use std::path::PathBuf;
@@ -12,10 +13,7 @@ pub(crate) type Skipped = Vec<(String, String)>;
 
 /// A dump's or a restore's progress callback, if one was given. Behind a mutex so that the running job, which
 /// holds it across awaits by shared reference, stays `Send` with a callback that is only `Send`.
-pub(crate) struct Callback<'a>(Option<Mutex<ProgressFn<'a>>>);
-
-/// The callback itself.
-type ProgressFn<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
+pub(crate) struct Callback<'a>(Option<Mutex<OnProgress<'a>>>);
 
 impl<'a> Callback<'a> {
     /// No callback.

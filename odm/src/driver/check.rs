@@ -13,6 +13,7 @@ use crate::base::meta::rust_name;
 use crate::base::model::model_name;
 use crate::base::model::Model;
 use crate::base::model::VersionSpec;
+use crate::base::progress::OnProgress;
 use crate::base::validator::{Part, ValidatorParts};
 use crate::driver::collection::Collection;
 use crate::driver::observe::Op;
@@ -68,12 +69,9 @@ pub struct SchemaCheck<'a, M: Model> {
     coll: &'a Collection<M>,
     batch: usize,
     samples: usize,
-    progress: Option<ProgressFn<'a>>,
+    progress: Option<OnProgress<'a>>,
     by_id: bool,
 }
-
-/// The callback of [`SchemaCheck::on_progress`].
-type ProgressFn<'a> = Box<dyn FnMut(&crate::base::progress::Progress) + Send + 'a>;
 
 impl<M: Model> Collection<M> {
     /// Finds the stored documents the model's validator would refuse (see [`crate::check`]).

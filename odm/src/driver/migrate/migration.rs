@@ -7,6 +7,7 @@ use crate::base::migrate::options::{Guard, Throttle};
 use crate::base::migrate::report::MigrationReport;
 use crate::base::model::model_name;
 use crate::base::model::Model;
+use crate::base::progress::OnProgress;
 use crate::base::progress::Progress;
 use crate::driver::collection::Collection;
 use bson::{Bson, RawDocumentBuf};
@@ -17,9 +18,6 @@ use std::time::{Duration, Instant};
 /// run ([`MigrationReport::pending`]).
 const MAX_RETRY_ROUNDS: u32 = 16;
 
-/// The callback of [`Migration::on_progress`].
-type ProgressFn<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
-
 /// A pending migration of a collection (see the [module documentation](crate::migrate)). Nothing happens until it
 /// is awaited.
 #[must_use = "a `Migration` does nothing until it is awaited"]
@@ -29,7 +27,7 @@ pub struct Migration<'a, M: Model> {
     throttle: Option<Throttle>,
     fail_fast: bool,
     guard: Guard,
-    progress: Option<ProgressFn<'a>>,
+    progress: Option<OnProgress<'a>>,
 }
 
 impl<M: Model> Collection<M> {

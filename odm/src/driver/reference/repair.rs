@@ -6,6 +6,7 @@ pub use crate::base::error::repair_report::{RepairReport, StaleCopy, UnfixableCo
 use crate::base::error::{Error, RepairStopped, Result};
 use crate::base::model::Model;
 use crate::base::path::AsPath;
+use crate::base::progress::OnProgress;
 use crate::base::progress::Progress;
 use crate::base::reference::traits::{Copies, HoldsReferences};
 use crate::driver::collection::Collection;
@@ -14,9 +15,6 @@ use bson::{doc, Bson, Document};
 use futures_util::TryStreamExt;
 use std::marker::PhantomData;
 use std::time::Instant;
-
-/// The callback of [`Repair::on_progress`].
-type OnProgress<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 
 /// A repair of the copies an extended reference keeps in model `H`'s documents (a field of type `R`, `Option<R>`
 /// or `Vec<R>`, where `R` copies another model's fields: see [`crate::reference`]).

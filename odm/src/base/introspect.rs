@@ -1,0 +1,10 @@
+//! Surveying stored documents path by path (`Survey`, `Shape`): driver-free, so documents read any way can be
+//! surveyed; reading a live database's collections into one is `crate::driver::introspect`. Users read the docs at
+//! `odm::introspect` (src/introspect.rs).
+
+mod lengths;
+mod strings;
+mod survey;
+
+pub use lengths::Lengths;
+pub use survey::{MapKeys, PathShape, Seen, Shape, Survey, SAMPLE_IDS};

@@ -1,0 +1,494 @@
+//! The survey: documents walked as they are read into a tree of what each path held, of bounded size (an object
+//! whose keys are data folds its entries into one node), flattened into the report's paths at the end.
+
+use super::lengths::{Histogram, Lengths};
+use super::strings::{is_date, is_number};
+use bson::raw::{RawBsonRef, RawDocument};
+use bson::spec::ElementType;
+use bson::Bson;
+use std::collections::{HashMap, HashSet};
+
+/// How many `_id`s each finding keeps, the first ones read.
+pub const SAMPLE_IDS: usize = 3;
+/// Distinct keys past which an object's keys are taken for data (a map), whatever they look like.
+const MAP_KEYS: usize = 32;
+/// Distinct keys that all look like data (numbers, dates, ids) from which an object is taken for a map.
+const DATA_KEYS: usize = 3;
+/// Distinct keys of a map counted one by one; past that, the count says "more".
+const KEYS_COUNTED: usize = 1024;
+
+/// Documents read so far, path by path. Feed it every document read ([`Survey::add`]); [`Survey::shape`] gives the
+/// report. Its memory does not grow with the number of documents: counts and histograms per path, a few sample `_id`s
+/// per finding, and an object whose keys are data held as one node for all its entries.
+///
+/// ```
+/// use odm::introspect::Survey;
+/// use bson::{rawdoc, spec::ElementType};
+///
+/// let mut survey = Survey::new();
+/// survey.add(&rawdoc! { "_id": 1, "age": 41, "joined": "2024-05-01" });
+/// survey.add(&rawdoc! { "_id": 2, "age": "41" });
+/// let shape = survey.shape();
+/// let age = shape.path("age").unwrap();
+/// assert_eq!(age.types.iter().map(|t| t.kind).collect::<Vec<_>>(), [ElementType::Int32, ElementType::String]);
+/// assert_eq!(age.numbers_as_strings.as_ref().unwrap().count, 1);
+/// let joined = shape.path("joined").unwrap();
+/// assert_eq!((joined.present, joined.of), (1, 2));
+/// ```
+#[derive(Default)]
+pub struct Survey {
+    root: Node,
+}
+
+impl Survey {
+    /// An empty survey.
+    pub fn new() -> Self {
+        Survey::default()
+    }
+
+    /// Walks one stored document into the survey.
+    pub fn add(&mut self, document: &RawDocument) {
+        let id = document.get("_id").ok().flatten();
+        self.root.objects += 1;
+        self.root.object(document, id);
+    }
+
+    /// Documents added so far.
+    pub fn documents(&self) -> u64 {
+        self.root.objects
+    }
+
+    /// What the documents added so far held, path by path.
+    pub fn shape(&self) -> Shape {
+        let mut paths = Vec::new();
+        self.root.flatten_fields("", &mut paths);
+        Shape { documents: self.root.objects, paths }
+    }
+}
+
+/// What the documents of a collection held, path by path (see [`Survey`]).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Shape {
+    /// Documents read.
+    pub documents: u64,
+    /// Every path seen, in the order of the documents' keys (a parent before its children).
+    pub paths: Vec<PathShape>,
+}
+
+impl Shape {
+    /// The path spelled `path` (`"address.city"`, `"items[].sku"`, `"scores{}"`).
+    pub fn path(&self, path: &str) -> Option<&PathShape> {
+        self.paths.iter().find(|p| p.path == path)
+    }
+}
+
+/// What one stored path held.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct PathShape {
+    /// The stored keys from the document's root, joined by `.`; `[]` stands for an array's elements (`items[].sku`)
+    /// and `{}` for the entries of an object whose keys are data (`scores{}`, see [`PathShape::map`]).
+    pub path: String,
+    /// How many values were seen where this path could be: the enclosing documents (the documents read, for a
+    /// top-level key), or for `[]` and `{}` the arrays and maps that held the elements and entries.
+    pub of: u64,
+    /// How many values this path held: for a key, the documents it was present in (`present < of`: absent from
+    /// some); for `[]` and `{}`, the elements and entries.
+    pub present: u64,
+    /// The BSON types seen, most common first, each with a few `_id`s of documents holding it.
+    pub types: Vec<Seen>,
+    /// The lengths of the arrays seen here.
+    pub arrays: Option<Lengths>,
+    /// The lengths in bytes of the strings seen here.
+    pub strings: Option<Lengths>,
+    /// Strings that are dates as programs write them (`"2024-05-01T12:30:00Z"`).
+    pub dates_as_strings: Option<Seen>,
+    /// Strings that are numbers, written as text without anything a number would lose (no leading zero).
+    pub numbers_as_strings: Option<Seen>,
+    /// Set when the documents seen here have keys that are data rather than fields (ids, dates, numbers, or more
+    /// distinct keys than a struct would have): their values are surveyed together under `{}`.
+    pub map: Option<MapKeys>,
+}
+
+impl PathShape {
+    /// The type seen most often (the first of [`PathShape::types`]).
+    pub fn main_type(&self) -> Option<ElementType> {
+        self.types.first().map(|t| t.kind)
+    }
+}
+
+/// Values of one kind at a path: how many, and the `_id`s of the first documents holding one.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Seen {
+    /// The BSON type (for a finding about strings, `String`).
+    pub kind: ElementType,
+    /// How many values.
+    pub count: u64,
+    /// The `_id`s of the first documents that held one (at most 3; none where documents have no `_id`).
+    pub ids: Vec<Bson>,
+}
+
+/// The keys of an object whose keys are data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MapKeys {
+    /// Distinct keys seen (counted up to 1,024: see [`MapKeys::more`]).
+    pub distinct: u64,
+    /// True when more distinct keys were seen than were counted.
+    pub more: bool,
+    /// A few of the keys, the first seen.
+    pub samples: Vec<String>,
+}
+
+/// What one path held so far.
+#[derive(Default)]
+struct Node {
+    values: u64,
+    types: Vec<Seen>,
+    arrays: Histogram,
+    strings: Histogram,
+    dates: Option<Seen>,
+    numbers: Option<Seen>,
+    /// Values that were documents: what the fields below are counted against.
+    objects: u64,
+    fields: Vec<(String, Node)>,
+    index: HashMap<String, usize>,
+    /// Whether every key seen so far looks like data.
+    data_keys: bool,
+    element: Option<Box<Node>>,
+    /// Set once the keys are taken for data: every entry is surveyed here.
+    entries: Option<Box<Node>>,
+    keys: HashSet<String>,
+    key_samples: Vec<String>,
+    keys_more: bool,
+}
+
+impl Node {
+    fn value(&mut self, value: RawBsonRef<'_>, id: Option<RawBsonRef<'_>>) {
+        self.values += 1;
+        note(&mut self.types, value.element_type(), id);
+        match value {
+            RawBsonRef::String(s) => {
+                self.strings.add(s.len() as u64);
+                if is_date(s) {
+                    note_one(&mut self.dates, id);
+                } else if is_number(s) {
+                    note_one(&mut self.numbers, id);
+                }
+            }
+            RawBsonRef::Array(items) => {
+                let element = self.element.get_or_insert_with(Box::default);
+                let mut length = 0;
+                for item in items.into_iter().map_while(Result::ok) {
+                    element.value(item, id);
+                    length += 1;
+                }
+                self.arrays.add(length);
+            }
+            RawBsonRef::Document(d) => {
+                self.objects += 1;
+                self.object(d, id);
+            }
+            _ => {}
+        }
+    }
+
+    fn object(&mut self, d: &RawDocument, id: Option<RawBsonRef<'_>>) {
+        for (key, value) in d.into_iter().map_while(Result::ok) {
+            let key = key.as_str();
+            if let Some(entries) = self.entries.as_mut() {
+                entries.value(value, id);
+                remember_key(&mut self.keys, &mut self.key_samples, &mut self.keys_more, key);
+                continue;
+            }
+            let at = match self.index.get(key) {
+                Some(&at) => at,
+                None => {
+                    self.data_keys = (self.fields.is_empty() || self.data_keys) && is_data_key(key);
+                    self.index.insert(key.to_owned(), self.fields.len());
+                    self.fields.push((key.to_owned(), Node::default()));
+                    self.fields.len() - 1
+                }
+            };
+            self.fields[at].1.value(value, id);
+        }
+        self.fold_if_map();
+    }
+
+    /// Folds the fields into one entry node once the keys look like data.
+    fn fold_if_map(&mut self) {
+        let n = self.fields.len();
+        if self.entries.is_some() || !(n > MAP_KEYS || (n >= DATA_KEYS && self.data_keys)) {
+            return;
+        }
+        let mut entries = Node::default();
+        for (key, child) in std::mem::take(&mut self.fields) {
+            remember_key(&mut self.keys, &mut self.key_samples, &mut self.keys_more, &key);
+            entries.merge(child);
+        }
+        self.index.clear();
+        self.entries = Some(Box::new(entries));
+    }
+
+    /// Adds what `other` counted (a map's former fields folded into its entries).
+    fn merge(&mut self, other: Node) {
+        self.values += other.values;
+        for seen in other.types {
+            merge_seen(&mut self.types, seen);
+        }
+        self.arrays.merge(&other.arrays);
+        self.strings.merge(&other.strings);
+        for (mine, theirs) in [(&mut self.dates, other.dates), (&mut self.numbers, other.numbers)] {
+            match (mine.as_mut(), theirs) {
+                (Some(m), Some(t)) => add_seen(m, t),
+                (None, Some(t)) => *mine = Some(t),
+                _ => {}
+            }
+        }
+        self.objects += other.objects;
+        if let Some(e) = other.element {
+            match self.element.as_mut() {
+                Some(mine) => mine.merge(*e),
+                None => self.element = Some(e),
+            }
+        }
+        for key in other.key_samples.iter().chain(other.keys.iter()) {
+            remember_key(&mut self.keys, &mut self.key_samples, &mut self.keys_more, key);
+        }
+        self.keys_more |= other.keys_more;
+        if let Some(e) = other.entries {
+            self.fold_forced();
+            self.entries.as_mut().expect("folded").merge(*e);
+        }
+        for (key, child) in other.fields {
+            if let Some(entries) = self.entries.as_mut() {
+                entries.merge(child);
+                remember_key(&mut self.keys, &mut self.key_samples, &mut self.keys_more, &key);
+                continue;
+            }
+            match self.index.get(&key) {
+                Some(&at) => self.fields[at].1.merge(child),
+                None => {
+                    self.data_keys = (self.fields.is_empty() || self.data_keys) && is_data_key(&key);
+                    self.index.insert(key.clone(), self.fields.len());
+                    self.fields.push((key, child));
+                }
+            }
+        }
+        self.fold_if_map();
+    }
+
+    /// Folds the fields into one entry node whatever they look like (merging in a map).
+    fn fold_forced(&mut self) {
+        if self.entries.is_none() {
+            let mut entries = Node::default();
+            for (key, child) in std::mem::take(&mut self.fields) {
+                remember_key(&mut self.keys, &mut self.key_samples, &mut self.keys_more, &key);
+                entries.merge(child);
+            }
+            self.index.clear();
+            self.entries = Some(Box::new(entries));
+        }
+    }
+
+    fn flatten_fields(&self, prefix: &str, out: &mut Vec<PathShape>) {
+        for (key, child) in &self.fields {
+            let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+            child.flatten(path, self.objects, out);
+        }
+    }
+
+    fn flatten(&self, path: String, of: u64, out: &mut Vec<PathShape>) {
+        let mut types = self.types.clone();
+        types.sort_by_key(|t| std::cmp::Reverse(t.count));
+        let map = self.entries.as_ref().map(|_| MapKeys {
+            distinct: self.keys.len() as u64,
+            more: self.keys_more,
+            samples: self.key_samples.clone(),
+        });
+        out.push(PathShape {
+            path: path.clone(),
+            of,
+            present: self.values,
+            types,
+            arrays: self.arrays.lengths(),
+            strings: self.strings.lengths(),
+            dates_as_strings: self.dates.clone(),
+            numbers_as_strings: self.numbers.clone(),
+            map,
+        });
+        if let Some(element) = &self.element {
+            element.flatten(format!("{path}[]"), self.arrays.lengths().map_or(0, |l| l.count), out);
+        }
+        if let Some(entries) = &self.entries {
+            entries.flatten(format!("{path}{{}}"), self.objects, out);
+        }
+        self.flatten_fields(&path, out);
+    }
+}
+
+/// Counts one value of `kind`, keeping its document's `_id` among the first few.
+fn note(types: &mut Vec<Seen>, kind: ElementType, id: Option<RawBsonRef<'_>>) {
+    match types.iter_mut().find(|t| t.kind == kind) {
+        Some(seen) => {
+            seen.count += 1;
+            keep_id(&mut seen.ids, id);
+        }
+        None => {
+            let mut seen = Seen { kind, count: 1, ids: Vec::new() };
+            keep_id(&mut seen.ids, id);
+            types.push(seen);
+        }
+    }
+}
+
+fn note_one(seen: &mut Option<Seen>, id: Option<RawBsonRef<'_>>) {
+    let seen = seen.get_or_insert_with(|| Seen { kind: ElementType::String, count: 0, ids: Vec::new() });
+    seen.count += 1;
+    keep_id(&mut seen.ids, id);
+}
+
+fn keep_id(ids: &mut Vec<Bson>, id: Option<RawBsonRef<'_>>) {
+    if ids.len() < SAMPLE_IDS {
+        if let Some(id) = id.and_then(|id| Bson::try_from(id).ok()) {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+}
+
+fn merge_seen(types: &mut Vec<Seen>, other: Seen) {
+    match types.iter_mut().find(|t| t.kind == other.kind) {
+        Some(seen) => add_seen(seen, other),
+        None => types.push(other),
+    }
+}
+
+fn add_seen(seen: &mut Seen, other: Seen) {
+    seen.count += other.count;
+    for id in other.ids {
+        if seen.ids.len() < SAMPLE_IDS && !seen.ids.contains(&id) {
+            seen.ids.push(id);
+        }
+    }
+}
+
+fn remember_key(keys: &mut HashSet<String>, samples: &mut Vec<String>, more: &mut bool, key: &str) {
+    if samples.len() < SAMPLE_IDS + 2 && !samples.iter().any(|s| s == key) {
+        samples.push(key.to_owned());
+    }
+    if keys.len() < KEYS_COUNTED {
+        keys.insert(key.to_owned());
+    } else if !keys.contains(key) {
+        *more = true;
+    }
+}
+
+/// Whether a key looks like data rather than a field's name: a number, a date, an ObjectId or a UUID in hex.
+fn is_data_key(key: &str) -> bool {
+    let hex = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_hexdigit());
+    let uuid = key.len() == 36 && key.split('-').map(str::len).eq([8, 4, 4, 4, 12]) && key.split('-').all(hex);
+    (!key.is_empty() && key.bytes().all(|c| c.is_ascii_digit()))
+        || is_date(key)
+        || (key.len() == 24 && hex(key))
+        || uuid
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::rawdoc;
+
+    fn shape_of(docs: &[bson::RawDocumentBuf]) -> Shape {
+        let mut s = Survey::new();
+        docs.iter().for_each(|d| s.add(d));
+        s.shape()
+    }
+
+    #[test]
+    fn paths_types_presence_and_sample_ids() {
+        let shape = shape_of(&[
+            rawdoc! { "_id": 1, "name": "Ada", "address": { "city": "London" } },
+            rawdoc! { "_id": 2, "name": 7, "address": { "city": "Paris", "zip": "75001" } },
+            rawdoc! { "_id": 3, "name": "Grace" },
+        ]);
+        assert_eq!(shape.documents, 3);
+        let paths: Vec<_> = shape.paths.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(paths, ["_id", "name", "address", "address.city", "address.zip"]);
+        let name = shape.path("name").unwrap();
+        assert_eq!(name.types.len(), 2);
+        assert_eq!((name.types[0].kind, name.types[0].count), (ElementType::String, 2));
+        assert_eq!(name.types[0].ids, [Bson::Int32(1), Bson::Int32(3)]);
+        assert_eq!(name.types[1].ids, [Bson::Int32(2)]);
+        let zip = shape.path("address.zip").unwrap();
+        assert_eq!((zip.present, zip.of), (1, 2));
+        assert!(zip.numbers_as_strings.is_some());
+        assert_eq!(shape.path("address").unwrap().of, 3);
+    }
+
+    #[test]
+    fn arrays_and_their_elements() {
+        let shape = shape_of(&[
+            rawdoc! { "_id": 1, "items": [ { "sku": "a" }, { "sku": "b", "qty": 2 } ] },
+            rawdoc! { "_id": 2, "items": [] },
+            rawdoc! { "_id": 3, "items": [ { "sku": "c" } ] },
+        ]);
+        let items = shape.path("items").unwrap();
+        let lengths = items.arrays.as_ref().unwrap();
+        assert_eq!((lengths.count, lengths.min, lengths.max), (3, 0, 2));
+        let elements = shape.path("items[]").unwrap();
+        assert_eq!((elements.present, elements.of), (3, 3));
+        let qty = shape.path("items[].qty").unwrap();
+        assert_eq!((qty.present, qty.of), (1, 3));
+    }
+
+    #[test]
+    fn keys_that_are_data_fold_into_entries() {
+        let shape = shape_of(&[
+            rawdoc! { "_id": 1, "daily": { "2024-05-01": 3, "2024-05-02": 4, "2024-05-03": 1 } },
+            rawdoc! { "_id": 2, "daily": { "2024-06-01": "x" } },
+        ]);
+        let daily = shape.path("daily").unwrap();
+        let map = daily.map.as_ref().expect("dates as keys are data");
+        assert_eq!((map.distinct, map.more), (4, false));
+        let entries = shape.path("daily{}").unwrap();
+        assert_eq!(entries.present, 4);
+        assert_eq!(
+            entries.types.iter().map(|t| (t.kind, t.count)).collect::<Vec<_>>(),
+            [(ElementType::Int32, 3), (ElementType::String, 1)]
+        );
+        assert!(shape.path("daily.2024-05-01").is_none());
+    }
+
+    #[test]
+    fn many_distinct_keys_are_a_map_and_memory_stays_bounded() {
+        let mut s = Survey::new();
+        for i in 0..5_000 {
+            let mut seen = bson::RawDocumentBuf::new();
+            seen.append(bson::raw::CString::try_from(format!("user_{i}")).unwrap(), rawdoc! { "at": i, "n": 1 });
+            s.add(&rawdoc! { "_id": i, "seen": seen });
+        }
+        let shape = s.shape();
+        let seen = shape.path("seen").unwrap();
+        let map = seen.map.as_ref().unwrap();
+        assert_eq!((map.distinct, map.more), (KEYS_COUNTED as u64, true));
+        assert_eq!(shape.path("seen{}").unwrap().present, 5_000);
+        assert_eq!(shape.path("seen{}.at").unwrap().present, 5_000);
+        assert_eq!(shape.paths.len(), 5, "{:?}", shape.paths.iter().map(|p| &p.path).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn strings_that_are_dates_or_numbers() {
+        let shape = shape_of(&[
+            rawdoc! { "_id": 1, "at": "2024-05-01T10:00:00Z", "code": "02138", "n": "12" },
+            rawdoc! { "_id": 2, "at": "soon", "code": "10001", "n": "12.5" },
+        ]);
+        assert_eq!(shape.path("at").unwrap().dates_as_strings.as_ref().unwrap().ids, [Bson::Int32(1)]);
+        assert_eq!(shape.path("code").unwrap().numbers_as_strings.as_ref().unwrap().count, 1);
+        assert_eq!(shape.path("n").unwrap().numbers_as_strings.as_ref().unwrap().count, 2);
+        assert_eq!(shape.path("at").unwrap().strings.as_ref().unwrap().max, 20);
+    }
+}
