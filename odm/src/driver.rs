@@ -12,6 +12,7 @@ pub mod introspect;
 pub mod live;
 pub mod migrate;
 pub mod observe;
+pub mod progress;
 pub mod reference;
 pub mod session;
 pub mod subset;

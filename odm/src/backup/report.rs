@@ -1,8 +1,8 @@
 //! What a dump and a restore did, per collection.
 
 use super::ReadMode;
-use crate::base::progress::OnProgress;
 use crate::base::progress::Progress;
+use crate::driver::progress::OnProgress;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Mutex;

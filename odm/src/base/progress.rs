@@ -3,9 +3,6 @@
 
 use std::time::Duration;
 
-/// A job's `on_progress` callback, as every job keeps it.
-pub(crate) type OnProgress<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
-
 /// How far a schema check or a migration has come, given to its `on_progress` callback after every batch. The counts
 /// a job does not keep stay 0 (a check migrates nothing).
 ///

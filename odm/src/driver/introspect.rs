@@ -4,9 +4,10 @@
 
 use crate::base::error::Result;
 use crate::base::introspect::{Shape, Survey};
-use crate::base::progress::{OnProgress, Progress};
+use crate::base::progress::Progress;
 use crate::driver::live::{self, LiveCollection, LiveKind};
 use crate::driver::observe::{Op, Returned};
+use crate::driver::progress::OnProgress;
 use bson::{doc, RawDocumentBuf};
 use futures_util::future::BoxFuture;
 use mongodb::Database;

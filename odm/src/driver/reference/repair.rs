@@ -6,11 +6,11 @@ pub use crate::base::error::repair_report::{RepairReport, StaleCopy, UnfixableCo
 use crate::base::error::{Error, RepairStopped, Result};
 use crate::base::model::Model;
 use crate::base::path::AsPath;
-use crate::base::progress::OnProgress;
 use crate::base::progress::Progress;
 use crate::base::reference::traits::{Copies, HoldsReferences};
 use crate::driver::collection::Collection;
 use crate::driver::observe::Op;
+use crate::driver::progress::OnProgress;
 use bson::{doc, Bson, Document};
 use futures_util::TryStreamExt;
 use std::marker::PhantomData;
