@@ -2,6 +2,7 @@
 //! `crate::base` is, and `odm::<topic>` shows both.
 
 pub mod aggregate;
+pub mod audit;
 pub mod bucket;
 pub mod bulk;
 pub mod check;

@@ -28,7 +28,9 @@
 //! UUIDs, or more distinct keys than a struct would have (over 32). Such an object is surveyed as one path, so a
 //! survey's size does not grow with the data.
 
-pub use crate::base::introspect::{Lengths, MapKeys, PathShape, Seen, Shape, Survey, SAMPLE_IDS};
+pub use crate::base::introspect::{
+    CounterPair, Lengths, MapKeys, PathShape, Seen, Shape, Survey, NEAR_LIMIT, SAMPLE_IDS,
+};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use crate::driver::introspect::{Introspect, Introspection, Read, Surveyed, READ_ALL_UP_TO, SAMPLE};

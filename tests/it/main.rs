@@ -12,6 +12,7 @@
 mod support;
 
 mod aggregate;
+mod audit;
 mod backup;
 mod bucket;
 mod bulk;

@@ -7,4 +7,4 @@ mod strings;
 mod survey;
 
 pub use lengths::Lengths;
-pub use survey::{MapKeys, PathShape, Seen, Shape, Survey, SAMPLE_IDS};
+pub use survey::{CounterPair, MapKeys, PathShape, Seen, Shape, Survey, NEAR_LIMIT, SAMPLE_IDS};

@@ -16,6 +16,8 @@ const MAP_KEYS: usize = 32;
 const DATA_KEYS: usize = 3;
 /// Distinct keys of a map counted one by one; past that, the count says "more".
 const KEYS_COUNTED: usize = 1024;
+/// Documents at least this large (12 MiB, three quarters of the 16 MiB a document may take) are near the limit.
+pub const NEAR_LIMIT: u64 = 12 * 1024 * 1024;
 
 /// Documents read so far, path by path. Feed it every document read ([`Survey::add`]); [`Survey::shape`] gives the
 /// report. Its memory does not grow with the number of documents: counts and histograms per path, a few sample `_id`s
@@ -38,6 +40,8 @@ const KEYS_COUNTED: usize = 1024;
 #[derive(Default)]
 pub struct Survey {
     root: Node,
+    sizes: Histogram,
+    near_limit: Option<Seen>,
 }
 
 impl Survey {
@@ -49,6 +53,11 @@ impl Survey {
     /// Walks one stored document into the survey.
     pub fn add(&mut self, document: &RawDocument) {
         let id = document.get("_id").ok().flatten();
+        let size = document.as_bytes().len() as u64;
+        self.sizes.add(size);
+        if size >= NEAR_LIMIT {
+            note_one(&mut self.near_limit, ElementType::EmbeddedDocument, id);
+        }
         self.root.objects += 1;
         self.root.object(document, id);
     }
@@ -60,9 +69,15 @@ impl Survey {
 
     /// What the documents added so far held, path by path.
     pub fn shape(&self) -> Shape {
-        let mut paths = Vec::new();
-        self.root.flatten_fields("", &mut paths);
-        Shape { documents: self.root.objects, paths }
+        let (mut paths, mut counters) = (Vec::new(), Vec::new());
+        self.root.flatten_fields("", &mut paths, &mut counters);
+        Shape {
+            documents: self.root.objects,
+            paths,
+            sizes: self.sizes.lengths(),
+            near_limit: self.near_limit.clone(),
+            counters,
+        }
     }
 }
 
@@ -74,6 +89,27 @@ pub struct Shape {
     pub documents: u64,
     /// Every path seen, in the order of the documents' keys (a parent before its children).
     pub paths: Vec<PathShape>,
+    /// The sizes of the documents in bytes, as stored.
+    pub sizes: Option<Lengths>,
+    /// Documents of at least [`NEAR_LIMIT`] bytes (12 MiB), near the 16 MiB a document may take.
+    pub near_limit: Option<Seen>,
+    /// Integer fields beside an array that are named as its count (`items_count`, `itemsCount`, `n_items`, …), with
+    /// how often they held its length.
+    pub counters: Vec<CounterPair>,
+}
+
+/// An integer field named as the count of the array beside it, and how often it held the array's length.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CounterPair {
+    /// The array's path.
+    pub array: String,
+    /// The counter's path.
+    pub counter: String,
+    /// Documents where both were present and the counter held the array's length.
+    pub agree: u64,
+    /// Documents where both were present and it did not, with the first ones' `_id`s.
+    pub disagree: Option<Seen>,
 }
 
 impl Shape {
@@ -87,6 +123,8 @@ impl Shape {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PathShape {
+    /// The last key of the path as stored (`[]` for an array's elements, `{}` for a map's entries).
+    pub key: String,
     /// The stored keys from the document's root, joined by `.`; `[]` stands for an array's elements (`items[].sku`)
     /// and `{}` for the entries of an object whose keys are data (`scores{}`, see [`PathShape::map`]).
     pub path: String,
@@ -163,19 +201,34 @@ struct Node {
     keys: HashSet<String>,
     key_samples: Vec<String>,
     keys_more: bool,
+    /// Arrays and counters named for them among this path's fields.
+    pairs: Vec<Pair>,
+    /// This document's arrays and integers (field index, value), reused from one document to the next.
+    arrays_here: Vec<(usize, u64)>,
+    integers_here: Vec<(usize, i64)>,
+}
+
+/// An array and the integer field named as its count, among one object's fields.
+#[derive(Clone)]
+struct Pair {
+    array: String,
+    counter: String,
+    agree: u64,
+    disagree: Option<Seen>,
 }
 
 impl Node {
-    fn value(&mut self, value: RawBsonRef<'_>, id: Option<RawBsonRef<'_>>) {
+    /// Surveys one value; gives an array's length.
+    fn value(&mut self, value: RawBsonRef<'_>, id: Option<RawBsonRef<'_>>) -> Option<u64> {
         self.values += 1;
         note(&mut self.types, value.element_type(), id);
         match value {
             RawBsonRef::String(s) => {
                 self.strings.add(s.len() as u64);
                 if is_date(s) {
-                    note_one(&mut self.dates, id);
+                    note_one(&mut self.dates, ElementType::String, id);
                 } else if is_number(s) {
-                    note_one(&mut self.numbers, id);
+                    note_one(&mut self.numbers, ElementType::String, id);
                 }
             }
             RawBsonRef::Array(items) => {
@@ -186,6 +239,7 @@ impl Node {
                     length += 1;
                 }
                 self.arrays.add(length);
+                return Some(length);
             }
             RawBsonRef::Document(d) => {
                 self.objects += 1;
@@ -193,6 +247,7 @@ impl Node {
             }
             _ => {}
         }
+        None
     }
 
     fn object(&mut self, d: &RawDocument, id: Option<RawBsonRef<'_>>) {
@@ -212,9 +267,47 @@ impl Node {
                     self.fields.len() - 1
                 }
             };
-            self.fields[at].1.value(value, id);
+            match value {
+                RawBsonRef::Int32(n) => self.integers_here.push((at, i64::from(n))),
+                RawBsonRef::Int64(n) => self.integers_here.push((at, n)),
+                _ => {}
+            }
+            if let Some(length) = self.fields[at].1.value(value, id) {
+                self.arrays_here.push((at, length));
+            }
         }
+        if !self.arrays_here.is_empty() && !self.integers_here.is_empty() {
+            self.pair_counters(id);
+        }
+        self.arrays_here.clear();
+        self.integers_here.clear();
         self.fold_if_map();
+    }
+
+    /// Compares each integer named as the count of an array beside it with the array's length, in this document.
+    fn pair_counters(&mut self, id: Option<RawBsonRef<'_>>) {
+        for &(a, length) in &self.arrays_here {
+            for &(c, value) in &self.integers_here {
+                let (array, counter) = (&self.fields[a].0, &self.fields[c].0);
+                if !is_counter_of(counter, array) {
+                    continue;
+                }
+                let at = match self.pairs.iter().position(|p| &p.array == array && &p.counter == counter) {
+                    Some(at) => at,
+                    None => {
+                        let pair = Pair { array: array.clone(), counter: counter.clone(), agree: 0, disagree: None };
+                        self.pairs.push(pair);
+                        self.pairs.len() - 1
+                    }
+                };
+                let pair = &mut self.pairs[at];
+                if u64::try_from(value) == Ok(length) {
+                    pair.agree += 1;
+                } else {
+                    note_one(&mut pair.disagree, ElementType::Int64, id);
+                }
+            }
+        }
     }
 
     /// Folds the fields into one entry node once the keys look like data.
@@ -248,6 +341,19 @@ impl Node {
             }
         }
         self.objects += other.objects;
+        for pair in other.pairs {
+            match self.pairs.iter_mut().find(|p| p.array == pair.array && p.counter == pair.counter) {
+                Some(mine) => {
+                    mine.agree += pair.agree;
+                    match (mine.disagree.as_mut(), pair.disagree) {
+                        (Some(m), Some(t)) => add_seen(m, t),
+                        (None, Some(t)) => mine.disagree = Some(t),
+                        _ => {}
+                    }
+                }
+                None => self.pairs.push(pair),
+            }
+        }
         if let Some(e) = other.element {
             match self.element.as_mut() {
                 Some(mine) => mine.merge(*e),
@@ -293,14 +399,20 @@ impl Node {
         }
     }
 
-    fn flatten_fields(&self, prefix: &str, out: &mut Vec<PathShape>) {
+    fn flatten_fields(&self, prefix: &str, out: &mut Vec<PathShape>, counters: &mut Vec<CounterPair>) {
+        let join = |key: &str| if prefix.is_empty() { key.to_owned() } else { format!("{prefix}.{key}") };
         for (key, child) in &self.fields {
-            let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
-            child.flatten(path, self.objects, out);
+            child.flatten(key, join(key), self.objects, out, counters);
         }
+        counters.extend(self.pairs.iter().map(|p| CounterPair {
+            array: join(&p.array),
+            counter: join(&p.counter),
+            agree: p.agree,
+            disagree: p.disagree.clone(),
+        }));
     }
 
-    fn flatten(&self, path: String, of: u64, out: &mut Vec<PathShape>) {
+    fn flatten(&self, key: &str, path: String, of: u64, out: &mut Vec<PathShape>, counters: &mut Vec<CounterPair>) {
         let mut types = self.types.clone();
         types.sort_by_key(|t| std::cmp::Reverse(t.count));
         let map = self.entries.as_ref().map(|_| MapKeys {
@@ -309,6 +421,7 @@ impl Node {
             samples: self.key_samples.clone(),
         });
         out.push(PathShape {
+            key: key.to_owned(),
             path: path.clone(),
             of,
             present: self.values,
@@ -320,12 +433,12 @@ impl Node {
             map,
         });
         if let Some(element) = &self.element {
-            element.flatten(format!("{path}[]"), self.arrays.lengths().map_or(0, |l| l.count), out);
+            element.flatten("[]", format!("{path}[]"), self.arrays.lengths().map_or(0, |l| l.count), out, counters);
         }
         if let Some(entries) = &self.entries {
-            entries.flatten(format!("{path}{{}}"), self.objects, out);
+            entries.flatten("{}", format!("{path}{{}}"), self.objects, out, counters);
         }
-        self.flatten_fields(&path, out);
+        self.flatten_fields(&path, out, counters);
     }
 }
 
@@ -344,8 +457,8 @@ fn note(types: &mut Vec<Seen>, kind: ElementType, id: Option<RawBsonRef<'_>>) {
     }
 }
 
-fn note_one(seen: &mut Option<Seen>, id: Option<RawBsonRef<'_>>) {
-    let seen = seen.get_or_insert_with(|| Seen { kind: ElementType::String, count: 0, ids: Vec::new() });
+fn note_one(seen: &mut Option<Seen>, kind: ElementType, id: Option<RawBsonRef<'_>>) {
+    let seen = seen.get_or_insert_with(|| Seen { kind, count: 0, ids: Vec::new() });
     seen.count += 1;
     keep_id(&mut seen.ids, id);
 }
@@ -385,6 +498,23 @@ fn remember_key(keys: &mut HashSet<String>, samples: &mut Vec<String>, more: &mu
     } else if !keys.contains(key) {
         *more = true;
     }
+}
+
+/// Whether `counter` is named as the count of the array `array`: `items_count`, `itemsCount`, `items_n`, `items_len`,
+/// `n_items`, `num_items`, `count_items`, `nb_items`.
+fn is_counter_of(counter: &str, array: &str) -> bool {
+    if let Some(rest) = counter.strip_prefix(array) {
+        return matches!(rest, "_count" | "Count" | "_n" | "_len" | "Len" | "_size" | "Size");
+    }
+    let capitalized = |rest: &str| {
+        rest.len() == array.len()
+            && array.is_char_boundary(1)
+            && rest.is_char_boundary(1)
+            && rest[..1] == array[..1].to_ascii_uppercase()
+            && rest[1..] == array[1..]
+    };
+    ["n_", "num_", "count_", "nb_"].iter().any(|head| counter.strip_prefix(head) == Some(array))
+        || ["n", "num", "count", "nb"].iter().any(|head| counter.strip_prefix(head).is_some_and(capitalized))
 }
 
 /// Whether a key looks like data rather than a field's name: a number, a date, an ObjectId or a UUID in hex.
@@ -478,6 +608,28 @@ mod tests {
         assert_eq!(shape.path("seen{}").unwrap().present, 5_000);
         assert_eq!(shape.path("seen{}.at").unwrap().present, 5_000);
         assert_eq!(shape.paths.len(), 5, "{:?}", shape.paths.iter().map(|p| &p.path).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn counters_named_for_their_arrays_are_compared_with_them() {
+        let shape = shape_of(&[
+            rawdoc! { "_id": 1, "tags": ["a", "b"], "tags_count": 2, "other": 5 },
+            rawdoc! { "_id": 2, "tags": ["a"], "tags_count": 3_i64 },
+            rawdoc! { "_id": 3, "lines": [ { "sku": "x", "parts": [1, 2, 3], "nParts": 3 } ] },
+        ]);
+        let pairs: Vec<_> = shape
+            .counters
+            .iter()
+            .map(|p| (p.array.as_str(), p.counter.as_str(), p.agree, p.disagree.as_ref().map(|d| d.ids.clone())))
+            .collect();
+        assert_eq!(
+            pairs,
+            [("lines[].parts", "lines[].nParts", 1, None), ("tags", "tags_count", 1, Some(vec![Bson::Int32(2)]))]
+        );
+        assert_eq!(shape.sizes.as_ref().unwrap().count, 3);
+        assert_eq!(shape.near_limit, None);
+        assert_eq!(shape.path("lines[].parts").unwrap().key, "parts");
+        assert_eq!(shape.path("lines[]").unwrap().key, "[]");
     }
 
     #[test]
