@@ -37,6 +37,7 @@
 //! | `dump`     | `--out DIR [--gzip]`: the models' collections in mongodump's layout ([`crate::backup::Dump`])       |
 //! | `restore`  | `--from DIR [--into-db NAME] [--drop-existing] [--bypass-validation]`: a dump, odm's or mongodump's ([`crate::backup::Restore`]): everything in it (of `--db`'s database when given), or the `--model` ones |
 //! | `expire`   | `[--dry-run]`: drops the collections of the periods each model's retention (`keep_periods`) has expired ([`crate::collection::drop_expired`]), never a collection its name template does not name; other models have nothing to expire |
+//! | `audit`    | `[--collection NAME]... [--read-all-up-to N] [--sample N]`: the database (`--db`'s, or the models') checked against the rules whoever wrote it ([`crate::audit`]): every finding by rule id with its count and sample `_id`s; exits with [`exit::FINDINGS`] on any |
 //!
 //! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded` and `--periods N` (for a
 //! model with one collection per period, also this period's collection and the N-1 after it: `apply` creates a
@@ -77,6 +78,7 @@
 //! description of the servers it tried is the JSON document's `detail`.
 
 mod args;
+mod audit;
 mod backup;
 mod check;
 pub mod exit;
@@ -235,6 +237,7 @@ impl Admin {
                 backup::restore(client, &entries, !global.models.is_empty(), db, args, display).await
             }
             Command::Expire(args) => expire::expire(client, &entries, db, args).await,
+            Command::Audit(args) => audit::audit(client, &entries, db, args, display).await,
         };
         server.close().await;
         done
@@ -290,5 +293,6 @@ fn subcommand_name(command: &Command) -> &'static str {
         Command::Dump(_) => "dump",
         Command::Restore(_) => "restore",
         Command::Expire(_) => "expire",
+        Command::Audit(_) => "audit",
     }
 }

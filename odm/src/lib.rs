@@ -154,8 +154,8 @@
 //! ## The command line
 //!
 //! An application's admin binary is a few lines ([`cli::Admin`], feature `cli`), and gives its operators `plan`,
-//! `verify`, `apply`, `export`, `check`, `migrate`, `list`, `dump`, `restore` and `expire` over its models, with
-//! `--json` and exit codes fit for CI ([`cli::exit`]).
+//! `verify`, `apply`, `export`, `check`, `migrate`, `list`, `dump`, `restore` and `expire` over its models, `audit`
+//! over what a database holds, with `--json` and exit codes fit for CI ([`cli::exit`]).
 //!
 //! ## Features
 //!

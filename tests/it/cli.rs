@@ -846,3 +846,27 @@ d.log_app_event_backup.insertOne({{ k: "old" }});"#,
     assert_eq!(json["collections"].as_array().unwrap().len(), 1, "{json}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[tokio::test]
+async fn audit_reports_what_breaks_a_rule_whoever_wrote_it_and_exits_with_findings() {
+    let db = odm::testing::database("cli_audit").await;
+    admin_on(&db, &["apply"]).await.expect(exit::OK);
+    let orders = db.collection::<Document>("order_header");
+    let good = doc! { "_id": ObjectId::new(), "cu": "ada", "am": 12_i64, "ca": DateTime::now() };
+    insert_outside(&orders, vec![good]).await;
+    let run = admin_on(&db, &["audit", "--collection", "order_header"]).await.expect(exit::OK);
+    assert!(run.stdout.contains("order_header: 0 finding(s), every document (1) read"), "{}", run.stdout);
+
+    let bad_id = ObjectId::new();
+    insert_outside(&orders, vec![doc! { "_id": bad_id, "cu": "bob", "am": "twelve", "ca": DateTime::now() }]).await;
+    let run = admin_on(&db, &["audit", "--collection", "order_header"]).await.expect(exit::FINDINGS);
+    assert!(run.stdout.contains("[data-validator]"), "{}", run.stdout);
+    let json = admin_on(&db, &["audit", "--collection", "order_header", "--json"]).await.expect(exit::FINDINGS).json();
+    let findings = &json["databases"][0]["collections"][0]["findings"];
+    let rules: Vec<&str> = findings.as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    assert_eq!(rules, ["type-one-bson-type", "data-validator"], "{json}");
+    assert_eq!(findings[1]["ids"][0], serde_json::json!({ "$oid": bad_id.to_hex() }));
+
+    let json = admin_on(&db, &["audit", "--collection", "nowhere", "--json"]).await.expect(exit::FINDINGS).json();
+    assert_eq!(json["databases"][0]["missing"], serde_json::json!(["nowhere"]));
+}

@@ -67,6 +67,8 @@ pub(super) enum Command {
     Restore(RestoreArgs),
     /// Drop the collections of periods a model's retention (`keep_periods`) has expired; nothing else
     Expire(ExpireArgs),
+    /// Check what a database holds against odm's rules, whoever wrote it: exit with code 7 on findings
+    Audit(AuditArgs),
 }
 
 /// How a sync plans, shared by `plan`, `verify`, `apply` and `export`.
@@ -159,6 +161,20 @@ pub(super) struct CheckArgs {
     /// Documents read per batch
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub batch_size: usize,
+}
+
+/// `audit`'s arguments.
+#[derive(Args, Debug, Clone)]
+pub(super) struct AuditArgs {
+    /// A collection to audit (repeat for several; default: every collection of the database)
+    #[arg(long = "collection", value_name = "NAME")]
+    pub collections: Vec<String>,
+    /// Collections of at most this many documents are read whole; larger ones are sampled
+    #[arg(long, value_name = "N", default_value_t = crate::driver::introspect::READ_ALL_UP_TO)]
+    pub read_all_up_to: u64,
+    /// Documents sampled from a collection too large to read whole
+    #[arg(long, value_name = "N", default_value_t = crate::driver::introspect::SAMPLE)]
+    pub sample: u64,
 }
 
 /// `expire`'s arguments.

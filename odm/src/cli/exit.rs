@@ -9,6 +9,7 @@
 //! | 4    | [`FAILING`]     | `check` found stored documents the validator refuses                             |
 //! | 5    | [`INCOMPLETE`]  | `migrate` left documents at an older version (failed or still changing)          |
 //! | 6    | [`NOTHING_DUMPED`] | `dump` selected nothing on the server (a database or every model's collection absent): nothing written |
+//! | 7    | [`FINDINGS`]    | `audit` found something that breaks a rule, or a collection asked for is not there |
 
 /// Done: nothing differs, fails or is left.
 pub const OK: u8 = 0;
@@ -29,6 +30,9 @@ pub const INCOMPLETE: u8 = 5;
 /// `dump` selected no collection the server holds: the database (`--db`) is empty or not there, or every selected
 /// model's collection is absent. Nothing was written and no directory was made; the absent ones are named.
 pub const NOTHING_DUMPED: u8 = 6;
+/// `audit` found something that breaks a rule (each finding names its rule id), or a `--collection` asked for is not
+/// in the database.
+pub const FINDINGS: u8 = 7;
 
 /// The exit code of an odm error: [`NOTHING_DUMPED`] for a dump that selected nothing, else [`ERROR`].
 pub(super) fn of_error(e: &crate::base::error::Error) -> u8 {

@@ -38,7 +38,7 @@ pub struct Audit<'a> {
 }
 
 impl<'a> Audit<'a> {
-    /// An audit of every collection of `db` (not its views, nor `system.` collections).
+    /// An audit of every collection of `db` (not its views, nor `system.` collections, nor odm's own records).
     pub fn new(db: &Database) -> Self {
         Audit { introspect: Introspect::new(db), db: db.clone() }
     }

@@ -4,6 +4,7 @@
 
 use crate::base::error::Result;
 use crate::base::introspect::{Shape, Survey};
+use crate::base::plan::ownership::METADATA_COLLECTIONS;
 use crate::base::progress::Progress;
 use crate::driver::live::{self, LiveCollection, LiveKind};
 use crate::driver::observe::{Op, Returned};
@@ -84,7 +85,8 @@ pub enum Read {
 }
 
 impl<'a> Introspect<'a> {
-    /// A survey of every collection of `db` (not its views, nor `system.` collections).
+    /// A survey of every collection of `db` (not its views, nor `system.` collections, nor odm's own records of
+    /// the indexes it created and of the sync's lease).
     pub fn new(db: &Database) -> Self {
         Introspect { db: db.clone(), names: None, read_all_up_to: READ_ALL_UP_TO, sample: SAMPLE, progress: None }
     }
@@ -129,7 +131,12 @@ impl<'a> Introspect<'a> {
                 missing = names.iter().filter(|n| !listed.iter().any(|c| &c.name == *n)).cloned().collect();
                 listed.into_iter().filter(|c| names.contains(&c.name)).collect()
             }
-            None => listed.into_iter().filter(|c| !c.name.starts_with("system.")).collect(),
+            // The server's own collections and odm's records (which indexes it created, the sync's lease) are not
+            // the application's data.
+            None => listed
+                .into_iter()
+                .filter(|c| !c.name.starts_with("system.") && !METADATA_COLLECTIONS.contains(&c.name.as_str()))
+                .collect(),
         };
         let chosen: Vec<LiveCollection> = chosen.into_iter().filter(|c| c.kind != LiveKind::View).collect();
         let mut plans = Vec::with_capacity(chosen.len());
