@@ -18,6 +18,8 @@
 //! - [Models without a database](models_without_a_database): the driver-free core, for crates that share models.
 //! - [The command line](command_line): the application's own admin binary (`odm::cli::Admin`, feature `cli`).
 //! - [Operating](operating): scheduled backups, the spans of every operation, what is live on the server.
+//! - [A database that already exists](existing_database): what its documents hold, the audit against the rules,
+//!   the model that reads it as it is.
 //!
 //! Each program a guide shows is one of this crate's doctests, so it compiles as written. A guide whose programs need
 //! a feature exists only with it (docs.rs builds every feature).
@@ -35,6 +37,11 @@ pub mod command_line {}
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 #[doc = include_str!("guide/consistency.md")]
 pub mod consistency {}
+
+#[cfg(feature = "driver")]
+#[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
+#[doc = include_str!("guide/existing-database.md")]
+pub mod existing_database {}
 
 #[doc = include_str!("guide/indexes.md")]
 pub mod indexes {}
