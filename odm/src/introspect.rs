@@ -14,7 +14,7 @@
 //! let found = Introspect::new(&client.database("shop")).await?;
 //! for c in &found.collections {
 //!     let how = match c.read { Read::Every => "every document".to_owned(), Read::Sample(n) => format!("a sample of {n}") };
-//!     println!("{} ({how} of about {}):", c.live.name, c.estimated);
+//!     println!("{} ({how} of about {:?}):", c.live.name, c.estimated);
 //!     for p in &c.shape.paths {
 //!         let types: Vec<String> = p.types.iter().map(|t| format!("{:?} ×{}", t.kind, t.count)).collect();
 //!         println!("  {:<30} {}/{} {}", p.path, p.present, p.of, types.join(", "));

@@ -156,7 +156,7 @@ async fn a_large_collection_is_sampled_and_the_report_says_so() {
         .unwrap();
     assert_eq!(found.missing, ["nowhere"]);
     let big = &found.collections[0];
-    assert_eq!((big.live.name.as_str(), big.read, big.estimated), ("big", Read::Sample(50), 300));
+    assert_eq!((big.live.name.as_str(), big.read, big.estimated), ("big", Read::Sample(50), Some(300)));
     assert_eq!(big.shape.documents, 50);
     assert_eq!(big.shape.path("n").unwrap().present, 50);
     assert_eq!((found.collections[1].read, found.collections[1].shape.documents), (Read::Every, 1));

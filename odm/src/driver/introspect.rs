@@ -67,8 +67,10 @@ pub struct Introspection {
 pub struct Surveyed {
     /// Its options (validator, validation settings, capped, time series) and indexes.
     pub live: LiveCollection,
-    /// Its estimated document count when the survey began.
-    pub estimated: u64,
+    /// Its estimated document count when the survey began, when the survey asked for it: to choose between reading
+    /// every document and a sample, or for a progress callback's total. A survey that reads every collection whole
+    /// (`read_all_up_to(u64::MAX)`) without a callback does not ask: some servers count by reading every document.
+    pub estimated: Option<u64>,
     /// Whether every document was read or a sample.
     pub read: Read,
     /// What the documents read hold, path by path.
@@ -139,14 +141,21 @@ impl<'a> Introspect<'a> {
                 .collect(),
         };
         let chosen: Vec<LiveCollection> = chosen.into_iter().filter(|c| c.kind != LiveKind::View).collect();
+        let count = self.read_all_up_to < u64::MAX || self.progress.is_some();
         let mut plans = Vec::with_capacity(chosen.len());
         for live in chosen {
             let coll = self.db.collection::<RawDocumentBuf>(&live.name);
-            let estimated = Op::on(&coll, "count").run(coll.estimated_document_count()).await?;
-            let read = if estimated <= self.read_all_up_to { Read::Every } else { Read::Sample(self.sample) };
+            let estimated = match count {
+                true => Some(Op::on(&coll, "count").run(coll.estimated_document_count()).await?),
+                false => None,
+            };
+            let read = match estimated {
+                Some(n) if n > self.read_all_up_to => Read::Sample(self.sample),
+                _ => Read::Every,
+            };
             plans.push((live, estimated, read));
         }
-        let total = plans.iter().map(|(_, estimated, read)| expected(*estimated, *read)).sum();
+        let total = plans.iter().map(|(_, estimated, read)| expected(estimated.unwrap_or(0), *read)).sum();
         let mut done = 0;
         let mut collections = Vec::with_capacity(plans.len());
         for (live, estimated, read) in plans {
