@@ -8,11 +8,14 @@
 //! prints its peak resident memory (`VmHWM`, as `/usr/bin/time -v` reports it) after the read; the sides alternate
 //! and the median of each is compared. A fresh process per read means no side inherits another's heap.
 
+#[path = "../support/process.rs"]
+mod process;
 mod sample;
 
 use futures_util::TryStreamExt;
 use odm::bson::{self, doc, RawDocumentBuf};
 use odm::{Collection, Filter, Model};
+use process::{env_usize, median, peak_kib};
 use sample::{Order, SerdeOrder};
 use std::process::Command;
 
@@ -26,17 +29,6 @@ fn order(i: usize) -> Order {
 
 /// The sides, each read in a process of its own.
 const SIDES: [&str; 3] = ["odm", "driver", "raw_then_decode"];
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|n| n.parse().ok()).unwrap_or(default)
-}
-
-/// This process's peak resident memory in KiB.
-fn peak_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status (Linux)");
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM");
-    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
-}
 
 /// One read of every document, as `side` reads it; prints `<documents> <peak KiB>`.
 async fn read(side: &str) {
@@ -61,11 +53,6 @@ async fn read(side: &str) {
     };
     println!("{n} {}", peak_kib());
     client.shutdown().await;
-}
-
-fn median(mut v: Vec<u64>) -> u64 {
-    v.sort_unstable();
-    v[v.len() / 2]
 }
 
 #[tokio::main]

@@ -8,12 +8,15 @@
 //! `ODM_BENCH_INTROSPECT_SIDE` set), which prints the documents read, its peak resident memory (`VmHWM`) and the read's
 //! wall time; the sides alternate and the median of each is compared.
 
+#[path = "../support/process.rs"]
+mod process;
 mod sample;
 
 use futures_util::TryStreamExt;
 use odm::bson::{self, doc, RawDocumentBuf};
 use odm::introspect::Introspect;
 use odm::{Collection, Model};
+use process::{env_usize, median, peak_kib};
 use sample::Order;
 use std::process::Command;
 use std::time::Instant;
@@ -29,17 +32,6 @@ const SIDES: [&str; 4] = ["introspect", "driver", "introspect_half", "driver_hal
 
 fn order(i: usize) -> Order {
     Order { number: format!("20180927001259{i:07}"), ..sample::order() }
-}
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|n| n.parse().ok()).unwrap_or(default)
-}
-
-/// This process's peak resident memory in KiB.
-fn peak_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status (Linux)");
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM");
-    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
 }
 
 /// One read, as `side` reads it; prints `<documents> <peak KiB> <microseconds>`.
@@ -69,11 +61,6 @@ async fn read(side: &str) {
     let micros = started.elapsed().as_micros();
     println!("{n} {} {micros}", peak_kib());
     client.shutdown().await;
-}
-
-fn median(mut v: Vec<u64>) -> u64 {
-    v.sort_unstable();
-    v[v.len() / 2]
 }
 
 #[tokio::main]

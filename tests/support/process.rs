@@ -1,0 +1,20 @@
+//! What a bench learns about its own process and its settings: the peak memory of the process (from `/proc`), the
+//! sizes it takes from the environment, and the median of its rounds. Included by the bench binaries with `#[path]`.
+
+/// This process's peak resident memory in KiB (`VmHWM`, as `/usr/bin/time -v` reports it).
+pub fn peak_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status (Linux)");
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
+}
+
+/// The number in the environment variable `name`, or `default`.
+pub fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|n| n.parse().ok()).unwrap_or(default)
+}
+
+/// The middle value of `v` (the upper of the two middle ones for an even count).
+pub fn median(mut v: Vec<u64>) -> u64 {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
