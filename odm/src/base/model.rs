@@ -1,7 +1,7 @@
 //! The `Model` trait and the settings it declares (validation level and action, concerns, read preference, capped,
 //! shard key and scatter policy, version), the older shapes a versioned model reads (`older`) and the errors that name
-//! a model (`model_name`, at the end). Their driver forms are `crate::driver::to_driver`. Users read the docs at `odm::model`
-//! (src/model.rs).
+//! a model (`model_name`, at the end). Their driver forms are `crate::driver::to_driver`. Users read the docs at
+//! `odm::model` (src/model.rs).
 
 // The older shapes a versioned model still reads, named by the model trait.
 pub(crate) mod older;
