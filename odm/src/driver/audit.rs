@@ -393,35 +393,36 @@ fn arrays(surveyed: &Surveyed, out: &mut Vec<Finding>) {
     }
 }
 
-/// The `maxItems` the `$jsonSchema` gives the array at `path` (`a.b`, `a[].b`), in any branch of a `oneOf`.
+/// The `maxItems` the `$jsonSchema` gives the array at `path` (`a.b`, `a[].b`, `a{}.b`: `[]` an array's `items`, `{}`
+/// a map's `patternProperties` or `additionalProperties`), in any branch of a `oneOf` or `anyOf`.
 fn max_items(schema: &Document, path: &str) -> Option<i64> {
     let mut nodes = vec![schema];
     for segment in path.split('.') {
-        let (key, elements) = match segment.find("[]") {
-            Some(at) => (&segment[..at], segment[at..].matches("[]").count()),
-            None => (segment, 0),
-        };
-        let mut next = Vec::new();
-        for node in branches(nodes) {
-            if let Ok(mut child) = node.get_document("properties").and_then(|p| p.get_document(key)) {
-                for _ in 0..elements {
-                    match child.get_document("items") {
-                        Ok(items) => child = items,
-                        Err(_) => break,
+        let key = segment.trim_end_matches(['[', ']', '{', '}']);
+        let mut next: Vec<&Document> = branches(nodes)
+            .into_iter()
+            .filter_map(|node| node.get_document("properties").and_then(|p| p.get_document(key)).ok())
+            .collect();
+        for step in segment[key.len()..].as_bytes().chunks(2) {
+            next = branches(next)
+                .into_iter()
+                .flat_map(|node| match step {
+                    b"[]" => node.get_document("items").ok().into_iter().collect::<Vec<_>>(),
+                    _ => {
+                        let patterns = node.get_document("patternProperties").ok();
+                        let values = patterns.into_iter().flat_map(|p| p.values().filter_map(Bson::as_document));
+                        values.chain(node.get_document("additionalProperties").ok()).collect()
                     }
-                }
-                next.push(child);
-            }
+                })
+                .collect();
         }
         nodes = next;
     }
-    branches(nodes).into_iter().find_map(|n| {
-        n.get("maxItems").and_then(|b| match b {
-            Bson::Int32(n) => Some(i64::from(*n)),
-            Bson::Int64(n) => Some(*n),
-            Bson::Double(n) => Some(*n as i64),
-            _ => None,
-        })
+    branches(nodes).into_iter().find_map(|n| match n.get("maxItems")? {
+        Bson::Int32(n) => Some(i64::from(*n)),
+        Bson::Int64(n) => Some(*n),
+        Bson::Double(n) => Some(*n as i64),
+        _ => None,
     })
 }
 
@@ -544,5 +545,40 @@ fn type_name(kind: ElementType) -> &'static str {
         ElementType::Decimal128 => "decimal",
         ElementType::MaxKey => "maxKey",
         ElementType::MinKey => "minKey",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::max_items;
+    use bson::doc;
+
+    #[test]
+    fn an_arrays_bound_is_found_through_objects_elements_maps_and_branches() {
+        let schema = doc! {
+            "bsonType": "object",
+            "properties": {
+                "tags": { "bsonType": "array", "maxItems": 10 },
+                "lines": { "bsonType": "array", "items": { "bsonType": "object", "properties": {
+                    "parts": { "bsonType": "array", "maxItems": 3_i64 },
+                } } },
+                "daily": { "bsonType": "object", "patternProperties": { "^[^$.]": {
+                    "bsonType": "object", "properties": { "hits": { "bsonType": "array", "maxItems": 24 } },
+                } } },
+                "grid": { "bsonType": "array", "items": { "bsonType": "array", "maxItems": 8 } },
+                "shape": { "oneOf": [
+                    { "bsonType": "object", "properties": { "points": { "bsonType": "array", "maxItems": 5 } } },
+                    { "bsonType": "null" },
+                ] },
+                "open": { "bsonType": "array" },
+            },
+        };
+        assert_eq!(max_items(&schema, "tags"), Some(10));
+        assert_eq!(max_items(&schema, "lines[].parts"), Some(3));
+        assert_eq!(max_items(&schema, "daily{}.hits"), Some(24));
+        assert_eq!(max_items(&schema, "grid[]"), Some(8));
+        assert_eq!(max_items(&schema, "shape.points"), Some(5));
+        assert_eq!(max_items(&schema, "open"), None);
+        assert_eq!(max_items(&schema, "nowhere"), None);
     }
 }
