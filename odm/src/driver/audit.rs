@@ -403,7 +403,7 @@ fn max_items(schema: &Document, path: &str) -> Option<i64> {
             .into_iter()
             .filter_map(|node| node.get_document("properties").and_then(|p| p.get_document(key)).ok())
             .collect();
-        for step in segment[key.len()..].as_bytes().chunks(2) {
+        for step in segment.as_bytes()[key.len()..].chunks(2) {
             next = branches(next)
                 .into_iter()
                 .flat_map(|node| match step {
