@@ -35,15 +35,7 @@ impl<'a> Callback<'a> {
     pub(crate) fn report(&self, done: u64, total: u64, started: Instant) {
         if let Some(f) = &self.0 {
             let mut f = f.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            f(&Progress {
-                done,
-                total: total.max(done),
-                failed: 0,
-                migrated: 0,
-                retried: 0,
-                repaired: 0,
-                elapsed: started.elapsed(),
-            });
+            f(&crate::driver::progress::documents(done, total, started));
         }
     }
 }

@@ -196,15 +196,7 @@ impl<'a> Introspect<'a> {
 
     fn report(&mut self, done: u64, total: u64, started: Instant) {
         if let Some(progress) = &mut self.progress {
-            progress(&Progress {
-                done,
-                total: total.max(done),
-                failed: 0,
-                migrated: 0,
-                retried: 0,
-                repaired: 0,
-                elapsed: started.elapsed(),
-            });
+            progress(&crate::driver::progress::documents(done, total, started));
         }
     }
 }
