@@ -25,6 +25,7 @@ pub mod operator;
 pub mod path;
 pub mod plan;
 pub mod progress;
+pub mod pull;
 pub mod reference;
 pub mod schema;
 pub mod set_element;

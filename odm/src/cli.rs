@@ -38,6 +38,7 @@
 //! | `restore`  | `--from DIR [--into-db NAME] [--drop-existing] [--bypass-validation]`: a dump, odm's or mongodump's ([`crate::backup::Restore`]): everything in it (of `--db`'s database when given), or the `--model` ones |
 //! | `expire`   | `[--dry-run]`: drops the collections of the periods each model's retention (`keep_periods`) has expired ([`crate::collection::drop_expired`]), never a collection its name template does not name; other models have nothing to expire |
 //! | `audit`    | `[--collection NAME]... [--read-all-up-to N] [--sample N]`: the database (`--db`'s, or the models') checked against the rules whoever wrote it ([`crate::audit`]): every finding by rule id with its count and sample `_id`s; exits with [`exit::FINDINGS`] on any |
+//! | `pull`     | `--out DIR [--collection NAME]... [--read-all-up-to N] [--sample N]`: a Rust model per collection of the database (`--db`'s, or the models'), read from its documents ([`crate::pull`]), saved as `DIR/<module>.rs` and `DIR/mod.rs`; all or nothing: no file replaced, and nothing written when a collection cannot be modelled or is absent ([`exit::NOT_PULLED`]) |
 //!
 //! `plan`, `verify`, `apply` and `export` also take `--topology detect|sharded|not-sharded` and `--periods N` (for a
 //! model with one collection per period, also this period's collection and the N-1 after it: `apply` creates a
@@ -90,6 +91,7 @@ mod migrate;
 mod models;
 mod output;
 mod progress;
+mod pull;
 mod server;
 mod sync;
 
@@ -238,6 +240,7 @@ impl Admin {
             }
             Command::Expire(args) => expire::expire(client, &entries, db, args).await,
             Command::Audit(args) => audit::audit(client, &entries, db, args, display).await,
+            Command::Pull(args) => pull::pull(client, &entries, db, args, display).await,
         };
         server.close().await;
         done
@@ -294,5 +297,6 @@ fn subcommand_name(command: &Command) -> &'static str {
         Command::Restore(_) => "restore",
         Command::Expire(_) => "expire",
         Command::Audit(_) => "audit",
+        Command::Pull(_) => "pull",
     }
 }

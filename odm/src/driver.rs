@@ -14,6 +14,7 @@ pub mod live;
 pub mod migrate;
 pub mod observe;
 pub mod progress;
+pub mod pull;
 pub mod reference;
 pub mod session;
 pub mod subset;

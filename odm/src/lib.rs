@@ -110,6 +110,7 @@
 //! |---|---|---|
 //! | `collection = "module_table"` | the collection (models); `{yyyymm}`, `{name}` name one per period or per name ([`template`]) | [`name-case`](crate::rules#name-case), [`name-collection`](crate::rules#name-collection), [`name-template`](crate::rules#name-template) |
 //! | `db = "name"` | the database; without it, the caller's | [`name-case`](crate::rules#name-case), [`name-length`](crate::rules#name-length) |
+//! | `existing_name` | the collection keeps the name it already has on the server, outside the naming rules (adopting a database that exists; see [`pull`]) | [`name-case`](crate::rules#name-case) |
 //! | `module = "m"` | the collection is `m_<table>`, `base_m_<table>` or `log_m_<table>` | [`name-module`](crate::rules#name-module) |
 //! | `max_key_len = N` | the longest stored key (default 16) | [`key-short`](crate::rules#key-short) |
 //! | `closed` / `open` | `additionalProperties: false` on this type and every level it owns / a type that stays open inside a closed one | [`closed-open`](crate::rules#closed-open) |
@@ -155,7 +156,7 @@
 //!
 //! An application's admin binary is a few lines ([`cli::Admin`], feature `cli`), and gives its operators `plan`,
 //! `verify`, `apply`, `export`, `check`, `migrate`, `list`, `dump`, `restore` and `expire` over its models, `audit`
-//! over what a database holds, with `--json` and exit codes fit for CI ([`cli::exit`]).
+//! and `pull` over what a database holds, with `--json` and exit codes fit for CI ([`cli::exit`]).
 //!
 //! ## Features
 //!
@@ -219,6 +220,7 @@ pub mod observe;
 pub mod path;
 pub mod prelude;
 pub mod progress;
+pub mod pull;
 pub mod reference;
 pub mod rules;
 pub mod schema;
@@ -251,6 +253,10 @@ pub use bson;
 pub use collection::Collection;
 pub use error::Error;
 pub use filter::{Filter, Projection, Sort};
+/// The `indexmap` crate: `IndexMap<String, V>` is a map field that keeps its keys in the order they were read and
+/// inserted, where `BTreeMap` sorts them and `HashMap` scatters them (the models [`pull`] writes use it, so a
+/// document is written back as it was read).
+pub use indexmap;
 pub use model::{Model, VariantOf};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]

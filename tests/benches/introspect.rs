@@ -1,6 +1,6 @@
-//! Introspecting a large collection: `Introspect` reading every document into its survey against a plain driver
-//! cursor reading the same raw documents (time), and its peak memory at 50,000 and at 100,000 documents (flat: the
-//! survey's size does not grow with the documents).
+//! Introspecting and pulling a large collection: `Introspect` reading every document into its survey, and `Pull`
+//! writing the model from it, against a plain driver cursor reading the same raw documents (time), and their peak
+//! memory at 50,000 and at 100,000 documents (flat: the survey's size does not grow with the documents).
 //!
 //! Run with `cargo bench -p odm-tests --bench introspect` (starts the embedded test server, or uses `MONGODB_URI`);
 //! `ODM_BENCH_DOCS` and `ODM_BENCH_ROUNDS` change the size (defaults 100000 and 5). The bench seeds two collections
@@ -15,6 +15,7 @@ mod sample;
 use futures_util::TryStreamExt;
 use odm::bson::{self, doc, RawDocumentBuf};
 use odm::introspect::Introspect;
+use odm::pull::Pull;
 use odm::{Collection, Model};
 use process::{env_usize, median, peak_kib};
 use sample::Order;
@@ -28,7 +29,7 @@ const HALF: &str = "bench_half";
 
 /// The sides, each read in a process of its own: the survey of every document and the plain cursor over the same
 /// documents, then both over half as many (memory that grows with the documents shows between the two sizes).
-const SIDES: [&str; 4] = ["introspect", "driver", "introspect_half", "driver_half"];
+const SIDES: [&str; 6] = ["introspect", "driver", "introspect_half", "driver_half", "pull", "pull_half"];
 
 fn order(i: usize) -> Order {
     Order { number: format!("20180927001259{i:07}"), ..sample::order() }
@@ -46,6 +47,12 @@ async fn read(side: &str) {
             let name = if side == "introspect" { Order::COLLECTION } else { HALF };
             let found = Introspect::new(&db).collections([name]).read_all_up_to(u64::MAX).await.expect("introspect");
             found.collections[0].shape.documents
+        }
+        "pull" | "pull_half" => {
+            let name = if side == "pull" { Order::COLLECTION } else { HALF };
+            let pulled = Pull::new(&db).collections([name]).read_all_up_to(u64::MAX).await.expect("pull");
+            assert!(pulled.models[0].source.contains("#[derive(Model"), "a model was written");
+            pulled.models[0].documents
         }
         "driver" | "driver_half" => {
             let coll = db.collection::<RawDocumentBuf>(if side == "driver" { Order::COLLECTION } else { HALF });
@@ -93,7 +100,8 @@ async fn main() {
     );
 
     let uri = odm::testing::server().uri();
-    let (mut peaks, mut times): (Vec<Vec<u64>>, Vec<Vec<u64>>) = (vec![Vec::new(); 4], vec![Vec::new(); 4]);
+    let (mut peaks, mut times): (Vec<Vec<u64>>, Vec<Vec<u64>>) =
+        (vec![Vec::new(); SIDES.len()], vec![Vec::new(); SIDES.len()]);
     for round in 0..rounds {
         for k in 0..SIDES.len() {
             let i = (k + round) % SIDES.len();
@@ -138,6 +146,18 @@ async fn main() {
         mib(peaks[0]) - mib(peaks[1]),
         mib(peaks[2]) - mib(peaks[3]),
         docs / 2
+    );
+    println!(
+        "pull_time        median {:.1} ms against the driver's cursor {:.1} ms: {:.2}x; peak {:.1} MiB at {docs} documents, \
+         {:.1} MiB at {}: {:+.1} and {:+.1} MiB over the cursor",
+        times[4] as f64 / 1000.0,
+        times[1] as f64 / 1000.0,
+        times[4] as f64 / times[1] as f64,
+        mib(peaks[4]),
+        mib(peaks[5]),
+        docs / 2,
+        mib(peaks[4]) - mib(peaks[1]),
+        mib(peaks[5]) - mib(peaks[3]),
     );
     drop(db);
     test_db.close().await;

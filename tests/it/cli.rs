@@ -870,3 +870,40 @@ async fn audit_reports_what_breaks_a_rule_whoever_wrote_it_and_exits_with_findin
     let json = admin_on(&db, &["audit", "--collection", "nowhere", "--json"]).await.expect(exit::FINDINGS).json();
     assert_eq!(json["databases"][0]["missing"], serde_json::json!(["nowhere"]));
 }
+
+#[tokio::test]
+async fn pull_writes_a_model_per_collection_or_nothing() {
+    let db = odm::testing::database("cli_pull").await;
+    let events = db.collection::<Document>("UserEvents");
+    events.insert_one(doc! { "_id": "e-1", "userName": "ann", "tags": ["a"] }).await.expect("insert");
+    let dir = std::env::temp_dir().join(format!("odm-cli-pull-{}", db.name()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+
+    // A collection asked for is absent: nothing is written, and the report says so.
+    let run = admin_on(&db, &["pull", "--out", out, "--collection", "UserEvents", "--collection", "nowhere"])
+        .await
+        .expect(exit::NOT_PULLED);
+    assert!(
+        run.stdout.contains("nowhere: no such collection") && run.stdout.contains("nothing written"),
+        "{}",
+        run.stdout
+    );
+    assert!(!dir.exists(), "no directory made");
+
+    let json = admin_on(&db, &["pull", "--out", out, "--json"]).await.expect(exit::OK).json();
+    assert_eq!(json["models"][0]["model"], "UserEvent", "{json}");
+    let rules: Vec<&str> =
+        json["models"][0]["notes"].as_array().unwrap().iter().map(|n| n["rule"].as_str().unwrap()).collect();
+    assert_eq!(rules, ["name-case", "id-objectid", "array-bound"], "{json}");
+    let source = std::fs::read_to_string(dir.join("user_events.rs")).expect("the model's file");
+    assert!(source.contains("#[odm(collection = \"UserEvents\", existing_name)]"), "{source}");
+    assert!(std::fs::read_to_string(dir.join("mod.rs")).unwrap().contains("pub mod user_events;"));
+
+    // Run again: the files are there, so nothing is replaced and the error names them.
+    std::fs::write(dir.join("user_events.rs"), "// edited by hand").unwrap();
+    let run = admin_on(&db, &["pull", "--out", out]).await.expect(exit::ERROR);
+    assert!(run.stderr.contains("user_events.rs") && run.stderr.contains("nothing written"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(dir.join("user_events.rs")).unwrap(), "// edited by hand");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,6 +3,7 @@
 //! against what the test itself counts in the data; sampling a large collection, the names asked for that do not
 //! exist, and the progress callback.
 
+use crate::pulled_check::documents_of;
 use crate::support::shell::mongosh;
 use odm::bson::spec::ElementType;
 use odm::bson::{Bson, Document};
@@ -10,12 +11,12 @@ use odm::introspect::{Introspect, Read};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-fn sample_file(name: &str) -> PathBuf {
+pub(crate) fn sample_file(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sample_mflix").join(format!("{name}.json"))
 }
 
 /// Loads a file of canonical Extended JSON, one document per line, into `db.coll` with mongosh.
-fn load_with_mongosh(db: &str, coll: &str, file: &Path) {
+pub(crate) fn load_with_mongosh(db: &str, coll: &str, file: &Path) {
     let script = format!(
         "const lines = require('fs').readFileSync({file:?}, 'utf8').split('\\n').filter(l => l.trim());
          const r = db.getSiblingDB({db:?}).getCollection({coll:?}).insertMany(lines.map(l => EJSON.parse(l)));
@@ -24,22 +25,6 @@ fn load_with_mongosh(db: &str, coll: &str, file: &Path) {
     );
     let (code, out) = mongosh(&script);
     assert_eq!(code, 0, "mongosh: {out}");
-}
-
-/// The documents of a file, read by the test itself (canonical Extended JSON keeps every type).
-fn documents_of(file: &Path) -> Vec<Document> {
-    std::fs::read_to_string(file)
-        .expect("sample data")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let json: serde_json::Value = serde_json::from_str(l).expect("one JSON document per line");
-            match Bson::try_from(json).expect("canonical Extended JSON") {
-                Bson::Document(d) => d,
-                other => panic!("not a document: {other:?}"),
-            }
-        })
-        .collect()
 }
 
 /// Every dotted path of `docs` (`[]` for array elements) with how many values it held of each BSON type (by its type

@@ -8,6 +8,9 @@
 //! tests that `fleet`, `sync_processes` and `backup` start in child processes of this binary (named by their full
 //! path, `fleet::fleet_worker`). The compile-fail suite stays a binary of its own (`ui.rs`).
 
+#[path = "../pulled_check.rs"]
+#[allow(dead_code)]
+mod pulled_check;
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -32,6 +35,7 @@ mod live;
 mod migrate;
 mod mongosh;
 mod polymorphic;
+mod pull;
 mod references;
 mod revisions;
 mod runtime;

@@ -35,6 +35,8 @@ pub const DB: Symbol = Symbol("db");
 pub const DATABASE: Symbol = Symbol("database");
 /// `module = "..."`.
 pub const MODULE: Symbol = Symbol("module");
+/// `existing_name`: the collection keeps the name it already has on the server, outside the naming rules.
+pub const EXISTING_NAME: Symbol = Symbol("existing_name");
 /// `max_key_len = N`.
 pub const MAX_KEY_LEN: Symbol = Symbol("max_key_len");
 /// `closed`.

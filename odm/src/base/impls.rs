@@ -9,6 +9,7 @@ use crate::base::schema::diffs as diff;
 use crate::base::schema::{array_counter_checks, BsonKind, BsonSchema, CounterCheck, MAP_KEY_PATTERN};
 use crate::base::size::{Reason, Size};
 use bson::{doc, Bson, Document};
+use indexmap::IndexMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -268,4 +269,4 @@ macro_rules! map {
         }
     )*};
 }
-map!(HashMap<S: std::hash::BuildHasher>, BTreeMap);
+map!(HashMap<S: std::hash::BuildHasher>, BTreeMap, IndexMap<S: std::hash::BuildHasher>);

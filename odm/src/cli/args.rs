@@ -69,6 +69,8 @@ pub(super) enum Command {
     Expire(ExpireArgs),
     /// Check what a database holds against odm's rules, whoever wrote it: exit with code 7 on findings
     Audit(AuditArgs),
+    /// Write a Rust model for each collection of a database, read from its documents, into a directory
+    Pull(PullArgs),
 }
 
 /// How a sync plans, shared by `plan`, `verify`, `apply` and `export`.
@@ -166,7 +168,14 @@ pub(super) struct CheckArgs {
 /// `audit`'s arguments.
 #[derive(Args, Debug, Clone)]
 pub(super) struct AuditArgs {
-    /// A collection to audit (repeat for several; default: every collection of the database)
+    #[command(flatten)]
+    pub survey: SurveyArgs,
+}
+
+/// What `audit` and `pull` read of a database: which collections, and how many documents of each.
+#[derive(Args, Debug, Clone)]
+pub(super) struct SurveyArgs {
+    /// A collection to read (repeat for several; default: every collection of the database)
     #[arg(long = "collection", value_name = "NAME")]
     pub collections: Vec<String>,
     /// Collections of at most this many documents are read whole; larger ones are sampled
@@ -175,6 +184,16 @@ pub(super) struct AuditArgs {
     /// Documents sampled from a collection too large to read whole
     #[arg(long, value_name = "N", default_value_t = crate::driver::introspect::SAMPLE)]
     pub sample: u64,
+}
+
+/// `pull`'s arguments.
+#[derive(Args, Debug, Clone)]
+pub(super) struct PullArgs {
+    /// The directory the models are written to (created if needed; no file in it is replaced)
+    #[arg(long, value_name = "DIR")]
+    pub out: std::path::PathBuf,
+    #[command(flatten)]
+    pub survey: SurveyArgs,
 }
 
 /// `expire`'s arguments.

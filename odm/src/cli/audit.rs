@@ -20,24 +20,13 @@ pub(super) async fn audit(
     args: &AuditArgs,
     display: Display,
 ) -> Result<Done, Failure> {
-    let databases: Vec<String> = match db {
-        Some(db) => vec![db.to_owned()],
-        None => {
-            let mut names = Vec::new();
-            for entry in entries {
-                let name = entry.database(None)?;
-                if !names.contains(&name) {
-                    names.push(name);
-                }
-            }
-            names
-        }
-    };
+    let databases = Entry::databases(entries, db)?;
     let (mut text, mut reports, mut clean) = (String::new(), Vec::new(), true);
     for name in databases {
-        let mut audit = Audit::new(&client.database(&name)).read_all_up_to(args.read_all_up_to).sample(args.sample);
-        if !args.collections.is_empty() {
-            audit = audit.collections(args.collections.iter().cloned());
+        let mut audit =
+            Audit::new(&client.database(&name)).read_all_up_to(args.survey.read_all_up_to).sample(args.survey.sample);
+        if !args.survey.collections.is_empty() {
+            audit = audit.collections(args.survey.collections.iter().cloned());
         }
         let report =
             display.track(format!("audit {name}"), |t| audit.on_progress(move |p| t.update(p)).into_future()).await?;

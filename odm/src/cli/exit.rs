@@ -10,6 +10,7 @@
 //! | 5    | [`INCOMPLETE`]  | `migrate` left documents at an older version (failed or still changing)          |
 //! | 6    | [`NOTHING_DUMPED`] | `dump` selected nothing on the server (a database or every model's collection absent): nothing written |
 //! | 7    | [`FINDINGS`]    | `audit` found something that breaks a rule, or a collection asked for is not there |
+//! | 8    | [`NOT_PULLED`]  | `pull` wrote nothing: a collection asked for is not there, or one has no model (named, with why) |
 
 /// Done: nothing differs, fails or is left.
 pub const OK: u8 = 0;
@@ -33,6 +34,10 @@ pub const NOTHING_DUMPED: u8 = 6;
 /// `audit` found something that breaks a rule (each finding names its rule id), or a `--collection` asked for is not
 /// in the database.
 pub const FINDINGS: u8 = 7;
+/// `pull` wrote nothing, since it could not do all it was asked: a `--collection` is not in the database, or a
+/// collection's documents cannot be modelled (a top-level key with `$` or `.`, a time-series collection); the report
+/// names each with why. Pull the others with `--collection`.
+pub const NOT_PULLED: u8 = 8;
 
 /// The exit code of an odm error: [`NOTHING_DUMPED`] for a dump that selected nothing, else [`ERROR`].
 pub(super) fn of_error(e: &crate::base::error::Error) -> u8 {

@@ -71,6 +71,22 @@ impl Entry {
             .ok_or_else(|| Failure::Message(format!("model `{}` names no database: pass `--db <name>`", self.name)))
     }
 
+    /// The databases a subcommand that reads a whole database works on: `--db`'s, or each selected model's once,
+    /// in the models' order.
+    pub(super) fn databases(entries: &[&Entry], db: Option<&str>) -> std::result::Result<Vec<String>, Failure> {
+        if let Some(db) = db {
+            return Ok(vec![db.to_owned()]);
+        }
+        let mut names: Vec<String> = Vec::new();
+        for entry in entries {
+            let name = entry.database(None)?;
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        Ok(names)
+    }
+
     /// The collection as the model names it (a template such as `log_app_event_{yyyymm}` for one named at run time).
     pub(super) fn collection(&self) -> &str {
         &self.spec.collection

@@ -3,8 +3,8 @@
 //! derive's errors use. Users read the docs at `odm::audit` (src/audit.rs).
 
 use crate::base::error::Result;
-use crate::base::introspect::{PathShape, Seen, Shape, NEAR_LIMIT};
-use crate::driver::introspect::{Introspect, Read, Surveyed};
+use crate::base::introspect::{type_alias, validator_max_items as max_items, PathShape, Seen, Shape, NEAR_LIMIT};
+use crate::driver::introspect::{survey_options, Introspect, Read, Surveyed};
 use crate::driver::observe::{Op, Returned};
 use bson::spec::ElementType;
 use bson::{doc, Bson, Document};
@@ -43,33 +43,7 @@ impl<'a> Audit<'a> {
         Audit { introspect: Introspect::new(db), db: db.clone() }
     }
 
-    /// Audits only these collections (see [`Introspect::collections`]).
-    pub fn collections<I, S>(mut self, names: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.introspect = self.introspect.collections(names);
-        self
-    }
-
-    /// Reads every document of a collection of at most `documents` documents (see [`Introspect::read_all_up_to`]).
-    pub fn read_all_up_to(mut self, documents: u64) -> Self {
-        self.introspect = self.introspect.read_all_up_to(documents);
-        self
-    }
-
-    /// Documents a `$sample` reads from a larger collection (see [`Introspect::sample`]).
-    pub fn sample(mut self, documents: u64) -> Self {
-        self.introspect = self.introspect.sample(documents);
-        self
-    }
-
-    /// Called as the documents are read (see [`Introspect::on_progress`]).
-    pub fn on_progress(mut self, f: impl FnMut(&crate::base::progress::Progress) + Send + 'a) -> Self {
-        self.introspect = self.introspect.on_progress(f);
-        self
-    }
+    survey_options!();
 
     async fn run(self) -> Result<AuditReport> {
         let found = self.introspect.await?;
@@ -350,7 +324,7 @@ fn keys(path: &PathShape, out: &mut Vec<Finding>) {
 fn types(path: &PathShape, out: &mut Vec<Finding>) {
     let stored: Vec<&Seen> = path.types.iter().filter(|t| t.kind != ElementType::Null).collect();
     if stored.len() > 1 {
-        let list: Vec<String> = stored.iter().map(|t| format!("{} ×{}", type_name(t.kind), t.count)).collect();
+        let list: Vec<String> = stored.iter().map(|t| format!("{} ×{}", type_alias(t.kind), t.count)).collect();
         let minority: u64 = stored[1..].iter().map(|t| t.count).sum();
         let ids = stored[1..].iter().flat_map(|t| t.ids.clone()).take(3).collect();
         out.push(Finding {
@@ -393,53 +367,6 @@ fn arrays(surveyed: &Surveyed, out: &mut Vec<Finding>) {
     }
 }
 
-/// The `maxItems` the `$jsonSchema` gives the array at `path` (`a.b`, `a[].b`, `a{}.b`: `[]` an array's `items`, `{}`
-/// a map's `patternProperties` or `additionalProperties`), in any branch of a `oneOf` or `anyOf`.
-fn max_items(schema: &Document, path: &str) -> Option<i64> {
-    let mut nodes = vec![schema];
-    for segment in path.split('.') {
-        let key = segment.trim_end_matches(['[', ']', '{', '}']);
-        let mut next: Vec<&Document> = branches(nodes)
-            .into_iter()
-            .filter_map(|node| node.get_document("properties").and_then(|p| p.get_document(key)).ok())
-            .collect();
-        for step in segment.as_bytes()[key.len()..].chunks(2) {
-            next = branches(next)
-                .into_iter()
-                .flat_map(|node| match step {
-                    b"[]" => node.get_document("items").ok().into_iter().collect::<Vec<_>>(),
-                    _ => {
-                        let patterns = node.get_document("patternProperties").ok();
-                        let values = patterns.into_iter().flat_map(|p| p.values().filter_map(Bson::as_document));
-                        values.chain(node.get_document("additionalProperties").ok()).collect()
-                    }
-                })
-                .collect();
-        }
-        nodes = next;
-    }
-    branches(nodes).into_iter().find_map(|n| match n.get("maxItems")? {
-        Bson::Int32(n) => Some(i64::from(*n)),
-        Bson::Int64(n) => Some(*n),
-        Bson::Double(n) => Some(*n as i64),
-        _ => None,
-    })
-}
-
-/// Each node and the branches of its `oneOf` / `anyOf`.
-fn branches(nodes: Vec<&Document>) -> Vec<&Document> {
-    let mut out = Vec::new();
-    for node in nodes {
-        out.push(node);
-        for key in ["oneOf", "anyOf"] {
-            if let Ok(list) = node.get_array(key) {
-                out.extend(list.iter().filter_map(Bson::as_document));
-            }
-        }
-    }
-    out
-}
-
 /// `counter-in-step`: a field named as an array's count that does not hold its length.
 fn counters(shape: &Shape, out: &mut Vec<Finding>) {
     for pair in &shape.counters {
@@ -462,7 +389,7 @@ fn ids(shape: &Shape, out: &mut Vec<Finding>) {
     if other.is_empty() {
         return;
     }
-    let list: Vec<String> = other.iter().map(|t| format!("{} ×{}", type_name(t.kind), t.count)).collect();
+    let list: Vec<String> = other.iter().map(|t| format!("{} ×{}", type_alias(t.kind), t.count)).collect();
     out.push(Finding {
         rule: "id-objectid",
         path: Some("_id".to_owned()),
@@ -519,66 +446,5 @@ fn retention(surveyed: &Surveyed, out: &mut Vec<Finding>) {
         || live.indexes.iter().any(|i| i.expire_after_seconds.is_some());
     if live.name.starts_with("log_") && !kept {
         out.push(about("capped-log", format!("log collection `{}` keeps growing: make it capped, give it a TTL index, or keep one collection per period (rule `capped-log`)", live.name)));
-    }
-}
-
-fn type_name(kind: ElementType) -> &'static str {
-    match kind {
-        ElementType::Double => "double",
-        ElementType::String => "string",
-        ElementType::EmbeddedDocument => "object",
-        ElementType::Array => "array",
-        ElementType::Binary => "binData",
-        ElementType::Undefined => "undefined",
-        ElementType::ObjectId => "objectId",
-        ElementType::Boolean => "bool",
-        ElementType::DateTime => "date",
-        ElementType::Null => "null",
-        ElementType::RegularExpression => "regex",
-        ElementType::DbPointer => "dbPointer",
-        ElementType::JavaScriptCode => "javascript",
-        ElementType::Symbol => "symbol",
-        ElementType::JavaScriptCodeWithScope => "javascriptWithScope",
-        ElementType::Int32 => "int",
-        ElementType::Timestamp => "timestamp",
-        ElementType::Int64 => "long",
-        ElementType::Decimal128 => "decimal",
-        ElementType::MaxKey => "maxKey",
-        ElementType::MinKey => "minKey",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::max_items;
-    use bson::doc;
-
-    #[test]
-    fn an_arrays_bound_is_found_through_objects_elements_maps_and_branches() {
-        let schema = doc! {
-            "bsonType": "object",
-            "properties": {
-                "tags": { "bsonType": "array", "maxItems": 10 },
-                "lines": { "bsonType": "array", "items": { "bsonType": "object", "properties": {
-                    "parts": { "bsonType": "array", "maxItems": 3_i64 },
-                } } },
-                "daily": { "bsonType": "object", "patternProperties": { "^[^$.]": {
-                    "bsonType": "object", "properties": { "hits": { "bsonType": "array", "maxItems": 24 } },
-                } } },
-                "grid": { "bsonType": "array", "items": { "bsonType": "array", "maxItems": 8 } },
-                "shape": { "oneOf": [
-                    { "bsonType": "object", "properties": { "points": { "bsonType": "array", "maxItems": 5 } } },
-                    { "bsonType": "null" },
-                ] },
-                "open": { "bsonType": "array" },
-            },
-        };
-        assert_eq!(max_items(&schema, "tags"), Some(10));
-        assert_eq!(max_items(&schema, "lines[].parts"), Some(3));
-        assert_eq!(max_items(&schema, "daily{}.hits"), Some(24));
-        assert_eq!(max_items(&schema, "grid[]"), Some(8));
-        assert_eq!(max_items(&schema, "shape.points"), Some(5));
-        assert_eq!(max_items(&schema, "open"), None);
-        assert_eq!(max_items(&schema, "nowhere"), None);
     }
 }

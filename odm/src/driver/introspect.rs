@@ -201,6 +201,45 @@ impl<'a> Introspect<'a> {
     }
 }
 
+/// The survey options of a job that reads through an [`Introspect`] (`Audit`, `Pull`): each sets the job's
+/// `introspect` field, so every such job takes the same options with the same meaning.
+macro_rules! survey_options {
+    () => {
+        /// Only these collections; a name the database does not hold is reported as missing (see
+        /// [`Introspect::collections`](crate::introspect::Introspect::collections)).
+        pub fn collections<I, S>(mut self, names: I) -> Self
+        where
+            I: IntoIterator<Item = S>,
+            S: Into<String>,
+        {
+            self.introspect = self.introspect.collections(names);
+            self
+        }
+
+        /// Reads every document of a collection of at most `documents` documents (see
+        /// [`Introspect::read_all_up_to`](crate::introspect::Introspect::read_all_up_to)).
+        pub fn read_all_up_to(mut self, documents: u64) -> Self {
+            self.introspect = self.introspect.read_all_up_to(documents);
+            self
+        }
+
+        /// Documents a `$sample` reads from a larger collection (see
+        /// [`Introspect::sample`](crate::introspect::Introspect::sample)).
+        pub fn sample(mut self, documents: u64) -> Self {
+            self.introspect = self.introspect.sample(documents);
+            self
+        }
+
+        /// Called as the documents are read (see
+        /// [`Introspect::on_progress`](crate::introspect::Introspect::on_progress)).
+        pub fn on_progress(mut self, f: impl FnMut(&crate::base::progress::Progress) + Send + 'a) -> Self {
+            self.introspect = self.introspect.on_progress(f);
+            self
+        }
+    };
+}
+pub(crate) use survey_options;
+
 /// Documents a read of `read` is expected to see in a collection of `estimated`.
 fn expected(estimated: u64, read: Read) -> u64 {
     match read {

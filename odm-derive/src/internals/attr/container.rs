@@ -17,6 +17,8 @@ pub struct Container {
     pub collection: Option<Sp<String>>,
     pub db: Option<Sp<String>>,
     pub module: Option<Sp<String>>,
+    /// `#[odm(existing_name)]`: the collection's name is the one it already has, kept outside the naming rules.
+    pub existing_name: Option<Sp<()>>,
     pub max_key_len: Option<Sp<usize>>,
     pub closed: Option<Sp<()>>,
     /// `#[odm(open)]`: this type stays open even inside a closed document.
@@ -78,6 +80,7 @@ const ODM_CONTAINER: &[Symbol] = &[
     COLLECTION,
     DB,
     MODULE,
+    EXISTING_NAME,
     MAX_KEY_LEN,
     CLOSED,
     OPEN,
@@ -109,6 +112,7 @@ impl Container {
         let mut module = Attr::none(cx, MODULE);
         let mut max_key_len = Attr::none(cx, MAX_KEY_LEN);
         let mut closed = Attr::none(cx, CLOSED);
+        let mut existing_name = Attr::none(cx, EXISTING_NAME);
         let mut open = Attr::none(cx, OPEN);
         let mut level = Attr::none(cx, VALIDATION_LEVEL);
         let mut action = Attr::none(cx, VALIDATION_ACTION);
@@ -226,6 +230,8 @@ impl Container {
                 }
             } else if k == CLOSED {
                 closed.set(p, ());
+            } else if k == EXISTING_NAME {
+                existing_name.set(p, ());
             } else if k == OPEN {
                 open.set(p, ());
             } else if k == VALIDATION_LEVEL {
@@ -334,6 +340,7 @@ impl Container {
             module: module.get(),
             max_key_len: max_key_len.get(),
             closed: closed.get(),
+            existing_name: existing_name.get(),
             open: open.get(),
             validation_level: level.get(),
             validation_action: action.get(),

@@ -32,8 +32,8 @@ use crate::internals::ctxt::Ctxt;
 use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self};
 use crate::internals::symbol::{
-    CLOSED, COLLECTION, DB, MODULE, OLDER, OPEN, READ_CONCERN, READ_PREFERENCE, SIZE_BUDGET, TAG, VALIDATION_ACTION,
-    VALIDATION_LEVEL, VERSION, WRITE_CONCERN,
+    CLOSED, COLLECTION, DB, EXISTING_NAME, MODULE, OLDER, OPEN, READ_CONCERN, READ_PREFERENCE, SIZE_BUDGET, TAG,
+    VALIDATION_ACTION, VALIDATION_LEVEL, VERSION, WRITE_CONCERN,
 };
 
 /// Stored keys longer than this are refused unless the model raises its limit: every document stores its keys.
@@ -97,6 +97,7 @@ pub fn check(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
             (cont.attrs.collection.as_ref().map(|s| s.tokens.clone()), COLLECTION),
             (cont.attrs.db.as_ref().map(|s| s.tokens.clone()), DB),
             (cont.attrs.module.as_ref().map(|s| s.tokens.clone()), MODULE),
+            (cont.attrs.existing_name.as_ref().map(|s| s.tokens.clone()), EXISTING_NAME),
             (cont.attrs.validation_level.as_ref().map(|s| s.tokens.clone()), VALIDATION_LEVEL),
             (cont.attrs.validation_action.as_ref().map(|s| s.tokens.clone()), VALIDATION_ACTION),
             (cont.attrs.read_concern.as_ref().map(|s| s.tokens.clone()), READ_CONCERN),

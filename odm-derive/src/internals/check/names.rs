@@ -1,6 +1,7 @@
 //! Database, collection, module and key names (the `name-*` and `key-*` rules).
 
 use crate::internals::ast::{Container, Derive};
+use crate::internals::attr::common::Sp;
 use crate::internals::ctxt::Ctxt;
 use crate::internals::resolve::Resolved;
 use crate::internals::rules::{self, Rule};
@@ -11,6 +12,8 @@ use proc_macro2::TokenStream;
 pub const MAX_DB_LEN: usize = 63;
 /// Longest `<db>.<collection>` in bytes (stricter than the server's 255, so names stay readable in every tool).
 pub const MAX_NS_LEN: usize = 64;
+/// Longest namespace the server itself takes, in bytes: the bound on a name kept with `existing_name`.
+const MAX_SERVER_NS_LEN: usize = 255;
 
 /// The charset rule shared by database, collection, module and index names. On a breach the message suggests a
 /// name: `fix` gets the name in snake_case and returns what to suggest, a name every other rule accepts too (or
@@ -194,6 +197,10 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
         }
     };
     let name = template.map_or(coll.value.as_str(), |t| t.sample.as_str());
+    if let Some(existing) = &a.existing_name {
+        check_existing_name(cx, coll, existing, name, db, module, template.is_some());
+        return;
+    }
     for (rule, msg) in collection_problems(name, db, module) {
         let msg = match template {
             Some(t) => in_template_terms(&msg, name, t),
@@ -218,6 +225,57 @@ pub fn check_container_names(cx: &Ctxt, cont: &Container, resolved: &Resolved) {
                 "`keep_periods = 0` would drop the current period too: keep at least 1",
             );
         }
+    }
+}
+
+/// `#[odm(existing_name)]`: a collection that already exists keeps its name, whatever rules the name breaks, as long
+/// as the server can hold it; the attribute must excuse something, so it is never left on a name that needs none.
+fn check_existing_name(
+    cx: &Ctxt,
+    coll: &Sp<String>,
+    existing: &Sp<()>,
+    name: &str,
+    db: Option<&str>,
+    module: Module,
+    template: bool,
+) {
+    if template {
+        cx.error_spanned_by(
+            existing,
+            rules::NAME_TEMPLATE,
+            "`existing_name` keeps the name of one collection that already exists; a collection named at run time \
+             (a template) makes new ones: remove `existing_name` and follow the naming rules",
+        );
+        return;
+    }
+    let server_refuses = if name.is_empty() {
+        Some("is empty".to_owned())
+    } else if let Some(bad) = name.chars().find(|c| matches!(c, '$' | '\0')) {
+        Some(format!("contains `{}`", bad.escape_default()))
+    } else if name.starts_with("system.") {
+        Some("starts with `system.`, which the server keeps for its own collections".to_owned())
+    } else if db.map_or(0, |d| d.len() + 1) + name.len() > MAX_SERVER_NS_LEN {
+        Some(format!("makes a namespace over the server's {MAX_SERVER_NS_LEN} bytes"))
+    } else {
+        None
+    };
+    if let Some(why) = server_refuses {
+        cx.error_spanned_by(
+            coll,
+            rules::NAME_CASE,
+            format!(
+                "collection name `{name}` {why}: no server holds such a collection, so it cannot be an existing name"
+            ),
+        );
+    } else if collection_problems(name, db, module).is_empty() {
+        cx.error_spanned_by(
+            existing,
+            rules::NAME_CASE,
+            format!(
+                "collection name `{name}` follows the naming rules: `existing_name`, which exempts a collection that \
+                 already exists under another name, excuses nothing here; remove it"
+            ),
+        );
     }
 }
 

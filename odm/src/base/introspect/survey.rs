@@ -192,6 +192,9 @@ struct Node {
     /// Values that were documents: what the fields below are counted against.
     objects: u64,
     fields: Vec<(String, Node)>,
+    /// The fields in stored order: a key first seen after another is placed after it, so a key absent from the
+    /// first documents still takes its place among the others (`street1, street2, city`), as a model must write it.
+    order: Vec<usize>,
     index: HashMap<String, usize>,
     /// Whether every key seen so far looks like data.
     data_keys: bool,
@@ -251,6 +254,7 @@ impl Node {
     }
 
     fn object(&mut self, d: &RawDocument, id: Option<RawBsonRef<'_>>) {
+        let mut previous: Option<usize> = None;
         for (key, value) in d.into_iter().map_while(Result::ok) {
             let key = key.as_str();
             if let Some(entries) = self.entries.as_mut() {
@@ -262,11 +266,15 @@ impl Node {
                 Some(&at) => at,
                 None => {
                     self.data_keys = (self.fields.is_empty() || self.data_keys) && is_data_key(key);
-                    self.index.insert(key.to_owned(), self.fields.len());
+                    let at = self.fields.len();
+                    self.index.insert(key.to_owned(), at);
                     self.fields.push((key.to_owned(), Node::default()));
-                    self.fields.len() - 1
+                    let place = previous.and_then(|p| self.order.iter().position(|&o| o == p)).map_or(0, |i| i + 1);
+                    self.order.insert(place, at);
+                    at
                 }
             };
+            previous = Some(at);
             match value {
                 RawBsonRef::Int32(n) => self.integers_here.push((at, i64::from(n))),
                 RawBsonRef::Int64(n) => self.integers_here.push((at, n)),
@@ -373,6 +381,7 @@ impl Node {
                 None => {
                     self.data_keys = (self.fields.is_empty() || self.data_keys) && is_data_key(&key);
                     self.index.insert(key.clone(), self.fields.len());
+                    self.order.push(self.fields.len());
                     self.fields.push((key, child));
                 }
             }
@@ -389,13 +398,15 @@ impl Node {
                 entries.merge(child);
             }
             self.index.clear();
+            self.order.clear();
             self.entries = Some(Box::new(entries));
         }
     }
 
     fn flatten_fields(&self, prefix: &str, out: &mut Vec<PathShape>, counters: &mut Vec<CounterPair>) {
         let join = |key: &str| if prefix.is_empty() { key.to_owned() } else { format!("{prefix}.{key}") };
-        for (key, child) in &self.fields {
+        for &at in &self.order {
+            let (key, child) = &self.fields[at];
             child.flatten(key, join(key), self.objects, out, counters);
         }
         counters.extend(self.pairs.iter().map(|p| CounterPair {

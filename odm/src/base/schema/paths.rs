@@ -167,6 +167,9 @@ impl<V: BsonSchema + Serialize, S> MapLike for HashMap<String, V, S> {
 impl<V: BsonSchema + Serialize> MapLike for BTreeMap<String, V> {
     type Value = V;
 }
+impl<V: BsonSchema + Serialize, S> MapLike for indexmap::IndexMap<String, V, S> {
+    type Value = V;
+}
 impl<T: MapLike> MapLike for Option<T> {
     type Value = T::Value;
 }

@@ -1,0 +1,12 @@
+//! Rust models written from what a collection's documents hold (`ModelWriter`, driver-free); pulling them from a
+//! live database is `crate::driver::pull`. Users read the docs at `odm::pull` (src/pull.rs).
+
+mod emit;
+mod names;
+mod plan;
+mod report;
+mod tree;
+mod writer;
+
+pub use report::{Note, PulledModel, Unpullable};
+pub use writer::ModelWriter;
