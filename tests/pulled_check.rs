@@ -106,9 +106,17 @@ pub fn documents_in_a_minority_state(docs: &[Document]) -> usize {
         .count()
 }
 
-/// rustfmt leaves the pulled source as it is (when rustfmt is installed).
+/// rustfmt, with its default settings (as in a project without a `rustfmt.toml`), leaves the pulled source as it is
+/// (when rustfmt is installed). The file is checked from a copy outside this repository, whose own `rustfmt.toml`
+/// would apply otherwise.
 pub fn assert_rustfmt_keeps(path: &Path) {
-    let run = std::process::Command::new("rustfmt").args(["--edition", "2021", "--check"]).arg(path).output();
+    let dir =
+        std::env::temp_dir().join(format!("odm-rustfmt-{}-{}", std::process::id(), path.display().to_string().len()));
+    std::fs::create_dir_all(&dir).expect("a directory outside the repository");
+    let copy = dir.join(path.file_name().expect("a file name"));
+    std::fs::copy(path, &copy).expect("copies the file");
+    let run = std::process::Command::new("rustfmt").args(["--edition", "2021", "--check"]).arg(&copy).output();
+    let _ = std::fs::remove_dir_all(&dir);
     match run {
         Ok(out) if out.status.success() => {}
         Ok(out) => panic!("rustfmt would change {}:\n{}", path.display(), String::from_utf8_lossy(&out.stdout)),
@@ -118,7 +126,7 @@ pub fn assert_rustfmt_keeps(path: &Path) {
 
 /// A collection as years of other programs leave one, as canonical Extended JSON lines: a CamelCase name, `_id`s
 /// chosen by hand, a number stored as int, long and string, dates as text, a long key, a second `id`, a counter in
-/// step with its array, a map keyed by dates (out of order), a key absent from some documents and `null` in one,
+/// step with its array and one out of step, a map keyed by dates (out of order), a key absent from some documents and `null` in one,
 /// arrays only ever empty, arrays of mixed elements, optional keys inside array elements, a key so long its
 /// attribute does not fit on a line.
 pub fn messy_lines() -> String {
@@ -129,6 +137,7 @@ pub fn messy_lines() -> String {
             "daily": { "2024-05-03": { "hits": 1 }, "2024-05-01": { "hits": 3 }, "2024-05-02": { "hits": 5 } },
             "id": 7, "score": 1.5, "note": Bson::Null, "type": "basic", "items": [{ "sku": "x", "qty": 1 }],
             "empty": [], "lastSeenOnTheLegacyCheckoutServiceBeforeTheMigrationOfTwentyNineteen": "web",
+            "likes": ["a"], "likes_count": 1,
         },
         doc! {
             "_id": "u-2", "userName": "bob", "age": "41", "joinedAt": "2024-05-02T10:00:00Z",
@@ -136,7 +145,7 @@ pub fn messy_lines() -> String {
             "daily": { "2024-06-01": { "hits": 2 }, "2024-06-02": { "hits": 2 }, "2024-06-03": { "hits": 9 } },
             "id": 8, "score": 2.5, "note": "hi", "type": "pro",
             "items": [{ "sku": "y", "qty": 2, "gift": true }, { "sku": "z", "qty": 1 }], "empty": [],
-            "misc": [1, "two"], "aliases": ["b"],
+            "misc": [1, "two"], "aliases": ["b"], "likes": ["b", "c"], "likes_count": 5,
         },
         doc! {
             "_id": "u-3", "userName": "cy", "age": 29_i64, "joinedAt": "2024-05-03T08:00:00Z",
@@ -144,13 +153,14 @@ pub fn messy_lines() -> String {
             "daily": { "2024-07-02": { "hits": 4 }, "2024-07-01": { "hits": 1 }, "2024-07-05": { "hits": 0 } },
             "id": 9, "score": 0.5, "type": "basic", "items": [], "empty": [], "misc": [true],
             "lastSeenOnTheLegacyCheckoutServiceBeforeTheMigrationOfTwentyNineteen": "app",
+            "likes": [], "likes_count": 0,
         },
         doc! {
             "_id": "u-4", "userName": "dee", "age": 52, "joinedAt": "2024-05-04T08:00:00Z",
             "preferredLanguageCode": "en", "tags": ["a", "c", "d"], "tags_count": 3,
             "daily": { "2024-08-01": { "hits": 7 }, "2024-08-02": { "hits": 1 }, "2024-08-03": { "hits": 2 } },
             "id": 10, "score": 4.0, "type": "pro", "items": [{ "sku": "x", "qty": 5 }], "empty": [],
-            "aliases": ["d", "dd"],
+            "aliases": ["d", "dd"], "likes": ["x"], "likes_count": 1,
         },
     ];
     docs.iter().map(|d| Bson::Document(d.clone()).into_canonical_extjson().to_string() + "\n").collect()

@@ -163,8 +163,8 @@ async fn the_sample_data_and_a_messy_collection_show_their_findings() {
     let report = Audit::new(&db).await.unwrap();
     let theaters: Vec<&str> = report.collections[1].findings.iter().map(|f| f.rule).collect();
     assert_eq!(report.collections[1].name, "theaters");
-    // In the documents' key order: `street2` comes before `zipcode` where it is stored.
-    assert_eq!(theaters, ["type-option-absent", "type-number-string", "array-bound", "data-validator"], "{report}");
+    // Zip codes are not flagged as numbers: 112 of them are not numbers (107 start with a zero), so they are codes.
+    assert_eq!(theaters, ["type-option-absent", "array-bound", "data-validator"], "{report}");
     let events = &report.collections[0];
     assert_eq!(events.name, "UserEvents");
     let found: Vec<(&str, Option<&str>)> = events.findings.iter().map(|f| (f.rule, f.path.as_deref())).collect();

@@ -900,6 +900,11 @@ async fn pull_writes_a_model_per_collection_or_nothing() {
     assert!(source.contains("#[odm(collection = \"UserEvents\", existing_name)]"), "{source}");
     assert!(std::fs::read_to_string(dir.join("mod.rs")).unwrap().contains("pub mod user_events;"));
 
+    let v2 = dir.join("v2");
+    admin_on(&db, &["pull", "--versioned", "--out", v2.to_str().unwrap()]).await.expect(exit::OK);
+    let source = std::fs::read_to_string(v2.join("user_events.rs")).expect("version 2's file");
+    assert!(source.contains("older(UserEventV1)") && source.contains("impl Upgrade for UserEventV1"), "{source}");
+
     // Run again: the files are there, so nothing is replaced and the error names them.
     std::fs::write(dir.join("user_events.rs"), "// edited by hand").unwrap();
     let run = admin_on(&db, &["pull", "--out", out]).await.expect(exit::ERROR);

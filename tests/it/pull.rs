@@ -108,26 +108,30 @@ async fn pulled_models_compile_read_every_document_back_and_their_validators_acc
     std::fs::remove_dir_all(&out).expect("removes the case");
 }
 
-/// The adoption guide shows `theaters.rs` as pull writes it for the sample data: the text in the guide is the
-/// output, character for character (the guide's doctest compiles it and round-trips a document).
+/// The adoption guide shows `theaters.rs` as pull writes it for the sample data, as found and as version 2: the
+/// text in the guide is the output, character for character (the guide's doctests compile both and run a document
+/// through them).
 #[test]
-fn the_guide_shows_the_model_pull_writes() {
-    let guide =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../odm/src/guide/existing-database.md"))
-            .expect("the guide");
-    let start = guide.find("# mod theaters {\n").expect("the pulled module in the guide") + "# mod theaters {\n".len();
-    let end = start + guide[start..].find("# }\n").expect("its end");
+fn the_guide_shows_the_models_pull_writes() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../odm/src/guide/existing-database.md");
+    let guide = std::fs::read_to_string(&path).expect("the guide");
     let docs = pulled_check::documents_of(&sample_file("theaters"));
     let mut survey = odm::introspect::Survey::new();
     for d in &docs {
         survey.add(&odm::bson::RawDocumentBuf::try_from(d).expect("encodes"));
     }
     let shape = survey.shape();
-    let pulled = ModelWriter::new("theaters", &shape).database("sample_mflix").write().expect("writes");
-    if guide[start..end] != pulled.source {
-        let fresh = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("guide-theaters.rs");
-        std::fs::write(&fresh, &pulled.source).expect("writes");
-        panic!("the guide's theaters.rs is not what pull writes now ({}); paste that in the guide", fresh.display());
+    for (module, versioned) in [("theaters", false), ("theaters_v2", true)] {
+        let open = format!("# mod {module} {{\n");
+        let start = guide.find(&open).unwrap_or_else(|| panic!("`{open}` in the guide")) + open.len();
+        let end = start + guide[start..].find("# }\n").expect("its end");
+        let writer = ModelWriter::new("theaters", &shape).database("sample_mflix").versioned(versioned);
+        let pulled = writer.write().expect("writes");
+        if guide[start..end] != pulled.source {
+            let fresh = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("guide-{module}.rs"));
+            std::fs::write(&fresh, &pulled.source).expect("writes");
+            panic!("the guide's `{module}` is not what pull writes now ({}); paste that in the guide", fresh.display());
+        }
     }
 }
 
@@ -178,4 +182,93 @@ async fn a_collection_whose_top_level_keys_no_field_can_hold_gets_no_model() {
     }
     let asked = Pull::new(&db).collections(["prices", "absent"]).await.expect("pull");
     assert_eq!(asked.missing, ["absent"]);
+}
+
+/// The adoption path end to end on the sample data as mongosh wrote it: audit (findings), pull version 2 beside the
+/// shape as found, sync its rollout validator, migrate every document, sync again (the validator tightens to
+/// version 2), audit again: no finding. The pulled modules compile unedited (the case is written here).
+#[tokio::test]
+async fn version_2_takes_the_sample_data_to_the_rules_and_the_audit_comes_back_clean() {
+    let db = odm::testing::database("pull_v2").await;
+    for name in ["theaters", "users"] {
+        load_with_mongosh(db.name(), name, &sample_file(name));
+    }
+    let before = odm::audit::Audit::new(&db).await.expect("audit");
+    assert!(!before.is_clean(), "{before}");
+    let report = Pull::new(&db).versioned(true).await.expect("pull");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pulled-{}", db.name()));
+    std::fs::create_dir_all(&out).expect("a directory for the case");
+    let mut modules = String::new();
+    for model in &report.models {
+        let path = out.join(format!("{}.rs", model.module));
+        std::fs::write(&path, &model.source).expect("writes the module");
+        pulled_check::assert_rustfmt_keeps(&path);
+        modules.push_str(&format!("mod {} {{\n{}}}\n\n", model.module, model.source));
+    }
+    let case = out.join("version_2.rs");
+    std::fs::write(
+        &case,
+        format!(
+            "// Written by tests/it/pull.rs: version 2 of the models odm pulled, unedited, synced and migrated.\n\
+             #![allow(dead_code)]\n\n{modules}\
+             #[tokio::main]\n\
+             async fn main() {{\n\
+             \x20   let client = odm::mongodb::Client::with_uri_str({uri:?}).await.expect(\"client\");\n\
+             \x20   let db = client.database({db:?});\n\
+             \x20   let sync = || odm::SchemaSync::new(&client).database({db:?}).model::<theaters::Theater>().model::<users::User>().mode(odm::SyncMode::Apply);\n\
+             \x20   let _rollout = sync().await.expect(\"the rollout validator\");\n\
+             \x20   let t = odm::Collection::<theaters::Theater>::new(&db).migrate().await.expect(\"migrate theaters\");\n\
+             \x20   assert!(t.failed.is_empty() && t.pending == 0 && t.migrated == 1564, \"{{t}}\");\n\
+             \x20   let u = odm::Collection::<users::User>::new(&db).migrate().await.expect(\"migrate users\");\n\
+             \x20   assert!(u.failed.is_empty() && u.pending == 0 && u.migrated == 185, \"{{u}}\");\n\
+             \x20   sync().await.expect(\"the validator tightened\").require_in_sync().expect(\"in sync\");\n\
+             \x20   let at_2 = db.collection::<odm::bson::Document>(\"theaters\").count_documents(odm::bson::doc! {{ \"_v\": 2 }}).await.expect(\"count\");\n\
+             \x20   assert_eq!(at_2, 1564, \"every theater stored at version 2\");\n\
+             }}\n",
+            uri = odm::testing::server().uri(),
+            db = db.name(),
+        ),
+    )
+    .expect("writes the case");
+    let t = trybuild::TestCases::new();
+    t.pass(&case);
+    drop(t);
+    let after = odm::audit::Audit::new(&db).await.expect("audit");
+    assert!(after.is_clean(), "{after}");
+    std::fs::remove_dir_all(&out).expect("removes the case");
+}
+
+/// Version 2 of the messy collection: short keys, dates and numbers from text, a counter recomputed; where a path
+/// holds several types the step is a `compile_error!` naming the key, its types and what to decide.
+#[test]
+fn version_2_of_a_messy_collection_says_what_a_person_must_decide() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pulled-messy-v2");
+    std::fs::create_dir_all(&out).expect("a directory");
+    let file = out.join("UserEvents.json");
+    std::fs::write(&file, pulled_check::messy_lines()).expect("writes the lines");
+    let mut survey = odm::introspect::Survey::new();
+    for d in pulled_check::documents_of(&file) {
+        survey.add(&odm::bson::RawDocumentBuf::try_from(&d).expect("encodes"));
+    }
+    let shape = survey.shape();
+    let pulled = ModelWriter::new("UserEvents", &shape).versioned(true).write().expect("writes");
+    let path = out.join("user_events.rs");
+    std::fs::write(&path, &pulled.source).expect("writes");
+    pulled_check::assert_rustfmt_keeps(&path);
+    let source = &pulled.source;
+    for expected in [
+        "#[odm(\n    collection = \"UserEvents\",\n    existing_name,\n    version = 2,\n    older(UserEventV1)\n)]",
+        "compile_error!(",
+        "`age`: holds int ×2, string ×1, long ×1 (rule `type-one-bson-type`)",
+        "    #[odm(max_items = 2, counter = \"likes_count\")]\n    pub likes: Vec<String>,",
+        "        let likes_count = self.likes.len() as i32;\n",
+        "    #[serde(rename = \"plc\")]\n    pub preferred_language_code: String,",
+        "    #[serde(rename = \"joinedAt\")]\n    pub joined_at: DateTime,",
+        "#[serde(rename = \"joinedAt\", deserialize_with = \"odm::pull::date_from_text\")]",
+        "impl Upgrade for UserEventV1 {",
+        "impl From<ItemV1> for Item {",
+    ] {
+        assert!(source.contains(expected), "{expected}\n---\n{source}");
+    }
+    std::fs::remove_dir_all(&out).expect("removes");
 }

@@ -2,11 +2,15 @@
 //! live database is `crate::driver::pull`. Users read the docs at `odm::pull` (src/pull.rs).
 
 mod emit;
+mod layout;
 mod names;
 mod plan;
 mod report;
+mod text;
 mod tree;
+mod versioned;
 mod writer;
 
 pub use report::{Note, PulledModel, Unpullable};
+pub use text::{date_from_text, number_from_text};
 pub use writer::ModelWriter;

@@ -192,6 +192,10 @@ pub(super) struct PullArgs {
     /// The directory the models are written to (created if needed; no file in it is replaced)
     #[arg(long, value_name = "DIR")]
     pub out: std::path::PathBuf,
+    /// Write each model as version 2, following the rules where the data allows, with the shape as found as
+    /// version 1 and the step between them
+    #[arg(long)]
+    pub versioned: bool,
     #[command(flatten)]
     pub survey: SurveyArgs,
 }

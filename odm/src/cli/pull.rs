@@ -31,8 +31,10 @@ pub(super) async fn pull(
             )))
         }
     };
-    let mut pull =
-        Pull::new(&client.database(&name)).read_all_up_to(args.survey.read_all_up_to).sample(args.survey.sample);
+    let mut pull = Pull::new(&client.database(&name))
+        .read_all_up_to(args.survey.read_all_up_to)
+        .sample(args.survey.sample)
+        .versioned(args.versioned);
     if !args.survey.collections.is_empty() {
         pull = pull.collections(args.survey.collections.iter().cloned());
     }

@@ -341,7 +341,9 @@ fn types(path: &PathShape, out: &mut Vec<Finding>) {
     if let Some(dates) = &path.dates_as_strings {
         out.push(at("date-string", path, dates, "dates stored as strings: they compare as text, not as dates; store `odm::bson::DateTime` values, parsed by a migration (rule `date-string`)".to_owned()));
     }
-    if let Some(numbers) = &path.numbers_as_strings {
+    // A path where only some strings are numbers holds codes (zip codes, some with a leading zero): text on purpose.
+    let strings = path.types.iter().find(|t| t.kind == ElementType::String).map_or(0, |t| t.count);
+    if let Some(numbers) = path.numbers_as_strings.as_ref().filter(|n| n.count == strings) {
         out.push(at("type-number-string", path, numbers, "numbers stored as strings: they compare and sort as text (`\"9\" > \"10\"`); store numbers, parsed by a migration (rule `type-number-string`)".to_owned()));
     }
 }

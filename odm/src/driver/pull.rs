@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 #[must_use = "a pull does nothing until it is awaited"]
 pub struct Pull<'a> {
     introspect: Introspect<'a>,
+    versioned: bool,
 }
 
 /// What a [`Pull`] wrote.
@@ -49,10 +50,17 @@ pub struct PullReport {
 impl<'a> Pull<'a> {
     /// Models for every collection of `db` (not its views, nor `system.` collections, nor odm's own records).
     pub fn new(db: &Database) -> Self {
-        Pull { introspect: Introspect::new(db) }
+        Pull { introspect: Introspect::new(db), versioned: false }
     }
 
     survey_options!();
+
+    /// Writes each model as version 2 of itself, following the rules where the data allows, with the shape as found
+    /// as its version 1 and the step between them (see [`ModelWriter::versioned`]).
+    pub fn versioned(mut self, versioned: bool) -> Self {
+        self.versioned = versioned;
+        self
+    }
 
     async fn run(self) -> Result<PullReport> {
         let found = self.introspect.await?;
@@ -72,7 +80,8 @@ impl<'a> Pull<'a> {
             }
             let mut writer = ModelWriter::new(&live.name, &surveyed.shape)
                 .database(&found.database)
-                .sampled(matches!(surveyed.read, Read::Sample(_)));
+                .sampled(matches!(surveyed.read, Read::Sample(_)))
+                .versioned(self.versioned);
             if let Some(validator) = &live.options.validator {
                 writer = writer.validator(validator);
             }

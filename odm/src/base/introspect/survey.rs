@@ -144,6 +144,8 @@ pub struct PathShape {
     pub dates_as_strings: Option<Seen>,
     /// Strings that are numbers, written as text without anything a number would lose (no leading zero).
     pub numbers_as_strings: Option<Seen>,
+    /// Of [`PathShape::numbers_as_strings`], those that are integers (no fraction, within `i64`).
+    pub integers_as_strings: Option<Seen>,
     /// Set when the documents seen here have keys that are data rather than fields (ids, dates, numbers, or more
     /// distinct keys than a struct would have): their values are surveyed together under `{}`.
     pub map: Option<MapKeys>,
@@ -189,6 +191,7 @@ struct Node {
     strings: Histogram,
     dates: Option<Seen>,
     numbers: Option<Seen>,
+    integers: Option<Seen>,
     /// Values that were documents: what the fields below are counted against.
     objects: u64,
     fields: Vec<(String, Node)>,
@@ -232,6 +235,9 @@ impl Node {
                     note_one(&mut self.dates, ElementType::String, id);
                 } else if is_number(s) {
                     note_one(&mut self.numbers, ElementType::String, id);
+                    if s.parse::<i64>().is_ok() {
+                        note_one(&mut self.integers, ElementType::String, id);
+                    }
                 }
             }
             RawBsonRef::Array(items) => {
@@ -335,7 +341,9 @@ impl Node {
         }
         self.arrays.merge(&other.arrays);
         self.strings.merge(&other.strings);
-        for (mine, theirs) in [(&mut self.dates, other.dates), (&mut self.numbers, other.numbers)] {
+        for (mine, theirs) in
+            [(&mut self.dates, other.dates), (&mut self.numbers, other.numbers), (&mut self.integers, other.integers)]
+        {
             match (mine.as_mut(), theirs) {
                 (Some(m), Some(t)) => add_seen(m, t),
                 (None, Some(t)) => *mine = Some(t),
@@ -435,6 +443,7 @@ impl Node {
             strings: self.strings.lengths(),
             dates_as_strings: self.dates.clone(),
             numbers_as_strings: self.numbers.clone(),
+            integers_as_strings: self.integers.clone(),
             map,
         });
         if let Some(element) = &self.element {

@@ -1,17 +1,14 @@
 //! The source text of a pulled module, formatted as rustfmt formats it (100 columns, attributes wrapped one item
 //! per line when they do not fit), so the file can be committed as written.
 
+use super::layout::{push_wrapped, uses, write_struct, Shown, ShownField};
 use super::names::{module_ident, thousands, type_ident};
-use super::plan::{quoted, Planner, Struct};
+use super::plan::{quoted, Change, Planner, Struct, Ty};
 use super::report::{PulledModel, Unpullable};
-use super::tree;
+use super::{tree, versioned};
 use crate::base::introspect::Shape;
 use crate::base::model::Capped;
 use bson::Document;
-use std::fmt::Write;
-
-/// rustfmt's default line width.
-const WIDTH: usize = 100;
 
 /// What `ModelWriter` was given.
 pub(super) struct Input<'a> {
@@ -21,6 +18,7 @@ pub(super) struct Input<'a> {
     pub validator: Option<&'a Document>,
     pub capped: Option<Capped>,
     pub sampled: bool,
+    pub versioned: bool,
 }
 
 pub(super) fn module(writer: &Input<'_>) -> Result<PulledModel, Unpullable> {
@@ -38,11 +36,37 @@ pub(super) fn module(writer: &Input<'_>) -> Result<PulledModel, Unpullable> {
     };
     let doc = vec![format!("A document of `{namespace}` as found.")];
     let model = planner
-        .object(&roots, type_ident(writer.collection, true), doc, true)
+        .object(&roots, type_ident(writer.collection, true), "", doc, true)
         .map_err(|reason| Unpullable { collection: writer.collection.to_owned(), reason })?;
     planner.collection(writer.collection, name_breaks(writer.collection), writer.capped.as_ref());
 
     let mut out = String::new();
+    if writer.versioned {
+        if planner.structs[0].fields.iter().any(|f| f.key == "_v") {
+            let reason = "a key `_v` already, the key of a versioned model's version".to_owned();
+            return Err(Unpullable { collection: writer.collection.to_owned(), reason });
+        }
+        versioned::header(&mut out, &namespace, &read);
+        out.push('\n');
+        // Version 2 names the types its parsed and chosen fields take.
+        for f in planner.structs.iter().flat_map(|s| &s.fields) {
+            if let Change::FromText { to: Ty::Scalar(name), .. } | Change::Decide { main: Some(Ty::Scalar(name)), .. } =
+                &f.change
+            {
+                if matches!(*name, "DateTime" | "ObjectId" | "Decimal128") {
+                    planner.uses.insert(name);
+                }
+            }
+        }
+        uses(&mut out, &planner);
+        let (v2, v1) = versioned::structs(&planner.structs, &namespace);
+        for s in v2.iter().chain(&v1) {
+            out.push('\n');
+            write_struct(&mut out, s);
+        }
+        versioned::steps(&mut out, &planner.structs);
+        return Ok(finish(writer, model, out, planner));
+    }
     let header = format!(
         "`{namespace}` as found: pulled by odm from {read}. Each type reads the documents as they are stored; \
          where the data breaks one of odm's rules, the field says which, with the numbers, and carries the opt-out \
@@ -53,113 +77,44 @@ pub(super) fn module(writer: &Input<'_>) -> Result<PulledModel, Unpullable> {
     uses(&mut out, &planner);
     for s in &planner.structs {
         out.push('\n');
-        write_struct(&mut out, s);
+        write_struct(&mut out, &as_found(s));
     }
+    Ok(finish(writer, model, out, planner))
+}
+
+fn finish(writer: &Input<'_>, model: String, source: String, planner: Planner<'_>) -> PulledModel {
     let embedded = planner.structs.iter().filter(|s| !s.model).map(|s| s.name.clone()).collect();
-    Ok(PulledModel {
+    PulledModel {
         collection: writer.collection.to_owned(),
         module: module_ident(writer.collection),
         model,
-        documents: shape.documents,
+        documents: writer.shape.documents,
         embedded,
-        source: out,
+        source,
         notes: planner.notes,
-    })
+    }
 }
 
-fn uses(out: &mut String, planner: &Planner<'_>) {
-    // rustfmt's order inside braces: lowercase paths first, then the rest, each alphabetically.
-    let mut bson: Vec<&str> = Vec::new();
-    if planner.uses.contains("ObjectId") {
-        bson.push("oid::ObjectId");
+/// A planned struct as found.
+fn as_found(s: &Struct) -> Shown {
+    Shown {
+        name: s.name.clone(),
+        doc: s.doc.clone(),
+        comments: s.comments.clone(),
+        derive: if s.model { "Model" } else { "Embedded" },
+        odm: s.odm.clone(),
+        fields: s
+            .fields
+            .iter()
+            .map(|f| ShownField {
+                ident: f.ident.clone(),
+                ty: f.ty.render(""),
+                comments: f.comments.clone(),
+                serde: f.serde.clone(),
+                odm: f.odm.clone(),
+            })
+            .collect(),
     }
-    for name in ["Binary", "Bson", "DateTime", "Decimal128", "Document", "Timestamp"] {
-        if planner.uses.contains(name) {
-            bson.push(name);
-        }
-    }
-    match bson.as_slice() {
-        [] => {}
-        [one] => {
-            let _ = writeln!(out, "use odm::bson::{one};");
-        }
-        many => {
-            let _ = writeln!(out, "use odm::bson::{{{}}};", many.join(", "));
-        }
-    }
-    if planner.uses.contains("IndexMap") {
-        out.push_str("use odm::indexmap::IndexMap;\n");
-    }
-    out.push_str("use odm::prelude::*;\nuse serde::{Deserialize, Serialize};\n");
-}
-
-fn write_struct(out: &mut String, s: &Struct) {
-    for line in &s.doc {
-        push_wrapped(out, "/// ", line);
-    }
-    for comment in &s.comments {
-        push_wrapped(out, "// ", comment);
-    }
-    let derive = if s.model { "Model" } else { "Embedded" };
-    let _ = writeln!(out, "#[derive({derive}, Serialize, Deserialize, Debug, Clone, PartialEq)]");
-    if !s.odm.is_empty() {
-        push_attribute(out, "", "odm", &s.odm);
-    }
-    if s.fields.is_empty() {
-        let _ = writeln!(out, "pub struct {} {{}}", s.name);
-        return;
-    }
-    let _ = writeln!(out, "pub struct {} {{", s.name);
-    for (i, field) in s.fields.iter().enumerate() {
-        if i > 0 && !field.comments.is_empty() {
-            out.push('\n');
-        }
-        for comment in &field.comments {
-            push_wrapped(out, "    // ", comment);
-        }
-        if !field.serde.is_empty() {
-            push_attribute(out, "    ", "serde", &field.serde);
-        }
-        if !field.odm.is_empty() {
-            push_attribute(out, "    ", "odm", &field.odm);
-        }
-        let _ = writeln!(out, "    pub {}: {},", field.ident, field.ty);
-    }
-    out.push_str("}\n");
-}
-
-/// `#[name(a, b)]` on one line when it fits, else one item per line as rustfmt writes it.
-fn push_attribute(out: &mut String, indent: &str, name: &str, items: &[String]) {
-    let line = format!("{indent}#[{name}({})]", items.join(", "));
-    if line.len() <= WIDTH {
-        out.push_str(&line);
-        out.push('\n');
-        return;
-    }
-    let _ = writeln!(out, "{indent}#[{name}(");
-    for (i, item) in items.iter().enumerate() {
-        let comma = if i + 1 < items.len() { "," } else { "" };
-        let _ = writeln!(out, "{indent}    {item}{comma}");
-    }
-    let _ = writeln!(out, "{indent})]");
-}
-
-/// `text` as comment lines of at most [`WIDTH`] columns, broken between words.
-fn push_wrapped(out: &mut String, prefix: &str, text: &str) {
-    let mut line = String::from(prefix);
-    for word in text.split_whitespace() {
-        if line.len() > prefix.len() && line.len() + 1 + word.len() > WIDTH {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line = String::from(prefix);
-        }
-        if line.len() > prefix.len() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push_str(line.trim_end());
-    out.push('\n');
 }
 
 /// The naming rule a collection's name breaks, as the derive checks it for a model without `db` or `module`, with

@@ -17,6 +17,8 @@ const KEY_SHORT: usize = 16;
 /// One struct to write.
 pub(super) struct Struct {
     pub name: String,
+    /// The stored path of the documents it reads (`location.address`; empty for the model).
+    pub path: String,
     pub doc: Vec<String>,
     /// Rule notes, written as `//` comments above the attributes.
     pub comments: Vec<String>,
@@ -30,10 +32,66 @@ pub(super) struct Struct {
 pub(super) struct Field {
     pub ident: String,
     pub key: String,
-    pub ty: String,
+    pub ty: Ty,
     pub comments: Vec<String>,
     pub serde: Vec<String>,
     pub odm: Vec<String>,
+    /// What the rule-following version does with it.
+    pub change: Change,
+}
+
+/// A field's Rust type.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Ty {
+    /// A std or `bson` type, as written (`i32`, `String`, `DateTime`).
+    Scalar(&'static str),
+    /// A struct written beside the model.
+    Named(String),
+    Vec(Box<Ty>),
+    /// `IndexMap<String, _>`.
+    Map(Box<Ty>),
+    Option(Box<Ty>),
+    /// `Bson`, declared `mixed`.
+    Bson,
+    /// `Document`: a map whose values are of several types.
+    Document,
+}
+
+impl Ty {
+    /// The type as written, each struct's name followed by `suffix` (`V1` for the shapes as found).
+    pub fn render(&self, suffix: &str) -> String {
+        match self {
+            Ty::Scalar(s) => (*s).to_owned(),
+            Ty::Named(n) => format!("{n}{suffix}"),
+            Ty::Vec(t) => format!("Vec<{}>", t.render(suffix)),
+            Ty::Map(t) => format!("IndexMap<String, {}>", t.render(suffix)),
+            Ty::Option(t) => format!("Option<{}>", t.render(suffix)),
+            Ty::Bson => "Bson".to_owned(),
+            Ty::Document => "Document".to_owned(),
+        }
+    }
+
+    /// Whether a struct written beside the model is in it (its value converts with `into`).
+    pub fn holds_struct(&self) -> bool {
+        match self {
+            Ty::Named(_) => true,
+            Ty::Vec(t) | Ty::Map(t) | Ty::Option(t) => t.holds_struct(),
+            _ => false,
+        }
+    }
+}
+
+/// What the rule-following version (version 2) does with a field as found.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Change {
+    /// Kept as it is (its structs converted).
+    Keep,
+    /// Text that every value read parses as `to`: version 1 reads it with `helper`, version 2 stores the value.
+    FromText { to: Ty, helper: &'static str, what: &'static str },
+    /// Several types: a person chooses the type (`main`, the most common, is a guess) and how each value becomes it.
+    Decide { why: String, main: Option<Ty> },
+    /// A counter out of step with `array`: version 2 declares it and computes it from the array.
+    Recount { array: String },
 }
 
 /// Every decision of one collection's pull.
@@ -72,6 +130,7 @@ impl<'a> Planner<'a> {
         &mut self,
         fields: &[Node<'_>],
         name: String,
+        path: &str,
         doc: Vec<String>,
         model: bool,
     ) -> Result<String, Mixed> {
@@ -83,6 +142,7 @@ impl<'a> Planner<'a> {
         let at = self.structs.len();
         self.structs.push(Struct {
             name: name.clone(),
+            path: path.to_owned(),
             doc,
             comments: Vec::new(),
             odm: Vec::new(),
@@ -157,10 +217,11 @@ impl<'a> Planner<'a> {
         let mut field = Field {
             ident: if is_id { "id".to_owned() } else { field_ident(&key) },
             key: key.clone(),
-            ty: String::new(),
+            ty: Ty::Bson,
             comments: Vec::new(),
             serde: Vec::new(),
             odm: Vec::new(),
+            change: Change::Keep,
         };
         if model && key == "id" {
             field.ident = "id_field".to_owned();
@@ -181,40 +242,41 @@ impl<'a> Planner<'a> {
             Err(why) => {
                 self.uses.insert("Bson");
                 field.odm.push("mixed".to_owned());
-                self.comment(&mut field, "type-one-bson-type", &shape.path, why);
-                "Bson".to_owned()
+                self.comment(&mut field, "type-one-bson-type", &shape.path, why.clone());
+                field.change = Change::Decide { why, main: main_scalar(&shape.types) };
+                Ty::Bson
             }
         };
         if is_id {
-            if ty != "ObjectId" {
+            if ty != Ty::Scalar("ObjectId") {
                 field.odm.push("custom_id".to_owned());
                 let kinds = kinds_list(&shape.types);
                 self.comment(&mut field, "id-objectid", &shape.path, format!("the `_id`s are {kinds}, not ObjectIds"));
             }
-        } else if ty.starts_with("Vec<") {
+        } else if matches!(ty, Ty::Vec(_)) {
             self.bound(node, &mut field);
-        } else if ty == "String" {
+        } else if ty == Ty::Scalar("String") {
             self.strings(node, &mut field);
         }
-        let mixed = ty == "Bson";
+        let mixed = ty == Ty::Bson;
         let both = |n: u64, of: u64| format!("{} of {}", thousands(n), thousands(of));
         match (absent, nulls) {
             (0, 0) => {}
             // `Bson` holds `null` itself.
             (0, _) if mixed => {}
             (_, 0) => {
-                ty = format!("Option<{ty}>");
+                ty = Ty::Option(Box::new(ty));
                 field.serde.push("skip_serializing_if = \"Option::is_none\"".to_owned());
             }
             (0, n) => {
-                ty = format!("Option<{ty}>");
+                ty = Ty::Option(Box::new(ty));
                 field.odm.push("nullable".to_owned());
                 let text = format!("`null` in {}: read as `None`, written as `null` (`nullable`)", both(n, shape.of));
                 self.comment(&mut field, "type-option-absent", &shape.path, text);
             }
             (a, n) => {
                 let kept_absent = a >= n;
-                ty = format!("Option<{ty}>");
+                ty = Ty::Option(Box::new(ty));
                 if kept_absent {
                     field.serde.push("skip_serializing_if = \"Option::is_none\"".to_owned());
                 }
@@ -230,6 +292,10 @@ impl<'a> Planner<'a> {
                 self.comment(&mut field, "type-option-absent", &shape.path, text);
             }
         }
+        // An older shape reads text as its value with a helper of the plain type: an optional path keeps its text.
+        if matches!(ty, Ty::Option(_)) && matches!(field.change, Change::FromText { .. }) {
+            field.change = Change::Keep;
+        }
         field.ty = ty;
         field
     }
@@ -243,7 +309,7 @@ impl<'a> Planner<'a> {
         singular: bool,
         null_is_value: bool,
         hint: &str,
-    ) -> Result<String, Mixed> {
+    ) -> Result<Ty, Mixed> {
         let kinds: Vec<&Seen> =
             node.shape.types.iter().filter(|t| null_is_value || t.kind != ElementType::Null).collect();
         let one = match kinds.as_slice() {
@@ -252,7 +318,7 @@ impl<'a> Planner<'a> {
             [one] => one.kind,
             _ => return Err(format!("holds {}", kinds_list(&node.shape.types))),
         };
-        let scalar = |s: &'static str| Ok(s.to_owned());
+        let scalar = |s: &'static str| Ok(Ty::Scalar(s));
         match one {
             ElementType::Double => scalar("f64"),
             ElementType::String => scalar("String"),
@@ -272,7 +338,7 @@ impl<'a> Planner<'a> {
                             None => format!("an array whose elements are {why}"),
                         }
                     })?;
-                    Ok(format!("Vec<{inner}>"))
+                    Ok(Ty::Vec(Box::new(inner)))
                 }
                 _ => Err("only empty arrays seen, so nothing says what their elements are".to_owned()),
             },
@@ -282,9 +348,12 @@ impl<'a> Planner<'a> {
                     match self.value_type(entries, &value_name, false, true, hint) {
                         Ok(inner) => {
                             self.uses.insert("IndexMap");
-                            Ok(format!("IndexMap<String, {inner}>"))
+                            Ok(Ty::Map(Box::new(inner)))
                         }
-                        Err(_) => self.used("Document"),
+                        Err(_) => {
+                            self.uses.insert("Document");
+                            Ok(Ty::Document)
+                        }
                     }
                 }
                 None => {
@@ -292,16 +361,18 @@ impl<'a> Planner<'a> {
                     let type_name =
                         if self.type_names.contains(&type_name) { type_ident(hint, singular) } else { type_name };
                     let doc = vec![format!("`{}` as stored.", node.shape.path)];
-                    self.object(&node.fields, type_name, doc, false).map_err(|why| format!("documents holding {why}"))
+                    self.object(&node.fields, type_name, &node.shape.path, doc, false)
+                        .map(Ty::Named)
+                        .map_err(|why| format!("documents holding {why}"))
                 }
             },
             other => Err(format!("holds {} values, which odm reads as `Bson`", type_alias(other))),
         }
     }
 
-    fn used(&mut self, name: &'static str) -> Result<String, Mixed> {
+    fn used(&mut self, name: &'static str) -> Result<Ty, Mixed> {
         self.uses.insert(name);
-        Ok(name.to_owned())
+        Ok(Ty::Scalar(name))
     }
 
     /// `max_items` from the validator's `maxItems`, or the longest array read.
@@ -339,28 +410,40 @@ impl<'a> Planner<'a> {
     fn strings(&mut self, node: &Node<'_>, field: &mut Field) {
         let shape = node.shape;
         let strings = shape.types.iter().find(|t| t.kind == ElementType::String).map_or(0, |t| t.count);
-        if let Some(dates) = &shape.dates_as_strings {
+        let count = |seen: &Option<Seen>| seen.as_ref().map_or(0, |s| s.count);
+        let (dates, numbers, integers) =
+            (count(&shape.dates_as_strings), count(&shape.numbers_as_strings), count(&shape.integers_as_strings));
+        let all = |n: u64| if n == strings { "every one read" } else { "not all: a person decides" };
+        if dates > 0 {
             let text = format!(
-                "{} of {} values are dates written as text; the rule-following version stores dates",
-                thousands(dates.count),
-                thousands(strings)
+                "{} of {} values are dates written as text ({})",
+                thousands(dates),
+                thousands(strings),
+                all(dates)
             );
             self.comment(field, "date-string", &shape.path, text);
         }
-        if let Some(numbers) = &shape.numbers_as_strings {
-            let text =
-                format!("{} of {} values are numbers written as text", thousands(numbers.count), thousands(strings));
+        if numbers == strings {
+            let text = format!(
+                "{} of {} values are numbers written as text ({})",
+                thousands(numbers),
+                thousands(strings),
+                all(numbers)
+            );
             self.comment(field, "type-number-string", &shape.path, text);
+        }
+        if dates == strings {
+            field.change =
+                Change::FromText { to: Ty::Scalar("DateTime"), helper: "odm::pull::date_from_text", what: "dates" };
+        } else if numbers == strings {
+            let to = Ty::Scalar(if integers == strings { "i64" } else { "f64" });
+            field.change = Change::FromText { to, helper: "odm::pull::number_from_text", what: "numbers" };
         }
         if looks_like_date(&field.ident, &field.key) {
             field.odm.push("not_a_date".to_owned());
-            if shape.dates_as_strings.is_none() {
-                self.comment(
-                    field,
-                    "date-string",
-                    &shape.path,
-                    "named like a date, but no value read is one".to_owned(),
-                );
+            if dates == 0 {
+                let text = "named like a date, but no value read is one".to_owned();
+                self.comment(field, "date-string", &shape.path, text);
             }
         }
     }
@@ -375,13 +458,15 @@ impl<'a> Planner<'a> {
                 continue;
             };
             let plain = |i: usize| nodes[i].shape.present == nodes[i].shape.of;
-            let counter_ty = fields[c].ty.as_str();
-            if pair.disagree.is_some()
-                || pair.agree == 0
-                || !plain(a)
-                || !plain(c)
-                || !matches!(counter_ty, "i32" | "i64")
-            {
+            let integer = matches!(fields[c].ty, Ty::Scalar("i32" | "i64"));
+            if !plain(a) || !plain(c) || !integer {
+                continue;
+            }
+            if pair.disagree.is_some() {
+                fields[c].change = Change::Recount { array: fields[a].ident.clone() };
+                continue;
+            }
+            if pair.agree == 0 {
                 continue;
             }
             let name = fields[c].ident.clone();
@@ -424,6 +509,22 @@ fn bad_key(key: &str) -> Option<String> {
 fn kinds_list(types: &[Seen]) -> String {
     let list: Vec<String> = types.iter().map(|t| format!("{} ×{}", type_alias(t.kind), thousands(t.count))).collect();
     list.join(", ")
+}
+
+/// The Rust type of the most common stored type, when it is one a field can have.
+fn main_scalar(types: &[Seen]) -> Option<Ty> {
+    let main = types.iter().find(|t| t.kind != ElementType::Null)?;
+    Some(Ty::Scalar(match main.kind {
+        ElementType::Double => "f64",
+        ElementType::String => "String",
+        ElementType::Int32 => "i32",
+        ElementType::Int64 => "i64",
+        ElementType::Boolean => "bool",
+        ElementType::DateTime => "DateTime",
+        ElementType::ObjectId => "ObjectId",
+        ElementType::Decimal128 => "Decimal128",
+        _ => return None,
+    }))
 }
 
 /// A Rust string literal.

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// A model's source, written by a [`ModelWriter`].
+/// A model's source, written by a [`ModelWriter`](crate::pull::ModelWriter).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PulledModel {

@@ -41,12 +41,21 @@ pub struct ModelWriter<'a> {
     validator: Option<&'a Document>,
     capped: Option<Capped>,
     sampled: bool,
+    versioned: bool,
 }
 
 impl<'a> ModelWriter<'a> {
     /// A writer for the collection `collection`, whose documents a survey found to hold `shape`.
     pub fn new(collection: &'a str, shape: &'a Shape) -> Self {
-        ModelWriter { collection, shape, database: None, validator: None, capped: None, sampled: false }
+        ModelWriter {
+            collection,
+            shape,
+            database: None,
+            validator: None,
+            capped: None,
+            sampled: false,
+            versioned: false,
+        }
     }
 
     /// The database, named in the model's documentation.
@@ -73,6 +82,18 @@ impl<'a> ModelWriter<'a> {
         self
     }
 
+    /// Writes version 2 beside the shape as found: the model follows the rules where the data allows (keys within
+    /// 16 bytes, dates and numbers stored as such where every value read is one as text, `None` left out rather
+    /// than `null`, counters computed from their arrays), declared `version = 2` with the shape as found as its
+    /// version 1 (`…V1` types, which still read the documents not migrated yet), and the step between them
+    /// (`Upgrade`, and `From` for the embedded types). Where a person must decide, the step holds a
+    /// `compile_error!` saying what: a path of several types. Then `migrate` moves the documents
+    /// ([Versioned models](crate::guide::versioning)).
+    pub fn versioned(mut self, versioned: bool) -> Self {
+        self.versioned = versioned;
+        self
+    }
+
     /// Writes the model's module.
     pub fn write(self) -> Result<PulledModel, Unpullable> {
         emit::module(&emit::Input {
@@ -82,6 +103,7 @@ impl<'a> ModelWriter<'a> {
             validator: self.validator,
             capped: self.capped,
             sampled: self.sampled,
+            versioned: self.versioned,
         })
     }
 }
