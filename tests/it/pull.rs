@@ -48,6 +48,28 @@ async fn pulled_models_compile_read_every_document_back_and_their_validators_acc
     let writer = load_messy(db.name(), &messy);
     eprintln!("messy collection written by {writer}");
 
+    // The audit of the messy collection pymongo wrote: every rule its data breaks, each once.
+    let audit = odm::audit::Audit::new(&db).collections(["UserEvents"]).await.expect("audit");
+    let mut rules: Vec<&str> = audit.findings().map(|(_, f)| f.rule).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    assert_eq!(
+        rules,
+        [
+            "array-bound",
+            "counter-in-step",
+            "data-validator",
+            "date-string",
+            "id-objectid",
+            "key-short",
+            "name-case",
+            "type-number-string",
+            "type-one-bson-type",
+            "type-option-absent"
+        ],
+        "{audit}"
+    );
+
     let report = Pull::new(&db).await.expect("pull");
     assert!(report.unpullable.is_empty() && report.missing.is_empty(), "{report}");
     let files = [sample_file("theaters"), messy.clone(), sample_file("users")];
