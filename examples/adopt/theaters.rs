@@ -45,8 +45,12 @@ pub struct Address {
 pub struct Geo {
     #[serde(rename = "type")]
     pub kind: String,
-    #[odm(max_items = 2)]
+
+    // counter-field: `coordinates_count` counts this array, from the step on
+    #[odm(max_items = 2, counter = "coordinates_count")]
     pub coordinates: Vec<f64>,
+    #[serde(rename = "n_coordinates")]
+    pub coordinates_count: i32,
 }
 
 /// Version 1 of [`Theater`]: a document of `sample_mflix.theaters` as found.
@@ -97,24 +101,43 @@ impl Upgrade for TheaterV1 {
     type Next = Theater;
 
     fn upgrade(self) -> Theater {
-        Theater { id: self.id, v: Version, theater_id: self.theater_id, location: self.location.into() }
+        Theater {
+            id: self.id,
+            v: Version,
+            theater_id: self.theater_id,
+            location: self.location.into(),
+        }
     }
 }
 
 impl From<LocationV1> for Location {
     fn from(v1: LocationV1) -> Self {
-        Location { address: v1.address.into(), geo: v1.geo.into() }
+        Location {
+            address: v1.address.into(),
+            geo: v1.geo.into(),
+        }
     }
 }
 
 impl From<AddressV1> for Address {
     fn from(v1: AddressV1) -> Self {
-        Address { street1: v1.street1, street2: v1.street2, city: v1.city, state: v1.state, zipcode: v1.zipcode }
+        Address {
+            street1: v1.street1,
+            street2: v1.street2,
+            city: v1.city,
+            state: v1.state,
+            zipcode: v1.zipcode,
+        }
     }
 }
 
 impl From<GeoV1> for Geo {
     fn from(v1: GeoV1) -> Self {
-        Geo { kind: v1.kind, coordinates: v1.coordinates }
+        let coordinates_count = v1.coordinates.len() as i32;
+        Geo {
+            kind: v1.kind,
+            coordinates: v1.coordinates,
+            coordinates_count,
+        }
     }
 }

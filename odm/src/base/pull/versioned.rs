@@ -52,8 +52,55 @@ fn short_keys(s: &Struct) -> Vec<String> {
         .collect()
 }
 
+/// A counter version 2 adds beside a bounded array that has none.
+struct NewCounter {
+    array: String,
+    ident: String,
+    key: String,
+}
+
+/// The counters version 2 adds: one beside each bounded array of the struct that is always stored (not an
+/// `Option`) and has no counter yet, named `<array>_count` in Rust and stored as `<key>_count`, or `n_<key>` where
+/// that is over the short-key limit.
+fn new_counters(s: &Struct, keys: &[String]) -> Vec<NewCounter> {
+    let mut idents: HashSet<String> = s.fields.iter().map(|f| f.ident.clone()).collect();
+    let mut taken: HashSet<String> = keys.iter().cloned().collect();
+    let recounted: Vec<&str> = s
+        .fields
+        .iter()
+        .filter_map(|f| match &f.change {
+            Change::Recount { array } => Some(array.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (f, key) in s.fields.iter().zip(keys) {
+        let bounded = f.odm.iter().any(|a| a.starts_with("max_items"));
+        let counted = f.odm.iter().any(|a| a.starts_with("counter")) || recounted.contains(&f.ident.as_str());
+        if !matches!(f.ty, Ty::Vec(_)) || !bounded || counted {
+            continue;
+        }
+        let ident = unique_in(format!("{}_count", f.ident), &idents);
+        let wanted = [format!("{key}_count"), format!("n_{key}")].into_iter().find(|k| k.len() <= KEY_SHORT);
+        let key = unique_in(wanted.unwrap_or_else(|| format!("n_{}", &key[..KEY_SHORT.min(key.len()) - 2])), &taken);
+        idents.insert(ident.clone());
+        taken.insert(key.clone());
+        out.push(NewCounter { array: f.ident.clone(), ident, key });
+    }
+    out
+}
+
+/// `name`, or `name` with the first number from 2 that `taken` does not hold.
+fn unique_in(name: String, taken: &HashSet<String>) -> String {
+    if !taken.contains(&name) {
+        return name;
+    }
+    (2..).map(|n| format!("{name}{n}")).find(|c| !taken.contains(c)).expect("an unbounded range")
+}
+
 fn version_2(s: &Struct, namespace: &str) -> Shown {
     let keys = short_keys(s);
+    let added = new_counters(s, &keys);
     let counted: Vec<(String, String)> = s
         .fields
         .iter()
@@ -104,6 +151,11 @@ fn version_2(s: &Struct, namespace: &str) -> Shown {
             comments
                 .push(format!("counter-in-step: `{counter}` is kept in step, computed from this array by the step"));
         }
+        let new_counter = added.iter().find(|c| c.array == f.ident);
+        if let Some(c) = new_counter {
+            odm.push(format!("counter = {}", quoted(&c.ident)));
+            comments.push(format!("counter-field: `{}` counts this array, from the step on", c.ident));
+        }
         if f.odm.iter().any(|a| a == "nullable") {
             comments.push("type-option-absent: `None` is left out; version 1's `null`s become absent".to_owned());
         }
@@ -117,6 +169,16 @@ fn version_2(s: &Struct, namespace: &str) -> Shown {
             odm.push("not_a_date".to_owned());
         }
         fields.push(ShownField { ident: f.ident.clone(), ty: ty.render(""), comments, serde, odm });
+        if let Some(c) = new_counter {
+            let serde = if c.key == c.ident { Vec::new() } else { vec![format!("rename = {}", quoted(&c.key))] };
+            fields.push(ShownField {
+                ident: c.ident.clone(),
+                ty: "i32".to_owned(),
+                comments: Vec::new(),
+                serde,
+                odm: Vec::new(),
+            });
+        }
         if s.model && f.key == "_id" {
             fields.push(ShownField {
                 ident: "v".to_owned(),
@@ -180,6 +242,7 @@ pub(super) fn steps(out: &mut String, planned: &[Struct]) {
     for s in planned {
         out.push('\n');
         let source = if s.model { "self" } else { "v1" };
+        let added = new_counters(s, &short_keys(s));
         let mut lets = Vec::new();
         let mut inits = Vec::new();
         for f in &s.fields {
@@ -199,6 +262,10 @@ pub(super) fn steps(out: &mut String, planned: &[Struct]) {
                     inits.push((f.ident.clone(), f.ident.clone()));
                 }
                 _ => inits.push((f.ident.clone(), convert(&from, &f.ty))),
+            }
+            if let Some(c) = added.iter().find(|c| c.array == f.ident) {
+                lets.push(format!("let {} = {source}.{}.len() as i32;", c.ident, c.array));
+                inits.push((c.ident.clone(), c.ident.clone()));
             }
             if s.model && f.key == "_id" {
                 inits.push(("v".to_owned(), "Version".to_owned()));

@@ -84,9 +84,9 @@ impl<'a> ModelWriter<'a> {
 
     /// Writes version 2 beside the shape as found: the model follows the rules where the data allows (keys within
     /// 16 bytes, dates and numbers stored as such where every value read is one as text, `None` left out rather
-    /// than `null`, counters computed from their arrays), declared `version = 2` with the shape as found as its
-    /// version 1 (`…V1` types, which still read the documents not migrated yet), and the step between them
-    /// (`Upgrade`, and `From` for the embedded types). Where a person must decide, the step holds a
+    /// than `null`, a counter beside each bounded array, computed from it), declared `version = 2` with the shape
+    /// as found as its version 1 (`…V1` types, which still read the documents not migrated yet), and the step
+    /// between them (`Upgrade`, and `From` for the embedded types). Where a person must decide, the step holds a
     /// `compile_error!` saying what: a path of several types. Then `migrate` moves the documents
     /// ([Versioned models](crate::guide::versioning)).
     pub fn versioned(mut self, versioned: bool) -> Self {
