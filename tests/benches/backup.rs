@@ -3,7 +3,9 @@
 //! snapshot session where the server keeps snapshots), whose documents are written one after another to a `.bson`
 //! file (what mongodump writes), and odm's `Restore` of that dump into another database against
 //! reading the file back and sending ordered `insert_many` batches of the same size into a collection created with
-//! the same validator, then the same index. Each round runs both sides, alternating which goes first; the median of
+//! the same validator, then the same index. The source collection carries the model's index, so its dump lists it
+//! and both restores build it (each round checks the two restored collections hold the same indexes): the same
+//! work on both sides. Each round runs both sides, alternating which goes first; the median of
 //! each side over the rounds is the figure, with the CPU time of the server (when it runs on this machine) and of the
 //! bench.
 //!
@@ -19,6 +21,9 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+#[path = "../support/median.rs"]
+mod median;
+use median::median;
 #[path = "../support/cpu.rs"]
 mod cpu;
 use cpu::{cpu_seconds, port_of, server_pid};
@@ -95,10 +100,14 @@ async fn restore_with_odm(client: &Client, dir: &Path, from: &str, into: &str) -
 }
 
 /// The same by hand: the collection created with the model's validator, the file read back and inserted in ordered
-/// batches, then the index built.
-async fn restore_by_hand(db: &Database, file: &Path) -> u64 {
-    db.run_command(odm::collection::create_command::<Order>()).await.expect("create");
-    let coll = db.collection::<RawDocumentBuf>(Order::COLLECTION);
+/// batches, then the index built; `staged`, into a temporary collection renamed into place at the end.
+async fn restore_by_hand(db: &Database, file: &Path, staged: bool) -> u64 {
+    // Staged: loaded into a temporary collection and renamed into place at the end, all or nothing, as odm does.
+    let name = if staged { "tmp_restore" } else { Order::COLLECTION };
+    let mut create = odm::collection::create_command::<Order>();
+    create.insert("create", name);
+    db.run_command(create).await.expect("create");
+    let coll = db.collection::<RawDocumentBuf>(name);
     let mut input = BufReader::new(std::fs::File::open(file).expect("open"));
     let (mut batch, mut n) = (Vec::with_capacity(BATCH), 0);
     loop {
@@ -122,13 +131,25 @@ async fn restore_by_hand(db: &Database, file: &Path) -> u64 {
         coll.insert_many(batch).await.expect("insert");
     }
     let indexes: Vec<Document> = Order::indexes().iter().map(|i| i.to_document()).collect();
-    db.run_command(doc! { "createIndexes": Order::COLLECTION, "indexes": indexes }).await.expect("indexes");
+    db.run_command(doc! { "createIndexes": name, "indexes": indexes }).await.expect("indexes");
+    if staged {
+        let (from, to) = (format!("{}.{name}", db.name()), format!("{}.{}", db.name(), Order::COLLECTION));
+        db.client().database("admin").run_command(doc! { "renameCollection": from, "to": to }).await.expect("rename");
+    }
     n
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+/// The key patterns of the restored collection's indexes, in name order.
+async fn index_keys(db: &Database) -> Vec<(String, Document)> {
+    let cursor = db.collection::<Document>(Order::COLLECTION).list_indexes().await.expect("listIndexes");
+    let mut keys: Vec<(String, Document)> = futures_util::TryStreamExt::try_collect::<Vec<_>>(cursor)
+        .await
+        .expect("indexes")
+        .into_iter()
+        .map(|i| (i.options.and_then(|o| o.name).unwrap_or_default(), i.keys))
+        .collect();
+    keys.sort_by(|a, b| a.0.cmp(&b.0));
+    keys
 }
 
 /// One side's figures over the rounds: rates (documents per second) and CPU seconds.
@@ -171,12 +192,16 @@ fn main() {
         for chunk in (0..n).collect::<Vec<_>>().chunks(BATCH) {
             orders.insert_many(chunk.iter().map(|&i| order(i))).await.expect("seed");
         }
+        // The model's index on the source, so the dump lists it and odm's restore builds it, as the loop does.
+        let indexes: Vec<Document> = Order::indexes().iter().map(|i| i.to_document()).collect();
+        db.run_command(doc! { "createIndexes": Order::COLLECTION, "indexes": indexes }).await.expect("index");
         let uri = odm::testing::server().uri();
         let server = server_pid(&port_of(uri));
         let cpu = || server.as_deref().map_or(0.0, cpu_seconds) + cpu_seconds("self");
         let scratch = std::env::temp_dir().join(format!("odm_bench_backup_{}", std::process::id()));
         let (mut dump_odm, mut dump_hand, mut restore_odm, mut restore_hand) =
             (Side::default(), Side::default(), Side::default(), Side::default());
+        let mut restore_staged = Side::default();
         // The read mode odm picks for this server (a snapshot where the server keeps them), which the hand-written
         // dump uses too.
         let probe = scratch.join("probe");
@@ -203,11 +228,21 @@ fn main() {
                     let dumped = dump_by_hand(&db, &hand_file, mode).await;
                     dump_hand.push(dumped, started.elapsed(), cpu() - before);
                     let (started, before) = (Instant::now(), cpu());
-                    let restored = restore_by_hand(&into_hand, &hand_file).await;
+                    let restored = restore_by_hand(&into_hand, &hand_file, false).await;
                     restore_hand.push(restored, started.elapsed(), cpu() - before);
                     assert_eq!((dumped, restored), (n as u64, n as u64));
+                    let staged_db = client.database(&format!("{}_r{round}s", db.name()));
+                    let (started, before) = (Instant::now(), cpu());
+                    let staged = restore_by_hand(&staged_db, &hand_file, true).await;
+                    restore_staged.push(staged, started.elapsed(), cpu() - before);
+                    assert_eq!(index_keys(&staged_db).await.len(), 2, "the staged loop's indexes");
+                    staged_db.drop().await.expect("drop");
                 }
             }
+            // Both restores built the same indexes: the same work on both sides.
+            let odm_indexes = index_keys(&client.database(&into_odm)).await;
+            assert_eq!(odm_indexes, index_keys(&into_hand).await, "the restored indexes differ");
+            assert_eq!(odm_indexes.len(), 2, "`_id_` and the model's index: {odm_indexes:?}");
             // Both dumps hold the same bytes: the same documents in the same order.
             let odm_file = odm_dir.join(db.name()).join(format!("{}.bson", Order::COLLECTION));
             let same = std::fs::read(&odm_file).expect("odm's file") == std::fs::read(&hand_file).expect("the file");
@@ -228,7 +263,10 @@ fn main() {
         std::fs::remove_dir_all(&scratch).ok();
         let with_server = server.is_some();
         report("dump", n, rounds, dump_odm, dump_hand, with_server);
+        let odm_again = Side { rates: restore_odm.rates.clone(), cpu: restore_odm.cpu.clone() };
         report("restore", n, rounds, restore_odm, restore_hand, with_server);
+        println!("against the loop loading a temporary collection and renaming it into place (all or nothing):");
+        report("restore", n, rounds, odm_again, restore_staged, with_server);
         test_db.close().await;
     });
 }

@@ -8,14 +8,17 @@
 //! prints its peak resident memory (`VmHWM`, as `/usr/bin/time -v` reports it) after the read; the sides alternate
 //! and the median of each is compared. A fresh process per read means no side inherits another's heap.
 
+#[path = "../support/median.rs"]
+mod median;
 #[path = "../support/process.rs"]
 mod process;
 mod sample;
 
 use futures_util::TryStreamExt;
+use median::median;
 use odm::bson::{self, doc, RawDocumentBuf};
 use odm::{Collection, Filter, Model};
-use process::{env_usize, median, peak_kib};
+use process::{env_usize, peak_kib};
 use sample::{Order, SerdeOrder};
 use std::process::Command;
 

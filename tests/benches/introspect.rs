@@ -8,16 +8,19 @@
 //! `ODM_BENCH_INTROSPECT_SIDE` set), which prints the documents read, its peak resident memory (`VmHWM`) and the read's
 //! wall time; the sides alternate and the median of each is compared.
 
+#[path = "../support/median.rs"]
+mod median;
 #[path = "../support/process.rs"]
 mod process;
 mod sample;
 
 use futures_util::TryStreamExt;
+use median::median;
 use odm::bson::{self, doc, RawDocumentBuf};
 use odm::introspect::Introspect;
 use odm::pull::Pull;
 use odm::{Collection, Model};
-use process::{env_usize, median, peak_kib};
+use process::{env_usize, peak_kib};
 use sample::Order;
 use std::process::Command;
 use std::time::Instant;

@@ -19,6 +19,9 @@ use odm::{Collection, Embedded, Model, Upgrade, Version};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
+#[path = "../support/median.rs"]
+mod median;
+use median::median;
 #[path = "../support/cpu.rs"]
 mod cpu;
 use cpu::{cpu_seconds, port_of, server_pid};
@@ -196,11 +199,6 @@ async fn by_hand(db: &odm::mongodb::Database, raw: &odm::mongodb::Collection<Raw
         }
     }
     migrated
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

@@ -7,6 +7,10 @@
 //! rounds per writer count. Prints, per writer count, the body runs per commit and the wall time of a round
 //! (median over the rounds, with min and max).
 
+#[path = "../support/median.rs"]
+mod median;
+
+use median::median;
 use odm::bson::oid::ObjectId;
 use odm::{Collection, Model, Update};
 use serde::{Deserialize, Serialize};
@@ -62,11 +66,6 @@ async fn round(db: &odm::mongodb::Database, writers: usize, hold: Duration) -> (
     (runs.load(Ordering::Relaxed), elapsed)
 }
 
-fn median<T: Copy + PartialOrd>(values: &mut [T]) -> T {
-    values.sort_by(|a, b| a.partial_cmp(b).expect("comparable"));
-    values[values.len() / 2]
-}
-
 fn main() {
     let rounds: usize = std::env::var("ODM_BENCH_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
@@ -89,8 +88,8 @@ fn main() {
             println!(
                 "transactions_under_contention writers={writers} hold={hold_ms}ms rounds={rounds}: body runs per commit median {:.2} \
                  (min {min_r:.2}, max {max_r:.2}); round wall median {:?} (min {min_w:?}, max {max_w:?})",
-                median(&mut per_commit),
-                median(&mut wall),
+                median(per_commit.clone()),
+                median(wall.clone()),
             );
         }
         drop(db);

@@ -1,5 +1,5 @@
 //! What a bench learns about its own process and its settings: the peak memory of the process (from `/proc`), the
-//! sizes it takes from the environment, and the median of its rounds. Included by the bench binaries with `#[path]`.
+//! sizes it takes from the environment. Included by the bench binaries with `#[path]`.
 
 /// This process's peak resident memory in KiB (`VmHWM`, as `/usr/bin/time -v` reports it).
 pub fn peak_kib() -> u64 {
@@ -11,10 +11,4 @@ pub fn peak_kib() -> u64 {
 /// The number in the environment variable `name`, or `default`.
 pub fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|n| n.parse().ok()).unwrap_or(default)
-}
-
-/// The middle value of `v` (the upper of the two middle ones for an even count).
-pub fn median(mut v: Vec<u64>) -> u64 {
-    v.sort_unstable();
-    v[v.len() / 2]
 }
