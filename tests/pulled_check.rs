@@ -137,7 +137,7 @@ pub fn messy_lines() -> String {
             "daily": { "2024-05-03": { "hits": 1 }, "2024-05-01": { "hits": 3 }, "2024-05-02": { "hits": 5 } },
             "id": 7, "score": 1.5, "note": Bson::Null, "type": "basic", "items": [{ "sku": "x", "qty": 1 }],
             "empty": [], "lastSeenOnTheLegacyCheckoutServiceBeforeTheMigrationOfTwentyNineteen": "web",
-            "likes": ["a"], "likes_count": 1,
+            "likes": ["a"], "likes_count": 1, "lastLogin": "2024-06-01T09:00:00Z",
         },
         doc! {
             "_id": "u-2", "userName": "bob", "age": "41", "joinedAt": "2024-05-02T10:00:00Z",
@@ -145,7 +145,7 @@ pub fn messy_lines() -> String {
             "daily": { "2024-06-01": { "hits": 2 }, "2024-06-02": { "hits": 2 }, "2024-06-03": { "hits": 9 } },
             "id": 8, "score": 2.5, "note": "hi", "type": "pro",
             "items": [{ "sku": "y", "qty": 2, "gift": true }, { "sku": "z", "qty": 1 }], "empty": [],
-            "misc": [1, "two"], "aliases": ["b"], "likes": ["b", "c"], "likes_count": 5,
+            "misc": [1, "two"], "aliases": ["b"], "likes": ["b", "c"], "likes_count": 5, "lastLogin": Bson::Null,
         },
         doc! {
             "_id": "u-3", "userName": "cy", "age": 29_i64, "joinedAt": "2024-05-03T08:00:00Z",
@@ -160,7 +160,7 @@ pub fn messy_lines() -> String {
             "preferredLanguageCode": "en", "tags": ["a", "c", "d"], "tags_count": 3,
             "daily": { "2024-08-01": { "hits": 7 }, "2024-08-02": { "hits": 1 }, "2024-08-03": { "hits": 2 } },
             "id": 10, "score": 4.0, "type": "pro", "items": [{ "sku": "x", "qty": 5 }], "empty": [],
-            "aliases": ["d", "dd"], "likes": ["x"], "likes_count": 1,
+            "aliases": ["d", "dd"], "likes": ["x"], "likes_count": 1, "lastLogin": "2024-06-02",
         },
     ];
     docs.iter().map(|d| Bson::Document(d.clone()).into_canonical_extjson().to_string() + "\n").collect()

@@ -9,7 +9,10 @@
 //! it as version 2 beside the shape as found, with the step between them, for `migrate` to run
 //! ([the adoption guide](crate::guide::existing_database)).
 
-pub use crate::base::pull::{date_from_text, number_from_text, ModelWriter, Note, PulledModel, Unpullable};
+pub use crate::base::pull::{
+    date_from_text, number_from_text, optional_date_from_text, optional_number_from_text, ModelWriter, Note,
+    PulledModel, Unpullable,
+};
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub use crate::driver::pull::{Pull, PullReport};

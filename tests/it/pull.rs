@@ -289,6 +289,8 @@ fn version_2_of_a_messy_collection_says_what_a_person_must_decide() {
         "#[serde(rename = \"joinedAt\", deserialize_with = \"odm::pull::date_from_text\")]",
         "impl Upgrade for UserEventV1 {",
         "impl From<ItemV1> for Item {",
+        "    pub last_login: Option<DateTime>,",
+        "deserialize_with = \"odm::pull::optional_date_from_text\"",
         "    #[odm(max_items = 2, counter = \"items_count\")]\n    pub items: Vec<Item>,\n    pub items_count: i32,",
         "        let items_count = self.items.len() as i32;\n",
     ] {

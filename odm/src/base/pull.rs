@@ -12,5 +12,5 @@ mod versioned;
 mod writer;
 
 pub use report::{Note, PulledModel, Unpullable};
-pub use text::{date_from_text, number_from_text};
+pub use text::{date_from_text, number_from_text, optional_date_from_text, optional_number_from_text};
 pub use writer::ModelWriter;

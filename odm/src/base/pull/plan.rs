@@ -292,10 +292,6 @@ impl<'a> Planner<'a> {
                 self.comment(&mut field, "type-option-absent", &shape.path, text);
             }
         }
-        // An older shape reads text as its value with a helper of the plain type: an optional path keeps its text.
-        if matches!(ty, Ty::Option(_)) && matches!(field.change, Change::FromText { .. }) {
-            field.change = Change::Keep;
-        }
         field.ty = ty;
         field
     }

@@ -21,6 +21,17 @@ use std::str::FromStr;
 /// let read = |at: &str| odm::bson::deserialize_from_slice::<Old>(odm::bson::rawdoc! { "at": at }.as_bytes());
 /// assert_eq!(read("2024-05-01T12:30:00+02:00").unwrap().at.try_to_rfc3339_string().unwrap(), "2024-05-01T10:30:00Z");
 /// assert!(read("May 1st").is_err());
+///
+/// // An optional one: absent or `null` is `None`.
+/// #[derive(Deserialize)]
+/// struct Seen {
+///     #[serde(default, deserialize_with = "odm::pull::optional_date_from_text")]
+///     at: Option<odm::bson::DateTime>,
+/// }
+/// let seen = |d: odm::bson::RawDocumentBuf| odm::bson::deserialize_from_slice::<Seen>(d.as_bytes()).unwrap().at;
+/// assert_eq!(seen(odm::bson::rawdoc! {}), None);
+/// assert_eq!(seen(odm::bson::rawdoc! { "at": null }), None);
+/// assert!(seen(odm::bson::rawdoc! { "at": "2024-05-01" }).is_some());
 /// ```
 pub fn date_from_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bson::DateTime, D::Error> {
     let text = String::deserialize(deserializer)?;
@@ -37,6 +48,32 @@ where
 {
     let text = String::deserialize(deserializer)?;
     text.parse().map_err(|_| D::Error::custom(format!("`{text}` is not a number this field reads")))
+}
+
+/// [`date_from_text`] for an optional field: `null` (or, with `#[serde(default)]`, an absent key) is `None`, a date
+/// written as text is `Some`. For `#[serde(default, deserialize_with = "odm::pull::optional_date_from_text")]` on an
+/// `Option<DateTime>` field of an older shape.
+pub fn optional_date_from_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<bson::DateTime>, D::Error> {
+    match Option::<String>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(text) => parse_date(&text)
+            .map(Some)
+            .ok_or_else(|| D::Error::custom(format!("`{text}` is not a date this field reads"))),
+    }
+}
+
+/// [`number_from_text`] for an optional field: `null` (or, with `#[serde(default)]`, an absent key) is `None`.
+pub fn optional_number_from_text<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+{
+    match Option::<String>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(text) => {
+            text.parse().map(Some).map_err(|_| D::Error::custom(format!("`{text}` is not a number this field reads")))
+        }
+    }
 }
 
 /// The date `text` holds, in the forms `date_from_text` documents.

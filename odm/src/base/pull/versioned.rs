@@ -223,7 +223,16 @@ fn version_1(s: &Struct, namespace: &str) -> Shown {
                 ty = replace_inner(&ty, to.clone());
                 odm.retain(|a| a != "not_a_date");
                 odm.push("bson_type = \"string\"".to_owned());
-                serde.push(format!("deserialize_with = {}", quoted(helper)));
+                if matches!(ty, Ty::Option(_)) {
+                    // Absent is `None` too: `default`, since a field read with a helper is otherwise required.
+                    serde.push("default".to_owned());
+                    serde.push(format!(
+                        "deserialize_with = \"odm::pull::optional_{}\"",
+                        helper.trim_start_matches("odm::pull::")
+                    ));
+                } else {
+                    serde.push(format!("deserialize_with = {}", quoted(helper)));
+                }
             }
             ShownField { ident: f.ident.clone(), ty: ty.render("V1"), comments: f.comments.clone(), serde, odm }
         })
