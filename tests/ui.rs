@@ -125,3 +125,11 @@ fn rules_page_matches_the_errors() {
         assert!(used.iter().any(|u| u == h), "rule `{h}` has a heading on the rules page but nothing cites it");
     }
 }
+
+/// odm's own collections, which rule `name-system` keeps models out of: the derive's list
+/// (`odm-derive/src/internals/check/names.rs`, `ODM_OWN`, where `ui/names/collection_odm_own.rs` shows both names
+/// refused) is the runtime's.
+#[test]
+fn the_derive_refuses_every_collection_odm_keeps() {
+    assert_eq!(odm::sync::plan::ownership::METADATA_COLLECTIONS, ["odm_index", "odm_sync_lock"]);
+}

@@ -3,6 +3,7 @@
 //! (src/pull.rs).
 
 use crate::base::error::Result;
+use crate::base::plan::ownership::METADATA_COLLECTIONS;
 use crate::base::pull::{ModelWriter, PulledModel, Unpullable};
 use crate::driver::introspect::{survey_options, Introspect, Read};
 use crate::driver::live::LiveKind;
@@ -69,6 +70,13 @@ impl<'a> Pull<'a> {
         let mut modules: HashSet<String> = HashSet::new();
         for surveyed in &found.collections {
             let live = &surveyed.live;
+            if METADATA_COLLECTIONS.contains(&live.name.as_str()) {
+                unpullable.push(Unpullable {
+                    collection: live.name.clone(),
+                    reason: "odm's own records (rule `name-system`), not an application's documents".to_owned(),
+                });
+                continue;
+            }
             if live.kind == LiveKind::TimeSeries {
                 unpullable.push(Unpullable {
                     collection: live.name.clone(),
@@ -185,7 +193,7 @@ impl fmt::Display for PullReport {
             }
         }
         for refused in &self.unpullable {
-            writeln!(f, "{}.{}: no model: {}", self.database, refused.collection, refused)?;
+            writeln!(f, "{}.{}: no model: {}", self.database, refused.collection, refused.reason)?;
         }
         for name in &self.missing {
             writeln!(f, "{}.{name}: no such collection", self.database)?;

@@ -12,6 +12,9 @@ use proc_macro2::TokenStream;
 pub const MAX_DB_LEN: usize = 63;
 /// Longest `<db>.<collection>` in bytes (stricter than the server's 255, so names stay readable in every tool).
 pub const MAX_NS_LEN: usize = 64;
+/// The collections odm keeps in each database it syncs (the runtime's `METADATA_COLLECTIONS`; a test in `tests/ui.rs`
+/// compares the two lists).
+pub const ODM_OWN: [&str; 2] = ["odm_index", "odm_sync_lock"];
 /// Longest namespace the server itself takes, in bytes: the bound on a name kept with `existing_name`.
 const MAX_SERVER_NS_LEN: usize = 255;
 
@@ -101,6 +104,15 @@ fn collection_problems(name: &str, db: Option<&str>, module: Module) -> Vec<(Rul
         return vec![(rules::NAME_CASE, msg)];
     }
     let mut out = Vec::new();
+    if ODM_OWN.contains(&name) {
+        out.push((
+            rules::NAME_SYSTEM,
+            format!(
+                "collection name `{name}` is one of odm's own collections (which indexes a sync created, the sync's \
+                 lease), kept in every database odm syncs; choose another name"
+            ),
+        ));
+    }
     if name.split('_').next() == Some("system") {
         out.push((
             rules::NAME_SYSTEM,
@@ -259,7 +271,12 @@ fn check_existing_name(
     } else {
         None
     };
-    if let Some(why) = server_refuses {
+    if ODM_OWN.contains(&name) {
+        // What the rules say of it, which no exemption lifts: the collection is odm's, not a model's.
+        for (rule, msg) in collection_problems(name, db, module).into_iter().filter(|(r, _)| *r == rules::NAME_SYSTEM) {
+            cx.error_spanned_by(coll, rule, msg);
+        }
+    } else if let Some(why) = server_refuses {
         cx.error_spanned_by(
             coll,
             rules::NAME_CASE,

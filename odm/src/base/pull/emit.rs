@@ -35,15 +35,17 @@ pub(super) fn module(writer: &Input<'_>) -> Result<PulledModel, Unpullable> {
         format!("{} documents (every one)", thousands(shape.documents))
     };
     let doc = vec![format!("A document of `{namespace}` as found.")];
-    let model = planner
-        .object(&roots, type_ident(writer.collection, true), "", doc, true)
-        .map_err(|reason| Unpullable { collection: writer.collection.to_owned(), reason })?;
+    let model =
+        planner.object(&roots, type_ident(writer.collection, true), "", doc, true).map_err(|why| Unpullable {
+            collection: writer.collection.to_owned(),
+            reason: format!("its documents hold {why}; rename the key in the data first"),
+        })?;
     planner.collection(writer.collection, name_breaks(writer.collection), writer.capped.as_ref());
 
     let mut out = String::new();
     if writer.versioned {
         if planner.structs[0].fields.iter().any(|f| f.key == "_v") {
-            let reason = "a key `_v` already, the key of a versioned model's version".to_owned();
+            let reason = "its documents hold a key `_v` already, the key of a versioned model's version".to_owned();
             return Err(Unpullable { collection: writer.collection.to_owned(), reason });
         }
         versioned::header(&mut out, &namespace, &read);

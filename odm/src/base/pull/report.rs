@@ -34,7 +34,8 @@ pub struct Note {
     pub message: String,
 }
 
-/// Why a collection gets no model: a key at its top level that no field can be stored under.
+/// Why a collection gets no model: a key at its top level that no field can be stored under, a time-series
+/// collection, or one of odm's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Unpullable {
@@ -46,11 +47,7 @@ pub struct Unpullable {
 
 impl fmt::Display for Unpullable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "no model for `{}`: its documents hold {}; rename the key in the data first",
-            self.collection, self.reason
-        )
+        write!(f, "no model for `{}`: {}", self.collection, self.reason)
     }
 }
 
