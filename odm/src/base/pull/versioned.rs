@@ -5,6 +5,7 @@
 //! what a person must decide.
 
 use super::layout::{push_wrapped, Shown, ShownField, WIDTH};
+use super::names::unique;
 use super::plan::{quoted, Change, Struct, Ty};
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -80,22 +81,15 @@ fn new_counters(s: &Struct, keys: &[String]) -> Vec<NewCounter> {
         if !matches!(f.ty, Ty::Vec(_)) || !bounded || counted {
             continue;
         }
-        let ident = unique_in(format!("{}_count", f.ident), &idents);
+        let ident = unique(format!("{}_count", f.ident), &|n| idents.contains(n), "");
         let wanted = [format!("{key}_count"), format!("n_{key}")].into_iter().find(|k| k.len() <= KEY_SHORT);
-        let key = unique_in(wanted.unwrap_or_else(|| format!("n_{}", &key[..KEY_SHORT.min(key.len()) - 2])), &taken);
+        let key = wanted.unwrap_or_else(|| format!("n_{}", &key[..KEY_SHORT.min(key.len()) - 2]));
+        let key = unique(key, &|k| taken.contains(k), "");
         idents.insert(ident.clone());
         taken.insert(key.clone());
         out.push(NewCounter { array: f.ident.clone(), ident, key });
     }
     out
-}
-
-/// `name`, or `name` with the first number from 2 that `taken` does not hold.
-fn unique_in(name: String, taken: &HashSet<String>) -> String {
-    if !taken.contains(&name) {
-        return name;
-    }
-    (2..).map(|n| format!("{name}{n}")).find(|c| !taken.contains(c)).expect("an unbounded range")
 }
 
 fn version_2(s: &Struct, namespace: &str) -> Shown {
