@@ -36,6 +36,7 @@ const FAMILIES: &[&str] = &[
     "aggregate",
     "references",
     "series",
+    "views",
 ];
 
 #[test]

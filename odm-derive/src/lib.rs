@@ -38,3 +38,14 @@ pub fn derive_embedded(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     run::derive(&input, Derive::Embedded).into()
 }
+
+/// Derives `odm::View` (and serde's `Deserialize`) for a struct reading some of a model's fields: each field is named
+/// as the model names it, read under the model's stored key, and its type is checked against the model's.
+///
+/// See `odm::view` for the attributes.
+// `serde` is claimed so that a serde attribute on a view is reported once, as odm's rule, not also as unknown.
+#[proc_macro_derive(View, attributes(odm, serde))]
+pub fn derive_view(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    run::view(&input).into()
+}

@@ -6,6 +6,7 @@ use crate::internals::ast::{Container, Derive};
 use crate::internals::check;
 use crate::internals::ctxt::Ctxt;
 use crate::internals::resolve::Resolved;
+use crate::internals::view::View;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -31,5 +32,22 @@ pub fn derive(input: &syn::DeriveInput, derive: Derive) -> TokenStream {
             let fallback = expand::fallback(input, derive, &odm, serde_fails);
             quote! { #errors #fallback }
         }
+    }
+}
+
+/// Runs a view's stages: parse and check (`internals::view`), then generate (`expand::view`).
+pub fn view(input: &syn::DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let view = View::from_ast(&cx, input);
+    match cx.check() {
+        Ok(()) => {
+            let Some(view) = view else { unreachable!("no errors means the view was read") };
+            let odm = match &view.crate_path {
+                Some(path) => quote!(#path),
+                None => quote!(::odm),
+            };
+            expand::view::generate(&view, &odm)
+        }
+        Err(err) => err.into_compile_error(),
     }
 }

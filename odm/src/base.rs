@@ -39,3 +39,4 @@ pub mod timeseries;
 pub mod update;
 pub mod validator;
 pub mod version;
+pub mod view;

@@ -152,6 +152,11 @@
 //! are refused at compile time ([`serde-unsupported`](crate::rules#serde-unsupported)). `from`/`try_from` are
 //! accepted: they change only how a stored document is read, so a proxy type can migrate older shapes on read.
 //!
+//! A view (`#[derive(View)]`, see [`view`]) reads some of a model's fields: `#[odm(of = "Order")]` on a struct whose
+//! fields are named as the model names them; each is read under the model's key, its type checked against the
+//! model's ([`view-field`](crate::rules#view-field), [`view-type`](crate::rules#view-type)), and
+//! `find(…).view::<V>()` sends only its paths.
+//!
 //! ## The command line
 //!
 //! An application's admin binary is a few lines ([`cli::Admin`], feature `cli`), and gives its operators `plan`,
@@ -241,6 +246,7 @@ pub mod timeseries;
 pub mod transaction;
 pub mod update;
 pub mod version;
+pub mod view;
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
 pub mod watch;
@@ -277,6 +283,7 @@ pub use sync::SyncMode;
 pub use transaction::Transaction;
 pub use update::Update;
 pub use version::{Upgrade, Version};
+pub use view::View;
 
 /// Paths used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
@@ -366,6 +373,12 @@ pub mod __private {
             VariantNodeOf as __OdmVariantNodeOf, VariantPathOf as __OdmVariantPathOf,
         };
         pub use crate::base::schema::BsonSchema as __OdmSchema;
+        pub use crate::base::view::{
+            expecting as __odm_view_expecting, field as __odm_view_field, key as __odm_view_key,
+            missing as __odm_view_missing, viewable as __odm_viewable, AsView as __OdmAsView, Boxed as __OdmViewBoxed,
+            Each as __OdmViewEach, Keys as __OdmViewKeys, Opt as __OdmViewOpt, Reads as __OdmReads,
+            Values as __OdmViewValues, View as __OdmView,
+        };
         pub use bson::Document as __OdmDocument;
         pub use core::ops::Deref as __OdmDeref;
         pub use core::option::Option::{self as __OdmOption, None as __OdmNone, Some as __OdmSome};

@@ -1,6 +1,6 @@
 //! The names nearly every program uses, for one glob import: `use odm::prelude::*;`.
 //!
-//! A model's derives and the trait they implement (`Model`, `Embedded`, `BsonSchema`), the typed collection and what its calls take
+//! A model's derives and the trait they implement (`Model`, `Embedded`, `BsonSchema`), views of it (`View`), the typed collection and what its calls take
 //! (`Collection`, `Filter`, `Update`, `Sort`, `Projection`), bringing a database in line at startup (`SchemaSync`,
 //! `SyncMode`), versioned models (`Version`, `Upgrade`), the case-normalized string (`Lowercase`) and sessions
 //! (`Session`); `Collection`, `SchemaSync` and `Session` with the `driver` feature (a default one). Everything
@@ -32,6 +32,6 @@
 
 #[cfg(feature = "derive")]
 pub use crate::Embedded;
-pub use crate::{BsonSchema, Filter, Lowercase, Model, Projection, Sort, SyncMode, Update, Upgrade, Version};
+pub use crate::{BsonSchema, Filter, Lowercase, Model, Projection, Sort, SyncMode, Update, Upgrade, Version, View};
 #[cfg(feature = "driver")]
 pub use crate::{Collection, SchemaSync, Session};

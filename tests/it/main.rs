@@ -53,4 +53,5 @@ mod transactions;
 mod updates;
 mod validator_props;
 mod versions;
+mod views;
 mod watch;

@@ -25,6 +25,7 @@ mod series;
 mod size;
 mod text;
 mod version;
+pub mod view;
 
 use crate::internals::ast::{Container, Data, Derive};
 use crate::internals::resolve::Resolved;

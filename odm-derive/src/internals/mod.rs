@@ -16,3 +16,4 @@ pub mod rules;
 pub mod source;
 pub mod symbol;
 pub mod ty;
+pub mod view;

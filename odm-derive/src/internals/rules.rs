@@ -123,6 +123,11 @@ rules! {
     MODEL_VALIDATION = "model-validation";
     MODEL_SIZE = "model-size";
     VERSION_FIELD = "version-field";
+    // Views (`#[derive(View)]`).
+    VIEW_OF = "view-of";
+    VIEW_FIELD = "view-field";
+    VIEW_TYPE = "view-type";
+    VIEW_SERDE = "view-serde";
     // serde attributes.
     SERDE_UNSUPPORTED = "serde-unsupported";
     SERDE_UNKNOWN = "serde-unknown";

@@ -79,6 +79,8 @@ pub const SCATTER: Symbol = Symbol("scatter");
 pub const SIZE_BUDGET: Symbol = Symbol("size_budget");
 /// `version = N`: the model's schema version.
 pub const VERSION: Symbol = Symbol("version");
+/// `of = "Model"` on a view: the struct whose fields it reads.
+pub const OF: Symbol = Symbol("of");
 /// `older(V1, V2)`: the older shapes a versioned model still reads, oldest first.
 pub const OLDER: Symbol = Symbol("older");
 /// `bucket(key = "...", items = "...")`: a bucket of readings.

@@ -1,11 +1,12 @@
-//! `encode` (16 MiB checked, `_id` first) and `decode` (older versions migrated, failing fields named), and `decode_as`
-//! for a projection. Driver-free, so a document can be encoded and checked with no database reachable. Users read the
+//! `encode` (16 MiB checked, `_id` first) and `decode` (older versions migrated, failing fields named), `decode_view`
+//! for a view, and `decode_as` for a projection. Driver-free, so a document can be encoded and checked with no database reachable. Users read the
 //! docs at `odm::codec` (src/codec.rs).
 
 use crate::base::error::{DecodeError, Error, Result, VersionError, MAX_DOCUMENT_SIZE};
 use crate::base::meta::TypeMeta;
 use crate::base::model::model_name;
 use crate::base::model::Model;
+use crate::base::view::View;
 use bson::{Bson, RawDocumentBuf};
 use serde::de::DeserializeOwned;
 
@@ -85,6 +86,46 @@ pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
                     oldest: spec.oldest,
                 }))),
             };
+        }
+    }
+    decode_as(model_name::<M>(), M::type_meta(), raw)
+}
+
+/// Decodes a document of model `M` as view `V` (see [`crate::view`]), naming its `_id` and the failing field as
+/// [`decode`] does. A versioned model's document is read at the current version only: one stored at an older
+/// version fails with [`Error::Decode`] saying so (a view reads the stored keys as they are, and an older shape's
+/// may differ), one at a version the model does not read with [`Error::Version`]. To tell, `raw` must hold the
+/// version key: [`Find::view`](crate::collection::Find::view) projects it.
+pub fn decode_view<M: Model, V: View<Of = M>>(raw: &RawDocumentBuf) -> Result<V> {
+    if let Some(spec) = M::VERSION {
+        let version = match raw.get(spec.key) {
+            Ok(Some(bson::RawBsonRef::Int32(v))) => Some(i64::from(v)),
+            Ok(Some(bson::RawBsonRef::Int64(v))) => Some(v),
+            Ok(Some(_)) | Err(_) => Some(i64::from(spec.current)),
+            Ok(None) => None,
+        };
+        let found = version.unwrap_or(i64::from(spec.oldest));
+        if found != i64::from(spec.current) {
+            let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
+            if found < i64::from(spec.oldest) || found > i64::from(spec.current) {
+                return Err(Error::Version(Box::new(VersionError {
+                    model: model_name::<M>(),
+                    id,
+                    found,
+                    current: spec.current,
+                    oldest: spec.oldest,
+                })));
+            }
+            let at = version.map_or_else(|| "without a version key".to_owned(), |v| format!("at version {v}"));
+            let why = format!(
+                "the document is stored {at}, and view `{}` reads documents at version {} only (a view reads the \
+                 stored keys as they are, and an older version's may differ): migrate the collection first (see \
+                 `odm::migrate`), or read it as the model, which migrates each document it reads",
+                std::any::type_name::<V>().rsplit("::").next().unwrap_or_default(),
+                spec.current
+            );
+            let source = <bson::error::Error as serde::de::Error>::custom(why);
+            return Err(Error::Decode(Box::new(DecodeError::new(model_name::<M>(), None, id, source))));
         }
     }
     decode_as(model_name::<M>(), M::type_meta(), raw)

@@ -14,6 +14,7 @@ pub mod query;
 pub mod series;
 mod values;
 mod variant;
+pub mod view;
 
 pub use common::{closest, did_you_mean, Sp};
 

@@ -79,6 +79,17 @@ impl<R> Projection<R> {
         self
     }
 
+    /// The projection of view `V`: exactly the stored paths it reads ([`View::projection`](crate::view::View)), and
+    /// the version key of a versioned model, so a document not at the current version is told apart.
+    #[cfg(feature = "driver")]
+    pub(crate) fn of_view<V: crate::base::view::View>(version: Option<&str>) -> Self {
+        let mut doc = V::projection();
+        if let Some(key) = version {
+            doc.insert(key, 1);
+        }
+        Projection { doc, include: true, error: None, _root: PhantomData }
+    }
+
     /// [`Projection::into_document`] with the paths of the cause not named yet, for the collection to name them.
     pub(crate) fn into_marked(self) -> Result<Document, Invalid> {
         match self.error {

@@ -2,11 +2,13 @@
 //! past undecodable documents).
 
 use super::handle::Collection;
-use super::wire::decode_projection;
+use super::wire::{decode_projection, view_projection};
+use crate::base::codec::decode_view;
 use crate::base::error::{DecodeError, Error, Result};
 use crate::base::explain::Explain;
 use crate::base::filter::{Filter, Projection, Sort};
 use crate::base::model::Model;
+use crate::base::view::View;
 use crate::driver::observe::{Op, Returned};
 use bson::{doc, RawDocumentBuf};
 use futures_util::TryStreamExt;
@@ -116,6 +118,25 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
             projection: Some(projection),
             hint: self.hint,
             decode: decode_projection::<M, Q>,
+        }
+    }
+
+    /// Returns only what view `V` reads, decoded as `V`: the server sends exactly the view's stored paths (see
+    /// [`crate::view`]), checked against the model when the view was compiled.
+    ///
+    /// A versioned model's documents are read at the current version only: one stored at an older version fails
+    /// with [`Error::Decode`](crate::Error::Decode) saying so, since a view reads the stored keys as they are
+    /// (migrate first, see [`crate::migrate`]).
+    pub fn view<V: View<Of = M> + Send + 'a>(self) -> Find<'a, M, V> {
+        Find {
+            coll: self.coll,
+            filter: self.filter,
+            sort: self.sort,
+            limit: self.limit,
+            skip: self.skip,
+            projection: Some(view_projection::<M, V>()),
+            hint: self.hint,
+            decode: decode_view::<M, V>,
         }
     }
 

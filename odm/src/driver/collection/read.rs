@@ -2,12 +2,13 @@
 
 use super::find::Find;
 use super::handle::Collection;
-use super::wire::decode_variant;
-use crate::base::codec::decode;
+use super::wire::{decode_variant, view_projection};
+use crate::base::codec::{decode, decode_view};
 use crate::base::error::Result;
 use crate::base::explain::Explain;
-use crate::base::filter::Filter;
+use crate::base::filter::{Filter, Projection};
 use crate::base::model::{Model, VariantOf};
+use crate::base::view::View;
 use bson::{doc, RawDocumentBuf};
 use mongodb::action::Action;
 use std::borrow::Cow;
@@ -15,7 +16,7 @@ use std::borrow::Cow;
 impl<M: Model> Collection<M> {
     /// The first document matching `filter`: `.await` it for `Option<M>`, or [`FindOne::explain`] it.
     pub fn find_one(&self, filter: Filter<M>) -> FindOne<'_, M, M> {
-        FindOne { coll: Cow::Borrowed(self), filter, hint: None, decode: decode::<M>, checked: true }
+        FindOne { coll: Cow::Borrowed(self), filter, hint: None, projection: None, decode: decode::<M>, checked: true }
     }
 
     /// The documents matching `filter`: add a sort, limit, skip or projection, then `.await` (or `.stream()`).
@@ -63,7 +64,14 @@ impl<M: Model> Collection<M> {
     pub fn find_one_variant<V: VariantOf<M> + Send>(&self, filter: Filter<M>) -> FindOne<'_, M, V> {
         let (tag, value) = V::TAG;
         let filter = filter.and(Filter::from_document(bson::doc! { tag: value }));
-        FindOne { coll: Cow::Borrowed(self), filter, hint: None, decode: decode_variant::<M, V>, checked: false }
+        FindOne {
+            coll: Cow::Borrowed(self),
+            filter,
+            hint: None,
+            projection: None,
+            decode: decode_variant::<M, V>,
+            checked: false,
+        }
     }
 
     /// Number of documents matching `filter`: `.await` it, or [`Count::explain`] it.
@@ -79,22 +87,41 @@ pub struct FindOne<'a, M: Model, P> {
     coll: Cow<'a, Collection<M>>,
     filter: Filter<M>,
     hint: Option<String>,
-    /// How the document is decoded: as the model (older versions migrated), or as one variant.
+    /// What the server returns of the document (a view's paths), or all of it.
+    projection: Option<Projection<M>>,
+    /// How the document is decoded: as the model (older versions migrated), as one variant, or as a view.
     decode: fn(&RawDocumentBuf) -> Result<P>,
     /// Whether the filter is checked against older versions' shapes and one-shard routing (a variant's read has
     /// the discriminator added and is not).
     checked: bool,
 }
 
-impl<M: Model, P> FindOne<'_, M, P> {
+impl<'a, M: Model, P> FindOne<'a, M, P> {
     hint_setter!();
     session_setter!();
+
+    /// Returns only what view `V` reads, decoded as `V`: the server sends exactly the view's stored paths (see
+    /// [`crate::view`]). A versioned model's document is read at the current version only, as
+    /// [`Find::view`](crate::collection::Find::view) says.
+    pub fn view<V: View<Of = M>>(self) -> FindOne<'a, M, V> {
+        FindOne {
+            coll: self.coll,
+            filter: self.filter,
+            hint: self.hint,
+            projection: Some(view_projection::<M, V>()),
+            decode: decode_view::<M, V>,
+            checked: self.checked,
+        }
+    }
 
     /// What the server plans for this read, with execution statistics, instead of the document (see
     /// [`crate::explain`]).
     pub async fn explain(self) -> Result<Explain> {
         let mut find =
             doc! { "find": self.coll.raw.name(), "filter": Collection::filter_doc(self.filter)?, "limit": 1 };
+        if let Some(projection) = self.projection {
+            find.insert("projection", projection.into_marked().map_err(Collection::<M>::invalid)?);
+        }
         if let Some(hint) = self.hint {
             find.insert("hint", hint);
         }
@@ -110,12 +137,16 @@ impl<M: Model, P> FindOne<'_, M, P> {
         if self.checked {
             Collection::<M>::one_shard(&filter, "find_one")?;
         }
-        let op = coll.op("find").values(|| doc! { "filter": &filter, "limit": 1, "hint": &self.hint });
+        let projection = self.projection.map(|p| p.into_marked().map_err(Collection::<M>::invalid)).transpose()?;
+        let op = coll.op("find").values(|| {
+            doc! { "filter": &filter, "projection": &projection, "limit": 1, "hint": &self.hint }
+        });
         let mut session = coll.lock().await;
         let find = coll
             .raw
             .find_one(filter)
             .optional(self.hint, |a, h| a.hint(mongodb::options::Hint::Name(h)))
+            .optional(projection, |a, p| a.projection(p))
             .optional(session.as_deref_mut(), |a, s| a.session(s));
         match op.run(find).await? {
             Some(raw) => (self.decode)(&raw).map(Some),

@@ -3,8 +3,10 @@
 
 use crate::base::codec::{decode, decode_as};
 use crate::base::error::{DecodeError, Error, Result, MAX_STATEMENT_SIZE};
+use crate::base::filter::Projection;
 use crate::base::model::model_name;
 use crate::base::model::{Model, VariantOf};
+use crate::base::view::View;
 use bson::{Bson, Document, RawDocumentBuf};
 use serde::de::DeserializeOwned;
 
@@ -65,6 +67,11 @@ pub(crate) fn decode_variant<M: Model, V: VariantOf<M>>(raw: &RawDocumentBuf) ->
             <bson::error::Error as serde::de::Error>::custom(why),
         )))
     })
+}
+
+/// The projection of view `V` of `M` (with `M`'s version key, when it has one).
+pub(crate) fn view_projection<M: Model, V: View<Of = M>>() -> Projection<M> {
+    Projection::of_view::<V>(M::VERSION.map(|spec| spec.key))
 }
 
 /// Decodes a projection of `M`'s documents as `Q` (no migration: a projection reads the stored keys as they are).
