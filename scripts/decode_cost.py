@@ -11,6 +11,9 @@ counts instructions under valgrind's callgrind for N decodes and for none, so th
     serde_decode   bson::deserialize_from_slice::<SerdeOrder> inside odm's build (ODM_BENCH_LOOP=serde_decode)
     baseline       the same call and struct, built outside the workspace
     baseline+paths the same, with bson's path tracking on
+    view_decode    odm::codec::decode_view::<Wide, WideRow>: a view of 3 of 50 fields, from the projected document
+    serde_view     bson::deserialize_from_slice::<SerdeWideRow> (the same 3 fields, serde's derive) inside odm's build
+    baseline_view  the same call and struct, built outside the workspace (ODM_BENCH_ROW=1)
 
 Usage: python3 scripts/decode_cost.py [--n 20000]   (needs valgrind; release builds land under target/)
 """
@@ -43,14 +46,17 @@ def main() -> None:
         "serde_decode": (codec, {"ODM_BENCH_LOOP": "serde_decode"}),
         "baseline": (plain, {}),
         "baseline+paths": (paths, {}),
+        "view_decode": (codec, {"ODM_BENCH_LOOP": "view_decode"}),
+        "serde_view": (codec, {"ODM_BENCH_LOOP": "serde_view_decode"}),
+        "baseline_view": (plain, {"ODM_BENCH_ROW": "1"}),
     }
     per: dict[str, float] = {}
     for side, (exe, env) in sides.items():
         full, empty, per[side] = per_iteration(exe, env, args.n)
         print(f"{side:<15} {full:>13,} instructions for {args.n} decodes, {empty:>11,} for none: "
               f"{per[side]:,.0f} per decode")
-    base = per["baseline"]
     for side, count in per.items():
+        base = per["baseline_view" if "view" in side else "baseline"]
         print(f"decode_cost {side:<15} {count:>8,.0f} instructions per decode, {count / base:.3f}x the baseline")
 
 

@@ -42,12 +42,24 @@ pub fn view(input: &syn::DeriveInput) -> TokenStream {
     match cx.check() {
         Ok(()) => {
             let Some(view) = view else { unreachable!("no errors means the view was read") };
-            let odm = match &view.crate_path {
-                Some(path) => quote!(#path),
-                None => quote!(::odm),
-            };
-            expand::view::generate(&view, &odm)
+            expand::view::generate(&view, &odm_of(&view))
         }
-        Err(err) => err.into_compile_error(),
+        Err(err) => {
+            let errors = err.into_compile_error();
+            // A generic view has no impl to stand in for: its errors say it cannot be one.
+            let fallback = view
+                .filter(|_| input.generics.params.is_empty())
+                .map(|v| expand::view::fallback(&v, &odm_of(&v)))
+                .unwrap_or_default();
+            quote! { #errors #fallback }
+        }
+    }
+}
+
+/// The path a view's code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.
+fn odm_of(view: &View) -> TokenStream {
+    match &view.crate_path {
+        Some(path) => quote!(#path),
+        None => quote!(::odm),
     }
 }

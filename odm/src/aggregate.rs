@@ -92,4 +92,4 @@ pub use crate::base::aggregate::{
 };
 #[cfg(feature = "driver")]
 #[cfg_attr(docsrs, doc(cfg(feature = "driver")))]
-pub use crate::driver::aggregate::{On, WhenMatched};
+pub use crate::driver::aggregate::{On, ViewedPipeline, WhenMatched};

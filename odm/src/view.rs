@@ -56,8 +56,11 @@
 //! assert_eq!((line.status.as_str(), line.customer.name.as_str(), line.note), ("paid", "Ada", None));
 //! ```
 //!
-//! Read through one with [`Find::view`](crate::collection::Find::view) and
-//! [`FindOne::view`](crate::collection::FindOne::view): the server returns only the view's paths.
+//! Read through one with [`Find::view`](crate::collection::Find::view),
+//! [`FindOne::view`](crate::collection::FindOne::view), a pipeline's last stage
+//! ([`Pipeline::view`](crate::Pipeline::view)) or a change stream's documents
+//! ([`Watch::view`](crate::watch::Watch::view)): the server returns only the view's paths.
+//! [`codec::decode_view`](crate::codec::decode_view) decodes a document read any other way.
 //!
 //! A field the model does not store, or of a type that does not read the model's, is a compile error at the view's
 //! field:

@@ -24,6 +24,10 @@
 //!
 //! Change streams need a replica set or a sharded cluster.
 //!
+//! A stream that needs a few fields of large documents carries only those: `.view::<V>()` (a view of the model, see
+//! [`crate::view`]) narrows each event's document to the view's paths with a `$project` stage, and decodes it as
+//! `V` (`ChangeEvent<V>`).
+//!
 //! ## Documents that do not decode
 //!
 //! Another program may write a document the model does not read (a string where the model has a number, say). An

@@ -78,13 +78,15 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// `ODM_BENCH_LOOP=odm_encode|serde_encode|odm_decode|serde_decode [ODM_BENCH_N=20000]`: runs one side in a loop
+/// `ODM_BENCH_LOOP=odm_encode|serde_encode|odm_decode|serde_decode|view_decode|serde_view_decode [ODM_BENCH_N=20000]`:
+/// runs one side in a loop
 /// and exits, for `valgrind --tool=callgrind target/release/deps/codec-<hash>`; compare the totals.
 fn instruction_loop(side: &str) {
     let n: usize = std::env::var("ODM_BENCH_N").ok().and_then(|n| n.parse().ok()).unwrap_or(20_000);
     let o = order();
     let twin = serde_twin(&o);
     let raw: RawDocumentBuf = odm::codec::encode(&o).expect("encode");
+    let row = bson::serialize_to_raw_document_buf(&sample::wide_row::projected()).expect("encode");
     for _ in 0..n {
         match side {
             "odm_encode" => drop(black_box(odm::codec::encode(black_box(&o)).expect("encode"))),
@@ -93,9 +95,17 @@ fn instruction_loop(side: &str) {
             "serde_decode" => {
                 drop(black_box(bson::deserialize_from_slice::<SerdeOrder>(black_box(raw.as_bytes())).expect("decode")))
             }
-            other => {
-                panic!("ODM_BENCH_LOOP is `odm_encode`, `serde_encode`, `odm_decode` or `serde_decode`, not `{other}`")
-            }
+            "view_decode" => drop(black_box(
+                odm::codec::decode_view::<sample::wide::Wide, sample::wide::WideRow>(black_box(&row)).expect("decode"),
+            )),
+            "serde_view_decode" => drop(black_box(
+                bson::deserialize_from_slice::<sample::wide_row::SerdeWideRow>(black_box(row.as_bytes()))
+                    .expect("decode"),
+            )),
+            other => panic!(
+                "ODM_BENCH_LOOP is `odm_encode`, `serde_encode`, `odm_decode`, `serde_decode`, `view_decode` or \
+                 `serde_view_decode`, not `{other}`"
+            ),
         }
     }
 }

@@ -238,3 +238,99 @@ async fn a_view_of_a_versioned_model_reads_the_current_version_only() {
     let all = coll.find(odm::Filter::everything()).view::<FirstName>().await;
     assert!(all.is_err());
 }
+
+#[tokio::test]
+async fn a_pipeline_ends_with_the_view_s_projection() {
+    let (test_db, _) = support::setup::created::<Order>("view_pipeline").await;
+    let orders: Vec<Order> = (0..4).map(order).collect();
+    Collection::<Order>::new(&test_db).insert_many(&orders).await.expect("seed");
+    let (client, seen) = support::commands::recording_client().await;
+    let coll = Collection::<Order>::new(&client.database(test_db.name()));
+    let f = Order::fields();
+    let paid: Vec<Summary> =
+        coll.aggregate().filter(f.status().eq("paid")).sort(f.total().asc()).view::<Summary>().await.expect("run");
+    assert_eq!(paid, [summary(&orders[0]), summary(&orders[2])]);
+    let sent = seen.started().into_iter().find(|(n, _)| n == "aggregate").expect("an aggregate").1;
+    let stages = sent.get_array("pipeline").expect("stages");
+    // The view's `$project` (which the pipeline may move before the sort, since it keeps the sort's key).
+    let project = doc! { "$project": { "st": 1, "tot": 1, "cu.nm": 1, "ln.sk": 1, "nt": 1 } };
+    assert!(stages.iter().any(|s| s.as_document() == Some(&project)), "{stages:?}");
+    // Streamed, the same rows.
+    use futures_util::TryStreamExt;
+    let streamed: Vec<Summary> = coll
+        .aggregate()
+        .filter(f.status().eq("paid"))
+        .sort(f.total().asc())
+        .view::<Summary>()
+        .stream()
+        .await
+        .expect("open")
+        .try_collect()
+        .await
+        .expect("read");
+    assert_eq!(streamed, paid);
+}
+
+#[tokio::test]
+async fn a_change_stream_carries_the_view_s_paths_of_each_document() {
+    use futures_util::StreamExt;
+    use odm::watch::Change;
+    // No validator: another program writes what it likes, as in a database odm does not own.
+    let db = odm::testing::database("view_watch").await;
+    let coll = Collection::<Order>::new(&db);
+    if !support::server::runs_change_streams(db.client()).await {
+        return;
+    }
+    let (client, seen) = support::commands::recording_client().await;
+    let watched = Collection::<Order>::new(&client.database(db.name()));
+    let mut changes = Box::pin(watched.watch().full_document().view::<Summary>().stream().await.expect("open"));
+    let first = order(1);
+    coll.insert_one(&first).await.unwrap();
+    let f = Order::fields();
+    coll.update_one(f.id().eq(first.id), odm::Update::new().set(f.status(), "paid".to_owned())).await.unwrap();
+    async fn next<S: futures_util::Stream + Unpin>(s: &mut S) -> S::Item {
+        tokio::time::timeout(std::time::Duration::from_secs(10), s.next()).await.expect("in time").expect("open")
+    }
+    match next(&mut changes).await.expect("insert").change {
+        Change::Insert { value, .. } => assert_eq!(value, summary(&first)),
+        other => panic!("{other:?}"),
+    }
+    match next(&mut changes).await.expect("update").change {
+        Change::Update { set, value, .. } => {
+            assert_eq!(set, doc! { "st": "paid" });
+            let value = value.expect("looked up").expect("decodes");
+            assert_eq!(value, Summary { status: "paid".into(), ..summary(&first) });
+        }
+        other => panic!("{other:?}"),
+    }
+    // Written by another program, in a shape the view cannot read: the event's error, the stream goes on.
+    let script = format!(
+        "db.getSiblingDB('{}').shop_order.insertOne({{_id: ObjectId(), st: 'odd', tot: 'ten', cu: {{nm: 'x', em: 'y'}}, ln: [], tx: 'x'.repeat(100)}})",
+        db.name()
+    );
+    let (code, out) = mongosh(&script);
+    assert_eq!(code, 0, "{out}");
+    coll.delete_one(f.id().eq(first.id)).await.unwrap();
+
+    match next(&mut changes).await {
+        Err(Error::UndecodableChange(c)) => {
+            let text = c.error.to_string();
+            assert!(text.contains("Order.total"), "{text}");
+            // The document as the view's projection left it: no `tx`, the customer's name only.
+            assert!(c.raw.get("tx").ok().flatten().is_none() && c.raw.get_str("st").ok() == Some("odd"));
+            let customer = c.raw.get_document("cu").expect("the customer");
+            assert!(customer.get("em").ok().flatten().is_none() && customer.get_str("nm").ok() == Some("x"));
+        }
+        other => panic!("expected an undecodable change, got {other:?}"),
+    }
+    assert!(matches!(next(&mut changes).await.expect("delete").change, Change::Delete { .. }));
+    // What the server was asked for: the event's own fields and the view's paths of its document.
+    let sent = seen.started().into_iter().find(|(n, _)| n == "aggregate").expect("the change stream").1;
+    let stages = sent.get_array("pipeline").expect("stages");
+    let project = stages.last().and_then(|s| s.as_document()).and_then(|s| s.get_document("$project").ok());
+    let project = project.expect("a $project");
+    for path in ["st", "tot", "cu.nm", "ln.sk", "nt", "_id"] {
+        assert_eq!(project.get_i32(format!("fullDocument.{path}")).ok(), Some(1), "{project}");
+    }
+    assert!(!project.contains_key("fullDocument.tx") && project.contains_key("operationType"), "{project}");
+}

@@ -101,6 +101,31 @@ pub fn generate(view: &View, odm: &TokenStream) -> TokenStream {
     }
 }
 
+/// Placeholder impls beside a view's errors, so that its uses (`find(…).view::<V>()`) add no second wave of errors.
+pub fn fallback(view: &View, odm: &TokenStream) -> TokenStream {
+    let (ident, of) = (view.ident, &view.of);
+    quote! {
+        #[allow(unused_qualifications, clippy::all)]
+        const _: () = {
+            use #odm::__private::names::*;
+            use #odm::__private::serde as __serde;
+            #[automatically_derived]
+            impl __OdmView for #ident {
+                type Of = #of;
+                fn __project(_: &str, _: &mut __OdmDocument) {
+                    ::core::unreachable!("odm derive failed to compile")
+                }
+            }
+            #[automatically_derived]
+            impl<'de> __serde::Deserialize<'de> for #ident {
+                fn deserialize<__D: __serde::Deserializer<'de>>(_: __D) -> ::core::result::Result<Self, __D::Error> {
+                    ::core::unreachable!("odm derive failed to compile")
+                }
+            }
+        };
+    }
+}
+
 /// Where an error about `of` points: the path in `#[odm(of = "…")]` as written (its tokens carry the literal's span).
 fn of_span(view: &View) -> proc_macro2::Span {
     view.of.segments.first().map_or_else(proc_macro2::Span::call_site, |s| s.ident.span())

@@ -19,6 +19,9 @@ use std::fmt;
 use std::future::IntoFuture;
 use std::marker::PhantomData;
 
+mod viewed;
+pub use viewed::ViewedPipeline;
+
 /// A pipeline bound to the collection it runs on ([`crate::Collection::aggregate`]).
 pub struct On<'a, M: Model>(pub(super) &'a Collection<M>);
 
@@ -92,17 +95,26 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
 
     /// The results as a stream, each decoded as `D` (a decode error names `D`'s field).
     pub async fn stream(self) -> Result<impl futures_util::Stream<Item = Result<D>> + Send + 'a> {
-        let (op, rows) = self.rows().await?;
-        op.end();
-        Ok(rows.and_then(|raw| async move { decode::<D>(&raw) }))
+        self.stream_as(decode::<D>).await
     }
 
-    async fn collect(self) -> Result<Vec<D>> {
+    /// The results as a stream, each decoded by `decode`.
+    async fn stream_as<P: Send + 'a>(
+        self,
+        decode: fn(&RawDocumentBuf) -> Result<P>,
+    ) -> Result<impl futures_util::Stream<Item = Result<P>> + Send + 'a> {
+        let (op, rows) = self.rows().await?;
+        op.end();
+        Ok(rows.and_then(move |raw| async move { decode(&raw) }))
+    }
+
+    /// Every result, each decoded by `decode` as it arrives.
+    async fn collect<P>(self, decode: fn(&RawDocumentBuf) -> Result<P>) -> Result<Vec<P>> {
         let (op, mut rows) = self.rows().await?;
         op.run(async {
             let mut out = Vec::new();
             while let Some(raw) = rows.try_next().await? {
-                out.push(decode::<D>(&raw)?);
+                out.push(decode(&raw)?);
             }
             Ok(out)
         })
@@ -194,6 +206,6 @@ impl<'a, M: Model, D: Shape> std::future::IntoFuture for Pipeline<D, On<'a, M>> 
     type Output = Result<Vec<D>>;
     type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<D>>> + Send + 'a>>;
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.collect())
+        Box::pin(self.collect(decode::<D>))
     }
 }

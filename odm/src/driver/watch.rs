@@ -4,11 +4,12 @@
 
 pub use crate::base::error::UndecodableChange;
 
-use crate::base::codec::decode;
+use crate::base::codec::{decode, decode_view};
 use crate::base::error::{Error, Result, Shown};
 use crate::base::filter::Filter;
 use crate::base::model::model_name;
 use crate::base::model::Model;
+use crate::base::view::View;
 use crate::driver::collection::Collection;
 use bson::{Bson, Document, RawDocumentBuf};
 use futures_util::stream::BoxStream;
@@ -110,23 +111,74 @@ impl std::error::Error for Undecodable {
     }
 }
 
-/// A change stream to open on a model's collection; `.stream().await` opens it.
+/// A change stream to open on a model's collection, its documents decoded as `P` (the model, or a view of it:
+/// [`Watch::view`]); `.stream().await` opens it.
 #[must_use = "a change stream is opened by `.stream().await`"]
-pub struct Watch<'a, M: Model> {
+pub struct Watch<'a, M: Model, P = M> {
     coll: &'a Collection<M>,
     filter: Option<Filter<M>>,
     full_document: bool,
     resume_after: Option<ResumeToken>,
+    /// The event fields a view keeps (`fullDocument` narrowed to its paths), or every field.
+    projection: Option<Document>,
+    decode: fn(&RawDocumentBuf) -> Result<P>,
 }
 
 impl<M: Model> Collection<M> {
     /// The changes of this collection from now on (see [`crate::watch`]).
     pub fn watch(&self) -> Watch<'_, M> {
-        Watch { coll: self, filter: None, full_document: false, resume_after: None }
+        Watch {
+            coll: self,
+            filter: None,
+            full_document: false,
+            resume_after: None,
+            projection: None,
+            decode: decode::<M>,
+        }
     }
 }
 
+/// The fields of a change event besides its document, kept whole by a view's projection.
+const EVENT_FIELDS: &[&str] = &[
+    "_id",
+    "operationType",
+    "documentKey",
+    "updateDescription",
+    "ns",
+    "to",
+    "clusterTime",
+    "wallTime",
+    "txnNumber",
+    "lsid",
+    "collectionUUID",
+];
+
 impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
+    /// Carries each event's document (inserted, replaced, or looked up after an update) narrowed to view `V`'s paths
+    /// (see [`crate::view`]), decoded as `V`: a `$project` stage after the filter, so the server sends only what the
+    /// view reads. The filter still applies to the whole document; an update's changed fields
+    /// ([`Change::Update`]'s `set` and `unset`) are the server's, whole. A versioned model's document is read at
+    /// the current version only, as [`Find::view`](crate::collection::Find::view) says.
+    pub fn view<V: View<Of = M> + Send + 'a>(self) -> Watch<'a, M, V> {
+        let mut projection: Document = EVENT_FIELDS.iter().map(|f| (f.to_string(), Bson::Int32(1))).collect();
+        let paths = V::projection().into_iter().map(|(path, _)| path);
+        for path in paths.chain(M::VERSION.map(|spec| spec.key.to_owned())) {
+            projection.insert(format!("fullDocument.{path}"), 1);
+        }
+        // The `_id` a read keeps, so that an error names the document.
+        projection.insert("fullDocument._id", 1);
+        Watch {
+            coll: self.coll,
+            filter: self.filter,
+            full_document: self.full_document,
+            resume_after: self.resume_after,
+            projection: Some(projection),
+            decode: decode_view::<M, V>,
+        }
+    }
+}
+
+impl<'a, M: Model + Send + Sync + Unpin + 'a, P: Send + 'a> Watch<'a, M, P> {
     /// Only the changes of documents matching `filter` (applied to the inserted or replaced document, and to an
     /// updated one's whole document when [`Watch::full_document`] is on); deletions always pass, since a deleted
     /// document is no longer there to match.
@@ -148,13 +200,17 @@ impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
     }
 
     /// Opens the stream.
-    pub async fn stream(self) -> Result<impl Stream<Item = Result<ChangeEvent<M>>> + Send + 'a> {
+    pub async fn stream(self) -> Result<impl Stream<Item = Result<ChangeEvent<P>>> + Send + 'a> {
         let mut pipeline = Vec::new();
         if let Some(filter) = self.filter {
             let filter = filter.into_document()?;
             let on_document = on_full_document(filter);
             pipeline.push(bson::doc! { "$match": { "$or": [on_document, { "operationType": "delete" }] } });
         }
+        if let Some(projection) = self.projection {
+            pipeline.push(bson::doc! { "$project": projection });
+        }
+        let decode = self.decode;
         let full = self.full_document.then_some(FullDocumentType::UpdateLookup);
         // A change stream is an `aggregate` whose first stage is `$changeStream`.
         let op = self.coll.op("aggregate").values(|| {
@@ -188,7 +244,7 @@ impl<'a, M: Model + Send + Sync + Unpin + 'a> Watch<'a, M> {
                 .boxed()
             }
         };
-        Ok(events.map(|event| event.and_then(typed::<M>)))
+        Ok(events.map(move |event| event.and_then(|event| typed::<M, P>(event, decode))))
     }
 }
 
@@ -228,13 +284,17 @@ fn expr_on_full_document(v: Bson) -> Bson {
     }
 }
 
-fn typed<M: Model>(event: ChangeStreamEvent<RawDocumentBuf>) -> Result<ChangeEvent<M>> {
+/// The event, its document decoded by `decode`.
+fn typed<M: Model, P>(
+    event: ChangeStreamEvent<RawDocumentBuf>,
+    decode: fn(&RawDocumentBuf) -> Result<P>,
+) -> Result<ChangeEvent<P>> {
     let id = event.document_key.as_ref().and_then(|k| k.get("_id").cloned()).unwrap_or(Bson::Null);
     let token = event.id;
     // An inserted or replaced document that does not decode is the event's error, with what it takes to skip it.
     let whole = |raw: Option<RawDocumentBuf>, operation: &str| match raw {
         None => Err(Error::ChangeWithoutDocument { model: model_name::<M>(), operation: operation.to_owned() }),
-        Some(raw) => decode::<M>(&raw).map_err(|error| {
+        Some(raw) => decode(&raw).map_err(|error| {
             let (token, id, operation) = (token.clone(), id.clone(), operation.to_owned());
             Error::UndecodableChange(Box::new(UndecodableChange { token, id, operation, raw, error: Box::new(error) }))
         }),
@@ -245,7 +305,7 @@ fn typed<M: Model>(event: ChangeStreamEvent<RawDocumentBuf>) -> Result<ChangeEve
         OperationType::Update => {
             let description = event.update_description;
             let (set, unset) = description.map(|d| (d.updated_fields, d.removed_fields)).unwrap_or_default();
-            let value = event.full_document.map(|raw| match decode::<M>(&raw) {
+            let value = event.full_document.map(|raw| match decode(&raw) {
                 Ok(value) => Ok(value),
                 Err(error) => Err(Undecodable { raw, error: Arc::new(error) }),
             });

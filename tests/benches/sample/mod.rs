@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod serde_order;
+pub mod wide;
+pub mod wide_row;
 
 use crate::bson::{oid::ObjectId, DateTime};
 use odm::{Embedded, Model};

@@ -25,4 +25,9 @@ pub struct Summary {
     pub total: i64,
 }
 
+/// Its uses add no errors of their own.
+pub fn read(orders: &odm::Collection<Order>) {
+    let _ = orders.find(odm::Filter::everything()).view::<Summary>();
+}
+
 fn main() {}
