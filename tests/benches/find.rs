@@ -7,6 +7,8 @@
 //! then runs each read in a fresh process of its own (this binary again, with `ODM_BENCH_FIND_SIDE` set), which
 //! prints its peak resident memory (`VmHWM`, as `/usr/bin/time -v` reports it) after the read; the sides alternate
 //! and the median of each is compared. A fresh process per read means no side inherits another's heap.
+//!
+//! With `ODM_BENCH_LOOP` set it is the odm side of `scripts/read_cost.py` instead (see [`instruction_loop`]).
 
 #[path = "../support/median.rs"]
 mod median;
@@ -49,7 +51,7 @@ async fn read(side: &str) {
         "raw_then_decode" => {
             let coll = Collection::<Order>::new(&db);
             let raws: Vec<RawDocumentBuf> = coll.raw().find(doc! {}).await.expect("find").try_collect().await.unwrap();
-            let all: Vec<Order> = raws.iter().map(odm::codec::decode).collect::<Result<_, _>>().expect("decode");
+            let all: Vec<Order> = raws.iter().map(|r| odm::codec::decode(r)).collect::<Result<_, _>>().expect("decode");
             all.len()
         }
         other => panic!("ODM_BENCH_FIND_SIDE is one of {SIDES:?}, not `{other}`"),
@@ -58,8 +60,57 @@ async fn read(side: &str) {
     client.shutdown().await;
 }
 
-#[tokio::main]
-async fn main() {
+/// `ODM_BENCH_LOOP=seed|odm_read|serde_read ODM_BENCH_N=20000 MONGODB_URI=…`: fills database `bench_read` with N
+/// sample orders, or reads N of them (none with `ODM_BENCH_N=0`: the same steps, on a read that matches nothing) as
+/// odm does or as the driver does into the serde twin, for `scripts/read_cost.py` to count under callgrind. One
+/// thread, as the baseline built outside the workspace runs.
+async fn instruction_loop(side: &str) {
+    let n: usize = std::env::var("ODM_BENCH_N").ok().and_then(|n| n.parse().ok()).unwrap_or(20_000);
+    let uri = std::env::var("MONGODB_URI").expect("MONGODB_URI: the server read_cost.py started");
+    let client = odm::mongodb::Client::with_uri_str(uri).await.expect("client");
+    let db = client.database("bench_read");
+    // No order has the all-zero id: the read of none sends the same commands and returns nothing.
+    let none = bson::oid::ObjectId::from_bytes([0; 12]);
+    let read = match side {
+        "seed" => {
+            db.drop().await.expect("drop");
+            let coll = Collection::<Order>::new(&db);
+            for start in (0..n).step_by(1000) {
+                coll.insert_many((start..n.min(start + 1000)).map(order)).await.expect("seed");
+            }
+            n
+        }
+        "odm_read" => {
+            let coll = Collection::<Order>::new(&db);
+            let filter = if n == 0 { Order::fields().id().eq(none) } else { Filter::everything() };
+            coll.find(filter).limit(n.max(1) as u64).await.expect("find").len()
+        }
+        "serde_read" => {
+            let coll = db.collection::<SerdeOrder>(Order::COLLECTION);
+            let filter = if n == 0 {
+                doc! { "_id": none }
+            } else {
+                doc! {}
+            };
+            let all: Vec<SerdeOrder> =
+                coll.find(filter).limit(n.max(1) as i64).await.expect("find").try_collect().await.expect("read");
+            all.len()
+        }
+        other => panic!("ODM_BENCH_LOOP is `seed`, `odm_read` or `serde_read`, not `{other}`"),
+    };
+    assert_eq!(read, n, "the collection holds at least ODM_BENCH_N orders");
+    client.shutdown().await;
+}
+
+fn main() {
+    if let Ok(side) = std::env::var("ODM_BENCH_LOOP") {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        return runtime.block_on(instruction_loop(&side));
+    }
+    tokio::runtime::Runtime::new().expect("runtime").block_on(bench());
+}
+
+async fn bench() {
     if let Ok(side) = std::env::var("ODM_BENCH_FIND_SIDE") {
         return read(&side).await;
     }

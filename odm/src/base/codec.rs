@@ -7,7 +7,7 @@ use crate::base::meta::TypeMeta;
 use crate::base::model::model_name;
 use crate::base::model::Model;
 use crate::base::view::View;
-use bson::{Bson, RawDocumentBuf};
+use bson::{Bson, RawDocument, RawDocumentBuf};
 use serde::de::DeserializeOwned;
 
 /// Serializes `value`, refusing documents over 16 MiB before anything is sent.
@@ -62,7 +62,7 @@ fn id_first(raw: RawDocumentBuf) -> bson::error::Result<RawDocumentBuf> {
 ///
 /// A versioned model reads a document at an older version through its migration steps, and refuses one at a
 /// version it does not read with [`Error::Version`] (see [`crate::version`]).
-pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
+pub fn decode<M: Model>(raw: &RawDocument) -> Result<M> {
     if let Some(spec) = M::VERSION {
         let version = match raw.get(spec.key) {
             Ok(Some(bson::RawBsonRef::Int32(v))) => i64::from(v),
@@ -96,7 +96,7 @@ pub fn decode<M: Model>(raw: &RawDocumentBuf) -> Result<M> {
 /// version fails with [`Error::Decode`] saying so (a view reads the stored keys as they are, and an older shape's
 /// may differ), one at a version the model does not read with [`Error::Version`]. To tell, `raw` must hold the
 /// version key: [`Find::view`](crate::collection::Find::view) projects it.
-pub fn decode_view<M: Model, V: View<Of = M>>(raw: &RawDocumentBuf) -> Result<V> {
+pub fn decode_view<M: Model, V: View<Of = M>>(raw: &RawDocument) -> Result<V> {
     if let Some(spec) = M::VERSION {
         let version = match raw.get(spec.key) {
             Ok(Some(bson::RawBsonRef::Int32(v))) => Some(i64::from(v)),
@@ -136,7 +136,7 @@ pub fn decode_view<M: Model, V: View<Of = M>>(raw: &RawDocumentBuf) -> Result<V>
 pub(crate) fn decode_as<P: DeserializeOwned>(
     model: &'static str,
     meta: Option<&'static TypeMeta>,
-    raw: &RawDocumentBuf,
+    raw: &RawDocument,
 ) -> Result<P> {
     crate::base::failing_path::from_slice(raw.as_bytes()).map_err(|source| {
         let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());

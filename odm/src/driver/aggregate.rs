@@ -13,23 +13,16 @@ use crate::base::model::Model;
 use crate::base::schema::BsonSchema;
 use crate::driver::collection::Collection;
 use crate::driver::observe::Op;
-use bson::{Document, RawDocumentBuf};
+use crate::driver::session::Rows;
+use bson::{Document, RawDocument, RawDocumentBuf};
 use futures_util::{StreamExt, TryStreamExt};
-use std::fmt;
 use std::future::IntoFuture;
 use std::marker::PhantomData;
 
+mod on;
 mod viewed;
+pub use on::On;
 pub use viewed::ViewedPipeline;
-
-/// A pipeline bound to the collection it runs on ([`crate::Collection::aggregate`]).
-pub struct On<'a, M: Model>(pub(super) &'a Collection<M>);
-
-impl<M: Model> fmt::Debug for On<'_, M> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "On({})", M::COLLECTION)
-    }
-}
 
 impl<M: Model> Collection<M> {
     /// An aggregation pipeline over this collection's documents (see [`crate::aggregate`]); it runs in the
@@ -74,7 +67,7 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
 
     /// The results, read through the collection's session when it has one (locked until the stream is dropped).
     /// The span of the `aggregate` ([`Op`]) comes back with the rows, so a read to the end records its whole time.
-    async fn rows(self) -> Result<(Op, futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>)> {
+    async fn rows(self) -> Result<(Op, Rows<'a>)> {
         let stages = self.prepared()?;
         let coll = self.source.0;
         let op = coll.op("aggregate").values(|| bson::doc! { "pipeline": &stages });
@@ -82,7 +75,7 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
         let map_err = |e| Error::from_driver(e, model_name::<M>(), M::type_meta());
         let Some(session) = coll.session() else {
             let cursor = op.open(aggregate).await.map_err(map_err)?;
-            return Ok((op, cursor.map_err(Error::from).boxed()));
+            return Ok((op, Rows::Cursor(Box::new(cursor))));
         };
         let mut guard = session.lock().await;
         let cursor = op.open(aggregate.session(&mut *guard).into_future()).await.map_err(map_err)?;
@@ -90,7 +83,7 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
             let next = cursor.next(&mut guard).await?;
             Some((next.map_err(Error::from), (cursor, guard)))
         });
-        Ok((op, rows.boxed()))
+        Ok((op, Rows::Session(rows.boxed())))
     }
 
     /// The results as a stream, each decoded as `D` (a decode error names `D`'s field).
@@ -101,20 +94,20 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
     /// The results as a stream, each decoded by `decode`.
     async fn stream_as<P: Send + 'a>(
         self,
-        decode: fn(&RawDocumentBuf) -> Result<P>,
+        decode: fn(&RawDocument) -> Result<P>,
     ) -> Result<impl futures_util::Stream<Item = Result<P>> + Send + 'a> {
         let (op, rows) = self.rows().await?;
         op.end();
-        Ok(rows.and_then(move |raw| async move { decode(&raw) }))
+        Ok(rows.decoded(decode))
     }
 
     /// Every result, each decoded by `decode` as it arrives.
-    async fn collect<P>(self, decode: fn(&RawDocumentBuf) -> Result<P>) -> Result<Vec<P>> {
+    async fn collect<P>(self, decode: fn(&RawDocument) -> Result<P>) -> Result<Vec<P>> {
         let (op, mut rows) = self.rows().await?;
         op.run(async {
             let mut out = Vec::new();
-            while let Some(raw) = rows.try_next().await? {
-                out.push(decode(&raw)?);
+            while let Some(value) = rows.next(decode).await {
+                out.push(value?);
             }
             Ok(out)
         })
@@ -197,7 +190,7 @@ fn model_name_of<D: BsonSchema>() -> &'static str {
 }
 
 /// Decodes a result as `D`, naming `D`'s field on failure.
-fn decode<D: Shape>(raw: &RawDocumentBuf) -> Result<D> {
+fn decode<D: Shape>(raw: &RawDocument) -> Result<D> {
     crate::base::codec::decode_as(type_name::<D>(), D::type_meta(), raw)
 }
 

@@ -3,7 +3,7 @@
 //! (src/session.rs).
 
 use crate::base::error::{Error, Result};
-use bson::RawDocumentBuf;
+use bson::{RawDocument, RawDocumentBuf};
 use futures_util::stream::{BoxStream, StreamExt};
 use mongodb::{Client, ClientSession, SessionCursor};
 use std::fmt;
@@ -93,4 +93,35 @@ pub(crate) fn rows(
     // Read to the end, a cursor answers "no more" again when asked (as the driver's own cursors do).
     .fuse()
     .boxed()
+}
+
+/// The documents a read returns: the driver's cursor, each document decoded where it lies in the batch (no copy), or
+/// in a session, the documents copied out of each batch read under the session's lock.
+pub(crate) enum Rows<'a> {
+    Cursor(Box<mongodb::Cursor<RawDocumentBuf>>),
+    Session(futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>),
+}
+
+impl<'a> Rows<'a> {
+    /// The next document decoded by `decode`, or `None` after the last.
+    pub(crate) async fn next<P>(&mut self, decode: fn(&RawDocument) -> Result<P>) -> Option<Result<P>> {
+        match self {
+            Rows::Cursor(cursor) => match cursor.advance().await {
+                Ok(true) => Some(decode(cursor.current())),
+                Ok(false) => None,
+                Err(e) => Some(Err(Error::from(e))),
+            },
+            Rows::Session(rows) => {
+                futures_util::TryStreamExt::try_next(rows).await.transpose().map(|raw| raw.and_then(|raw| decode(&raw)))
+            }
+        }
+    }
+
+    /// The documents as a stream, each decoded by `decode` where it lies.
+    pub(crate) fn decoded<P: Send + 'a>(self, decode: fn(&RawDocument) -> Result<P>) -> BoxStream<'a, Result<P>> {
+        futures_util::stream::unfold(self, move |mut rows| async move { Some((rows.next(decode).await?, rows)) })
+            // Read to the end, it answers "no more" again when asked, as the driver's cursors do.
+            .fuse()
+            .boxed()
+    }
 }

@@ -11,7 +11,7 @@ use crate::base::model::model_name;
 use crate::base::model::Model;
 use crate::base::view::View;
 use crate::driver::collection::Collection;
-use bson::{Bson, Document, RawDocumentBuf};
+use bson::{Bson, Document, RawDocument, RawDocumentBuf};
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
 use mongodb::action::Action;
@@ -121,7 +121,7 @@ pub struct Watch<'a, M: Model, P = M> {
     resume_after: Option<ResumeToken>,
     /// The event fields a view keeps (`fullDocument` narrowed to its paths), or every field.
     projection: Option<Document>,
-    decode: fn(&RawDocumentBuf) -> Result<P>,
+    decode: fn(&RawDocument) -> Result<P>,
 }
 
 impl<M: Model> Collection<M> {
@@ -287,7 +287,7 @@ fn expr_on_full_document(v: Bson) -> Bson {
 /// The event, its document decoded by `decode`.
 fn typed<M: Model, P>(
     event: ChangeStreamEvent<RawDocumentBuf>,
-    decode: fn(&RawDocumentBuf) -> Result<P>,
+    decode: fn(&RawDocument) -> Result<P>,
 ) -> Result<ChangeEvent<P>> {
     let id = event.document_key.as_ref().and_then(|k| k.get("_id").cloned()).unwrap_or(Bson::Null);
     let token = event.id;

@@ -1,7 +1,7 @@
 //! A pipeline that ends with a view's `$project` ([`Pipeline::view`]): the results hold only the view's paths and
 //! decode as the view.
 
-use super::On;
+use super::on::On;
 use crate::base::aggregate::parts::{stage, type_name};
 use crate::base::aggregate::pipeline::Pipeline;
 use crate::base::aggregate::shape::Shape;
@@ -9,7 +9,7 @@ use crate::base::error::Result;
 use crate::base::explain::Explain;
 use crate::base::model::Model;
 use crate::base::view::View;
-use bson::RawDocumentBuf;
+use bson::RawDocument;
 use std::marker::PhantomData;
 
 impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
@@ -59,7 +59,7 @@ impl<'a, M: Model, D: Shape, V: View<Of = D> + Send + 'a> ViewedPipeline<'a, M, 
 }
 
 /// Decodes a result as view `V` of `D`, naming `D`'s field on failure.
-fn decode<D: Shape, V: View<Of = D>>(raw: &RawDocumentBuf) -> Result<V> {
+fn decode<D: Shape, V: View<Of = D>>(raw: &RawDocument) -> Result<V> {
     crate::base::codec::decode_as(type_name::<D>(), D::type_meta(), raw)
 }
 

@@ -10,8 +10,8 @@ use crate::base::filter::{Filter, Projection, Sort};
 use crate::base::model::Model;
 use crate::base::view::View;
 use crate::driver::observe::{Op, Returned};
-use bson::{doc, RawDocumentBuf};
-use futures_util::TryStreamExt;
+use crate::driver::session::Rows;
+use bson::{doc, RawDocument};
 use mongodb::action::Action;
 use serde::de::DeserializeOwned;
 use std::borrow::Cow;
@@ -30,12 +30,12 @@ pub struct Find<'a, M: Model, P> {
     /// The index to use, by name.
     pub(super) hint: Option<String>,
     /// How results are decoded: as the model (older versions migrated), or as a projection.
-    pub(super) decode: fn(&RawDocumentBuf) -> Result<P>,
+    pub(super) decode: fn(&RawDocument) -> Result<P>,
 }
 
 impl<'a, M: Model, P> Find<'a, M, P> {
     /// A read of the documents matching `filter`, decoded by `decode`, with no options yet.
-    pub(super) fn new(coll: &'a Collection<M>, filter: Filter<M>, decode: fn(&RawDocumentBuf) -> Result<P>) -> Self {
+    pub(super) fn new(coll: &'a Collection<M>, filter: Filter<M>, decode: fn(&RawDocument) -> Result<P>) -> Self {
         Find {
             coll: Cow::Borrowed(coll),
             filter,
@@ -142,8 +142,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
 
     /// The matching documents, read through the collection's session when it has one (locked for each batch read).
     /// The span of the `find` ([`Op`]) comes back with the rows, so a read to the end records its whole time in it.
-    async fn rows(self) -> Result<(Op, futures_util::stream::BoxStream<'a, Result<RawDocumentBuf>>)> {
-        use futures_util::StreamExt;
+    async fn rows(self) -> Result<(Op, Rows<'a>)> {
         let invalid = Collection::<M>::invalid;
         self.coll.check_older_shapes(&self.filter).await?;
         let filter = self.filter.into_marked().map_err(invalid)?;
@@ -164,11 +163,11 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
             .optional(self.hint, |a, h| a.hint(mongodb::options::Hint::Name(h)));
         let Some(session) = &self.coll.session else {
             let cursor = op.open(find).await?;
-            return Ok((op, cursor.map_err(Error::from).boxed()));
+            return Ok((op, Rows::Cursor(Box::new(cursor))));
         };
         // Its future, not the action: the compiler cannot prove a generic future over the action `Send`.
         let cursor = op.open(find.session(&mut *session.lock().await).into_future()).await?;
-        Ok((op, crate::driver::session::rows(cursor, session.clone())))
+        Ok((op, Rows::Session(crate::driver::session::rows(cursor, session.clone()))))
     }
 
     /// The results as a stream, decoded one by one (decode errors name the document's `_id`).
@@ -176,7 +175,7 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         let decode = self.decode;
         let (op, rows) = self.rows().await?;
         op.end();
-        Ok(rows.and_then(move |raw| async move { decode(&raw) }))
+        Ok(rows.decoded(decode))
     }
 
     async fn collect(self) -> Result<Vec<P>> {
@@ -184,8 +183,8 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
         let (op, mut rows) = self.rows().await?;
         op.run(async {
             let mut out = Vec::new();
-            while let Some(raw) = rows.try_next().await? {
-                out.push(decode(&raw)?);
+            while let Some(value) = rows.next(decode).await {
+                out.push(value?);
             }
             Ok(out)
         })
@@ -197,11 +196,11 @@ impl<'a, M: Model, P: DeserializeOwned + Send + 'a> Find<'a, M, P> {
     /// Server and network errors still fail the read.
     pub async fn all_valid(self) -> Result<Decoded<P>> {
         let decode = self.decode;
-        let (op, mut cursor) = self.rows().await?;
+        let (op, mut rows) = self.rows().await?;
         let mut out = Decoded { values: Vec::new(), skipped: Vec::new() };
         op.run(async {
-            while let Some(raw) = cursor.try_next().await? {
-                match decode(&raw) {
+            while let Some(value) = rows.next(decode).await {
+                match value {
                     Ok(value) => out.values.push(value),
                     Err(Error::Decode(e)) => out.skipped.push(*e),
                     Err(other) => return Err(other),

@@ -135,7 +135,7 @@ impl<M: Model> Collection<M> {
                 self.recheck_pull(recheck).await?;
             }
         }
-        found.as_ref().map(decode).transpose()
+        found.as_deref().map(decode).transpose()
     }
 }
 
@@ -175,7 +175,7 @@ impl<M: Model> FindOneAndDelete<'_, M> {
             .optional(self.hint, |a, h| a.hint(mongodb::options::Hint::Name(h)))
             .optional(session.as_deref_mut(), |a, s| a.session(s));
         let found = op.run(delete).await.map_err(Collection::<M>::map_err)?;
-        found.as_ref().map(decode).transpose()
+        found.as_deref().map(decode).transpose()
     }
 }
 

@@ -9,7 +9,7 @@ use crate::base::explain::Explain;
 use crate::base::filter::{Filter, Projection};
 use crate::base::model::{Model, VariantOf};
 use crate::base::view::View;
-use bson::{doc, RawDocumentBuf};
+use bson::{doc, RawDocument};
 use mongodb::action::Action;
 use std::borrow::Cow;
 
@@ -90,7 +90,7 @@ pub struct FindOne<'a, M: Model, P> {
     /// What the server returns of the document (a view's paths), or all of it.
     projection: Option<Projection<M>>,
     /// How the document is decoded: as the model (older versions migrated), as one variant, or as a view.
-    decode: fn(&RawDocumentBuf) -> Result<P>,
+    decode: fn(&RawDocument) -> Result<P>,
     /// Whether the filter is checked against older versions' shapes and one-shard routing (a variant's read has
     /// the discriminator added and is not).
     checked: bool,

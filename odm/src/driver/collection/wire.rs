@@ -7,7 +7,7 @@ use crate::base::filter::Projection;
 use crate::base::model::model_name;
 use crate::base::model::{Model, VariantOf};
 use crate::base::view::View;
-use bson::{Bson, Document, RawDocumentBuf};
+use bson::{Bson, Document, RawDocument, RawDocumentBuf};
 use serde::de::DeserializeOwned;
 
 /// Which documents a write statement reaches: the first that matches, or every one (`multi`).
@@ -54,7 +54,7 @@ pub(crate) fn with_element(raw: &RawDocumentBuf, key: &str, value: Bson) -> bson
 }
 
 /// Decodes a document of one variant of a polymorphic model as the struct the variant wraps.
-pub(crate) fn decode_variant<M: Model, V: VariantOf<M>>(raw: &RawDocumentBuf) -> Result<V> {
+pub(crate) fn decode_variant<M: Model, V: VariantOf<M>>(raw: &RawDocument) -> Result<V> {
     let model = decode::<M>(raw)?;
     V::from_model(model).ok_or_else(|| {
         let (tag, value) = V::TAG;
@@ -75,7 +75,7 @@ pub(crate) fn view_projection<M: Model, V: View<Of = M>>() -> Projection<M> {
 }
 
 /// Decodes a projection of `M`'s documents as `Q` (no migration: a projection reads the stored keys as they are).
-pub(crate) fn decode_projection<M: Model, Q: DeserializeOwned>(raw: &RawDocumentBuf) -> Result<Q> {
+pub(crate) fn decode_projection<M: Model, Q: DeserializeOwned>(raw: &RawDocument) -> Result<Q> {
     decode_as(model_name::<M>(), M::type_meta(), raw)
 }
 
