@@ -342,6 +342,20 @@ pub mod __private {
     pub use std::string::String;
     pub use std::vec;
     pub use std::vec::Vec;
+    /// The names a view's generated code uses (`#[derive(View)]`), apart from [`names`] so that the glob import
+    /// every model's code makes does not grow with them.
+    pub mod view_names {
+        pub use crate::base::meta::TypeMeta as __OdmTable;
+        pub use crate::base::schema::BsonSchema as __OdmSchema;
+        pub use crate::base::view::{
+            expecting as __odm_view_expecting, field as __odm_view_field, key as __odm_view_key,
+            missing as __odm_view_missing, viewable as __odm_viewable, AsView as __OdmAsView, Boxed as __OdmViewBoxed,
+            Each as __OdmViewEach, Keys as __OdmViewKeys, Opt as __OdmViewOpt, Reads as __OdmReads,
+            Values as __OdmViewValues, View as __OdmView,
+        };
+        pub use bson::Document as __OdmDocument;
+        pub use core::option::Option::{self as __OdmOption, None as __OdmNone, Some as __OdmSome};
+    }
     /// The items generated code names most, each under one name that no user item is likely to carry: a glob
     /// import of these in the generated block spells a path as one token instead of three to seven, and every token
     /// a derive emits is paid for on each build.
@@ -373,12 +387,6 @@ pub mod __private {
             VariantNodeOf as __OdmVariantNodeOf, VariantPathOf as __OdmVariantPathOf,
         };
         pub use crate::base::schema::BsonSchema as __OdmSchema;
-        pub use crate::base::view::{
-            expecting as __odm_view_expecting, field as __odm_view_field, key as __odm_view_key,
-            missing as __odm_view_missing, viewable as __odm_viewable, AsView as __OdmAsView, Boxed as __OdmViewBoxed,
-            Each as __OdmViewEach, Keys as __OdmViewKeys, Opt as __OdmViewOpt, Reads as __OdmReads,
-            Values as __OdmViewValues, View as __OdmView,
-        };
         pub use bson::Document as __OdmDocument;
         pub use core::ops::Deref as __OdmDeref;
         pub use core::option::Option::{self as __OdmOption, None as __OdmNone, Some as __OdmSome};

@@ -52,7 +52,7 @@ pub fn generate(view: &View, odm: &TokenStream) -> TokenStream {
     quote! {
         #[allow(unused_qualifications, clippy::all)]
         const _: () = {
-            use #odm::__private::names::*;
+            use #odm::__private::view_names::*;
             use #odm::__private::serde as __serde;
             const __T: __OdmOption<&'static __OdmTable> = <#of as __OdmSchema>::OBJECT;
             #of_check
@@ -107,7 +107,7 @@ pub fn fallback(view: &View, odm: &TokenStream) -> TokenStream {
     quote! {
         #[allow(unused_qualifications, clippy::all)]
         const _: () = {
-            use #odm::__private::names::*;
+            use #odm::__private::view_names::*;
             use #odm::__private::serde as __serde;
             #[automatically_derived]
             impl __OdmView for #ident {

@@ -121,7 +121,12 @@ impl SpanCapture {
 
     /// Makes this capture the current thread's subscriber until the guard is dropped.
     pub fn install(&self) -> CaptureGuard {
-        CaptureGuard { _default: tracing::subscriber::set_default(Capture { seen: self.seen.clone() }) }
+        let guard = CaptureGuard { _default: tracing::subscriber::set_default(Capture { seen: self.seen.clone() }) };
+        // Whether a span's callsite is of interest is cached for every thread at once. A callsite first reached on
+        // another thread while no capture was installed anywhere (another test, say) may be cached as of no
+        // interest, racing this capture's registration; asking every callsite again makes this thread's see it.
+        tracing::callsite::rebuild_interest_cache();
+        guard
     }
 
     /// Every span captured, in the order they were opened.
@@ -172,6 +177,15 @@ fn index(id: &Id) -> usize {
 }
 
 impl Subscriber for Capture {
+    // `sometimes`, not `always`: the capture is one thread's, and the cache is every thread's.
+    fn register_callsite(&self, metadata: &'static Metadata<'static>) -> tracing::subscriber::Interest {
+        if self.enabled(metadata) {
+            tracing::subscriber::Interest::sometimes()
+        } else {
+            tracing::subscriber::Interest::never()
+        }
+    }
+
     fn enabled(&self, metadata: &Metadata<'_>) -> bool {
         metadata.target().starts_with("odm")
     }
