@@ -10,8 +10,13 @@ iterations of each side and for none, so that start-up cancels out:
     doc            the same two documents with `doc!`, the line through `bson::serialize_to_bson` (ODM_BENCH_LOOP=doc)
     typed_filter   `Order::fields().id().eq(id).into_document()` alone (ODM_BENCH_LOOP=typed_filter)
     doc_filter     `doc! { "_id": id }` (ODM_BENCH_LOOP=doc_filter)
+    baseline       the `doc!` update and filter from the same source (tests/benches/sample/doc_statements.rs), built
+                   outside the workspace (tests/benches/baseline-statements: bson and serde alone, its own lock file)
+    baseline_filter  the `doc!` filter alone, built there
 
-Both sides of each pair clone the line (update) or copy the id (filter) the same way inside the loop.
+Both sides of each pair clone the line (update) or copy the id (filter) the same way inside the loop. The same
+`doc!` source costs up to a few percent more or less in different binaries (what the compiler inlines where), so the
+typed sides are compared with both: the `doc!` in the same binary, and the one built outside the workspace.
 
 Usage: python3 scripts/update_cost.py [--n 20000] [--profiles DIR]
 (needs valgrind; the release build lands under target/; with --profiles, each side's counted run leaves its
@@ -20,8 +25,11 @@ callgrind profile in DIR/callgrind.<side>, for `callgrind_annotate`)
 
 import argparse
 import pathlib
+import subprocess
 
-from callgrind import bench_executable, per_iteration
+from callgrind import ROOT, bench_executable, per_iteration
+
+BASELINE = ROOT / "tests" / "benches" / "baseline-statements"
 
 PAIRS = (("typed", "doc"), ("typed_filter", "doc_filter"))
 
@@ -32,18 +40,25 @@ def main() -> None:
     parser.add_argument("--profiles", help="directory to keep each side's callgrind profile in")
     args = parser.parse_args()
     exe = bench_executable("update")
+    target = ROOT / "target" / "baseline-statements"
+    subprocess.run(["cargo", "build", "--release", "--locked", "--target-dir", str(target)], cwd=BASELINE, check=True)
+    outside = str(target / "release" / "baseline-statements")
+    sides = {side: (exe, {"ODM_BENCH_LOOP": side}) for pair in PAIRS for side in pair}
+    sides["baseline"] = (outside, {"ODM_BENCH_LOOP": "update"})
+    sides["baseline_filter"] = (outside, {"ODM_BENCH_LOOP": "filter"})
     per: dict[str, float] = {}
-    for side in (s for pair in PAIRS for s in pair):
+    for side, (program, env) in sides.items():
         profile = "/dev/null"
         if args.profiles:
             pathlib.Path(args.profiles).mkdir(parents=True, exist_ok=True)
             profile = str(pathlib.Path(args.profiles) / f"callgrind.{side}")
-        full, empty, per[side] = per_iteration(exe, {"ODM_BENCH_LOOP": side}, args.n, profile)
-        print(f"{side:<13} {full:>13,} instructions for {args.n} iterations, {empty:>11,} for none: "
+        full, empty, per[side] = per_iteration(program, env, args.n, profile)
+        print(f"{side:<15} {full:>13,} instructions for {args.n} iterations, {empty:>11,} for none: "
               f"{per[side]:,.0f} per iteration")
-    for typed, doc in PAIRS:
+    for (typed, doc), outside_side in zip(PAIRS, ("baseline", "baseline_filter")):
         print(f"update_cost {typed:<13} {per[typed]:>7,.0f} against {doc:<10} {per[doc]:>7,.0f} instructions per "
-              f"iteration: {per[typed] / per[doc]:.3f}x")
+              f"iteration: {per[typed] / per[doc]:.3f}x; against the doc! built outside the workspace "
+              f"{per[outside_side]:>7,.0f}: {per[typed] / per[outside_side]:.3f}x")
 
 
 if __name__ == "__main__":
