@@ -42,24 +42,16 @@ pub fn view(input: &syn::DeriveInput) -> TokenStream {
     match cx.check() {
         Ok(()) => {
             let Some(view) = view else { unreachable!("no errors means the view was read") };
-            expand::view::generate(&view, &odm_of(&view))
+            expand::view::generate(&view, &expand::crate_path(view.crate_path.as_ref()))
         }
         Err(err) => {
             let errors = err.into_compile_error();
             // A generic view has no impl to stand in for: its errors say it cannot be one.
             let fallback = view
                 .filter(|_| input.generics.params.is_empty())
-                .map(|v| expand::view::fallback(&v, &odm_of(&v)))
+                .map(|v| expand::view::fallback(&v, &expand::crate_path(v.crate_path.as_ref())))
                 .unwrap_or_default();
             quote! { #errors #fallback }
         }
-    }
-}
-
-/// The path a view's code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.
-fn odm_of(view: &View) -> TokenStream {
-    match &view.crate_path {
-        Some(path) => quote!(#path),
-        None => quote!(::odm),
     }
 }

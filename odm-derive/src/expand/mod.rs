@@ -71,7 +71,12 @@ fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
 
 /// The path generated code reaches the runtime through: `#[odm(crate = "...")]`, or `::odm`.
 pub fn odm_path(cont: Option<&Container>) -> TokenStream {
-    match cont.and_then(|c| c.attrs.crate_path.as_ref()) {
+    crate_path(cont.and_then(|c| c.attrs.crate_path.as_ref()))
+}
+
+/// The path to the runtime given by a `crate = "..."` attribute, or `::odm`.
+pub fn crate_path(path: Option<&syn::Path>) -> TokenStream {
+    match path {
         Some(path) => quote!(#path),
         None => quote!(::odm),
     }

@@ -5,7 +5,7 @@
 use crate::base::error::{DecodeError, Error, Result, VersionError, MAX_DOCUMENT_SIZE};
 use crate::base::meta::TypeMeta;
 use crate::base::model::model_name;
-use crate::base::model::Model;
+use crate::base::model::{Model, VersionSpec};
 use crate::base::view::View;
 use bson::{Bson, RawDocument, RawDocumentBuf};
 use serde::de::DeserializeOwned;
@@ -64,27 +64,15 @@ fn id_first(raw: RawDocumentBuf) -> bson::error::Result<RawDocumentBuf> {
 /// version it does not read with [`Error::Version`] (see [`crate::version`]).
 pub fn decode<M: Model>(raw: &RawDocument) -> Result<M> {
     if let Some(spec) = M::VERSION {
-        let version = match raw.get(spec.key) {
-            Ok(Some(bson::RawBsonRef::Int32(v))) => i64::from(v),
-            Ok(Some(bson::RawBsonRef::Int64(v))) => v,
-            // Not a version this model wrote: decoding as the current shape names the field.
-            Ok(Some(_)) | Err(_) => i64::from(spec.current),
-            // Written before the model had versions: the oldest shape it reads.
-            Ok(None) => i64::from(spec.oldest),
-        };
+        // Written before the model had versions: the oldest shape it reads.
+        let version = stored_version(raw, &spec).unwrap_or(i64::from(spec.oldest));
         if version != i64::from(spec.current) {
-            let id = || raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
             let older = u32::try_from(version).ok().filter(|v| *v >= spec.oldest && *v < spec.current);
             return match older.and_then(|v| M::read_older(v, raw)) {
-                Some(read) => read
-                    .map_err(|source| Error::Decode(Box::new(DecodeError::new(model_name::<M>(), None, id(), source)))),
-                None => Err(Error::Version(Box::new(VersionError {
-                    model: model_name::<M>(),
-                    id: id(),
-                    found: version,
-                    current: spec.current,
-                    oldest: spec.oldest,
-                }))),
+                Some(read) => read.map_err(|source| {
+                    Error::Decode(Box::new(DecodeError::new(model_name::<M>(), None, id_of(raw), source)))
+                }),
+                None => Err(version_error::<M>(raw, &spec, version)),
             };
         }
     }
@@ -98,23 +86,11 @@ pub fn decode<M: Model>(raw: &RawDocument) -> Result<M> {
 /// version key: [`Find::view`](crate::collection::Find::view) projects it.
 pub fn decode_view<M: Model, V: View<Of = M>>(raw: &RawDocument) -> Result<V> {
     if let Some(spec) = M::VERSION {
-        let version = match raw.get(spec.key) {
-            Ok(Some(bson::RawBsonRef::Int32(v))) => Some(i64::from(v)),
-            Ok(Some(bson::RawBsonRef::Int64(v))) => Some(v),
-            Ok(Some(_)) | Err(_) => Some(i64::from(spec.current)),
-            Ok(None) => None,
-        };
+        let version = stored_version(raw, &spec);
         let found = version.unwrap_or(i64::from(spec.oldest));
         if found != i64::from(spec.current) {
-            let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
             if found < i64::from(spec.oldest) || found > i64::from(spec.current) {
-                return Err(Error::Version(Box::new(VersionError {
-                    model: model_name::<M>(),
-                    id,
-                    found,
-                    current: spec.current,
-                    oldest: spec.oldest,
-                })));
+                return Err(version_error::<M>(raw, &spec, found));
             }
             let at = version.map_or_else(|| "without a version key".to_owned(), |v| format!("at version {v}"));
             let why = format!(
@@ -125,10 +101,37 @@ pub fn decode_view<M: Model, V: View<Of = M>>(raw: &RawDocument) -> Result<V> {
                 spec.current
             );
             let source = <bson::error::Error as serde::de::Error>::custom(why);
-            return Err(Error::Decode(Box::new(DecodeError::new(model_name::<M>(), None, id, source))));
+            return Err(Error::Decode(Box::new(DecodeError::new(model_name::<M>(), None, id_of(raw), source))));
         }
     }
     decode_as(model_name::<M>(), M::type_meta(), raw)
+}
+
+/// The version a versioned model's document is stored at: its version key's number, `None` without the key. A key
+/// of another type is taken as the current version, so that decoding as the current shape names the field.
+fn stored_version(raw: &RawDocument, spec: &VersionSpec) -> Option<i64> {
+    match raw.get(spec.key) {
+        Ok(Some(bson::RawBsonRef::Int32(v))) => Some(i64::from(v)),
+        Ok(Some(bson::RawBsonRef::Int64(v))) => Some(v),
+        Ok(Some(_)) | Err(_) => Some(i64::from(spec.current)),
+        Ok(None) => None,
+    }
+}
+
+/// The document's `_id`, for an error naming it.
+fn id_of(raw: &RawDocument) -> Option<Bson> {
+    raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok())
+}
+
+/// A document stored at `found`, a version model `M` does not read.
+fn version_error<M: Model>(raw: &RawDocument, spec: &VersionSpec, found: i64) -> Error {
+    Error::Version(Box::new(VersionError {
+        model: model_name::<M>(),
+        id: id_of(raw),
+        found,
+        current: spec.current,
+        oldest: spec.oldest,
+    }))
 }
 
 /// Decodes `raw` as `P`: the model itself, or a projection of it (which holds the model's stored keys, so the model's
@@ -138,8 +141,6 @@ pub(crate) fn decode_as<P: DeserializeOwned>(
     meta: Option<&'static TypeMeta>,
     raw: &RawDocument,
 ) -> Result<P> {
-    crate::base::failing_path::from_slice(raw.as_bytes()).map_err(|source| {
-        let id = raw.get("_id").ok().flatten().and_then(|v| Bson::try_from(v).ok());
-        Error::Decode(Box::new(DecodeError::new(model, meta, id, source)))
-    })
+    crate::base::failing_path::from_slice(raw.as_bytes())
+        .map_err(|source| Error::Decode(Box::new(DecodeError::new(model, meta, id_of(raw), source))))
 }

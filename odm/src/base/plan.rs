@@ -1,5 +1,8 @@
 //! The sync plan: what differs between the models and the database, as a readable report, a mongosh script and
 //! JSON, so a DBA can review it before launch.
+//!
+//! One file, over the usual length: each [`Action`]'s command, its text and its JSON are matches over the same
+//! variants, read and changed together with the enum.
 
 // Published as `odm::sync::plan` (the module itself is re-exported, so its documentation is here). It is a topic of
 // its own, below `error`, rather than inside `sync`, so that `Error::Drift` carries a plan without the error module
