@@ -23,7 +23,7 @@
 //! let u = Update::new().set(f.stars(), 5).add_to_set(f.voter_ids(), voter).build().unwrap();
 //! assert_eq!(u.update, doc! { "$set": { "s": 5 }, "$push": { "vi": voter }, "$inc": { "hv": 1 } });
 //! // The vote counts only if this voter has not voted yet: the filter says so.
-//! assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
+//! assert_eq!(u.guard(), Some(&doc! { "vi": { "$ne": voter } }));
 //! ```
 
 pub use crate::base::update::{

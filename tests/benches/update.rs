@@ -370,7 +370,7 @@ fn bench(c: &mut Criterion) {
     let (tq, tu) = typed(item.clone());
     assert_eq!((&tq, &tu.update), (&with_doc(item.clone()).0, &with_doc(item.clone()).1));
     assert_eq!(tu.update, by_hand(item.clone()).1);
-    assert!(tu.guard.is_none() && tu.array_filters.is_empty());
+    assert!(tu.guard().is_none() && tu.array_filters().is_empty());
     let r = interleaved(
         CALLS,
         ROUNDS,

@@ -307,7 +307,7 @@ async fn updates_of_variant_fields_write_only_that_variant_and_keep_counters_in_
     assert!(err.to_string().contains("variant"), "{err}");
     // The built update says which variant it writes.
     let built = Update::<Event>::new().set(f.click().y(), 3).build().expect("build");
-    assert_eq!(built.variant, Some(doc! { "t": "click" }));
+    assert_eq!(built.variant(), Some(&doc! { "t": "click" }));
 }
 
 #[tokio::test]

@@ -25,11 +25,14 @@ MongoClient(sys.argv[1])[sys.argv[2]]["UserEvents"].insert_many(docs)
     if let Some(python) = python.filter(|p| p.exists()) {
         let uri = odm::testing::server().uri();
         let run = std::process::Command::new(python).arg("-c").arg(script).arg(uri).arg(db).arg(file).output();
-        if let Ok(out) = run {
-            if out.status.success() {
-                return "pymongo";
-            }
+        match run {
+            Ok(out) if out.status.success() => return "pymongo",
+            Ok(out) => eprintln!("pymongo failed, writing with mongosh: {}", crate::support::shell::output_text(&out)),
+            Err(e) => eprintln!("pymongo did not start ({e}), writing with mongosh"),
         }
+        // What a failed insert_many wrote before it stopped must not be written twice.
+        let (code, out) = mongosh(&format!("db.getSiblingDB({db:?}).UserEvents.drop()"));
+        assert_eq!(code, 0, "mongosh: {out}");
     }
     load_with_mongosh(db, "UserEvents", file);
     "mongosh"

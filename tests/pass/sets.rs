@@ -73,14 +73,14 @@ fn main() {
     // A counted set, nested in a document: `$pull` of the whole value and the counter down by one, guarded.
     let built = Update::<Poll>::new().pull(f.team().member_ids(), 7).build().unwrap();
     assert_eq!(built.update, doc! { "$pull": { "tm.mi": { "$eq": 7_i64 } }, "$inc": { "tm.mc": -1 } });
-    assert_eq!(built.guard, Some(doc! { "tm.mi": { "$eq": 7_i64 } }));
+    assert_eq!(built.guard(), Some(&doc! { "tm.mi": { "$eq": 7_i64 } }));
     // A `long` counter is decremented by a `long`.
     let built = Update::<Poll>::new().pull(f.voter_ids(), 7).build().unwrap();
     assert_eq!(built.update, doc! { "$pull": { "vi": { "$eq": 7_i64 } }, "$inc": { "vc": -1_i64 } });
     // A set without counter: plain `$pull` and `$addToSet`, no guard.
     let built = Update::<Poll>::new().pull(f.labels(), "a").add_to_set(f.tags(), "b").build().unwrap();
     assert_eq!(built.update, doc! { "$pull": { "lb": "a" }, "$addToSet": { "tg": "b" } });
-    assert_eq!(built.guard, None);
+    assert_eq!(built.guard(), None);
     // The rest of a set's operations.
     let built = Update::<Poll>::new()
         .add_to_set(f.voter_ids(), 8)

@@ -91,7 +91,7 @@ fn main() {
             "$setOnInsert": { "_id": id, "rg": "eu" },
         }
     );
-    assert!(u.guard.is_none());
+    assert!(u.guard().is_none());
     let epoch = DateTime::from_millis(0);
     let u = Update::<Order>::new().mul(f.total(), 2).max(f.updated_at(), epoch).min(f.status(), "a").build().unwrap();
     assert_eq!(u.update, doc! { "$mul": { "tt": 2_i64 }, "$min": { "st": "a" }, "$max": { "ua": epoch } });
@@ -106,19 +106,19 @@ fn main() {
         u.update,
         doc! { "$push": { "it": { "$each": [{ "p": 10_i64, "q": 1 }, { "p": 20_i64, "q": 2 }] } }, "$inc": { "ic": 2 } }
     );
-    assert!(u.guard.is_none());
+    assert!(u.guard().is_none());
 
     // `add_to_set` on a counted array: a guarded `$push`, so the counter moves only when the element is new (a
     // `long` counter is incremented by a `long`).
     let voter = ObjectId::new();
     let u = Update::<Order>::new().add_to_set(f.voter_ids(), voter).build().unwrap();
     assert_eq!(u.update, doc! { "$push": { "vi": voter }, "$inc": { "vc": 1_i64 } });
-    assert_eq!(u.guard, Some(doc! { "vi": { "$ne": voter } }));
+    assert_eq!(u.guard(), Some(&doc! { "vi": { "$ne": voter } }));
 
     // `pop` on a counted array: only a non-empty array loses an element.
     let u = Update::<Order>::new().pop_first(f.items()).build().unwrap();
     assert_eq!(u.update, doc! { "$pop": { "it": -1 }, "$inc": { "ic": -1 } });
-    assert_eq!(u.guard, Some(doc! { "it.0": { "$exists": true } }));
+    assert_eq!(u.guard(), Some(&doc! { "it.0": { "$exists": true } }));
 
     // `push_with` on a counted array takes `$position` and `$sort`, not `$slice`.
     let u = Update::<Order>::new().push_with(f.items(), [line(5, 1)], |m| m.position(0)).build().unwrap();
@@ -152,7 +152,7 @@ fn main() {
     assert_eq!(u.update, doc! { "$set": { "it.2.p": 15_i64 } });
     let u = Update::<Order>::new().set(f.items().filtered("cheap", |l| l.price().lt(100)).qty(), 0).build().unwrap();
     assert_eq!(u.update, doc! { "$set": { "it.$[cheap].q": 0 } });
-    assert_eq!(u.array_filters, vec![doc! { "cheap.p": { "$lt": 100_i64 } }]);
+    assert_eq!(u.array_filters(), vec![doc! { "cheap.p": { "$lt": 100_i64 } }]);
 
     // Map entries, and fields of the embedded values they hold.
     let u = Update::<Order>::new().set(f.notes().entry("gift").qty(), 1).build().unwrap();

@@ -76,12 +76,12 @@ fn updates_keep_counters_in_step_and_are_checked_before_sending() {
         built.update,
         doc! { "$set": { "cu": "c2" }, "$inc": { "lc": 1 }, "$push": { "ln": { "sk": "A-1", "p": 250_i64, "q": 2 } } }
     );
-    assert_eq!(built.variant, None);
+    assert_eq!(built.variant(), None);
 
     let e = Event::fields();
     let built = Update::new().push(e.purchase().skus(), "gift".to_owned()).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "sc": 1 }, "$push": { "sk": "gift" } });
-    assert_eq!(built.variant, Some(doc! { "t": "purchase" }), "only purchases are written");
+    assert_eq!(built.variant(), Some(&doc! { "t": "purchase" }), "only purchases are written");
 
     // Two operators on one path: MongoDB would refuse it (code 40); the core refuses it first, naming the field.
     let refused = Update::new().set(f.lines(), vec![line()]).push(f.lines(), line()).build();

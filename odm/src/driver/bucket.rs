@@ -97,11 +97,12 @@ impl<'a, B: Bucket> AddReading<'a, B> {
         let mut array_filters = Vec::new();
         if let Some(also) = self.also {
             let built = also.build()?;
-            if built.guard.is_some() {
+            if built.guard().is_some() {
                 return Err(Error::invalid_operation::<B>(Invalid::GuardedUpsert));
             }
-            merge::<B>(&layout, &mut update, built.update)?;
-            array_filters = built.array_filters;
+            let (also, filters) = built.into_statement();
+            merge::<B>(&layout, &mut update, also)?;
+            array_filters = filters;
         }
         let result = self
             .buckets

@@ -265,10 +265,11 @@ fn update_statement<M: Model>(
         Collection::<M>::one_shard(&filter, operation)?;
     }
     Collection::<M>::bump_revision(&mut built.update);
-    check_statement::<M>([&filter, &built.update].into_iter().chain(&built.array_filters).map(document_len))?;
-    let mut statement = bson::doc! { "q": filter, "u": built.update, "multi": multi, "upsert": upsert };
-    if !built.array_filters.is_empty() {
-        statement.insert("arrayFilters", built.array_filters);
+    check_statement::<M>([&filter, &built.update].into_iter().chain(built.array_filters()).map(document_len))?;
+    let (update, array_filters) = built.into_statement();
+    let mut statement = bson::doc! { "q": filter, "u": update, "multi": multi, "upsert": upsert };
+    if !array_filters.is_empty() {
+        statement.insert("arrayFilters", array_filters);
     }
     raw::<M>(&statement)
 }

@@ -38,7 +38,7 @@ async fn nested_counted_arrays_stay_in_step() {
 
     // By index the guard can name the array, so `add_to_set` and `pop` work there.
     let add = || Update::new().add_to_set(f.items().at(1).tags(), "eco");
-    assert_eq!(add().build().unwrap().guard, Some(doc! { "it.1.tg": { "$ne": "eco" } }));
+    assert_eq!(add().build().unwrap().guard(), Some(&doc! { "it.1.tg": { "$ne": "eco" } }));
     assert_eq!(coll.update_one(f.id().eq(basket.id), add()).await.unwrap().modified, 1);
     assert_eq!(coll.update_one(f.id().eq(basket.id), add()).await.unwrap().matched, 0, "already there");
     coll.update_one(f.id().eq(basket.id), Update::new().pop_first(f.items().at(2).tags())).await.expect("pop");
@@ -64,7 +64,7 @@ async fn nested_counted_arrays_stay_in_step() {
     let picked = Update::new().push(f.items().filtered("x", |e| e.name().eq("ink")).tags(), "refill");
     let built = picked.clone().build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "it.$[x].tc": 1 }, "$push": { "it.$[x].tg": "refill" } });
-    assert_eq!(built.array_filters, vec![doc! { "x.n": "ink" }]);
+    assert_eq!(built.array_filters(), vec![doc! { "x.n": "ink" }]);
     coll.update_one(f.id().eq(basket.id), picked).await.expect("push to filtered elements");
     let stored = read(&coll, f.id().eq(basket.id)).await;
     assert_eq!(stored.items[1], item("ink", &["sale", "eco", "refill"]));
@@ -117,7 +117,7 @@ async fn diff_pushes_and_increments_concurrently() {
 
     let built = Update::diff(&base, &one).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "hv": 2 }, "$push": { "vi": { "$each": [b, c] } } });
-    assert!(built.guard.is_none());
+    assert!(built.guard().is_none());
     let built = Update::diff(&base, &other).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "hv": 1, "fc": 1_i64 }, "$push": { "vi": d, "fl": "y" } });
 

@@ -37,7 +37,7 @@ async fn pushes_merge_and_keep_counter_types() {
             "$push": { "vi": { "$each": [b, c, d] }, "fl": { "$each": ["x", "y", "z"] } },
         }
     );
-    assert!(built.guard.is_none(), "pushes need no guard");
+    assert!(built.guard().is_none(), "pushes need no guard");
     coll.update_one(f.id().eq(r.id), merged).await.expect("merged push");
 
     let stored = read(&coll, f.id().eq(r.id)).await;
@@ -72,7 +72,7 @@ async fn pushes_merge_and_keep_counter_types() {
     let g = ObjectId::new();
     let built = Update::<Review>::new().add_to_set(f.voter_ids(), a).push(f.voter_ids(), g).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "hv": 2 }, "$push": { "vi": { "$each": [a, g] } } });
-    assert_eq!(built.guard, Some(doc! { "vi": { "$ne": a } }));
+    assert_eq!(built.guard(), Some(&doc! { "vi": { "$ne": a } }));
 }
 
 // 3. Pops: the counter drops with the array, never below zero.
@@ -87,7 +87,7 @@ async fn pops_decrement_and_never_go_negative() {
 
     let built = Update::<Review>::new().pop_first(f.voter_ids()).build().unwrap();
     assert_eq!(built.update, doc! { "$inc": { "hv": -1 }, "$pop": { "vi": -1 } });
-    assert_eq!(built.guard, Some(doc! { "vi.0": { "$exists": true } }));
+    assert_eq!(built.guard(), Some(&doc! { "vi.0": { "$exists": true } }));
 
     let res = coll.update_one(f.id().eq(r.id), Update::new().pop_first(f.voter_ids())).await.expect("pop first");
     assert_eq!(res.modified, 1);
@@ -99,8 +99,8 @@ async fn pops_decrement_and_never_go_negative() {
     // Both counted arrays in one update, the long counter down to zero.
     let both = Update::new().pop_last(f.voter_ids()).pop_first(f.flaggers());
     assert_eq!(
-        both.clone().build().unwrap().guard,
-        Some(doc! { "vi.0": { "$exists": true }, "fl.0": { "$exists": true } })
+        both.clone().build().unwrap().guard(),
+        Some(&doc! { "vi.0": { "$exists": true }, "fl.0": { "$exists": true } })
     );
     let res = coll.update_one(f.id().eq(r.id), both).await.expect("pop both");
     assert_eq!(res.modified, 1);

@@ -81,7 +81,7 @@ async fn pull_from_a_counted_set_removes_one_value_and_decrements() {
     // What is sent: `$pull` of the whole value, the counter down by one, guarded on the value being there.
     let built = Update::<Poll>::new().pull(f.voter_ids(), voters[1]).build().expect("build");
     assert_eq!(built.update, doc! { "$pull": { "vi": { "$eq": voters[1] } }, "$inc": { "vc": -1 } });
-    assert_eq!(built.guard, Some(doc! { "vi": { "$eq": voters[1] } }));
+    assert_eq!(built.guard(), Some(&doc! { "vi": { "$eq": voters[1] } }));
 
     let res = coll.update_one(f.id().eq(p.id), Update::new().pull(f.voter_ids(), voters[1])).await.expect("un-vote");
     assert_eq!((res.matched, res.modified), (1, 1));
@@ -282,7 +282,7 @@ async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
     // Another weight, or the same vote with a note, is another element.
     for other in [vote("v1", 3), Vote { note: Some("late".to_owned()), ..vote("v1", 2) }] {
         let built = Update::<Ballot>::new().add_to_set(f.votes(), other.clone()).build().expect("build");
-        let guard = built.guard.expect("guarded");
+        let guard = built.guard().cloned().expect("guarded");
         assert!(guard.get_document("vs").unwrap().contains_key("$not"), "{guard}");
         let res = coll.update_one(f.id().eq(id), Update::new().add_to_set(f.votes(), other.clone())).await.unwrap();
         assert_eq!(res.modified, 1, "{other:?}");

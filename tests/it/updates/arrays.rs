@@ -187,7 +187,7 @@ async fn positional_updates() {
     let u = Update::new().set(big.qty(), 0);
     let built = u.clone().build().unwrap();
     assert_eq!(built.update, doc! { "$set": { "ln.$[big].q": 0 } });
-    assert_eq!(built.array_filters, [doc! { "big.p": { "$gt": 100_i64 } }]);
+    assert_eq!(built.array_filters(), [doc! { "big.p": { "$gt": 100_i64 } }]);
     let r = coll.update_many(Filter::everything(), u).await.unwrap();
     assert_eq!((r.matched, r.modified), (2, 2));
     assert_eq!(
@@ -201,7 +201,7 @@ async fn positional_updates() {
     let pricey = f.lines().filtered("pricey", |e| e.price().gte(250));
     let u = Update::new().set(cheap.sku(), "cheap").inc(cheap.qty(), 10).set(pricey.sku(), "pricey");
     let built = u.clone().build().unwrap();
-    assert_eq!(built.array_filters.len(), 2, "{built:?}");
+    assert_eq!(built.array_filters().len(), 2, "{built:?}");
     coll.update_one(f.id().eq(p.id), u).await.unwrap();
     assert_eq!(
         get(&coll, p.id).await.lines,

@@ -14,7 +14,7 @@ async fn diff_updates_write_only_the_changes() {
     new.note = None;
     let built = Update::diff(&old, &new).build().unwrap();
     assert_eq!(built.update, doc! { "$set": { "ad.c": "Lille" }, "$unset": { "nt": "" }, "$push": { "tg": "crisp" } });
-    assert!(built.guard.is_none() && built.array_filters.is_empty());
+    assert!(built.guard().is_none() && built.array_filters().is_empty());
     let r = coll.update_changes(f.id().eq(old.id), &old, &new).await.unwrap().expect("something changed");
     assert_eq!((r.matched, r.modified), (1, 1));
     assert_eq!(get(&coll, old.id).await, new);

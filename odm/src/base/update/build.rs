@@ -1,7 +1,7 @@
 //! Building an update: the operator groups as one document, refusing conflicting paths (code 40), and
 //! [`Update::build`](crate::Update::build) / [`Update::has_guard`](crate::Update::has_guard).
 
-use super::value::{conflict, BuiltUpdate, Extra, PullOnce, Update};
+use super::value::{conflict, BuiltUpdate, Conditions, Extra, PullOnce, Update};
 use crate::base::error::{Error, Invalid};
 use crate::base::filter::overlaps;
 use crate::base::model::Model;
@@ -9,29 +9,19 @@ use crate::base::operator::Operator;
 use bson::{doc, Bson, Document};
 
 impl<R> Update<R> {
-    /// [`Update::build`] with the paths of the cause not named yet, for the collection to name them; beside it, the
-    /// exact pulls from counted sets of documents its guard holds (for telling why the update matched nothing).
-    pub(crate) fn build_marked(self) -> Result<(BuiltUpdate, Vec<PullOnce>), Invalid> {
-        let (guard, array_filters, variant, computed, pulled, once) = match self.extra.map(|e| *e) {
-            Some(Extra { error: Some(e), .. }) => return Err(e),
-            Some(Extra { guard, array_filters, variant, computed, pulled, once, .. }) => (
-                sent_guard(guard, &once),
-                array_filters.into_iter().map(|f| f.condition).collect(),
-                variant.map(|(tag, value)| bson::doc! { tag: value }),
-                computed,
-                pulled,
-                once,
-            ),
-            None => (None, Vec::new(), None, Vec::new(), Vec::new(), Vec::new()),
+    /// [`Update::build`] with the paths of the cause not named yet, for the collection to name them. The built update
+    /// carries the exact pulls from counted sets of documents its guard holds (for telling why it matched nothing).
+    pub(crate) fn build_marked(self) -> Result<BuiltUpdate, Invalid> {
+        let Update { mut groups, may_overlap, extra, .. } = self;
+        // Most updates have no guard, array filter, variant or computed field: nothing to take apart.
+        let conditions = match extra {
+            None => None,
+            Some(extra) => conditions(*extra, &mut groups)?,
         };
-        let mut groups = self.groups;
-        if !computed.is_empty() {
-            super::computed::follow(&mut groups, computed, &pulled)?;
-        }
         if groups.is_empty() {
             return Err(Invalid::EmptyUpdate);
         }
-        if self.may_overlap {
+        if may_overlap {
             check_conflicts(&groups)?;
         }
         if !groups.is_sorted_by_key(|(op, _)| *op) {
@@ -41,8 +31,28 @@ impl<R> Update<R> {
         for (op, doc) in groups {
             update.insert(op.name(), doc);
         }
-        Ok((BuiltUpdate { update, guard, array_filters, variant }, once))
+        Ok(BuiltUpdate::new(update, conditions))
     }
+}
+
+/// The conditions an update's rare parts add (`None` when they add none), after the computed fields it writes are
+/// followed into `groups`; the problem it kept, if any.
+#[inline(never)]
+fn conditions(extra: Extra, groups: &mut Vec<(Operator, Document)>) -> Result<Option<Box<Conditions>>, Invalid> {
+    let Extra { error, guard, array_filters, variant, computed, pulled, once, .. } = extra;
+    if let Some(e) = error {
+        return Err(e);
+    }
+    if !computed.is_empty() {
+        super::computed::follow(groups, computed, &pulled)?;
+    }
+    let conditions = Conditions {
+        guard: sent_guard(guard, &once),
+        array_filters: array_filters.into_iter().map(|f| f.condition).collect(),
+        variant: variant.map(|(tag, value)| bson::doc! { tag: value }),
+        once,
+    };
+    Ok((conditions != Conditions::default()).then(|| Box::new(conditions)))
 }
 
 /// The guard as sent: the conditions on fields, and an `$expr` requiring each exact pull to find exactly one element
@@ -82,7 +92,7 @@ impl<M: Model> Update<M> {
     /// MongoDB refuses with code 40) and assembles the documents to send; a refusal is [`Error::InvalidOperation`]
     /// with Rust paths beside stored ones.
     pub fn build(self) -> crate::base::error::Result<BuiltUpdate> {
-        self.build_marked().map(|(built, _)| built).map_err(Error::invalid_operation::<M>)
+        self.build_marked().map_err(Error::invalid_operation::<M>)
     }
 }
 

@@ -95,19 +95,67 @@ impl<R> Default for Update<R> {
     }
 }
 
-/// An update ready to send: the update document, the conditions it adds to the filter (guards that make a
-/// counter's change known), and its `arrayFilters`.
+/// An update ready to send: the update document and, when the update has them, the conditions it adds to the filter
+/// (guards that make a counter's change known, the variant of a polymorphic model's fields) and its `arrayFilters`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuiltUpdate {
     /// The update document (`{$set: …, $push: …, $inc: …}`).
     pub update: Document,
-    /// Conditions to add to the filter, if any.
-    pub guard: Option<Document>,
-    /// `arrayFilters` for filtered positional paths (`$[id]`).
-    pub array_filters: Vec<Document>,
+    /// The rarely present parts, boxed: most updates have none, and a built update is moved to the collection.
+    conditions: Option<Box<Conditions>>,
+}
+
+/// The parts of a [`BuiltUpdate`] beside its document.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub(crate) struct Conditions {
+    pub(crate) guard: Option<Document>,
+    pub(crate) array_filters: Vec<Document>,
+    pub(crate) variant: Option<Document>,
+    /// The exact pulls from counted sets of documents the guard holds (for telling why the update matched nothing).
+    pub(crate) once: Vec<PullOnce>,
+}
+
+impl BuiltUpdate {
+    pub(crate) fn new(update: Document, conditions: Option<Box<Conditions>>) -> Self {
+        BuiltUpdate { update, conditions }
+    }
+
+    /// Conditions to add to the filter, if any: what makes a counter's change known (`{vi: {$ne: voter}}` for a
+    /// counted set's `add_to_set`).
+    pub fn guard(&self) -> Option<&Document> {
+        self.conditions.as_ref()?.guard.as_ref()
+    }
+
+    /// `arrayFilters` for filtered positional paths (`$[id]`); empty when the update has none.
+    pub fn array_filters(&self) -> &[Document] {
+        self.conditions.as_ref().map_or(&[], |c| &c.array_filters)
+    }
+
     /// For an update of a variant's fields (a polymorphic model): `{tag: value}`, added to the filter so that only
     /// documents of that variant are written (an upsert inserts one of that variant).
-    pub variant: Option<Document>,
+    pub fn variant(&self) -> Option<&Document> {
+        self.conditions.as_ref()?.variant.as_ref()
+    }
+
+    /// The guard, taken out (for the filter).
+    pub(crate) fn take_guard(&mut self) -> Option<Document> {
+        self.conditions.as_mut()?.guard.take()
+    }
+
+    /// The variant's condition, taken out (for the filter).
+    pub(crate) fn take_variant(&mut self) -> Option<Document> {
+        self.conditions.as_mut()?.variant.take()
+    }
+
+    /// The exact pulls from counted sets of documents the guard holds, taken out.
+    pub(crate) fn take_once(&mut self) -> Vec<PullOnce> {
+        self.conditions.as_mut().map(|c| std::mem::take(&mut c.once)).unwrap_or_default()
+    }
+
+    /// The update document and its `arrayFilters`, as a statement sends them.
+    pub(crate) fn into_statement(self) -> (Document, Vec<Document>) {
+        (self.update, self.conditions.map(|c| c.array_filters).unwrap_or_default())
+    }
 }
 
 impl<R> Update<R> {

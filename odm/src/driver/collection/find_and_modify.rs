@@ -103,21 +103,21 @@ impl<M: Model> Collection<M> {
         Self::one_shard(&filter, "find_one_and_update")?;
         Self::bump_revision(&mut built.update);
         let sort = sort.map(|s| s.into_marked().map_err(Self::invalid)).transpose()?;
-        let parts = [&filter, &built.update].into_iter().chain(&sort).chain(&built.array_filters);
+        let parts = [&filter, &built.update].into_iter().chain(&sort).chain(built.array_filters());
         check_statement::<M>(parts.map(document_len))?;
-        let array_filters = (!built.array_filters.is_empty()).then_some(built.array_filters);
+        let (update, array_filters) = built.into_statement();
+        let array_filters = (!array_filters.is_empty()).then_some(array_filters);
         let upsert = if_none.upsert();
         let op = self.op("findAndModify").values(|| {
-            let update = &built.update;
             bson::doc! {
-                "query": &filter, "update": update, "sort": &sort, "arrayFilters": &array_filters, "upsert": upsert,
+                "query": &filter, "update": &update, "sort": &sort, "arrayFilters": &array_filters, "upsert": upsert,
                 "hint": &hint,
             }
         });
         let found = op
             .run(
                 self.raw
-                    .find_one_and_update(filter, built.update)
+                    .find_one_and_update(filter, update)
                     .return_document(returning)
                     .upsert(upsert)
                     .optional(sort, |a, s| a.sort(s))

@@ -63,16 +63,17 @@ impl<M: Model> Collection<M> {
         update: Update<M>,
         if_none: super::wire::IfNone,
     ) -> Result<(Document, BuiltUpdate, Option<PullRecheck>)> {
-        let (mut built, once) = update.build_marked().map_err(Self::invalid)?;
-        if if_none.upsert() && built.guard.is_some() {
+        let mut built = update.build_marked().map_err(Self::invalid)?;
+        if if_none.upsert() && built.guard().is_some() {
             return Err(Self::invalid(Invalid::GuardedUpsert));
         }
+        let once = built.take_once();
         let recheck = Self::pull_recheck(&filter, &built, once)?;
-        let filter = match built.guard.take() {
+        let filter = match built.take_guard() {
             Some(guard) => filter.and(Filter::from_document(guard)),
             None => filter,
         };
-        let filter = match built.variant.take() {
+        let filter = match built.take_variant() {
             Some(variant) => filter.and(Filter::from_document(variant)),
             None => filter,
         };

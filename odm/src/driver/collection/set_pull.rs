@@ -34,8 +34,8 @@ impl<M: Model> Collection<M> {
         if once.is_empty() {
             return Ok(None);
         }
-        let mut recheck = filter.clone().and(Filter::from_document(recheck_guard(built.guard.as_ref(), &once)));
-        if let Some(variant) = &built.variant {
+        let mut recheck = filter.clone().and(Filter::from_document(recheck_guard(built.guard(), &once)));
+        if let Some(variant) = built.variant() {
             recheck = recheck.and(Filter::from_document(variant.clone()));
         }
         Ok(Some(PullRecheck { filter: Self::current_only(Self::filter_doc(recheck)?), once }))

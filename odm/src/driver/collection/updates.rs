@@ -108,9 +108,10 @@ impl<M: Model> Collection<M> {
     ) -> Result<Explain> {
         let (filter, built, _) = Self::prepare(filter, update, if_none)?;
         let (many, upsert) = (reach.multi(), if_none.upsert());
-        let mut statement = bson::doc! { "q": filter, "u": built.update, "multi": many, "upsert": upsert };
-        if !built.array_filters.is_empty() {
-            statement.insert("arrayFilters", built.array_filters);
+        let (update, array_filters) = built.into_statement();
+        let mut statement = bson::doc! { "q": filter, "u": update, "multi": many, "upsert": upsert };
+        if !array_filters.is_empty() {
+            statement.insert("arrayFilters", array_filters);
         }
         if let Some(hint) = hint {
             statement.insert("hint", hint);

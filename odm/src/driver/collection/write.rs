@@ -33,8 +33,8 @@ impl<M: Model> Collection<M> {
             }
         }
         let (filter, built, recheck) = Self::prepare(filter, update, if_none)?;
-        let result =
-            self.send_update(filter, built.update, built.array_filters, (reach, if_none), hint, operation).await?;
+        let (update, array_filters) = built.into_statement();
+        let result = self.send_update(filter, update, array_filters, (reach, if_none), hint, operation).await?;
         if let (0, Some(recheck)) = (result.matched_count, recheck) {
             // A pull from a counted set that matched nothing: "already taken back", or a set holding it twice.
             self.recheck_pull(recheck).await?;
