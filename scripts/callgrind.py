@@ -1,4 +1,4 @@
-"""Shared by the instruction-count scripts (decode_cost.py, update_cost.py): building a bench executable and counting
+"""Shared by the instruction-count scripts (decode_cost.py, statement_cost.py): building a bench executable and counting
 the instructions of one run of it under valgrind's callgrind."""
 
 import json

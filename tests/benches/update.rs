@@ -13,7 +13,7 @@
 //! (steadier than two separate criterion runs on a shared machine).
 //!
 //! Run with `cargo bench -p odm-tests --bench update` (starts the embedded test server, or uses `MONGODB_URI`).
-//! Instruction counts for part 1, which machine noise cannot move: `python3 scripts/update_cost.py` builds the bench
+//! Instruction counts for part 1, which machine noise cannot move: `python3 scripts/statement_cost.py` builds the bench
 //! with `--no-run` and runs it under `valgrind --tool=callgrind` with
 //! `ODM_BENCH_LOOP=typed|doc|typed_filter|doc_filter` (see `instruction_loop`).
 
@@ -334,7 +334,7 @@ fn doc_filter(id: ObjectId) -> Document {
 
 /// `ODM_BENCH_LOOP=typed|doc|typed_filter|doc_filter [ODM_BENCH_N=20000]`: runs one side of part 1 (the update with
 /// its filter, or the filter alone) in a loop and exits, without the server, for an instruction count that machine
-/// noise cannot move: `python3 scripts/update_cost.py` counts each side under `valgrind --tool=callgrind` with N
+/// noise cannot move: `python3 scripts/statement_cost.py` counts each side under `valgrind --tool=callgrind` with N
 /// iterations and with none, so that start-up cancels out.
 fn instruction_loop(side: &str) {
     let n: usize = std::env::var("ODM_BENCH_N").ok().and_then(|n| n.parse().ok()).unwrap_or(20_000);
