@@ -1,9 +1,11 @@
-//! What of an update only writes ask: whether building it found a problem, and one update joined to another, for a
+//! What of an update only writes ask: whether building it found a problem, one update joined to another, for a
 //! builder that sends its own write with the caller's in one statement ([`crate::subset::PushKeeping::also`]): the
-//! caller's operators go in beside the builder's, checked as if written on one update.
+//! caller's operators go in beside the builder's, checked as if written on one update; and the parts of a built
+//! update a statement takes apart (its guard and variant into the filter, its array filters beside the document).
 
 use crate::base::error::Invalid;
-use crate::base::update::value::Update;
+use crate::base::update::value::{BuiltUpdate, PullOnce, Update};
+use bson::Document;
 use std::borrow::Cow;
 
 impl<R> Update<R> {
@@ -49,5 +51,28 @@ impl<R> Update<R> {
             }
         }
         self
+    }
+}
+
+/// What the collection's writes take out of a built update.
+impl BuiltUpdate {
+    /// The guard, taken out (for the filter).
+    pub(crate) fn take_guard(&mut self) -> Option<Document> {
+        self.conditions.as_mut()?.guard.take()
+    }
+
+    /// The variant's condition, taken out (for the filter).
+    pub(crate) fn take_variant(&mut self) -> Option<Document> {
+        self.conditions.as_mut()?.variant.take()
+    }
+
+    /// The exact pulls from counted sets of documents the guard holds, taken out.
+    pub(crate) fn take_once(&mut self) -> Vec<PullOnce> {
+        self.conditions.as_mut().map(|c| std::mem::take(&mut c.once)).unwrap_or_default()
+    }
+
+    /// The update document and its `arrayFilters`, as a statement sends them.
+    pub(crate) fn into_statement(self) -> (Document, Vec<Document>) {
+        (self.update, self.conditions.map(|c| c.array_filters).unwrap_or_default())
     }
 }

@@ -102,7 +102,7 @@ pub struct BuiltUpdate {
     /// The update document (`{$set: …, $push: …, $inc: …}`).
     pub update: Document,
     /// The rarely present parts, boxed: most updates have none, and a built update is moved to the collection.
-    conditions: Option<Box<Conditions>>,
+    pub(crate) conditions: Option<Box<Conditions>>,
 }
 
 /// The parts of a [`BuiltUpdate`] beside its document.
@@ -135,26 +135,6 @@ impl BuiltUpdate {
     /// documents of that variant are written (an upsert inserts one of that variant).
     pub fn variant(&self) -> Option<&Document> {
         self.conditions.as_ref()?.variant.as_ref()
-    }
-
-    /// The guard, taken out (for the filter).
-    pub(crate) fn take_guard(&mut self) -> Option<Document> {
-        self.conditions.as_mut()?.guard.take()
-    }
-
-    /// The variant's condition, taken out (for the filter).
-    pub(crate) fn take_variant(&mut self) -> Option<Document> {
-        self.conditions.as_mut()?.variant.take()
-    }
-
-    /// The exact pulls from counted sets of documents the guard holds, taken out.
-    pub(crate) fn take_once(&mut self) -> Vec<PullOnce> {
-        self.conditions.as_mut().map(|c| std::mem::take(&mut c.once)).unwrap_or_default()
-    }
-
-    /// The update document and its `arrayFilters`, as a statement sends them.
-    pub(crate) fn into_statement(self) -> (Document, Vec<Document>) {
-        (self.update, self.conditions.map(|c| c.array_filters).unwrap_or_default())
     }
 }
 
