@@ -45,32 +45,36 @@ impl<D: Shape, S> Pipeline<D, S> {
             return self.into_shape();
         }
         let out_has_id = O::type_meta().is_some_and(|m| m.field_by_key("_id").is_some());
-        let (id, copy_out) = match g.keys.as_slice() {
-            [] => (Bson::Null, false),
-            [(out, src)] if out == "_id" => (src.clone(), false),
-            keys => {
-                if keys.iter().any(|(out, _)| out == "_id") {
-                    self.fail(Invalid::IdAmongKeys);
-                    return self.into_shape();
-                }
-                (Bson::Document(keys.iter().map(|(out, src)| (out.clone(), src.clone())).collect()), true)
-            }
-        };
+        let single_id = matches!(g.keys.as_slice(), [(out, _)] if out == "_id");
+        if !single_id && g.keys.iter().any(|(out, _)| out == "_id") {
+            self.fail(Invalid::IdAmongKeys);
+            return self.into_shape();
+        }
         let filled =
             |key: &str| (key == "_id" && (!out_has_id || !g.keys.is_empty())) || (key != "_id" && g.fills(key));
         if let Err(e) = missing_where::<O>(filled, "$group") {
             self.fail(e);
             return self.into_shape();
         }
+        let Group { keys, accumulators, .. } = g;
+        // The key's parts move into the stage (no copy of their references); a compound key's fields are copied
+        // out of `_id` by a `$set` after it.
+        let (id, copy_out) = match keys.len() {
+            0 => (Bson::Null, None),
+            1 if single_id => (keys.into_iter().next().map_or(Bson::Null, |(_, src)| src), None),
+            _ => {
+                let set: Document =
+                    keys.iter().map(|(out, _)| (out.clone(), Bson::String(format!("$_id.{out}")))).collect();
+                (Bson::Document(keys.into_iter().collect()), Some(set))
+            }
+        };
         let mut body = Document::new();
         body.insert("_id", id);
-        for (key, accumulator) in g.accumulators {
+        for (key, accumulator) in accumulators {
             body.insert(key, accumulator);
         }
         self = self.push(stage("$group", body));
-        if copy_out {
-            let set: Document =
-                g.keys.iter().map(|(out, _)| (out.clone(), Bson::String(format!("$_id.{out}")))).collect();
+        if let Some(set) = copy_out {
             self = self.push(stage("$set", set));
         }
         if !out_has_id {

@@ -54,7 +54,16 @@ pub(crate) fn missing<O: BsonSchema>(
     stage_name: &'static str,
     id_kept: bool,
 ) -> std::result::Result<(), Invalid> {
-    missing_where::<O>(|key| doc.contains_key(key) || (id_kept && key == "_id"), stage_name)
+    missing_where::<O>(|key| has_key(doc, key) || (id_kept && key == "_id"), stage_name)
+}
+
+/// True when `doc` has `key`: a stage body has a few keys, and comparing them costs less than hashing one.
+pub(crate) fn has_key(doc: &Document, key: &str) -> bool {
+    if doc.len() <= 8 {
+        doc.keys().any(|k| k == key)
+    } else {
+        doc.contains_key(key)
+    }
 }
 
 /// [`missing`], with `filled` saying which stored keys the stage fills.
@@ -84,14 +93,16 @@ pub(crate) fn narrowed<F: BsonSchema, E: BsonSchema>() -> std::result::Result<Do
         return Err(Invalid::LookupElement);
     };
     let mut project = Document::new();
+    let mut has_id = false;
     for field in e.fields {
         if f.field_by_key(field.key).is_none() {
             let at = NamedPath::known(field.key, format!("{}.{}", e.name, field.name));
             return Err(Invalid::LookupField { field: at, model: f.name });
         }
+        has_id |= field.key == "_id";
         project.insert(field.key, 1);
     }
-    if !project.contains_key("_id") {
+    if !has_id {
         project.insert("_id", 0);
     }
     Ok(project)

@@ -227,20 +227,20 @@ impl<D: Shape, S> Pipeline<D, S> {
         Q::Value: Holds<<P::Value as ArrayLike>::Item>,
     {
         let from = match key_of(array.as_path()) {
-            Ok(k) => k.to_owned(),
+            Ok(k) => k,
             Err(e) => return self.checked(Err(e)).into_shape(),
         };
         let to = match key_of(element.as_path()) {
-            Ok(k) => k.to_owned(),
+            Ok(k) => k,
             Err(e) => {
                 let mut p = self.into_shape::<O>();
                 p.fail(e);
                 return p;
             }
         };
-        let mut p = self.push(stage("$unwind", reference(&from)));
+        let mut p = self.push(stage("$unwind", reference(from)));
         if to != from {
-            p = p.push(stage("$set", bson::doc! { to: reference(&from) })).push(stage("$unset", from));
+            p = p.push(stage("$set", bson::doc! { to: reference(from) })).push(stage("$unset", from));
         }
         p.into_shape()
     }

@@ -1,6 +1,6 @@
 //! `$project` into a declared output type: [`Project`] and [`Pipeline::project`].
 
-use super::parts::{missing, named_key_of, reference, stage};
+use super::parts::{has_key, missing, named_key_of, reference, stage};
 use super::pipeline::Pipeline;
 use super::shape::{Holds, Shape};
 use crate::base::error::{Invalid, NamedPath};
@@ -39,7 +39,7 @@ impl<D: Shape, S> Pipeline<D, S> {
                 let source_has_id = D::type_meta().is_some_and(|m| m.implicit_id || m.field_by_key("_id").is_some());
                 let out = O::type_meta();
                 let out_has_id = out.is_some_and(|m| m.field_by_key("_id").is_some());
-                if !doc.contains_key("_id") && (!out_has_id || !source_has_id) {
+                if !has_key(&doc, "_id") && (!out_has_id || !source_has_id) {
                     doc.insert("_id", 0);
                 }
                 missing::<O>(&doc, "$project", source_has_id).map(|()| stage("$project", doc))
