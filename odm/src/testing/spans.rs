@@ -1,7 +1,7 @@
 //! Capturing odm's spans in a test: a small `tracing` subscriber of odm's own ([`SpanCapture`]).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::thread::ThreadId;
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
@@ -121,6 +121,7 @@ impl SpanCapture {
 
     /// Makes this capture the current thread's subscriber until the guard is dropped.
     pub fn install(&self) -> CaptureGuard {
+        keep_interest();
         let guard = CaptureGuard { _default: tracing::subscriber::set_default(Capture { seen: self.seen.clone() }) };
         // Whether a span's callsite is of interest is cached for every thread at once. A callsite first reached on
         // another thread while no capture was installed anywhere (another test, say) may be cached as of no
@@ -147,6 +148,59 @@ impl SpanCapture {
     fn lock(&self) -> std::sync::MutexGuard<'_, Seen> {
         self.seen.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// Keeps odm's callsites of interest for the rest of the process, once a capture was installed: a subscriber that is
+/// registered but never anyone's default, answering `sometimes` for odm's targets (and dispatching nothing).
+///
+/// Without it, while one capture is the only subscriber alive, `tracing` asks only the registering thread's default
+/// whether a callsite first reached is of interest: a callsite first reached on another thread (another test's, with
+/// no capture) is then cached as of no interest, and the capture misses its spans until some other subscriber is
+/// registered. With this one alive as well, every registration asks every live subscriber, captures included.
+fn keep_interest() {
+    static KEEPER: OnceLock<tracing::Dispatch> = OnceLock::new();
+    KEEPER.get_or_init(|| tracing::Dispatch::new(Keeper));
+}
+
+/// True for odm's targets, the only ones captured.
+fn is_odms(metadata: &Metadata<'_>) -> bool {
+    metadata.target().starts_with("odm")
+}
+
+/// `sometimes` for odm's targets, not `always`: a capture is one thread's, and the cache is every thread's.
+fn interest(metadata: &Metadata<'_>) -> tracing::subscriber::Interest {
+    if is_odms(metadata) {
+        tracing::subscriber::Interest::sometimes()
+    } else {
+        tracing::subscriber::Interest::never()
+    }
+}
+
+/// The subscriber [`keep_interest`] registers.
+struct Keeper;
+
+impl Subscriber for Keeper {
+    fn register_callsite(&self, metadata: &'static Metadata<'static>) -> tracing::subscriber::Interest {
+        interest(metadata)
+    }
+
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        is_odms(metadata)
+    }
+
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+    fn event(&self, _: &Event<'_>) {}
+
+    fn enter(&self, _: &Id) {}
+
+    fn exit(&self, _: &Id) {}
 }
 
 /// The subscriber: a span's id is its index in `spans` plus one (ids are never reused).
@@ -177,17 +231,12 @@ fn index(id: &Id) -> usize {
 }
 
 impl Subscriber for Capture {
-    // `sometimes`, not `always`: the capture is one thread's, and the cache is every thread's.
     fn register_callsite(&self, metadata: &'static Metadata<'static>) -> tracing::subscriber::Interest {
-        if self.enabled(metadata) {
-            tracing::subscriber::Interest::sometimes()
-        } else {
-            tracing::subscriber::Interest::never()
-        }
+        interest(metadata)
     }
 
     fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        metadata.target().starts_with("odm")
+        is_odms(metadata)
     }
 
     fn new_span(&self, attrs: &Attributes<'_>) -> Id {
