@@ -1,5 +1,6 @@
-"""Shared by the instruction-count scripts (decode_cost.py, statement_cost.py): building a bench executable and counting
-the instructions of one run of it under valgrind's callgrind."""
+"""Shared by the instruction-count scripts (decode_cost.py, read_cost.py, statement_cost.py): building a bench
+executable, counting the instructions of one run of it under valgrind's callgrind, and counting each side of a
+comparison per iteration."""
 
 import json
 import pathlib
@@ -39,3 +40,20 @@ def per_iteration(exe: str, env: dict[str, str], n: int, profile: str = "/dev/nu
     full = instructions(exe, {**env, "ODM_BENCH_N": str(n)}, profile)
     empty = instructions(exe, {**env, "ODM_BENCH_N": "0"})
     return full, empty, (full - empty) / n
+
+
+def count_sides(sides: dict[str, tuple[str, dict[str, str]]], n: int, unit: str,
+                profiles: str | None = None) -> dict[str, float]:
+    """Instructions per `unit` of each side (`name: (executable, env)`), each printed as it is counted; with
+    `profiles`, each side's counted run leaves its callgrind profile there as `callgrind.<name>`."""
+    width = max(len(side) for side in sides) + 2
+    per: dict[str, float] = {}
+    for side, (exe, env) in sides.items():
+        profile = "/dev/null"
+        if profiles:
+            pathlib.Path(profiles).mkdir(parents=True, exist_ok=True)
+            profile = str(pathlib.Path(profiles) / f"callgrind.{side}")
+        full, empty, per[side] = per_iteration(exe, env, n, profile)
+        print(f"{side:<{width}} {full:>13,} instructions for {n} {unit}s, {empty:>11,} for none: "
+              f"{per[side]:,.0f} per {unit}")
+    return per

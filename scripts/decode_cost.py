@@ -21,7 +21,7 @@ Usage: python3 scripts/decode_cost.py [--n 20000]   (needs valgrind; release bui
 import argparse
 import subprocess
 
-from callgrind import ROOT, bench_executable, per_iteration
+from callgrind import ROOT, bench_executable, count_sides
 
 BASELINE = ROOT / "tests" / "benches" / "baseline-decode"
 
@@ -50,11 +50,7 @@ def main() -> None:
         "serde_view": (codec, {"ODM_BENCH_LOOP": "serde_view_decode"}),
         "baseline_view": (plain, {"ODM_BENCH_ROW": "1"}),
     }
-    per: dict[str, float] = {}
-    for side, (exe, env) in sides.items():
-        full, empty, per[side] = per_iteration(exe, env, args.n)
-        print(f"{side:<15} {full:>13,} instructions for {args.n} decodes, {empty:>11,} for none: "
-              f"{per[side]:,.0f} per decode")
+    per = count_sides(sides, args.n, "decode")
     for side, count in per.items():
         base = per["baseline_view" if "view" in side else "baseline"]
         print(f"decode_cost {side:<15} {count:>8,.0f} instructions per decode, {count / base:.3f}x the baseline")

@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 import time
 
-from callgrind import ROOT, bench_executable, per_iteration
+from callgrind import ROOT, bench_executable, count_sides
 
 BASELINE = ROOT / "tests" / "benches" / "baseline-read"
 
@@ -76,11 +76,7 @@ def main() -> None:
             "serde_read": (find, {"ODM_BENCH_LOOP": "serde_read", "MONGODB_URI": uri}),
             "baseline": (baseline, {"MONGODB_URI": uri}),
         }
-        per: dict[str, float] = {}
-        for side, (exe, env) in sides.items():
-            full, empty, per[side] = per_iteration(exe, env, args.n)
-            print(f"{side:<11} {full:>13,} instructions for {args.n} documents, {empty:>11,} for none: "
-                  f"{per[side]:,.0f} per document")
+        per = count_sides(sides, args.n, "document")
         for side, count in per.items():
             print(f"read_cost {side:<11} {count:>8,.0f} instructions per document, "
                   f"{count / per['baseline']:.3f}x the baseline")

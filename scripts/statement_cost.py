@@ -29,10 +29,9 @@ callgrind profile in DIR/callgrind.<side>, for `callgrind_annotate`)
 """
 
 import argparse
-import pathlib
 import subprocess
 
-from callgrind import ROOT, bench_executable, per_iteration
+from callgrind import ROOT, bench_executable, count_sides
 
 BASELINE = ROOT / "tests" / "benches" / "baseline-statements"
 
@@ -55,15 +54,7 @@ def main() -> None:
     sides["baseline"] = (outside, {"ODM_BENCH_LOOP": "update"})
     sides["baseline_filter"] = (outside, {"ODM_BENCH_LOOP": "filter"})
     sides["baseline_pipeline"] = (outside, {"ODM_BENCH_LOOP": "pipeline"})
-    per: dict[str, float] = {}
-    for side, (program, env) in sides.items():
-        profile = "/dev/null"
-        if args.profiles:
-            pathlib.Path(args.profiles).mkdir(parents=True, exist_ok=True)
-            profile = str(pathlib.Path(args.profiles) / f"callgrind.{side}")
-        full, empty, per[side] = per_iteration(program, env, args.n, profile)
-        print(f"{side:<17} {full:>13,} instructions for {args.n} iterations, {empty:>11,} for none: "
-              f"{per[side]:,.0f} per iteration")
+    per = count_sides(sides, args.n, "iteration", args.profiles)
     for (typed, doc), outside_side in zip(PAIRS, OUTSIDE):
         print(f"statement_cost {typed:<13} {per[typed]:>7,.0f} against {doc:<10} {per[doc]:>7,.0f} instructions per "
               f"iteration: {per[typed] / per[doc]:.3f}x; against the doc! built outside the workspace "
