@@ -316,7 +316,7 @@ pub mod __private {
     pub use crate::base::schema::{BsonSchema, CounterCheck};
     /// Size budgets of generated code: the vocabulary, and the budget of a field table.
     pub mod size {
-        pub use crate::base::meta::tables::{adjacent, of_table, one_of, oversize, tagged};
+        pub use crate::base::meta::tables::{adjacent, of_table, one_of, oversize, refuse, refuse_at, tagged};
         pub use crate::base::size::{Reason, Size};
     }
     pub use crate::base::subset::{fault, overflow_fits, owner_indexed, Subset};

@@ -1,5 +1,5 @@
 //! A model's indexes in `impl Model`: the index specs (`indexes()`, the declared indexes and the ESR indexes built
-//! for the declared queries), `CAPPED`, `SHARD_KEY` and `LEADING_INDEX_KEYS`; and the index const assertions beside
+//! for the declared queries), `CAPPED` and `SHARD_KEY`; and the index const assertions beside
 //! it (TTL on a date, no parallel arrays, no hashed array, default names that collide).
 //!
 //! Nested index paths (`items.name`) name a field of another type, which this derive cannot see: they resolve at
@@ -241,7 +241,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, facts: &FieldFacts, tag: Option<&str>)
 }
 
 /// A model's indexes, each built once: [`Indexes::asserts`] writes their const assertions beside `impl Model`,
-/// [`Indexes::items`] its `indexes()`, `CAPPED`, `SHARD_KEY` and `LEADING_INDEX_KEYS` items.
+/// [`Indexes::items`] its `indexes()`, `CAPPED` and `SHARD_KEY` items.
 pub struct Indexes<'a> {
     built: Vec<Built<'a>>,
 }
@@ -314,7 +314,7 @@ impl<'a> Indexes<'a> {
         code.tokens(asserts);
     }
 
-    /// Writes the `indexes()`, `CAPPED`, `SHARD_KEY` and `LEADING_INDEX_KEYS` items of `impl Model` (marking the
+    /// Writes the `indexes()`, `CAPPED` and `SHARD_KEY` items of `impl Model` (marking the
     /// runtime's private module as named only when they name it: a model's plain indexes name aliases only).
     pub fn items(&self, code: &mut Code, cont: &Container, resolved: &Resolved) {
         let built = &self.built;
@@ -336,21 +336,10 @@ impl<'a> Indexes<'a> {
             quote!(const SHARD_KEY: __OdmOption<__odm::ShardKey> =
             __OdmSome(__odm::ShardKey { keys: &[#(#keys),*] });)
         });
-        // The stored key each index over every document starts with: what an equality on that key can use.
-        let leads: Vec<&String> = built
-            .iter()
-            .filter(|b| b.idx.partial.is_none())
-            .filter_map(|b| b.keys.first())
-            .filter(|k| k.nested.is_none() && matches!(k.kind, KeyKind::Asc | KeyKind::Desc | KeyKind::Hashed))
-            .filter_map(|k| Some(&k.field?.key))
-            .collect();
-        let leading =
-            (!leads.is_empty()).then(|| quote!(const LEADING_INDEX_KEYS: &'static [&'static str] = &[#(#leads),*];));
         let names_odm = !capped.is_empty() || shard_key.is_some() || built.iter().any(|b| !b.aliases_only);
         let items = quote! {
             #capped
             #shard_key
-            #leading
             #indexes
         };
         code.tokens_naming(items, names_odm);

@@ -92,7 +92,7 @@ fn one(cont: &Container, f: &Field) -> TokenStream {
             ::core::panic!("{}", #owner_msg)
         };
         const _: () = if !__odm::owner_indexed(
-            <#source as __OdmSchema>::OBJECT, #owner_name, <#source as __odm::Model>::LEADING_INDEX_KEYS
+            <#source as __OdmSchema>::OBJECT, #owner_name
         ) {
             ::core::panic!("{}", #index_msg)
         };

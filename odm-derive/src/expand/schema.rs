@@ -404,6 +404,9 @@ fn entry_calls(code: &mut Code, f: &Field, fields: &[Field], resolved: &Resolved
     if a.unique_items.is_some() {
         code.push(".unique_items()");
     }
+    if resolved.leads_index(f) {
+        code.push(".leads_index()");
+    }
     super::computed::entry_call(code, f, fields, resolved);
     super::computed::sums_call(code, f, fields, resolved);
     if a.nullable.is_some() {

@@ -84,39 +84,46 @@ fn enum_size(cont: &Container, variants: &[Variant], resolved: &Resolved) -> Tok
 }
 
 /// Writes the refusal of a model whose worst case is over 16 MiB, pointed at its largest field (or its largest
-/// variant), or at the model when no field takes most of it; nothing for `size_budget = "warn"`. Only fields whose
-/// type may be large get an arm of their own: a scalar takes a few bytes.
+/// variant), or at the model when no field takes most of it; nothing for `size_budget = "warn"`, nor for a struct
+/// whose stored fields are all scalars the derive knows from their tokens (a few bytes each).
+///
+/// Each place the error may point at gets one statement, a call of the runtime's `size::refuse_at` (a field, by its
+/// index among the stored ones) or `size::refuse` (the rest), spanned there: both are `#[track_caller]`, so the
+/// evaluation fails at the call. A struct with one field that may be large needs one call: over the limit, that field
+/// is all of the document but a few bytes. Plain calls rather than a `match` on the refusal: fewer expressions for
+/// the compiler to check in every model.
 pub fn model_check(code: &mut Code, cont: &Container, resolved: &Resolved) {
     let warned = cont.attrs.size_budget.as_ref().is_some_and(|s| s.value == "warn");
     if cont.derive != Derive::Model || warned {
         return;
     }
     let ident = cont.ident;
-    let panic_at =
-        |span: proc_macro2::Span, at: TokenStream| quote_spanned!(span=> #at => ::core::panic!("{}", __r.message()),);
-    let arms: Vec<TokenStream> = match &cont.data {
-        Data::Struct(fields) => fields
-            .iter()
-            .filter(|f| f.is_stored())
-            .enumerate()
-            .filter(|(_, f)| may_be_large(&resolved.facts(f).source, f.ty, &f.attrs))
-            .map(|(i, f)| {
-                let span = f.ident.map_or_else(|| f.ty_span(), |i| i.span());
-                panic_at(span, quote!(#i))
-            })
-            .collect(),
-        Data::Enum(variants) => variants
-            .iter()
-            .filter(|v| !v.attrs.skip)
-            .enumerate()
-            .map(|(i, v)| panic_at(v.ident.span(), quote!(#i)))
-            .collect(),
-        Data::Newtype(_) => Vec::new(),
-    };
-    let model = panic_at(ident.span(), quote!(_));
-    code.tokens(quote! {
-        if let __OdmSome(__r) = __odm::size::oversize(<#ident as __OdmSchema>::OBJECT) {
-            match __r.at { #(#arms)* #model }
+    let large = |f: &Field| may_be_large(&resolved.facts(f).source, f.ty, &f.attrs);
+    let culprits: Vec<(usize, proc_macro2::Span)> = match &cont.data {
+        Data::Struct(fields) => {
+            let stored: Vec<&Field> = fields.iter().filter(|f| f.is_stored()).collect();
+            if stored.iter().all(|f| f.ty_text.is_some() && !large(f)) {
+                return;
+            }
+            stored
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| large(f))
+                .map(|(i, f)| (i, f.ident.map_or_else(|| f.ty_span(), |i| i.span())))
+                .collect()
         }
-    });
+        Data::Enum(variants) => {
+            variants.iter().filter(|v| !v.attrs.skip).enumerate().map(|(i, v)| (i, v.ident.span())).collect()
+        }
+        Data::Newtype(_) => return,
+    };
+    let table = quote!(<#ident as __OdmSchema>::OBJECT);
+    if let ([(_, span)], Data::Struct(_)) = (culprits.as_slice(), &cont.data) {
+        code.tokens(quote_spanned!(*span=> __odm::size::refuse(#table);));
+        return;
+    }
+    for (i, span) in culprits {
+        code.tokens(quote_spanned!(span=> __odm::size::refuse_at(#table, #i);));
+    }
+    code.tokens(quote_spanned!(ident.span()=> __odm::size::refuse(#table);));
 }

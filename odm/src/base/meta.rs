@@ -51,6 +51,11 @@ pub struct FieldMeta {
     pub counter: Option<usize>,
     /// For an array declared `keep_last`: how many elements pushes keep.
     pub keep_last: Option<u32>,
+    /// True when an index over every document (not partial) of the model starts with this field, ascending,
+    /// descending or hashed: an equality on its key is served by an index. Set by the derive; the subset pattern
+    /// checks with it that an overflow model's owner field is indexed (rule
+    /// [`array-overflow`](crate::rules#array-overflow)).
+    pub leads_index: bool,
     /// For a `keep_last` array with an overflow collection (`#[odm(overflow(…))]`): pushes go through
     /// [`crate::subset::PushKeeping`], which keeps what they cut.
     pub overflows: bool,
@@ -148,6 +153,7 @@ impl FieldMeta {
             optional: false,
             counter: None,
             keep_last: None,
+            leads_index: false,
             overflows: false,
             keywords: &[],
             nullable: false,
@@ -173,6 +179,12 @@ impl FieldMeta {
     /// Counted by the field at `index` of the same table.
     pub const fn counter(mut self, index: usize) -> Self {
         self.counter = Some(index);
+        self
+    }
+
+    /// Leads an index over every document.
+    pub const fn leads_index(mut self) -> Self {
+        self.leads_index = true;
         self
     }
 

@@ -374,12 +374,6 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
     /// ```
     const REVISION: Option<&'static str> = None;
 
-    /// The stored key that each declared index starts with, for indexes over every document (not partial) whose
-    /// first key is a top-level field, ascending, descending or hashed: an equality on such a key is served by an
-    /// index. Set by the derive; the subset pattern checks with it that an overflow model's owner field is indexed
-    /// (rule [`array-overflow`](crate::rules#array-overflow)).
-    const LEADING_INDEX_KEYS: &'static [&'static str] = &[];
-
     /// This value's revision (see [`Model::REVISION`]), which guarded writes compare with the stored one; `None`
     /// when the model has no revision. The derive reads the field directly.
     fn revision(&self) -> Option<i64> {

@@ -71,24 +71,19 @@ pub const fn overflow_fits(element: Option<&TypeMeta>, overflow: Option<&TypeMet
     fault::NONE
 }
 
-/// Whether an index of the overflow model (its [`Model::LEADING_INDEX_KEYS`]) starts with the stored key of its owner
-/// field `owner` (Rust name), so reading one owner's overflow uses it. Used by generated code, in const evaluation.
+/// Whether an index of the overflow model starts with its owner field `owner` (Rust name; its table entry's
+/// [`FieldMeta::leads_index`]), so reading one owner's overflow uses it. Used by generated code, in const evaluation.
+///
+/// [`FieldMeta::leads_index`]: crate::meta::FieldMeta::leads_index
 #[doc(hidden)]
-pub const fn owner_indexed(overflow: Option<&TypeMeta>, owner: &str, leading: &[&str]) -> bool {
-    let Some(field) = (match overflow {
-        Some(t) => by_name(t, owner),
-        None => None,
-    }) else {
-        return false;
-    };
-    let mut i = 0;
-    while i < leading.len() {
-        if same_str(leading[i], field.key) {
-            return true;
-        }
-        i += 1;
+pub const fn owner_indexed(overflow: Option<&TypeMeta>, owner: &str) -> bool {
+    match overflow {
+        Some(t) => match by_name(t, owner) {
+            Some(field) => field.leads_index,
+            None => false,
+        },
+        None => false,
     }
-    false
 }
 
 #[cfg(test)]
@@ -148,9 +143,11 @@ mod tests {
 
     #[test]
     fn the_owner_field_must_lead_an_index() {
-        static OVERFLOW: TypeMeta = table(&[field("id", "_id", &OID), field("product", "pr", &OID)]);
-        assert!(owner_indexed(Some(&OVERFLOW), "product", &["pr"]));
-        assert!(!owner_indexed(Some(&OVERFLOW), "product", &["by", "_id"]));
-        assert!(!owner_indexed(Some(&OVERFLOW), "shop", &["pr"]), "no such field");
+        static INDEXED: TypeMeta = table(&[field("id", "_id", &OID), field("product", "pr", &OID).leads_index()]);
+        static LEADS_ID: TypeMeta = table(&[field("id", "_id", &OID).leads_index(), field("product", "pr", &OID)]);
+        assert!(owner_indexed(Some(&INDEXED), "product"));
+        assert!(!owner_indexed(Some(&LEADS_ID), "product"), "another field leads the index");
+        assert!(!owner_indexed(Some(&INDEXED), "shop"), "no such field");
+        assert!(!owner_indexed(None, "product"), "no table");
     }
 }

@@ -184,6 +184,23 @@ impl<'a> Resolved<'a> {
         self.field_facts.of(field)
     }
 
+    /// Whether an index over every document (not partial), declared or built for a query, starts with `field`
+    /// (top level; ascending, descending or hashed): an equality on its key is then served by an index. The
+    /// field's table entry says so (`FieldMeta::leads_index`), which the subset pattern's overflow check reads.
+    pub fn leads_index(&self, field: &Field) -> bool {
+        use super::index_keys::KeyKind;
+        let query_indexes = self.query_indexes.iter().map(|q| &q.index);
+        self.indexes.iter().chain(query_indexes).any(|i| {
+            i.attr.keys.is_some()
+                && i.attr.partial.is_none()
+                && matches!(&i.keys, Some(Ok(keys)) if keys.first().is_some_and(|k| {
+                    k.nested.is_none()
+                        && matches!(k.kind, KeyKind::Asc | KeyKind::Desc | KeyKind::Hashed)
+                        && k.field.is_some_and(|f| f.id == field.id)
+                }))
+        })
+    }
+
     /// The shard key's fields, in order, with `hashed` marks (none without a shard key).
     pub fn shard_fields(&self) -> Vec<(&'a Field<'a>, bool)> {
         self.shard_key.as_ref().map_or_else(Vec::new, ShardKey::fields)

@@ -149,6 +149,29 @@ impl Refusal {
     }
 }
 
+/// Fails the compile-time evaluation with the refusal's message when it points at the stored field (or variant)
+/// `at`. `#[track_caller]`, so the error points at the generated call, which carries that field's span. Used by
+/// generated code, one call per field that may take most of a document, before [`refuse`].
+#[doc(hidden)]
+#[track_caller]
+pub const fn refuse_at(meta: Option<&TypeMeta>, at: usize) {
+    if let Some(r) = oversize(meta) {
+        if r.at == at {
+            panic!("{}", r.message())
+        }
+    }
+}
+
+/// Fails the compile-time evaluation with the refusal's message, if there is one: at the model, when no call of
+/// [`refuse_at`] before it took the refusal. Used by generated code.
+#[doc(hidden)]
+#[track_caller]
+pub const fn refuse(meta: Option<&TypeMeta>) {
+    if let Some(r) = oversize(meta) {
+        panic!("{}", r.message())
+    }
+}
+
 /// The refusal of the model whose field table is `meta`, if its worst case is over the limit. Used by generated
 /// code.
 #[doc(hidden)]
