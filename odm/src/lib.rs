@@ -316,7 +316,7 @@ pub mod __private {
     pub use crate::base::schema::{BsonSchema, CounterCheck};
     /// Size budgets of generated code: the vocabulary, and the budget of a field table.
     pub mod size {
-        pub use crate::base::meta::tables::{adjacent, of_table, one_of, oversize, refuse, refuse_at, tagged};
+        pub use crate::base::meta::tables::{adjacent, of_table, one_of, oversize, tagged};
         pub use crate::base::size::{Reason, Size};
     }
     pub use crate::base::subset::{fault, overflow_fits, owner_indexed, Subset};
@@ -361,7 +361,7 @@ pub mod __private {
     /// a derive emits is paid for on each build.
     pub mod names {
         pub use crate::base::diff::{Diff as __OdmDiff, DiffPath as __OdmAt};
-        pub use crate::base::index::IndexSpec as __OdmIndex;
+        pub use crate::base::index::{DeclaredIndex as __OdmDeclaredIndex, IndexSpec as __OdmIndex};
         pub use crate::base::kind::BsonKind as __OdmKind;
         pub use crate::base::meta::{field as __odm_meta, TypeMeta as __OdmTable};
         pub use crate::base::model::Model as __OdmModel;
@@ -378,6 +378,7 @@ pub mod __private {
         };
         pub use crate::base::schema::build::field_of as __odm_field_of;
         pub use crate::base::schema::build::index_keys as __odm_index_keys;
+        pub use crate::base::schema::build::{refuse as __odm_refuse, refuse_at as __odm_refuse_at};
         pub use crate::base::schema::diffs::generated::skippable as __odm_diff_skippable;
         pub use crate::base::schema::diffs::generated::{
             field as __odm_diff_field, fields as __odm_diff_fields, frozen as __odm_diff_frozen,

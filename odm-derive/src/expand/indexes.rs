@@ -1,6 +1,7 @@
-//! A model's indexes in `impl Model`: the index specs (`indexes()`, the declared indexes and the ESR indexes built
-//! for the declared queries), `CAPPED` and `SHARD_KEY`; and the index const assertions beside
-//! it (TTL on a date, no parallel arrays, no hashed array, default names that collide).
+//! A model's indexes: the declared indexes and the ESR indexes built for the declared queries, as data in a struct
+//! model's table when each is (`DeclaredIndex`: top-level keys, no option that needs a document), else built by a
+//! generated `indexes()`; `CAPPED` and `SHARD_KEY` of `impl Model`; and the index const assertions beside it (TTL on
+//! a date, no parallel arrays, no hashed array, default names that collide).
 //!
 //! Nested index paths (`items.name`) name a field of another type, which this derive cannot see: they resolve at
 //! compile time through the field table the other type's derive generates (`BsonSchema::OBJECT`: Rust name →
@@ -15,7 +16,7 @@ use crate::internals::index_keys::{default_name, key_label, Key, KeyKind};
 use crate::internals::resolve::{FieldFacts, Index, PartialValue, Resolved};
 use crate::internals::rules;
 use crate::internals::ty;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
 use super::index_parts::*;
@@ -24,11 +25,15 @@ use super::index_parts::*;
 struct Built<'a> {
     idx: &'a IndexAttr,
     keys: &'a [Key<'a>],
-    build: TokenStream,
+    /// The expression building the index, when it is not data.
+    build: Option<TokenStream>,
     asserts: TokenStream,
     nested: bool,
     /// The spec names only `__Odm…`/`__odm_…` aliases, not `__odm::…` (key pattern of top-level fields, no options).
     aliases_only: bool,
+    /// The index as a `DeclaredIndex` expression (text), when it is one: top-level keys ascending or descending, and
+    /// no option that needs a document.
+    data: Option<String>,
 }
 
 fn one_index<'a>(resolved: &'a Index<'a>, facts: &FieldFacts, tag: Option<&str>) -> Option<Built<'a>> {
@@ -38,7 +43,130 @@ fn one_index<'a>(resolved: &'a Index<'a>, facts: &FieldFacts, tag: Option<&str>)
     let keys: &[Key] = resolved.keys.as_ref()?.as_ref().ok()?;
     let plain = keys.iter().all(|k| k.nested.is_none() && matches!(k.kind, KeyKind::Asc | KeyKind::Desc));
     let top_level = keys.iter().map(|k| k.field.map(|f| (&f.key, k.kind))).collect::<Option<Vec<_>>>();
-    let simple_keys = plain && top_level.is_some();
+    let documents = idx.default_language.is_some()
+        || idx.collation.is_some()
+        || idx.weights.is_some()
+        || idx.partial.is_some()
+        || (resolved.variant.is_some() && tag.is_some());
+    let data = match &top_level {
+        Some(top) if plain && !documents => Some(declared_index(idx, top)),
+        _ => None,
+    };
+    // An index as data needs no tokens building it; the others a spec expression.
+    let (build, aliases_only) = match &data {
+        Some(_) => (None, true),
+        None => {
+            let (build, aliases_only) = spec_tokens(resolved, idx, keys, top_level, plain, span, tag)?;
+            (Some(build), aliases_only)
+        }
+    };
+    // Const assertions for what only types know.
+    let mut asserts = TokenStream::new();
+    let label = keys_lit.value();
+    let nested = nested_paths(resolved);
+    // Nested paths exist (the other assertions read an unknown field as `None` and stay quiet).
+    for n in &nested {
+        asserts.extend(nested_path_exists(n));
+    }
+    // TTL: on a date, or an array of dates (the earliest one expires the document).
+    if idx.ttl.is_some() && keys.len() == 1 && matches!(keys[0].kind, KeyKind::Asc | KeyKind::Desc) {
+        let kind = key_kind_expr(&keys[0], facts, span);
+        let item = key_item_kind_expr(&keys[0], facts, span);
+        let what = match (keys[0].field, &keys[0].nested) {
+            (Some(f), None) => format!("`{}` (`{}`)", f.rust_name, ty::display(f.ty)),
+            _ => format!("`{}`", key_label(&keys[0])),
+        };
+        let msg = rules::INDEX_TTL.message(format_args!(
+            "TTL index on {what}, which is not a date: documents would never expire; index a `bson::DateTime` field \
+             (or an array of them)"
+        ));
+        let panic = match &idx.ttl_tokens {
+            Some(tokens) => panic_over(tokens, &msg),
+            None => quote_spanned!(span=> ::core::panic!("{}", #msg)),
+        };
+        asserts.extend(quote_spanned! {span=>
+            const _: () = match (#kind, #item) {
+                (__OdmSome(__OdmKind::Date) | __OdmNone, _)
+                | (
+                    __OdmSome(__OdmKind::Array),
+                    __OdmSome(__OdmKind::Date),
+                ) => {}
+                _ => #panic,
+            };
+        });
+    }
+    // Parallel arrays: keys under one array field share it (`items.name, items.quantity`), and an array nested in
+    // it lies on the same path; two arrays side by side cannot be indexed together.
+    if keys.len() > 1 {
+        let mut groups: Vec<(&str, Vec<&Key>)> = Vec::new();
+        for k in keys {
+            let Some(f) = k.field else { continue };
+            match groups.iter_mut().find(|(n, _)| *n == f.rust_name) {
+                Some((_, g)) => g.push(k),
+                None => groups.push((&f.rust_name, vec![k])),
+            }
+        }
+        let mut per_group = Vec::new();
+        let mut siblings = Vec::new();
+        for (_, group) in &groups {
+            let nested: Vec<TokenStream> = group
+                .iter()
+                .filter(|k| k.nested.is_some())
+                .map(|k| {
+                    let kind = key_kind_expr(k, facts, span);
+                    quote!(::core::matches!(#kind, __OdmSome(__OdmKind::Array)))
+                })
+                .collect();
+            // A scalar by its tokens holds no array, and neither does anything under it.
+            if top_is_scalar(group[0]) {
+                continue;
+            }
+            let top = top_is_array(group[0], facts);
+            per_group.push(quote!(((#top #(|| #nested)*) as usize)));
+            if nested.len() > 1 {
+                siblings.push(quote!(((0 #(+ (#nested as usize))*) > 1)));
+            }
+        }
+        let msg = rules::INDEX_PARALLEL_ARRAYS.message(format_args!(
+            "index `{label}` reaches through two arrays side by side (parallel arrays): MongoDB cannot index two arrays \
+             in one compound index; index the arrays separately"
+        ));
+        if per_group.len() > 1 || !siblings.is_empty() {
+            asserts.extend(quote_spanned! {span=>
+                const _: () = if (0 #(+ #per_group)*) > 1 #(|| #siblings)* { ::core::panic!("{}", #msg) };
+            });
+        }
+    }
+    // Hashed: never an array.
+    for k in keys.iter().filter(|k| k.kind == KeyKind::Hashed && !(top_is_scalar(k) && k.nested.is_none())) {
+        let top = top_is_array(k, facts);
+        let kind = key_kind_expr(k, facts, span);
+        let msg = rules::INDEX_HASHED.message(format_args!(
+            "`{}` holds an array: hashed indexes cannot hold arrays; hash a scalar field",
+            key_label(k)
+        ));
+        asserts.extend(quote_spanned! {span=>
+            const _: () = if #top || ::core::matches!(#kind, __OdmSome(__OdmKind::Array)) {
+                ::core::panic!("{}", #msg)
+            };
+        });
+    }
+    let has_nested = !nested.is_empty();
+    Some(Built { idx, keys, build, asserts, nested: has_nested, aliases_only, data })
+}
+
+/// The expression building an index that is not data ([`Built::data`]): an `IndexSpec` with its key document and
+/// options; `None` when a partial filter's conditions did not resolve.
+fn spec_tokens(
+    resolved: &Index,
+    idx: &IndexAttr,
+    keys: &[Key],
+    top_level: Option<Vec<(&String, KeyKind)>>,
+    plain: bool,
+    span: Span,
+    tag: Option<&str>,
+) -> Option<(TokenStream, bool)> {
+    let simple = plain && top_level.is_some();
     let key_doc = match top_level {
         Some(top) if plain => {
             let pairs = top.iter().map(|(key, kind)| {
@@ -134,7 +262,7 @@ fn one_index<'a>(resolved: &'a Index<'a>, facts: &FieldFacts, tag: Option<&str>)
         }});
     }
     let spec = quote!(__OdmIndex::named(#name, #key_doc));
-    let aliases_only = simple_keys && opts.is_empty();
+    let aliases_only = simple && opts.is_empty();
     let build = if opts.is_empty() {
         spec
     } else {
@@ -144,106 +272,37 @@ fn one_index<'a>(resolved: &'a Index<'a>, facts: &FieldFacts, tag: Option<&str>)
             __s
         }}
     };
+    Some((build, aliases_only))
+}
 
-    // Const assertions for what only types know.
-    let mut asserts = TokenStream::new();
-    let label = keys_lit.value();
-    let nested = nested_paths(resolved);
-    // Nested paths exist (the other assertions read an unknown field as `None` and stay quiet).
-    for n in &nested {
-        asserts.extend(nested_path_exists(n));
-    }
-    // TTL: on a date, or an array of dates (the earliest one expires the document).
-    if idx.ttl.is_some() && keys.len() == 1 && matches!(keys[0].kind, KeyKind::Asc | KeyKind::Desc) {
-        let kind = key_kind_expr(&keys[0], facts, span);
-        let item = key_item_kind_expr(&keys[0], facts, span);
-        let what = match (keys[0].field, &keys[0].nested) {
-            (Some(f), None) => format!("`{}` (`{}`)", f.rust_name, ty::display(f.ty)),
-            _ => format!("`{}`", key_label(&keys[0])),
-        };
-        let msg = rules::INDEX_TTL.message(format_args!(
-            "TTL index on {what}, which is not a date: documents would never expire; index a `bson::DateTime` field \
-             (or an array of them)"
-        ));
-        let panic = match &idx.ttl_tokens {
-            Some(tokens) => panic_over(tokens, &msg),
-            None => quote_spanned!(span=> ::core::panic!("{}", #msg)),
-        };
-        asserts.extend(quote_spanned! {span=>
-            const _: () = match (#kind, #item) {
-                (__OdmSome(__OdmKind::Date) | __OdmNone, _)
-                | (
-                    __OdmSome(__OdmKind::Array),
-                    __OdmSome(__OdmKind::Date),
-                ) => {}
-                _ => #panic,
-            };
-        });
-    }
-    // Parallel arrays: keys under one array field share it (`items.name, items.quantity`), and an array nested in
-    // it lies on the same path; two arrays side by side cannot be indexed together.
-    if keys.len() > 1 {
-        let mut groups: Vec<(&str, Vec<&Key>)> = Vec::new();
-        for k in keys {
-            let Some(f) = k.field else { continue };
-            match groups.iter_mut().find(|(n, _)| *n == f.rust_name) {
-                Some((_, g)) => g.push(k),
-                None => groups.push((&f.rust_name, vec![k])),
-            }
-        }
-        let mut per_group = Vec::new();
-        let mut siblings = Vec::new();
-        for (_, group) in &groups {
-            let nested: Vec<TokenStream> = group
-                .iter()
-                .filter(|k| k.nested.is_some())
-                .map(|k| {
-                    let kind = key_kind_expr(k, facts, span);
-                    quote!(::core::matches!(#kind, __OdmSome(__OdmKind::Array)))
-                })
-                .collect();
-            // A scalar by its tokens holds no array, and neither does anything under it.
-            if top_is_scalar(group[0]) {
-                continue;
-            }
-            let top = top_is_array(group[0], facts);
-            per_group.push(quote!(((#top #(|| #nested)*) as usize)));
-            if nested.len() > 1 {
-                siblings.push(quote!(((0 #(+ (#nested as usize))*) > 1)));
-            }
-        }
-        let msg = rules::INDEX_PARALLEL_ARRAYS.message(format_args!(
-            "index `{label}` reaches through two arrays side by side (parallel arrays): MongoDB cannot index two arrays \
-             in one compound index; index the arrays separately"
-        ));
-        if per_group.len() > 1 || !siblings.is_empty() {
-            asserts.extend(quote_spanned! {span=>
-                const _: () = if (0 #(+ #per_group)*) > 1 #(|| #siblings)* { ::core::panic!("{}", #msg) };
-            });
+/// `DeclaredIndex::new(name, &[(key, ±1), …])` and its options, as text: `top` are the index's top-level keys.
+fn declared_index(idx: &IndexAttr, top: &[(&String, KeyKind)]) -> String {
+    let name = idx.name.as_ref().map_or_else(|| "__OdmNone".to_owned(), |n| format!("__OdmSome({:?})", n.value()));
+    let keys: Vec<String> = top
+        .iter()
+        .map(|(key, kind)| format!("({key:?}, {}i32)", if *kind == KeyKind::Desc { -1 } else { 1 }))
+        .collect();
+    let mut text = format!("__OdmDeclaredIndex::new({name}, &[{}])", keys.join(", "));
+    for (set, call) in
+        [(idx.unique.is_some(), ".unique()"), (idx.sparse.is_some(), ".sparse()"), (idx.hidden.is_some(), ".hidden()")]
+    {
+        if set {
+            text.push_str(call);
         }
     }
-    // Hashed: never an array.
-    for k in keys.iter().filter(|k| k.kind == KeyKind::Hashed && !(top_is_scalar(k) && k.nested.is_none())) {
-        let top = top_is_array(k, facts);
-        let kind = key_kind_expr(k, facts, span);
-        let msg = rules::INDEX_HASHED.message(format_args!(
-            "`{}` holds an array: hashed indexes cannot hold arrays; hash a scalar field",
-            key_label(k)
-        ));
-        asserts.extend(quote_spanned! {span=>
-            const _: () = if #top || ::core::matches!(#kind, __OdmSome(__OdmKind::Array)) {
-                ::core::panic!("{}", #msg)
-            };
-        });
+    if let Some((ttl, _)) = &idx.ttl {
+        text.push_str(&format!(".expire_after({ttl}i64)"));
     }
-    let has_nested = !nested.is_empty();
-    Some(Built { idx, keys, build, asserts, nested: has_nested, aliases_only })
+    text
 }
 
 /// A model's indexes, each built once: [`Indexes::asserts`] writes their const assertions beside `impl Model`,
 /// [`Indexes::items`] its `indexes()`, `CAPPED` and `SHARD_KEY` items.
 pub struct Indexes<'a> {
     built: Vec<Built<'a>>,
+    /// A struct model's indexes, each of which is data ([`Built::data`]): written into its table
+    /// ([`Indexes::table_call`]) rather than by a generated `indexes()`.
+    in_table: bool,
 }
 
 impl<'a> Indexes<'a> {
@@ -255,13 +314,23 @@ impl<'a> Indexes<'a> {
         let tag = match &cont.data {
             Data::Struct(_) => None,
             _ if cont.is_polymorphic() => cont.attrs.tag.as_ref().map(|t| t.value.as_str()),
-            _ => return Indexes { built: Vec::new() },
+            _ => return Indexes { built: Vec::new(), in_table: false },
         };
         // Declared access patterns no declared index serves get their own ESR index.
         let for_queries = resolved.query_indexes.iter().map(|q| &q.index);
         let facts = &resolved.field_facts;
-        let built = resolved.indexes.iter().chain(for_queries).filter_map(|i| one_index(i, facts, tag)).collect();
-        Indexes { built }
+        let built: Vec<Built> =
+            resolved.indexes.iter().chain(for_queries).filter_map(|i| one_index(i, facts, tag)).collect();
+        let in_table = tag.is_none() && !built.is_empty() && built.iter().all(|b| b.data.is_some());
+        Indexes { built, in_table }
+    }
+
+    /// The builder call that puts the indexes into a struct model's table (`.indexes(&[…])`), when they are data.
+    pub fn table_call(&self) -> Option<String> {
+        self.in_table.then(|| {
+            let data: Vec<&str> = self.built.iter().filter_map(|b| b.data.as_deref()).collect();
+            format!(".indexes(&[{}])", data.join(", "))
+        })
     }
 
     /// Writes the index const assertions.
@@ -318,14 +387,6 @@ impl<'a> Indexes<'a> {
     /// runtime's private module as named only when they name it: a model's plain indexes name aliases only).
     pub fn items(&self, code: &mut Code, cont: &Container, resolved: &Resolved) {
         let built = &self.built;
-        let builds: Vec<&TokenStream> = built.iter().map(|b| &b.build).collect();
-        let indexes = (!builds.is_empty()).then(|| {
-            quote! {
-                fn indexes() -> __OdmVec<__OdmIndex> {
-                    __OdmVec::from([#(#builds),*])
-                }
-            }
-        });
         let capped = capped(cont);
         let shard_keys = resolved.shard_fields();
         let shard_key = (!shard_keys.is_empty()).then(|| {
@@ -340,9 +401,31 @@ impl<'a> Indexes<'a> {
         let items = quote! {
             #capped
             #shard_key
-            #indexes
         };
         code.tokens_naming(items, names_odm);
+        // In the table when they are all data ([`Indexes::table_call`]), else one fn building them: data as text
+        // (`DeclaredIndex::spec`), the others as their spec expressions.
+        if self.in_table || built.is_empty() {
+            return;
+        }
+        code.push("fn indexes() -> __OdmVec<__OdmIndex> ");
+        code.open(Delimiter::Brace);
+        code.push("__OdmVec::from");
+        code.open(Delimiter::Parenthesis);
+        code.open(Delimiter::Bracket);
+        for b in built {
+            match (&b.data, &b.build) {
+                (Some(data), _) => code.push(&format!("{data}.spec(), ")),
+                (None, Some(build)) => {
+                    code.tokens_naming(build.clone(), !b.aliases_only);
+                    code.push(", ");
+                }
+                (None, None) => {}
+            }
+        }
+        code.close();
+        code.close();
+        code.close();
     }
 }
 

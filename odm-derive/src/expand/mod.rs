@@ -37,11 +37,15 @@ use text::Code;
 pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> TokenStream {
     let odm_text = odm_text(cont, odm);
     let mut code = Code::new();
+    let indexes = (cont.derive == Derive::Model).then(|| indexes::Indexes::new(cont, resolved));
+    let indexes = indexes.as_ref();
     if let Data::Struct(fields) = &cont.data {
         fields::declare_struct(&mut code, cont);
         open_const(&mut code, &odm_text);
-        schema::struct_impl(&mut code, cont, fields, resolved);
-        model_and_asserts(&mut code, cont, resolved);
+        // A model's indexes, when they are data, go into its table (`indexes::Indexes::table_call`).
+        let table_indexes = indexes.and_then(indexes::Indexes::table_call);
+        schema::struct_impl(&mut code, cont, fields, resolved, table_indexes.as_deref());
+        model_and_asserts(&mut code, cont, resolved, indexes);
         fields::struct_items(&mut code, cont, fields, resolved);
     } else {
         fields::declare(&mut code, cont);
@@ -50,7 +54,7 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
             fields::node_items(code, cont);
             size::type_size(code, cont, resolved);
         });
-        model_and_asserts(&mut code, cont, resolved);
+        model_and_asserts(&mut code, cont, resolved, indexes);
         fields::enum_items(&mut code, cont, resolved);
     }
     close_const(&mut code, &odm_text);
@@ -58,9 +62,9 @@ pub fn generate(cont: &Container, resolved: &Resolved, odm: &TokenStream) -> Tok
 }
 
 /// `impl Model` (for a model) and the const assertions, between the schema impl and the typed paths.
-fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved) {
-    if cont.derive == Derive::Model {
-        model::expand(code, cont, resolved);
+fn model_and_asserts(code: &mut Code, cont: &Container, resolved: &Resolved, indexes: Option<&indexes::Indexes>) {
+    if let Some(indexes) = indexes {
+        model::expand(code, cont, resolved, indexes);
     }
     asserts::expand(code, cont, resolved);
     copies::expand(code, cont);

@@ -2,6 +2,7 @@
 //! settings, and the items other generators add to it (indexes, versions); beside it, the bucket and variant impls
 //! and the index and version assertions.
 
+use super::indexes::Indexes;
 use super::text::Code;
 use crate::internals::ast::{Container, Data, Field, Style};
 use crate::internals::resolve::Resolved;
@@ -9,7 +10,7 @@ use proc_macro2::{Delimiter, TokenStream};
 use quote::quote;
 
 /// Writes `impl Model` (and the items beside it: variant impls, index and version assertions).
-pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
+pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved, indexes: &Indexes) {
     let ident = cont.ident;
     let a = &cont.attrs;
     let collection = a.collection.as_ref().map(|c| c.value.clone()).unwrap_or_default();
@@ -75,7 +76,6 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
             }
         });
     }
-    let indexes = super::indexes::Indexes::new(cont, resolved);
     // The attribute spells the server's name (`secondaryPreferred`); the enum variant is the same, capitalised.
     let variant = |ty: &str, v: &String| {
         let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
@@ -118,7 +118,10 @@ pub fn expand(code: &mut Code, cont: &Container, resolved: &Resolved) {
     super::version::asserts(code, cont);
     code.push(&format!("#[automatically_derived] impl __OdmModel for {ident} "));
     code.open(Delimiter::Brace);
-    code.push(&format!("const COLLECTION: &'static str = {collection:?}; "));
+    // A struct model's table holds its collection (`schema::struct_impl`), which `COLLECTION` reads by default.
+    if !matches!(cont.data, Data::Struct(_)) {
+        code.push(&format!("const COLLECTION: &'static str = {collection:?}; "));
+    }
     code.tokens(items);
     super::series::timeseries_item(code, cont, resolved);
     indexes.items(code, cont, resolved);

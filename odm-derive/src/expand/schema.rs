@@ -83,8 +83,15 @@ fn schema_fns(cont: &Container, body: TokenStream) -> TokenStream {
 }
 
 /// `impl BsonSchema` of a struct, as text with its field types spliced in where errors may point at them: the
-/// field table (the provided items read it; `KIND` is provided, `Object`), `type Node` and `diff`.
-pub fn struct_impl(code: &mut Code, cont: &Container, fields: &[Field], resolved: &Resolved) {
+/// field table (the provided items read it; `KIND` is provided, `Object`; a model's indexes when they are data,
+/// `table_indexes`), `type Node` and `diff`.
+pub fn struct_impl(
+    code: &mut Code,
+    cont: &Container,
+    fields: &[Field],
+    resolved: &Resolved,
+    table_indexes: Option<&str>,
+) {
     let table = |code: &mut Code| {
         code.push("__OdmTable::new");
         code.open(Delimiter::Parenthesis);
@@ -96,7 +103,12 @@ pub fn struct_impl(code: &mut Code, cont: &Container, fields: &[Field], resolved
         let mut flags = String::new();
         container_flags_text(cont, &mut flags);
         if cont.derive == Derive::Model {
-            flags.push_str(".model()");
+            // The collection is held by the table, not by an item of `impl Model` (see `model::expand`).
+            let collection = cont.attrs.collection.as_ref().map(|c| c.value.as_str()).unwrap_or_default();
+            flags.push_str(&format!(".collection({collection:?})"));
+        }
+        if let Some(call) = table_indexes {
+            flags.push_str(call);
         }
         if let Some(tag) = &cont.attrs.tag {
             // serde writes the tag first, holding the struct's serialized name.

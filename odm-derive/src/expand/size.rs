@@ -87,8 +87,8 @@ fn enum_size(cont: &Container, variants: &[Variant], resolved: &Resolved) -> Tok
 /// variant), or at the model when no field takes most of it; nothing for `size_budget = "warn"`, nor for a struct
 /// whose stored fields are all scalars the derive knows from their tokens (a few bytes each).
 ///
-/// Each place the error may point at gets one statement, a call of the runtime's `size::refuse_at` (a field, by its
-/// index among the stored ones) or `size::refuse` (the rest), spanned there: both are `#[track_caller]`, so the
+/// Each place the error may point at gets one statement, a call of the runtime's `refuse_at` (a field, by its index
+/// among the stored ones) or `refuse` (the rest), named through the glob import, spanned there: both are `#[track_caller]`, so the
 /// evaluation fails at the call. A struct with one field that may be large needs one call: over the limit, that field
 /// is all of the document but a few bytes. Plain calls rather than a `match` on the refusal: fewer expressions for
 /// the compiler to check in every model.
@@ -117,13 +117,12 @@ pub fn model_check(code: &mut Code, cont: &Container, resolved: &Resolved) {
         }
         Data::Newtype(_) => return,
     };
-    let table = quote!(<#ident as __OdmSchema>::OBJECT);
     if let ([(_, span)], Data::Struct(_)) = (culprits.as_slice(), &cont.data) {
-        code.tokens(quote_spanned!(*span=> __odm::size::refuse(#table);));
+        code.tokens_naming(quote_spanned!(*span=> __odm_refuse::<#ident>();), false);
         return;
     }
     for (i, span) in culprits {
-        code.tokens(quote_spanned!(span=> __odm::size::refuse_at(#table, #i);));
+        code.tokens_naming(quote_spanned!(span=> __odm_refuse_at::<#ident>(#i);), false);
     }
-    code.tokens(quote_spanned!(ident.span()=> __odm::size::refuse(#table);));
+    code.tokens_naming(quote_spanned!(ident.span()=> __odm_refuse::<#ident>();), false);
 }

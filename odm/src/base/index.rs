@@ -9,6 +9,71 @@ use std::fmt;
 /// may use it too: odm owns only the indexes it recorded creating ([`crate::sync::plan::ownership`]).
 pub const OWNED_PREFIX: &str = "idx_";
 
+/// An index a model declares as data: a key pattern of top-level fields, ascending (`1`) or descending (`-1`), and
+/// the options that need no document (unique, sparse, hidden, TTL). What the derive writes for such indexes into a
+/// model's table ([`TypeMeta::indexes`](crate::meta::TypeMeta::indexes)), which
+/// [`Model::indexes`](crate::Model::indexes) builds into [`IndexSpec`]s: a table entry costs the compiler less than
+/// a function building them, in every model. An index with a collation, text weights, a partial filter or a nested
+/// key is built by a generated `indexes()` instead.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct DeclaredIndex {
+    /// The declared name; `None` for the default (`idx_` and the stored keys).
+    pub name: Option<&'static str>,
+    /// The stored keys, `1` ascending, `-1` descending.
+    pub keys: &'static [(&'static str, i32)],
+    /// `unique`.
+    pub unique: bool,
+    /// `sparse`.
+    pub sparse: bool,
+    /// `hidden`.
+    pub hidden: bool,
+    /// `expireAfterSeconds` (a TTL index).
+    pub expire_after_seconds: Option<i64>,
+}
+
+impl DeclaredIndex {
+    /// An index on `keys`, named `name` (or by default), without options.
+    pub const fn new(name: Option<&'static str>, keys: &'static [(&'static str, i32)]) -> Self {
+        DeclaredIndex { name, keys, unique: false, sparse: false, hidden: false, expire_after_seconds: None }
+    }
+
+    /// Unique.
+    pub const fn unique(mut self) -> Self {
+        self.unique = true;
+        self
+    }
+
+    /// Sparse.
+    pub const fn sparse(mut self) -> Self {
+        self.sparse = true;
+        self
+    }
+
+    /// Hidden from the query planner.
+    pub const fn hidden(mut self) -> Self {
+        self.hidden = true;
+        self
+    }
+
+    /// A TTL index: documents expire `seconds` after the indexed date.
+    pub const fn expire_after(mut self, seconds: i64) -> Self {
+        self.expire_after_seconds = Some(seconds);
+        self
+    }
+
+    /// The index specification.
+    pub fn spec(&self) -> IndexSpec {
+        let keys = self.keys.iter().map(|&(k, v)| (k.to_owned(), Bson::Int32(v))).collect();
+        let mut spec = IndexSpec::named(self.name, keys);
+        spec.unique = self.unique;
+        spec.sparse = self.sparse;
+        spec.hidden = self.hidden;
+        spec.expire_after_seconds = self.expire_after_seconds;
+        spec
+    }
+}
+
 /// One index of a collection.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexSpec {

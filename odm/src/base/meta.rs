@@ -6,6 +6,7 @@ pub(crate) mod tables;
 
 use crate::base::counters::aggregate::Computed;
 use crate::base::counters::CounterCheck;
+use crate::base::index::DeclaredIndex;
 use crate::base::kind::BsonKind;
 use crate::base::size::{Reason, Size};
 use bson::Document;
@@ -25,6 +26,9 @@ pub struct TypeMeta {
     pub description: Option<&'static str>,
     /// True for a collection model: every stored document has an `_id`, declared or not.
     pub implicit_id: bool,
+    /// A struct model's collection name (or name template), which [`Model::COLLECTION`](crate::Model::COLLECTION)
+    /// reads: held by the table, an entry of it costing the compiler less than an item of its own in every model.
+    pub collection: Option<&'static str>,
     /// For a struct with serde's `tag`, or one variant of a polymorphic model: the tag key and the value serde
     /// writes under it.
     pub tag: Option<(&'static str, &'static str)>,
@@ -32,6 +36,11 @@ pub struct TypeMeta {
     /// each with its [`TypeMeta::tag`] (the discriminator key and the variant's value). Empty for a struct; then
     /// [`TypeMeta::fields`] are the document's, else every variant's document is told apart by its tag.
     pub variants: &'static [TypeMeta],
+    /// The indexes a collection model declares as data (top-level keys, no option that needs a document), which
+    /// [`Model::indexes`](crate::Model::indexes) builds: held by the table, since a table entry costs the compiler
+    /// less than an item of its own in every model. Empty for other types, and for a model whose indexes its
+    /// generated `indexes()` builds.
+    pub indexes: &'static [DeclaredIndex],
 }
 
 /// One stored field.
@@ -250,7 +259,17 @@ impl FieldMeta {
 impl TypeMeta {
     /// The table of struct `name` with these fields, following the enclosing document's `closed`.
     pub const fn new(name: &'static str, fields: &'static [FieldMeta]) -> TypeMeta {
-        TypeMeta { name, fields, closed: None, description: None, implicit_id: false, tag: None, variants: &[] }
+        TypeMeta {
+            name,
+            fields,
+            closed: None,
+            description: None,
+            implicit_id: false,
+            collection: None,
+            tag: None,
+            variants: &[],
+            indexes: &[],
+        }
     }
 
     /// `#[odm(closed)]` (`true`) or `#[odm(open)]` (`false`).
@@ -262,6 +281,19 @@ impl TypeMeta {
     /// The struct's `description`.
     pub const fn describe(mut self, description: &'static str) -> Self {
         self.description = Some(description);
+        self
+    }
+
+    /// The indexes a collection model declares as data.
+    pub const fn indexes(mut self, indexes: &'static [DeclaredIndex]) -> Self {
+        self.indexes = indexes;
+        self
+    }
+
+    /// A struct model stored in `collection` (see [`TypeMeta::model`]).
+    pub const fn collection(mut self, collection: &'static str) -> Self {
+        self.implicit_id = true;
+        self.collection = Some(collection);
         self
     }
 

@@ -7,7 +7,8 @@
 pub(crate) mod older;
 
 use crate::base::error::{Error, Invalid};
-use crate::base::index::IndexSpec;
+use crate::base::index::{DeclaredIndex, IndexSpec};
+use crate::base::meta::TypeMeta;
 use crate::base::schema::{BsonSchema, CounterCheck};
 use crate::base::template::NameTemplate;
 use bson::{doc, Bson, Document};
@@ -269,8 +270,12 @@ pub fn revision_of<T: BsonSchema + Serialize>(value: &T) -> Option<i64> {
 /// assert_eq!(schema.get_bool("additionalProperties").ok(), Some(false));
 /// ```
 pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
-    /// The collection name (checked at compile time: lowercase `[a-z0-9_]`, module conventions).
-    const COLLECTION: &'static str;
+    /// The collection name (checked at compile time: lowercase `[a-z0-9_]`, module conventions). Set by the
+    /// derive; a struct model's is read from its table ([`TypeMeta::collection`](crate::meta::TypeMeta::collection)).
+    const COLLECTION: &'static str = match Self::OBJECT {
+        Some(TypeMeta { collection: Some(collection), .. }) => collection,
+        _ => "",
+    };
     /// The Rust type of the document's `_id`, in which writes report the ids they inserted (`Inserted::id`,
     /// `Updated::upserted_id` in `odm::collection`). The derive sets it to the type of the field serialized as
     /// `_id`; without such a field, to [`ObjectId`](bson::oid::ObjectId) (what the driver generates); for a
@@ -399,9 +404,11 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
         Self::SIZE.settle()
     }
 
-    /// The indexes the model declares (named, in stored keys).
+    /// The indexes the model declares (named, in stored keys). The default builds those its table holds
+    /// ([`TypeMeta::indexes`](crate::meta::TypeMeta::indexes)); the derive writes `indexes()` itself for a model with
+    /// an index that needs a document of options (a collation, text weights, a partial filter) or a nested key.
     fn indexes() -> Vec<IndexSpec> {
-        Vec::new()
+        Self::type_meta().map_or_else(Vec::new, |meta| meta.indexes.iter().map(DeclaredIndex::spec).collect())
     }
 
     /// The collection validator: `{$jsonSchema: …}`, plus `$expr` when the model has a counted array, or `$and` of

@@ -186,6 +186,20 @@ pub(crate) mod build {
         crate::base::meta::FieldMeta::new(name, key, const { &T::FIELD_TYPE })
     }
 
+    /// Fails the compile-time evaluation of model `T` at the generated call if its worst case is over the limit
+    /// (rule [`model-size`](crate::rules#model-size)), through `tables::refuse`. Generic over the
+    /// model, so the call names no constant: the cheaper statement for the compiler to check in every model.
+    #[track_caller]
+    pub const fn refuse<T: BsonSchema + ?Sized>() {
+        crate::base::meta::tables::refuse(T::OBJECT)
+    }
+
+    /// [`refuse`] when the refusal points at the stored field (or variant) `at` of `T`.
+    #[track_caller]
+    pub const fn refuse_at<T: BsonSchema + ?Sized>(at: usize) {
+        crate::base::meta::tables::refuse_at(T::OBJECT, at)
+    }
+
     /// `{bsonType: <alias>}` for fields whose type a converter or `#[odm(bson_type)]` fixes.
     pub fn fixed(alias: &str) -> Document {
         doc! { "bsonType": alias }

@@ -96,7 +96,7 @@ mod tests {
     const OID: FieldType = <bson::oid::ObjectId as BsonSchema>::FIELD_TYPE;
 
     const fn table(fields: &'static [FieldMeta]) -> TypeMeta {
-        TypeMeta { name: "T", fields, closed: None, description: None, implicit_id: false, tag: None, variants: &[] }
+        TypeMeta::new("T", fields)
     }
 
     const fn field(name: &'static str, key: &'static str, ty: &'static FieldType) -> FieldMeta {

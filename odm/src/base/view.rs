@@ -274,15 +274,7 @@ mod tests {
     use crate::base::meta::FieldMeta;
 
     const STATUS: FieldMeta = FieldMeta::new("status", "st", &<String as BsonSchema>::FIELD_TYPE);
-    const ORDER: TypeMeta = TypeMeta {
-        name: "Order",
-        fields: &[STATUS],
-        closed: None,
-        description: None,
-        implicit_id: true,
-        tag: None,
-        variants: &[],
-    };
+    const ORDER: TypeMeta = TypeMeta::new("Order", &[STATUS]).model();
 
     #[test]
     fn a_field_s_key_comes_from_the_table_and_an_unknown_field_has_none() {

@@ -159,9 +159,22 @@ impl Field {
         let mut converter = Attr::serde(cx, WITH);
         let mut serialize_fn = None;
         let mut rest = Vec::with_capacity(attrs.len());
+        // Plain `rename` and `skip_serializing_if` strings off the tokens; anything else through syn.
         for attr in attrs {
-            match (attr.path() == SERDE).then(|| lone_str(attr, RENAME)).flatten() {
-                Some((l, value)) => rename.set(&l, value),
+            let plain = (attr.path() == SERDE)
+                .then(|| str_entries(attr))
+                .flatten()
+                .filter(|entries| entries.iter().all(|(k, ..)| k == RENAME || k == SKIP_SERIALIZING_IF));
+            match plain {
+                Some(entries) => {
+                    for (k, l, value) in entries {
+                        if k == RENAME {
+                            rename.set(&l, value);
+                        } else {
+                            skip_serializing_if.set(&l, value);
+                        }
+                    }
+                }
                 None => rest.push(attr),
             }
         }

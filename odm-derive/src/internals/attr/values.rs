@@ -158,31 +158,49 @@ pub(super) fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta) -> Option<Sp<Rename
     }
 }
 
-/// The literal and string of an attribute written exactly `#[…(key = "value")]`, read straight from its three
-/// tokens. Most serde attributes on stored fields are a lone `rename`; syn's meta parser costs several times more for
-/// them, for every field of every derived type. A plain string (no escapes, no raw string, no suffix) is read off its
-/// text; anything else goes through syn's literal parser.
-pub(super) fn lone_str(attr: &syn::Attribute, key: Symbol) -> Option<(proc_macro2::Literal, String)> {
+/// The entries of an attribute written exactly `#[…(key = "value", …)]` (string values only, a trailing comma
+/// allowed), each as its key, literal and string, read straight from the tokens. Most serde attributes on stored
+/// fields are a `rename`, perhaps with a `skip_serializing_if`; syn's meta parser costs several times more for them,
+/// for every field of every derived type. A plain string (no escapes, no raw string, no suffix) is read off its text;
+/// anything else goes through syn's literal parser. `None` for any other shape.
+pub(super) fn str_entries(attr: &syn::Attribute) -> Option<Vec<(proc_macro2::Ident, proc_macro2::Literal, String)>> {
     use proc_macro2::TokenTree;
     let syn::Meta::List(list) = &attr.meta else { return None };
+    let mut entries = Vec::new();
     let mut tokens = list.tokens.clone().into_iter();
-    let (Some(TokenTree::Ident(k)), Some(TokenTree::Punct(eq)), Some(TokenTree::Literal(lit)), None) =
-        (tokens.next(), tokens.next(), tokens.next(), tokens.next())
-    else {
-        return None;
-    };
-    if k != key || eq.as_char() != '=' {
-        return None;
+    loop {
+        let (Some(TokenTree::Ident(k)), Some(TokenTree::Punct(eq)), Some(TokenTree::Literal(lit))) =
+            (tokens.next(), tokens.next(), tokens.next())
+        else {
+            return None;
+        };
+        if eq.as_char() != '=' {
+            return None;
+        }
+        let value = str_value(&lit)?;
+        entries.push((k, lit, value));
+        match tokens.next() {
+            None => return Some(entries),
+            Some(TokenTree::Punct(p)) if p.as_char() == ',' => {
+                if tokens.clone().next().is_none() {
+                    return Some(entries);
+                }
+            }
+            Some(_) => return None,
+        }
     }
+}
+
+/// The string a literal holds, if it is a string without a suffix: off its text when plain, else through syn.
+fn str_value(lit: &proc_macro2::Literal) -> Option<String> {
     let text = lit.to_string();
     if let Some(plain) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
         if !plain.contains(['\\', '"']) {
-            let value = plain.to_owned();
-            return Some((lit, value));
+            return Some(plain.to_owned());
         }
     }
     match syn::Lit::new(lit.clone()) {
-        syn::Lit::Str(s) if s.suffix().is_empty() => Some((lit, s.value())),
+        syn::Lit::Str(s) if s.suffix().is_empty() => Some(s.value()),
         _ => None,
     }
 }
@@ -246,7 +264,14 @@ mod tests {
     use super::*;
 
     fn value(attr: syn::Attribute) -> Option<String> {
-        lone_str(&attr, RENAME).map(|(_, v)| v)
+        match str_entries(&attr)?.as_slice() {
+            [(k, _, v)] if k == "rename" => Some(v.clone()),
+            _ => None,
+        }
+    }
+
+    fn keys(attr: syn::Attribute) -> Option<Vec<(String, String)>> {
+        Some(str_entries(&attr)?.into_iter().map(|(k, _, v)| (k.to_string(), v)).collect())
     }
 
     #[test]
@@ -263,5 +288,20 @@ mod tests {
         assert_eq!(value(syn::parse_quote!(#[serde(rename = 1)])), None);
         assert_eq!(value(syn::parse_quote!(#[serde(alias = "x")])), None);
         assert_eq!(value(syn::parse_quote!(#[serde(rename = "x", alias = "y")])), None);
+    }
+
+    #[test]
+    fn entries_of_strings_are_read_in_order_and_anything_else_is_left_to_syn() {
+        let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+        assert_eq!(
+            keys(syn::parse_quote!(#[serde(rename = "rm", skip_serializing_if = "Option::is_none")])),
+            Some(vec![pair("rename", "rm"), pair("skip_serializing_if", "Option::is_none")])
+        );
+        assert_eq!(keys(syn::parse_quote!(#[serde(rename = "rm",)])), Some(vec![pair("rename", "rm")]));
+        assert_eq!(keys(syn::parse_quote!(#[serde(rename = "rm", default)])), None);
+        assert_eq!(keys(syn::parse_quote!(#[serde(rename = "rm" with = "x")])), None);
+        assert_eq!(keys(syn::parse_quote!(#[serde(rename(serialize = "a"))])), None);
+        assert_eq!(keys(syn::parse_quote!(#[serde(rename = "a",, alias = "b")])), None);
+        assert_eq!(keys(syn::parse_quote!(#[serde(skip)])), None);
     }
 }

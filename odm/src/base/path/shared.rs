@@ -91,7 +91,7 @@ mod tests {
     use crate::base::schema::BsonSchema;
 
     const fn table(name: &'static str, fields: &'static [FieldMeta], variants: &'static [TypeMeta]) -> TypeMeta {
-        TypeMeta { name, fields, closed: None, description: None, implicit_id: false, tag: None, variants }
+        TypeMeta { variants, ..TypeMeta::new(name, fields) }
     }
 
     const USER: FieldMeta = FieldMeta::new("user", "u", &<String as BsonSchema>::FIELD_TYPE);

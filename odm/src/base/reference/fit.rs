@@ -124,7 +124,7 @@ mod tests {
     const LONG: FieldType = <i64 as BsonSchema>::FIELD_TYPE;
 
     const fn table(fields: &'static [FieldMeta]) -> TypeMeta {
-        TypeMeta { name: "T", fields, closed: None, description: None, implicit_id: false, tag: None, variants: &[] }
+        TypeMeta::new("T", fields)
     }
 
     const fn bounded(name: &'static str, ty: &'static FieldType, kw: &'static [(&'static str, i64)]) -> FieldMeta {
