@@ -75,6 +75,19 @@ const ODM_FIELD: &[Symbol] = &[
 
 impl Field {
     pub fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
+        // Each attribute's name read once: comparing a path with a name is a round trip to the compiler, and the
+        // parsers below would each compare every attribute of every field.
+        let (mut odm_attrs, mut serde_attrs, mut serde_as_attrs) = (Vec::new(), Vec::new(), Vec::new());
+        for attr in attrs {
+            let name = Name::of(attr.path());
+            if name == ODM {
+                odm_attrs.push(attr);
+            } else if name == SERDE {
+                serde_attrs.push(attr);
+            } else if name == SERDE_AS {
+                serde_as_attrs.push(attr);
+            }
+        }
         let mut max_items = Attr::none(cx, MAX_ITEMS);
         let mut min_items = Attr::none(cx, MIN_ITEMS);
         let mut unbounded = Attr::none(cx, UNBOUNDED);
@@ -93,7 +106,7 @@ impl Field {
         let mut revision = Attr::none(cx, REVISION);
         let mut overflow: Option<super::copies::CopiesAttr> = None;
         let mut unknown_odm = false;
-        each_nested(cx, attrs, ODM, |meta| {
+        each_nested(cx, odm_attrs, ODM, |meta| {
             let (p, k) = (&meta.path, Name::of(&meta.path));
             let flag = |a: &mut Attr<'_, ()>| a.set(p, ());
             if k == MAX_ITEMS {
@@ -160,10 +173,8 @@ impl Field {
         let mut serialize_fn = None;
         let mut rest = Vec::with_capacity(attrs.len());
         // Plain `rename` and `skip_serializing_if` strings off the tokens; anything else through syn.
-        for attr in attrs {
-            let plain = (attr.path() == SERDE)
-                .then(|| str_entries(attr))
-                .flatten()
+        for attr in serde_attrs {
+            let plain = str_entries(attr)
                 .filter(|entries| entries.iter().all(|(k, ..)| k == RENAME || k == SKIP_SERIALIZING_IF));
             match plain {
                 Some(entries) => {
@@ -215,7 +226,7 @@ impl Field {
         // and keeps the original (with `as` made raw: `r#as`). The original is what the user wrote, so rules name it
         // and point at it. serde_with reports its own malformed attributes.
         let mut serde_as = None;
-        each_nested(cx, attrs, SERDE_AS, |meta| {
+        each_nested(cx, serde_as_attrs, SERDE_AS, |meta| {
             let key = meta.path.get_ident().map(|i| i.unraw().to_string());
             if key.as_deref().is_some_and(|k| k == AS || k == SERIALIZE_AS) {
                 match meta.value().and_then(|v| v.parse::<LitStr>()) {

@@ -29,13 +29,14 @@ use symbol::DOC;
 pub fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
     let mut lines = Vec::new();
     for attr in attrs {
-        if attr.path() != DOC {
+        // The shape first: comparing a path with a name is a round trip to the compiler, and most attributes of a
+        // stored field are lists (`#[serde(…)]`, `#[odm(…)]`).
+        let syn::Meta::NameValue(nv) = &attr.meta else { continue };
+        if nv.path != DOC {
             continue;
         }
-        if let syn::Meta::NameValue(nv) = &attr.meta {
-            if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = &nv.value {
-                lines.push(s.value().trim().to_owned());
-            }
+        if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = &nv.value {
+            lines.push(s.value().trim().to_owned());
         }
     }
     let text = lines.join(" ").trim().to_owned();

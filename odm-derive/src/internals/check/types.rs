@@ -46,13 +46,16 @@ pub(super) fn check_field_type(cx: &Ctxt, field: &Field, facts: &FieldFacts) {
     // stay quiet: the unknown key is most likely that attribute, misspelt.
     let lenient = a.unknown_odm;
 
-    // Option: absent, not null (`type-option-absent`).
-    let (inner, is_option) = match ty::classify(ty) {
-        TyKind::Option(inner) => (inner, true),
+    // Option: absent, not null (`type-option-absent`). Each type is classified once (a debug build's work for
+    // every field of every derived type).
+    let outer = ty::classify(ty);
+    let (inner, is_option) = match &outer {
+        TyKind::Option(inner) => (*inner, true),
         _ => (ty, false),
     };
+    let inner_kind = if is_option { ty::classify(inner) } else { outer };
     if is_option {
-        if let TyKind::Option(_) = ty::classify(inner) {
+        if let TyKind::Option(_) = inner_kind {
             cx.error_spanned_by(
                 ty,
                 rules::TYPE_OPTION_ABSENT,
@@ -84,11 +87,10 @@ pub(super) fn check_field_type(cx: &Ctxt, field: &Field, facts: &FieldFacts) {
     }
 
     // Unwrap boxes for the shape checks.
-    let mut shape = inner;
-    while let TyKind::Boxed(b) = ty::classify(shape) {
-        shape = b;
+    let (mut shape, mut kind) = (inner, inner_kind);
+    while let TyKind::Boxed(b) = kind {
+        (shape, kind) = (b, ty::classify(b));
     }
-    let kind = ty::classify(shape);
     let is_array = matches!(kind, TyKind::Array { .. });
     match &kind {
         _ if fixed => {}
