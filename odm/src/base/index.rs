@@ -13,8 +13,8 @@ pub const OWNED_PREFIX: &str = "idx_";
 /// the options that need no document (unique, sparse, hidden, TTL). What the derive writes for such indexes into a
 /// model's table ([`TypeMeta::indexes`](crate::meta::TypeMeta::indexes)), which
 /// [`Model::indexes`](crate::Model::indexes) builds into [`IndexSpec`]s: a table entry costs the compiler less than
-/// a function building them, in every model. An index with a collation, text weights, a partial filter or a nested
-/// key is built by a generated `indexes()` instead.
+/// a function building them, in every model. An index with a collation, text weights or a partial filter, a nested,
+/// hashed, text or wildcard key, or of a polymorphic model is built by a generated `indexes()` instead.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct DeclaredIndex {

@@ -406,7 +406,8 @@ pub trait Model: BsonSchema + Serialize + DeserializeOwned + Send + Sync + Unpin
 
     /// The indexes the model declares (named, in stored keys). The default builds those its table holds
     /// ([`TypeMeta::indexes`](crate::meta::TypeMeta::indexes)); the derive writes `indexes()` itself for a model with
-    /// an index that needs a document of options (a collation, text weights, a partial filter) or a nested key.
+    /// an index that needs a document of options (a collation, text weights, a partial filter) or a key other than a
+    /// top-level ascending or descending one, and for a polymorphic model.
     fn indexes() -> Vec<IndexSpec> {
         Self::type_meta().map_or_else(Vec::new, |meta| meta.indexes.iter().map(DeclaredIndex::spec).collect())
     }
