@@ -26,7 +26,7 @@ impl<R, W, A> Path<R, W, A> {
     }
 
     /// Equal to `value` (`{k: v}`; `{k: {$eq: v}}` for document values, so their keys stay data).
-    #[inline]
+    #[inline(always)]
     pub fn eq(&self, value: impl Into<W>) -> Filter<R>
     where
         A: Queryable,

@@ -150,8 +150,8 @@ impl Refusal {
 }
 
 /// Fails the compile-time evaluation with the refusal's message when it points at the stored field (or variant)
-/// `at`. `#[track_caller]`, so the error points at the generated call, which carries that field's span. Used by
-/// generated code, one call per field that may take most of a document, before [`refuse`].
+/// `at`. `#[track_caller]`, as are its callers (`schema::build::refuse_at`), so the error points at the generated
+/// call, which carries that field's span: one call per field that may take most of a document, before [`refuse`].
 #[doc(hidden)]
 #[track_caller]
 pub const fn refuse_at(meta: Option<&TypeMeta>, at: usize) {
@@ -163,7 +163,7 @@ pub const fn refuse_at(meta: Option<&TypeMeta>, at: usize) {
 }
 
 /// Fails the compile-time evaluation with the refusal's message, if there is one: at the model, when no call of
-/// [`refuse_at`] before it took the refusal. Used by generated code.
+/// [`refuse_at`] before it took the refusal (through `schema::build::refuse`, `#[track_caller]` too).
 #[doc(hidden)]
 #[track_caller]
 pub const fn refuse(meta: Option<&TypeMeta>) {
