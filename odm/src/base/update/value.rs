@@ -187,8 +187,20 @@ impl<R> Update<R> {
         self
     }
 
-    /// Records an operator on `raw`, checking the path first.
+    /// Records an operator on `raw`, checking the path first. Inlined where the builders call it: the common case (a
+    /// plain path of a field without an overflow collection or computed fields, a value that encoded) is a few tests
+    /// and the insert; the rest is [`Update::add_checked`].
+    #[inline(always)]
     pub(crate) fn add(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, Invalid>) {
+        match value {
+            Ok(value) if !raw.overflows && raw.computes.is_empty() && raw.is_bare() => self.insert(raw, op, value),
+            value => self.add_checked(raw, op, value),
+        }
+    }
+
+    /// [`Update::add`] of a path that may be refused or carries parts beyond its key, or of a value that failed.
+    #[inline(never)]
+    fn add_checked(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, Invalid>) {
         // Every write adding elements to an array passes here: one place refuses it on an overflow array.
         if raw.overflows && matches!(op, Operator::Push | Operator::AddToSet) && self.refuses_overflow(raw) {
             return;
@@ -201,13 +213,16 @@ impl<R> Update<R> {
             return;
         }
         match value {
-            Ok(value) => {
-                self.note_path(&raw.key);
-                if self.group(op).insert(raw.key.clone().into_owned(), value).is_some() {
-                    self.fail(conflict(&raw.key, op, &raw.key, op));
-                }
-            }
+            Ok(value) => self.insert(raw, op, value),
             Err(e) => self.fail(e),
+        }
+    }
+
+    /// Records `value` under `op` at `raw`'s key; a second write of the same key under the same operator conflicts.
+    fn insert(&mut self, raw: &RawPath, op: Operator, value: Bson) {
+        self.note_path(&raw.key);
+        if self.group(op).insert(raw.key.clone().into_owned(), value).is_some() {
+            self.fail(conflict(&raw.key, op, &raw.key, op));
         }
     }
 
