@@ -64,14 +64,19 @@ impl DeclaredIndex {
 
     /// The index specification.
     pub fn spec(&self) -> IndexSpec {
-        let keys = self.keys.iter().map(|&(k, v)| (k.to_owned(), Bson::Int32(v))).collect();
-        let mut spec = IndexSpec::named(self.name, keys);
+        let mut spec = IndexSpec::named(self.name, key_pattern(self.keys));
         spec.unique = self.unique;
         spec.sparse = self.sparse;
         spec.hidden = self.hidden;
         spec.expire_after_seconds = self.expire_after_seconds;
         spec
     }
+}
+
+/// An index key pattern of ascending (`1`) and descending (`-1`) keys, in order: a declared index's, and the one
+/// generated `indexes()` builds (`__private`'s `index_keys`).
+pub(crate) fn key_pattern(keys: &[(&str, i32)]) -> Document {
+    keys.iter().map(|&(k, v)| (k.to_owned(), Bson::Int32(v))).collect()
 }
 
 /// One index of a collection.

@@ -212,7 +212,7 @@ pub(crate) mod build {
 
     /// An index key pattern of ascending (`1`) and descending (`-1`) keys, in order.
     pub fn index_keys(keys: &[(&str, i32)]) -> Document {
-        keys.iter().map(|&(k, v)| (k.to_owned(), Bson::Int32(v))).collect()
+        crate::base::index::key_pattern(keys)
     }
 
     /// Sets a keyword (bounds, lengths) on a field schema.
