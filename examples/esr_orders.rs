@@ -56,7 +56,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The declared pattern: E (merchant, status), S (created_at, newest first), R (50 <= amount < 500).
     let f = Order::fields();
     let query = || f.merchant().eq("M-100").and(f.status().eq("paid")).and(f.amount().gte(50)).and(f.amount().lt(500));
-    println!("filter: {}", query().document());
+    println!("filter: {}", query().to_document());
     let found = orders.find(query()).sort(f.created_at().desc()).await?;
     let mut expected: Vec<&Order> =
         batch.iter().filter(|o| o.merchant == "M-100" && o.status == "paid" && (50..500).contains(&o.amount)).collect();

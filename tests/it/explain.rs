@@ -107,7 +107,7 @@ async fn a_half_open_range_is_one_condition_bounding_one_index_scan() {
     let (_db, orders) = seeded("explain_range").await;
     let f = Order::fields();
     let range = f.number().gte("n010").and(f.number().lt("n012"));
-    assert_eq!(range.document(), &doc! { "no": { "$gte": "n010", "$lt": "n012" } });
+    assert_eq!(range.to_document(), doc! { "no": { "$gte": "n010", "$lt": "n012" } });
     let plan = orders.find(range.clone()).explain().await.expect("explain");
     assert_eq!(plan.index.as_deref(), Some("idx_no"), "{plan}");
     // n010, n011, and the key bounding the scan: not the 200 keys of the index.

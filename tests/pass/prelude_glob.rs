@@ -50,7 +50,7 @@ fn main() {
     let _ = (verify, people);
     let f = Person::fields();
     let filter: Filter<Person> = f.email().eq(Lowercase::new("Ada@Example.org"));
-    assert_eq!(filter.document(), &doc! { "e": "ada@example.org" });
+    assert_eq!(filter.to_document(), doc! { "e": "ada@example.org" });
     let sort: Sort<Person> = f.email().asc();
     let projection: Projection<Person> = Projection::only().field(f.email());
     let update: Update<Person> = Update::new().push(f.notes(), Note { text: "hi".into() });

@@ -62,10 +62,10 @@ async fn and_or_nor_combinations() {
     assert_eq!(names(&coll, both).await, ["apple"]);
     // The same field twice with different operators: one condition (a half-open range bounds one index scan).
     let range = f.stock().gt(0).and(f.stock().lt(20));
-    assert_eq!(range.document(), &doc! { "st": { "$gt": 0, "$lt": 20 } });
+    assert_eq!(range.to_document(), doc! { "st": { "$gt": 0, "$lt": 20 } });
     // The same operator twice: `$and`, both conditions hold.
     let twice = f.stock().gt(0).and(f.stock().gt(5));
-    assert!(twice.document().contains_key("$and"), "{twice:?}");
+    assert!(twice.to_document().contains_key("$and"), "{twice:?}");
     assert_eq!(names(&coll, range).await, ["$gt", "apple"]);
     assert_eq!(names(&coll, f.name().eq("apple").or(f.stock().eq(25))).await, ["apple", "carrot"]);
     assert_eq!(

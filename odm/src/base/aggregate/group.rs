@@ -1,9 +1,10 @@
 //! `$group` into a declared output type: the key and accumulator builders ([`Group`]) and [`Pipeline::group`].
 
-use super::parts::{missing_where, named_key_of, reference, source, stage};
+use super::parts::{missing_in, named_key_of, reference, source, stage, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Averageable, AvgOf, CountField, ExtremeOf, GathersInto, Holds, Shape, SumOf};
 use crate::base::error::{Clause, Invalid, NamedPath};
+use crate::base::meta::TypeMeta;
 use crate::base::path::{AsPath, Queryable};
 use bson::{Bson, Document};
 use std::marker::PhantomData;
@@ -38,92 +39,147 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// ]);
     /// ```
     pub fn group<O: Shape>(mut self, build: impl FnOnce(Group<D, O>) -> Group<D, O>) -> Pipeline<O, S> {
-        // `_id` first: the accumulators go after it, into the stage's own body.
-        let g = build(Group { keys: Vec::new(), accumulators: Vec::new(), error: None, _types: PhantomData });
-        if let Some(e) = g.error {
-            self.fail(e);
-            return self.into_shape();
-        }
-        let out_has_id = O::type_meta().is_some_and(|m| m.field_by_key("_id").is_some());
-        let single_id = matches!(g.keys.as_slice(), [(out, _)] if out == "_id");
-        if !single_id && g.keys.iter().any(|(out, _)| out == "_id") {
-            self.fail(Invalid::IdAmongKeys);
-            return self.into_shape();
-        }
-        let filled =
-            |key: &str| (key == "_id" && (!out_has_id || !g.keys.is_empty())) || (key != "_id" && g.fills(key));
-        if let Err(e) = missing_where::<O>(filled, "$group") {
-            self.fail(e);
-            return self.into_shape();
-        }
-        let Group { keys, accumulators, .. } = g;
-        // The key's parts move into the stage (no copy of their references); a compound key's fields are copied
-        // out of `_id` by a `$set` after it.
-        let (id, copy_out) = match keys.len() {
-            0 => (Bson::Null, None),
-            1 if single_id => (keys.into_iter().next().map_or(Bson::Null, |(_, src)| src), None),
-            _ => {
-                let set: Document =
-                    keys.iter().map(|(out, _)| (out.clone(), Bson::String(format!("$_id.{out}")))).collect();
-                (Bson::Document(keys.into_iter().collect()), Some(set))
+        let g = build(Group { body: GroupBody::new(), _types: PhantomData }).body;
+        match g.into_stages(O::type_meta()) {
+            Ok((group, copy_out, unset_id)) => {
+                self = self.push(stage("$group", group));
+                if let Some(set) = copy_out {
+                    self = self.push(stage("$set", set));
+                }
+                if unset_id {
+                    self = self.push(stage("$unset", "_id"));
+                }
             }
-        };
-        let mut body = Document::new();
-        body.insert("_id", id);
-        for (key, accumulator) in accumulators {
-            body.insert(key, accumulator);
-        }
-        self = self.push(stage("$group", body));
-        if let Some(set) = copy_out {
-            self = self.push(stage("$set", set));
-        }
-        if !out_has_id {
-            self = self.push(stage("$unset", "_id"));
+            Err(e) => self.fail(e),
         }
         self.into_shape()
     }
 }
 
+impl GroupBody {
+    /// The `$group` stage's body, the `$set` copying a compound key's fields out of `_id`, and whether `_id` is
+    /// then dropped (the output `out` has none); or why the group cannot be sent.
+    fn into_stages(
+        self,
+        out: Option<&'static TypeMeta>,
+    ) -> std::result::Result<(Document, Option<Document>, bool), Invalid> {
+        if let Some(e) = self.error {
+            return Err(*e);
+        }
+        let out_has_id = out.is_some_and(|m| m.field_by_key("_id").is_some());
+        if self.id && !self.keys.is_empty() {
+            return Err(Invalid::IdAmongKeys);
+        }
+        let keyed = self.id || !self.keys.is_empty();
+        let filled = |key: &str| (key == "_id" && (!out_has_id || keyed)) || (key != "_id" && self.fills(key));
+        missing_in(out, filled, "$group")?;
+        let GroupBody { mut body, keys, .. } = self;
+        // A compound key's fields are copied out of `_id` by a `$set` after the group.
+        let copy_out = if keys.is_empty() {
+            None
+        } else {
+            let set: Document =
+                keys.iter().map(|(out, _)| (out.clone(), Bson::String(format!("$_id.{out}")))).collect();
+            if let Some((_, slot)) = body.iter_mut().next() {
+                *slot = Bson::Document(keys.into_iter().collect());
+            }
+            Some(set)
+        };
+        Ok((body, copy_out, !out_has_id))
+    }
+}
+
 /// The builder of a `$group` into `O` from documents of type `D` ([`Pipeline::group`]).
 pub struct Group<D, O> {
-    /// `(output key, source reference)` of the group key's parts (`("cu", "$cu")`).
-    keys: Vec<(String, Bson)>,
-    /// `(output key, accumulator)`, in order; the stage's body puts `_id` before them.
-    accumulators: Vec<(String, Bson)>,
-    error: Option<Invalid>,
+    body: GroupBody,
     _types: PhantomData<fn() -> (D, O)>,
 }
 
-impl<D: Shape, O: Shape> Group<D, O> {
-    /// True when a key or an accumulator already fills `key`.
-    fn fills(&self, key: &str) -> bool {
-        self.accumulators.iter().any(|(k, _)| k == key) || self.keys.iter().any(|(k, _)| k == key)
+/// What a [`Group`] has built, apart from its types: the typed methods are inlined wrappers that name the output
+/// type, and the work is done here once, by reference, rather than in a copy per document type that moves the
+/// builder through every call.
+struct GroupBody {
+    /// The stage's body as it is sent: `_id` first (`null` until the group is built), then the accumulators, in
+    /// order. Built in place: collecting the parts first and copying them into a body costs an allocation each.
+    body: Document,
+    /// True when a key into the output's `_id` is given (its reference is the body's `_id` then).
+    id: bool,
+    /// `(output key, source reference)` of the key's parts into the output's other fields (`("cu", "$cu")`), which
+    /// a compound `_id` holds.
+    keys: Vec<(String, Bson)>,
+    /// The first problem, boxed: most groups have none.
+    error: Option<Box<Invalid>>,
+}
+
+impl GroupBody {
+    fn new() -> Self {
+        let mut body = Document::new();
+        body.insert("_id", Bson::Null);
+        GroupBody { body, id: false, keys: Vec::new(), error: None }
     }
 
-    fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, Invalid>) -> Self {
-        let to = named_key_of(out.as_path()).and_then(|to| {
-            if to.contains('.') || to == "_id" {
-                Err(Invalid::AccumulatorTarget { path: NamedPath::at(to) }.named(O::type_meta()))
-            } else {
-                Ok(to)
-            }
-        });
-        match (to, value) {
-            (Ok(to), Ok(value)) => {
-                if to == "_id" || self.fills(to) {
-                    let path = NamedPath::at(to);
-                    self.error.get_or_insert(Invalid::Repeated { path, clause: Clause::Group }.named(O::type_meta()));
-                }
-                self.accumulators.push((to.to_owned(), Bson::Document(stage(op, value))));
-            }
-            (Err(e), _) | (_, Err(e)) => {
-                self.error.get_or_insert(e);
-            }
+    /// True when a key or an accumulator already fills `key`.
+    fn fills(&self, key: &str) -> bool {
+        self.body.keys().skip(1).any(|k| k == key) || self.keys.iter().any(|(k, _)| k == key)
+    }
+
+    /// Keeps the first problem.
+    fn fail(&mut self, problem: Invalid) {
+        if self.error.is_none() {
+            self.error = Some(Box::new(problem));
         }
+    }
+
+    /// The accumulator `{op: value}` into the output's field at `to` (its paths named by `out`).
+    fn accumulate(
+        &mut self,
+        to: StageKey<'_>,
+        op: &str,
+        value: std::result::Result<Bson, Invalid>,
+        out: Option<&'static TypeMeta>,
+    ) {
+        match (to, value) {
+            (Ok(to), _) if to.contains('.') || to == "_id" => {
+                self.fail(Invalid::AccumulatorTarget { path: NamedPath::at(to) }.named(out));
+            }
+            (Ok(to), Ok(_)) if self.fills(to) => {
+                self.fail(Invalid::Repeated { path: NamedPath::at(to), clause: Clause::Group }.named(out));
+            }
+            (Ok(to), Ok(value)) => {
+                self.body.insert(to, Bson::Document(stage(op, value)));
+            }
+            (Err(e), _) | (_, Err(e)) => self.fail(e),
+        }
+    }
+
+    /// A part of the key: the value at `from` into the output's field at `to` (its paths named by `out`).
+    fn key(&mut self, to: StageKey<'_>, from: StageKey<'_>, out: Option<&'static TypeMeta>) {
+        match (to, from) {
+            (Ok(to), Ok(_)) if to.contains('.') => {
+                self.fail(Invalid::GroupKeyTarget { path: NamedPath::at(to) }.named(out));
+            }
+            // The one key into `_id`; a second one is kept among the parts, which refuses the group.
+            (Ok("_id"), Ok(from)) if !self.id => {
+                self.id = true;
+                if let Some((_, slot)) = self.body.iter_mut().next() {
+                    *slot = reference(from);
+                }
+            }
+            (Ok(to), Ok(from)) => self.keys.push((to.to_owned(), reference(from))),
+            (Err(e), _) | (_, Err(e)) => self.fail(e),
+        }
+    }
+}
+
+impl<D: Shape, O: Shape> Group<D, O> {
+    #[inline]
+    fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, Invalid>) -> Self {
+        self.body.accumulate(named_key_of(out.as_path()), op, value, O::type_meta());
         self
     }
 
     /// Groups by the value at `from`, kept in `O`'s field `out` (call again for a compound key).
+    #[inline]
     pub fn key<P, Q>(mut self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -132,22 +188,12 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        let to = named_key_of(out.as_path());
-        let from = named_key_of(from.as_path());
-        match (to, from) {
-            (Ok(to), Ok(_)) if to.contains('.') => {
-                let e = Invalid::GroupKeyTarget { path: NamedPath::at(to) };
-                self.error.get_or_insert(e.named(O::type_meta()));
-            }
-            (Ok(to), Ok(from)) => self.keys.push((to.to_owned(), reference(from))),
-            (Err(e), _) | (_, Err(e)) => {
-                self.error.get_or_insert(e);
-            }
-        }
+        self.body.key(named_key_of(out.as_path()), named_key_of(from.as_path()), O::type_meta());
         self
     }
 
     /// `$sum` of the values at `from` (`null` and missing skipped; `0` for none).
+    #[inline]
     pub fn sum<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -163,6 +209,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     /// average of a field serde always writes is a number; of an optional field it is `null` when no document of
     /// the group has one, so it goes into `Option<f64>` (declared `#[odm(nullable)]`) then. A non-`Option` field
     /// with `skip_serializing_if` may be missing too: declare its average an `Option` yourself.
+    #[inline]
     pub fn avg<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -177,6 +224,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
 
     /// `$min` of the values at `from`, of their type (`null` when no document of the group has one: an optional
     /// source field goes into an `Option`).
+    #[inline]
     pub fn min<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -190,6 +238,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
 
     /// `$max` of the values at `from`, of their type (`null` when no document of the group has one: an optional
     /// source field goes into an `Option`).
+    #[inline]
     pub fn max<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -202,6 +251,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     /// `$first`: the value at `from` of the group's first document (in the order of an earlier `$sort`).
+    #[inline]
     pub fn first<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -214,6 +264,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     /// `$last`: the value at `from` of the group's last document.
+    #[inline]
     pub fn last<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -226,6 +277,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     /// `$push`: every value at `from`, into an array of them.
+    #[inline]
     pub fn push<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -238,6 +290,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     /// `$addToSet`: the distinct values at `from`, into an array (or set) of them.
+    #[inline]
     pub fn add_to_set<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -250,6 +303,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
     }
 
     /// The number of documents in the group (`{$sum: 1}`), into an `i64` field (see [`CountField`]).
+    #[inline]
     pub fn count<P>(self, out: P) -> Self
     where
         P: AsPath<O>,

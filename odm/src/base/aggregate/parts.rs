@@ -2,6 +2,7 @@
 //! type's Rust name, and the check that a shape-changing stage fills every field of its output type.
 
 use crate::base::error::{Clause, Invalid, NamedPath};
+use crate::base::meta::TypeMeta;
 use crate::base::path::{AsPath, Path};
 use crate::base::schema::BsonSchema;
 use bson::{Bson, Document};
@@ -10,6 +11,9 @@ use bson::{Bson, Document};
 pub(crate) fn type_name<D: BsonSchema>() -> &'static str {
     D::type_meta().map_or_else(std::any::type_name::<D>, |m| m.name)
 }
+
+/// A path's stored key as a stage builder takes it, or why the path cannot be used ([`key_of`]).
+pub(crate) type StageKey<'a> = std::result::Result<&'a str, Invalid>;
 
 /// The stored key of a path a stage reads or writes, or why it cannot be used.
 pub(crate) fn key_of<R, W, A>(path: &Path<R, W, A>) -> std::result::Result<&str, Invalid> {
@@ -54,7 +58,7 @@ pub(crate) fn missing<O: BsonSchema>(
     stage_name: &'static str,
     id_kept: bool,
 ) -> std::result::Result<(), Invalid> {
-    missing_where::<O>(|key| has_key(doc, key) || (id_kept && key == "_id"), stage_name)
+    missing_in(O::type_meta(), |key| has_key(doc, key) || (id_kept && key == "_id"), stage_name)
 }
 
 /// True when `doc` has `key`: a stage body has a few keys, and comparing them costs less than hashing one.
@@ -66,12 +70,13 @@ pub(crate) fn has_key(doc: &Document, key: &str) -> bool {
     }
 }
 
-/// [`missing`], with `filled` saying which stored keys the stage fills.
-pub(crate) fn missing_where<O: BsonSchema>(
+/// [`missing`] for the output type whose field table is `out`, with `filled` saying which stored keys the stage fills.
+pub(crate) fn missing_in(
+    out: Option<&'static TypeMeta>,
     filled: impl Fn(&str) -> bool,
     stage_name: &'static str,
 ) -> std::result::Result<(), Invalid> {
-    let Some(meta) = O::type_meta() else { return Ok(()) };
+    let Some(meta) = out else { return Ok(()) };
     if meta.fields.iter().all(|f| f.optional || filled(f.key)) {
         return Ok(());
     }

@@ -55,6 +55,7 @@ impl<M: Shape> Default for Pipeline<M, Detached> {
 }
 
 impl<D: Shape, S> Pipeline<D, S> {
+    #[inline]
     pub(crate) fn push(mut self, stage: Document) -> Self {
         self.stages.push(stage);
         self
@@ -68,6 +69,7 @@ impl<D: Shape, S> Pipeline<D, S> {
         }
     }
 
+    #[inline]
     pub(crate) fn checked(mut self, built: std::result::Result<Document, Invalid>) -> Self {
         match built {
             Ok(stage) => self.push(stage),
@@ -79,6 +81,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     }
 
     /// The same stages, now over documents of type `O`.
+    #[inline]
     pub(crate) fn into_shape<O>(self) -> Pipeline<O, S> {
         Pipeline { source: self.source, stages: self.stages, error: self.error, origin: self.origin, _doc: PhantomData }
     }

@@ -1,10 +1,11 @@
 //! `$project` into a declared output type: [`Project`] and [`Pipeline::project`].
 
-use super::parts::{has_key, missing, named_key_of, reference, stage};
+use super::parts::{has_key, missing_in, named_key_of, reference, stage, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Holds, Shape};
 use crate::base::error::{Invalid, NamedPath};
 use crate::base::filter::overlaps;
+use crate::base::meta::TypeMeta;
 use crate::base::path::{AsPath, Queryable};
 use bson::{Bson, Document};
 use std::marker::PhantomData;
@@ -31,35 +32,72 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// let p = Pipeline::<Order>::new().project(|p| p.field(out.customer(), f.customer()).field(out.value(), f.amount()));
     /// assert_eq!(p.stages().unwrap(), [doc! { "$project": { "cu": 1, "v": "$am", "_id": 0 } }]);
     /// ```
-    pub fn project<O: Shape>(mut self, build: impl FnOnce(Project<D, O>) -> Project<D, O>) -> Pipeline<O, S> {
-        let p = build(Project { doc: Document::new(), error: None, _types: PhantomData });
-        let built = p.error.map_or_else(
-            || {
-                let mut doc = p.doc;
-                let source_has_id = D::type_meta().is_some_and(|m| m.implicit_id || m.field_by_key("_id").is_some());
-                let out = O::type_meta();
-                let out_has_id = out.is_some_and(|m| m.field_by_key("_id").is_some());
-                if !has_key(&doc, "_id") && (!out_has_id || !source_has_id) {
-                    doc.insert("_id", 0);
-                }
-                missing::<O>(&doc, "$project", source_has_id).map(|()| stage("$project", doc))
-            },
-            Err,
-        );
-        self = self.checked(built);
-        self.into_shape()
+    pub fn project<O: Shape>(self, build: impl FnOnce(Project<D, O>) -> Project<D, O>) -> Pipeline<O, S> {
+        let p = build(Project { body: ProjectBody { doc: Document::new(), error: None }, _types: PhantomData });
+        self.checked(p.body.into_stage(D::type_meta(), O::type_meta())).into_shape()
     }
 }
 
 /// The builder of a `$project` into `O` from documents of type `D` ([`Pipeline::project`]).
 pub struct Project<D, O> {
-    doc: Document,
-    error: Option<Invalid>,
+    body: ProjectBody,
     _types: PhantomData<fn() -> (D, O)>,
+}
+
+/// What a [`Project`] has built, apart from its types (see the group's builder for why the work is done here).
+struct ProjectBody {
+    doc: Document,
+    /// The first problem, boxed: most projections have none.
+    error: Option<Box<Invalid>>,
+}
+
+impl ProjectBody {
+    /// The output's field at `to` takes the value at `from` (paths named by `out`).
+    fn field(&mut self, to: StageKey<'_>, from: StageKey<'_>, out: Option<&'static TypeMeta>) {
+        match (to, from) {
+            (Ok(to), Ok(from)) => {
+                if let Some(clash) = self.doc.keys().find(|k| overlaps(k, to)) {
+                    let e = Invalid::Overlap { first: NamedPath::at(to), second: NamedPath::at(clash.as_str()) };
+                    self.fail(e.named(out));
+                }
+                let value = if to == from { Bson::Int32(1) } else { reference(from) };
+                self.doc.insert(to, value);
+            }
+            (Err(e), _) | (_, Err(e)) => self.fail(e),
+        }
+    }
+
+    /// Keeps the first problem.
+    fn fail(&mut self, problem: Invalid) {
+        if self.error.is_none() {
+            self.error = Some(Box::new(problem));
+        }
+    }
+
+    /// The `$project` stage from documents whose field table is `source` into the output whose table is `out`, or
+    /// why it cannot be sent.
+    fn into_stage(
+        self,
+        source: Option<&'static TypeMeta>,
+        out: Option<&'static TypeMeta>,
+    ) -> std::result::Result<Document, Invalid> {
+        if let Some(e) = self.error {
+            return Err(*e);
+        }
+        let mut doc = self.doc;
+        let source_has_id = source.is_some_and(|m| m.implicit_id || m.field_by_key("_id").is_some());
+        let out_has_id = out.is_some_and(|m| m.field_by_key("_id").is_some());
+        if !has_key(&doc, "_id") && (!out_has_id || !source_has_id) {
+            doc.insert("_id", 0);
+        }
+        missing_in(out, |key| has_key(&doc, key) || (source_has_id && key == "_id"), "$project")?;
+        Ok(stage("$project", doc))
+    }
 }
 
 impl<D: Shape, O: Shape> Project<D, O> {
     /// `O`'s field `out` takes the value at `from` (`out: "$from"`, or `out: 1` when the keys are equal).
+    #[inline]
     pub fn field<P, Q>(mut self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
@@ -68,21 +106,7 @@ impl<D: Shape, O: Shape> Project<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        let to = named_key_of(out.as_path());
-        let from = named_key_of(from.as_path());
-        match (to, from) {
-            (Ok(to), Ok(from)) => {
-                if let Some(clash) = self.doc.keys().find(|k| overlaps(k, to)) {
-                    let e = Invalid::Overlap { first: NamedPath::at(to), second: NamedPath::at(clash.as_str()) };
-                    self.error.get_or_insert(e.named(O::type_meta()));
-                }
-                let value = if to == from { Bson::Int32(1) } else { reference(from) };
-                self.doc.insert(to, value);
-            }
-            (Err(e), _) | (_, Err(e)) => {
-                self.error.get_or_insert(e);
-            }
-        }
+        self.body.field(named_key_of(out.as_path()), named_key_of(from.as_path()), O::type_meta());
         self
     }
 }

@@ -10,15 +10,43 @@ use std::marker::PhantomData;
 
 /// A query filter over documents of model `R`.
 pub struct Filter<R> {
-    doc: Document,
+    conds: Conds,
     /// Boxed: filters are moved often, and most have no error.
     error: Option<Box<Invalid>>,
     _root: PhantomData<fn() -> R>,
 }
 
+/// The conditions as built. Most filters are one condition, or two joined by `and`: a lone condition waits as its
+/// key and value, so that joining two builds one document instead of two merged into one (each a hasher state and
+/// two allocations), and the document is made once, when the filter is used.
+#[derive(Clone, Debug)]
+enum Conds {
+    /// No condition (`{}`).
+    Empty,
+    /// `{key: condition}`.
+    One(String, Bson),
+    /// Several conditions, as the document sent.
+    Many(Document),
+}
+
+impl Conds {
+    #[inline(always)]
+    fn into_document(self) -> Document {
+        match self {
+            Conds::One(key, cond) => {
+                let mut doc = Document::new();
+                doc.insert(key, cond);
+                doc
+            }
+            Conds::Many(doc) => doc,
+            Conds::Empty => Document::new(),
+        }
+    }
+}
+
 impl<R> Clone for Filter<R> {
     fn clone(&self) -> Self {
-        Filter { doc: self.doc.clone(), error: self.error.clone(), _root: PhantomData }
+        Filter { conds: self.conds.clone(), error: self.error.clone(), _root: PhantomData }
     }
 }
 
@@ -26,7 +54,7 @@ impl<R> fmt::Debug for Filter<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.error {
             Some(e) => write!(f, "Filter(error: {e})"),
-            None => write!(f, "Filter({})", self.doc),
+            None => write!(f, "Filter({})", self.to_document()),
         }
     }
 }
@@ -40,18 +68,18 @@ impl<R> Default for Filter<R> {
 impl<R> Filter<R> {
     pub(super) fn from_result(r: Result<Document, Invalid>) -> Self {
         match r {
-            Ok(doc) => Filter { doc, error: None, _root: PhantomData },
-            Err(e) => Filter { doc: Document::new(), error: Some(Box::new(e)), _root: PhantomData },
+            Ok(doc) => Self::from_document(doc),
+            Err(e) => Filter { conds: Conds::Empty, error: Some(Box::new(e)), _root: PhantomData },
         }
     }
 
     pub(crate) fn from_document(doc: Document) -> Self {
-        Filter { doc, error: None, _root: PhantomData }
+        Filter { conds: Conds::Many(doc), error: None, _root: PhantomData }
     }
 
     /// The filter that matches every document (`{}`).
     pub fn everything() -> Self {
-        Filter { doc: Document::new(), error: None, _root: PhantomData }
+        Filter { conds: Conds::Empty, error: None, _root: PhantomData }
     }
 
     /// [`Filter::into_document`] with the paths of the cause not named yet, for the collection to name them.
@@ -59,13 +87,23 @@ impl<R> Filter<R> {
     pub(crate) fn into_marked(self) -> Result<Document, Invalid> {
         match self.error {
             Some(e) => Err(*e),
-            None => Ok(self.doc),
+            None => Ok(self.conds.into_document()),
         }
     }
 
-    /// The filter document as built so far (empty when building failed; see [`Filter::into_document`]).
-    pub fn document(&self) -> &Document {
-        &self.doc
+    /// A copy of the filter document as built so far (empty when building failed; see [`Filter::into_document`]).
+    ///
+    /// ```
+    /// # use odm::{Model, bson::{doc, oid::ObjectId}};
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "order_header")]
+    /// # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "am")] amount: i64 }
+    /// let f = Order::fields();
+    /// let range = f.amount().gte(10).and(f.amount().lt(20));
+    /// assert_eq!(range.to_document(), doc! { "am": { "$gte": 10_i64, "$lt": 20_i64 } });
+    /// ```
+    pub fn to_document(&self) -> Document {
+        self.conds.clone().into_document()
     }
 
     pub(super) fn merge_error(&mut self, other: &mut Option<Box<Invalid>>) {
@@ -80,23 +118,17 @@ impl<R> Filter<R> {
     /// scan with. Otherwise `$and`.
     pub fn and(mut self, mut other: Filter<R>) -> Self {
         self.merge_error(&mut other.error);
-        if self.doc.is_empty() {
-            self.doc = other.doc;
-        } else if !other.doc.is_empty() {
-            if other.doc.iter().any(|(k, v)| self.doc.get(k).is_some_and(|mine| !mergeable(k, mine, v))) {
-                self.doc = bson::doc! { "$and": [Bson::Document(self.doc), Bson::Document(other.doc)] };
-            } else {
-                for (k, v) in other.doc {
-                    match (self.doc.get_mut(&k), v) {
-                        (Some(Bson::Document(mine)), Bson::Document(theirs)) => mine.extend(theirs),
-                        (Some(_), _) => {}
-                        (None, v) => {
-                            self.doc.insert(k, v);
-                        }
-                    }
-                }
+        self.conds = match (self.conds, other.conds) {
+            (Conds::Empty, c) | (c, Conds::Empty) => c,
+            // Two conditions on different fields, the usual case: one document of both.
+            (Conds::One(k1, v1), Conds::One(k2, v2)) if k1 != k2 => {
+                let mut doc = Document::new();
+                doc.insert(k1, v1);
+                doc.insert(k2, v2);
+                Conds::Many(doc)
             }
-        }
+            (mine, theirs) => and_documents(mine.into_document(), theirs.into_document()),
+        };
         self
     }
 
@@ -127,7 +159,7 @@ impl<R> Filter<R> {
             if error.is_none() {
                 error = f.error;
             }
-            list.push(Bson::Document(f.doc));
+            list.push(Bson::Document(f.conds.into_document()));
         }
         if let Some(e) = error {
             return Self::from_result(Err(*e));
@@ -158,9 +190,7 @@ impl<R> Filter<R> {
     /// The filter `{key: cond}`.
     #[inline(always)]
     pub(super) fn single(key: &str, cond: Bson) -> Self {
-        let mut doc = Document::new();
-        doc.insert(String::from(key), cond);
-        Filter { doc, error: None, _root: PhantomData }
+        Filter { conds: Conds::One(String::from(key), cond), error: None, _root: PhantomData }
     }
 
     /// [`Filter::on`] for a path with a defect, a variant or a positional segment, or a condition that failed.
@@ -180,22 +210,46 @@ impl<R> Filter<R> {
                     doc.insert(tag, value);
                 }
                 doc.insert(String::from(&*raw.key), c);
-                return Filter { doc, error: None, _root: PhantomData };
+                return Self::from_document(doc);
             }
         };
         Self::from_result(Err(problem))
     }
 }
 
+/// `mine` and `theirs` in one document where every condition of `theirs` merges into `mine` (see
+/// [`Filter::and`]), otherwise under `$and`.
+fn and_documents(mut mine: Document, theirs: Document) -> Conds {
+    if mine.is_empty() {
+        return Conds::Many(theirs);
+    }
+    if theirs.is_empty() {
+        return Conds::Many(mine);
+    }
+    if theirs.iter().any(|(k, v)| mine.get(k).is_some_and(|m| !mergeable(k, m, v))) {
+        return Conds::Many(bson::doc! { "$and": [Bson::Document(mine), Bson::Document(theirs)] });
+    }
+    for (k, v) in theirs {
+        match (mine.get_mut(&k), v) {
+            (Some(Bson::Document(m)), Bson::Document(t)) => m.extend(t),
+            (Some(_), _) => {}
+            (None, v) => {
+                mine.insert(k, v);
+            }
+        }
+    }
+    Conds::Many(mine)
+}
+
 impl<M: Model> Filter<M> {
     /// The filter document, or [`Error::InvalidOperation`] saying why it cannot be sent (a value that failed to
     /// encode, a bad map key), with Rust paths beside stored ones.
-    #[inline]
+    #[inline(always)]
     pub fn into_document(self) -> Result<Document> {
         if let Some(e) = self.error {
             return Err(refused::<M>(*e));
         }
-        Ok(self.doc)
+        Ok(self.conds.into_document())
     }
 }
 
@@ -210,10 +264,12 @@ fn refused<M: Model>(why: Invalid) -> Error {
 /// that do not overlap. Two different top-level operators (`$expr`, `$or`) never merge: `{$expr: {$lt: …, $gt: …}}`
 /// is not an expression.
 fn mergeable(key: &str, a: &Bson, b: &Bson) -> bool {
-    let operators = |v: &Bson| match v {
-        Bson::Document(d) if !d.is_empty() && d.keys().all(|k| k.starts_with('$')) => Some(d.clone()),
-        _ => None,
-    };
+    fn operators(v: &Bson) -> Option<&Document> {
+        match v {
+            Bson::Document(d) if !d.is_empty() && d.keys().all(|k| k.starts_with('$')) => Some(d),
+            _ => None,
+        }
+    }
     if a == b {
         return true;
     }

@@ -16,7 +16,7 @@ use std::ops::Deref;
 use crate::base::computed::Computed;
 use crate::base::error::{Invalid, NamedPath};
 use crate::base::kind::BsonKind;
-use crate::base::meta::TypeMeta;
+use crate::base::meta::{FieldMeta, TypeMeta};
 
 /// What a path lets you write. Markers are types so that a forbidden write is a compile error at the call.
 pub trait Access: 'static {
@@ -105,20 +105,13 @@ pub struct ArrayFilter {
 #[derive(Clone, Debug, Default)]
 pub struct RawPath {
     pub(crate) key: Cow<'static, str>,
-    /// For a counted array: the counter's stored key, a sibling of the array's last segment (see
+    /// The field's entry in its type's table, for a path that ends at a declared field: what typed writes to it need
+    /// to know (its `keep_last`, overflow, computed fields, whether `None` is written as an absent key). A reference
+    /// rather than copies of each part: paths are built and moved for every statement, and most parts are unset.
+    pub(crate) field: Option<&'static FieldMeta>,
+    /// For a counted array: its counter's entry, a sibling of the array's last segment (see
     /// [`RawPath::counter_key`]).
-    pub(crate) counter: Option<&'static str>,
-    /// True when the counter is a `long` (its `$set` must write a long, or the validator refuses it).
-    pub(crate) counter_long: bool,
-    /// For an array declared `keep_last`: how many elements pushes keep.
-    pub(crate) keep_last: Option<u32>,
-    /// True for an array whose cut elements an overflow collection keeps: only `PushKeeping` pushes to it.
-    pub(crate) overflows: bool,
-    /// For an array with computed fields (`#[odm(sum = "…")]`, `min`, `max`): what each holds, so writes to the
-    /// array keep them in step.
-    pub(crate) computes: &'static [Computed],
-    /// True when `None` is written as an absent key (so setting `None` means `$unset`).
-    pub(crate) none_is_absent: bool,
+    pub(crate) counter: Option<&'static FieldMeta>,
     /// True when the path goes through a positional segment (`$`, `$[]`, `$[id]`).
     pub(crate) positional: bool,
     /// Array filters and defects, boxed: most paths have neither, and paths are moved often.
@@ -217,24 +210,15 @@ impl RawPath {
     }
 
     fn descend_to(&self, key: Cow<'static, str>, positional: bool) -> RawPath {
-        RawPath {
-            key,
-            counter: None,
-            counter_long: false,
-            keep_last: None,
-            overflows: false,
-            computes: &[],
-            none_is_absent: false,
-            positional,
-            extra: self.descended_extra(),
-        }
+        RawPath { key, field: None, counter: None, positional, extra: self.descended_extra() }
     }
 
     /// The extra parts a path below this one inherits, with the computed fields of this array when it has some.
     fn descended_extra(&self) -> Rare {
         let mut extra = self.extra.clone();
-        if !self.computes.is_empty() {
-            extra.get_or_insert_with(Box::default).computed_above = Some((self.key.len(), self.computes));
+        let computes = self.computes();
+        if !computes.is_empty() {
+            extra.get_or_insert_with(Box::default).computed_above = Some((self.key.len(), computes));
         }
         extra
     }
@@ -245,11 +229,48 @@ impl RawPath {
         Some((&self.key[..len], computes))
     }
 
+    /// For a counted array: its counter's stored key (the last segment).
+    #[inline]
+    pub(crate) fn counter(&self) -> Option<&'static str> {
+        self.counter.map(|c| c.key)
+    }
+
+    /// True when the counter is a `long` (its `$set` must write a long, or the validator refuses it).
+    #[inline]
+    pub(crate) fn counter_long(&self) -> bool {
+        self.counter.is_some_and(|c| c.ty.kind == BsonKind::Long)
+    }
+
+    /// For an array declared `keep_last`: how many elements pushes keep.
+    #[inline]
+    pub(crate) fn keep_last(&self) -> Option<u32> {
+        self.field.and_then(|f| f.keep_last)
+    }
+
+    /// True for an array whose cut elements an overflow collection keeps: only `PushKeeping` pushes to it.
+    #[inline]
+    pub(crate) fn overflows(&self) -> bool {
+        self.field.is_some_and(|f| f.overflows)
+    }
+
+    /// For an array with computed fields (`#[odm(sum = "…")]`, `min`, `max`): what each holds, so writes to the
+    /// array keep them in step.
+    #[inline]
+    pub(crate) fn computes(&self) -> &'static [Computed] {
+        self.field.map_or(&[], |f| f.computes)
+    }
+
+    /// True when `None` is written as an absent key (so setting `None` means `$unset`).
+    #[inline]
+    pub(crate) fn none_is_absent(&self) -> bool {
+        self.field.is_some_and(|f| f.optional)
+    }
+
     /// For a counted array: the counter's stored path, beside the array (`a.b.it` → `a.b.ic`). Computed when
     /// needed, so paths to nested counted arrays cost no allocation until a write uses the counter.
     #[inline]
     pub(crate) fn counter_key(&self) -> Option<Cow<'static, str>> {
-        let counter = self.counter?;
+        let counter = self.counter()?;
         Some(match &self.key {
             // Static keys are a model's own fields (joined paths are owned): no parent to prefix.
             Cow::Borrowed(key) => {
@@ -409,28 +430,19 @@ impl<R, W, A> Path<R, W, A> {
     pub(crate) fn field_at<F, B>(&self, meta: &'static TypeMeta, index: usize, enc: Encoder<F>) -> Path<R, F, B> {
         let field = &meta.fields[index];
         let counter = field.counter.and_then(|c| meta.fields.get(c));
-        let counter_long = counter.is_some_and(|c| c.ty.kind == BsonKind::Long);
         let raw = if self.raw.key.is_empty() && self.raw.extra.is_none() {
             // A model's own field: every part is static, nothing to copy from the parent.
             RawPath {
                 key: Cow::Borrowed(field.key),
-                counter: counter.map(|c| c.key),
-                counter_long,
-                keep_last: field.keep_last,
-                overflows: field.overflows,
-                computes: field.computes,
-                none_is_absent: field.optional,
+                field: Some(field),
+                counter,
                 positional: false,
                 extra: Rare::default(),
             }
         } else {
             let mut raw = self.raw.descend(self.raw.join(field.key));
-            raw.counter = counter.map(|c| c.key);
-            raw.counter_long = counter_long;
-            raw.keep_last = field.keep_last;
-            raw.overflows = field.overflows;
-            raw.computes = field.computes;
-            raw.none_is_absent = field.optional;
+            raw.field = Some(field);
+            raw.counter = counter;
             raw
         };
         Path { raw, enc, _marker: PhantomData }

@@ -27,7 +27,7 @@ impl<R> Update<R> {
         match Self::encode_item(raw, &item.into()) {
             // Nothing pushed to this path yet and nothing to cut: a plain `$push` of the element, as `push_impl`
             // would write it, without wrapping the value on the way.
-            Ok(v) if raw.keep_last.is_none() && !self.pushes_to(raw) => {
+            Ok(v) if raw.keep_last().is_none() && !self.pushes_to(raw) => {
                 self.add(raw, Operator::Push, Ok(v));
                 self.bump_counter(raw, 1);
                 self
@@ -90,7 +90,7 @@ impl<R> Update<R> {
             }
         };
         let n = items.len();
-        let slice = user_slice.or(raw.keep_last.map(|k| -(k as i32)));
+        let slice = user_slice.or(raw.keep_last().map(|k| -(k as i32)));
         let plain = position.is_none() && sort.is_none() && slice.is_none();
         // Pushes to one path merge into one `$each`, so `push(a, x).push(a, y)` is one operator, as intended.
         let mergeable = position.is_none() && sort.is_none() && user_slice.is_none();
@@ -100,7 +100,8 @@ impl<R> Update<R> {
                     // `{$each: [...]}`, alone or with the `$slice` of a `keep_last` array. Elements never have `$`
                     // keys, so a spec is told from a pushed document by its first key.
                     Bson::Document(spec) if spec.keys().next().is_some_and(|k| k == "$each") => {
-                        let keep_last_only = spec.len() == 2 && spec.contains_key("$slice") && raw.keep_last.is_some();
+                        let keep_last_only =
+                            spec.len() == 2 && spec.contains_key("$slice") && raw.keep_last().is_some();
                         if (plain && spec.len() == 1) || (!plain && keep_last_only) {
                             if let Ok(each) = spec.get_array_mut("$each") {
                                 items.append_to(each);
@@ -161,7 +162,7 @@ impl<R> Update<R> {
             return;
         }
         let Some(counter) = raw.counter_key() else { return };
-        let first = || if raw.counter_long { Bson::Int64(i64::from(by)) } else { Bson::Int32(by) };
+        let first = || if raw.counter_long() { Bson::Int64(i64::from(by)) } else { Bson::Int32(by) };
         if !self.inc_counter(counter, by, first) {
             let counter = raw.counter_key().expect("counted");
             self.fail(conflict(&counter, Operator::Inc, &counter, Operator::Inc));
@@ -316,7 +317,7 @@ impl<R> Update<R> {
     {
         let raw = &path.as_path().raw;
         self.add(raw, Operator::Pop, Ok(Bson::Int32(end)));
-        if raw.counter.is_some() {
+        if raw.counter().is_some() {
             // Only a non-empty array loses an element: guard so the counter drops only then.
             self.guard(raw, "pop", format!("{}.0", raw.key), Bson::Document(bson::doc! { "$exists": true }));
             self.bump_counter(raw, -1);

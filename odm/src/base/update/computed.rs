@@ -15,7 +15,7 @@ impl<R> Update<R> {
     pub(super) fn note_computed(&mut self, raw: &RawPath) {
         let known = &mut self.extra().computed;
         if !known.iter().any(|(key, _)| *key == raw.key) {
-            known.push((raw.key.clone().into_owned(), raw.computes));
+            known.push((raw.key.clone().into_owned(), raw.computes()));
         }
     }
 

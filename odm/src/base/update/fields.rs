@@ -18,8 +18,8 @@ impl<R> Update<R> {
         let encoded = path.encode(&value);
         let raw = &path.raw;
         match encoded {
-            Ok(Bson::Null) if raw.none_is_absent => self.add(raw, Operator::Unset, Ok(Bson::String(String::new()))),
-            Ok(Bson::Array(items)) if raw.counter.is_some() => {
+            Ok(Bson::Null) if raw.none_is_absent() => self.add(raw, Operator::Unset, Ok(Bson::String(String::new()))),
+            Ok(Bson::Array(items)) if raw.counter().is_some() => {
                 let n = items.len();
                 self.add(raw, Operator::Set, Ok(Bson::Array(items)));
                 let counter = raw.counter_key().expect("counted");

@@ -172,7 +172,7 @@ impl<R> Update<R> {
     /// Refuses (and records) a write adding elements to an array whose cut elements an overflow collection keeps,
     /// unless this is the update [`crate::subset::PushKeeping`] builds: a plain push would cut without keeping.
     pub(crate) fn refuses_overflow(&mut self, raw: &RawPath) -> bool {
-        if !raw.overflows || self.extra.as_ref().is_some_and(|e| e.keeps_overflow) {
+        if !raw.overflows() || self.extra.as_ref().is_some_and(|e| e.keeps_overflow) {
             return false;
         }
         self.fail(Invalid::OverflowPush { path: crate::base::error::NamedPath::at(&raw.key) });
@@ -193,7 +193,7 @@ impl<R> Update<R> {
     #[inline(always)]
     pub(crate) fn add(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, Invalid>) {
         match value {
-            Ok(value) if !raw.overflows && raw.computes.is_empty() && raw.is_bare() => self.insert(raw, op, value),
+            Ok(value) if !raw.overflows() && raw.computes().is_empty() && raw.is_bare() => self.insert(raw, op, value),
             value => self.add_checked(raw, op, value),
         }
     }
@@ -202,10 +202,10 @@ impl<R> Update<R> {
     #[inline(never)]
     fn add_checked(&mut self, raw: &RawPath, op: Operator, value: Result<Bson, Invalid>) {
         // Every write adding elements to an array passes here: one place refuses it on an overflow array.
-        if raw.overflows && matches!(op, Operator::Push | Operator::AddToSet) && self.refuses_overflow(raw) {
+        if raw.overflows() && matches!(op, Operator::Push | Operator::AddToSet) && self.refuses_overflow(raw) {
             return;
         }
-        if !raw.computes.is_empty() {
+        if !raw.computes().is_empty() {
             self.note_computed(raw);
         }
         // Most paths have no defect, variant or array filter: nothing to record but the value.
@@ -365,7 +365,7 @@ impl<R> Update<R> {
     }
 
     pub(crate) fn counter_value(raw: &RawPath, len: usize) -> Bson {
-        if raw.counter_long {
+        if raw.counter_long() {
             Bson::Int64(len as i64)
         } else {
             Bson::Int32(len as i32)
