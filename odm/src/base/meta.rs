@@ -339,6 +339,12 @@ impl TypeMeta {
         self.fields.iter().filter_map(|f| Some((f.name, self.fields.get(f.counter?)?.name)))
     }
 
+    /// True when a field (of a polymorphic model, a variant's) is stored under `_id`. Apart from
+    /// [`TypeMeta::field_by_key`]: the key is known here, so each comparison is a few instructions rather than a call.
+    pub fn has_id(&self) -> bool {
+        self.fields.iter().any(|f| f.key == "_id") || self.variants.iter().any(TypeMeta::has_id)
+    }
+
     /// The field stored under `key`; for a polymorphic model, the first variant's that has one.
     pub fn field_by_key(&self, key: &str) -> Option<&'static FieldMeta> {
         self.fields.iter().find(|f| f.key == key).or_else(|| self.variants.iter().find_map(|v| v.field_by_key(key)))

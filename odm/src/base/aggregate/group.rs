@@ -66,7 +66,7 @@ impl GroupBody {
         if let Some(e) = self.error {
             return Err(*e);
         }
-        let out_has_id = out.is_some_and(|m| m.field_by_key("_id").is_some());
+        let out_has_id = out.is_some_and(|m| m.has_id());
         if self.id && !self.keys.is_empty() {
             return Err(Invalid::IdAmongKeys);
         }

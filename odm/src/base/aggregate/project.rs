@@ -85,8 +85,8 @@ impl ProjectBody {
             return Err(*e);
         }
         let mut doc = self.doc;
-        let source_has_id = source.is_some_and(|m| m.implicit_id || m.field_by_key("_id").is_some());
-        let out_has_id = out.is_some_and(|m| m.field_by_key("_id").is_some());
+        let source_has_id = source.is_some_and(|m| m.implicit_id || m.has_id());
+        let out_has_id = out.is_some_and(|m| m.has_id());
         if !has_key(&doc, "_id") && (!out_has_id || !source_has_id) {
             doc.insert("_id", 0);
         }
