@@ -303,7 +303,7 @@ pub mod __private {
         revision_of, Acknowledgment, Capped, Model, QuerySpec, ReadConcernLevel, ReadPreferenceMode, Scatter, ShardKey,
         ValidationAction, ValidationLevel, VariantOf, VersionSpec, WriteConcernSpec,
     };
-    pub use crate::base::path::types::{encode_converted, encode_value};
+    pub use crate::base::path::types::{encode_converted, encode_value, EncoderInput};
     pub use crate::base::path::{Access, AsPath, Fields, Path};
     pub use crate::base::schema::paths::encode::encode_schema;
     pub use crate::base::schema::paths::FieldNode;

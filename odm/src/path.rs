@@ -39,8 +39,8 @@
 pub use crate::base::path::shared;
 pub use crate::base::path::{
     Access, ArrayFilter, ArrayNode, ArrayWritable, AsPath, ComputedField, Counted, CountedSet, CounterField, Encoder,
-    Fields, IdField, InArray, IsPath, MapNode, Object, Path, PathNode, Plain, PullByValue, Pushable, Queryable,
-    RawPath, RevisionField, Root, Set, Settable, ShardKeyField, Uncounted, Variant, Writable,
+    EncoderInput, Fields, IdField, InArray, IsPath, MapNode, Object, Path, PathNode, Plain, PullByValue, Pushable,
+    Queryable, RawPath, RevisionField, Root, Set, Settable, ShardKeyField, Uncounted, Variant, Writable,
 };
 pub use crate::base::schema::paths::{
     ArrayLike, ElemNode, FieldNode, FieldNodeOf, FieldPathOf, MapLike, VariantNodeOf, VariantPathOf,

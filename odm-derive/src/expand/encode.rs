@@ -41,9 +41,9 @@ pub fn converter_encoder(field: &Field, f: &TokenStream) -> TokenStream {
     let ty = field.ty;
     let conv = converter_item(field, f);
     quote! {{
-        fn __enc(__v: &#ty, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::Invalid> {
+        fn __enc(__v: __odm::EncoderInput<'_, #ty>, __at: &str) -> ::core::result::Result<__odm::Bson, __odm::Invalid> {
             #conv
-            __odm::encode_converted(__conv(__v), __at)
+            __odm::encode_converted(__conv(__v.get()), __at)
         }
         __enc
     }}

@@ -25,7 +25,7 @@ macro_rules! size_or_kind {
 }
 
 macro_rules! scalar {
-    ($($ty:ty => $alias:literal, $kind:ident $([$size:expr])? $(, |$v:ident| $conv:expr)?;)*) => {$(
+    ($($ty:ty => $alias:literal, $kind:ident $([$size:expr])? $(, |$v:ident| $conv:expr $(, owned |$o:ident| $own:expr)?)?;)*) => {$(
         impl BsonSchema for $ty {
             const KIND: BsonKind = BsonKind::$kind;
             const SIZE: Size = size_or_kind!($kind $($size)?);
@@ -40,6 +40,11 @@ macro_rules! scalar {
                 fn to_bson($v: &Self) -> Result<Bson, bson::error::Error> {
                     Ok($conv)
                 }
+                $(
+                    fn into_bson($o: Self) -> Result<Bson, bson::error::Error> {
+                        Ok($own)
+                    }
+                )?
             )?
         }
     )*};
@@ -58,7 +63,8 @@ scalar! {
     f32 => "double", Double, |v| Bson::Double(f64::from(*v));
     f64 => "double", Double, |v| Bson::Double(*v);
     bool => "bool", Bool, |v| Bson::Boolean(*v);
-    String => "string", String, |v| Bson::String(v.clone());
+    // An owned string (an operand) is moved into the BSON string, not copied.
+    String => "string", String, |v| Bson::String(v.clone()), owned |v| Bson::String(v);
     bson::oid::ObjectId => "objectId", ObjectId, |v| Bson::ObjectId(*v);
     bson::DateTime => "date", Date, |v| Bson::DateTime(*v);
     bson::Decimal128 => "decimal", Decimal, |v| Bson::Decimal128(*v);
@@ -131,6 +137,12 @@ impl<T: BsonSchema + Serialize> BsonSchema for Option<T> {
     fn to_bson(value: &Self) -> Result<Bson, bson::error::Error> {
         match value {
             Some(v) => T::to_bson(v),
+            None => Ok(Bson::Null),
+        }
+    }
+    fn into_bson(value: Self) -> Result<Bson, bson::error::Error> {
+        match value {
+            Some(v) => T::into_bson(v),
             None => Ok(Bson::Null),
         }
     }

@@ -8,8 +8,9 @@ pub(crate) mod types;
 
 pub(crate) use self::types::{beside, check_dynamic_keys, unencodable};
 pub use self::types::{
-    Access, ArrayFilter, ArrayNode, AsPath, ComputedField, Counted, CountedSet, CounterField, Encoder, Fields, IdField,
-    InArray, IsPath, MapNode, Object, Path, PathNode, Plain, RawPath, RevisionField, Root, Set, ShardKeyField, Variant,
+    Access, ArrayFilter, ArrayNode, AsPath, ComputedField, Counted, CountedSet, CounterField, Encoder, EncoderInput,
+    Fields, IdField, InArray, IsPath, MapNode, Object, Path, PathNode, Plain, RawPath, RevisionField, Root, Set,
+    ShardKeyField, Variant,
 };
 
 /// Paths that can be `$set`, `$min`/`$max`-ed, `$inc`-ed, …: plain fields, and counted arrays as a whole (the counter

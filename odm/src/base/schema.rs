@@ -144,6 +144,15 @@ pub trait BsonSchema {
         bson::serialize_to_bson(value)
     }
 
+    /// [`BsonSchema::to_bson`] of a value the caller gives up (a filter's or update's operand): a type that owns its
+    /// stored form (a `String`) moves it rather than copying it.
+    fn into_bson(value: Self) -> Result<Bson, bson::error::Error>
+    where
+        Self: Serialize + Sized,
+    {
+        Self::to_bson(&value)
+    }
+
     /// Records in `out` the targeted operators that turn `old` into `new` at stored path `at` (see
     /// [`crate::Update::diff`]). The default compares the serialized forms and writes the whole new value.
     fn diff(old: &Self, new: &Self, at: &mut DiffPath, out: &mut Diff)
@@ -340,13 +349,16 @@ mod to_bson_tests {
     use super::BsonSchema;
     use serde::Serialize;
 
-    fn same<T: BsonSchema + Serialize>(values: &[T]) {
+    fn same<T: BsonSchema + Serialize + Clone>(values: &[T]) {
         for v in values {
-            assert_eq!(T::to_bson(v).unwrap(), bson::serialize_to_bson(v).unwrap(), "{}", std::any::type_name::<T>());
+            let serialized = bson::serialize_to_bson(v).unwrap();
+            assert_eq!(T::to_bson(v).unwrap(), serialized, "{}", std::any::type_name::<T>());
+            // An owned operand (moved where the type allows) is written the same way.
+            assert_eq!(T::into_bson(v.clone()).unwrap(), serialized, "{} owned", std::any::type_name::<T>());
         }
     }
 
-    /// The direct conversions write exactly what bson's serializer writes.
+    /// The direct conversions write exactly what bson's serializer writes, borrowed or owned.
     #[test]
     fn direct_conversions_match_the_serializer() {
         same(&[i8::MIN, 0, i8::MAX]);
@@ -365,6 +377,7 @@ mod to_bson_tests {
         same(&["1.50".parse::<bson::Decimal128>().unwrap()]);
         same(&[bson::Timestamp { time: 5, increment: 9 }]);
         same(&[Some(5i32), None]);
+        same(&[Some("ünï".to_owned()), None]);
         same(&[Box::new(bson::oid::ObjectId::new())]);
         same(&[crate::base::text::Lowercase::from("MiXed")]);
     }

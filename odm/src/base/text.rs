@@ -104,4 +104,7 @@ impl BsonSchema for Lowercase {
     fn to_bson(value: &Self) -> Result<bson::Bson, bson::error::Error> {
         Ok(bson::Bson::String(value.0.clone()))
     }
+    fn into_bson(value: Self) -> Result<bson::Bson, bson::error::Error> {
+        Ok(bson::Bson::String(value.0))
+    }
 }

@@ -168,7 +168,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     {
         let path = path.as_path();
         let built = key_of(path).and_then(|key| {
-            let v = path.encode(&value.into())?;
+            let v = path.encode(value.into())?;
             Ok(stage("$set", bson::doc! { key: { "$literal": v } }))
         });
         self.checked(built)

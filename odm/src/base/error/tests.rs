@@ -33,7 +33,8 @@ fn an_index_build_that_never_appeared_is_a_timeout_with_its_bound() {
 
 #[test]
 fn a_value_that_does_not_encode_names_its_path_and_keeps_the_serializer_error() {
-    let cause = crate::base::path::types::encode_value(&u64::MAX, "it.0.q").expect_err("u64 beyond i64");
+    let cause = crate::base::path::types::encode_value(crate::base::path::EncoderInput::Owned(u64::MAX), "it.0.q")
+        .expect_err("u64 beyond i64");
     let Invalid::Unencodable { path, source } = &cause else { panic!("{cause:?}") };
     assert_eq!((path.stored(), path.rust()), ("it.0.q", None));
     assert!(std::error::Error::source(&cause).is_some(), "{source}");

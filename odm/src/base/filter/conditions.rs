@@ -5,7 +5,7 @@ use super::elements::{element_condition, Element};
 use super::value::Filter;
 use crate::base::error::Result;
 use crate::base::error::{Invalid, NamedPath};
-use crate::base::path::{Access, ArrayFilter, ArrayNode, AsPath, Path, Queryable, RawPath};
+use crate::base::path::{Access, ArrayFilter, ArrayNode, AsPath, EncoderInput, Path, Queryable, RawPath};
 use crate::base::schema::paths::{ArrayLike, ElemNode};
 use bson::{Bson, Document};
 
@@ -18,7 +18,7 @@ fn op(name: &str, value: Bson) -> Bson {
 impl<R, W, A> Path<R, W, A> {
     #[inline]
     fn encode_into(&self, value: impl Into<W>) -> Result<Bson, Invalid> {
-        self.encode(&value.into())
+        self.encode(value.into())
     }
 
     fn encode_all(&self, values: impl IntoIterator<Item = impl Into<W>>) -> Result<Bson, Invalid> {
@@ -116,7 +116,7 @@ impl<R, W, A> Path<R, W, A> {
 
 impl<R, W: ArrayLike, A> ArrayNode<R, W, A> {
     fn encode_item(&self, value: impl Into<W::Item>) -> Result<Bson, Invalid> {
-        crate::base::schema::paths::encode_schema(&value.into(), self.key())
+        crate::base::schema::paths::encode_schema(EncoderInput::Owned(value.into()), self.key())
     }
 
     /// The array holds an element equal to `value`.

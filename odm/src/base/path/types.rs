@@ -343,12 +343,32 @@ pub(crate) fn beside(key: &str, counter: &'static str) -> Cow<'static, str> {
 /// Encodes a value for the stored path `at` the way the field's serializer writes it (through a serde converter when
 /// the field has one), refusing run-time keys that could be read as operators or paths. The error holds `at` for the
 /// collection to name in Rust terms; [`crate::Update::build`] and the collection show it.
-pub type Encoder<W> = fn(&W, &str) -> Result<Bson, Invalid>;
+pub type Encoder<W> = fn(EncoderInput<'_, W>, &str) -> Result<Bson, Invalid>;
+
+/// The value an [`Encoder`] encodes: a filter's or update's operand, owned, which encoding may move from (a `String`
+/// becomes the BSON string without a copy), or a model's field, borrowed (what a diff compares).
+pub enum EncoderInput<'a, W> {
+    /// A value the encoding may consume.
+    Owned(W),
+    /// A value the encoding only reads.
+    Borrowed(&'a W),
+}
+
+impl<W> EncoderInput<'_, W> {
+    /// The value, read.
+    #[inline]
+    pub fn get(&self) -> &W {
+        match self {
+            EncoderInput::Owned(v) => v,
+            EncoderInput::Borrowed(v) => v,
+        }
+    }
+}
 
 /// Serializes with `W`'s own `Serialize` impl (mixed fields, serde converters), then checks every key: such values
 /// may carry keys chosen at run time.
-pub fn encode_value<W: Serialize>(value: &W, at: &str) -> Result<Bson, Invalid> {
-    let v = bson::serialize_to_bson(value).map_err(|e| unencodable(at, e))?;
+pub fn encode_value<W: Serialize>(value: EncoderInput<'_, W>, at: &str) -> Result<Bson, Invalid> {
+    let v = bson::serialize_to_bson(value.get()).map_err(|e| unencodable(at, e))?;
     check_dynamic_keys(&v, at)?;
     Ok(v)
 }
@@ -406,8 +426,8 @@ impl<R, W, A> Path<R, W, A> {
 
     /// Encodes a value for this path, refusing run-time keys that could be read as operators or paths.
     #[inline]
-    pub(crate) fn encode(&self, value: &W) -> Result<Bson, Invalid> {
-        (self.enc)(value, &self.raw.key)
+    pub(crate) fn encode(&self, value: W) -> Result<Bson, Invalid> {
+        (self.enc)(EncoderInput::Owned(value), &self.raw.key)
     }
 
     /// A path over `raw` that encodes with `enc`.

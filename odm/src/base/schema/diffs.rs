@@ -3,7 +3,7 @@
 
 use crate::base::diff::{Diff, DiffOp, DiffPath};
 use crate::base::error::{Invalid, NamedPath};
-use crate::base::path::Encoder;
+use crate::base::path::{Encoder, EncoderInput};
 use crate::base::schema::BsonSchema;
 use bson::Bson;
 use serde::Serialize;
@@ -82,7 +82,7 @@ pub fn map<'a, V: BsonSchema + Serialize + 'a>(
 /// What generated `BsonSchema::diff` impls call for converted and frozen fields; reachable only through
 /// `odm::__private`, so it is no part of the public API.
 pub(crate) mod generated {
-    use super::{Diff, DiffPath, Encoder, Invalid, NamedPath};
+    use super::{Diff, DiffPath, Encoder, EncoderInput, Invalid, NamedPath};
     use crate::base::schema::BsonSchema;
     use serde::Serialize;
 
@@ -169,15 +169,17 @@ pub(crate) mod generated {
             (true, true) => {}
             (false, true) => out.unset(at),
             // Newly written: the whole value; written on both sides: only when the encoded forms differ.
-            (true, false) => match enc(new, &at.0) {
+            (true, false) => match enc(EncoderInput::Borrowed(new), &at.0) {
                 Ok(b) => out.set_bson(at, b),
                 Err(e) => out.fail(e),
             },
-            (false, false) => match (enc(old, &at.0), enc(new, &at.0)) {
-                (Ok(a), Ok(b)) if a == b => {}
-                (_, Ok(b)) => out.set_bson(at, b),
-                (_, Err(e)) => out.fail(e),
-            },
+            (false, false) => {
+                match (enc(EncoderInput::Borrowed(old), &at.0), enc(EncoderInput::Borrowed(new), &at.0)) {
+                    (Ok(a), Ok(b)) if a == b => {}
+                    (_, Ok(b)) => out.set_bson(at, b),
+                    (_, Err(e)) => out.fail(e),
+                }
+            }
         });
     }
 

@@ -13,14 +13,22 @@ use crate::base::schema::BsonSchema;
 /// The encoder typed paths use by default; generated code reaches it through `odm::__private` only.
 pub(crate) mod encode {
     use super::{check_dynamic_keys, unencodable, BsonSchema};
+    use crate::base::path::EncoderInput;
     use bson::Bson;
     use serde::Serialize;
 
-    /// Encodes through [`BsonSchema::to_bson`], which converts scalars directly; keys are walked only when the type
-    /// can carry run-time keys (maps, free-form documents).
+    /// Encodes through [`BsonSchema::into_bson`] (an owned value) or [`BsonSchema::to_bson`], which convert scalars
+    /// directly; keys are walked only when the type can carry run-time keys (maps, free-form documents).
     #[inline]
-    pub fn encode_schema<W: BsonSchema + Serialize>(value: &W, at: &str) -> Result<Bson, crate::base::error::Invalid> {
-        let v = W::to_bson(value).map_err(|e| unencodable(at, e))?;
+    pub fn encode_schema<W: BsonSchema + Serialize>(
+        value: EncoderInput<'_, W>,
+        at: &str,
+    ) -> Result<Bson, crate::base::error::Invalid> {
+        let v = match value {
+            EncoderInput::Owned(v) => W::into_bson(v),
+            EncoderInput::Borrowed(v) => W::to_bson(v),
+        }
+        .map_err(|e| unencodable(at, e))?;
         // A bounded depth: a recursive type answers `true` (walk) rather than recurse without end.
         if W::dynamic_keys(crate::base::schema::KEY_DEPTH) {
             check_dynamic_keys(&v, at)?;

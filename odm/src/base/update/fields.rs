@@ -14,8 +14,7 @@ impl<R> Update<R> {
         P::Access: Settable,
     {
         let path = path.as_path();
-        let value = value.into();
-        let encoded = path.encode(&value);
+        let encoded = path.encode(value.into());
         let raw = &path.raw;
         match encoded {
             Ok(Bson::Null) if raw.none_is_absent() => self.add(raw, Operator::Unset, Ok(Bson::String(String::new()))),
@@ -70,7 +69,7 @@ impl<R> Update<R> {
         P::Access: Writable,
     {
         let path = path.as_path();
-        let v = path.encode(&value.into());
+        let v = path.encode(value.into());
         self.add(&path.raw, Operator::Min, v);
         self
     }
@@ -81,7 +80,7 @@ impl<R> Update<R> {
         P::Access: Writable,
     {
         let path = path.as_path();
-        let v = path.encode(&value.into());
+        let v = path.encode(value.into());
         self.add(&path.raw, Operator::Max, v);
         self
     }
@@ -102,7 +101,7 @@ impl<R> Update<R> {
         P::Access: InsertSettable,
     {
         let path = path.as_path();
-        let v = path.encode(&value.into());
+        let v = path.encode(value.into());
         self.add(&path.raw, Operator::SetOnInsert, v);
         self
     }

@@ -356,7 +356,7 @@ impl<R> Update<R> {
     }
 
     pub(crate) fn encode_item<T: BsonSchema + serde::Serialize>(raw: &RawPath, item: &T) -> Result<Bson, Invalid> {
-        crate::base::schema::paths::encode_schema(item, &raw.key)
+        crate::base::schema::paths::encode_schema(crate::base::path::EncoderInput::Borrowed(item), &raw.key)
     }
 
     /// `item` encoded for `raw`'s elements, or `None` with the problem recorded (the update then fails).
