@@ -74,6 +74,28 @@
 //!   `$facet`, nor a condition using `$expr`, `$where` or `$text`;
 //! - a `$project` moves before an earlier `$sort` when it keeps every sort key unchanged.
 //!
+//! ```
+//! # use odm::{aggregate::{self, Pipeline}, Embedded, Model, bson::{doc, oid::ObjectId}};
+//! # #[derive(Model, serde::Serialize, serde::Deserialize)]
+//! # #[odm(collection = "order_header")]
+//! # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "am")] amount: i64, #[serde(rename = "st")] status: String }
+//! #[derive(Embedded, serde::Serialize, serde::Deserialize)]
+//! struct Amount {
+//!     #[serde(rename = "am")]
+//!     amount: i64,
+//! }
+//! let (f, out) = (Order::fields(), aggregate::fields::<Amount>());
+//! let sorted = || Pipeline::<Order>::new().sort(f.amount().desc());
+//! let kept = sorted().project(|p| p.field(out.amount(), f.amount()));
+//! assert_eq!(kept.stages().unwrap(), [doc! { "$project": { "am": 1, "_id": 0 } }, doc! { "$sort": { "am": -1 } }]);
+//! let paid = sorted().filter(f.status().eq("paid")).project(|p| p.field(out.amount(), f.amount()));
+//! assert_eq!(paid.stages().unwrap(), [
+//!     doc! { "$match": { "st": "paid" } },
+//!     doc! { "$project": { "am": 1, "_id": 0 } },
+//!     doc! { "$sort": { "am": -1 } },
+//! ]);
+//! ```
+//!
 //! # Carrying whole documents
 //!
 //! [`Pipeline::lint`] flags, and running a pipeline logs as a `tracing` warning (target `odm::aggregate`), every

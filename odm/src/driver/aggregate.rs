@@ -49,6 +49,7 @@ impl<M: Model> Collection<M> {
             source: On(self),
             stages: Vec::with_capacity(8),
             error: None,
+            moves: false,
             origin: type_name::<M>(),
             _doc: PhantomData,
         }

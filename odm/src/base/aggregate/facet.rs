@@ -74,6 +74,7 @@ impl<D: Shape, O: Shape> Facet<D, O> {
             source: Detached,
             stages: Vec::new(),
             error: None,
+            moves: false,
             origin: type_name::<D>(),
             _doc: PhantomData,
         };
@@ -82,7 +83,9 @@ impl<D: Shape, O: Shape> Facet<D, O> {
         match (to, branch.error) {
             (Ok(to), None) => {
                 let mut stages = branch.stages;
-                reorder(&mut stages);
+                if branch.moves {
+                    reorder(&mut stages);
+                }
                 self.doc.insert(to, stages.into_iter().map(Bson::Document).collect::<Vec<_>>());
             }
             (Ok(to), Some(e)) => {

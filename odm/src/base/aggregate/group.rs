@@ -162,7 +162,8 @@ impl GroupBody {
             (Ok("_id"), Ok(from)) if !self.id => {
                 self.id = true;
                 if let Some((_, slot)) = self.body.iter_mut().next() {
-                    *slot = reference(from);
+                    // The placeholder is a null, which owns nothing: replaced without a drop.
+                    std::mem::forget(std::mem::replace(slot, reference(from)));
                 }
             }
             (Ok(to), Ok(from)) => self.keys.push((to.to_owned(), reference(from))),

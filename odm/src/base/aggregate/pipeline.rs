@@ -21,8 +21,11 @@ use std::marker::PhantomData;
 pub struct Pipeline<D, S = Detached> {
     pub(crate) source: S,
     pub(crate) stages: Vec<Document>,
-    /// Whether each stage's document came through the builder intact (an index into `stages` gives it).
+    /// The first problem a stage's builder found, named; none when every stage came through intact.
     pub(crate) error: Option<Box<Invalid>>,
+    /// True when a stage may move earlier (a `$match` after another stage, a `$project` after a `$sort`): the
+    /// stage-order pass runs only then.
+    pub(crate) moves: bool,
     /// The Rust name of the pipeline's first document type, for errors.
     pub(crate) origin: &'static str,
     pub(crate) _doc: PhantomData<fn() -> D>,
@@ -42,6 +45,7 @@ impl<M: Shape> Pipeline<M, Detached> {
             source: Detached,
             stages: Vec::with_capacity(8),
             error: None,
+            moves: false,
             origin: type_name::<M>(),
             _doc: PhantomData,
         }
@@ -83,7 +87,14 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// The same stages, now over documents of type `O`.
     #[inline]
     pub(crate) fn into_shape<O>(self) -> Pipeline<O, S> {
-        Pipeline { source: self.source, stages: self.stages, error: self.error, origin: self.origin, _doc: PhantomData }
+        Pipeline {
+            source: self.source,
+            stages: self.stages,
+            error: self.error,
+            moves: self.moves,
+            origin: self.origin,
+            _doc: PhantomData,
+        }
     }
 
     /// Keeps the documents matching `filter` (`$match`), built from paths of the current type.
@@ -96,8 +107,9 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// let p = Pipeline::<Order>::new().filter(Order::fields().amount().gte(100));
     /// assert_eq!(p.stages().unwrap(), [doc! { "$match": { "am": { "$gte": 100_i64 } } }]);
     /// ```
-    pub fn filter(self, filter: Filter<D>) -> Self {
+    pub fn filter(mut self, filter: Filter<D>) -> Self {
         let built = filter.into_marked().map(|f| stage("$match", f));
+        self.moves |= !self.stages.is_empty();
         self.checked(built)
     }
 
@@ -355,7 +367,9 @@ impl<D: Shape, S> Pipeline<D, S> {
             return Err(Error::InvalidOperation { model: self.origin, cause: (**e).clone() });
         }
         let mut stages = self.stages.clone();
-        reorder(&mut stages);
+        if self.moves {
+            reorder(&mut stages);
+        }
         Ok(stages)
     }
 
@@ -365,7 +379,9 @@ impl<D: Shape, S> Pipeline<D, S> {
             return Err(Error::InvalidOperation { model: self.origin, cause: *e });
         }
         let mut stages = self.stages;
-        reorder(&mut stages);
+        if self.moves {
+            reorder(&mut stages);
+        }
         Ok(stages)
     }
 

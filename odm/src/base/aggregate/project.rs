@@ -1,5 +1,6 @@
 //! `$project` into a declared output type: [`Project`] and [`Pipeline::project`].
 
+use super::optimize::name;
 use super::parts::{has_key, missing_in, named_key_of, reference, stage, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Holds, Shape};
@@ -32,8 +33,9 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// let p = Pipeline::<Order>::new().project(|p| p.field(out.customer(), f.customer()).field(out.value(), f.amount()));
     /// assert_eq!(p.stages().unwrap(), [doc! { "$project": { "cu": 1, "v": "$am", "_id": 0 } }]);
     /// ```
-    pub fn project<O: Shape>(self, build: impl FnOnce(Project<D, O>) -> Project<D, O>) -> Pipeline<O, S> {
+    pub fn project<O: Shape>(mut self, build: impl FnOnce(Project<D, O>) -> Project<D, O>) -> Pipeline<O, S> {
         let p = build(Project { body: ProjectBody { doc: Document::new(), error: None }, _types: PhantomData });
+        self.moves |= self.stages.last().is_some_and(|last| name(last) == "$sort");
         self.checked(p.body.into_stage(D::type_meta(), O::type_meta())).into_shape()
     }
 }

@@ -33,7 +33,10 @@ impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
     /// # Ok(()) }
     /// ```
     pub fn view<V: View<Of = D> + Send + 'a>(self) -> ViewedPipeline<'a, M, D, V> {
-        let pipeline = self.push(stage("$project", V::projection()));
+        let mut pipeline = self;
+        // The view's projection moves before a `$sort` it keeps the keys of.
+        pipeline.moves = true;
+        let pipeline = pipeline.push(stage("$project", V::projection()));
         ViewedPipeline { pipeline, _view: PhantomData }
     }
 }
