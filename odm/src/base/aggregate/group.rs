@@ -99,8 +99,8 @@ pub struct Group<D, O> {
 /// type, and the work is done here once, by reference, rather than in a copy per document type that moves the
 /// builder through every call.
 struct GroupBody {
-    /// The stage's body as it is sent: `_id` first (`null` until the group is built), then the accumulators, in
-    /// order. Built in place: collecting the parts first and copying them into a body costs an allocation each.
+    /// The stage's body as it is sent: `_id` first (`null` until a key fills it), then the accumulators, in order.
+    /// Built in place: collecting the parts first and copying them into a body costs an allocation each.
     body: Document,
     /// True when a key into the output's `_id` is given (its reference is the body's `_id` then).
     id: bool,
