@@ -9,6 +9,7 @@ pub mod computed;
 pub mod connection;
 pub mod counters;
 pub mod diff;
+pub(crate) mod document;
 pub mod error;
 pub mod explain;
 pub mod failing_path;

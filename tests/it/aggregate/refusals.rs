@@ -69,6 +69,20 @@ fn refused_stages_carry_their_index_and_a_typed_cause() {
         (1, Invalid::CountTarget { path }) => assert_eq!((path.stored(), path.rust()), ("_id", Some("CountedById.n"))),
         other => panic!("{other:?}"),
     }
+    // A key part given twice, or into the field an accumulator fills, would leave one of them unsent.
+    let by_status = aggregate::fields::<StatusRevenue>();
+    let twice =
+        Pipeline::<Order>::new().group(|g| g.key(by_status.status(), f.status()).key(by_status.status(), f.status()));
+    let shared =
+        Pipeline::<Order>::new().group(|g| g.sum(by_status.revenue(), f.amount()).key(by_status.revenue(), f.amount()));
+    for refused in [twice, shared] {
+        match refused_stage(&refused) {
+            (1, Invalid::Repeated { path, clause: Clause::Group }) => {
+                assert!(matches!(path.rust(), Some("StatusRevenue.status" | "StatusRevenue.revenue")), "{path:?}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
     let two_keys = Pipeline::<Order>::new().group(|g| g.key(per.customer(), f.customer()).key(per.total(), f.amount()));
     assert!(matches!(refused_stage(&two_keys), (1, Invalid::IdAmongKeys)));
     // A branch's own refusal, inside the stage of its `$facet`.

@@ -3,6 +3,7 @@
 use super::parts::{missing_in, named_key_of, reference, source, stage, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Averageable, AvgOf, CountField, ExtremeOf, GathersInto, Holds, Shape, SumOf};
+use crate::base::document::put;
 use crate::base::error::{Clause, Invalid, NamedPath};
 use crate::base::meta::TypeMeta;
 use crate::base::path::{AsPath, Queryable};
@@ -72,7 +73,10 @@ impl GroupBody {
         }
         let keyed = self.id || !self.keys.is_empty();
         let filled = |key: &str| (key == "_id" && (!out_has_id || keyed)) || (key != "_id" && self.fills(key));
-        missing_in(out, filled, "$group")?;
+        // Each accumulator and key part fills one top-level field (a dotted target and a field filled twice are
+        // refused as they are given); a key into `_id` fills that one.
+        let given = self.body.len() - 1 + self.keys.len() + usize::from(self.id);
+        missing_in(out, Some(given), filled, "$group")?;
         let GroupBody { mut body, keys, .. } = self;
         // A compound key's fields are copied out of `_id` by a `$set` after the group.
         let copy_out = if keys.is_empty() {
@@ -114,7 +118,7 @@ struct GroupBody {
 impl GroupBody {
     fn new() -> Self {
         let mut body = Document::new();
-        body.insert("_id", Bson::Null);
+        put(&mut body, "_id".to_owned(), Bson::Null);
         GroupBody { body, id: false, keys: Vec::new(), error: None }
     }
 
@@ -146,7 +150,7 @@ impl GroupBody {
                 self.fail(Invalid::Repeated { path: NamedPath::at(to), clause: Clause::Group }.named(out));
             }
             (Ok(to), Ok(value)) => {
-                self.body.insert(to, Bson::Document(stage(op, value)));
+                put(&mut self.body, to.to_owned(), Bson::Document(stage(op, value)));
             }
             (Err(e), _) | (_, Err(e)) => self.fail(e),
         }
@@ -165,6 +169,9 @@ impl GroupBody {
                     // The placeholder is a null, which owns nothing: replaced without a drop.
                     std::mem::forget(std::mem::replace(slot, reference(from)));
                 }
+            }
+            (Ok(to), Ok(_)) if to != "_id" && self.fills(to) => {
+                self.fail(Invalid::Repeated { path: NamedPath::at(to), clause: Clause::Group }.named(out));
             }
             (Ok(to), Ok(from)) => self.keys.push((to.to_owned(), reference(from))),
             (Err(e), _) | (_, Err(e)) => self.fail(e),

@@ -1,6 +1,7 @@
 //! The pieces stages are built from: a path's stored key, a field reference, a one-operator stage document, a
 //! type's Rust name, and the check that a shape-changing stage fills every field of its output type.
 
+use crate::base::document::put;
 use crate::base::error::{Clause, Invalid, NamedPath};
 use crate::base::meta::TypeMeta;
 use crate::base::path::{AsPath, Path};
@@ -42,7 +43,7 @@ pub(crate) fn reference(key: &str) -> Bson {
 
 pub(crate) fn stage(name: &str, body: impl Into<Bson>) -> Document {
     let mut d = Document::new();
-    d.insert(name, body);
+    put(&mut d, name.to_owned(), body.into());
     d
 }
 
@@ -58,7 +59,7 @@ pub(crate) fn missing<O: BsonSchema>(
     stage_name: &'static str,
     id_kept: bool,
 ) -> std::result::Result<(), Invalid> {
-    missing_in(O::type_meta(), |key| has_key(doc, key) || (id_kept && key == "_id"), stage_name)
+    missing_in(O::type_meta(), None, |key| has_key(doc, key) || (id_kept && key == "_id"), stage_name)
 }
 
 /// True when `doc` has `key`: a stage body has a few keys, and comparing them costs less than hashing one.
@@ -70,13 +71,20 @@ pub(crate) fn has_key(doc: &Document, key: &str) -> bool {
     }
 }
 
-/// [`missing`] for the output type whose field table is `out`, with `filled` saying which stored keys the stage fills.
+/// [`missing`] for the output type whose field table is `out`, with `filled` saying which stored keys the stage fills
+/// and `given`, when the builder counted them, how many distinct top-level fields of `out` it was given.
 pub(crate) fn missing_in(
     out: Option<&'static TypeMeta>,
+    given: Option<usize>,
     filled: impl Fn(&str) -> bool,
     stage_name: &'static str,
 ) -> std::result::Result<(), Invalid> {
     let Some(meta) = out else { return Ok(()) };
+    // Every field given (the builders refuse a field given twice, and a path of `out` names one of its fields):
+    // nothing can be missing, and no key needs comparing.
+    if meta.variants.is_empty() && given == Some(meta.fields.len()) {
+        return Ok(());
+    }
     if meta.fields.iter().all(|f| f.optional || filled(f.key)) {
         return Ok(());
     }
@@ -105,10 +113,10 @@ pub(crate) fn narrowed<F: BsonSchema, E: BsonSchema>() -> std::result::Result<Do
             return Err(Invalid::LookupField { field: at, model: f.name });
         }
         has_id |= field.key == "_id";
-        project.insert(field.key, 1);
+        put(&mut project, field.key.to_owned(), Bson::Int32(1));
     }
     if !has_id {
-        project.insert("_id", 0);
+        put(&mut project, "_id".to_owned(), Bson::Int32(0));
     }
     Ok(project)
 }

@@ -4,6 +4,7 @@ use super::optimize::name;
 use super::parts::{has_key, missing_in, named_key_of, reference, stage, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Holds, Shape};
+use crate::base::document::put;
 use crate::base::error::{Invalid, NamedPath};
 use crate::base::filter::overlaps;
 use crate::base::meta::TypeMeta;
@@ -34,7 +35,7 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// assert_eq!(p.stages().unwrap(), [doc! { "$project": { "cu": 1, "v": "$am", "_id": 0 } }]);
     /// ```
     pub fn project<O: Shape>(mut self, build: impl FnOnce(Project<D, O>) -> Project<D, O>) -> Pipeline<O, S> {
-        let p = build(Project { body: ProjectBody { doc: Document::new(), error: None }, _types: PhantomData });
+        let p = build(Project { body: ProjectBody { doc: Document::new(), top: 0, error: None }, _types: PhantomData });
         self.moves |= self.stages.last().is_some_and(|last| name(last) == "$sort");
         self.checked(p.body.into_stage(D::type_meta(), O::type_meta())).into_shape()
     }
@@ -49,6 +50,8 @@ pub struct Project<D, O> {
 /// What a [`Project`] has built, apart from its types (see the group's builder for why the work is done here).
 struct ProjectBody {
     doc: Document,
+    /// How many top-level fields of the output are given (each once: a field given twice overlaps, refused).
+    top: usize,
     /// The first problem, boxed: most projections have none.
     error: Option<Box<Invalid>>,
 }
@@ -63,7 +66,8 @@ impl ProjectBody {
                     self.fail(e.named(out));
                 }
                 let value = if to == from { Bson::Int32(1) } else { reference(from) };
-                self.doc.insert(to, value);
+                self.top += usize::from(!to.contains('.'));
+                put(&mut self.doc, to.to_owned(), value);
             }
             (Err(e), _) | (_, Err(e)) => self.fail(e),
         }
@@ -90,9 +94,9 @@ impl ProjectBody {
         let source_has_id = source.is_some_and(|m| m.implicit_id || m.has_id());
         let out_has_id = out.is_some_and(|m| m.has_id());
         if !has_key(&doc, "_id") && (!out_has_id || !source_has_id) {
-            doc.insert("_id", 0);
+            put(&mut doc, "_id".to_owned(), Bson::Int32(0));
         }
-        missing_in(out, |key| has_key(&doc, key) || (source_has_id && key == "_id"), "$project")?;
+        missing_in(out, Some(self.top), |key| has_key(&doc, key) || (source_has_id && key == "_id"), "$project")?;
         Ok(stage("$project", doc))
     }
 }

@@ -3,6 +3,7 @@
 
 use super::elements::{element_condition, Element};
 use super::value::Filter;
+use crate::base::document::put;
 use crate::base::error::Result;
 use crate::base::error::{Invalid, NamedPath};
 use crate::base::path::{Access, ArrayFilter, ArrayNode, AsPath, EncoderInput, Path, Queryable, RawPath};
@@ -11,7 +12,7 @@ use bson::{Bson, Document};
 
 fn op(name: &str, value: Bson) -> Bson {
     let mut d = Document::new();
-    d.insert(name, value);
+    put(&mut d, name.to_owned(), value);
     Bson::Document(d)
 }
 

@@ -1,6 +1,7 @@
 //! The [`Filter`] value and its combinators (`and`, `or`, `all_of`, `any_of`, `none_of`), merging conditions on one
 //! field where one document holds both.
 
+use crate::base::document::put;
 use crate::base::error::{Clause, Error, Invalid, NamedPath, Result};
 use crate::base::model::Model;
 use crate::base::path::{Path, RawPath};
@@ -123,8 +124,8 @@ impl<R> Filter<R> {
             // Two conditions on different fields, the usual case: one document of both.
             (Conds::One(k1, v1), Conds::One(k2, v2)) if k1 != k2 => {
                 let mut doc = Document::new();
-                doc.insert(k1, v1);
-                doc.insert(k2, v2);
+                put(&mut doc, k1, v1);
+                put(&mut doc, k2, v2);
                 Conds::Many(doc)
             }
             (mine, theirs) => and_documents(mine.into_document(), theirs.into_document()),
