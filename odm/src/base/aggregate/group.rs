@@ -1,6 +1,6 @@
 //! `$group` into a declared output type: the key and accumulator builders ([`Group`]) and [`Pipeline::group`].
 
-use super::parts::{missing_in, named_key_of, reference, source, stage, StageKey};
+use super::parts::{keep_first, missing_in, named_key_of, reference, source, stage, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Averageable, AvgOf, CountField, ExtremeOf, GathersInto, Holds, Shape, SumOf};
 use crate::base::document::put;
@@ -129,9 +129,7 @@ impl GroupBody {
 
     /// Keeps the first problem.
     fn fail(&mut self, problem: Invalid) {
-        if self.error.is_none() {
-            self.error = Some(Box::new(problem));
-        }
+        keep_first(&mut self.error, problem);
     }
 
     /// The accumulator `{op: value}` into the output's field at `to` (its paths named by `out`).

@@ -16,6 +16,14 @@ pub(crate) fn type_name<D: BsonSchema>() -> &'static str {
 /// A path's stored key as a stage builder takes it, or why the path cannot be used ([`key_of`]).
 pub(crate) type StageKey<'a> = std::result::Result<&'a str, Invalid>;
 
+/// Keeps `problem` in `slot` unless a first one is there: a stage builder reports the first problem it met.
+#[inline]
+pub(crate) fn keep_first(slot: &mut Option<Box<Invalid>>, problem: Invalid) {
+    if slot.is_none() {
+        *slot = Some(Box::new(problem));
+    }
+}
+
 /// The stored key of a path a stage reads or writes, or why it cannot be used.
 pub(crate) fn key_of<R, W, A>(path: &Path<R, W, A>) -> std::result::Result<&str, Invalid> {
     path.raw.check()?;

@@ -1,7 +1,7 @@
 //! `$project` into a declared output type: [`Project`] and [`Pipeline::project`].
 
 use super::optimize::name;
-use super::parts::{has_key, missing_in, named_key_of, reference, stage, StageKey};
+use super::parts::{has_key, keep_first, missing_in, named_key_of, reference, stage, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Holds, Shape};
 use crate::base::document::put;
@@ -75,9 +75,7 @@ impl ProjectBody {
 
     /// Keeps the first problem.
     fn fail(&mut self, problem: Invalid) {
-        if self.error.is_none() {
-            self.error = Some(Box::new(problem));
-        }
+        keep_first(&mut self.error, problem);
     }
 
     /// The `$project` stage from documents whose field table is `source` into the output whose table is `out`, or
