@@ -1,6 +1,6 @@
 //! `$group` into a declared output type: the key and accumulator builders ([`Group`]) and [`Pipeline::group`].
 
-use super::parts::{keep_first, missing_in, named_key_of, reference, source, stage, StageKey};
+use super::parts::{keep_first, missing_in, reference, source, stage, stage_key_of, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Averageable, AvgOf, CountField, ExtremeOf, GathersInto, Holds, Shape, SumOf};
 use crate::base::document::put;
@@ -39,31 +39,24 @@ impl<D: Shape, S> Pipeline<D, S> {
     ///     doc! { "$unset": "_id" },
     /// ]);
     /// ```
-    pub fn group<O: Shape>(mut self, build: impl FnOnce(Group<D, O>) -> Group<D, O>) -> Pipeline<O, S> {
-        let g = build(Group { body: GroupBody::new(), _types: PhantomData }).body;
-        match g.into_stages(O::type_meta()) {
-            Ok((group, copy_out, unset_id)) => {
-                self = self.push(stage("$group", group));
-                if let Some(set) = copy_out {
-                    self = self.push(stage("$set", set));
-                }
-                if unset_id {
-                    self = self.push(stage("$unset", "_id"));
-                }
-            }
-            Err(e) => self.fail(e),
+    pub fn group<O: Shape>(mut self, build: impl for<'b> FnOnce(Group<'b, D, O>) -> Group<'b, D, O>) -> Pipeline<O, S> {
+        let mut g = GroupBody::new();
+        build(Group { body: &mut g, _types: PhantomData });
+        if let Err(e) = g.into_stages(O::type_meta(), &mut self.stages) {
+            self.fail(e);
         }
         self.into_shape()
     }
 }
 
 impl GroupBody {
-    /// The `$group` stage's body, the `$set` copying a compound key's fields out of `_id`, and whether `_id` is
-    /// then dropped (the output `out` has none); or why the group cannot be sent.
+    /// Appends to `stages` the `$group` stage, the `$set` copying a compound key's fields out of `_id`, and the
+    /// `$unset` of `_id` when the output `out` has none; or says why the group cannot be sent (appending nothing).
     fn into_stages(
         self,
         out: Option<&'static TypeMeta>,
-    ) -> std::result::Result<(Document, Option<Document>, bool), Invalid> {
+        stages: &mut Vec<Document>,
+    ) -> std::result::Result<(), Invalid> {
         if let Some(e) = self.error {
             return Err(*e);
         }
@@ -78,24 +71,29 @@ impl GroupBody {
         let given = self.body.len() - 1 + self.keys.len() + usize::from(self.id);
         missing_in(out, Some(given), filled, "$group")?;
         let GroupBody { mut body, keys, .. } = self;
-        // A compound key's fields are copied out of `_id` by a `$set` after the group.
-        let copy_out = if keys.is_empty() {
-            None
+        if keys.is_empty() {
+            stages.push(stage("$group", body));
         } else {
+            // A compound key's fields are copied out of `_id` by a `$set` after the group.
             let set: Document =
                 keys.iter().map(|(out, _)| (out.clone(), Bson::String(format!("$_id.{out}")))).collect();
             if let Some((_, slot)) = body.iter_mut().next() {
                 *slot = Bson::Document(keys.into_iter().collect());
             }
-            Some(set)
-        };
-        Ok((body, copy_out, !out_has_id))
+            stages.push(stage("$group", body));
+            stages.push(stage("$set", set));
+        }
+        if !out_has_id {
+            stages.push(stage("$unset", "_id"));
+        }
+        Ok(())
     }
 }
 
-/// The builder of a `$group` into `O` from documents of type `D` ([`Pipeline::group`]).
-pub struct Group<D, O> {
-    body: GroupBody,
+/// The builder of a `$group` into `O` from documents of type `D` ([`Pipeline::group`]). It refers to the body
+/// [`Pipeline::group`] holds, so that each call moves a reference rather than the body.
+pub struct Group<'b, D, O> {
+    body: &'b mut GroupBody,
     _types: PhantomData<fn() -> (D, O)>,
 }
 
@@ -128,7 +126,7 @@ impl GroupBody {
     }
 
     /// Keeps the first problem.
-    fn fail(&mut self, problem: Invalid) {
+    fn fail(&mut self, problem: impl Into<Box<Invalid>>) {
         keep_first(&mut self.error, problem);
     }
 
@@ -137,21 +135,25 @@ impl GroupBody {
         &mut self,
         to: StageKey<'_>,
         op: &str,
-        value: std::result::Result<Bson, Invalid>,
+        value: std::result::Result<Bson, Box<Invalid>>,
         out: Option<&'static TypeMeta>,
     ) {
-        match (to, value) {
-            (Ok(to), _) if to.contains('.') || to == "_id" => {
-                self.fail(Invalid::AccumulatorTarget { path: NamedPath::at(to) }.named(out));
-            }
-            (Ok(to), Ok(_)) if self.fills(to) => {
-                self.fail(Invalid::Repeated { path: NamedPath::at(to), clause: Clause::Group }.named(out));
-            }
-            (Ok(to), Ok(value)) => {
-                put(&mut self.body, to.to_owned(), Bson::Document(stage(op, value)));
-            }
-            (Err(e), _) | (_, Err(e)) => self.fail(e),
+        // One step at a time rather than a match on the pair: the pair is a copy of the value.
+        let to = match to {
+            Ok(to) => to,
+            Err(e) => return self.fail(e),
+        };
+        if to.contains('.') || to == "_id" {
+            return self.fail(Invalid::AccumulatorTarget { path: NamedPath::at(to) }.named(out));
         }
+        let value = match value {
+            Ok(value) => value,
+            Err(e) => return self.fail(e),
+        };
+        if self.fills(to) {
+            return self.fail(Invalid::Repeated { path: NamedPath::at(to), clause: Clause::Group }.named(out));
+        }
+        put(&mut self.body, to.to_owned(), Bson::Document(stage(op, value)));
     }
 
     /// A part of the key: the value at `from` into the output's field at `to` (its paths named by `out`).
@@ -177,16 +179,16 @@ impl GroupBody {
     }
 }
 
-impl<D: Shape, O: Shape> Group<D, O> {
+impl<D: Shape, O: Shape> Group<'_, D, O> {
     #[inline]
-    fn accumulate<P: AsPath<O>>(mut self, out: &P, op: &str, value: std::result::Result<Bson, Invalid>) -> Self {
-        self.body.accumulate(named_key_of(out.as_path()), op, value, O::type_meta());
+    fn accumulate<P: AsPath<O>>(self, out: &P, op: &str, value: std::result::Result<Bson, Box<Invalid>>) -> Self {
+        self.body.accumulate(stage_key_of(out.as_path()), op, value, O::type_meta());
         self
     }
 
     /// Groups by the value at `from`, kept in `O`'s field `out` (call again for a compound key).
     #[inline]
-    pub fn key<P, Q>(mut self, out: P, from: Q) -> Self
+    pub fn key<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -194,7 +196,7 @@ impl<D: Shape, O: Shape> Group<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        self.body.key(named_key_of(out.as_path()), named_key_of(from.as_path()), O::type_meta());
+        self.body.key(stage_key_of(out.as_path()), stage_key_of(from.as_path()), O::type_meta());
         self
     }
 

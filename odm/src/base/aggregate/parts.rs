@@ -14,13 +14,13 @@ pub(crate) fn type_name<D: BsonSchema>() -> &'static str {
 }
 
 /// A path's stored key as a stage builder takes it, or why the path cannot be used ([`key_of`]).
-pub(crate) type StageKey<'a> = std::result::Result<&'a str, Invalid>;
+pub(crate) type StageKey<'a> = std::result::Result<&'a str, Box<Invalid>>;
 
 /// Keeps `problem` in `slot` unless a first one is there: a stage builder reports the first problem it met.
 #[inline]
-pub(crate) fn keep_first(slot: &mut Option<Box<Invalid>>, problem: Invalid) {
+pub(crate) fn keep_first(slot: &mut Option<Box<Invalid>>, problem: impl Into<Box<Invalid>>) {
     if slot.is_none() {
-        *slot = Some(Box::new(problem));
+        *slot = Some(problem.into());
     }
 }
 
@@ -41,6 +41,24 @@ pub(crate) fn named_key_of<R: BsonSchema, W, A>(path: &Path<R, W, A>) -> std::re
     key_of(path).map_err(|e| e.named(R::type_meta()))
 }
 
+/// [`named_key_of`] for a stage builder's body, its problem boxed: the builders pass two keys to every call, and a
+/// key is a pointer and a length while a problem is a large value. Inlined: most paths are plain, and the rest are
+/// checked out of line.
+#[inline(always)]
+pub(crate) fn stage_key_of<R: BsonSchema, W, A>(path: &Path<R, W, A>) -> StageKey<'_> {
+    match path.raw.is_bare() && !path.raw.positional && !path.key().is_empty() {
+        true => Ok(path.key()),
+        false => refused_stage_key(path),
+    }
+}
+
+/// [`stage_key_of`] of a path that may be refused.
+#[cold]
+#[inline(never)]
+fn refused_stage_key<R: BsonSchema, W, A>(path: &Path<R, W, A>) -> StageKey<'_> {
+    named_key_of(path).map_err(Box::new)
+}
+
 /// `"$key"`: a field reference.
 pub(crate) fn reference(key: &str) -> Bson {
     let mut s = String::with_capacity(key.len() + 1);
@@ -56,8 +74,8 @@ pub(crate) fn stage(name: &str, body: impl Into<Bson>) -> Document {
 }
 
 /// The field reference of a source path, or why it cannot be used (named through `D`).
-pub(crate) fn source<D: BsonSchema, Q: AsPath<D>>(from: &Q) -> std::result::Result<Bson, Invalid> {
-    named_key_of(from.as_path()).map(reference)
+pub(crate) fn source<D: BsonSchema, Q: AsPath<D>>(from: &Q) -> std::result::Result<Bson, Box<Invalid>> {
+    stage_key_of(from.as_path()).map(reference)
 }
 
 /// Checks that `doc` (a `$project` or `$group` body, or `$facet` branches) fills every field of `O` that serde

@@ -1,7 +1,7 @@
 //! `$project` into a declared output type: [`Project`] and [`Pipeline::project`].
 
 use super::optimize::name;
-use super::parts::{has_key, keep_first, missing_in, named_key_of, reference, stage, StageKey};
+use super::parts::{has_key, keep_first, missing_in, reference, stage, stage_key_of, StageKey};
 use super::pipeline::Pipeline;
 use super::shape::{Holds, Shape};
 use crate::base::document::put;
@@ -34,16 +34,21 @@ impl<D: Shape, S> Pipeline<D, S> {
     /// let p = Pipeline::<Order>::new().project(|p| p.field(out.customer(), f.customer()).field(out.value(), f.amount()));
     /// assert_eq!(p.stages().unwrap(), [doc! { "$project": { "cu": 1, "v": "$am", "_id": 0 } }]);
     /// ```
-    pub fn project<O: Shape>(mut self, build: impl FnOnce(Project<D, O>) -> Project<D, O>) -> Pipeline<O, S> {
-        let p = build(Project { body: ProjectBody { doc: Document::new(), top: 0, error: None }, _types: PhantomData });
+    pub fn project<O: Shape>(
+        mut self,
+        build: impl for<'b> FnOnce(Project<'b, D, O>) -> Project<'b, D, O>,
+    ) -> Pipeline<O, S> {
+        let mut body = ProjectBody { doc: Document::new(), top: 0, error: None };
+        build(Project { body: &mut body, _types: PhantomData });
         self.moves |= self.stages.last().is_some_and(|last| name(last) == "$sort");
-        self.checked(p.body.into_stage(D::type_meta(), O::type_meta())).into_shape()
+        self.checked(body.into_stage(D::type_meta(), O::type_meta())).into_shape()
     }
 }
 
-/// The builder of a `$project` into `O` from documents of type `D` ([`Pipeline::project`]).
-pub struct Project<D, O> {
-    body: ProjectBody,
+/// The builder of a `$project` into `O` from documents of type `D` ([`Pipeline::project`]). It refers to the body
+/// [`Pipeline::project`] holds, so that each call moves a reference rather than the body.
+pub struct Project<'b, D, O> {
+    body: &'b mut ProjectBody,
     _types: PhantomData<fn() -> (D, O)>,
 }
 
@@ -74,7 +79,7 @@ impl ProjectBody {
     }
 
     /// Keeps the first problem.
-    fn fail(&mut self, problem: Invalid) {
+    fn fail(&mut self, problem: impl Into<Box<Invalid>>) {
         keep_first(&mut self.error, problem);
     }
 
@@ -99,10 +104,10 @@ impl ProjectBody {
     }
 }
 
-impl<D: Shape, O: Shape> Project<D, O> {
+impl<D: Shape, O: Shape> Project<'_, D, O> {
     /// `O`'s field `out` takes the value at `from` (`out: "$from"`, or `out: 1` when the keys are equal).
     #[inline]
-    pub fn field<P, Q>(mut self, out: P, from: Q) -> Self
+    pub fn field<P, Q>(self, out: P, from: Q) -> Self
     where
         P: AsPath<O>,
         P::Access: Queryable,
@@ -110,7 +115,7 @@ impl<D: Shape, O: Shape> Project<D, O> {
         Q::Access: Queryable,
         P::Value: Holds<Q::Value>,
     {
-        self.body.field(named_key_of(out.as_path()), named_key_of(from.as_path()), O::type_meta());
+        self.body.field(stage_key_of(out.as_path()), stage_key_of(from.as_path()), O::type_meta());
         self
     }
 }
