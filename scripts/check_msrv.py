@@ -4,9 +4,9 @@
 The workspace declares `rust-version` (the minimum supported Rust); the newest releases of some dependencies need
 a newer one. Run in a copy of the workspace whose lockfile Cargo resolved for that minimum
 (`CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback cargo generate-lockfile`), this reads `cargo metadata` and fails,
-listing them, when a package that `odm-mongo` or `odm-mongo-derive` needs (every feature; normal and build
-dependencies, not the tests' own) declares a newer `rust-version` than theirs: then no resolution builds on the
-minimum, and the README's requirement would be wrong.
+listing them, when a package that a published crate (`odm-mongo`, `odm-mongo-derive`, `odm-mongo-document`) needs
+(every feature; normal and build dependencies, not the tests' own) declares a newer `rust-version` than theirs: then
+no resolution builds on the minimum, and the README's requirement would be wrong.
 
 Usage (what CI runs):
 
@@ -19,7 +19,7 @@ import json
 import subprocess
 import sys
 
-PUBLISHED = ("odm-mongo", "odm-mongo-derive")
+PUBLISHED = ("odm-mongo", "odm-mongo-derive", "odm-mongo-document")
 
 
 def version(text):

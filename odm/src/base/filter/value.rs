@@ -36,7 +36,7 @@ impl Conds {
         match self {
             Conds::One(key, cond) => {
                 let mut doc = Document::new();
-                doc.insert(key, cond);
+                put(&mut doc, key, cond);
                 doc
             }
             Conds::Many(doc) => doc,

@@ -29,7 +29,7 @@ impl<R> Update<R> {
         }
         let mut update = Document::new();
         for (op, doc) in groups {
-            update.insert(op.name(), doc);
+            crate::base::document::put(&mut update, op.name().to_owned(), Bson::Document(doc));
         }
         Ok(BuiltUpdate::new(update, conditions))
     }

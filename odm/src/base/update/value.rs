@@ -221,7 +221,7 @@ impl<R> Update<R> {
     /// Records `value` under `op` at `raw`'s key; a second write of the same key under the same operator conflicts.
     fn insert(&mut self, raw: &RawPath, op: Operator, value: Bson) {
         self.note_path(&raw.key);
-        if self.group(op).insert(raw.key.clone().into_owned(), value).is_some() {
+        if crate::base::document::put(self.group(op), raw.key.clone().into_owned(), value).is_some() {
             self.fail_twice(&raw.key, op);
         }
     }
@@ -338,7 +338,7 @@ impl<R> Update<R> {
         let key = match key {
             // A model's own counter: one plain insert, the key still at hand to put a sum back in the rare case the
             // update already increments it (a second push).
-            Cow::Borrowed(key) => match group.insert(key, first()) {
+            Cow::Borrowed(key) => match crate::base::document::put(group, key.to_owned(), first()) {
                 None => {
                     self.note_segment(bit);
                     return true;
