@@ -426,3 +426,62 @@ async fn every_collection_operation_runs_in_a_session() {
     assert_eq!(raw.count_documents(doc! { "_v": 2 }).await.unwrap(), 7);
     assert!(session.operation_time().await.is_some());
 }
+
+/// The sum of the accounts' balances, as a pipeline groups it.
+#[derive(odm::Embedded, Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Total {
+    #[serde(rename = "t")]
+    total: i64,
+}
+
+#[tokio::test]
+async fn pipelines_checks_migrations_and_change_streams_run_in_the_session_given_to_them() {
+    let db = odm::testing::database("session_per_op").await;
+    if !runs_transactions(db.client()).await {
+        return;
+    }
+    odm::collection::create_collection::<Account>(&db).await.unwrap();
+    // Collections bound to no session: each operation below is given one.
+    let accounts = Collection::<Account>::new(&db);
+    accounts.insert_one(Account { id: ObjectId::new(), balance: 5 }).await.unwrap();
+    let raw = db.collection::<Document>(Note::COLLECTION);
+    raw.insert_many((0..3).map(|i| doc! { "_id": ObjectId::new(), "t": format!("note {i}") })).await.unwrap();
+    let notes = Collection::<Note>::new(&db);
+
+    let result: odm::error::Result<()> = odm::Transaction::new(db.client())
+        .concerns_of::<Account>()
+        .run(|s| {
+            let (accounts, notes, raw) = (accounts.clone(), notes.clone(), raw.clone());
+            async move {
+                let (f, out) = (Account::fields(), odm::aggregate::fields::<Total>());
+                accounts.insert_one(Account { id: ObjectId::new(), balance: 100 }).session(&s).await?;
+                // The transaction's write, not committed, is summed in the session and not outside it.
+                let sum = |rows: Vec<Total>| rows.first().map(|t| t.total);
+                let inside = accounts.aggregate().session(&s).group(|g| g.sum(out.total(), f.balance())).await?;
+                assert_eq!(sum(inside), Some(105));
+                let outside = accounts.aggregate().group(|g| g.sum(out.total(), f.balance())).await?;
+                assert_eq!(sum(outside), Some(5));
+                // Likewise the schema checker reads it…
+                assert_eq!(accounts.check_schema().session(&s).await?.checked, 2);
+                assert_eq!(accounts.check_schema().await?.checked, 1);
+                // …and a migration's writes are the transaction's.
+                assert_eq!(notes.migrate().session(&s).batch_size(2).await?.migrated, 3);
+                assert_eq!(raw.count_documents(doc! { "_v": 2 }).await.unwrap(), 0, "not committed yet");
+                Err(odm::transaction::abort(Cancelled { by: "the test".into() }))
+            }
+        })
+        .await;
+    assert!(result.expect_err("aborted").aborted::<Cancelled>().is_some());
+    assert_eq!(accounts.count(Filter::everything()).await.unwrap(), 1);
+    assert_eq!(raw.count_documents(doc! { "_v": 2 }).await.unwrap(), 0, "the migration went with the abort");
+
+    // A change stream opened in a session reads there: the session has seen the server's time since.
+    let session = Session::start(db.client()).await.unwrap();
+    assert!(session.operation_time().await.is_none());
+    let mut changes = Box::pin(accounts.watch().session(&session).stream().await.expect("watch in the session"));
+    assert!(session.operation_time().await.is_some());
+    let id = ObjectId::new();
+    accounts.insert_one(Account { id, balance: 9 }).await.unwrap();
+    let event = tokio::time::timeout(Duration::from_secs(10), changes.try_next()).await.expect("an event");
+    assert!(matches!(event.unwrap().unwrap().change, odm::watch::Change::Insert { .. }));
+}

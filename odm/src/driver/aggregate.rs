@@ -46,7 +46,7 @@ impl<M: Model> Collection<M> {
     /// ```
     pub fn aggregate(&self) -> Pipeline<M, On<'_, M>> {
         Pipeline {
-            source: On(self),
+            source: On(std::borrow::Cow::Borrowed(self)),
             stages: Vec::with_capacity(8),
             error: None,
             moves: false,
@@ -57,6 +57,28 @@ impl<M: Model> Collection<M> {
 }
 
 impl<'a, M: Model, D: Shape> Pipeline<D, On<'a, M>> {
+    /// Runs this pipeline in `session` (a transaction's, or one whose reads follow its writes), its results read and
+    /// its `$out` / `$merge` written there. It wins over the session of a collection bound with
+    /// [`Collection::with_session`].
+    ///
+    /// ```no_run
+    /// # use odm::{aggregate, Collection, Embedded, Model, Session, bson::oid::ObjectId};
+    /// # #[derive(Model, serde::Serialize, serde::Deserialize)]
+    /// # #[odm(collection = "order_header")]
+    /// # struct Order { #[serde(rename = "_id")] id: ObjectId, #[serde(rename = "st")] status: String, #[serde(rename = "am")] amount: i64 }
+    /// # #[derive(Embedded, serde::Serialize, serde::Deserialize)]
+    /// # struct Revenue { #[serde(rename = "t")] total: i64 }
+    /// # async fn demo(orders: Collection<Order>, session: Session) -> odm::error::Result<()> {
+    /// let (f, out) = (Order::fields(), aggregate::fields::<Revenue>());
+    /// // What the session's transaction wrote, not committed yet, is counted too.
+    /// let rows: Vec<Revenue> = orders.aggregate().session(&session).group(|g| g.sum(out.total(), f.amount())).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn session(mut self, session: &crate::driver::session::Session) -> Self {
+        self.source.0 = std::borrow::Cow::Owned(self.source.0.with_session(session));
+        self
+    }
+
     /// The stages to send, with the lint warnings logged (target `odm::aggregate`).
     fn prepared(&self) -> Result<Vec<Document>> {
         let stages = self.stages()?;

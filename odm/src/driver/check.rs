@@ -66,7 +66,8 @@ impl fmt::Display for SchemaReport {
 /// A pending schema check of a collection (see the [module documentation](crate::check)).
 #[must_use = "a `SchemaCheck` does nothing until it is awaited"]
 pub struct SchemaCheck<'a, M: Model> {
-    coll: &'a Collection<M>,
+    /// Borrowed, or a copy bound to the session [`SchemaCheck::session`] gave it.
+    coll: std::borrow::Cow<'a, Collection<M>>,
     batch: usize,
     samples: usize,
     progress: Option<OnProgress<'a>>,
@@ -76,7 +77,7 @@ pub struct SchemaCheck<'a, M: Model> {
 impl<M: Model> Collection<M> {
     /// Finds the stored documents the model's validator would refuse (see [`crate::check`]).
     pub fn check_schema(&self) -> SchemaCheck<'_, M> {
-        SchemaCheck { coll: self, batch: 1000, samples: 5, progress: None, by_id: false }
+        SchemaCheck { coll: std::borrow::Cow::Borrowed(self), batch: 1000, samples: 5, progress: None, by_id: false }
     }
 }
 
@@ -105,6 +106,14 @@ impl<'a, M: Model> SchemaCheck<'a, M> {
     /// Called after every batch, for a progress bar.
     pub fn on_progress(mut self, f: impl FnMut(&crate::base::progress::Progress) + Send + 'a) -> Self {
         self.progress = Some(Box::new(f));
+        self
+    }
+
+    /// Reads the collection in `session` (one whose reads follow its writes, or a transaction's: what it wrote and
+    /// has not committed is checked too). It wins over the session of a collection bound with
+    /// [`Collection::with_session`].
+    pub fn session(mut self, session: &crate::driver::session::Session) -> Self {
+        self.coll = std::borrow::Cow::Owned(self.coll.with_session(session));
         self
     }
 

@@ -115,7 +115,8 @@ impl std::error::Error for Undecodable {
 /// [`Watch::view`]); `.stream().await` opens it.
 #[must_use = "a change stream is opened by `.stream().await`"]
 pub struct Watch<'a, M: Model, P = M> {
-    coll: &'a Collection<M>,
+    /// Borrowed, or a copy bound to the session [`Watch::session`] gave it.
+    coll: std::borrow::Cow<'a, Collection<M>>,
     filter: Option<Filter<M>>,
     full_document: bool,
     resume_after: Option<ResumeToken>,
@@ -128,7 +129,7 @@ impl<M: Model> Collection<M> {
     /// The changes of this collection from now on (see [`crate::watch`]).
     pub fn watch(&self) -> Watch<'_, M> {
         Watch {
-            coll: self,
+            coll: std::borrow::Cow::Borrowed(self),
             filter: None,
             full_document: false,
             resume_after: None,
@@ -196,6 +197,14 @@ impl<'a, M: Model + Send + Sync + Unpin + 'a, P: Send + 'a> Watch<'a, M, P> {
     /// Starts after the event with this token, instead of from now (after a restart, say).
     pub fn resume_after(mut self, token: ResumeToken) -> Self {
         self.resume_after = Some(token);
+        self
+    }
+
+    /// Opens the stream in `session` and reads its events there. Each wait for the next event locks the session for
+    /// that read, so give a long-lived stream a session of its own. It wins over the session of a collection bound
+    /// with [`Collection::with_session`].
+    pub fn session(mut self, session: &crate::driver::session::Session) -> Self {
+        self.coll = std::borrow::Cow::Owned(self.coll.with_session(session));
         self
     }
 

@@ -3,10 +3,12 @@
 
 use crate::base::model::Model;
 use crate::driver::collection::Collection;
+use std::borrow::Cow;
 use std::fmt;
 
-/// A pipeline bound to the collection it runs on ([`crate::Collection::aggregate`]).
-pub struct On<'a, M: Model>(pub(crate) &'a Collection<M>);
+/// A pipeline bound to the collection it runs on ([`crate::Collection::aggregate`]): borrowed, or a copy bound to the
+/// session [`Pipeline::session`](crate::aggregate::Pipeline::session) gave it.
+pub struct On<'a, M: Model>(pub(crate) Cow<'a, Collection<M>>);
 
 impl<M: Model> fmt::Debug for On<'_, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -22,7 +22,8 @@ const MAX_RETRY_ROUNDS: u32 = 16;
 /// is awaited.
 #[must_use = "a `Migration` does nothing until it is awaited"]
 pub struct Migration<'a, M: Model> {
-    coll: &'a Collection<M>,
+    /// Borrowed, or a copy bound to the session [`Migration::session`] gave it.
+    coll: std::borrow::Cow<'a, Collection<M>>,
     batch: usize,
     throttle: Option<Throttle>,
     fail_fast: bool,
@@ -42,7 +43,14 @@ impl<M: Model> Collection<M> {
     /// # }
     /// ```
     pub fn migrate(&self) -> Migration<'_, M> {
-        Migration { coll: self, batch: 1000, throttle: None, fail_fast: false, guard: Guard::Document, progress: None }
+        Migration {
+            coll: std::borrow::Cow::Borrowed(self),
+            batch: 1000,
+            throttle: None,
+            fail_fast: false,
+            guard: Guard::Document,
+            progress: None,
+        }
     }
 }
 
@@ -73,6 +81,14 @@ impl<'a, M: Model> Migration<'a, M> {
         self
     }
 
+    /// Reads and writes every batch in `session`. It wins over the session of a collection bound with
+    /// [`Collection::with_session`]. A migration's batches are separate commands, so a session whose transaction is
+    /// open holds them all in that transaction (and the server's limits on one).
+    pub fn session(mut self, session: &crate::driver::session::Session) -> Self {
+        self.coll = std::borrow::Cow::Owned(self.coll.with_session(session));
+        self
+    }
+
     /// Called after every batch, for a progress bar. Setting it makes the migration count the documents to migrate
     /// first (for [`Progress::total`]), while it reads the first batch.
     pub fn on_progress(mut self, f: impl FnMut(&Progress) + Send + 'a) -> Self {
@@ -90,7 +106,9 @@ impl<'a, M: Model> Migration<'a, M> {
             return Err(Error::NotVersioned { model: model_name::<M>() });
         };
         let started = Instant::now();
-        let run = Run::<M>::new(self.coll, self.guard, spec.key, self.batch)?;
+        // A handle of its own (a reference, or a copy of the handle), so that the run borrows it and not the builder.
+        let coll = self.coll.clone();
+        let run = Run::<M>::new(&coll, self.guard, spec.key, self.batch)?;
         let older = bson::doc! { spec.key: { "$ne": i64::from(spec.current) } };
         let mut report = MigrationReport {
             model: model_name::<M>(),
