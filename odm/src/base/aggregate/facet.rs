@@ -2,7 +2,7 @@
 //! [`Pipeline::facet`]).
 
 use super::optimize::reorder;
-use super::parts::{missing, named_key_of, stage, type_name};
+use super::parts::{keep_first, missing, named_key_of, stage, type_name};
 use super::pipeline::Pipeline;
 use super::shape::{Detached, Shape};
 use crate::base::error::Invalid;
@@ -43,9 +43,13 @@ impl<D: Shape, S> Pipeline<D, S> {
     ///     "all": [{ "$count": "n" }],
     /// } }]);
     /// ```
-    pub fn facet<O: Shape>(mut self, build: impl FnOnce(Facet<D, O>) -> Facet<D, O>) -> Pipeline<O, S> {
-        let f = build(Facet { doc: Document::new(), error: None, _types: PhantomData });
-        let built = f.error.map_or_else(|| missing::<O>(&f.doc, "$facet", false).map(|()| stage("$facet", f.doc)), Err);
+    pub fn facet<O: Shape>(mut self, build: impl for<'b> FnOnce(Facet<'b, D, O>) -> Facet<'b, D, O>) -> Pipeline<O, S> {
+        let mut body = FacetBody { doc: Document::new(), error: None };
+        build(Facet { body: &mut body, _types: PhantomData });
+        let built = match body.error {
+            Some(e) => Err(*e),
+            None => missing::<O>(&body.doc, "$facet", false).map(|()| stage("$facet", body.doc)),
+        };
         match built {
             Ok(s) => self = self.push(s),
             // Branch errors are named already (by the branch's types).
@@ -55,16 +59,22 @@ impl<D: Shape, S> Pipeline<D, S> {
     }
 }
 
-/// The builder of a `$facet` into `O` from documents of type `D` ([`Pipeline::facet`]).
-pub struct Facet<D, O> {
-    doc: Document,
-    error: Option<Invalid>,
+/// The builder of a `$facet` into `O` from documents of type `D` ([`Pipeline::facet`]). It refers to the body
+/// [`Pipeline::facet`] holds, as the `$group` and `$project` builders do.
+pub struct Facet<'b, D, O> {
+    body: &'b mut FacetBody,
     _types: PhantomData<fn() -> (D, O)>,
 }
 
-impl<D: Shape, O: Shape> Facet<D, O> {
+/// What a [`Facet`] has built: the branches by output key, and the first problem (boxed: most facets have none).
+struct FacetBody {
+    doc: Document,
+    error: Option<Box<Invalid>>,
+}
+
+impl<D: Shape, O: Shape> Facet<'_, D, O> {
     /// A branch: the pipeline `build` makes from the current documents, whose results fill `O`'s array `out`.
-    pub fn branch<P, T>(mut self, out: P, build: impl FnOnce(Pipeline<D, Detached>) -> Pipeline<T, Detached>) -> Self
+    pub fn branch<P, T>(self, out: P, build: impl FnOnce(Pipeline<D, Detached>) -> Pipeline<T, Detached>) -> Self
     where
         P: AsPath<O, Value = Vec<T>>,
         P::Access: Queryable,
@@ -86,14 +96,10 @@ impl<D: Shape, O: Shape> Facet<D, O> {
                 if branch.moves {
                     reorder(&mut stages);
                 }
-                self.doc.insert(to, stages.into_iter().map(Bson::Document).collect::<Vec<_>>());
+                self.body.doc.insert(to, stages.into_iter().map(Bson::Document).collect::<Vec<_>>());
             }
-            (Ok(to), Some(e)) => {
-                self.error.get_or_insert(Invalid::Branch { branch: to.to_owned(), cause: e });
-            }
-            (Err(e), _) => {
-                self.error.get_or_insert(e);
-            }
+            (Ok(to), Some(e)) => keep_first(&mut self.body.error, Invalid::Branch { branch: to.to_owned(), cause: e }),
+            (Err(e), _) => keep_first(&mut self.body.error, e),
         }
         self
     }
