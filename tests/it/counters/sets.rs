@@ -326,7 +326,7 @@ async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
         "Ballot with _id ObjectId(\"{both}\"): `Ballot.votes` (stored `vs`) holds the element to pull 2 times, the \
          same keys and values in different key orders (the server's `uniqueItems` compares key order, so another \
          client could store both) or stored before the set's validator; pulling it would remove 2 elements while \
-         `Ballot.vote_count` drops by one, so nothing was written. Run the schema checker \
+         `Ballot.vote_count` drops by one, so nothing was written to it. Run the schema checker \
          (`Collection::check_schema`), which reports such sets under rule `array-unique`, and repair the document: \
          remove the 2 copies and lower `Ballot.vote_count` by 2 in one update, then add the element back with \
          `add_to_set`"
@@ -353,6 +353,41 @@ async fn a_set_of_documents_ignores_the_key_order_another_client_wrote() {
     assert_eq!(res.modified, 1, "another vote of that ballot is taken back");
     let raw = support::raw::stored(&db, "shop_ballot", both).await;
     assert_eq!((raw.get_array("vs").unwrap().len(), int32(&raw, "vc")), (2, 2), "{raw}");
+}
+
+// 5a'. An `update_many` pulling a vote takes it back where a ballot holds it once, leaves a ballot holding it twice,
+// and says so: with how many it changed.
+
+#[tokio::test]
+async fn update_many_says_which_ballot_it_left_holding_a_pulled_vote_twice() {
+    let (db, coll) = support::setup::created::<Ballot>("cnt_set_many_twice").await;
+    let f = Ballot::fields();
+    let (one, other, both) = (ObjectId::new(), ObjectId::new(), ObjectId::new());
+    for (id, votes) in [
+        (one, r#"[{w: 2, v: "v1"}]"#),
+        (other, r#"[{v: "v1", w: 2}, {v: "v2", w: 1}]"#),
+        (both, r#"[{v: "v1", w: 2}, {w: 2, v: "v1"}]"#),
+    ] {
+        let count = votes.matches('{').count();
+        mongosh_insert(&db, "shop_ballot", &format!(r#"{{_id: ObjectId("{id}"), vs: {votes}, vc: {count}}}"#));
+    }
+    let before = support::raw::stored(&db, "shop_ballot", both).await;
+    let err = coll
+        .update_many(Filter::everything(), Update::new().pull(f.votes(), vote("v1", 2)))
+        .await
+        .expect_err("the ballot left is reported");
+    let odm::Error::DuplicateInSet(d) = &err else { panic!("expected DuplicateInSet, got {err:?}") };
+    assert_eq!((&d.id, d.copies, d.updated), (&Bson::ObjectId(both), 2, 2), "{err}");
+    assert!(err.to_string().ends_with(". The update changed 2 other documents it matched"), "{err}");
+    // The two holding it once lost it with their counters; the one holding it twice is as it was.
+    for (id, left) in [(one, 0), (other, 1)] {
+        let raw = support::raw::stored(&db, "shop_ballot", id).await;
+        assert_eq!((raw.get_array("vs").unwrap().len(), int32(&raw, "vc")), (left, left as i32), "{raw}");
+    }
+    assert_eq!(support::raw::stored(&db, "shop_ballot", both).await, before, "nothing written to it");
+    // Run again, nothing is left to take back but the ballot holding it twice: reported again, none changed.
+    let again = coll.update_many(Filter::everything(), Update::new().pull(f.votes(), vote("v1", 2))).await;
+    assert!(matches!(&again, Err(odm::Error::DuplicateInSet(d)) if d.updated == 0), "{again:?}");
 }
 
 // 5b'. Telling "not there" from "held twice" costs one read, only when the pull matched nothing.

@@ -93,9 +93,10 @@ impl fmt::Display for VersionError {
     }
 }
 
-/// A pull of one element from a counted set that matched nothing because the stored set holds that element more than
-/// once ([`Error::DuplicateInSet`](crate::Error::DuplicateInSet)): removing every copy would drop the counter by one
-/// for several elements, so nothing was written.
+/// A pull of one element from a counted set left a document alone because its stored set holds that element more
+/// than once ([`Error::DuplicateInSet`](crate::Error::DuplicateInSet)): removing every copy would drop the counter by
+/// one for several elements, so nothing was written to that document. An `update_many` still changed the other
+/// documents it matched ([`updated`](Self::updated) says how many).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DuplicateInSetError {
@@ -111,20 +112,28 @@ pub struct DuplicateInSetError {
     pub id: Bson,
     /// How many of its elements equal the one to pull (at least 2).
     pub copies: u64,
+    /// How many other documents the update changed: an `update_many` goes on past such a document, and reports it
+    /// afterwards (0 for an update of one document, which changed nothing).
+    pub updated: u64,
 }
 
 impl fmt::Display for DuplicateInSetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let DuplicateInSetError { model, path, stored, counter, id, copies } = self;
+        let DuplicateInSetError { model, path, stored, counter, id, copies, updated } = self;
         write!(
             f,
             "{model} with _id {id}: `{path}` (stored `{stored}`) holds the element to pull {copies} times, the same \
              keys and values in different key orders (the server's `uniqueItems` compares key order, so another \
              client could store both) or stored before the set's validator; pulling it would remove {copies} \
-             elements while `{counter}` drops by one, so nothing was written. Run the schema checker \
+             elements while `{counter}` drops by one, so nothing was written to it. Run the schema checker \
              (`Collection::check_schema`), which reports such sets under rule `array-unique`, and repair the \
              document: remove the {copies} copies and lower `{counter}` by {copies} in one update, then add the \
              element back with `add_to_set`"
-        )
+        )?;
+        match updated {
+            0 => Ok(()),
+            1 => write!(f, ". The update changed 1 other document it matched"),
+            n => write!(f, ". The update changed {n} other documents it matched"),
+        }
     }
 }

@@ -141,10 +141,11 @@ pub enum Error {
         found: Option<i64>,
     },
     /// A pull of one element from a counted set (`#[odm(counter = "…", unique_items)]`, see
-    /// [`Update::pull`](crate::Update::pull)) matched nothing because the document's set holds that element more than
+    /// [`Update::pull`](crate::Update::pull)) left a document alone because its set holds that element more than
     /// once: the same keys and values in two key orders, which the server's `uniqueItems` lets through (rule
     /// [`array-unique`](crate::rules#array-unique)). Removing every copy would leave the counter wrong, so nothing
-    /// was written. Found by one read made only after such a pull matched nothing (in the same session or
+    /// was written to it (an `update_many` changed the other documents it matched, and says how many). Found by one
+    /// read made after such a pull matched nothing, and after every such `update_many` (in the same session or
     /// transaction). Repair the document (the schema checker lists every such set), then pull again.
     DuplicateInSet(Box<DuplicateInSetError>),
     /// A guarded write found no document matching its filter: the document was deleted, or never inserted. Nothing

@@ -229,10 +229,11 @@ impl<R> Update<R> {
     /// two elements for a counter dropping by one: the guard does not hold there, so nothing is written rather than
     /// miscount, and the collection's write fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet)
     /// (the document, the set, how many copies, the repair) instead of answering "matched 0", which keeps meaning
-    /// "not there". Telling the two apart costs one read, made only after such a pull matched nothing, in the
-    /// update's session or transaction (`update_one`, `update_many`, `find_one_and_update`; an operation of a bulk
-    /// write still counts as matching nothing, and an `update_many` that changed other documents says nothing of
-    /// the ones it left: `check_schema` lists them). Repair the set (the rule
+    /// "not there". Telling the two apart costs one read, made after such a pull matched nothing and after every
+    /// `update_many` with one, in the update's session or transaction (`update_one`, `update_many`,
+    /// `find_one_and_update`; an `update_many` changes the documents holding the element once and then fails naming
+    /// one it left, with how many it changed; an operation of a bulk write still counts as matching nothing:
+    /// `check_schema` lists such sets). Repair the set (the rule
     /// [`array-unique`](crate::rules#array-unique) says how), then pull. Scalars compare whole (`$eq`). Not offered
     /// on a counted array that may hold duplicates.
     pub fn pull<P: AsPath<R>>(mut self, path: P, item: impl Into<<P::Value as ArrayLike>::Item>) -> Self

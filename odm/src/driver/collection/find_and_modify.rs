@@ -132,7 +132,7 @@ impl<M: Model> Collection<M> {
                 return Err(Error::NotMigrated(Box::new(older)));
             }
             if let Some(recheck) = recheck {
-                self.recheck_pull(recheck).await?;
+                self.recheck_pull(recheck, 0).await?;
             }
         }
         found.as_deref().map(decode).transpose()

@@ -2,7 +2,8 @@
 //! exactly one element equal to the pulled one, in any key order (see [`Update::pull`](crate::Update::pull)); where
 //! it holds none the answer "matched 0" is the right one (already taken back), but where it holds two (one element in
 //! two key orders, written by another client) the caller must be told, or it would take "matched 0" for "already
-//! taken back". Only an update that matched nothing pays for finding out: one read, in the update's session.
+//! taken back". Only an update that matched nothing pays for finding out, and an `update_many` (it goes on past such
+//! a document, so it reads after every run): one read, in the update's session.
 
 use super::handle::Collection;
 use crate::base::error::{DuplicateInSetError, Error, Result};
@@ -41,11 +42,12 @@ impl<M: Model> Collection<M> {
         Ok(Some(PullRecheck { filter: Self::current_only(Self::filter_doc(recheck)?), once }))
     }
 
-    /// After an update that matched nothing: [`Error::DuplicateInSet`] when a document it would have applied to holds
-    /// a pulled element more than once; `Ok` otherwise (no such document, or the element is not there: "matched 0" is
-    /// then the answer). One `aggregate`, in the collection's session (a transaction's own writes are seen), from the
-    /// primary (a lagging secondary could show another set than the one the update saw).
-    pub(super) async fn recheck_pull(&self, recheck: PullRecheck) -> Result<()> {
+    /// After an update that matched nothing, or after an `update_many` (which goes on past such a document):
+    /// [`Error::DuplicateInSet`] when a document it would have applied to holds a pulled element more than once, with
+    /// how many documents the update `updated`; `Ok` otherwise (no such document, or the element is not there:
+    /// "matched 0" is then the answer). One `aggregate`, in the collection's session (a transaction's own writes are
+    /// seen), from the primary (a lagging secondary could show another set than the one the update saw).
+    pub(super) async fn recheck_pull(&self, recheck: PullRecheck, updated: u64) -> Result<()> {
         let PullRecheck { filter, once } = recheck;
         let mut counts = doc! { "_id": 1 };
         for (i, pull) in once.iter().enumerate() {
@@ -86,6 +88,7 @@ impl<M: Model> Collection<M> {
             counter: rust(&pull.counter),
             id: found.get("_id").cloned().unwrap_or(Bson::Null),
             copies,
+            updated,
         })))
     }
 }

@@ -58,9 +58,9 @@ impl<M: Model> Collection<M> {
     /// [`Error::NotMigrated`](crate::Error::NotMigrated), before anything is written, when any matching document is at
     /// an older version.
     ///
-    /// A `pull` from a counted set of documents skips a document whose set holds the element more than once; when that
-    /// leaves the update matching nothing it fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet) (see
-    /// [`Update::pull`]).
+    /// A `pull` from a counted set of documents skips a document whose set holds the element more than once, and then
+    /// fails with [`Error::DuplicateInSet`](crate::Error::DuplicateInSet) naming it, with how many other documents it
+    /// changed (see [`Update::pull`]): one read after every such `update_many` tells.
     pub fn update_many(&self, filter: Filter<M>, update: Update<M>) -> UpdateMany<'_, M> {
         UpdateMany { coll: Cow::Borrowed(self), filter, update, if_none: IfNone::Nothing, hint: None }
     }

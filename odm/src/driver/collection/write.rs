@@ -35,9 +35,12 @@ impl<M: Model> Collection<M> {
         let (filter, built, recheck) = Self::prepare(filter, update, if_none)?;
         let (update, array_filters) = built.into_statement();
         let result = self.send_update(filter, update, array_filters, (reach, if_none), hint, operation).await?;
-        if let (0, Some(recheck)) = (result.matched_count, recheck) {
+        match (result.matched_count, recheck) {
             // A pull from a counted set that matched nothing: "already taken back", or a set holding it twice.
-            self.recheck_pull(recheck).await?;
+            (0, Some(recheck)) => self.recheck_pull(recheck, 0).await?,
+            // An `update_many` changed the documents holding it once and left any holding it twice: said, not silent.
+            (_, Some(recheck)) if reach == Reach::Every => self.recheck_pull(recheck, result.modified_count).await?,
+            _ => {}
         }
         Ok(result)
     }
