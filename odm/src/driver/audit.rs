@@ -240,7 +240,9 @@ fn names(database: &str, name: &str, out: &mut Vec<Finding>) {
             ));
         }
     }
-    if name.starts_with("system") {
+    // As the derive reads the rule: `system` as the name's first part (`system_users`), not any name starting with
+    // those letters (`systemlog` is a name like another).
+    if name.split('_').next() == Some("system") {
         out.push(about(
             "name-system",
             format!("collection name `{name}` starts with `system`, the prefix of the server's own collections: rename it (rule `name-system`)"),
